@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Folio",
+    products: [
+        .executable(name: "folio", targets: ["folio"]),
+        .executable(name: "folio-bench", targets: ["FolioBench"]),
+        .library(name: "FolioCore", targets: ["FolioCore"]),
+        // Bundled editor plugins: shared objects loaded at run time through the C ABI.
+        .library(name: "FolioChecklist", type: .dynamic, targets: ["ChecklistPlugin"]),
+        .library(name: "FolioStory", type: .dynamic, targets: ["StoryPlugin"]),
+        .library(name: "FolioShapes", type: .dynamic, targets: ["ShapesPlugin"]),
+        .library(name: "FolioPlainText", type: .dynamic, targets: ["PlainTextPlugin"]),
+    ],
+    targets: [
+        // C libraries from Debian packages.
+        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+        .systemLibrary(name: "CUtf8proc", pkgConfig: "libutf8proc", providers: [.apt(["libutf8proc-dev"])]),
+
+        // Libraries.
+        .target(name: "FolioGit", dependencies: ["CGit2"]),
+        .target(name: "FolioCore", dependencies: ["FolioGit"]),
+        .target(name: "FolioMustache"),
+        .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache"]),
+        .target(name: "FolioPluginABI"),
+        .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI"]),
+        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI"]),
+        .target(name: "FolioTerminal", dependencies: ["CUtf8proc"]),
+        .target(name: "FolioLaunch", dependencies: ["FolioCore", "FolioTemplates", "FolioPlugins", "FolioTerminal"]),
+        .target(name: "FolioSync", dependencies: ["FolioCore", "FolioGit", "FolioTemplates", "FolioPlugins"]),
+        .target(name: "FolioCLI", dependencies: [
+            "FolioCore", "FolioGit", "FolioMustache", "FolioTemplates", "FolioPlugins", "FolioTerminal", "FolioLaunch", "FolioSync",
+        ]),
+        .executableTarget(name: "folio", dependencies: ["FolioCLI"]),
+
+        // Bundled editor plugins (Swift through FolioPluginKit, C directly against the header).
+        .target(name: "ChecklistPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/Checklist", exclude: ["plugin.json"]),
+        .target(name: "StoryPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/Story", exclude: ["plugin.json"]),
+        .target(name: "PlainTextPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/PlainText", exclude: ["plugin.json"]),
+        .target(name: "ShapesPlugin", dependencies: ["FolioPluginABI"], path: "Plugins/Shapes", exclude: ["plugin.json"]),
+
+        // Benchmarks: `swift run -c release folio-bench SUITE [--json]`.
+        .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "CGit2"], path: "Benchmarks/folio-bench"),
+
+        // Tests.
+        .target(name: "FolioTestSupport", dependencies: ["FolioCore", "FolioGit"], path: "Tests/FolioTestSupport"),
+        .testTarget(name: "FolioGitTests", dependencies: ["FolioGit", "FolioTestSupport"]),
+        .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport"]),
+        .testTarget(name: "FolioMustacheTests", dependencies: ["FolioMustache"]),
+        .testTarget(name: "FolioTemplatesTests", dependencies: ["FolioTemplates", "FolioTestSupport"]),
+        .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioTestSupport"]),
+        .testTarget(name: "FolioLaunchTests", dependencies: ["FolioLaunch", "FolioTerminal", "FolioTestSupport"]),
+        .testTarget(name: "FolioSyncTests", dependencies: ["FolioSync", "FolioTestSupport"]),
+        .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio", "FolioTestSupport"]),
+    ]
+)

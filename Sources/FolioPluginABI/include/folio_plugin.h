@@ -1,0 +1,3 @@
+#ifndef FOLIO_PLUGIN_H
+#define FOLIO_PLUGIN_H
+#endif
