@@ -1,1 +1,3 @@
 import FolioCLI
+
+FolioCommandLine.main()

@@ -1,0 +1,218 @@
+import Foundation
+
+/// Where a command's output goes: the real standard streams, or buffers in tests.
+public final class CommandIO: @unchecked Sendable {
+    private let writeOut: (String) -> Void
+    private let writeErr: (String) -> Void
+    private let readIn: () -> Data
+    /// Whether standard input and output are a terminal (prompts and progress bars only then).
+    public let isInteractive: Bool
+    /// The environment the command runs in.
+    public let environment: [String: String]
+    /// The folder relative paths are resolved against.
+    public let currentDirectory: URL
+
+    /// Creates an I/O set from closures.
+    public init(environment: [String: String], currentDirectory: URL, isInteractive: Bool,
+                out: @escaping (String) -> Void, err: @escaping (String) -> Void, stdin: @escaping () -> Data) {
+        self.environment = environment
+        self.currentDirectory = currentDirectory
+        self.isInteractive = isInteractive
+        self.writeOut = out
+        self.writeErr = err
+        self.readIn = stdin
+    }
+
+    /// The process's own standard streams and environment.
+    public static func standard() -> CommandIO {
+        CommandIO(
+            environment: ProcessInfo.processInfo.environment,
+            currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1,
+            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            err: { FileHandle.standardError.write(Data($0.utf8)) },
+            stdin: { FileHandle.standardInput.readDataToEndOfFile() })
+    }
+
+    /// Writes text to standard output as is.
+    public func out(_ text: String) { writeOut(text) }
+    /// Writes a line to standard output.
+    public func line(_ text: String = "") { writeOut(text + "\n") }
+    /// Writes a line to standard error.
+    public func error(_ text: String) { writeErr(text + "\n") }
+    /// Reads all of standard input.
+    public func readStandardInput() -> Data { readIn() }
+
+    /// Resolves a path given on the command line against the current folder.
+    public func url(_ path: String) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
+        if path == "~" || path.hasPrefix("~/"), let home = environment["HOME"] {
+            return URL(fileURLWithPath: home + path.dropFirst()).standardizedFileURL
+        }
+        return currentDirectory.appendingPathComponent(path).standardizedFileURL
+    }
+
+    /// Prints a value as stable, pretty, key-sorted JSON.
+    public func json<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        line(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}
+
+/// A command-line usage mistake: an unknown option, a missing argument.
+public struct UsageError: Error, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The parsed words of one command: positionals, options with values, and flags.
+public struct Arguments {
+    public private(set) var positionals: [String] = []
+    private var values: [String: [String]] = [:]
+    private var flags: Set<String> = []
+
+    /// Parses `words` given which options take a value and which are flags; anything else is a usage error.
+    public init(_ words: [String], options: Set<String>, flags knownFlags: Set<String>) throws {
+        var index = 0
+        var onlyPositionals = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if onlyPositionals || !word.hasPrefix("-") || word == "-" || (word.count > 1 && word.dropFirst().allSatisfy(\.isNumber)) {
+                positionals.append(word)
+                continue
+            }
+            if word == "--" { onlyPositionals = true; continue }
+            var name = word
+            var inline: String?
+            if let eq = word.firstIndex(of: "="), word.hasPrefix("--") {
+                name = String(word[..<eq])
+                inline = String(word[word.index(after: eq)...])
+            }
+            if knownFlags.contains(name) {
+                if inline != nil { throw UsageError("option \(name) takes no value") }
+                flags.insert(name)
+            } else if options.contains(name) {
+                if let inline {
+                    values[name, default: []].append(inline)
+                } else if index < words.count {
+                    values[name, default: []].append(words[index])
+                    index += 1
+                } else {
+                    throw UsageError("option \(name) needs a value")
+                }
+            } else {
+                throw UsageError("unknown option \(name)")
+            }
+        }
+    }
+
+    /// Whether a flag was given.
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    /// The last value of an option.
+    public func value(_ name: String) -> String? { values[name]?.last }
+    /// Every value of a repeatable option, in order.
+    public func values(_ name: String) -> [String] { values[name] ?? [] }
+    /// An integer option, or a usage error naming it.
+    public func int(_ name: String) throws -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), number >= 0 else { throw UsageError("option \(name) needs a whole number, got '\(text)'") }
+        return number
+    }
+    /// The positional at `index`, or a usage error naming what is missing.
+    public func positional(_ index: Int, _ what: String) throws -> String {
+        guard index < positionals.count else { throw UsageError("missing \(what)") }
+        return positionals[index]
+    }
+    /// Fails when more than `count` positionals were given.
+    public func expectAtMost(_ count: Int) throws {
+        if positionals.count > count { throw UsageError("unexpected argument '\(positionals[count])'") }
+    }
+}
+
+/// One `folio` subcommand: its name, usage, the options it takes, and what it does.
+public struct Command: Sendable {
+    public let name: String
+    public let usage: String
+    public let summary: String
+    public let options: Set<String>
+    public let flags: Set<String>
+    public let run: @Sendable (Arguments, CommandIO) throws -> Int32
+
+    public init(_ name: String, usage: String, summary: String, options: Set<String> = [], flags: Set<String> = [],
+                run: @escaping @Sendable (Arguments, CommandIO) throws -> Int32) {
+        self.name = name
+        self.usage = usage
+        self.summary = summary
+        self.options = options
+        self.flags = flags.union(["--json", "--help"])
+        self.run = run
+    }
+}
+
+/// The `folio` command line: finds the subcommand, runs it, and maps errors to one line and an exit code.
+public enum FolioCommandLine {
+    /// Exit codes: 0 success, 1 failure, 2 usage.
+    public static let failure: Int32 = 1
+    public static let usageFailure: Int32 = 2
+
+    /// Runs `folio` with `arguments` (without the program name) and returns the exit code.
+    public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+        let commands = Commands.all
+        guard let name = arguments.first else {
+            return Commands.runDefault(io: io)
+        }
+        if name == "--help" || name == "help" || name == "-h" {
+            io.out(helpText(commands))
+            return 0
+        }
+        if name == "--version" || name == "version" {
+            io.line("folio \(FolioVersion.current)")
+            return 0
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            io.error("folio: unknown command '\(name)' (see folio --help)")
+            return usageFailure
+        }
+        do {
+            let parsed = try Arguments(Array(arguments.dropFirst()), options: command.options, flags: command.flags)
+            if parsed.flag("--help") {
+                io.line("usage: folio \(command.usage)")
+                io.line(command.summary)
+                return 0
+            }
+            return try command.run(parsed, io)
+        } catch let error as UsageError {
+            io.error("folio \(name): \(error.description)")
+            io.error("usage: folio \(command.usage)")
+            return usageFailure
+        } catch {
+            io.error("folio \(name): \(oneLine(error))")
+            return failure
+        }
+    }
+
+    /// Runs with the process's arguments and streams, then exits.
+    public static func main() -> Never {
+        signal(SIGPIPE, SIG_IGN)
+        let code = run(Array(Swift.CommandLine.arguments.dropFirst()), io: .standard())
+        exit(code)
+    }
+
+    static func oneLine(_ error: any Error) -> String {
+        let text = (error as? CustomStringConvertible)?.description ?? error.localizedDescription
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    static func helpText(_ commands: [Command]) -> String {
+        var text = "usage: folio [COMMAND] [ARGS...]\n\nWith no command on a terminal, folio opens the launch screen.\n\ncommands:\n"
+        let width = commands.map(\.name.count).max() ?? 0
+        for command in commands {
+            text += "  " + command.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary + "\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Writes files so that a crash leaves either the old or the new content, never a torn file.
+public enum AtomicFile {
+    /// Writes `data` to a temporary file beside `url`, optionally fsyncs it, and renames it into place.
+    /// `mode` sets the permission bits (default 0644).
+    public static func write(_ data: Data, to url: URL, sync: Bool, mode: mode_t = 0o644) throws {
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).folio-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw POSIXFailure(operation: "create", path: temporary.path) }
+        var ok = false
+        defer {
+            if !ok { unlink(temporary.path) }
+        }
+        let written = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                offset += n
+            }
+            return true
+        }
+        if !written { let failure = POSIXFailure(operation: "write", path: url.path); close(fd); throw failure }
+        fchmod(fd, mode)
+        if sync, fsync(fd) != 0 { let failure = POSIXFailure(operation: "fsync", path: url.path); close(fd); throw failure }
+        close(fd)
+        guard rename(temporary.path, url.path) == 0 else { throw POSIXFailure(operation: "rename", path: url.path) }
+        ok = true
+        if sync { syncDirectory(directory) }
+    }
+
+    /// fsyncs a directory so that a rename inside it is durable.
+    public static func syncDirectory(_ url: URL) {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 { fsync(fd); close(fd) }
+    }
+}
+
+/// A failed system call: which, on which path, and errno's message.
+public struct POSIXFailure: Error, CustomStringConvertible {
+    public let operation: String
+    public let path: String
+    public let code: Int32
+    public init(operation: String, path: String, code: Int32 = errno) { self.operation = operation; self.path = path; self.code = code }
+    public var description: String { "\(path): \(operation) failed: \(String(cString: strerror(code)))" }
+}

@@ -1,0 +1,291 @@
+import Foundation
+
+/// A JSON value with its position in the source, for errors that name line and column.
+public indirect enum JSONValue: Equatable, Sendable, Codable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case let .bool(value): try container.encode(value)
+        case let .number(value):
+            if value == value.rounded(), abs(value) < 1e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+        case let .string(value): try container.encode(value)
+        case let .array(value): try container.encode(value)
+        case let .object(value): try container.encode(value)
+        }
+    }
+
+    /// The string, if this is one.
+    public var stringValue: String? { if case let .string(s) = self { return s } else { return nil } }
+    /// The object, if this is one.
+    public var objectValue: [String: JSONValue]? { if case let .object(o) = self { return o } else { return nil } }
+    /// The array, if this is one.
+    public var arrayValue: [JSONValue]? { if case let .array(a) = self { return a } else { return nil } }
+    /// The Foundation form, for JSONSerialization.
+    public var foundationValue: Any {
+        switch self {
+        case .null: return NSNull()
+        case let .bool(b): return b
+        case let .number(n): return n == n.rounded() && abs(n) < 1e15 ? Int(n) as Any : n as Any
+        case let .string(s): return s
+        case let .array(a): return a.map(\.foundationValue)
+        case let .object(o): return o.mapValues(\.foundationValue)
+        }
+    }
+}
+
+/// A JSON node parsed with positions: the value, where it starts, and for objects where each key stands.
+public struct JSONNode: Sendable {
+    public enum Kind: Sendable { case null, bool(Bool), number(Double), string(String), array([JSONNode]), object([(key: String, keyLine: Int, keyColumn: Int, value: JSONNode)]) }
+    public let kind: Kind
+    public let line: Int
+    public let column: Int
+
+    /// The plain value, without positions.
+    public var value: JSONValue {
+        switch kind {
+        case .null: return .null
+        case let .bool(b): return .bool(b)
+        case let .number(n): return .number(n)
+        case let .string(s): return .string(s)
+        case let .array(items): return .array(items.map(\.value))
+        case let .object(members):
+            var object: [String: JSONValue] = [:]
+            for member in members { object[member.key] = member.value.value }
+            return .object(object)
+        }
+    }
+
+    /// Parses JSON text; errors say the line and column.
+    public static func parse(_ data: Data) throws -> JSONNode {
+        var parser = PositionedJSONParser(bytes: Array(data))
+        return try parser.parseDocument()
+    }
+
+    /// Fails on the first key of an object (at any depth given by `allowed(path)`) that is not allowed.
+    /// `allowed` receives the key path of the object (e.g. `["variables", "*"]` for each variable) and returns
+    /// the allowed keys, or nil to accept anything.
+    public func rejectUnknownKeys(path: [String] = [], allowed: ([String]) -> Set<String>?) throws {
+        switch kind {
+        case let .object(members):
+            let allowedKeys = allowed(path)
+            for member in members {
+                if let allowedKeys, !allowedKeys.contains(member.key) {
+                    throw JSONPositionError(line: member.keyLine, column: member.keyColumn, message: "unknown key '\(member.key)'")
+                }
+                try member.value.rejectUnknownKeys(path: path + [member.key], allowed: allowed)
+            }
+        case let .array(items):
+            for item in items { try item.rejectUnknownKeys(path: path + ["*"], allowed: allowed) }
+        default: break
+        }
+    }
+
+    /// The member node for `key`, if this is an object holding it.
+    public subscript(key: String) -> JSONNode? {
+        if case let .object(members) = kind { return members.last(where: { $0.key == key })?.value }
+        return nil
+    }
+}
+
+/// A JSON syntax or shape error at a line and column.
+public struct JSONPositionError: Error, CustomStringConvertible {
+    public let line: Int
+    public let column: Int
+    public let message: String
+    public init(line: Int, column: Int, message: String) { self.line = line; self.column = column; self.message = message }
+    public var description: String { "line \(line), column \(column): \(message)" }
+}
+
+/// Helpers for the strict JSON files Folio reads.
+public enum JSONKeys {
+    /// Fails on an unknown top-level key, naming it with its line and column.
+    public static func rejectUnknown(in data: Data, allowed: Set<String>) throws {
+        let node = try JSONNode.parse(data)
+        try node.rejectUnknownKeys { path in path.isEmpty ? allowed : nil }
+    }
+
+    /// A one-line description of a decoding or parsing error.
+    public static func describe(_ error: any Error) -> String {
+        if let positioned = error as? JSONPositionError { return positioned.description }
+        if let decoding = error as? DecodingError {
+            func pathText(_ path: [any CodingKey]) -> String {
+                path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            }
+            switch decoding {
+            case let .keyNotFound(key, context):
+                let at = pathText(context.codingPath)
+                return "missing key '\(key.stringValue)'" + (at.isEmpty ? "" : " in \(at)")
+            case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context):
+                let at = pathText(context.codingPath)
+                return (at.isEmpty ? "" : "\(at): ") + context.debugDescription
+            @unknown default:
+                return "\(decoding)"
+            }
+        }
+        return "\(error)"
+    }
+}
+
+struct PositionedJSONParser {
+    let bytes: [UInt8]
+    var index = 0
+    var line = 1
+    var lineStart = 0
+    var depth = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    var column: Int { index - lineStart + 1 }
+
+    func fail(_ message: String) -> JSONPositionError { JSONPositionError(line: line, column: column, message: message) }
+
+    mutating func parseDocument() throws -> JSONNode {
+        skipSpace()
+        let node = try parseValue()
+        skipSpace()
+        if index < bytes.count { throw fail("unexpected text after the JSON value") }
+        return node
+    }
+
+    mutating func skipSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A: index += 1; line += 1; lineStart = index
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue() throws -> JSONNode {
+        guard index < bytes.count else { throw fail("unexpected end of JSON") }
+        let (l, c) = (line, column)
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            depth += 1
+            defer { depth -= 1 }
+            if depth > 256 { throw fail("JSON nested too deeply") }
+            index += 1
+            var members: [(key: String, keyLine: Int, keyColumn: Int, value: JSONNode)] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return JSONNode(kind: .object(members), line: l, column: c) }
+            while true {
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a key in quotes") }
+                let (kl, kc) = (line, column)
+                let key = try parseString()
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after key '\(key)'") }
+                index += 1
+                skipSpace()
+                let value = try parseValue()
+                members.append((key, kl, kc, value))
+                skipSpace()
+                guard index < bytes.count else { throw fail("unexpected end of JSON in an object") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; break }
+                throw fail("expected ',' or '}' in an object")
+            }
+            return JSONNode(kind: .object(members), line: l, column: c)
+        case UInt8(ascii: "["):
+            depth += 1
+            defer { depth -= 1 }
+            if depth > 256 { throw fail("JSON nested too deeply") }
+            index += 1
+            var items: [JSONNode] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return JSONNode(kind: .array(items), line: l, column: c) }
+            while true {
+                skipSpace()
+                items.append(try parseValue())
+                skipSpace()
+                guard index < bytes.count else { throw fail("unexpected end of JSON in an array") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+                throw fail("expected ',' or ']' in an array")
+            }
+            return JSONNode(kind: .array(items), line: l, column: c)
+        case UInt8(ascii: "\""):
+            return JSONNode(kind: .string(try parseString()), line: l, column: c)
+        case UInt8(ascii: "t"): try literal("true"); return JSONNode(kind: .bool(true), line: l, column: c)
+        case UInt8(ascii: "f"): try literal("false"); return JSONNode(kind: .bool(false), line: l, column: c)
+        case UInt8(ascii: "n"): try literal("null"); return JSONNode(kind: .null, line: l, column: c)
+        default:
+            let start = index
+            while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
+            guard index > start, let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
+                index = start
+                throw fail("unexpected character")
+            }
+            return JSONNode(kind: .number(number), line: l, column: c)
+        }
+    }
+
+    mutating func literal(_ word: String) throws {
+        let w = Array(word.utf8)
+        guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else { throw fail("unexpected character") }
+        index += w.count
+    }
+
+    mutating func parseString() throws -> String {
+        index += 1  // opening quote
+        var out: [UInt8] = []
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { index += 1; return String(decoding: out, as: UTF8.self) }
+            if byte == 0x0A { throw fail("unterminated string") }
+            if byte == UInt8(ascii: "\\") {
+                index += 1
+                guard index < bytes.count else { break }
+                let escaped = bytes[index]
+                index += 1
+                switch escaped {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "u"):
+                    var scalarValue = try hex4()
+                    if (0xD800..<0xDC00).contains(scalarValue), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try hex4()
+                        scalarValue = 0x10000 + ((scalarValue - 0xD800) << 10) + (low &- 0xDC00)
+                    }
+                    out.append(contentsOf: Array(String(Unicode.Scalar(scalarValue).map(Character.init) ?? "\u{FFFD}").utf8))
+                default: out.append(escaped)
+                }
+                continue
+            }
+            out.append(byte)
+            index += 1
+        }
+        throw fail("unterminated string")
+    }
+
+    mutating func hex4() throws -> UInt32 {
+        guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+            throw fail("bad \\u escape")
+        }
+        index += 4
+        return value
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// How hard a change is pushed to disk before it is acknowledged.
+public enum SyncMode: String, Codable, Sendable {
+    /// fsync objects, refs and the work-tree file before acknowledging a change.
+    case full
+    /// No fsync: still consistent after a process crash, not after a power loss.
+    case none
+}
+
+/// A template source saved in the settings.
+public struct TemplateSourceSetting: Codable, Sendable, Equatable {
+    public var name: String
+    public var url: String
+    public var ref: String?
+    public init(name: String, url: String, ref: String? = nil) { self.name = name; self.url = url; self.ref = ref }
+}
+
+/// The user's Folio settings, kept in `$XDG_CONFIG_HOME/folio/settings.json`.
+public struct Settings: Codable, Sendable, Equatable {
+    public struct Author: Codable, Sendable, Equatable {
+        public var name: String
+        public var email: String
+        public init(name: String, email: String) { self.name = name; self.email = email }
+    }
+    /// The commit author; nil means git config, then the login name and host.
+    public var author: Author?
+    public var sync: SyncMode
+    /// Named colors for the terminal UI (`accent`, `title`, …) as `#rrggbb` or color names.
+    public var colors: [String: String]
+    public var templateSources: [TemplateSourceSetting]
+    /// Content type identifier → editor id chosen by the user.
+    public var editorAssociations: [String: String]
+
+    public init(author: Author? = nil, sync: SyncMode = .full, colors: [String: String] = [:],
+                templateSources: [TemplateSourceSetting] = [], editorAssociations: [String: String] = [:]) {
+        self.author = author
+        self.sync = sync
+        self.colors = colors
+        self.templateSources = templateSources
+        self.editorAssociations = editorAssociations
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case author, sync, colors, templateSources, editorAssociations
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        author = try container.decodeIfPresent(Author.self, forKey: .author)
+        sync = try container.decodeIfPresent(SyncMode.self, forKey: .sync) ?? .full
+        colors = try container.decodeIfPresent([String: String].self, forKey: .colors) ?? [:]
+        templateSources = try container.decodeIfPresent([TemplateSourceSetting].self, forKey: .templateSources) ?? []
+        editorAssociations = try container.decodeIfPresent([String: String].self, forKey: .editorAssociations) ?? [:]
+    }
+
+    /// The settings file for an environment: `$XDG_CONFIG_HOME/folio/settings.json`, else `~/.config/folio/settings.json`.
+    public static func fileURL(environment: [String: String]) -> URL {
+        FolioPaths(environment: environment).configHome.appendingPathComponent("settings.json")
+    }
+
+    /// Loads the settings (defaults when there is no file); a malformed file is an error naming it.
+    public static func load(environment: [String: String]) throws -> Settings {
+        let url = fileURL(environment: environment)
+        guard let data = FileManager.default.contents(atPath: url.path) else { return Settings() }
+        do {
+            try JSONKeys.rejectUnknown(in: data, allowed: Set(CodingKeys.allCases.map(\.rawValue)))
+            return try JSONDecoder().decode(Settings.self, from: data)
+        } catch {
+            throw FolioError.invalidFile(url.path, JSONKeys.describe(error))
+        }
+    }
+
+    /// Saves the settings atomically.
+    public func save(environment: [String: String]) throws {
+        let url = Self.fileURL(environment: environment)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(try encoder.encode(self), to: url, sync: false)
+    }
+}
+
+/// Folio's folders, from the XDG variables with the usual fallbacks.
+public struct FolioPaths: Sendable {
+    public let configHome: URL
+    public let cacheHome: URL
+    public let dataHome: URL
+    public let stateHome: URL
+
+    public init(environment: [String: String]) {
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        func xdg(_ variable: String, _ fallback: String) -> URL {
+            if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
+            return home.appendingPathComponent(fallback)
+        }
+        configHome = xdg("XDG_CONFIG_HOME", ".config").appendingPathComponent("folio")
+        cacheHome = xdg("XDG_CACHE_HOME", ".cache").appendingPathComponent("folio")
+        dataHome = xdg("XDG_DATA_HOME", ".local/share").appendingPathComponent("folio")
+        stateHome = xdg("XDG_STATE_HOME", ".local/state").appendingPathComponent("folio")
+    }
+}
