@@ -31,13 +31,14 @@ enum ChecklistDiff {
         }
         // Items that kept their relative order form the longest increasing run of new positions; the rest moved.
         let common = oldToNew.compactMap { $0 }
-        let stay = Set(longestIncreasingSubsequence(common))
+        // On a tie, keep earlier items in place (reverse and negate so the search favours them).
+        let stay = Set(longestIncreasingSubsequence(common.reversed().map { -$0 }).map { -$0 })
 
         // Unmatched items in the same slot (after the same matched item) are renames.
         var removedBySlot: [Int: [Int]] = [:]
         var anchor = -1
         for (index, match) in oldToNew.enumerated() {
-            if let match { anchor = match } else { removedBySlot[anchor, default: []].append(index) }
+            if let match { if stay.contains(match) { anchor = match } } else { removedBySlot[anchor, default: []].append(index) }
         }
         var renamedFrom: [Int: Int] = [:]  // new index → old index
         var addedIndices: [Int] = []
@@ -45,8 +46,8 @@ enum ChecklistDiff {
         var slotUse: [Int: Int] = [:]
         for index in newKeys.indices {
             if newMatched[index] {
-                // The old item matched to this new item is the slot anchor (by its new index).
-                anchor = index
+                // Items that kept their order anchor the slots (by their new index).
+                if stay.contains(index) { anchor = index }
                 continue
             }
             let use = slotUse[anchor, default: 0]
@@ -72,8 +73,10 @@ enum ChecklistDiff {
                 lines.append("added '\(item.title)'" + (item.checked ? " (checked)" : "") + (index == new.items.count - 1 ? "" : " at \(index + 1)"))
             }
         }
-        for (oldPosition, match) in oldToNew.enumerated() {
-            guard let match else { continue }
+        var newToOld = [Int?](repeating: nil, count: newKeys.count)
+        for (oldPosition, match) in oldToNew.enumerated() { if let match { newToOld[match] = oldPosition } }
+        for (match, oldPosition) in newToOld.enumerated() {
+            guard let oldPosition else { continue }
             let item = new.items[match]
             if !stay.contains(match) { lines.append("moved '\(item.title)' to \(match + 1)") }
             if old.items[oldPosition].checked != item.checked { lines.append("\(item.checked ? "checked" : "unchecked") '\(item.title)'") }
