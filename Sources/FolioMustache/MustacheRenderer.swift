@@ -207,11 +207,12 @@ final class MustacheRenderer {
         guard !text.isEmpty else { return }
         if atLineStart && !indent.isEmpty { output.append(contentsOf: indent) }
         atLineStart = false
-        guard escape else {
-            output.append(contentsOf: text.utf8)
+        let utf8 = text.utf8
+        guard escape, utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+            output.append(contentsOf: utf8)
             return
         }
-        for byte in text.utf8 {
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "&"): output.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
             case UInt8(ascii: "<"): output.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
