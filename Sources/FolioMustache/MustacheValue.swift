@@ -2,12 +2,19 @@ import Foundation
 
 /// A JSON-like value that templates are rendered against.
 public enum MustacheValue: Sendable {
+    /// Text; also answers case helpers such as `name.snake_case`.
     case string(String)
+    /// A whole number, printed without a fraction (`1`).
     case int(Int)
+    /// A floating-point number, printed shortest-round-trip (`1.21`); integral values print as ints.
     case double(Double)
+    /// A boolean; `false` is falsey in sections.
     case bool(Bool)
+    /// JSON null: renders empty and is falsey.
     case null
+    /// A list; sections repeat once per element.
     case array([MustacheValue])
+    /// A JSON object; key order is irrelevant.
     case object([String: MustacheValue])
 }
 
