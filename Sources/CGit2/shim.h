@@ -2,3 +2,14 @@
 #include <git2/sys/commit_graph.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
+
+/* git_libgit2_opts is variadic, which Swift cannot call: one small wrapper per option Folio sets. */
+static inline int folio_git_set_fsync_gitdir(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, enabled);
+}
+static inline int folio_git_set_search_path(int level, const char *path) {
+    return git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, level, path);
+}
+static inline int folio_git_set_cache_max_size(long long bytes) {
+    return git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)bytes);
+}

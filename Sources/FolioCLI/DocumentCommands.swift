@@ -1,1 +1,168 @@
-let documentCommands: [Command] = []
+import Foundation
+import FolioCore
+import FolioGit
+
+/// What a change command reports with `--json`.
+struct ChangeReport: Encodable {
+    let path: String
+    let changed: Bool
+    let commit: HistoryEntry?
+}
+
+func openDocument(_ path: String, _ io: CommandIO) throws -> Document {
+    try DocumentStore(environment: io.environment).open(at: io.url(path))
+}
+
+func reportChange(_ commit: CommitInfo?, document: Document, _ args: Arguments, _ io: CommandIO, nothing: String) throws -> Int32 {
+    let entry = try commit.map { _ in try document.log(limit: 1).first } ?? nil
+    if args.flag("--json") {
+        try io.json(ChangeReport(path: document.url.path, changed: commit != nil, commit: entry))
+    } else if let commit {
+        io.line("[\(commit.id.short)] \(commit.summary)")
+    } else {
+        io.line(nothing)
+    }
+    return 0
+}
+
+let documentCommands: [Command] = [
+    Command("new", usage: "new PATH [--type TYPE] [--title TITLE] | new PATH --template ID [--source S] [--ref R] [--set NAME=VALUE]... [--data FILE.json] [--defaults] [--replay DOC]",
+            summary: "Create a document, blank or from a template",
+            options: ["--type", "--title", "--template", "--source", "--ref", "--set", "--data", "--replay"],
+            flags: ["--defaults", "--offline"]) { args, io in
+        let path = try args.positional(0, "PATH")
+        try args.expectAtMost(1)
+        if args.value("--template") != nil || args.value("--replay") != nil {
+            return try newFromTemplate(args, io)
+        }
+        let store = try DocumentStore(environment: io.environment)
+        let type = ContentType(args.value("--type") ?? ContentType.plainText.identifier)
+        guard store.contentTypes.declaration(of: type) != nil || type.identifier.contains(".") else {
+            throw UsageError("'\(type)' is not a content type identifier (like public.plain-text)")
+        }
+        let document = try store.create(at: io.url(path), contentType: type, title: args.value("--title"))
+        let head = try document.head()
+        if args.flag("--json") {
+            struct Created: Encodable { let path: String; let contentType: String; let title: String; let primaryFile: String; let commit: String }
+            try io.json(Created(path: document.url.path, contentType: type.identifier, title: document.metadata.title,
+                                primaryFile: document.metadata.primaryFile, commit: head.id.hex))
+        } else {
+            io.line("Created \(document.url.path) (\(type)) [\(head.id.short)] \(head.summary)")
+        }
+        return 0
+    },
+    Command("write", usage: "write PATH FILE_IN_DOC [--from SRC] [-m MESSAGE]",
+            summary: "Replace one file's content as one change (reads stdin without --from)",
+            options: ["--from", "-m", "--message"]) { args, io in
+        let path = try args.positional(0, "PATH")
+        let file = try args.positional(1, "FILE_IN_DOC")
+        try args.expectAtMost(2)
+        let document = try openDocument(path, io)
+        let data: Data
+        if let source = args.value("--from") {
+            guard let contents = FileManager.default.contents(atPath: io.url(source).path) else {
+                throw FolioError.invalidRequest("\(io.url(source).path): cannot read the file")
+            }
+            data = contents
+        } else {
+            data = io.readStandardInput()
+        }
+        let message = args.value("-m") ?? args.value("--message") ?? "Edit \(file)"
+        let commit = try document.write(data, to: file, message: message)
+        return try reportChange(commit, document: document, args, io, nothing: "No change: \(file) already has that content")
+    },
+    Command("commit", usage: "commit PATH [-m MESSAGE]", summary: "Record changes other programs made to a document",
+            options: ["-m", "--message"]) { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(1)
+        let commit = try document.commitWorkTree(message: args.value("-m") ?? args.value("--message"))
+        return try reportChange(commit, document: document, args, io, nothing: "Nothing to commit: the document has no unrecorded changes")
+    },
+    Command("log", usage: "log PATH [--limit N] [--skip N] [--since REV]", summary: "List versions, newest first",
+            options: ["--limit", "--skip", "--since"]) { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(1)
+        let entries = try document.log(limit: try args.int("--limit"), skip: try args.int("--skip") ?? 0, since: args.value("--since"))
+        if args.flag("--json") {
+            try io.json(entries)
+            return 0
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        var text = ""
+        text.reserveCapacity(entries.count * 80)
+        for entry in entries {
+            let tags = entry.tags.isEmpty ? "" : " (tag: \(entry.tags.joined(separator: ", ")))"
+            text += "\(entry.shortID)  \(formatter.string(from: entry.time))  \(entry.author)  \(entry.summary)\(tags)\n"
+        }
+        io.out(text)
+        return 0
+    },
+    Command("show", usage: "show PATH [REV] [--file F]", summary: "Print a version's content (default: the primary file)",
+            options: ["--file"]) { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(2)
+        let rev = args.positionals.count > 1 ? args.positionals[1] : nil
+        let file = args.value("--file") ?? document.metadata.primaryFile
+        let data = try document.read(path: file, at: rev)
+        if args.flag("--json") {
+            struct Shown: Encodable { let commit: String; let file: String; let content: String }
+            let commit = try rev.map(document.resolve) ?? document.head().id
+            try io.json(Shown(commit: commit.hex, file: file, content: String(decoding: data, as: UTF8.self)))
+        } else {
+            io.out(String(decoding: data, as: UTF8.self))
+        }
+        return 0
+    },
+    Command("diff", usage: "diff PATH [REV_A] [REV_B] [--semantic]", summary: "Show what changed between two versions",
+            flags: ["--semantic"]) { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(3)
+        let a = args.positionals.count > 1 ? args.positionals[1] : nil
+        let b = args.positionals.count > 2 ? args.positionals[2] : nil
+        var text: String?
+        if args.flag("--semantic") { text = try semanticDiff(document: document, from: a, to: b, io: io) }
+        let patch = try text ?? document.diff(from: a, to: b)
+        if args.flag("--json") {
+            struct Diffed: Encodable { let from: String?; let to: String?; let semantic: Bool; let diff: String }
+            try io.json(Diffed(from: a, to: b, semantic: text != nil, diff: patch))
+        } else {
+            io.out(patch)
+        }
+        return 0
+    },
+    Command("restore", usage: "restore PATH REV", summary: "Make an old version current again, as a new version") { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        let rev = try args.positional(1, "REV")
+        try args.expectAtMost(2)
+        let commit = try document.restore(rev)
+        return try reportChange(commit, document: document, args, io, nothing: "No change: the document already has that content")
+    },
+    Command("undo", usage: "undo PATH", summary: "Take back the last change, as a new version") { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(1)
+        return try reportChange(try document.undo(), document: document, args, io, nothing: "")
+    },
+    Command("redo", usage: "redo PATH", summary: "Bring back the last undone change, as a new version") { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(1)
+        return try reportChange(try document.redo(), document: document, args, io, nothing: "")
+    },
+    Command("tag", usage: "tag PATH NAME [REV]", summary: "Name a version") { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        let name = try args.positional(1, "NAME")
+        try args.expectAtMost(3)
+        let rev = args.positionals.count > 2 ? args.positionals[2] : nil
+        try document.tag(name, at: rev)
+        let target = try rev.map(document.resolve) ?? document.head().id
+        if args.flag("--json") {
+            struct Tagged: Encodable { let name: String; let commit: String }
+            try io.json(Tagged(name: name, commit: target.hex))
+        } else {
+            io.line("Named \(target.short) '\(name)'")
+        }
+        return 0
+    },
+]
+

@@ -1,0 +1,12 @@
+import Foundation
+import FolioCore
+
+/// The semantic diff from the document's editor plugin, when it has one.
+func semanticDiff(document: Document, from a: String?, to b: String?, io: CommandIO) throws -> String? {
+    nil
+}
+
+/// `folio new PATH --template ID …`: instantiation from a template.
+func newFromTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    throw FolioError.invalidRequest("templates are not available yet")
+}

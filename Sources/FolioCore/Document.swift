@@ -1,0 +1,282 @@
+import Foundation
+import FolioGit
+
+/// One change to a document's files.
+public enum DocumentChange: Sendable, Equatable {
+    case write(path: String, data: Data, executable: Bool = false)
+    case delete(path: String)
+}
+
+/// A document: a folder that is a git repository whose every change is one commit.
+///
+/// Not thread-safe (it owns a libgit2 repository); use one `Document` per thread or task. Several processes may
+/// change the same document at once: writers are serialized by a lock and the branch moves by compare-and-swap.
+public final class Document {
+    /// The document's folder.
+    public let url: URL
+    /// What `.folio/document.json` says.
+    public private(set) var metadata: DocumentMetadata
+    /// The underlying repository (for the other Folio modules).
+    package let repository: Repository
+    let store: DocumentStore
+    private let lock: DocumentLock
+
+    init(url: URL, repository: Repository, metadata: DocumentMetadata, store: DocumentStore) throws {
+        self.url = url
+        self.repository = repository
+        self.metadata = metadata
+        self.store = store
+        self.lock = try DocumentLock(gitDirectory: repository.gitDirectory)
+    }
+
+    var branch: String { (try? repository.headBranch()) ?? nil ?? "refs/heads/main" }
+
+    /// The newest commit.
+    public func head() throws -> CommitInfo {
+        guard let id = try repository.headCommitID() else { throw FolioError.notADocument(url.path, "it has no commits") }
+        return try repository.commit(id)
+    }
+
+    // MARK: Reading
+
+    /// The bytes of `path` in version `rev` (nil: the newest).
+    public func read(path: String, at rev: String? = nil) throws -> Data {
+        let commit = try rev.map(resolve) ?? head().id
+        let info = try repository.commit(commit)
+        guard let entry = try repository.entry(atPath: path, inTree: info.tree), entry.kind == .blob else {
+            throw FolioError.fileNotFound(path, "\(url.lastPathComponent) at \(commit.short)")
+        }
+        return try repository.readBlob(entry.id)
+    }
+
+    /// The files of version `rev` (nil: the newest), Folio's own files excluded.
+    public func files(at rev: String? = nil) throws -> [TreeEntry] {
+        let commit = try rev.map(resolve) ?? head().id
+        return try repository.files(inTree: repository.commit(commit).tree).filter { !$0.path.hasPrefix(DocumentMetadata.folder + "/") }
+    }
+
+    // MARK: Changing
+
+    /// Replaces one file's content as one commit; returns nil when the content is unchanged.
+    @discardableResult
+    public func write(_ data: Data, to path: String, message: String) throws -> CommitInfo? {
+        try apply([.write(path: path, data: data)], message: message)
+    }
+
+    /// Applies `changes` as one commit with `message`; returns nil when nothing changed.
+    @discardableResult
+    public func apply(_ changes: [DocumentChange], message: String) throws -> CommitInfo? {
+        var treeChanges: [TreeChange] = []
+        for change in changes {
+            switch change {
+            case let .write(path, data, executable):
+                try DocumentPath.validate(path, allowFolioFolder: false)
+                treeChanges.append(.upsert(path: path, blob: try repository.writeBlob(data), mode: executable ? 0o100755 : 0o100644))
+            case let .delete(path):
+                try DocumentPath.validate(path, allowFolioFolder: false)
+                treeChanges.append(.remove(path: path))
+            }
+        }
+        return try commitTree(message: message) { headTree in try repository.updateTree(headTree, treeChanges) }
+    }
+
+    /// Makes `tree` the current content as one new commit (used by restore, undo, redo, merges).
+    @discardableResult
+    package func commitTree(message: String, parents extraParents: [ObjectID] = [], build: (ObjectID?) throws -> ObjectID) throws -> CommitInfo? {
+        try lock.withLock {
+            try recoverInterruptedChange()
+            var attempt = 0
+            while true {
+                attempt += 1
+                let headID = try repository.headCommitID()
+                let headTree = try headID.map { try repository.commit($0).tree }
+                let newTree = try build(headTree)
+                if newTree == headTree && extraParents.isEmpty { return nil }
+                let author = Identity.author(settings: store.settings, environment: store.environment, repository: repository)
+                let committer = Identity.committer(settings: store.settings, environment: store.environment, repository: repository)
+                let commitID = try repository.createCommit(tree: newTree, parents: (headID.map { [$0] } ?? []) + extraParents,
+                                                           author: author, committer: committer, message: message)
+                let deltas = try repository.deltas(from: headTree, to: newTree)
+                try writeIntent(commitID, deltas.map(\.newPath))
+                do {
+                    try moveBranch(to: commitID, from: headID, message: message)
+                } catch let error as GitError where error.isModified || error.isExists {
+                    // Another writer (not holding our lock, e.g. plain git) moved the branch: re-apply on top.
+                    try clearIntent()
+                    if attempt < 20 { continue }
+                    throw FolioError.busy(url.path)
+                }
+                try updateWorkTree(deltas)
+                try clearIntent()
+                try maintainIfNeeded()
+                return try repository.commit(commitID)
+            }
+        }
+    }
+
+    private func moveBranch(to commitID: ObjectID, from headID: ObjectID?, message: String) throws {
+        var pause: useconds_t = 1000
+        for attempt in 0..<8 {
+            do {
+                try repository.updateReference(branch, to: commitID, expecting: headID, logMessage: "commit: \(message)")
+                return
+            } catch let error as GitError where error.isLocked {
+                // We hold Folio's lock, so a ref lock that outlives a short wait was left by a killed writer.
+                if attempt >= 5 { removeStaleLock(repository.gitDirectory.appendingPathComponent(branch + ".lock")) }
+                usleep(pause)
+                pause *= 2
+            }
+        }
+        try repository.updateReference(branch, to: commitID, expecting: headID, logMessage: "commit: \(message)")
+    }
+
+    private func removeStaleLock(_ url: URL) {
+        unlink(url.path)
+    }
+
+    /// Writes the changed files of a commit into the work tree (atomically, file by file) and the index.
+    private func updateWorkTree(_ deltas: [FileDelta]) throws {
+        let sync = store.settings.sync == .full
+        var updates: [IndexUpdate] = []
+        var removals: [String] = []
+        for delta in deltas {
+            if delta.status == .renamed || delta.status == .deleted {
+                removeFile(delta.oldPath)
+                removals.append(delta.oldPath)
+            }
+            guard delta.status != .deleted, let blob = delta.newID else { continue }
+            let target = url.appendingPathComponent(delta.newPath)
+            let data = try repository.readBlob(blob)
+            if delta.newMode == 0o120000 {
+                let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).folio-link")
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                unlink(temporary.path)
+                guard symlink(String(decoding: data, as: UTF8.self), temporary.path) == 0, rename(temporary.path, target.path) == 0 else {
+                    throw POSIXFailure(operation: "write link", path: target.path)
+                }
+            } else {
+                if delta.status == .typeChanged { removeFile(delta.newPath) }
+                try AtomicFile.write(data, to: target, sync: sync, mode: delta.newMode == 0o100755 ? 0o755 : 0o644)
+            }
+            updates.append(IndexUpdate(path: delta.newPath, blob: blob, mode: delta.newMode))
+        }
+        try withStaleLockRetry(repository.gitDirectory.appendingPathComponent("index.lock")) {
+            try repository.updateIndex(updates, removing: removals)
+        }
+        if delta(metadataIn: deltas) { try reloadMetadata() }
+    }
+
+    private func delta(metadataIn deltas: [FileDelta]) -> Bool {
+        deltas.contains { $0.newPath == DocumentMetadata.path }
+    }
+
+    private func withStaleLockRetry(_ lockFile: URL, _ body: () throws -> Void) throws {
+        var pause: useconds_t = 1000
+        for attempt in 0..<8 {
+            do { return try body() } catch let error as GitError where error.isLocked {
+                if attempt >= 5 { removeStaleLock(lockFile) }
+                usleep(pause)
+                pause *= 2
+            }
+        }
+        try body()
+    }
+
+    private func removeFile(_ path: String) {
+        let target = url.appendingPathComponent(path)
+        unlink(target.path)
+        // Remove folders the deletion left empty, up to the document's root.
+        var folder = target.deletingLastPathComponent()
+        while folder.path.count > url.path.count, rmdir(folder.path) == 0 {
+            folder = folder.deletingLastPathComponent()
+        }
+    }
+
+    func reloadMetadata() throws {
+        let metadataURL = url.appendingPathComponent(DocumentMetadata.path)
+        guard let data = FileManager.default.contents(atPath: metadataURL.path) else { return }
+        do { metadata = try DocumentMetadata.decode(data) } catch {
+            throw FolioError.invalidFile(metadataURL.path, JSONKeys.describe(error))
+        }
+    }
+
+    /// Records changes that other programs made to the work tree as one commit; nil when there is nothing to record.
+    @discardableResult
+    public func commitWorkTree(message: String? = nil) throws -> CommitInfo? {
+        try lock.withLock {
+            try recoverInterruptedChange()
+            let headID = try repository.headCommitID()
+            let headTree = try headID.map { try repository.commit($0).tree }
+            let tree = try repository.stageWorkTree(write: false)
+            if tree == headTree { return nil }
+            let deltas = try repository.deltas(from: headTree, to: tree)
+            let text = message ?? Self.describe(deltas)
+            let author = Identity.author(settings: store.settings, environment: store.environment, repository: repository)
+            let committer = Identity.committer(settings: store.settings, environment: store.environment, repository: repository)
+            let commitID = try repository.createCommit(tree: tree, parents: headID.map { [$0] } ?? [], author: author, committer: committer, message: text)
+            try moveBranch(to: commitID, from: headID, message: text)
+            try withStaleLockRetry(repository.gitDirectory.appendingPathComponent("index.lock")) {
+                _ = try repository.stageWorkTree(write: true)
+            }
+            if delta(metadataIn: deltas) { try reloadMetadata() }
+            try maintainIfNeeded()
+            return try repository.commit(commitID)
+        }
+    }
+
+    static func describe(_ deltas: [FileDelta]) -> String {
+        guard deltas.count == 1, let only = deltas.first else { return "Change \(deltas.count) files" }
+        switch only.status {
+        case .added: return "Add \(only.newPath)"
+        case .deleted: return "Delete \(only.oldPath)"
+        case .renamed: return "Rename \(only.oldPath) to \(only.newPath)"
+        default: return "Edit \(only.newPath)"
+        }
+    }
+
+    // MARK: Crash recovery
+
+    private var intentURL: URL { repository.gitDirectory.appendingPathComponent("folio/intent") }
+
+    /// Notes which commit is about to become current and which paths it changes, so that a writer killed
+    /// between moving the branch and writing the work tree is finished on the next open.
+    private func writeIntent(_ commit: ObjectID, _ paths: [String]) throws {
+        let text = ([commit.hex] + paths).joined(separator: "\n")
+        try AtomicFile.write(Data(text.utf8), to: intentURL, sync: store.settings.sync == .full)
+    }
+
+    private func clearIntent() throws {
+        if unlink(intentURL.path) != 0 && errno != ENOENT { throw POSIXFailure(operation: "remove", path: intentURL.path) }
+    }
+
+    /// Finishes a change interrupted after its commit became current: writes its files into the work tree.
+    func recoverInterruptedChange() throws {
+        guard let data = FileManager.default.contents(atPath: intentURL.path) else { return }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        if let first = lines.first, let commitID = ObjectID(hex: first), try repository.headCommitID() == commitID {
+            let commit = try repository.commit(commitID)
+            let parentTree = try commit.parents.first.map { try repository.commit($0).tree }
+            try updateWorkTree(try repository.deltas(from: parentTree, to: commit.tree))
+        }
+        try clearIntent()
+    }
+
+    // MARK: Maintenance
+
+    /// Loose objects before Folio packs them (git's own `gc.auto` is 6,700; Folio packs earlier to stay small).
+    static let looseObjectLimit = 2048
+
+    private func maintainIfNeeded() throws {
+        guard repository.estimatedLooseObjects() > Self.looseObjectLimit else { return }
+        try repository.pack(all: repository.packCount() >= 16)
+        try repository.writeCommitGraph()
+    }
+
+    /// Packs every object into one pack and rewrites the commit-graph (like `git gc`).
+    public func compact() throws {
+        try lock.withLock {
+            try repository.pack(all: true)
+            try repository.writeCommitGraph()
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import CGit2
+import Foundation
+
+/// One entry of a tree, with its full path from the root.
+public struct TreeEntry: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable { case blob, tree, commit, other }
+    public let path: String
+    public let id: ObjectID
+    /// The git file mode: 0o100644, 0o100755, 0o120000 (symlink), 0o040000 (tree).
+    public let mode: UInt32
+    public let kind: Kind
+
+    public var isExecutable: Bool { mode == 0o100755 }
+    public var isSymlink: Bool { mode == 0o120000 }
+}
+
+/// A change to apply to a tree: put a blob at a path, or remove a path.
+public enum TreeChange: Sendable {
+    case upsert(path: String, blob: ObjectID, mode: UInt32)
+    case remove(path: String)
+}
+
+extension Repository {
+    // MARK: Blobs
+
+    /// Writes `data` as a blob and returns its id.
+    public func writeBlob(_ data: Data) throws -> ObjectID {
+        var oid = git_oid()
+        let code = data.withUnsafeBytes { buffer in
+            git_blob_create_from_buffer(&oid, pointer, buffer.baseAddress, buffer.count)
+        }
+        try check(code, "write blob", displayPath)
+        return ObjectID(oid)
+    }
+
+    /// Reads a blob's bytes.
+    public func readBlob(_ id: ObjectID) throws -> Data {
+        var blob: OpaquePointer?
+        try id.withOID { try check(git_blob_lookup(&blob, pointer, $0), "read blob", id.hex) }
+        defer { git_blob_free(blob) }
+        guard let raw = git_blob_rawcontent(blob) else { return Data() }
+        return Data(bytes: raw, count: Int(git_blob_rawsize(blob)))
+    }
+
+    // MARK: Trees
+
+    /// The id of the empty tree (written if missing).
+    public func emptyTree() throws -> ObjectID {
+        var builder: OpaquePointer?
+        try check(git_treebuilder_new(&builder, pointer, nil), "make tree builder", displayPath)
+        defer { git_treebuilder_free(builder) }
+        var oid = git_oid()
+        try check(git_treebuilder_write(&oid, builder), "write empty tree", displayPath)
+        return ObjectID(oid)
+    }
+
+    /// Returns a new tree: `base` (or the empty tree) with `changes` applied at any depth.
+    public func updateTree(_ base: ObjectID?, _ changes: [TreeChange]) throws -> ObjectID {
+        var tree: OpaquePointer?
+        if let base { try base.withOID { try check(git_tree_lookup(&tree, pointer, $0), "read tree", base.hex) } }
+        defer { git_tree_free(tree) }
+        if changes.isEmpty { return try base ?? emptyTree() }
+        var paths: [UnsafeMutablePointer<CChar>] = []
+        defer { paths.forEach { free($0) } }
+        var updates: [git_tree_update] = []
+        for change in changes {
+            var update = git_tree_update()
+            switch change {
+            case let .upsert(path, blob, mode):
+                update.action = GIT_TREE_UPDATE_UPSERT
+                update.id = blob.oid
+                update.filemode = git_filemode_t(mode)
+                guard let copy = strdup(path) else { throw GitError(operation: "update tree", message: "out of memory") }
+                paths.append(copy)
+                update.path = UnsafePointer(copy)
+            case let .remove(path):
+                update.action = GIT_TREE_UPDATE_REMOVE
+                guard let copy = strdup(path) else { throw GitError(operation: "update tree", message: "out of memory") }
+                paths.append(copy)
+                update.path = UnsafePointer(copy)
+            }
+            updates.append(update)
+        }
+        var out = git_oid()
+        try check(git_tree_create_updated(&out, pointer, tree, updates.count, updates), "update tree", displayPath)
+        return ObjectID(out)
+    }
+
+    /// Every blob (and link) in a tree, recursively, with full paths, in git's order.
+    public func files(inTree treeID: ObjectID) throws -> [TreeEntry] {
+        var tree: OpaquePointer?
+        try treeID.withOID { try check(git_tree_lookup(&tree, pointer, $0), "read tree", treeID.hex) }
+        defer { git_tree_free(tree) }
+        final class Collector { var entries: [TreeEntry] = [] }
+        let collector = Collector()
+        let payload = Unmanaged.passUnretained(collector).toOpaque()
+        try check(git_tree_walk(tree, GIT_TREEWALK_PRE, { root, entry, payload in
+            guard let entry, let payload else { return 0 }
+            let collector = Unmanaged<Collector>.fromOpaque(payload).takeUnretainedValue()
+            let type = git_tree_entry_type(entry)
+            guard type == GIT_OBJECT_BLOB || type == GIT_OBJECT_COMMIT else { return 0 }
+            let name = String(cString: git_tree_entry_name(entry))
+            let prefix = root.map { String(cString: $0) } ?? ""
+            collector.entries.append(TreeEntry(
+                path: prefix + name, id: ObjectID(git_tree_entry_id(entry)),
+                mode: git_tree_entry_filemode(entry).rawValue,
+                kind: type == GIT_OBJECT_BLOB ? .blob : .commit))
+            return 0
+        }, payload), "walk tree", treeID.hex)
+        return collector.entries
+    }
+
+    /// The entry at `path` in a tree, or nil when there is none.
+    public func entry(atPath path: String, inTree treeID: ObjectID) throws -> TreeEntry? {
+        var tree: OpaquePointer?
+        try treeID.withOID { try check(git_tree_lookup(&tree, pointer, $0), "read tree", treeID.hex) }
+        defer { git_tree_free(tree) }
+        var entry: OpaquePointer?
+        let code = git_tree_entry_bypath(&entry, tree, path)
+        if code == GIT_ENOTFOUND.rawValue { return nil }
+        try check(code, "find \(path)", treeID.hex)
+        defer { git_tree_entry_free(entry) }
+        let type = git_tree_entry_type(entry)
+        let kind: TreeEntry.Kind = type == GIT_OBJECT_BLOB ? .blob : type == GIT_OBJECT_TREE ? .tree : type == GIT_OBJECT_COMMIT ? .commit : .other
+        return TreeEntry(path: path, id: ObjectID(git_tree_entry_id(entry)), mode: git_tree_entry_filemode(entry).rawValue, kind: kind)
+    }
+
+    // MARK: Commits
+
+    /// Reads a commit and copies it into a value.
+    public func commit(_ id: ObjectID) throws -> CommitInfo {
+        var commit: OpaquePointer?
+        try id.withOID { try check(git_commit_lookup(&commit, pointer, $0), "read commit", id.hex) }
+        defer { git_commit_free(commit) }
+        return Self.info(of: commit)
+    }
+
+    static func info(of commit: OpaquePointer?) -> CommitInfo {
+        var parents: [ObjectID] = []
+        let count = git_commit_parentcount(commit)
+        for index in 0..<count {
+            if let parent = git_commit_parent_id(commit, index) { parents.append(ObjectID(parent)) }
+        }
+        let fallback = Signature(name: "", email: "", time: Date(timeIntervalSince1970: 0), timeZoneOffset: 0)
+        return CommitInfo(
+            id: ObjectID(git_commit_id(commit)),
+            tree: ObjectID(git_commit_tree_id(commit)),
+            parents: parents,
+            author: git_commit_author(commit).map(Signature.init) ?? fallback,
+            committer: git_commit_committer(commit).map(Signature.init) ?? fallback,
+            message: git_commit_message(commit).map { String(cString: $0) } ?? "")
+    }
+
+    /// Writes a commit object (no ref is moved) and returns its id.
+    public func createCommit(tree treeID: ObjectID, parents parentIDs: [ObjectID], author: Signature, committer: Signature? = nil, message: String) throws -> ObjectID {
+        var tree: OpaquePointer?
+        try treeID.withOID { try check(git_tree_lookup(&tree, pointer, $0), "read tree", treeID.hex) }
+        defer { git_tree_free(tree) }
+        var parents: [OpaquePointer?] = []
+        defer { parents.forEach { git_commit_free($0) } }
+        for id in parentIDs {
+            var parent: OpaquePointer?
+            try id.withOID { try check(git_commit_lookup(&parent, pointer, $0), "read commit", id.hex) }
+            parents.append(parent)
+        }
+        var out = git_oid()
+        try author.withSignature { authorSig in
+            try (committer ?? author).withSignature { committerSig in
+                try parents.withUnsafeMutableBufferPointer { buffer in
+                    try check(git_commit_create(&out, pointer, nil, authorSig, committerSig, "UTF-8", message, tree,
+                                                buffer.count, buffer.baseAddress), "create commit", displayPath)
+                }
+            }
+        }
+        return ObjectID(out)
+    }
+
+    /// Resolves a revision expression (`HEAD~2`, a tag, a full or short id) to a commit id.
+    public func resolveCommit(_ spec: String) throws -> ObjectID {
+        var object: OpaquePointer?
+        try check(git_revparse_single(&object, pointer, spec), "resolve '\(spec)'", displayPath)
+        defer { git_object_free(object) }
+        var commit: OpaquePointer?
+        try check(git_object_peel(&commit, object, GIT_OBJECT_COMMIT), "resolve '\(spec)' to a commit", displayPath)
+        defer { git_object_free(commit) }
+        return ObjectID(git_object_id(commit))
+    }
+
+    /// Whether an object exists in the object database.
+    public func hasObject(_ id: ObjectID) -> Bool {
+        var odb: OpaquePointer?
+        guard git_repository_odb(&odb, pointer) == 0 else { return false }
+        defer { git_odb_free(odb) }
+        return id.withOID { git_odb_exists(odb, $0) } == 1
+    }
+}

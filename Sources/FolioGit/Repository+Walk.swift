@@ -1,0 +1,70 @@
+import CGit2
+import Foundation
+
+extension Repository {
+    /// Walks commits reachable from `start` newest first along first parents and merges, without sorting
+    /// (so the first page costs the same whatever the history's length), hiding `hidden` and its ancestors.
+    /// `body` returns false to stop.
+    public func walk(from start: ObjectID, hiding hidden: ObjectID? = nil, _ body: (ObjectID) throws -> Bool) throws {
+        var walker: OpaquePointer?
+        try check(git_revwalk_new(&walker, pointer), "start history walk", displayPath)
+        defer { git_revwalk_free(walker) }
+        try check(git_revwalk_sorting(walker, GIT_SORT_NONE.rawValue), "sort history walk", displayPath)
+        try start.withOID { try check(git_revwalk_push(walker, $0), "walk from", start.hex) }
+        if let hidden { try hidden.withOID { try check(git_revwalk_hide(walker, $0), "hide", hidden.hex) } }
+        var oid = git_oid()
+        while true {
+            let code = git_revwalk_next(&oid, walker)
+            if code == GIT_ITEROVER.rawValue { return }
+            try check(code, "walk history", displayPath)
+            if try !body(ObjectID(oid)) { return }
+        }
+    }
+
+    /// A page of commits newest first: skips `skip`, returns at most `limit` (nil: all).
+    public func log(from start: ObjectID, skip: Int = 0, limit: Int? = nil, hiding hidden: ObjectID? = nil) throws -> [CommitInfo] {
+        var result: [CommitInfo] = []
+        var skipped = 0
+        if let limit { result.reserveCapacity(limit) }
+        try walk(from: start, hiding: hidden) { id in
+            if skipped < skip { skipped += 1; return true }
+            if let limit, result.count >= limit { return false }
+            result.append(try commit(id))
+            return limit.map { result.count < $0 } ?? true
+        }
+        return result
+    }
+
+    /// How many commits are reachable from `start`.
+    public func countCommits(from start: ObjectID) throws -> Int {
+        var count = 0
+        try walk(from: start) { _ in count += 1; return true }
+        return count
+    }
+
+    /// Commits `local` has that `upstream` lacks, and the reverse.
+    public func aheadBehind(local: ObjectID, upstream: ObjectID) throws -> (ahead: Int, behind: Int) {
+        var ahead = 0, behind = 0
+        try local.withOID { l in try upstream.withOID { u in
+            try check(git_graph_ahead_behind(&ahead, &behind, pointer, l, u), "compare histories", displayPath)
+        } }
+        return (ahead, behind)
+    }
+
+    /// Whether `ancestor` is `descendant` or one of its ancestors.
+    public func isAncestor(_ ancestor: ObjectID, of descendant: ObjectID) throws -> Bool {
+        if ancestor == descendant { return true }
+        let code = descendant.withOID { d in ancestor.withOID { a in git_graph_descendant_of(pointer, d, a) } }
+        try check(code, "compare histories", displayPath)
+        return code == 1
+    }
+
+    /// The best common ancestor of two commits, if any.
+    public func mergeBase(_ a: ObjectID, _ b: ObjectID) throws -> ObjectID? {
+        var out = git_oid()
+        let code = a.withOID { a in b.withOID { b in git_merge_base(&out, pointer, a, b) } }
+        if code == GIT_ENOTFOUND.rawValue { return nil }
+        try check(code, "find merge base", displayPath)
+        return ObjectID(out)
+    }
+}
