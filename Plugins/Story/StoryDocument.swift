@@ -89,15 +89,6 @@ struct Story: Equatable {
         head.first { Self.level(of: $0) == 1 }.map(Self.headingText) ?? ""
     }
 
-    /// "Act I: The Call" → "The Call"; other act headings are their whole text.
-    static func actName(_ header: String) -> String {
-        let text = headingText(header)
-        guard text.hasPrefix("Act "), let colon = text.firstIndex(of: ":") else { return text }
-        let number = text[text.index(text.startIndex, offsetBy: 4)..<colon]
-        guard !number.isEmpty, number.allSatisfy({ "IVXLCDM0123456789".contains($0) }) else { return text }
-        return String(text[text.index(after: colon)...].drop { $0 == " " })
-    }
-
     static func roman(_ number: Int) -> String {
         guard number > 0, number < 4000 else { return String(number) }
         let table: [(Int, String)] = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
