@@ -179,3 +179,57 @@ let pluginCommands: [Command] = [
         return 0
     },
 ]
+
+/// Timings of the plugin paths, for `folio-bench`.
+public struct PluginBenchmarkTimings: Sendable {
+    /// Scanning the search path and reading manifests (no plugin code runs).
+    public var discovery: Duration = .zero
+    /// `dlopen` and checking one plugin against its manifest; zero when it was already loaded in this process
+    /// (libraries are never unloaded, so only the first measurement in a process sees the load).
+    public var firstLoad: Duration = .zero
+    /// Inside the plugin: reading the document, applying the command, writing the bytes.
+    public var pluginOpen: Duration = .zero
+    public var pluginApply: Duration = .zero
+    public var pluginSerialize: Duration = .zero
+    /// Writing the commit through the document store.
+    public var commit: Duration = .zero
+    /// Everything, from opening the document to the commit.
+    public var total: Duration = .zero
+    /// The time spent in plugin code.
+    public var plugin: Duration { pluginOpen + pluginApply + pluginSerialize }
+}
+
+/// Hooks that time plugin discovery, first load and one headless edit.
+public enum PluginBenchmarks {
+    /// Times discovery on the standard search path and the first load of the editor for `contentType`.
+    public static func discoverAndLoad(contentType: String, environment: [String: String]) throws -> PluginBenchmarkTimings {
+        let clock = ContinuousClock()
+        var timings = PluginBenchmarkTimings()
+        let start = clock.now
+        let host = PluginHost(searchPath: .standard(environment: environment))
+        timings.discovery = clock.now - start
+        let editor = try host.chooseEditor(for: ContentType(contentType)).editor
+        let loadStart = clock.now
+        _ = try host.editor(editor.id)
+        timings.firstLoad = clock.now - loadStart
+        timings.total = clock.now - start
+        return timings
+    }
+
+    /// Times `folio edit PATH COMMAND ARGS…` (without printing), split into the plugin's part and the commit.
+    public static func edit(document path: URL, command: String, arguments: [String], environment: [String: String]) throws -> PluginBenchmarkTimings {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let document = try DocumentStore(environment: environment).open(at: path)
+        let host = PluginHost(searchPath: .standard(environment: environment))
+        let outcome = try host.edit(document, command: command, arguments: arguments)
+        var timings = PluginBenchmarkTimings()
+        timings.firstLoad = outcome.timings.load
+        timings.pluginOpen = outcome.timings.open
+        timings.pluginApply = outcome.timings.apply
+        timings.pluginSerialize = outcome.timings.serialize
+        timings.commit = outcome.timings.commit
+        timings.total = clock.now - start
+        return timings
+    }
+}

@@ -1,5 +1,6 @@
 import FolioCore
 @testable import FolioPlugins
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -140,5 +141,26 @@ final class PluginRefusalTests: XCTestCase {
         XCTAssertEqual(report.id, "org.folio.plugins.shapes")
         XCTAssertEqual(report.editors.map(\.id), ["shapes"])
         XCTAssertEqual(report.editors.first?.commands.map(\.id), ["add", "move", "resize", "delete"])
+    }
+}
+
+/// `folio plugins check` from the command line (it spawns the built `folio` for the child).
+final class PluginCheckCommandTests: XCTestCase {
+    func testGivenACrashingPluginWhenCheckedFromTheCommandLineThenOneLineIsPrintedAndTheCLISurvives() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: PluginFixtures.folioExecutable.path), "needs the folio executable")
+        let folder = try PluginFixtures.temporaryFolder(self)
+        let library = try PluginFixtures.compilePlugin(PluginRefusalTests.pluginSource(id: "test.crash2", entryBody: "__builtin_trap();"),
+                                                       named: "libcrash2.so", in: folder)
+        let temp = TemporaryDirectory("folio-check")
+        let result = runFolio(["plugins", "check", library.path], environment: temp.environment(), cwd: temp.url)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "\(library.path): plugin refused: loading it crashed the process (signal 4, SIGILL)\n")
+        let notELF = runFolio(["plugins", "check", "/etc/hostname"], environment: temp.environment(), cwd: temp.url)
+        XCTAssertEqual(notELF.status, 1)
+        XCTAssertEqual(notELF.stderr, "/etc/hostname: plugin refused: not a shared object (no ELF header)\n")
+        let good = runFolio(["plugins", "check", PluginFixtures.buildFolder.appendingPathComponent("libFolioChecklist.so").path],
+                            environment: temp.environment(), cwd: temp.url)
+        XCTAssertEqual(good.status, 0, good.stderr)
+        XCTAssertTrue(good.stdout.contains("editor checklist for org.folio.checklist (default): add, rename, toggle, delete, move, check-all, uncheck-all"), good.stdout)
     }
 }
