@@ -151,3 +151,8 @@ public enum ColorCapability: Int, Comparable, Sendable {
 
     public static func < (lhs: ColorCapability, rhs: ColorCapability) -> Bool { lhs.rawValue < rhs.rawValue }
 }
+
+extension TerminalColor: ExpressibleByStringLiteral {
+    /// A color from a literal name or `#rrggbb`; an unknown literal is the default color.
+    public init(stringLiteral value: String) { self = TerminalColor(parsing: value) ?? .default }
+}
