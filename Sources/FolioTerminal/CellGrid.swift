@@ -105,10 +105,11 @@ public struct CellGrid: Hashable, Sendable {
     /// The whole grid as a rectangle.
     public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 
-    /// Draws `text` on one line from column `x`, clipped; a `.default` background keeps the background already there.
-    /// Returns the column after the last cell written.
+    /// Draws `text` on one line from column `x`, clipped to the grid and truncated with "…" to `maxWidth`;
+    /// a `.default` background keeps the background already there. Returns the column after the last cell written.
     @discardableResult
     public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .plain, maxWidth: Int? = nil) -> Int {
+        let text = maxWidth.map { DisplayWidth.truncate(text, to: $0) } ?? text
         guard y >= 0, y < height else { return x + DisplayWidth.width(of: text) }
         let limit = maxWidth.map { x + max(0, $0) } ?? Int.max
         var column = x
