@@ -175,7 +175,7 @@ public enum Screens {
 
     static func palette(_ state: EditorState, into grid: inout CellGrid) {
         let commands = state.paletteCommands
-        let boxWidth = min(grid.width - 4, max(30, (commands.map { DisplayWidth.width(of: $0.title) }.max() ?? 0) + 14))
+        let boxWidth = min(grid.width - 4, max(30, (commands.map { DisplayWidth.width(of: $0.title) }.max() ?? 0) + 26))
         let boxHeight = min(grid.height - 4, commands.count + 2)
         guard boxWidth > 4, boxHeight > 2 else { return }
         let x = (grid.width - boxWidth) / 2, y = max(1, (grid.height - boxHeight) / 3)
