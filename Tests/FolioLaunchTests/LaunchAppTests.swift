@@ -52,3 +52,13 @@ final class LaunchAppTests: XCTestCase {
         XCTAssertNoThrow(try renderLaunchFrame(width: 80, height: 24, environment: ["HOME": "/nonexistent"]))
     }
 }
+
+final class PtySmokeTests: XCTestCase {
+    /// Drives the real run loop in a pseudo-terminal when `FOLIO_PTY_SMOKE=1` (e.g. under `script`); skipped otherwise.
+    func testRunLoopInAPty() async throws {
+        guard ProcessInfo.processInfo.environment["FOLIO_PTY_SMOKE"] == "1", isatty(STDIN_FILENO) == 1 else { return }
+        let outcome = try await LaunchApp.run(scene: .defaultScene, services: LaunchServices(recent: FakeRecent(), templates: FakeCatalog()),
+                                              sceneID: "smoke", store: SceneStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("folio-smoke")))
+        print("OUTCOME: \(outcome.effect)")
+    }
+}
