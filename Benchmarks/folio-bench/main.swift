@@ -1,1 +1,23 @@
-print("folio-bench")
+// folio-bench: Folio measured side by side with its peers, in one run.
+// Usage: swift run -c release folio-bench SUITE [--json] [--n N]
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let json = arguments.contains("--json")
+let suites: [String: (Bench) throws -> Void] = [
+    "changes": changesSuite,
+    "history": historySuite,
+    "size": sizeSuite,
+]
+guard let name = arguments.first(where: { !$0.hasPrefix("--") && Int($0) == nil }), let suite = suites[name] else {
+    FileHandle.standardError.write(Data("usage: folio-bench \(suites.keys.sorted().joined(separator: "|")) [--json] [--n N]\n".utf8))
+    exit(2)
+}
+let bench = Bench(json: json, arguments: arguments)
+do {
+    try suite(bench)
+    bench.finish()
+} catch {
+    FileHandle.standardError.write(Data("folio-bench \(name): \(error)\n".utf8))
+    exit(1)
+}

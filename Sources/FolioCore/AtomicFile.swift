@@ -6,9 +6,12 @@ public enum AtomicFile {
     /// `mode` sets the permission bits (default 0644).
     public static func write(_ data: Data, to url: URL, sync: Bool, mode: mode_t = 0o644) throws {
         let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).folio-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        var fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        if fd < 0 && errno == ENOENT {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        }
         guard fd >= 0 else { throw POSIXFailure(operation: "create", path: temporary.path) }
         var ok = false
         defer {

@@ -171,7 +171,7 @@ extension Document {
         if try repository.referenceTarget("refs/tags/\(name)") != nil {
             throw FolioError.invalidRequest("\(url.path): a version named '\(name)' already exists")
         }
-        let tagger = Identity.committer(settings: store.settings, environment: store.environment, repository: repository)
+        let tagger = signatures().committer
         try repository.createTag(name, target: target, tagger: tagger, message: name + "\n")
     }
 

@@ -20,6 +20,11 @@ public final class Document {
     package let repository: Repository
     let store: DocumentStore
     private let lock: DocumentLock
+    /// Who commits, resolved once when the document is opened; only the time changes per commit.
+    private let identity: (author: Signature, committer: Signature)
+    /// The branch HEAD names, read once when the document is opened.
+    let branch: String
+    private var changesSinceMaintenanceCheck = 0
 
     init(url: URL, repository: Repository, metadata: DocumentMetadata, store: DocumentStore) throws {
         self.url = url
@@ -27,9 +32,19 @@ public final class Document {
         self.metadata = metadata
         self.store = store
         self.lock = try DocumentLock(gitDirectory: repository.gitDirectory)
+        self.identity = (Identity.author(settings: store.settings, environment: store.environment, repository: repository),
+                         Identity.committer(settings: store.settings, environment: store.environment, repository: repository))
+        self.branch = try repository.headBranch() ?? "refs/heads/main"
     }
 
-    var branch: String { (try? repository.headBranch()) ?? nil ?? "refs/heads/main" }
+    /// The author and committer for a commit made now (a fixed `GIT_*_DATE` stays fixed).
+    func signatures() -> (author: Signature, committer: Signature) {
+        var (author, committer) = identity
+        let now = Date()
+        if store.environment["GIT_AUTHOR_DATE"] == nil { author.time = now }
+        if store.environment["GIT_COMMITTER_DATE"] == nil { committer.time = now }
+        return (author, committer)
+    }
 
     /// The newest commit.
     public func head() throws -> CommitInfo {
@@ -67,37 +82,52 @@ public final class Document {
     @discardableResult
     public func apply(_ changes: [DocumentChange], message: String) throws -> CommitInfo? {
         var treeChanges: [TreeChange] = []
+        var workTree: [WorkTreeUpdate] = []
         for change in changes {
             switch change {
             case let .write(path, data, executable):
                 try DocumentPath.validate(path, allowFolioFolder: false)
-                treeChanges.append(.upsert(path: path, blob: try repository.writeBlob(data), mode: executable ? 0o100755 : 0o100644))
+                let blob = try repository.writeBlob(data)
+                let mode: UInt32 = executable ? 0o100755 : 0o100644
+                treeChanges.append(.upsert(path: path, blob: blob, mode: mode))
+                workTree.append(.write(path: path, data: data, blob: blob, mode: mode))
             case let .delete(path):
                 try DocumentPath.validate(path, allowFolioFolder: false)
                 treeChanges.append(.remove(path: path))
+                workTree.append(.remove(path: path))
             }
         }
-        return try commitTree(message: message) { headTree in try repository.updateTree(headTree, treeChanges) }
+        return try commitTree(message: message, workTree: workTree) { headTree in try repository.updateTree(headTree, treeChanges) }
+    }
+
+    /// What to do to the work tree after a commit: known from the change itself, or derived from a diff.
+    enum WorkTreeUpdate {
+        case write(path: String, data: Data, blob: ObjectID, mode: UInt32)
+        case remove(path: String)
     }
 
     /// Makes `tree` the current content as one new commit (used by restore, undo, redo, merges).
     @discardableResult
     package func commitTree(message: String, parents extraParents: [ObjectID] = [], build: (ObjectID?) throws -> ObjectID) throws -> CommitInfo? {
+        try commitTree(message: message, parents: extraParents, workTree: nil, build: build)
+    }
+
+    private func commitTree(message: String, parents extraParents: [ObjectID] = [], workTree known: [WorkTreeUpdate]?,
+                            build: (ObjectID?) throws -> ObjectID) throws -> CommitInfo? {
         try lock.withLock {
             try recoverInterruptedChange()
             var attempt = 0
             while true {
                 attempt += 1
-                let headID = try repository.headCommitID()
+                let headID = try repository.referenceTarget(branch)
                 let headTree = try headID.map { try repository.commit($0).tree }
                 let newTree = try build(headTree)
                 if newTree == headTree && extraParents.isEmpty { return nil }
-                let author = Identity.author(settings: store.settings, environment: store.environment, repository: repository)
-                let committer = Identity.committer(settings: store.settings, environment: store.environment, repository: repository)
+                let (author, committer) = signatures()
                 let commitID = try repository.createCommit(tree: newTree, parents: (headID.map { [$0] } ?? []) + extraParents,
                                                            author: author, committer: committer, message: message)
-                let deltas = try repository.deltas(from: headTree, to: newTree)
-                try writeIntent(commitID, deltas.map(\.newPath))
+                let updates = try known ?? workTreeUpdates(repository.deltas(from: headTree, to: newTree))
+                try writeIntent(commitID)
                 do {
                     try moveBranch(to: commitID, from: headID, message: message)
                 } catch let error as GitError where error.isModified || error.isExists {
@@ -106,7 +136,7 @@ public final class Document {
                     if attempt < 20 { continue }
                     throw FolioError.busy(url.path)
                 }
-                try updateWorkTree(deltas)
+                try updateWorkTree(updates)
                 try clearIntent()
                 try maintainIfNeeded()
                 return try repository.commit(commitID)
@@ -134,36 +164,49 @@ public final class Document {
         unlink(url.path)
     }
 
-    /// Writes the changed files of a commit into the work tree (atomically, file by file) and the index.
-    private func updateWorkTree(_ deltas: [FileDelta]) throws {
+    /// The work-tree updates that take the work tree from one tree to another.
+    func workTreeUpdates(_ deltas: [FileDelta]) throws -> [WorkTreeUpdate] {
+        var updates: [WorkTreeUpdate] = []
+        for delta in deltas {
+            if delta.status == .renamed || delta.status == .deleted || delta.status == .typeChanged { updates.append(.remove(path: delta.oldPath)) }
+            guard delta.status != .deleted, let blob = delta.newID else { continue }
+            updates.append(.write(path: delta.newPath, data: try repository.readBlob(blob), blob: blob, mode: delta.newMode))
+        }
+        return updates
+    }
+
+    /// Writes a commit's files into the work tree (atomically, file by file) and records them in the index.
+    private func updateWorkTree(_ changes: [WorkTreeUpdate]) throws {
         let sync = store.settings.sync == .full
         var updates: [IndexUpdate] = []
         var removals: [String] = []
-        for delta in deltas {
-            if delta.status == .renamed || delta.status == .deleted {
-                removeFile(delta.oldPath)
-                removals.append(delta.oldPath)
-            }
-            guard delta.status != .deleted, let blob = delta.newID else { continue }
-            let target = url.appendingPathComponent(delta.newPath)
-            let data = try repository.readBlob(blob)
-            if delta.newMode == 0o120000 {
-                let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).folio-link")
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                unlink(temporary.path)
-                guard symlink(String(decoding: data, as: UTF8.self), temporary.path) == 0, rename(temporary.path, target.path) == 0 else {
-                    throw POSIXFailure(operation: "write link", path: target.path)
+        var metadataChanged = false
+        for change in changes {
+            switch change {
+            case let .remove(path):
+                removeFile(path)
+                removals.append(path)
+            case let .write(path, data, blob, mode):
+                let target = url.appendingPathComponent(path)
+                if mode == 0o120000 {
+                    let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).folio-link")
+                    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    unlink(temporary.path)
+                    guard symlink(String(decoding: data, as: UTF8.self), temporary.path) == 0, rename(temporary.path, target.path) == 0 else {
+                        throw POSIXFailure(operation: "write link", path: target.path)
+                    }
+                } else {
+                    try AtomicFile.write(data, to: target, sync: sync, mode: mode == 0o100755 ? 0o755 : 0o644)
                 }
-            } else {
-                if delta.status == .typeChanged { removeFile(delta.newPath) }
-                try AtomicFile.write(data, to: target, sync: sync, mode: delta.newMode == 0o100755 ? 0o755 : 0o644)
+                removals.removeAll { $0 == path }
+                updates.append(IndexUpdate(path: path, blob: blob, mode: mode))
+                if path == DocumentMetadata.path { metadataChanged = true }
             }
-            updates.append(IndexUpdate(path: delta.newPath, blob: blob, mode: delta.newMode))
         }
         try withStaleLockRetry(repository.gitDirectory.appendingPathComponent("index.lock")) {
             try repository.updateIndex(updates, removing: removals)
         }
-        if delta(metadataIn: deltas) { try reloadMetadata() }
+        if metadataChanged { try reloadMetadata() }
     }
 
     private func delta(metadataIn deltas: [FileDelta]) -> Bool {
@@ -211,8 +254,7 @@ public final class Document {
             if tree == headTree { return nil }
             let deltas = try repository.deltas(from: headTree, to: tree)
             let text = message ?? Self.describe(deltas)
-            let author = Identity.author(settings: store.settings, environment: store.environment, repository: repository)
-            let committer = Identity.committer(settings: store.settings, environment: store.environment, repository: repository)
+            let (author, committer) = signatures()
             let commitID = try repository.createCommit(tree: tree, parents: headID.map { [$0] } ?? [], author: author, committer: committer, message: text)
             try moveBranch(to: commitID, from: headID, message: text)
             try withStaleLockRetry(repository.gitDirectory.appendingPathComponent("index.lock")) {
@@ -238,11 +280,16 @@ public final class Document {
 
     private var intentURL: URL { repository.gitDirectory.appendingPathComponent("folio/intent") }
 
-    /// Notes which commit is about to become current and which paths it changes, so that a writer killed
-    /// between moving the branch and writing the work tree is finished on the next open.
-    private func writeIntent(_ commit: ObjectID, _ paths: [String]) throws {
-        let text = ([commit.hex] + paths).joined(separator: "\n")
-        try AtomicFile.write(Data(text.utf8), to: intentURL, sync: store.settings.sync == .full)
+    /// Notes which commit is about to become current, so that a writer killed between moving the branch and
+    /// writing the work tree is finished on the next open (a torn note holds no valid id and is ignored: then
+    /// the branch was not moved yet either, since the note is written first).
+    private func writeIntent(_ commit: ObjectID) throws {
+        let fd = open(intentURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw POSIXFailure(operation: "write", path: intentURL.path) }
+        defer { close(fd) }
+        let bytes = Array(commit.hex.utf8)
+        guard Foundation.write(fd, bytes, bytes.count) == bytes.count else { throw POSIXFailure(operation: "write", path: intentURL.path) }
+        if store.settings.sync == .full, fsync(fd) != 0 { throw POSIXFailure(operation: "fsync", path: intentURL.path) }
     }
 
     private func clearIntent() throws {
@@ -251,12 +298,12 @@ public final class Document {
 
     /// Finishes a change interrupted after its commit became current: writes its files into the work tree.
     func recoverInterruptedChange() throws {
-        guard let data = FileManager.default.contents(atPath: intentURL.path) else { return }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        if let first = lines.first, let commitID = ObjectID(hex: first), try repository.headCommitID() == commitID {
+        guard access(intentURL.path, F_OK) == 0, let data = FileManager.default.contents(atPath: intentURL.path) else { return }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if let commitID = ObjectID(hex: text), try repository.headCommitID() == commitID {
             let commit = try repository.commit(commitID)
             let parentTree = try commit.parents.first.map { try repository.commit($0).tree }
-            try updateWorkTree(try repository.deltas(from: parentTree, to: commit.tree))
+            try updateWorkTree(try workTreeUpdates(repository.deltas(from: parentTree, to: commit.tree)))
         }
         try clearIntent()
     }
@@ -267,6 +314,9 @@ public final class Document {
     static let looseObjectLimit = 2048
 
     private func maintainIfNeeded() throws {
+        // Counting loose objects costs a directory read: do it on the first change and every 32nd after.
+        changesSinceMaintenanceCheck += 1
+        guard changesSinceMaintenanceCheck == 1 || changesSinceMaintenanceCheck % 32 == 0 else { return }
         guard repository.estimatedLooseObjects() > Self.looseObjectLimit else { return }
         try repository.pack(all: repository.packCount() >= 16)
         try repository.writeCommitGraph()

@@ -1,0 +1,295 @@
+import FolioCore
+import FolioTerminal
+
+/// What the launch screen shows besides the scene itself.
+public struct LaunchContext: Equatable, Sendable {
+    /// Recent documents (pinned first), already merged and limited.
+    public var recent: [RecentDocument]
+    /// Template sources and how far they have got.
+    public var templates: [TemplateSourceStatus]
+    /// The focused row: actions first, then the recent documents shown.
+    public var selection: Int
+    /// The recent-list filter being typed after `/`, nil when not filtering.
+    public var filter: String?
+    /// Animation frame for spinners.
+    public var tick: Int
+    public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = [], selection: Int = 0, filter: String? = nil, tick: Int = 0) {
+        self.recent = recent; self.templates = templates; self.selection = selection; self.filter = filter; self.tick = tick
+    }
+
+    /// The recent documents left after the filter.
+    public var filteredRecent: [RecentDocument] {
+        guard let filter, !filter.isEmpty else { return recent }
+        let needle = filter.lowercased()
+        return recent.filter { $0.title.lowercased().contains(needle) || $0.path.lowercased().contains(needle) }
+    }
+}
+
+/// The launch screen laid out for one terminal size: the cells and where things went.
+public struct LaunchLayout: Sendable {
+    public var grid: CellGrid
+    public var titleFrame: Rect
+    /// The frames of content that decorations must not cover.
+    public var contentFrames: [Rect]
+    /// The frames of banners drawn (banners dropped for lack of room are absent).
+    public var bannerFrames: [Rect]
+    /// The number of recent documents that fit.
+    public var visibleRecent: Int
+
+    /// Lays out `scene` on a `width`×`height` screen: a pure function, recomputed on every resize.
+    public init(scene: LaunchScene, width: Int, height: Int, context: LaunchContext) {
+        let theme = Theme.standard
+        var grid = CellGrid(width: width, height: height)
+        let recent = context.filteredRecent
+        // Try progressively more compact arrangements until one fits.
+        var options = Options(recentLimit: min(recent.count, max(0, scene.recent.count)))
+        var rows = Self.rows(scene, context, recentCount: recent.count, options)
+        func shrink() -> Bool {
+            if options.spacing { options.spacing = false; return true }
+            if options.footer, scene.footer != nil { options.footer = false; return true }
+            if options.recentLimit > 1 { options.recentLimit -= 1; return true }
+            if options.status { options.status = false; return true }
+            if options.boxed { options.boxed = false; return true }
+            if options.recentLimit > 0 { options.recentLimit = 0; return true }
+            if options.recentSection { options.recentSection = false; return true }
+            if options.subtitle, scene.subtitle != nil { options.subtitle = false; return true }
+            return false
+        }
+        while rows.count > height, shrink() { rows = Self.rows(scene, context, recentCount: recent.count, options) }
+
+        // Width of the block: the widest natural row, clamped to the screen with a margin.
+        let keyColumn = scene.actions.contains { $0.key != nil } ? 4 : 0
+        let actionNatural = (scene.actions.map { DisplayWidth.width(of: $0.label) }.max() ?? 0) + 4 + keyColumn + (options.boxed ? 4 : 0)
+        let recentNatural = (recent.prefix(options.recentLimit).map { DisplayWidth.width(of: $0.title) + DisplayWidth.width(of: $0.detail) + 8 }.max() ?? 0)
+        let natural = max(DisplayWidth.width(of: scene.title), DisplayWidth.width(of: scene.subtitle ?? ""), actionNatural, recentNatural,
+                          DisplayWidth.width(of: scene.footer ?? ""), 34)
+        let blockWidth = max(0, min(natural, width - 4, 64))
+        let blockX = max(0, (width - blockWidth) / 2)
+        let blockY = max(0, (height - rows.count) / 2)
+
+        Self.drawBackground(scene.background, into: &grid, clearing: Rect(x: blockX - 2, y: blockY - 1, width: blockWidth + 4, height: rows.count + 2))
+
+        var titleFrame = Rect(x: blockX, y: blockY, width: 0, height: 1)
+        var contentFrames: [Rect] = []
+        var boxTop = blockY
+        let recentStart = scene.actions.count
+        for (offset, row) in rows.enumerated() {
+            let y = blockY + offset
+            if y >= height { break }
+            switch row {
+            case .spacer: break
+            case .title:
+                let text = DisplayWidth.truncate(scene.title, to: blockWidth)
+                let w = DisplayWidth.width(of: text)
+                titleFrame = Rect(x: blockX + (blockWidth - w) / 2, y: y, width: w, height: 1)
+                grid.put(text, x: titleFrame.x, y: y, style: theme.title)
+                contentFrames.append(titleFrame)
+            case .subtitle:
+                contentFrames.append(Self.centered(scene.subtitle ?? "", in: &grid, x: blockX, width: blockWidth, y: y, style: theme.subtitle))
+            case .footer:
+                contentFrames.append(Self.centered(scene.footer ?? "", in: &grid, x: blockX, width: blockWidth, y: y, style: theme.footer))
+            case .boxTop:
+                boxTop = y
+                grid.put("╭" + String(repeating: "─", count: max(0, blockWidth - 2)) + "╮", x: blockX, y: y, style: theme.border)
+            case .boxBottom:
+                grid.put("╰" + String(repeating: "─", count: max(0, blockWidth - 2)) + "╯", x: blockX, y: y, style: theme.border)
+                contentFrames.append(Rect(x: blockX, y: boxTop, width: blockWidth, height: y - boxTop + 1))
+            case let .action(index):
+                let action = scene.actions[index]
+                let selected = context.selection == index
+                var x = blockX
+                var inner = blockWidth
+                if options.boxed {
+                    grid.put("│", x: blockX, y: y, style: theme.border)
+                    grid.put("│", x: blockX + blockWidth - 1, y: y, style: theme.border)
+                    x += 2; inner -= 4
+                }
+                let rowStyle = selected ? theme.selected : theme.action
+                grid.put(String(repeating: " ", count: max(0, inner)), x: x, y: y, style: rowStyle)
+                let marker = selected ? "▸ " : "  "
+                let labelWidth = max(0, inner - 2 - keyColumn)
+                grid.put(marker + DisplayWidth.truncate(action.label, to: labelWidth), x: x, y: y, style: rowStyle)
+                if let key = action.key, inner >= keyColumn + 3 {
+                    var keyStyle = selected ? theme.selected : theme.key
+                    keyStyle.bold = true
+                    grid.put(String(key), x: x + inner - 1, y: y, style: keyStyle)
+                }
+                if !options.boxed { contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1)) }
+            case .status:
+                let line = Self.templateStatusLine(context.templates, tick: context.tick)
+                contentFrames.append(Self.centered(line.text, in: &grid, x: blockX, width: blockWidth, y: y, style: line.failed ? theme.error : theme.subtitle))
+            case .recentHeader:
+                let x = blockX + (options.boxed ? 2 : 0)
+                let innerWidth = blockWidth - (options.boxed ? 4 : 0)
+                grid.put("Recent ", x: x, y: y, style: theme.heading, maxWidth: innerWidth)
+                grid.put(String(repeating: "─", count: max(0, innerWidth - 7)), x: x + 7, y: y, style: theme.border)
+                if let filter = context.filter {
+                    let text = DisplayWidth.truncate("/ " + filter + "▏", to: max(0, innerWidth - 8))
+                    grid.put(" " + text, x: x + innerWidth - DisplayWidth.width(of: text) - 1, y: y, style: theme.key)
+                }
+                contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1))
+            case let .recent(index):
+                let document = recent[index]
+                let selected = context.selection == recentStart + index
+                let x = blockX + (options.boxed ? 2 : 0)
+                let innerWidth = max(0, blockWidth - (options.boxed ? 4 : 0))
+                let rowStyle = selected ? theme.selected : theme.action
+                grid.put(String(repeating: " ", count: innerWidth), x: x, y: y, style: rowStyle)
+                let marker = selected ? "▸ " : (document.pinned ? "★ " : "  ")
+                let detail = DisplayWidth.truncate(document.detail, to: max(0, innerWidth / 3))
+                let detailWidth = DisplayWidth.width(of: detail)
+                let titleWidth = max(0, innerWidth - 2 - detailWidth - (detailWidth > 0 ? 2 : 0))
+                grid.put(marker + DisplayWidth.truncate(document.title, to: titleWidth), x: x, y: y, style: rowStyle)
+                if detailWidth > 0 { grid.put(detail, x: x + innerWidth - detailWidth, y: y, style: selected ? theme.selected : theme.subtitle) }
+                contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1))
+            case .recentEmpty:
+                let x = blockX + (options.boxed ? 2 : 0)
+                let text = context.filter.map { $0.isEmpty ? "Type to filter recent documents" : "No recent document matches “\($0)”" } ?? "No recent documents yet"
+                grid.put("  " + text, x: x, y: y, style: theme.subtitle, maxWidth: max(0, blockWidth - (options.boxed ? 4 : 0)))
+                contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1))
+            }
+        }
+
+        // Banners: anchored to the title frame or the screen, dropped when off screen or over content or each other.
+        var bannerFrames: [Rect] = []
+        for banner in scene.banners where !banner.lines.isEmpty {
+            let w = banner.lines.map { DisplayWidth.width(of: $0) }.max() ?? 0
+            let frame = Rect(x: Self.resolve(banner.anchor.x, title: titleFrame, width: width) + banner.anchor.dx,
+                             y: Self.resolve(banner.anchor.y, title: titleFrame, height: height) + banner.anchor.dy,
+                             width: w, height: banner.lines.count)
+            guard grid.bounds.contains(frame), w > 0,
+                  !contentFrames.contains(where: { $0.insetBy(dx: -1, dy: 0).intersects(frame) }),
+                  !bannerFrames.contains(where: { $0.intersects(frame) }) else { continue }
+            var style = theme.banner
+            style.foreground = banner.color
+            for (row, line) in banner.lines.enumerated() { grid.put(line, x: frame.x, y: frame.y + row, style: style) }
+            bannerFrames.append(frame)
+        }
+
+        self.grid = grid
+        self.titleFrame = titleFrame
+        self.contentFrames = contentFrames
+        self.bannerFrames = bannerFrames
+        self.visibleRecent = options.recentSection ? min(options.recentLimit, recent.count) : 0
+    }
+
+    struct Options {
+        var spacing = true, footer = true, subtitle = true, boxed = true, status = true, recentSection = true
+        var recentLimit: Int
+    }
+
+    enum Row: Equatable { case title, subtitle, spacer, boxTop, action(Int), boxBottom, status, recentHeader, recent(Int), recentEmpty, footer }
+
+    static func rows(_ scene: LaunchScene, _ context: LaunchContext, recentCount: Int, _ options: Options) -> [Row] {
+        var rows: [Row] = [.title]
+        if options.subtitle, scene.subtitle?.isEmpty == false { rows.append(.subtitle) }
+        rows.append(.spacer)
+        if options.boxed { rows.append(.boxTop) }
+        rows += scene.actions.indices.map(Row.action)
+        if options.boxed { rows.append(.boxBottom) }
+        if options.status, !templateStatusLine(context.templates, tick: 0).text.isEmpty { rows.append(.status) }
+        if options.recentSection, scene.recent.count > 0 {
+            if options.spacing { rows.append(.spacer) }
+            rows.append(.recentHeader)
+            if recentCount == 0 || options.recentLimit == 0 {
+                if options.recentLimit > 0 || recentCount == 0 { rows.append(.recentEmpty) }
+            } else {
+                rows += (0..<options.recentLimit).map(Row.recent)
+            }
+        }
+        if options.footer, scene.footer?.isEmpty == false {
+            if options.spacing { rows.append(.spacer) }
+            rows.append(.footer)
+        }
+        return rows
+    }
+
+    static func templateStatusLine(_ sources: [TemplateSourceStatus], tick: Int) -> (text: String, failed: Bool) {
+        let loading = sources.filter { $0.state == .loading }.count
+        let failed = sources.filter { if case .failed = $0.state { return true } else { return false } }.count
+        if loading > 0 { return ("\(Spinner.frame(tick)) Loading templates (\(sources.count - loading) of \(sources.count) sources)", false) }
+        if failed > 0 { return ("! \(failed) template source\(failed == 1 ? "" : "s") failed — press t for details", true) }
+        return ("", false)
+    }
+
+    static func centered(_ text: String, in grid: inout CellGrid, x: Int, width: Int, y: Int, style: CellStyle) -> Rect {
+        let cut = DisplayWidth.truncate(text, to: width)
+        let w = DisplayWidth.width(of: cut)
+        let frame = Rect(x: x + (width - w) / 2, y: y, width: w, height: 1)
+        grid.put(cut, x: frame.x, y: y, style: style)
+        return frame
+    }
+
+    static func resolve(_ anchor: AnchorX, title: Rect, width: Int) -> Int {
+        switch anchor {
+        case .titleMinX: title.minX
+        case .titleMaxX: title.maxX
+        case .titleMidX: title.midX
+        case .screenMinX: 0
+        case .screenMaxX: width
+        case .screenMidX: width / 2
+        }
+    }
+
+    static func resolve(_ anchor: AnchorY, title: Rect, height: Int) -> Int {
+        switch anchor {
+        case .titleMinY: title.minY
+        case .titleMaxY: title.maxY
+        case .titleMidY: title.midY
+        case .screenMinY: 0
+        case .screenMaxY: height
+        case .screenMidY: height / 2
+        }
+    }
+
+    static func drawBackground(_ background: LaunchBackground, into grid: inout CellGrid, clearing: Rect) {
+        switch background {
+        case .none: break
+        case let .color(color): grid.paintBackground(grid.bounds, color)
+        case let .gradient(from, to):
+            for y in 0..<grid.height {
+                let t = grid.height > 1 ? Double(y) / Double(grid.height - 1) : 0
+                grid.paintBackground(Rect(x: 0, y: y, width: grid.width, height: 1), TerminalColor.mix(from, to, t))
+            }
+        case let .pattern(text, color):
+            let tile = DisplayWidth.clusters(text)
+            let tileWidth = tile.reduce(0) { $0 + $1.width }
+            guard tileWidth > 0 else { return }
+            let style = CellStyle(foreground: color, dim: true)
+            for y in 0..<grid.height {
+                var x = 0
+                while x < grid.width {
+                    for part in tile where part.width > 0 {
+                        if !clearing.contains(Rect(x: x, y: y, width: part.width, height: 1)), !clearing.intersects(Rect(x: x, y: y, width: part.width, height: 1)) {
+                            grid.put(part.grapheme, x: x, y: y, style: style)
+                        }
+                        x += part.width
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The frames of a braille spinner.
+enum Spinner {
+    static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    static func frame(_ tick: Int) -> String { frames[((tick % frames.count) + frames.count) % frames.count] }
+}
+
+/// Colors and attributes of the screens; named colors so they read on dark and light terminals alike.
+struct Theme: Sendable {
+    var title = CellStyle(bold: true)
+    var subtitle = CellStyle(dim: true)
+    var footer = CellStyle(dim: true)
+    var border = CellStyle(foreground: .named(.brightBlack))
+    var action = CellStyle()
+    var selected = CellStyle(bold: true, reverse: true)
+    var key = CellStyle(foreground: .named(.cyan))
+    var heading = CellStyle(bold: true, underline: false)
+    var error = CellStyle(foreground: .named(.red))
+    var success = CellStyle(foreground: .named(.green))
+    var banner = CellStyle()
+    var disabled = CellStyle(dim: true)
+    static let standard = Theme()
+}

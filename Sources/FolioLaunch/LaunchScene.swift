@@ -1,0 +1,121 @@
+import FolioCore
+import FolioTerminal
+
+/// The launch screen: a title block with actions, a recent-documents list, and decorations around the title.
+/// Built from `launch.json` or in Swift with the result builder; both give equal values.
+public struct LaunchScene: Equatable, Sendable {
+    public var title: String
+    public var subtitle: String?
+    public var actions: [LaunchAction]
+    public var banners: [Banner]
+    public var background: LaunchBackground
+    public var recent: RecentOptions
+    public var footer: String?
+    /// Where new documents are created, relative to the working folder.
+    public var documentsFolder: String
+
+    public init(title: String, subtitle: String? = nil, actions: [LaunchAction], banners: [Banner] = [],
+                background: LaunchBackground = .none, recent: RecentOptions = RecentOptions(), footer: String? = nil,
+                documentsFolder: String = ".") {
+        self.title = title; self.subtitle = subtitle; self.actions = actions; self.banners = banners
+        self.background = background; self.recent = recent; self.footer = footer; self.documentsFolder = documentsFolder
+    }
+}
+
+/// One button of the launch screen.
+public struct LaunchAction: Equatable, Sendable {
+    /// What the button does.
+    public enum Kind: Equatable, Sendable {
+        /// Creates a blank document of a content type.
+        case newDocument(contentType: ContentType)
+        /// Opens the template picker, optionally limited to a group and/or a content type.
+        case chooseTemplate(group: String?, contentType: ContentType?)
+        /// Moves the selection to the recent-documents list.
+        case openRecent
+        /// Asks for a path to open (prefilled when given).
+        case open(path: String?)
+        /// Runs a `folio` subcommand, e.g. `["templates", "update"]`.
+        case command([String])
+    }
+
+    public var kind: Kind
+    public var label: String
+    /// The shortcut key, when there is one.
+    public var key: Character?
+
+    public init(_ kind: Kind, label: String, key: Character? = nil) { self.kind = kind; self.label = label; self.key = key }
+}
+
+/// Multi-line text art drawn around the title; dropped when it does not fit or would cover content.
+public struct Banner: Equatable, Sendable {
+    public var lines: [String]
+    public var color: TerminalColor
+    public var anchor: BannerAnchor
+
+    public init(lines: [String], color: TerminalColor = .default, anchor: BannerAnchor = BannerAnchor()) {
+        self.lines = lines; self.color = color; self.anchor = anchor
+    }
+}
+
+/// A horizontal reference line for placing a banner's top-left corner.
+public enum AnchorX: String, CaseIterable, Sendable {
+    case titleMinX = "title.minX", titleMaxX = "title.maxX", titleMidX = "title.midX"
+    case screenMinX = "screen.minX", screenMaxX = "screen.maxX", screenMidX = "screen.midX"
+}
+
+/// A vertical reference line for placing a banner's top-left corner.
+public enum AnchorY: String, CaseIterable, Sendable {
+    case titleMinY = "title.minY", titleMaxY = "title.maxY", titleMidY = "title.midY"
+    case screenMinY = "screen.minY", screenMaxY = "screen.maxY", screenMidY = "screen.midY"
+}
+
+/// Where a banner's top-left corner goes: a reference on each axis plus an offset in cells.
+public struct BannerAnchor: Equatable, Sendable {
+    public var x: AnchorX
+    public var y: AnchorY
+    public var dx: Int
+    public var dy: Int
+    public init(x: AnchorX = .titleMinX, y: AnchorY = .titleMinY, dx: Int = 0, dy: Int = 0) { self.x = x; self.y = y; self.dx = dx; self.dy = dy }
+}
+
+/// What is drawn under everything.
+public enum LaunchBackground: Equatable, Sendable {
+    case none
+    case color(TerminalColor)
+    /// A vertical gradient from the top row to the bottom row.
+    case gradient(from: TerminalColor, to: TerminalColor)
+    /// Text tiled over the screen (drawn dim), e.g. `"· "`.
+    case pattern(String, color: TerminalColor = .default)
+}
+
+/// How the recent-documents list is shown.
+public struct RecentOptions: Equatable, Sendable {
+    /// How many recent documents to show at most.
+    public var count: Int
+    /// Paths always listed first.
+    public var pinned: [String]
+    public init(count: Int = 8, pinned: [String] = []) { self.count = count; self.pinned = pinned }
+}
+
+extension LaunchScene {
+    /// Navigation keys an action shortcut may not use.
+    public static let reservedKeys: [Character: String] = ["j": "move down", "k": "move up", "q": "quit", "/": "filter", " ": "space"]
+
+    /// Shortcut problems: (index of the action, message), empty when the shortcuts are fine.
+    public func shortcutProblems() -> [(index: Int, message: String)] {
+        var problems: [(Int, String)] = []
+        var seen: [String: String] = [:]
+        for (index, action) in actions.enumerated() {
+            guard let key = action.key else { continue }
+            let lowered = String(key).lowercased()
+            if let meaning = Self.reservedKeys[Character(lowered)] {
+                problems.append((index, "shortcut '\(key)' collides with the navigation key '\(lowered)' (\(meaning))"))
+            } else if let other = seen[lowered] {
+                problems.append((index, "shortcut '\(key)' is already used by '\(other)'"))
+            } else {
+                seen[lowered] = action.label
+            }
+        }
+        return problems
+    }
+}

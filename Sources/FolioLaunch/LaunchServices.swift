@@ -1,0 +1,131 @@
+import Foundation
+import FolioCore
+
+// What the launcher needs from documents, templates and plugins. The integration layer adapts FolioCore,
+// FolioTemplates and FolioPlugins to these protocols; tests use in-memory fakes.
+
+/// A template as the picker shows it.
+public struct TemplateSummary: Equatable, Sendable {
+    public var id: String
+    public var name: String
+    public var group: String
+    public var contentType: ContentType
+    public var summary: String
+    public var variables: [TemplateVariable]
+    public var files: [String]
+    public init(id: String, name: String, group: String = "", contentType: ContentType, summary: String = "",
+                variables: [TemplateVariable] = [], files: [String] = []) {
+        self.id = id; self.name = name; self.group = group; self.contentType = contentType
+        self.summary = summary; self.variables = variables; self.files = files
+    }
+}
+
+/// A variable a template asks for.
+public struct TemplateVariable: Equatable, Sendable {
+    public var name: String
+    public var prompt: String
+    public var defaultValue: String
+    /// The allowed values, empty for free text.
+    public var choices: [String]
+    public var required: Bool
+    /// A regular expression the answer must match, when given.
+    public var pattern: String?
+    public init(name: String, prompt: String? = nil, defaultValue: String = "", choices: [String] = [], required: Bool = false, pattern: String? = nil) {
+        self.name = name; self.prompt = prompt ?? name; self.defaultValue = defaultValue
+        self.choices = choices; self.required = required; self.pattern = pattern
+    }
+}
+
+/// How far a template source has got.
+public enum SourceState: Equatable, Sendable {
+    case loading
+    case loaded([TemplateSummary])
+    case failed(String)
+}
+
+/// One template source and its state.
+public struct TemplateSourceStatus: Equatable, Sendable {
+    public var name: String
+    public var state: SourceState
+    public init(name: String, state: SourceState) { self.name = name; self.state = state }
+}
+
+/// Template sources that resolve asynchronously, each on its own.
+public protocol TemplateCatalog: Sendable {
+    /// The names of the sources, in display order.
+    func sourceNames() -> [String]
+    /// Resolves one source: its templates, or throws with a one-line reason.
+    func templates(in source: String) async throws -> [TemplateSummary]
+}
+
+/// A document in the recent list.
+public struct RecentDocument: Equatable, Sendable {
+    public var path: String
+    public var title: String
+    /// A short note shown on the right (content type, age…), preformatted by the provider.
+    public var detail: String
+    public var pinned: Bool
+    public init(path: String, title: String? = nil, detail: String = "", pinned: Bool = false) {
+        self.path = path; self.title = title ?? (path as NSString).lastPathComponent; self.detail = detail; self.pinned = pinned
+    }
+}
+
+/// The recently opened documents, newest first.
+public protocol RecentDocumentsProvider: Sendable {
+    func recentDocuments(limit: Int) -> [RecentDocument]
+}
+
+/// A command an editor plugin offers.
+public struct EditorCommand: Equatable, Sendable {
+    public var id: String
+    public var title: String
+    /// The shortcut shown in the command bar, e.g. "^B" or "x".
+    public var shortcut: String?
+    public var needsSelection: Bool
+    public init(id: String, title: String, shortcut: String? = nil, needsSelection: Bool = false) {
+        self.id = id; self.title = title; self.shortcut = shortcut; self.needsSelection = needsSelection
+    }
+}
+
+/// What is selected in an editor: a range of lines/items, nil when nothing is.
+public struct EditorSelection: Equatable, Sendable, Codable {
+    public var start: Int
+    public var end: Int
+    public init(start: Int, end: Int) { self.start = start; self.end = end }
+}
+
+/// An editor plugin as the host frame sees it.
+public protocol EditorViewProvider: Sendable {
+    /// The document's content drawn as lines of at most `width` cells (at most `height` lines).
+    func render(width: Int, height: Int, selection: EditorSelection?) -> [String]
+    /// The commands the plugin offers.
+    func commands() -> [EditorCommand]
+}
+
+/// A commit in a document's history.
+public struct HistoryEntry: Equatable, Sendable {
+    public var id: String
+    public var message: String
+    public var author: String
+    public var date: String
+    public var tags: [String]
+    public init(id: String, message: String, author: String = "", date: String = "", tags: [String] = []) {
+        self.id = id; self.message = message; self.author = author; self.date = date; self.tags = tags
+    }
+    /// The abbreviated commit id.
+    public var shortID: String { String(id.prefix(7)) }
+}
+
+/// A page of history, newest first.
+public struct HistoryPage: Equatable, Sendable {
+    public var entries: [HistoryEntry]
+    /// The cursor for the next (older) page, nil at the first commit.
+    public var next: String?
+    public init(entries: [HistoryEntry], next: String?) { self.entries = entries; self.next = next }
+}
+
+/// Loads a document's history lazily, a page at a time, and the diff of one commit.
+public protocol HistoryPageProvider: Sendable {
+    func page(after cursor: String?, limit: Int) async throws -> HistoryPage
+    func diff(of commitID: String) async throws -> [String]
+}

@@ -1,0 +1,39 @@
+import Foundation
+import FolioCore
+import FolioTerminal
+
+/// Renders one launch frame for `folio launch --render`: plain text, or ANSI for `capability` when `ansi` is set.
+/// The scene comes from `--config`, `./.folio/launch.json`, `$XDG_CONFIG_HOME/folio/launch.json` or the bundled default.
+public func renderLaunchFrame(width: Int = 80, height: Int = 24, ansi: Bool = false, configPath: String? = nil,
+                              workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                              environment: [String: String] = ProcessInfo.processInfo.environment,
+                              recent: [RecentDocument] = []) throws -> String {
+    guard (1...1000).contains(width), (1...1000).contains(height) else {
+        throw FolioError.invalidRequest("--width and --height must be from 1 to 1000 (got \(width)×\(height))")
+    }
+    let scene = try LaunchScene.resolve(configPath: configPath, workingDirectory: workingDirectory, environment: environment)
+    return renderLaunchFrame(scene: scene, width: width, height: height, ansi: ansi,
+                             capability: ColorCapability.detect(environment: environment), recent: recent)
+}
+
+/// Renders one launch frame of `scene`; ANSI output is downgraded to `capability` (truecolor when unsure).
+public func renderLaunchFrame(scene: LaunchScene, width: Int, height: Int, ansi: Bool, capability: ColorCapability = .truecolor,
+                              recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = []) -> String {
+    let merged = RecentList.merge(pinned: scene.recent.pinned, recent: recent, count: scene.recent.count)
+    let layout = LaunchLayout(scene: scene, width: width, height: height, context: LaunchContext(recent: merged, templates: templates))
+    return (ansi ? layout.grid.ansiText(capability: capability) : layout.grid.plainText()) + "\n"
+}
+
+/// Merging pinned paths with the recent list.
+public enum RecentList {
+    /// Pinned documents first (in the configured order), then the recent ones not pinned, `count` at most in all.
+    public static func merge(pinned: [String], recent: [RecentDocument], count: Int) -> [RecentDocument] {
+        var result = pinned.map { path in
+            var document = recent.first(where: { $0.path == path }) ?? RecentDocument(path: path)
+            document.pinned = true
+            return document
+        }
+        result += recent.filter { !pinned.contains($0.path) }
+        return Array(result.prefix(max(0, count)))
+    }
+}

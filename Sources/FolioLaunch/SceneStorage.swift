@@ -1,0 +1,63 @@
+import Foundation
+import FolioCore
+
+/// Per-window state, like SwiftUI's SceneStorage: what a terminal window had open, restored when the scene is reopened.
+public struct SceneState: Codable, Equatable, Sendable {
+    public enum Panel: String, Codable, Sendable { case launch, picker, editor, history, settings }
+    public var documentPath: String?
+    public var selection: EditorSelection?
+    public var scroll: Int
+    public var panel: Panel
+    public init(documentPath: String? = nil, selection: EditorSelection? = nil, scroll: Int = 0, panel: Panel = .launch) {
+        self.documentPath = documentPath; self.selection = selection; self.scroll = scroll; self.panel = panel
+    }
+}
+
+/// Saves and restores `SceneState` as JSON under `$XDG_STATE_HOME/folio/scenes/<id>.json`.
+public struct SceneStore: Sendable {
+    public let directory: URL
+
+    public init(environment: [String: String]) {
+        directory = FolioPaths(environment: environment).stateHome.appendingPathComponent("scenes")
+    }
+
+    public init(directory: URL) { self.directory = directory }
+
+    /// The scene id from `--scene NAME`, else a new one. Names are limited to letters, digits, `-`, `_` and `.`.
+    public static func sceneID(requested: String?) throws -> String {
+        guard let requested else { return "scene-" + UUID().uuidString.lowercased().prefix(8) }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
+        guard !requested.isEmpty, requested.count <= 64, !requested.hasPrefix("."), requested.unicodeScalars.allSatisfy(allowed.contains) else {
+            throw FolioError.invalidRequest("--scene '\(requested)': use 1 to 64 letters, digits, '-', '_' or '.', not starting with '.'")
+        }
+        return requested
+    }
+
+    func url(_ id: String) -> URL { directory.appendingPathComponent(id + ".json") }
+
+    /// The saved state of scene `id`, nil when there is none; a damaged file is an error naming it.
+    public func load(_ id: String) throws -> SceneState? {
+        let file = url(id)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        do {
+            let data = try Data(contentsOf: file)
+            try JSONKeys.rejectUnknown(in: data, allowed: ["documentPath", "selection", "scroll", "panel"])
+            return try JSONDecoder().decode(SceneState.self, from: data)
+        } catch {
+            throw FolioError.invalidFile(file.path, JSONKeys.describe(error))
+        }
+    }
+
+    /// Saves the state of scene `id` atomically.
+    public func save(_ state: SceneState, id: String) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(try encoder.encode(state), to: url(id), sync: false)
+    }
+
+    /// Forgets scene `id`.
+    public func remove(_ id: String) throws {
+        if FileManager.default.fileExists(atPath: url(id).path) { try FileManager.default.removeItem(at: url(id)) }
+    }
+}

@@ -1,0 +1,112 @@
+/// A decoded key press.
+public enum Key: Hashable, Sendable {
+    case up, down, left, right, home, end, pageUp, pageDown, delete
+    case enter, escape, tab, backTab, backspace
+    /// Ctrl with a letter, lowercased (`.ctrl("q")` for Ctrl-Q).
+    case ctrl(Character)
+    /// A printable character (any UTF-8 grapheme).
+    case character(Character)
+}
+
+/// Turns terminal input bytes into keys. A lone Esc stays pending until more bytes arrive or `flush()` is called
+/// after a short timeout, which tells the Esc key from the start of an escape sequence.
+public struct KeyDecoder: Sendable {
+    private var pending: [UInt8] = []
+
+    /// How long to wait after a lone Esc byte before deciding it was the Esc key.
+    public static let escapeTimeoutMilliseconds: Int32 = 40
+
+    public init() {}
+
+    /// Whether bytes are held back waiting for the rest of a sequence (call `flush()` if none come).
+    public var hasPending: Bool { !pending.isEmpty }
+
+    /// Decodes `bytes` (appended to any pending ones) into keys; an incomplete sequence at the end stays pending.
+    public mutating func feed(_ bytes: [UInt8]) -> [Key] {
+        pending += bytes
+        var keys: [Key] = []
+        var index = 0
+        while index < pending.count {
+            guard let (key, length) = Self.decodeOne(pending, at: index, final: false) else { break }
+            if let key { keys.append(key) }
+            index += length
+        }
+        pending.removeFirst(index)
+        return keys
+    }
+
+    /// Decodes whatever is pending as complete (a lone Esc becomes `.escape`).
+    public mutating func flush() -> [Key] {
+        var keys: [Key] = []
+        var index = 0
+        while index < pending.count {
+            guard let (key, length) = Self.decodeOne(pending, at: index, final: true) else { break }
+            if let key { keys.append(key) }
+            index += max(1, length)
+        }
+        pending.removeAll()
+        return keys
+    }
+
+    /// One key at `index`: (key or nil to skip, bytes used), or nil when more bytes are needed.
+    static func decodeOne(_ bytes: [UInt8], at index: Int, final: Bool) -> (Key?, Int)? {
+        let byte = bytes[index]
+        switch byte {
+        case 0x1B:
+            guard index + 1 < bytes.count else { return final ? (.escape, 1) : nil }
+            let next = bytes[index + 1]
+            if next == UInt8(ascii: "[") || next == UInt8(ascii: "O") {
+                // CSI: parameter bytes 0x20…0x3F then a final byte; SS3: the final byte at once.
+                var end = index + 2
+                if next == UInt8(ascii: "[") {
+                    while end < bytes.count, (0x20...0x3F).contains(bytes[end]) {
+                        end += 1
+                        if end - index > 16 { return (nil, end - index) }
+                    }
+                }
+                guard end < bytes.count else { return final ? (.escape, 1) : nil }
+                let params = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
+                return (csiKey(final: bytes[end], params: params), end - index + 1)
+            }
+            if next == 0x1B { return (.escape, 1) }
+            // Alt+key: report the key itself.
+            return decodeOne(bytes, at: index + 1, final: final).map { ($0.0, $0.1 + 1) }
+        case 0x0D, 0x0A: return (.enter, 1)
+        case 0x09: return (.tab, 1)
+        case 0x7F, 0x08: return (.backspace, 1)
+        case 0x00: return (nil, 1)
+        case 0x01...0x1A: return (.ctrl(Character(Unicode.Scalar(byte + 0x60))), 1)
+        case 0x1C...0x1F: return (nil, 1)
+        case 0x20...0x7E: return (.character(Character(Unicode.Scalar(byte))), 1)
+        default:
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+            if length == 1 { return (nil, 1) }
+            guard index + length <= bytes.count else { return final ? (nil, bytes.count - index) : nil }
+            let text = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
+            guard let character = text.first, text != "\u{FFFD}" else { return (nil, length) }
+            return (.character(character), length)
+        }
+    }
+
+    static func csiKey(final: UInt8, params: String) -> Key? {
+        switch final {
+        case UInt8(ascii: "A"): return .up
+        case UInt8(ascii: "B"): return .down
+        case UInt8(ascii: "C"): return .right
+        case UInt8(ascii: "D"): return .left
+        case UInt8(ascii: "H"): return .home
+        case UInt8(ascii: "F"): return .end
+        case UInt8(ascii: "Z"): return .backTab
+        case UInt8(ascii: "~"):
+            switch params.split(separator: ";").first ?? "" {
+            case "1", "7": return .home
+            case "4", "8": return .end
+            case "3": return .delete
+            case "5": return .pageUp
+            case "6": return .pageDown
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+}

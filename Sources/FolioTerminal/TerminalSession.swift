@@ -1,0 +1,237 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Something that happened at the terminal.
+public enum TerminalEvent: Hashable, Sendable {
+    case key(Key)
+    /// The window changed size (columns, rows).
+    case resize(width: Int, height: Int)
+    /// The process was resumed after a stop: redraw everything.
+    case redraw
+}
+
+/// A failure setting up the terminal.
+public struct TerminalError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+// State shared with signal handlers: only plain values, touched with async-signal-safe calls.
+nonisolated(unsafe) private var savedTermios = termios()
+nonisolated(unsafe) private var rawTermios = termios()
+nonisolated(unsafe) private var sessionActive: Int32 = 0
+nonisolated(unsafe) private var wakeReadFD: Int32 = -1
+nonisolated(unsafe) private var wakeWriteFD: Int32 = -1
+nonisolated(unsafe) private var resizePending: Int32 = 0
+nonisolated(unsafe) private var redrawPending: Int32 = 0
+
+private let enterSequence = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J".utf8)
+private let leaveSequence = Array("\u{1B}[0m\u{1B}[?2026l\u{1B}[?25h\u{1B}[?1049l".utf8)
+
+private func writeAll(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { buffer in
+        guard var base = buffer.baseAddress else { return }
+        var remaining = buffer.count
+        while remaining > 0 {
+            let written = write(STDOUT_FILENO, base, remaining)
+            if written < 0 { if errno == EINTR { continue } else { return } }
+            remaining -= written
+            base = base.advanced(by: written)
+        }
+    }
+}
+
+/// Puts the terminal back as it was. Async-signal-safe: write(2) and tcsetattr(3) only.
+private func restoreTerminal() {
+    guard sessionActive == 1 else { return }
+    writeAll(leaveSequence)
+    _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedTermios)
+}
+
+/// Re-enters raw mode and the alternate screen (after a resume).
+private func reenterTerminal() {
+    guard sessionActive == 1 else { return }
+    _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &rawTermios)
+    writeAll(enterSequence)
+}
+
+private func wake() {
+    var byte: UInt8 = 1
+    if wakeWriteFD >= 0 { _ = write(wakeWriteFD, &byte, 1) }
+}
+
+private func install(_ signalNumber: Int32, _ handler: @convention(c) (Int32) -> Void) {
+    var action = sigaction()
+    #if canImport(Glibc)
+    action.__sigaction_handler.sa_handler = handler
+    #else
+    action.__sigaction_u.__sa_handler = handler
+    #endif
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = 0
+    _ = sigaction(signalNumber, &action, nil)
+}
+
+private func setDefault(_ signalNumber: Int32) {
+    var action = sigaction()
+    #if canImport(Glibc)
+    action.__sigaction_handler.sa_handler = SIG_DFL
+    #else
+    action.__sigaction_u.__sa_handler = SIG_DFL
+    #endif
+    sigemptyset(&action.sa_mask)
+    _ = sigaction(signalNumber, &action, nil)
+}
+
+private func unblock(_ signalNumber: Int32) {
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, signalNumber)
+    _ = sigprocmask(SIG_UNBLOCK, &set, nil)
+}
+
+/// SIGINT, SIGTERM, SIGHUP, SIGQUIT: restore the terminal, then die of the same signal with its default action.
+private let fatalHandler: @convention(c) (Int32) -> Void = { signalNumber in
+    restoreTerminal()
+    sessionActive = 0
+    setDefault(signalNumber)
+    unblock(signalNumber)
+    _ = raise(signalNumber)
+}
+
+/// SIGTSTP: restore the terminal, stop; when continued, re-enter raw mode and ask for a redraw.
+private let stopHandler: @convention(c) (Int32) -> Void = { _ in
+    let errnoSaved = errno
+    restoreTerminal()
+    setDefault(SIGTSTP)
+    unblock(SIGTSTP)
+    _ = raise(SIGTSTP)
+    // Execution resumes here after SIGCONT.
+    install(SIGTSTP, stopHandlerRef)
+    reenterTerminal()
+    redrawPending = 1
+    wake()
+    errno = errnoSaved
+}
+nonisolated(unsafe) private var stopHandlerRef: @convention(c) (Int32) -> Void = stopHandler
+
+/// SIGCONT (also after an external SIGSTOP): re-enter raw mode and redraw.
+private let continueHandler: @convention(c) (Int32) -> Void = { _ in
+    let errnoSaved = errno
+    reenterTerminal()
+    redrawPending = 1
+    wake()
+    errno = errnoSaved
+}
+
+private let resizeHandler: @convention(c) (Int32) -> Void = { _ in
+    let errnoSaved = errno
+    resizePending = 1
+    wake()
+    errno = errnoSaved
+}
+
+/// A full-screen terminal session: raw mode, alternate screen, hidden cursor, and the terminal restored on every
+/// exit path (return, thrown error, SIGINT/SIGTERM/SIGHUP/SIGQUIT, and around SIGTSTP/SIGCONT).
+public final class TerminalSession: @unchecked Sendable {
+    private var decoder = KeyDecoder()
+    private var queued: [TerminalEvent] = []
+
+    private init() {}
+
+    /// Runs `body` in a session; the terminal is restored however `body` ends. Fails when stdin is not a terminal.
+    public static func run<T>(_ body: (TerminalSession) async throws -> T) async throws -> T {
+        let session = try TerminalSession.begin()
+        defer { session.end() }
+        return try await body(session)
+    }
+
+    private static func begin() throws -> TerminalSession {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw TerminalError("folio launch needs a terminal (stdin and stdout must be a TTY)")
+        }
+        guard sessionActive == 0 else { throw TerminalError("a terminal session is already running") }
+        guard tcgetattr(STDIN_FILENO, &savedTermios) == 0 else {
+            throw TerminalError("cannot read the terminal settings: \(String(cString: strerror(errno)))")
+        }
+        var raw = savedTermios
+        raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
+        raw.c_oflag &= ~tcflag_t(OPOST)
+        raw.c_cflag |= tcflag_t(CS8)
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        rawTermios = raw
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw TerminalError("cannot create a pipe: \(String(cString: strerror(errno)))") }
+        wakeReadFD = fds[0]
+        wakeWriteFD = fds[1]
+        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &rawTermios) == 0 else {
+            throw TerminalError("cannot enter raw mode: \(String(cString: strerror(errno)))")
+        }
+        sessionActive = 1
+        writeAll(enterSequence)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { install(signalNumber, fatalHandler) }
+        install(SIGTSTP, stopHandler)
+        install(SIGCONT, continueHandler)
+        install(SIGWINCH, resizeHandler)
+        atexit { restoreTerminal(); sessionActive = 0 }
+        return TerminalSession()
+    }
+
+    private func end() {
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH] { setDefault(signalNumber) }
+        restoreTerminal()
+        sessionActive = 0
+        if wakeReadFD >= 0 { close(wakeReadFD); wakeReadFD = -1 }
+        if wakeWriteFD >= 0 { close(wakeWriteFD); wakeWriteFD = -1 }
+    }
+
+    /// The terminal size in columns and rows (80×24 when it cannot be read).
+    public var size: (width: Int, height: Int) { Self.currentSize() }
+
+    /// The size of the terminal on stdout, when it is one.
+    public static func currentSize() -> (width: Int, height: Int) {
+        var ws = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 {
+            return (Int(ws.ws_col), Int(ws.ws_row))
+        }
+        return (80, 24)
+    }
+
+    /// Writes text (escape sequences included) to the terminal.
+    public func write(_ text: String) { if !text.isEmpty { writeAll(Array(text.utf8)) } }
+
+    /// Waits up to `timeoutMilliseconds` for input or a signal and returns what happened (possibly nothing).
+    public func nextEvents(timeoutMilliseconds: Int32) -> [TerminalEvent] {
+        if !queued.isEmpty { defer { queued.removeAll() }; return queued }
+        var events: [TerminalEvent] = []
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0)]
+        let timeout = decoder.hasPending ? min(timeoutMilliseconds, KeyDecoder.escapeTimeoutMilliseconds) : timeoutMilliseconds
+        let ready = poll(&fds, 2, timeout)
+        if ready > 0, fds[1].revents != 0 {
+            var drain = [UInt8](repeating: 0, count: 64)
+            while read(wakeReadFD, &drain, drain.count) > 0 {}
+        }
+        if redrawPending == 1 { redrawPending = 0; events.append(.redraw) }
+        if resizePending == 1 {
+            resizePending = 0
+            let (w, h) = Self.currentSize()
+            events.append(.resize(width: w, height: h))
+        }
+        if ready > 0, fds[0].revents & Int16(POLLIN) != 0 {
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            let count = read(STDIN_FILENO, &buffer, buffer.count)
+            if count > 0 { events += decoder.feed(Array(buffer[0..<count])).map(TerminalEvent.key) }
+        } else if ready == 0, decoder.hasPending {
+            events += decoder.flush().map(TerminalEvent.key)
+        }
+        return events
+    }
+}

@@ -1,0 +1,117 @@
+import FolioTestSupport
+import Foundation
+import XCTest
+
+final class HistoryCommandTests: XCTestCase {
+    var dir: TemporaryDirectory!
+    var env: [String: String]!
+
+    override func setUp() {
+        dir = TemporaryDirectory()
+        env = dir.environment()
+    }
+
+    @discardableResult
+    func folio(_ args: String..., stdin: String = "", expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) -> RunResult {
+        let result = runFolio(args, environment: env, cwd: dir.url, stdin: Data(stdin.utf8))
+        XCTAssertEqual(result.status, status, "folio \(args.joined(separator: " ")): \(result.stderr)", file: file, line: line)
+        return result
+    }
+
+    func testNewWriteLogShowDiffThroughTheCommandLine() throws {
+        // Given a new document
+        folio("new", "Diary", "--title", "My Diary")
+        // When two changes are written from stdin and a file
+        folio("write", "Diary", "document.txt", "-m", "Monday", stdin: "rain\n")
+        try dir.write("src.txt", "rain\nsun\n")
+        folio("write", "Diary", "document.txt", "--from", "src.txt", "-m", "Tuesday")
+        // Then the log shows them newest first with ids, authors and messages
+        let log = folio("log", "Diary").stdout.split(separator: "\n")
+        XCTAssertEqual(log.count, 3)
+        XCTAssertTrue(log[0].hasSuffix("Ada Tester  Tuesday"), String(log[0]))
+        XCTAssertTrue(log[2].hasSuffix("Create My Diary"), String(log[2]))
+        XCTAssertEqual(folio("log", "Diary", "--limit", "1", "--skip", "1").stdout.split(separator: "\n").count, 1)
+        // And show prints a version's primary file exactly
+        XCTAssertEqual(folio("show", "Diary", "@2").stdout, "rain\n")
+        XCTAssertEqual(folio("show", "Diary").stdout, "rain\nsun\n")
+        // And diff defaults to previous vs current
+        let diff = folio("diff", "Diary").stdout
+        XCTAssertTrue(diff.contains("+sun"), diff)
+        XCTAssertTrue(diff.contains("--- a/document.txt"), diff)
+        XCTAssertEqual(folio("diff", "Diary", "@1", "@2").stdout.contains("+rain"), true)
+    }
+
+    func testJSONOutputIsStableAndParseable() throws {
+        folio("new", "Doc", "--json")
+        folio("write", "Doc", "document.txt", "-m", "One", stdin: "1")
+        let log = folio("log", "Doc", "--json").stdout
+        let entries = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(log.utf8)) as? [[String: Any]])
+        XCTAssertEqual(entries.map { $0["summary"] as? String }, ["One", "Create Doc"])
+        XCTAssertEqual(Set(entries[0].keys), ["author", "email", "id", "message", "parents", "shortID", "summary", "tags", "time"])
+        let change = folio("write", "Doc", "document.txt", "--json", stdin: "2").stdout
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(change.utf8)) as? [String: Any])
+        XCTAssertEqual(report["changed"] as? Bool, true)
+    }
+
+    func testUndoRedoRestoreAndTagSequence() throws {
+        folio("new", "D")
+        for word in ["a", "b", "c"] { folio("write", "D", "document.txt", "-m", "Set \(word)", stdin: word) }
+        XCTAssertEqual(folio("undo", "D").stdout.hasSuffix("Undo: Set c\n"), true)
+        XCTAssertEqual(folio("show", "D").stdout, "b")
+        folio("redo", "D")
+        XCTAssertEqual(folio("show", "D").stdout, "c")
+        folio("tag", "D", "final")
+        folio("restore", "D", "@2")
+        XCTAssertEqual(folio("show", "D").stdout, "a")
+        XCTAssertEqual(folio("show", "D", "final").stdout, "c")
+        XCTAssertTrue(folio("log", "D").stdout.contains("(tag: final)"))
+        let redo = folio("redo", "D", expect: 1)
+        XCTAssertTrue(redo.stderr.contains("nothing to redo"), redo.stderr)
+        let fsck = try git(["fsck", "--strict"], in: dir.path("D"), environment: env)
+        XCTAssertEqual(fsck.status, 0, fsck.stderr)
+        XCTAssertEqual(try git(["status", "--porcelain"], in: dir.path("D"), environment: env).stdout, "")
+    }
+
+    func testCommitRecordsOutsideEditsAndSaysWhenThereIsNothing() throws {
+        folio("new", "D")
+        XCTAssertTrue(folio("commit", "D").stdout.contains("Nothing to commit"))
+        try dir.write("D/document.txt", "typed in vim\n")
+        XCTAssertTrue(folio("commit", "D", "-m", "Edit in vim").stdout.contains("Edit in vim"))
+        XCTAssertEqual(folio("show", "D").stdout, "typed in vim\n")
+    }
+
+    func testBadInputIsOneLineOnStderrWithNonZeroExit() throws {
+        try dir.write("plain.txt", "x")
+        folio("new", "D")
+        let cases: [([String], String)] = [
+            (["log", "nowhere"], "no such folder"),
+            (["log", "plain.txt"], "it is a file"),
+            (["show", "D", "deadbeef"], "unknown version 'deadbeef'"),
+            (["write", "D", "../x", "-m", "m"], "relative path"),
+            (["log", "D", "--limit", "ten"], "whole number"),
+            (["frobnicate"], "unknown command"),
+            (["new", "D"], "already exists"),
+        ]
+        for (args, expected) in cases {
+            let result = runFolio(args, environment: env, cwd: dir.url)
+            XCTAssertNotEqual(result.status, 0, args.joined(separator: " "))
+            XCTAssertTrue(result.stderr.contains(expected), "\(args): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "")
+            XCTAssertTrue(result.stderr.hasPrefix("folio"), result.stderr)
+        }
+        XCTAssertEqual(folio("log", "D").stdout.split(separator: "\n").count, 1, "nothing changed")
+    }
+
+    func testTheRealExecutableRunsAndExitsWithTheRightCodes() throws {
+        // The thin executable maps errors to exit codes and stderr.
+        let made = try runProgram(folioExecutable.path, ["new", "Real", "--type", "public.plain-text"], cwd: dir.url, environment: env)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let written = try runProgram(folioExecutable.path, ["write", "Real", "document.txt", "-m", "Piped"], cwd: dir.url, environment: env, stdin: Data("from a pipe\n".utf8))
+        XCTAssertEqual(written.status, 0, written.stderr)
+        let bad = try runProgram(folioExecutable.path, ["show", "Real", "@7"], cwd: dir.url, environment: env)
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1, bad.stderr)
+        let shown = try runProgram(folioExecutable.path, ["show", "Real"], cwd: dir.url, environment: env)
+        XCTAssertEqual(shown.stdout, "from a pipe\n")
+    }
+}

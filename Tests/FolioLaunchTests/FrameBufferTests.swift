@@ -1,0 +1,50 @@
+import XCTest
+@testable import FolioTerminal
+
+final class FrameBufferTests: XCTestCase {
+    func testOneCellChangeEmitsFewBytes() {
+        var buffer = FrameBuffer(capability: .truecolor)
+        var grid = CellGrid(width: 80, height: 24)
+        grid.put("Hello", x: 10, y: 5)
+        let first = buffer.update(to: grid)
+        XCTAssertTrue(first.hasPrefix("\u{1B}[?2026h"))
+        XCTAssertTrue(first.hasSuffix("\u{1B}[?2026l"))
+        grid.put("J", x: 10, y: 5)
+        let second = buffer.update(to: grid)
+        XCTAssertEqual(second, "\u{1B}[?2026h\u{1B}[6;11HJ\u{1B}[?2026l")
+        XCTAssertLessThanOrEqual(second.utf8.count, 24)
+        XCTAssertEqual(buffer.update(to: grid), "", "nothing changed, nothing written")
+    }
+
+    func testStyledChangeResetsPenAfterwards() {
+        var buffer = FrameBuffer(capability: .ansi16, synchronized: false)
+        var grid = CellGrid(width: 10, height: 2)
+        _ = buffer.update(to: grid)
+        grid.put("ab", x: 0, y: 1, style: CellStyle(foreground: .named(.red)))
+        XCTAssertEqual(buffer.update(to: grid), "\u{1B}[2;1H\u{1B}[0;31mab\u{1B}[0m")
+    }
+
+    func testNearbyChangesOnOneRowUseRelativeMoves() {
+        var buffer = FrameBuffer(capability: .ansi16, synchronized: false)
+        var grid = CellGrid(width: 20, height: 2)
+        _ = buffer.update(to: grid)
+        grid.put("a", x: 2, y: 0)
+        grid.put("b", x: 6, y: 0)
+        XCTAssertEqual(buffer.update(to: grid), "\u{1B}[1;3Ha\u{1B}[3Cb")
+    }
+
+    func testWideCharacterAdvancesTwo() {
+        var buffer = FrameBuffer(capability: .ansi16, synchronized: false)
+        var grid = CellGrid(width: 20, height: 1)
+        _ = buffer.update(to: grid)
+        grid.put("日x", x: 0, y: 0)
+        XCTAssertEqual(buffer.update(to: grid), "\u{1B}[H日x")
+    }
+
+    func testResizeRedrawsEverything() {
+        var buffer = FrameBuffer(capability: .none, synchronized: false)
+        _ = buffer.update(to: CellGrid(width: 3, height: 1))
+        let output = buffer.update(to: CellGrid(width: 2, height: 1))
+        XCTAssertTrue(output.hasPrefix("\u{1B}[0m\u{1B}[2J"))
+    }
+}
