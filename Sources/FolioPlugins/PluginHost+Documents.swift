@@ -73,10 +73,9 @@ extension PluginHost {
         let editor = try self.editor(chosen.id)
         guard editor.hasSemanticDiff else { return nil }
         let path = document.metadata.primaryFile
-        let newRev = b ?? "HEAD"
-        _ = try document.resolve(newRev)  // an unknown version is an error, not an empty side
-        let oldRev = a ?? "\(newRev)^"
-        if a != nil { _ = try document.resolve(oldRev) }
+        // Resolve first: an unknown version is an error, not an empty side; `@N` has no `^` form, an id does.
+        let newRev = "\(try document.resolve(b ?? "HEAD"))"
+        let oldRev = try a.map { "\(try document.resolve($0))" } ?? "\(newRev)^"
         func content(_ rev: String) throws -> Data {
             do { return try document.read(path: path, at: rev) } catch let error as FolioError {
                 switch error {

@@ -106,6 +106,7 @@ final class DocumentEditingTests: XCTestCase {
         XCTAssertEqual(try host.semanticDiff(document: document, from: "@1", to: "@5"), "added 'Eggs' at 1\nadded 'Milk' (checked)")
         XCTAssertEqual(try host.semanticDiff(document: document, from: "@1"), "added 'Eggs' at 1\nadded 'Milk' (checked)")
         XCTAssertEqual(try host.semanticDiff(document: document, to: "@1"), "", "the first version against nothing")
+        XCTAssertEqual(try host.semanticDiff(document: document, to: "@4"), "checked 'Milk'", "a version against its parent")
         let notes = try newDocument("notes", type: "public.plain-text")
         XCTAssertNil(try host.semanticDiff(document: notes), "plain text has no semantic diff: show the text diff")
         XCTAssertThrowsError(try host.semanticDiff(document: document, from: "nope"))

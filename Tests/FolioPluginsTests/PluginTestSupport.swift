@@ -1,5 +1,6 @@
 import FolioCore
 @testable import FolioPlugins
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -36,20 +37,10 @@ enum PluginFixtures {
         let sourceURL = folder.appendingPathComponent(name + ".c")
         try Data(source.utf8).write(to: sourceURL)
         let output = folder.appendingPathComponent(name)
-        let status = try run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-I", headerFolder.path, "-o", output.path, sourceURL.path])
-        guard status == 0 else { throw FolioError.invalidRequest("cc failed for \(name)") }
+        let result = try runProgram("cc", ["-shared", "-fPIC", "-I", headerFolder.path, "-o", output.path, sourceURL.path])
+        guard result.status == 0 else { throw FolioError.invalidRequest("cc failed for \(name): \(result.stderr)") }
         chmod(output.path, 0o755)
         return output
-    }
-
-    /// Runs a program and returns its exit status.
-    static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 
     /// Writes a manifest beside a library.
