@@ -229,12 +229,12 @@ static int read_arguments(const char *json, arguments *args, char *error, size_t
     return ok;
 }
 
-static int parse_number(const char *text, long long minimum, long long maximum, long long *out) {
-    if (text == NULL || *text == 0) return 0;
+static int parse_number(const char *digits, long long minimum, long long maximum, long long *out) {
+    if (digits == NULL || *digits == 0) return 0;
     errno = 0;
     char *end = NULL;
-    long long value = strtoll(text, &end, 10);
-    if (errno != 0 || end == text || *end != 0) return 0;
+    long long value = strtoll(digits, &end, 10);
+    if (errno != 0 || end == digits || *end != 0) return 0;
     if (value < minimum || value > maximum) return 0;
     *out = value;
     return 1;
