@@ -52,6 +52,29 @@ final class PluginRefusalTests: XCTestCase {
         }
     }
 
+    func testGivenAPluginFromANewerMinorWithALargerDescriptorWhenLoadedThenItIsAccepted() throws {
+        let folder = try PluginFixtures.temporaryFolder(self)
+        let source = """
+        #include "folio_plugin.h"
+        struct newer { folio_plugin_descriptor v1; void *added_in_1_5; };
+        static const struct newer descriptor = {
+            { .magic = FOLIO_PLUGIN_MAGIC, .abi_major = FOLIO_PLUGIN_ABI_MAJOR, .abi_minor = 5,
+              .struct_size = sizeof(struct newer), .id = "test.newer", .name = "Test", .version = "1.0.0" }, 0 };
+        const folio_plugin_descriptor *folio_plugin_entry(void) { return &descriptor.v1; }
+        """
+        try makePlugin(source, id: "test.newer", library: "libnewer.so", in: folder)
+        XCTAssertEqual(try host(folder).load("test.newer").abiMinor, 5)
+    }
+
+    func testGivenADescriptorSmallerThanABI1WhenLoadedThenItIsRefused() throws {
+        let folder = try PluginFixtures.temporaryFolder(self)
+        let source = Self.pluginSource(id: "test.small").replacingOccurrences(of: "sizeof(folio_plugin_descriptor)", with: "16")
+        let library = try makePlugin(source, id: "test.small", library: "libsmall.so", in: folder)
+        XCTAssertThrowsError(try host(folder).load("test.small")) { error in
+            XCTAssertEqual("\(error)", "\(library.path): plugin refused: the descriptor is 16 bytes, ABI 1.0 needs at least 64")
+        }
+    }
+
     func testGivenAManifestForAnotherABIMajorWhenDiscoveredThenItIsRefusedWithoutLoading() throws {
         let folder = try PluginFixtures.temporaryFolder(self)
         let library = try makePlugin(Self.pluginSource(id: "test.abi2"), id: "test.abi2", library: "libabi2.so", in: folder, manifestABI: 3)
