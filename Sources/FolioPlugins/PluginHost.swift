@@ -82,8 +82,14 @@ public final class PluginHost: @unchecked Sendable {
             if !fm.fileExists(atPath: manifestURL.path) {
                 if folder.bundled {
                     if sourceManifests == nil { sourceManifests = ManifestLocator.sourceManifests(near: folder.url) }
-                    guard let source = sourceManifests?[name] else { continue }  // a build product that is not a plugin
-                    manifestURL = source
+                    if let source = sourceManifests?[name] {
+                        manifestURL = source
+                    } else if sourceManifests?.isEmpty == false {
+                        continue  // a build product that no Plugins/*/plugin.json names: not a plugin
+                    } else {
+                        refusals.append(PluginRefusal(file: library.path, reason: "no manifest \(manifestURL.lastPathComponent) beside it"))
+                        continue
+                    }
                 } else {
                     refusals.append(PluginRefusal(file: library.path, reason: "no manifest \(manifestURL.lastPathComponent) beside it"))
                     continue

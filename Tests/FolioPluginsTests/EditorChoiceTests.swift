@@ -69,4 +69,20 @@ final class EditorChoiceTests: XCTestCase {
         }
         XCTAssertEqual(host.contentTypes.declaration(of: "org.folio.shapes")?.conformsTo, [.json])
     }
+
+    func testGivenAPluginInstalledInTheUserDataFolderWhenDiscoveredThenItsManifestBesideItIsUsed() throws {
+        let home = try PluginFixtures.temporaryFolder(self)
+        let plugins = home.appendingPathComponent("data/folio/plugins")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let library = plugins.appendingPathComponent("libFolioChecklist.so")
+        try FileManager.default.copyItem(at: PluginFixtures.buildFolder.appendingPathComponent("libFolioChecklist.so"), to: library)
+        try FileManager.default.copyItem(at: PluginFixtures.root.appendingPathComponent("Plugins/Checklist/plugin.json"),
+                                         to: plugins.appendingPathComponent("libFolioChecklist.folio-plugin.json"))
+        let path = PluginSearchPath.standard(environment: ["HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path],
+                                             executableFolder: nil)
+        let host = PluginHost(searchPath: path)
+        XCTAssertEqual(host.refusals, [])
+        XCTAssertEqual(host.plugins.map(\.library), [library])
+        XCTAssertEqual(try host.editor("checklist").open(Data()).render(width: 30, height: 2), ["Checklist  (0/0 done)", "  (no items: add TITLE)"])
+    }
 }
