@@ -1,0 +1,43 @@
+import Foundation
+
+/// An error raised while parsing or rendering a Mustache template, located by file, line and column.
+public struct MustacheError: Error, CustomStringConvertible, LocalizedError, Equatable, Sendable {
+    /// The template name or file path the error belongs to.
+    public var file: String
+    /// The 1-based line of the error, or 0 when the error has no position.
+    public var line: Int
+    /// The 1-based column (in Unicode scalars) of the error, or 0 when the error has no position.
+    public var column: Int
+    /// A human-readable explanation of what went wrong.
+    public var message: String
+
+    /// Creates an error; pass `line`/`column` 0 when there is no position.
+    public init(file: String, line: Int = 0, column: Int = 0, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// One line: `file:line:column: message` (or `file: message` without a position).
+    public var description: String {
+        if line > 0 {
+            return "\(file):\(line):\(column): \(message)"
+        }
+        return "\(file): \(message)"
+    }
+
+    /// Same as `description`.
+    public var errorDescription: String? { description }
+}
+
+/// A position inside a template, carried by AST nodes so render-time errors can point at the tag.
+struct SourceLocation: Sendable {
+    let file: String
+    let line: Int
+    let column: Int
+
+    func error(_ message: String) -> MustacheError {
+        MustacheError(file: file, line: line, column: column, message: message)
+    }
+}
