@@ -1,0 +1,64 @@
+import Foundation
+import FolioCore
+import FolioGit
+
+/// A remote source's bare mirror in the cache: `$XDG_CACHE_HOME/folio/sources/<hash of URL>-<name>`.
+/// Fetches go into the mirror and refs move only at the end, so a failed or cancelled fetch leaves it as it was.
+struct RemoteMirror {
+    let location: String
+    let sourceName: String
+    let folder: URL
+    let cacheFolder: URL
+
+    init(location: String, cacheFolder: URL, sourceName: String) throws {
+        self.location = location
+        self.sourceName = sourceName
+        self.cacheFolder = cacheFolder
+        let label = location.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? "source"
+        self.folder = CacheRepository.folder(key: "remote:" + location, label: label.hasSuffix(".git") ? String(label.dropLast(4)) : label, in: cacheFolder)
+    }
+
+    /// The file whose modification time says when the mirror was last fetched.
+    var stampFile: URL { folder.appendingPathComponent("folio-fetched") }
+
+    var fetchedAt: Date? {
+        (try? FileManager.default.attributesOfItem(atPath: stampFile.path))?[.modificationDate] as? Date
+    }
+
+    /// Fetches into the mirror (unless offline) and opens it; a failed fetch falls back to the cache with a warning.
+    func update(offline: Bool, progress: (@Sendable (TransferProgress) -> Void)?, cancel: CancelFlag) throws -> (Repository, Date?, [String]) {
+        let cached = Repository.exists(at: folder) && fetchedAt != nil
+        if offline {
+            guard cached else {
+                throw TemplateError(sourceName, "no cached copy of \(location) to use offline (run 'folio templates update' while online)")
+            }
+            return (try Repository.open(at: folder), fetchedAt, ["\(sourceName): offline, using the copy cached \(Self.age(fetchedAt))"])
+        }
+        do {
+            let repository = try CacheRepository.open(key: "remote:" + location, label: folder.lastPathComponent, in: cacheFolder, sourceName: sourceName)
+            try fetch(into: repository, progress: progress, cancel: cancel)
+            _ = FileManager.default.createFile(atPath: stampFile.path, contents: Data())
+            return (repository, fetchedAt, [])
+        } catch {
+            if cancel.isCancelled { throw CancellationError() }
+            guard cached else { throw TemplateError(sourceName, "cannot fetch \(location): \(TemplateError.oneLine(error))") }
+            let warning = "\(sourceName): fetching \(location) failed (\(TemplateError.oneLine(error))); using the copy cached \(Self.age(fetchedAt))"
+            return (try Repository.open(at: folder), fetchedAt, [warning])
+        }
+    }
+
+    private func fetch(into repository: Repository, progress: (@Sendable (TransferProgress) -> Void)?, cancel: CancelFlag) throws {
+        throw TemplateError(sourceName, "fetching remote sources is not available in this build yet")
+    }
+
+    /// "3 minutes ago", "2 days ago".
+    static func age(_ date: Date?, now: Date = Date()) -> String {
+        guard let date else { return "at an unknown time" }
+        let seconds = max(0, Int(now.timeIntervalSince(date)))
+        func unit(_ n: Int, _ name: String) -> String { "\(n) \(name)\(n == 1 ? "" : "s") ago" }
+        if seconds < 60 { return unit(seconds, "second") }
+        if seconds < 3600 { return unit(seconds / 60, "minute") }
+        if seconds < 86400 { return unit(seconds / 3600, "hour") }
+        return unit(seconds / 86400, "day")
+    }
+}
