@@ -9,7 +9,7 @@ extension Template {
     /// file or folder; binary files and `copyOnly` matches are copied byte for byte; the exec bit and links are kept.
     /// Paths that would leave the document, enter `.git` or `.folio`, or links pointing outside are refused.
     public func render(answers: [String: JSONValue]) throws -> [DocumentFile] {
-        let context = Self.mustacheValue(.object(answers))
+        let context = renderContext(answers)
         let options = MustacheRenderOptions(strict: false, escapeHTML: false, maxDepth: 64)
         let exclude = manifest.exclude
         let copyOnly = manifest.copyOnly
@@ -68,8 +68,27 @@ extension Template {
         guard let primary = manifest.primaryFile else { return nil }
         var cache: [String: String] = [:]
         let options = MustacheRenderOptions(strict: false, escapeHTML: false, maxDepth: 64)
-        return try renderPath(primary, context: Self.mustacheValue(.object(answers)), options: options, cache: &cache,
+        return try renderPath(primary, context: renderContext(answers), options: options, cache: &cache,
                               where_: describe("template.json") + " (primaryFile)")
+    }
+
+    /// The data templates see: the answers, plus for each choice and multichoice answer a flag
+    /// `<name>_<choice>` (non-alphanumerics in the choice become `_`), e.g. `license_Apache_2_0`, for sections.
+    func renderContext(_ answers: [String: JSONValue]) -> MustacheValue {
+        var values = answers
+        for variable in manifest.variables where variable.type == .choice || variable.type == .multichoice {
+            let picked: [String]
+            switch answers[variable.name] {
+            case let .string(s)?: picked = [s]
+            case let .array(items)?: picked = items.compactMap(\.stringValue)
+            default: picked = []
+            }
+            for choice in variable.choices ?? [] {
+                let key = variable.name + "_" + String(choice.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+                if values[key] == nil { values[key] = .bool(picked.contains(choice)) }
+            }
+        }
+        return Self.mustacheValue(.object(values))
     }
 
     /// Renders each segment of `path`; nil when a segment renders empty (the file is dropped).
