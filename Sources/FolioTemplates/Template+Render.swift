@@ -102,7 +102,9 @@ extension Template {
             } else if let hit = cache[raw] {
                 rendered = hit
             } else {
-                rendered = try MustacheTemplate(raw, name: where_).render(context, partials: partials, options: options)
+                // A file name cannot hold '/', so closing tags in path segments are written `{{%2Fname}}`.
+                let source = raw.replacingOccurrences(of: "{{%2F", with: "{{/").replacingOccurrences(of: "{{%2f", with: "{{/")
+                rendered = try MustacheTemplate(source, name: where_).render(context, partials: partials, options: options)
                 cache[raw] = rendered
             }
             if rendered.isEmpty { return nil }
