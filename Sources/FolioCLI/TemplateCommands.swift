@@ -373,7 +373,10 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     } else {
         mode = .defaults
     }
-    let answers = try template.answers(given: given, mode: mode, context: ["folder_name": .string(destination.deletingPathExtension().lastPathComponent)])
+    let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+    let context: [String: JSONValue] = ["folder_name": .string(destination.deletingPathExtension().lastPathComponent),
+                                        "current_year": .string(String(year))]
+    let answers = try template.answers(given: given, mode: mode, context: context)
     let document = try template.instantiate(at: destination, answers: answers, store: store)
     let head = try document.head()
     if args.flag("--json") {

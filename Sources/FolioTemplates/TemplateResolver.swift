@@ -113,6 +113,7 @@ public struct TemplateResolver: Sendable {
                     cancel: CancelFlag) throws -> ResolvedSource {
         var warnings: [String] = []
         var fetchedAt: Date?
+        var snapshot = false
         let repository: Repository
         if source.location == TemplateSource.bundledLocation {
             guard let folder = TemplateSource.bundledFolder(environment: environment) else {
@@ -120,6 +121,7 @@ public struct TemplateResolver: Sendable {
             }
             if source.ref != nil { throw TemplateError(source.name, "a plain folder has no refs; drop --ref") }
             repository = try FolderSnapshot.snapshot(folder, cache: cacheFolder, sourceName: source.name)
+            snapshot = true
         } else if source.isRemote {
             let mirror = try RemoteMirror(location: source.location, cacheFolder: cacheFolder, sourceName: source.name)
             (repository, fetchedAt, warnings) = try mirror.update(offline: offline, progress: progress, cancel: cancel)
@@ -136,13 +138,14 @@ public struct TemplateResolver: Sendable {
             } else {
                 if source.ref != nil && wanted == nil { throw TemplateError(source.name, "\(folder.path) is a plain folder, not a git repository; it has no refs") }
                 repository = try FolderSnapshot.snapshot(folder, cache: cacheFolder, sourceName: source.name)
+                snapshot = true
             }
         }
         if cancel.isCancelled { throw CancellationError() }
         let (commitID, refName) = try Self.pickCommit(in: repository, ref: wanted ?? source.ref, exact: wanted != nil, source: source)
         let tree = try repository.commit(commitID).tree
         let listing = try TemplateListing.read(repository: repository, tree: tree, sourceName: source.name)
-        return ResolvedSource(source: source, commit: commitID.hex, ref: wanted == nil ? refName : source.ref, templates: listing.templates,
+        return ResolvedSource(source: source, commit: commitID.hex, ref: snapshot ? nil : wanted == nil ? refName : source.ref, templates: listing.templates,
                               groups: listing.groups, warnings: warnings + listing.warnings, fetchedAt: fetchedAt,
                               gitDirectory: repository.gitDirectory)
     }
