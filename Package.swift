@@ -44,9 +44,11 @@ let package = Package(
         .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "CGit2"], path: "Benchmarks/folio-bench"),
 
         // Tests.
-        .target(name: "FolioTestSupport", dependencies: ["FolioCore", "FolioGit"], path: "Tests/FolioTestSupport"),
+        .target(name: "FolioTestSupport", dependencies: ["FolioCore", "FolioGit", "FolioCLI"], path: "Tests/FolioTestSupport"),
+        // A writer process for the concurrency and crash tests: N changes to a document, one "ack N" line each.
+        .executableTarget(name: "folio-test-writer", dependencies: ["FolioCore"], path: "Tests/FolioTestWriter"),
         .testTarget(name: "FolioGitTests", dependencies: ["FolioGit", "FolioTestSupport"]),
-        .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport"]),
+        .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "folio-test-writer"]),
         .testTarget(name: "FolioMustacheTests", dependencies: ["FolioMustache"]),
         .testTarget(name: "FolioTemplatesTests", dependencies: ["FolioTemplates", "FolioTestSupport"]),
         .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioTestSupport"]),

@@ -26,6 +26,7 @@ public final class DocumentStore: Sendable {
         self.environment = environment
         self.contentTypes = contentTypes
         GitLibrary.setFsync(settings.sync == .full)
+        GitLibrary.configureConfigSearch(environment: environment)
     }
 
     /// A store with the settings file of `environment` (defaults when there is none).

@@ -72,4 +72,17 @@ public enum GitLibrary {
         ensureInitialized()
         _ = folio_git_set_fsync_gitdir(enabled ? 1 : 0)
     }
+
+    /// Points libgit2's global, XDG and system config search at the folders `environment` names (HOME,
+    /// XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM), so that an embedding program or a test with its own environment
+    /// reads the same git config the git CLI would with that environment.
+    public static func configureConfigSearch(environment: [String: String]) {
+        ensureInitialized()
+        if let home = environment["HOME"] { _ = folio_git_set_search_path(Int32(GIT_CONFIG_LEVEL_GLOBAL.rawValue), home) }
+        let xdg = environment["XDG_CONFIG_HOME"].map { $0 + "/git" } ?? environment["HOME"].map { $0 + "/.config/git" }
+        if let xdg { _ = folio_git_set_search_path(Int32(GIT_CONFIG_LEVEL_XDG.rawValue), xdg) }
+        if let flag = environment["GIT_CONFIG_NOSYSTEM"], flag == "1" || flag == "true" {
+            _ = folio_git_set_search_path(Int32(GIT_CONFIG_LEVEL_SYSTEM.rawValue), "")
+        }
+    }
 }

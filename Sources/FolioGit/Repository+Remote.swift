@@ -1,0 +1,233 @@
+import CGit2
+import Foundation
+
+/// Transfer progress of a fetch or push.
+public struct TransferProgress: Sendable, Equatable {
+    public var totalObjects: Int
+    public var receivedObjects: Int
+    public var indexedObjects: Int
+    public var localObjects: Int
+    public var receivedBytes: Int
+
+    public init(totalObjects: Int = 0, receivedObjects: Int = 0, indexedObjects: Int = 0, localObjects: Int = 0, receivedBytes: Int = 0) {
+        self.totalObjects = totalObjects
+        self.receivedObjects = receivedObjects
+        self.indexedObjects = indexedObjects
+        self.localObjects = localObjects
+        self.receivedBytes = receivedBytes
+    }
+
+    init(_ p: git_indexer_progress) {
+        self.init(totalObjects: Int(p.total_objects), receivedObjects: Int(p.received_objects),
+                  indexedObjects: Int(p.indexed_objects), localObjects: Int(p.local_objects), receivedBytes: p.received_bytes)
+    }
+}
+
+/// A configured remote: its name and URL.
+public struct RemoteInfo: Sendable, Equatable, Encodable {
+    public let name: String
+    public let url: String
+}
+
+/// How a transfer authenticates and reports: credentials, progress, cancellation.
+///
+/// Credentials are tried in order: the ssh agent, key files in `~/.ssh`, then a user name and password or token from
+/// `FOLIO_GIT_USERNAME` / `FOLIO_GIT_PASSWORD` (or `FOLIO_GIT_TOKEN`). Host keys are checked by libgit2.
+public struct TransferOptions: Sendable {
+    public var environment: [String: String]
+    /// Called as objects arrive; may be called often.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Polled during the transfer; returning true aborts it.
+    public var isCancelled: (@Sendable () -> Bool)?
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment,
+                progress: (@Sendable (TransferProgress) -> Void)? = nil, isCancelled: (@Sendable () -> Bool)? = nil) {
+        self.environment = environment
+        self.progress = progress
+        self.isCancelled = isCancelled
+    }
+}
+
+/// The state shared with libgit2's C callbacks for one transfer.
+private final class TransferContext {
+    let options: TransferOptions
+    var credentialAttempts = 0
+    var rejected: [String] = []
+    var cancelled = false
+
+    init(_ options: TransferOptions) { self.options = options }
+
+    var home: String { options.environment["HOME"] ?? NSHomeDirectory() }
+}
+
+private func installCallbacks(_ callbacks: inout git_remote_callbacks, context: TransferContext) {
+    callbacks.payload = Unmanaged.passUnretained(context).toOpaque()
+    callbacks.credentials = { out, url, usernameFromURL, allowed, payload in
+        guard let out, let payload else { return GIT_PASSTHROUGH.rawValue }
+        let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
+        context.credentialAttempts += 1
+        let env = context.options.environment
+        let user = usernameFromURL.map { String(cString: $0) } ?? env["FOLIO_GIT_USERNAME"] ?? env["USER"] ?? "git"
+        let attempt = context.credentialAttempts
+        if allowed & GIT_CREDENTIAL_USERNAME.rawValue != 0 {
+            return git_credential_username_new(out, user)
+        }
+        if allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0 {
+            // Attempt 1: the agent; then each key file that exists; then give up.
+            if attempt == 1, env["SSH_AUTH_SOCK"] != nil { return git_credential_ssh_key_from_agent(out, user) }
+            let keys = ["id_ed25519", "id_ecdsa", "id_rsa"].map { "\(context.home)/.ssh/\($0)" }
+                .filter { FileManager.default.fileExists(atPath: $0) }
+            let index = attempt - (env["SSH_AUTH_SOCK"] != nil ? 2 : 1)
+            if index >= 0, index < keys.count {
+                let passphrase = env["FOLIO_GIT_SSH_PASSPHRASE"]
+                let key = keys[index]
+                let pub = FileManager.default.fileExists(atPath: key + ".pub") ? key + ".pub" : nil
+                return git_credential_ssh_key_new(out, user, pub, key, passphrase)
+            }
+        }
+        if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0, attempt <= 1,
+           let secret = env["FOLIO_GIT_PASSWORD"] ?? env["FOLIO_GIT_TOKEN"] {
+            return git_credential_userpass_plaintext_new(out, env["FOLIO_GIT_USERNAME"] ?? user, secret)
+        }
+        return GIT_PASSTHROUGH.rawValue
+    }
+    callbacks.transfer_progress = { stats, payload in
+        guard let payload else { return 0 }
+        let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
+        if context.options.isCancelled?() == true { context.cancelled = true; return -1 }
+        if let stats { context.options.progress?(TransferProgress(stats.pointee)) }
+        return 0
+    }
+    callbacks.sideband_progress = { _, _, payload in
+        guard let payload else { return 0 }
+        let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
+        if context.options.isCancelled?() == true { context.cancelled = true; return -1 }
+        return 0
+    }
+    callbacks.push_update_reference = { refname, status, payload in
+        guard let payload else { return 0 }
+        let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
+        if let status {
+            context.rejected.append("\(refname.map { String(cString: $0) } ?? "?"): \(String(cString: status))")
+        }
+        return 0
+    }
+}
+
+extension Repository {
+    /// The configured remotes.
+    public func remotes() throws -> [RemoteInfo] {
+        var names = git_strarray()
+        try check(git_remote_list(&names, pointer), "list remotes", displayPath)
+        defer { git_strarray_dispose(&names) }
+        var result: [RemoteInfo] = []
+        for index in 0..<names.count {
+            guard let cName = names.strings[index] else { continue }
+            var remote: OpaquePointer?
+            guard git_remote_lookup(&remote, pointer, cName) == 0 else { continue }
+            defer { git_remote_free(remote) }
+            result.append(RemoteInfo(name: String(cString: cName), url: git_remote_url(remote).map { String(cString: $0) } ?? ""))
+        }
+        return result
+    }
+
+    /// Adds a remote; `fetchRefspec` defaults to git's `+refs/heads/*:refs/remotes/NAME/*`.
+    public func addRemote(_ name: String, url: String, fetchRefspec: String? = nil) throws {
+        var remote: OpaquePointer?
+        if let fetchRefspec {
+            try check(git_remote_create_with_fetchspec(&remote, pointer, name, url, fetchRefspec), "add remote \(name)", displayPath)
+        } else {
+            try check(git_remote_create(&remote, pointer, name, url), "add remote \(name)", displayPath)
+        }
+        git_remote_free(remote)
+    }
+
+    /// Changes a remote's URL.
+    public func setRemoteURL(_ name: String, url: String) throws {
+        try check(git_remote_set_url(pointer, name, url), "set URL of remote \(name)", displayPath)
+    }
+
+    /// Removes a remote and its remote-tracking refs.
+    public func removeRemote(_ name: String) throws {
+        try check(git_remote_delete(pointer, name), "remove remote \(name)", displayPath)
+    }
+
+    private func withRemote<R>(_ nameOrURL: String, _ body: (OpaquePointer?) throws -> R) throws -> R {
+        var remote: OpaquePointer?
+        if git_remote_lookup(&remote, pointer, nameOrURL) != 0 {
+            try check(git_remote_create_anonymous(&remote, pointer, nameOrURL), "use remote '\(nameOrURL)'", displayPath)
+        }
+        defer { git_remote_free(remote) }
+        return try body(remote)
+    }
+
+    /// Fetches from a remote (a configured name, or a URL used anonymously) with its configured refspecs or
+    /// `refspecs`, and returns what was transferred. Refs move only once the pack is complete, so an interrupted
+    /// fetch leaves the repository as it was.
+    @discardableResult
+    public func fetch(_ nameOrURL: String, refspecs: [String] = [], options: TransferOptions = TransferOptions(),
+                      pruning: Bool = false, downloadTags: Bool = true) throws -> TransferProgress {
+        let context = TransferContext(options)
+        return try withRemote(nameOrURL) { remote in
+            var fetchOptions = git_fetch_options()
+            try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "fetch options")
+            installCallbacks(&fetchOptions.callbacks, context: context)
+            fetchOptions.prune = pruning ? GIT_FETCH_PRUNE : GIT_FETCH_NO_PRUNE
+            fetchOptions.download_tags = downloadTags ? GIT_REMOTE_DOWNLOAD_TAGS_ALL : GIT_REMOTE_DOWNLOAD_TAGS_AUTO
+            let code = try withStrArray(refspecs) { specs in
+                git_remote_fetch(remote, refspecs.isEmpty ? nil : specs, &fetchOptions, "fetch")
+            }
+            if context.cancelled { throw GitError(code: GIT_EUSER.rawValue, operation: "fetch", subject: nameOrURL, message: "cancelled") }
+            try check(code, "fetch", nameOrURL)
+            return git_remote_stats(remote).map { TransferProgress($0.pointee) } ?? TransferProgress()
+        }
+    }
+
+    /// The branch a remote's HEAD points at (`refs/heads/main`), asked over the network.
+    public func remoteDefaultBranch(_ nameOrURL: String, options: TransferOptions = TransferOptions()) throws -> String? {
+        let context = TransferContext(options)
+        return try withRemote(nameOrURL) { remote in
+            var callbacks = git_remote_callbacks()
+            try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "remote callbacks")
+            installCallbacks(&callbacks, context: context)
+            try check(git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil), "connect", nameOrURL)
+            defer { git_remote_disconnect(remote) }
+            var buf = git_buf()
+            defer { git_buf_dispose(&buf) }
+            let code = git_remote_default_branch(&buf, remote)
+            if code == GIT_ENOTFOUND.rawValue { return nil }
+            try check(code, "read default branch", nameOrURL)
+            return buf.ptr.map { String(cString: $0) }
+        }
+    }
+
+    /// Pushes `refspecs` (e.g. `refs/heads/main:refs/heads/main`) to a remote; a rejected ref is an error naming it.
+    public func push(_ nameOrURL: String, refspecs: [String], options: TransferOptions = TransferOptions()) throws {
+        let context = TransferContext(options)
+        try withRemote(nameOrURL) { remote in
+            var pushOptions = git_push_options()
+            try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "push options")
+            installCallbacks(&pushOptions.callbacks, context: context)
+            let code = try withStrArray(refspecs) { specs in git_remote_push(remote, specs, &pushOptions) }
+            if context.cancelled { throw GitError(code: GIT_EUSER.rawValue, operation: "push", subject: nameOrURL, message: "cancelled") }
+            try check(code, "push", nameOrURL)
+            if !context.rejected.isEmpty {
+                throw GitError(operation: "push", subject: nameOrURL, message: "rejected: " + context.rejected.joined(separator: "; "))
+            }
+        }
+    }
+
+    /// Makes HEAD a symbolic ref to `branch` (`refs/heads/main`).
+    public func setHead(_ branch: String) throws {
+        try check(git_repository_set_head(pointer, branch), "set HEAD to \(branch)", displayPath)
+    }
+}
+
+private func withStrArray<R>(_ strings: [String], _ body: (UnsafeMutablePointer<git_strarray>) throws -> R) throws -> R {
+    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+    defer { pointers.forEach { free($0) } }
+    return try pointers.withUnsafeMutableBufferPointer { buffer in
+        var array = git_strarray(strings: buffer.baseAddress, count: buffer.count)
+        return try body(&array)
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import FolioCore
+
+/// A temporary folder removed when the value is released.
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let url: URL
+
+    public init(_ name: String = "folio-test") {
+        let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        // Resolve symlinks (e.g. /tmp) so paths compare equal to what the product reports.
+        url = base.resolvingSymlinksInPath()
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// A path inside the folder.
+    public func path(_ relative: String) -> URL { url.appendingPathComponent(relative) }
+
+    /// An environment isolated from the user's: HOME, XDG folders and git config all inside this folder, a fixed author.
+    public func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        let home = url.appendingPathComponent("home").path
+        try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        var env: [String: String] = [
+            "HOME": home,
+            "XDG_CONFIG_HOME": home + "/.config",
+            "XDG_CACHE_HOME": home + "/.cache",
+            "XDG_DATA_HOME": home + "/.local/share",
+            "XDG_STATE_HOME": home + "/.local/state",
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_AUTHOR_NAME": "Ada Tester",
+            "GIT_AUTHOR_EMAIL": "ada@example.com",
+            "GIT_COMMITTER_NAME": "Ada Tester",
+            "GIT_COMMITTER_EMAIL": "ada@example.com",
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "TERM": "dumb",
+            "LANG": "C.UTF-8",
+        ]
+        for (key, value) in extra { env[key] = value }
+        return env
+    }
+
+    /// Writes a file (creating folders).
+    @discardableResult
+    public func write(_ relative: String, _ text: String) throws -> URL {
+        let target = path(relative)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: target)
+        return target
+    }
+}
+
+/// The result of running a program.
+public struct RunResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+/// Runs a program (tests only: product code never starts processes) and captures its output.
+@discardableResult
+public func runProgram(_ executable: String, _ arguments: [String], cwd: URL? = nil, environment: [String: String]? = nil,
+                       stdin: Data? = nil) throws -> RunResult {
+    let process = Foundation.Process()
+    if executable.hasPrefix("/") {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+    }
+    if let cwd { process.currentDirectoryURL = cwd }
+    if let environment { process.environment = environment }
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(stdin) }
+    try? input.fileHandleForWriting.close()
+    // Read both pipes concurrently so neither fills up.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errData = Data()
+    group.enter()
+    DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Runs the git CLI (tests only) in `directory` with an isolated environment.
+@discardableResult
+public func git(_ arguments: [String], in directory: URL, environment: [String: String]) throws -> RunResult {
+    try runProgram("git", arguments, cwd: directory, environment: environment)
+}
+
+/// The folder holding the built products (`folio`, the plugin libraries).
+public var productsDirectory: URL {
+    // The XCTest runner lives in the products folder: .build/<triple>/debug/FolioPackageTests.xctest
+    var url = Bundle.main.bundleURL
+    if url.pathExtension == "xctest" { url = url.deletingLastPathComponent() }
+    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        return bundle.bundleURL.deletingLastPathComponent()
+    }
+    return url
+}
+
+/// The built `folio` executable.
+public var folioExecutable: URL { productsDirectory.appendingPathComponent("folio") }
+
+/// The repository's root folder (from this file's location).
+public var repositoryRoot: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}
+
+/// A TCP port on the loopback interface that is free right now.
+public func freeLoopbackPort() -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return UInt16(bigEndian: address.sin_port)
+}
+
+/// A `git daemon` on 127.0.0.1 serving `basePath` (push enabled), stopped when released.
+public final class GitDaemon: @unchecked Sendable {
+    public let port: UInt16
+    private let process: Foundation.Process
+
+    public init(basePath: URL, environment: [String: String]) throws {
+        port = freeLoopbackPort()
+        process = Foundation.Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "daemon", "--listen=127.0.0.1", "--port=\(port)", "--export-all", "--enable=receive-pack",
+                             "--reuseaddr", "--base-path=\(basePath.path)", basePath.path]
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until it accepts connections (bounded).
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = port.bigEndian
+            let ok = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+            close(fd)
+            if ok { return }
+            usleep(20_000)
+        }
+    }
+
+    /// The `git://` URL of a repository under the base path.
+    public func url(_ name: String) -> String { "git://127.0.0.1:\(port)/\(name)" }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// Captured output of an in-process `folio` run.
+public final class CapturedOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var out = ""
+    private var err = ""
+    public init() {}
+    public func appendOut(_ s: String) { lock.lock(); out += s; lock.unlock() }
+    public func appendErr(_ s: String) { lock.lock(); err += s; lock.unlock() }
+    public var stdout: String { lock.lock(); defer { lock.unlock() }; return out }
+    public var stderr: String { lock.lock(); defer { lock.unlock() }; return err }
+}
+
+import FolioCLI
+
+/// Runs `folio` in-process with captured output; returns the exit code and what it printed.
+@discardableResult
+public func runFolio(_ arguments: [String], environment: [String: String], cwd: URL, stdin: Data = Data(), interactive: Bool = false) -> RunResult {
+    let captured = CapturedOutput()
+    let io = CommandIO(environment: environment, currentDirectory: cwd, isInteractive: interactive,
+                       out: { captured.appendOut($0) }, err: { captured.appendErr($0) }, stdin: { stdin })
+    let status = FolioCommandLine.run(arguments, io: io)
+    return RunResult(status: status, stdout: captured.stdout, stderr: captured.stderr)
+}
