@@ -1,5 +1,6 @@
 import Foundation
 import FolioCore
+import FolioGit
 import FolioMustache
 import FolioTemplates
 

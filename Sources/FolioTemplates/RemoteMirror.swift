@@ -10,7 +10,10 @@ struct RemoteMirror {
     let folder: URL
     let cacheFolder: URL
 
-    init(location: String, cacheFolder: URL, sourceName: String) throws {
+    let environment: [String: String]
+
+    init(location: String, cacheFolder: URL, sourceName: String, environment: [String: String]) throws {
+        self.environment = environment
         self.location = location
         self.sourceName = sourceName
         self.cacheFolder = cacheFolder
@@ -47,8 +50,16 @@ struct RemoteMirror {
         }
     }
 
+    /// Fetches every branch and tag into the mirror (only what is missing is transferred); refs move at the end.
     private func fetch(into repository: Repository, progress: (@Sendable (TransferProgress) -> Void)?, cancel: CancelFlag) throws {
-        throw TemplateError(sourceName, "fetching remote sources is not available in this build yet")
+        let options = TransferOptions(environment: environment, progress: progress, isCancelled: { cancel.isCancelled })
+        try repository.fetch(location, refspecs: ["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"], options: options, pruning: true)
+        // Follow the remote's default branch when ours does not exist there (e.g. `master`).
+        let head = try? repository.headBranch()
+        if head == nil || (try? repository.referenceTarget(head ?? "")) == nil,
+           let branch = try? repository.remoteDefaultBranch(location, options: options), (try? repository.referenceTarget(branch)) != nil {
+            try? repository.setHead(branch)
+        }
     }
 
     /// "3 minutes ago", "2 days ago".

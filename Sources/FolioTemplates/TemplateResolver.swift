@@ -123,7 +123,7 @@ public struct TemplateResolver: Sendable {
             repository = try FolderSnapshot.snapshot(folder, cache: cacheFolder, sourceName: source.name)
             snapshot = true
         } else if source.isRemote {
-            let mirror = try RemoteMirror(location: source.location, cacheFolder: cacheFolder, sourceName: source.name)
+            let mirror = try RemoteMirror(location: source.location, cacheFolder: cacheFolder, sourceName: source.name, environment: environment)
             (repository, fetchedAt, warnings) = try mirror.update(offline: offline, progress: progress, cancel: cancel)
         } else {
             let folder = URL(fileURLWithPath: source.location).standardizedFileURL

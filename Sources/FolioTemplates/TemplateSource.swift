@@ -1,5 +1,6 @@
 import Foundation
 import FolioCore
+import FolioGit
 
 /// Where templates come from: a local folder or git repository, or a git URL, with an optional ref.
 public struct TemplateSource: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -54,19 +55,6 @@ public struct TemplateSource: Sendable, Hashable, Codable, CustomStringConvertib
             }
         }
         return nil
-    }
-}
-
-/// How far a fetch has got.
-public struct TransferProgress: Sendable, Equatable {
-    public var receivedObjects: Int
-    public var totalObjects: Int
-    public var indexedObjects: Int
-    public var receivedBytes: Int
-    /// Creates a progress report.
-    public init(receivedObjects: Int, totalObjects: Int, indexedObjects: Int = 0, receivedBytes: Int) {
-        self.receivedObjects = receivedObjects; self.totalObjects = totalObjects
-        self.indexedObjects = indexedObjects; self.receivedBytes = receivedBytes
     }
 }
 
