@@ -64,7 +64,11 @@ enum CacheRepository {
     }
 
     static func open(key: String, label: String, in cache: URL, sourceName: String) throws -> Repository {
-        let url = folder(key: key, label: label, in: cache)
+        try open(at: folder(key: key, label: label, in: cache), sourceName: sourceName)
+    }
+
+    static func open(at url: URL, sourceName: String) throws -> Repository {
+        let cache = url.deletingLastPathComponent()
         if Repository.exists(at: url) { return try Repository.open(at: url) }
         do {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)

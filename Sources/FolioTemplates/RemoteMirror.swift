@@ -38,7 +38,7 @@ struct RemoteMirror {
             return (try Repository.open(at: folder), fetchedAt, ["\(sourceName): offline, using the copy cached \(Self.age(fetchedAt))"])
         }
         do {
-            let repository = try CacheRepository.open(key: "remote:" + location, label: folder.lastPathComponent, in: cacheFolder, sourceName: sourceName)
+            let repository = try CacheRepository.open(at: folder, sourceName: sourceName)
             try fetch(into: repository, progress: progress, cancel: cancel)
             _ = FileManager.default.createFile(atPath: stampFile.path, contents: Data())
             return (repository, fetchedAt, [])
