@@ -39,7 +39,7 @@ private func listingEntry(_ plugin: DiscoveredPlugin) -> PluginListing.Entry {
                         library: plugin.library.path, manifest: plugin.manifestURL.path, bundled: plugin.bundled, editors: plugin.manifest.editors)
 }
 
-private func describeCommands(_ commands: [EditorCommand], _ io: CommandIO) {
+private func describeCommands(_ commands: [PluginCommand], _ io: CommandIO) {
     let usageWidth = commands.map(\.usage.count).max() ?? 0
     let keyWidth = commands.map(\.shortcut.count).max() ?? 0
     for command in commands {
@@ -172,7 +172,7 @@ let pluginCommands: [Command] = [
         let settings = try Settings.load(environment: io.environment)
         let width = try args.int("--width") ?? 80, height = try args.int("--height") ?? 24
         guard (1...2000).contains(width), (1...2000).contains(height) else { throw UsageError("--width and --height must be between 1 and 2000") }
-        let lines = try pluginHost(io).view(of: document, width: width, height: height, selection: EditorSelection(cursor: try args.int("--cursor") ?? 0),
+        let lines = try pluginHost(io).view(of: document, width: width, height: height, selection: ViewSelection(cursor: try args.int("--cursor") ?? 0),
                                             associations: settings.editorAssociations, editor: args.value("--editor"))
         if args.flag("--json") { try io.json(lines); return 0 }
         for line in lines { io.line(line) }

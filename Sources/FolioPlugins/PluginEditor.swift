@@ -3,7 +3,7 @@ import FolioPluginABI
 import Foundation
 
 /// Cursor and selection in an editor's view, items numbered from 1 (0 for none).
-public struct EditorSelection: Sendable, Equatable {
+public struct ViewSelection: Sendable, Equatable {
     public var cursor: Int
     public var anchor: Int
     public var scroll: Int
@@ -58,7 +58,7 @@ public final class PluginEditor: @unchecked Sendable {
             guard let list else { return [] }
             return (0..<count).compactMap { list[$0].map { String(cString: $0) } }
         }
-        var commands: [EditorCommand] = []
+        var commands: [PluginCommand] = []
         if let list = e.commands {
             for index in 0..<e.command_count {
                 guard let command = list[index], Int(command.pointee.struct_size) >= MemoryLayout<folio_command_info>.size,
@@ -66,7 +66,7 @@ public final class PluginEditor: @unchecked Sendable {
                     throw refuse("editor '\(id)': command \(index + 1) is missing or malformed")
                 }
                 let c = command.pointee
-                commands.append(EditorCommand(
+                commands.append(PluginCommand(
                     id: String(cString: commandID), title: c.title.map { String(cString: $0) } ?? String(cString: commandID),
                     shortcut: c.shortcut.map { String(cString: $0) } ?? "", usage: c.usage.map { String(cString: $0) } ?? String(cString: commandID),
                     needsSelection: c.flags & UInt32(FOLIO_COMMAND_NEEDS_SELECTION) != 0))
@@ -198,7 +198,7 @@ public final class EditorDocument: @unchecked Sendable {
     }
 
     /// Applies a command; returns the new document and the plugin's one-line description of the change.
-    public func applying(_ command: String, arguments: [String], selection: EditorSelection = EditorSelection()) throws -> (document: EditorDocument, description: String) {
+    public func applying(_ command: String, arguments: [String], selection: ViewSelection = ViewSelection()) throws -> (document: EditorDocument, description: String) {
         let json = String(decoding: (try? JSONEncoder().encode(arguments)) ?? Data("[]".utf8), as: UTF8.self)
         var selectionC = selection.c
         var newHandle: OpaquePointer?
@@ -227,7 +227,7 @@ public final class EditorDocument: @unchecked Sendable {
     }
 
     /// The editor's view for a terminal of `width` × `height` cells: at most `height` lines.
-    public func render(width: Int, height: Int, selection: EditorSelection = EditorSelection()) throws -> [String] {
+    public func render(width: Int, height: Int, selection: ViewSelection = ViewSelection()) throws -> [String] {
         let w = UInt32(clamping: max(1, width)), h = UInt32(clamping: max(1, height))
         var selectionC = selection.c
         var out = folio_buffer(), error = folio_buffer()

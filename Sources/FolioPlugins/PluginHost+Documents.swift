@@ -57,7 +57,7 @@ extension PluginHost {
     }
 
     /// The editor's view of the document's primary file (at `rev`, default the newest) for a `width` × `height` terminal.
-    public func view(of document: Document, at rev: String? = nil, width: Int, height: Int, selection: EditorSelection = EditorSelection(),
+    public func view(of document: Document, at rev: String? = nil, width: Int, height: Int, selection: ViewSelection = ViewSelection(),
                      associations: [String: String] = [:], editor override: String? = nil) throws -> [String] {
         let chosen = try chooseEditor(for: document, associations: associations, override: override)
         let opened = try editor(chosen.id).open(try document.read(path: document.metadata.primaryFile, at: rev))

@@ -70,11 +70,11 @@ public struct EditorManifest: Codable, Sendable, Equatable {
     public var declaredTypes: [DeclaredType]
     /// Optional capability ids, e.g. `folio.semantic-diff/1`.
     public var extensions: [String]
-    public var commands: [EditorCommand]
+    public var commands: [PluginCommand]
 
     /// Creates an editor manifest.
     public init(id: String, name: String, contentTypes: [ContentType], priority: EditorPriority = .default,
-                declaredTypes: [DeclaredType] = [], extensions: [String] = [], commands: [EditorCommand] = []) {
+                declaredTypes: [DeclaredType] = [], extensions: [String] = [], commands: [PluginCommand] = []) {
         self.id = id
         self.name = name
         self.contentTypes = contentTypes
@@ -92,7 +92,7 @@ public struct EditorManifest: Codable, Sendable, Equatable {
         priority = try c.decodeIfPresent(EditorPriority.self, forKey: .priority) ?? .default
         declaredTypes = try c.decodeIfPresent([DeclaredType].self, forKey: .declaredTypes) ?? []
         extensions = try c.decodeIfPresent([String].self, forKey: .extensions) ?? []
-        commands = try c.decodeIfPresent([EditorCommand].self, forKey: .commands) ?? []
+        commands = try c.decodeIfPresent([PluginCommand].self, forKey: .commands) ?? []
     }
 }
 
@@ -128,7 +128,7 @@ public struct DeclaredType: Codable, Sendable, Equatable {
 }
 
 /// A command an editor offers.
-public struct EditorCommand: Codable, Sendable, Equatable {
+public struct PluginCommand: Codable, Sendable, Equatable {
     public var id: String
     public var title: String
     /// Keyboard shortcut in the terminal UI, e.g. `space` or `ctrl+d`; empty for none.

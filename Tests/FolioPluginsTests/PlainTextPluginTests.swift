@@ -18,7 +18,7 @@ final class PlainTextPluginTests: XCTestCase {
         (document, description) = try document.apply("delete-line", "1")
         XCTAssertEqual(description, "deleted line 1 ('fIrst')")
         XCTAssertEqual(try document.text, "second\nthIrd\n")
-        XCTAssertEqual(try document.render(width: 20, height: 5, selection: EditorSelection(cursor: 2)), ["   1  second", ">  2  thIrd"])
+        XCTAssertEqual(try document.render(width: 20, height: 5, selection: ViewSelection(cursor: 2)), ["   1  second", ">  2  thIrd"])
     }
 
     func testGivenAFileWithoutAFinalNewlineWhenEditedThenItStaysWithout() throws {

@@ -85,7 +85,7 @@ final class ShapesPluginTests: XCTestCase {
 
     func testGivenHugeCoordinatesWhenRenderedThenOnlyTheVisiblePartIsDrawn() throws {
         let document = try editor().open(Data(#"{"shapes":[{"kind":"ellipse","x":-1000000,"y":-1000000,"w":1000000,"h":1000000}]}"#.utf8))
-        XCTAssertEqual(try document.render(width: 5, height: 3, selection: EditorSelection(cursor: 1)).last, "shape")
+        XCTAssertEqual(try document.render(width: 5, height: 3, selection: ViewSelection(cursor: 1)).last, "shape")
         XCTAssertEqual(try document.render(width: 100_000, height: 100_000).count, 2000, "the canvas is capped")
     }
 }
