@@ -28,7 +28,7 @@ extension AppState {
             if case .picker = state.screen { state.screen = .picker(picker) }
         case var .form(form):
             switch key {
-            case .escape: state.screen = .launch
+            case .escape: state.screen = form.back ?? .launch
             case .up, .backTab: form.focus = max(0, form.focus - 1)
             case .down, .tab: form.focus = min(max(0, form.fields.count - 1), form.focus + 1)
             case .left, .right:
@@ -60,49 +60,8 @@ extension AppState {
             }
             if case .form = state.screen { state.screen = .form(form) }
         case var .editor(editor):
-            if editor.paletteOpen {
-                let commands = editor.paletteCommands
-                switch key {
-                case .escape: editor.paletteOpen = false
-                case .up: editor.paletteIndex = max(0, editor.paletteIndex - 1)
-                case .down: editor.paletteIndex = min(commands.count - 1, editor.paletteIndex + 1)
-                case .enter:
-                    if commands.indices.contains(editor.paletteIndex) {
-                        let command = commands[editor.paletteIndex]
-                        if command.id == "folio.history" {
-                            effects.append(.openHistory)
-                            editor.paletteOpen = false
-                            state.screen = .history(HistoryState(), editor)
-                            effects.append(.loadHistoryPage(after: nil))
-                            return (state, effects)
-                        }
-                        if !command.needsSelection || editor.selection != nil {
-                            effects.append(.runEditorCommand(command.id))
-                            editor.paletteOpen = false
-                        }
-                    }
-                default: break
-                }
-                state.screen = .editor(editor)
-                return (state, effects)
-            }
-            switch key {
-            case .escape:
-                if editor.selectionAnchor != nil { editor.selectionAnchor = nil } else { state.screen = .launch; return (state, effects) }
-            case .up: editor.cursor = max(0, editor.cursor - 1)
-            case .down: editor.cursor += 1
-            case .ctrl("p"): editor.paletteOpen = true; editor.paletteIndex = 0
-            case .ctrl("g"):
-                state.screen = .history(HistoryState(), editor)
-                return (state, [.openHistory, .loadHistoryPage(after: nil)])
-            case .character("v"): editor.selectionAnchor = editor.selectionAnchor == nil ? editor.cursor : nil
-            default:
-                if let command = editor.commands.first(where: { Self.matches(key, $0.shortcut) }),
-                   !command.needsSelection || editor.selection != nil {
-                    effects.append(.runEditorCommand(command.id))
-                }
-            }
-            state.screen = .editor(editor)
+            state.editorKey(key, editor: &editor, effects: &effects)
+            if case .editor = state.screen { state.screen = .editor(editor) }
         case .history(var history, let editor):
             switch key {
             case .escape: state.screen = .editor(editor); return (state, effects)
@@ -115,7 +74,7 @@ extension AppState {
                     let id = history.entries[history.selection].id
                     state.screen = .form(FormState(title: "Tag \(String(id.prefix(7)))", purpose: .tag(commitID: id), fields: [
                         .init(name: "tag", label: "Tag name", value: "", choices: [], required: true, pattern: "[A-Za-z0-9._/-]+", message: nil),
-                    ], focus: 0))
+                    ], focus: 0, back: .history(history, editor)))
                     return (state, effects)
                 }
             case .character("c"):
@@ -132,10 +91,132 @@ extension AppState {
                 effects.append(.loadHistoryPage(after: history.next))
             }
             state.screen = .history(history, editor)
-        case .settings:
-            if key == .escape || key == .character("q") { state.screen = .launch }
+        case var .settings(settings):
+            settings.message = nil
+            switch key {
+            case .escape: state.screen = settings.returnTo.map(Screen.editor) ?? .launch; return (state, effects)
+            case .up, .backTab: settings.focus = SettingsState.Field(rawValue: max(0, settings.focus.rawValue - 1)) ?? .authorName
+            case .down, .tab: settings.focus = SettingsState.Field(rawValue: min(SettingsState.Field.allCases.count - 1, settings.focus.rawValue + 1)) ?? .sync
+            case .left, .right, .character(" "):
+                if settings.focus == .sync { settings.sync = settings.sync == .full ? .none : .full }
+                else if case let .character(c) = key { settings.append(c) }
+            case .backspace: settings.removeLast()
+            case .enter, .ctrl("s"):
+                let updated = settings.applied(to: state.settings)
+                state.settings = updated
+                effects.append(.saveSettings(updated))
+                settings.message = "Saved"
+            case let .character(c): settings.append(c)
+            default: break
+            }
+            state.screen = .settings(settings)
         }
         return (state, effects)
+    }
+
+    /// Keys in the editor host: the prompt first, then the palette, then movement, host and plugin shortcuts.
+    mutating func editorKey(_ key: Key, editor: inout EditorState, effects: inout [AppEffect]) {
+        editor.message = nil
+        if var prompt = editor.prompt {
+            switch key {
+            case .escape: editor.prompt = nil
+            case .backspace: if !prompt.text.isEmpty { prompt.text.removeLast() }; editor.prompt = prompt
+            case let .character(c): prompt.text.append(c); editor.prompt = prompt
+            case .enter:
+                let answer = prompt.text
+                if answer.trimmingCharacters(in: .whitespaces).isEmpty { editor.message = "\(prompt.names[prompt.asking]) is needed (esc cancels)"; break }
+                prompt.values[prompt.asking] = answer
+                prompt.text = ""
+                if let next = prompt.values.indices.first(where: { prompt.values[$0] == nil }) {
+                    prompt.asking = next
+                    editor.prompt = prompt
+                } else {
+                    editor.prompt = nil
+                    effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.values.map { $0 ?? "" }))
+                }
+            default: break
+            }
+            return
+        }
+        if editor.paletteOpen {
+            let commands = editor.paletteCommands
+            switch key {
+            case .escape: editor.paletteOpen = false
+            case .up, .ctrl("p"): editor.paletteIndex = max(0, editor.paletteIndex - 1)
+            case .down, .ctrl("n"): editor.paletteIndex = min(max(0, commands.count - 1), editor.paletteIndex + 1)
+            case .enter:
+                if commands.indices.contains(editor.paletteIndex) {
+                    let command = commands[editor.paletteIndex]
+                    if !command.needsSelection || editor.effectiveSelection != nil { editor.paletteOpen = false }
+                    invoke(command, editor: &editor, effects: &effects)
+                }
+            default: break
+            }
+            return
+        }
+        let last = max(0, (editor.items?.count ?? Int.max / 2) - 1)
+        let page = max(1, editor.viewRows - 1)
+        switch key {
+        case .escape:
+            if editor.selectionAnchor != nil { editor.selectionAnchor = nil } else { screen = .launch; return }
+        case .up: editor.cursor = max(0, editor.cursor - 1)
+        case .down: editor.cursor = min(last, editor.cursor + 1)
+        case .pageUp: editor.cursor = max(0, editor.cursor - page)
+        case .pageDown: editor.cursor = min(last, editor.cursor + page)
+        case .home: editor.cursor = 0
+        case .end: editor.cursor = editor.items == nil ? editor.cursor : last
+        default:
+            if let command = (editor.commands + EditorState.hostCommands).first(where: { Self.matches(key, $0.shortcut) }) {
+                invoke(command, editor: &editor, effects: &effects)
+            } else if key == .character("k") {
+                editor.cursor = max(0, editor.cursor - 1)
+            } else if key == .character("j") {
+                editor.cursor = min(last, editor.cursor + 1)
+            } else if key == .character("v") {
+                editor.selectionAnchor = editor.selectionAnchor == nil ? editor.cursor : nil
+            }
+        }
+        // Keep the cursor on screen.
+        let rows = max(1, editor.viewRows)
+        if editor.cursor < editor.scroll { editor.scroll = editor.cursor }
+        if editor.cursor >= editor.scroll + rows { editor.scroll = editor.cursor - rows + 1 }
+    }
+
+    /// Runs a command from a shortcut or the palette: host commands change the screen; plugin commands get their item
+    /// numbers from the cursor or the selection and ask for text arguments first.
+    mutating func invoke(_ command: EditorCommand, editor: inout EditorState, effects: inout [AppEffect]) {
+        switch command.id {
+        case "folio.palette": editor.paletteOpen = true; editor.paletteIndex = 0; return
+        case "folio.history":
+            editor.paletteOpen = false
+            screen = .history(HistoryState(), editor)
+            effects += [.openHistory, .loadHistoryPage(after: nil)]
+            return
+        case "folio.settings":
+            editor.paletteOpen = false
+            screen = .settings(SettingsState(settings: settings, returnTo: editor))
+            effects.append(.openSettings)
+            return
+        case "folio.close": screen = .launch; return
+        case "folio.undo", "folio.redo": effects.append(.runEditorCommand(command.id)); return
+        default: break
+        }
+        let target = editor.effectiveSelection
+        if command.needsSelection, target == nil {
+            editor.message = "\(command.title) needs a selection (v selects)"
+            return
+        }
+        let names = command.argumentNames
+        var values: [String?] = names.map { name in
+            guard EditorCommand.isItemArgument(name) else { return nil }
+            return String((target?.start ?? editor.cursor) + 1)
+        }
+        if let first = values.indices.first(where: { values[$0] == nil }) {
+            editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first)
+            values = []
+            return
+        }
+        effects.append(.runEditorCommand(command.id, arguments: values.map { $0 ?? "" }))
     }
 
     mutating func launchKey(_ key: Key, scene: LaunchScene, effects: inout [AppEffect]) {
@@ -161,7 +242,7 @@ extension AppState {
         case .end: selection = max(0, rowCount - 1)
         case .character("/"): filter = ""; selection = scene.actions.count
         case .enter: activate(row: selection, scene: scene, recent: recentShown, effects: &effects)
-        case .character(","): screen = .settings
+        case .character(","): screen = .settings(SettingsState(settings: settings)); effects.append(.openSettings)
         case let .character(c):
             if let index = scene.actions.firstIndex(where: { $0.key.map { String($0).lowercased() } == String(c).lowercased() }) {
                 selection = index
@@ -222,13 +303,32 @@ extension AppState {
         }
     }
 
-    static func afterSubmit(_ form: FormState, previous: Screen) -> Screen { .launch }
+    static func afterSubmit(_ form: FormState, previous: Screen) -> Screen { form.back ?? .launch }
 
+    /// Whether `key` is the shortcut: "^B" or "ctrl+b" (Ctrl with a letter), "space", "enter", "tab", or one character.
     static func matches(_ key: Key, _ shortcut: String?) -> Bool {
-        guard let shortcut else { return false }
+        guard let shortcut, !shortcut.isEmpty else { return false }
+        let lower = shortcut.lowercased()
         if shortcut.hasPrefix("^"), shortcut.count == 2, let letter = shortcut.last { return key == .ctrl(Character(letter.lowercased())) }
+        if lower.hasPrefix("ctrl+") || lower.hasPrefix("ctrl-"), lower.count == 6, let letter = lower.last { return key == .ctrl(letter) }
+        switch lower {
+        case "space": return key == .character(" ")
+        case "enter", "return": return key == .enter
+        case "tab": return key == .tab
+        case "delete", "del": return key == .delete
+        default: break
+        }
         if shortcut.count == 1, let character = shortcut.first { return key == .character(character) }
         return false
+    }
+
+    /// A shortcut as the command bar shows it: "ctrl+a" → "^A", "space" → "␣".
+    public static func displayShortcut(_ shortcut: String?) -> String {
+        guard let shortcut else { return "" }
+        let lower = shortcut.lowercased()
+        if (lower.hasPrefix("ctrl+") || lower.hasPrefix("ctrl-")), lower.count == 6, let letter = shortcut.last { return "^" + letter.uppercased() }
+        if lower == "space" { return "␣" }
+        return shortcut
     }
 }
 

@@ -8,7 +8,8 @@ public enum AppEffect: Equatable, Sendable {
     case instantiate(templateID: String, answers: [String: String], destination: String)
     case open(path: String)
     case runCommand([String])
-    case runEditorCommand(String)
+    /// An editor command with its arguments (host commands are `folio.undo` and `folio.redo`).
+    case runEditorCommand(String, arguments: [String] = [])
     case openHistory
     case loadHistoryPage(after: String?)
     case loadDiff(commitID: String)
@@ -16,6 +17,7 @@ public enum AppEffect: Equatable, Sendable {
     case tag(commitID: String, name: String)
     case compare(String, String)
     case openSettings
+    case saveSettings(Settings)
     case quit
 }
 
@@ -43,6 +45,11 @@ public struct FormState: Equatable, Sendable {
     public var purpose: Purpose
     public var fields: [Field]
     public var focus: Int
+    /// Where Esc and submitting go (the launch screen when nil).
+    public var back: AppState.Screen?
+    public init(title: String, purpose: Purpose, fields: [Field], focus: Int, back: AppState.Screen? = nil) {
+        self.title = title; self.purpose = purpose; self.fields = fields; self.focus = focus; self.back = back
+    }
 
     /// The validation message for `field`, nil when its value is acceptable.
     static func validate(_ field: Field) -> String? {
@@ -90,6 +97,14 @@ public struct EditorState: Equatable, Sendable {
     public var scroll: Int = 0
     public var paletteOpen = false
     public var paletteIndex = 0
+    /// The one-line prompt asking a command's text arguments, when open.
+    public var prompt: EditorPrompt?
+    /// A one-line message (an error from the plugin, a disabled command), cleared by the next key.
+    public var message: String?
+    /// The view's numbered items, nil when it does not number them.
+    public var items: ItemLayout?
+    /// The rows the view has for items (set by the run loop from the terminal size), for scrolling.
+    public var viewRows: Int = 20
     public init(path: String, title: String, contentType: ContentType, commitID: String = "", commitMessage: String = "", commands: [EditorCommand] = []) {
         self.path = path; self.title = title; self.contentType = contentType
         self.commitID = commitID; self.commitMessage = commitMessage; self.commands = commands
@@ -98,8 +113,71 @@ public struct EditorState: Equatable, Sendable {
     public var selection: EditorSelection? {
         selectionAnchor.map { EditorSelection(start: min($0, cursor), end: max($0, cursor)) }
     }
+    /// What commands act on: the selection, else the item under the cursor when the view numbers items.
+    public var effectiveSelection: EditorSelection? {
+        if let selection { return selection }
+        if let items, items.count > 0, cursor < items.count { return EditorSelection(start: cursor, end: cursor) }
+        return nil
+    }
+    /// Folio's own commands, offered beside the plugin's.
+    public static let hostCommands: [EditorCommand] = [
+        EditorCommand(id: "folio.undo", title: "Undo", shortcut: "^Z"),
+        EditorCommand(id: "folio.redo", title: "Redo", shortcut: "^Y"),
+        EditorCommand(id: "folio.history", title: "History", shortcut: "^G"),
+        EditorCommand(id: "folio.palette", title: "Commands", shortcut: "^P"),
+        EditorCommand(id: "folio.settings", title: "Settings", shortcut: "^E"),
+        EditorCommand(id: "folio.close", title: "Close", shortcut: "^W"),
+    ]
     /// The palette: the plugin's commands then the host's.
-    public var paletteCommands: [EditorCommand] { commands + [EditorCommand(id: "folio.history", title: "Show History", shortcut: "^G")] }
+    public var paletteCommands: [EditorCommand] { commands + Self.hostCommands.filter { $0.id != "folio.palette" } }
+}
+
+/// The one-line prompt for a command's text arguments: one question per argument, Enter confirms, Esc cancels.
+public struct EditorPrompt: Equatable, Sendable {
+    public var command: EditorCommand
+    /// The arguments so far (item numbers already filled in), in usage order, nil where still to ask.
+    public var values: [String?]
+    public var names: [String]
+    public var text: String = ""
+    /// The index in `names` being asked.
+    public var asking: Int
+}
+
+/// The settings screen: the editable fields and where Esc goes back to.
+public struct SettingsState: Equatable, Sendable {
+    public enum Field: Int, CaseIterable, Sendable { case authorName, authorEmail, sync }
+    public var authorName: String
+    public var authorEmail: String
+    public var sync: SyncMode
+    public var focus: Field = .authorName
+    public var message: String?
+    /// The editor to return to, when opened from one.
+    public var returnTo: EditorState?
+    mutating func append(_ c: Character) {
+        switch focus {
+        case .authorName: authorName.append(c)
+        case .authorEmail: authorEmail.append(c)
+        case .sync: break
+        }
+    }
+    mutating func removeLast() {
+        switch focus {
+        case .authorName: if !authorName.isEmpty { authorName.removeLast() }
+        case .authorEmail: if !authorEmail.isEmpty { authorEmail.removeLast() }
+        case .sync: break
+        }
+    }
+    public init(settings: Settings, returnTo: EditorState? = nil) {
+        authorName = settings.author?.name ?? ""; authorEmail = settings.author?.email ?? ""; sync = settings.sync; self.returnTo = returnTo
+    }
+    /// `base` with the edited fields applied.
+    public func applied(to base: Settings) -> Settings {
+        var settings = base
+        let name = authorName.trimmingCharacters(in: .whitespaces), email = authorEmail.trimmingCharacters(in: .whitespaces)
+        settings.author = name.isEmpty && email.isEmpty ? nil : Settings.Author(name: name, email: email)
+        settings.sync = sync
+        return settings
+    }
 }
 
 /// The history browser: commits loaded so far (newest first), the cursor for more, the selection and its diff.
@@ -117,13 +195,13 @@ public struct HistoryState: Equatable, Sendable {
 
 /// Where the app is and what each screen holds.
 public struct AppState: Equatable, Sendable {
-    public enum Screen: Equatable, Sendable {
+    public indirect enum Screen: Equatable, Sendable {
         case launch
         case picker(PickerState)
         case form(FormState)
         case editor(EditorState)
         case history(HistoryState, EditorState)
-        case settings
+        case settings(SettingsState)
     }
 
     public var screen: Screen = .launch
@@ -134,6 +212,10 @@ public struct AppState: Equatable, Sendable {
     public var recent: [RecentDocument] = []
     public var templates: [TemplateSourceStatus] = []
     public var tick = 0
+    /// The settings as loaded (the settings screen edits a copy).
+    public var settings = Settings()
+    /// A one-line message on the launch screen (a command's output or an error), cleared by the next key.
+    public var message: String?
 
     public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = []) { self.recent = recent; self.templates = templates }
 

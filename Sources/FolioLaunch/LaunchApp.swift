@@ -11,7 +11,7 @@ public protocol DocumentSession: Sendable {
     func latestCommit() -> (id: String, message: String)
     var editor: any EditorViewProvider { get }
     var history: any HistoryPageProvider { get }
-    /// Performs `.runEditorCommand`, `.restore`, `.tag` or `.compare`; throws with a one-line reason.
+    /// Performs `.runEditorCommand`, `.restore` or `.tag` as one commit (a tag makes none); throws with a one-line reason.
     func perform(_ effect: AppEffect) async throws
 }
 
@@ -23,9 +23,15 @@ public struct LaunchServices: Sendable {
     public var document: (any DocumentSession)?
     public var settings: Settings
     public var settingsPath: String
+    /// A one-line message to show when the launcher opens (a command's output, an error).
+    public var message: String?
+    /// Saves edited settings (the integration layer writes `settings.json`); throws with a one-line reason.
+    public var saveSettings: @Sendable (Settings) throws -> Void
     public init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
-                settings: Settings = Settings(), settingsPath: String = "") {
+                settings: Settings = Settings(), settingsPath: String = "", message: String? = nil,
+                saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
         self.recent = recent; self.templates = templates; self.document = document; self.settings = settings; self.settingsPath = settingsPath
+        self.message = message; self.saveSettings = saveSettings
     }
 }
 
@@ -45,15 +51,13 @@ public enum LaunchApp {
         var state = AppState(recent: RecentList.merge(pinned: scene.recent.pinned, recent: services.recent.recentDocuments(limit: scene.recent.count),
                                                       count: scene.recent.count),
                              templates: services.templates.sourceNames().map { TemplateSourceStatus(name: $0, state: .loading) })
+        state.settings = services.settings
+        state.message = services.message
+        var startEffects: [AppEffect] = []
         if let document = services.document {
-            var editor = EditorState(path: document.path, title: document.title, contentType: document.contentType,
-                                     commitID: document.latestCommit().id, commitMessage: document.latestCommit().message,
-                                     commands: document.editor.commands())
-            if let saved = try? store.load(sceneID), saved.documentPath == document.path {
-                editor.scroll = saved.scroll
-                if let selection = saved.selection { editor.selectionAnchor = selection.start; editor.cursor = selection.end }
-            }
-            state.screen = .editor(editor)
+            let saved = (try? store.load(sceneID)) ?? nil
+            state.screen = initialScreen(document: document, saved: saved)
+            if case .history = state.screen { startEffects.append(.loadHistoryPage(after: nil)) }
         }
         let loaders = Task {
             await withTaskGroup(of: Void.self) { group in
@@ -71,12 +75,51 @@ public enum LaunchApp {
             var buffer = FrameBuffer(capability: capability, synchronized: environment["TERM"] != "dumb")
             var size = terminal.size
             var lastTick = Date()
+            var lastPoll = Date()
+            var pending = startEffects
             while true {
+                // Effects that stay inside the launcher (loading history, running editor commands, saving settings).
+                for effect in pending {
+                    switch effect {
+                    case let .loadHistoryPage(cursor):
+                        if let document = services.document {
+                            Task { do { mailbox.post(.history(try await document.history.page(after: cursor, limit: 50))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
+                        }
+                    case let .loadDiff(id):
+                        if let document = services.document {
+                            Task { do { mailbox.post(.diff(try await document.history.diff(of: id))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
+                        }
+                    case let .compare(a, b):
+                        if let document = services.document {
+                            Task { do { mailbox.post(.diff(try await document.history.diff(between: a, and: b))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
+                        }
+                    case .runEditorCommand, .restore, .tag:
+                        if let document = services.document {
+                            Task {
+                                do { try await document.perform(effect); mailbox.post(.performed(effect)) } catch { mailbox.post(.failure(Self.oneLine(error))) }
+                            }
+                        }
+                    case let .saveSettings(settings):
+                        do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
+                    default: break
+                    }
+                }
+                pending = []
                 terminal.write(buffer.update(to: frame(state, scene: scene, services: services, width: size.width, height: size.height)))
                 let events = terminal.nextEvents(timeoutMilliseconds: 80)
                 if Date().timeIntervalSince(lastTick) > 0.08 { state.tick += 1; lastTick = Date() }
+                // Another window (or process) may have changed the document: poll its head and re-render on change.
+                if let document = services.document, Date().timeIntervalSince(lastPoll) > 0.3 {
+                    lastPoll = Date()
+                    state.refreshDocument(document)
+                }
                 for message in mailbox.drain() {
                     switch message {
+                    case let .performed(effect):
+                        if let document = services.document { state.refreshDocument(document) }
+                        if case .restore = effect, case .history(_, let editor) = state.screen {
+                            state.screen = .history(HistoryState(), editor); pending.append(.loadHistoryPage(after: nil))
+                        }
                     case let .source(name, sourceState):
                         if let index = state.templates.firstIndex(where: { $0.name == name }) { state.templates[index].state = sourceState }
                     case let .history(page):
@@ -87,14 +130,24 @@ public enum LaunchApp {
                     case let .diff(lines):
                         if case .history(var history, let editor) = state.screen { history.diff = lines; state.screen = .history(history, editor) }
                     case let .failure(text):
-                        if case .history(var history, let editor) = state.screen { history.error = text; history.loading = false; state.screen = .history(history, editor) }
+                        switch state.screen {
+                        case .history(var history, let editor): history.error = text; history.loading = false; state.screen = .history(history, editor)
+                        case var .editor(editor): editor.message = text; state.screen = .editor(editor)
+                        case var .settings(settings): settings.message = "✗ " + text; state.screen = .settings(settings)
+                        default: state.message = text
+                        }
                     }
+                }
+                if case var .editor(editor) = state.screen {
+                    editor.viewRows = max(1, size.height - 3 - (editor.items?.headerLines ?? 0))
+                    state.screen = .editor(editor)
                 }
                 for event in events {
                     switch event {
                     case let .resize(width, height): size = (width, height); buffer.invalidate()
                     case .redraw: buffer.invalidate()
                     case let .key(key):
+                        state.message = nil
                         let (next, effects) = state.handling(key, scene: scene)
                         state = next
                         for effect in effects {
@@ -102,21 +155,10 @@ public enum LaunchApp {
                             case .createBlank, .instantiate, .open, .runCommand, .quit:
                                 try? store.save(sceneState(state), id: sceneID)
                                 return LaunchOutcome(effect: effect)
-                            case let .loadHistoryPage(cursor):
-                                if let document = services.document {
-                                    Task { do { mailbox.post(.history(try await document.history.page(after: cursor, limit: 50))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
-                                }
-                            case let .loadDiff(id):
-                                if let document = services.document {
-                                    Task { do { mailbox.post(.diff(try await document.history.diff(of: id))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
-                                }
-                            case .runEditorCommand, .restore, .tag, .compare:
-                                if let document = services.document {
-                                    Task { do { try await document.perform(effect) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
-                                }
-                            case .openHistory, .openSettings: break
+                            default: pending.append(effect)
                             }
                         }
+                        try? store.save(sceneState(state), id: sceneID)
                     }
                 }
             }
@@ -133,17 +175,35 @@ public enum LaunchApp {
             guard let document = services.document else { return CellGrid(width: width, height: height) }
             return Screens.editor(editor, view: document.editor, width: width, height: height)
         case let .history(history, editor): return Screens.history(history, title: editor.title, width: width, height: height, tick: state.tick)
-        case .settings: return Screens.settings(services.settings, path: services.settingsPath, width: width, height: height)
+        case let .settings(settings): return Screens.settings(state.settings, path: services.settingsPath, width: width, height: height, editing: settings)
         }
+    }
+
+    /// The screen a window opens on with a document: its editor, with the selection, scroll and panel the scene saved.
+    static func initialScreen(document: any DocumentSession, saved: SceneState?) -> AppState.Screen {
+        let head = document.latestCommit()
+        var editor = EditorState(path: document.path, title: document.title, contentType: document.contentType,
+                                 commitID: head.id, commitMessage: head.message, commands: document.editor.commands())
+        editor.items = document.editor.itemLayout()
+        guard let saved, saved.documentPath == document.path else { return .editor(editor) }
+        editor.scroll = max(0, saved.scroll)
+        if let selection = saved.selection {
+            let last = max(0, (editor.items?.count ?? Int.max / 2) - 1)
+            if selection.start == selection.end { editor.cursor = min(last, max(0, selection.end)) }
+            else { editor.selectionAnchor = min(last, max(0, selection.start)); editor.cursor = min(last, max(0, selection.end)) }
+        }
+        return saved.panel == .history ? .history(HistoryState(), editor) : .editor(editor)
     }
 
     /// The window state to save for the current screen.
     static func sceneState(_ state: AppState) -> SceneState {
         switch state.screen {
-        case let .editor(editor): return SceneState(documentPath: editor.path, selection: editor.selection, scroll: editor.scroll, panel: .editor)
-        case let .history(_, editor): return SceneState(documentPath: editor.path, selection: editor.selection, scroll: editor.scroll, panel: .history)
+        case let .editor(editor): return SceneState(documentPath: editor.path, selection: editor.savedSelection, scroll: editor.scroll, panel: .editor)
+        case let .history(_, editor): return SceneState(documentPath: editor.path, selection: editor.savedSelection, scroll: editor.scroll, panel: .history)
         case .picker: return SceneState(panel: .picker)
-        case .settings: return SceneState(panel: .settings)
+        case let .settings(settings):
+            guard let editor = settings.returnTo else { return SceneState(panel: .settings) }
+            return SceneState(documentPath: editor.path, selection: editor.savedSelection, scroll: editor.scroll, panel: .editor)
         case .launch, .form: return SceneState(panel: .launch)
         }
     }
@@ -156,6 +216,7 @@ public enum LaunchApp {
 /// Results from background tasks, handed to the run loop.
 final class Mailbox: @unchecked Sendable {
     enum Message: Sendable {
+        case performed(AppEffect)
         case source(String, SourceState)
         case history(HistoryPage)
         case diff([String])
@@ -165,4 +226,34 @@ final class Mailbox: @unchecked Sendable {
     private var messages: [Message] = []
     func post(_ message: Message) { lock.lock(); messages.append(message); lock.unlock() }
     func drain() -> [Message] { lock.lock(); defer { messages.removeAll(); lock.unlock() }; return messages }
+}
+
+extension EditorState {
+    /// The selection to save for the window: the range, or the cursor alone.
+    var savedSelection: EditorSelection? { selection ?? EditorSelection(start: cursor, end: cursor) }
+}
+
+extension AppState {
+    /// Picks up a new head of the open document (a command here, another window, another process): the status line,
+    /// the item layout, and the cursor kept in range.
+    mutating func refreshDocument(_ document: any DocumentSession) {
+        func refreshed(_ editor: EditorState) -> EditorState {
+            var editor = editor
+            let head = document.latestCommit()
+            guard head.id != editor.commitID || head.message != editor.commitMessage else { return editor }
+            editor.commitID = head.id
+            editor.commitMessage = head.message
+            editor.items = document.editor.itemLayout()
+            if let items = editor.items {
+                editor.cursor = min(editor.cursor, max(0, items.count - 1))
+                if let anchor = editor.selectionAnchor { editor.selectionAnchor = min(anchor, max(0, items.count - 1)) }
+            }
+            return editor
+        }
+        switch screen {
+        case let .editor(editor): screen = .editor(refreshed(editor))
+        case let .history(history, editor): screen = .history(history, refreshed(editor))
+        default: break
+        }
+    }
 }

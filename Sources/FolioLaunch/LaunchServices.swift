@@ -82,9 +82,16 @@ public struct EditorCommand: Equatable, Sendable {
     /// The shortcut shown in the command bar, e.g. "^B" or "x".
     public var shortcut: String?
     public var needsSelection: Bool
-    public init(id: String, title: String, shortcut: String? = nil, needsSelection: Bool = false) {
-        self.id = id; self.title = title; self.shortcut = shortcut; self.needsSelection = needsSelection
+    /// How the command is called, e.g. "rename N TITLE": the words after the first name its arguments.
+    /// `N` is an item number (taken from the cursor or the selection); any other word is asked for in a prompt.
+    public var usage: String
+    public init(id: String, title: String, shortcut: String? = nil, needsSelection: Bool = false, usage: String = "") {
+        self.id = id; self.title = title; self.shortcut = shortcut; self.needsSelection = needsSelection; self.usage = usage
     }
+    /// The argument names from `usage`.
+    public var argumentNames: [String] { usage.split(separator: " ").dropFirst().map(String.init) }
+    /// Whether an argument name is an item number the host fills in from the cursor or the selection.
+    public static func isItemArgument(_ name: String) -> Bool { name == "N" || name == "ITEM" }
 }
 
 /// What is selected in an editor: a range of lines/items, nil when nothing is.
@@ -98,8 +105,28 @@ public struct EditorSelection: Equatable, Sendable, Codable {
 public protocol EditorViewProvider: Sendable {
     /// The document's content drawn as lines of at most `width` cells (at most `height` lines).
     func render(width: Int, height: Int, selection: EditorSelection?) -> [String]
+    /// The view with the cursor on item `cursor` (0-based) and the first item row `scroll`; views that number their
+    /// items draw the cursor themselves. Defaults to `render(width:height:selection:)`.
+    func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int) -> [String]
     /// The commands the plugin offers.
     func commands() -> [EditorCommand]
+    /// The layout of the view's items: how many there are and how many lines come before the first one;
+    /// nil when the view does not number items (then the host draws the cursor).
+    func itemLayout() -> ItemLayout?
+}
+
+/// How a view lays out numbered items.
+public struct ItemLayout: Equatable, Sendable {
+    public var count: Int
+    public var headerLines: Int
+    public init(count: Int, headerLines: Int) { self.count = count; self.headerLines = headerLines }
+}
+
+extension EditorViewProvider {
+    public func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int) -> [String] {
+        render(width: width, height: height, selection: selection)
+    }
+    public func itemLayout() -> ItemLayout? { nil }
 }
 
 /// A commit in a document's history.
@@ -128,4 +155,10 @@ public struct HistoryPage: Equatable, Sendable {
 public protocol HistoryPageProvider: Sendable {
     func page(after cursor: String?, limit: Int) async throws -> HistoryPage
     func diff(of commitID: String) async throws -> [String]
+    /// The changes from version `a` to version `b`.
+    func diff(between a: String, and b: String) async throws -> [String]
+}
+
+extension HistoryPageProvider {
+    public func diff(between a: String, and b: String) async throws -> [String] { try await diff(of: b) }
 }

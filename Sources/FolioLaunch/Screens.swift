@@ -138,36 +138,59 @@ public enum Screens {
     /// commands needing a selection are dim without one; Ctrl-P shows the palette of all commands.
     public static func editor(_ state: EditorState, view: any EditorViewProvider, width: Int, height: Int) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
+        guard width > 0, height > 0 else { return grid }
         let bodyHeight = max(0, height - 3)
-        let lines = view.render(width: max(0, width - 2), height: bodyHeight, selection: state.selection)
+        let numbered = state.items != nil
+        let lines = numbered
+            ? view.render(width: max(0, width - 2), height: bodyHeight, cursor: state.cursor, selection: state.selection, scroll: state.scroll)
+            : view.render(width: max(0, width - 2), height: bodyHeight, selection: state.selection)
         grid.put(" " + state.title, x: 0, y: 0, style: CellStyle(bold: true))
         grid.put(state.path, x: max(0, width - DisplayWidth.width(of: state.path) - 1), y: 0, style: theme.subtitle, maxWidth: max(0, width / 2))
         for (row, text) in lines.prefix(bodyHeight).enumerated() {
             let y = row + 1
-            let selected = state.selection.map { $0.start...$0.end ~= row } ?? false
-            if row == state.cursor { grid.put("›", x: 0, y: y, style: theme.key) }
+            let selected: Bool
+            if numbered {
+                selected = state.selection.map { selection in ViewLines.itemNumber(text).map { selection.start + 1...selection.end + 1 ~= $0 } ?? false } ?? false
+            } else {
+                selected = state.selection.map { $0.start...$0.end ~= row } ?? false
+                if row == state.cursor { grid.put("›", x: 0, y: y, style: theme.key) }
+            }
             grid.put(text, x: 1, y: y, style: selected ? CellStyle(reverse: true) : .plain, maxWidth: max(0, width - 2))
         }
         // Status line.
         let status = CellStyle(reverse: true)
         let statusY = height - 2
-        grid.put(String(repeating: " ", count: width), x: 0, y: statusY, style: status)
-        let commit = state.commitID.isEmpty ? "no commits yet" : "\(state.commitID.prefix(7)) \(state.commitMessage)"
-        let left = " \(state.title) · \(state.contentType.identifier)"
-        grid.put(left, x: 0, y: statusY, style: CellStyle(bold: true, reverse: true), maxWidth: max(0, width / 2))
-        let right = DisplayWidth.truncate(commit, to: max(0, width - min(width / 2, DisplayWidth.width(of: left)) - 3))
-        grid.put(right + " ", x: width - DisplayWidth.width(of: right) - 1, y: statusY, style: status)
-        // Command bar.
-        var x = 1
+        if statusY >= 0 {
+            grid.put(String(repeating: " ", count: width), x: 0, y: statusY, style: status)
+            let commit = state.commitID.isEmpty ? "no commits yet" : "\(state.commitID.prefix(7)) \(state.commitMessage)"
+            let left = " \(state.title) · \(state.contentType.identifier)"
+            grid.put(left, x: 0, y: statusY, style: CellStyle(bold: true, reverse: true), maxWidth: max(0, width / 2))
+            let right = DisplayWidth.truncate(commit, to: max(0, width - min(width / 2, DisplayWidth.width(of: left)) - 3))
+            grid.put(right + " ", x: max(0, width - DisplayWidth.width(of: right) - 1), y: statusY, style: status)
+        }
         let barY = height - 1
-        for command in state.commands + [EditorCommand(id: "palette", title: "Commands", shortcut: "^P"), EditorCommand(id: "history", title: "History", shortcut: "^G")] {
-            let enabled = !command.needsSelection || state.selection != nil
-            let keyText = command.shortcut ?? ""
-            let width = DisplayWidth.width(of: keyText) + DisplayWidth.width(of: command.title) + 3
-            if x + width > grid.width { break }
-            grid.put(keyText, x: x, y: barY, style: enabled ? CellStyle(foreground: .named(.cyan), bold: true) : theme.disabled)
-            grid.put(" " + command.title, x: x + DisplayWidth.width(of: keyText), y: barY, style: enabled ? theme.action : theme.disabled)
-            x += width
+        if let prompt = state.prompt {
+            // The one-line prompt replaces the command bar.
+            let label = " \(prompt.command.title) — \(prompt.names.indices.contains(prompt.asking) ? prompt.names[prompt.asking] : ""): "
+            grid.put(label, x: 0, y: barY, style: theme.key, maxWidth: width)
+            grid.put(prompt.text + "▏", x: min(width, DisplayWidth.width(of: label)), y: barY, style: CellStyle(bold: true),
+                     maxWidth: max(0, width - DisplayWidth.width(of: label)))
+            if let message = state.message, barY - 1 > 0 { grid.put(" ✗ " + message, x: 0, y: barY - 1, style: theme.error, maxWidth: width) }
+        } else if let message = state.message {
+            grid.put(" ✗ " + message, x: 0, y: barY, style: theme.error, maxWidth: width)
+        } else {
+            // Command bar.
+            var x = 1
+            let enabledSelection = state.effectiveSelection != nil
+            for command in state.commands + EditorState.hostCommands {
+                let enabled = !command.needsSelection || enabledSelection
+                let keyText = AppState.displayShortcut(command.shortcut)
+                let cellWidth = DisplayWidth.width(of: keyText) + DisplayWidth.width(of: command.title) + 3
+                if x + cellWidth > grid.width { break }
+                grid.put(keyText, x: x, y: barY, style: enabled ? CellStyle(foreground: .named(.cyan), bold: true) : theme.disabled)
+                grid.put(" " + command.title, x: x + DisplayWidth.width(of: keyText), y: barY, style: enabled ? theme.action : theme.disabled)
+                x += cellWidth
+            }
         }
         if state.paletteOpen { palette(state, into: &grid) }
         return grid
@@ -187,10 +210,10 @@ public enum Screens {
             let index = row - 1
             guard commands.indices.contains(index) else { continue }
             let command = commands[index]
-            let enabled = !command.needsSelection || state.selection != nil
+            let enabled = !command.needsSelection || state.effectiveSelection != nil
             var style = enabled ? theme.action : theme.disabled
             if index == state.paletteIndex { style.reverse = true; style.bold = true }
-            let shortcut = command.shortcut ?? ""
+            let shortcut = AppState.displayShortcut(command.shortcut)
             let label = DisplayWidth.pad(" " + command.title + (enabled ? "" : " (needs a selection)"), to: max(0, boxWidth - 4 - DisplayWidth.width(of: shortcut)))
             grid.put(label + " " + shortcut + " ", x: x + 1, y: y + row, style: style)
         }
@@ -244,10 +267,27 @@ public enum Screens {
     }
 
     /// The settings screen: author, sync mode, colors, template sources and editor associations.
-    public static func settings(_ settings: Settings, path: String, width: Int, height: Int) -> CellGrid {
+    public static func settings(_ settings: Settings, path: String, width: Int, height: Int, editing: SettingsState? = nil) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
-        chrome(&grid, title: "Settings", right: path, hints: "edit the file shown above · esc back")
+        guard width > 0, height > 0 else { return grid }
+        chrome(&grid, title: "Settings", right: path,
+               hints: editing == nil ? "edit the file shown above · esc back" : "↑↓ field · type to edit · ←→ sync mode · ⏎ save · esc back")
         var y = 2
+        if let editing {
+            func field(_ label: String, _ value: String, _ which: SettingsState.Field) {
+                guard y < height - 1 else { return }
+                let focused = editing.focus == which
+                grid.put(focused ? " ▸ " : "   ", x: 0, y: y, style: theme.key)
+                grid.put(DisplayWidth.pad(label, to: 18), x: 3, y: y, style: focused ? CellStyle(bold: true) : theme.subtitle)
+                grid.put(value + (focused && which != .sync ? "▏" : ""), x: 22, y: y, style: CellStyle(underline: which != .sync), maxWidth: max(0, width - 23))
+                y += 1
+            }
+            field("Author name", editing.authorName, .authorName)
+            field("Author email", editing.authorEmail, .authorEmail)
+            field("Sync mode", [SyncMode.full, SyncMode.none].map { $0 == editing.sync ? "[\($0.rawValue)]" : " \($0.rawValue) " }.joined(separator: " "), .sync)
+            if let message = editing.message, y < height - 1 { grid.put("   " + message, x: 0, y: y, style: theme.success, maxWidth: width) }
+            y += 2
+        }
         func section(_ title: String) { if y < height - 1 { grid.put(" " + title, x: 0, y: y, style: theme.heading) }; y += 1 }
         func row(_ key: String, _ value: String) {
             if y < height - 1 {
@@ -256,13 +296,15 @@ public enum Screens {
             }
             y += 1
         }
-        section("Author")
-        row("name", settings.author?.name ?? "(not set)")
-        row("email", settings.author?.email ?? "(not set)")
-        y += 1
-        section("Sync")
-        row("mode", settings.sync.rawValue)
-        y += 1
+        if editing == nil {
+            section("Author")
+            row("name", settings.author?.name ?? "(not set)")
+            row("email", settings.author?.email ?? "(not set)")
+            y += 1
+            section("Sync")
+            row("mode", settings.sync.rawValue)
+            y += 1
+        }
         section("Colors")
         if settings.colors.isEmpty { row("(defaults)", "") }
         for (key, value) in settings.colors.sorted(by: { $0.key < $1.key }) { row(key, value) }
@@ -295,4 +337,30 @@ public enum Screens {
 
 extension HistoryEntry {
     func compareMarkSymbol(_ mark: String?) -> String { mark == id ? "◆" : " " }
+}
+
+/// Reading the numbered lines of a plugin view ("> 12 [x] Milk", "   3  text").
+public enum ViewLines {
+    /// The item number a view line shows, nil for other lines (headers, blank lines).
+    public static func itemNumber(_ line: String) -> Int? {
+        var scalars = Substring(line).unicodeScalars.drop { $0 == ">" || $0 == " " || $0 == "›" }
+        var digits = ""
+        while let first = scalars.first, ("0"..."9").contains(first) { digits.unicodeScalars.append(first); scalars = scalars.dropFirst() }
+        guard !digits.isEmpty, digits.count < 10, scalars.first == " " else { return nil }
+        return Int(digits)
+    }
+
+    /// The item layout of a whole view: numbered lines 1…n in order after a header; nil when there are none.
+    public static func layout(_ lines: [String]) -> ItemLayout? {
+        var header: Int?
+        var count = 0
+        for (index, line) in lines.enumerated() {
+            guard let number = itemNumber(line) else { if header != nil { break } else { continue } }
+            if header == nil { guard number == 1 else { continue }; header = index }
+            guard number == count + 1 else { break }
+            count += 1
+        }
+        guard let header else { return nil }
+        return ItemLayout(count: count, headerLines: header)
+    }
 }

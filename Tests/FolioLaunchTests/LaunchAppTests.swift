@@ -31,7 +31,7 @@ final class LaunchAppTests: XCTestCase {
         XCTAssertTrue(LaunchApp.frame(state, scene: .defaultScene, services: services, width: 80, height: 24).plainText().contains("New Document"))
         state.screen = .picker(PickerState())
         XCTAssertTrue(LaunchApp.frame(state, scene: .defaultScene, services: services, width: 80, height: 24).plainText().contains("Short Story"))
-        state.screen = .settings
+        state.screen = .settings(SettingsState(settings: Settings()))
         XCTAssertTrue(LaunchApp.frame(state, scene: .defaultScene, services: services, width: 80, height: 24).plainText().contains("Settings"))
     }
 
