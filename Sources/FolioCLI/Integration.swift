@@ -12,8 +12,3 @@ func semanticDiff(document: Document, from a: String?, to b: String?, io: Comman
 func newFromTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     try instantiateTemplate(args, io)
 }
-
-/// The interactive launcher and editor host (wired when templates and plugins are in).
-func runInteractive(configPath: String?, scene: String?, open: String?, io: CommandIO) throws -> Int32 {
-    throw FolioError.invalidRequest("the interactive launcher is not available yet; use folio launch --render")
-}

@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioLaunch
+import FolioTerminal
 
 /// The recent documents as the launcher lists them.
 struct RecentDocumentsAdapter: RecentDocumentsProvider {
@@ -30,4 +31,57 @@ let launchCommands: [Command] = [
         }
         return try runInteractive(configPath: args.value("--config").map { io.url($0).path }, scene: args.value("--scene"), open: nil, io: io)
     },
+    Command("open", usage: "open PATH [--scene NAME] [--config FILE]",
+            summary: "Open a document in the editor host (on a terminal)", options: ["--scene", "--config"]) { args, io in
+        let path = try args.positional(0, "PATH")
+        try args.expectAtMost(1)
+        // Fail before touching the terminal when the document cannot be opened.
+        _ = try DocumentStore(environment: io.environment).open(at: io.url(path))
+        return try runInteractive(configPath: args.value("--config").map { io.url($0).path }, scene: args.value("--scene"), open: path, io: io)
+    },
 ]
+
+/// Timings of the interactive program, for `folio-bench`.
+public enum LaunchBenchmarks {
+    /// The time to build and encode the first launch frame (what `folio launch` writes before any template source
+    /// has resolved): scene, recent list and settings loaded, layout and ANSI bytes produced.
+    public static func firstFrame(environment: [String: String], width: Int = 100, height: Int = 30,
+                                  workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let scene = try LaunchScene.resolve(configPath: nil, workingDirectory: workingDirectory, environment: environment)
+        let catalog = TemplateCatalogAdapter(environment: environment)
+        let recent = RecentDocumentsAdapter(recent: RecentDocuments(environment: environment)).recentDocuments(limit: scene.recent.count)
+        _ = try? Settings.load(environment: environment)
+        let state = AppState(recent: RecentList.merge(pinned: scene.recent.pinned, recent: recent, count: scene.recent.count),
+                             templates: catalog.sourceNames().map { TemplateSourceStatus(name: $0, state: .loading) })
+        var buffer = FrameBuffer(capability: .truecolor)
+        let grid = LaunchLayout(scene: scene, width: width, height: height, context: state.launchContext).grid
+        _ = buffer.update(to: grid)
+        return clock.now - start
+    }
+
+    /// The average time of one editor frame for `document` (e.g. a 10,000-item checklist) with the cursor moving down
+    /// a line per frame: the plugin's view of the visible part, the host frame and the changed bytes. `frames`
+    /// frames are timed after one warm-up frame (which opens the document and lays out its items).
+    public static func editorFrame(document url: URL, width: Int = 100, height: Int = 30, frames: Int = 200,
+                                   environment: [String: String]) throws -> Duration {
+        let session = try DocumentSessionAdapter(url: url, environment: environment)
+        var editor = EditorState(path: session.path, title: session.title, contentType: session.contentType,
+                                 commitID: session.latestCommit().id, commitMessage: session.latestCommit().message, commands: session.editor.commands())
+        editor.items = session.editor.itemLayout()
+        editor.viewRows = max(1, height - 3 - (editor.items?.headerLines ?? 0))
+        var buffer = FrameBuffer(capability: .truecolor)
+        _ = buffer.update(to: Screens.editor(editor, view: session.editor, width: width, height: height))
+        let clock = ContinuousClock()
+        let start = clock.now
+        var state = AppState()
+        state.screen = .editor(editor)
+        for _ in 0..<max(1, frames) {
+            state = state.handling(.down, scene: .defaultScene).0
+            guard case let .editor(current) = state.screen else { break }
+            _ = buffer.update(to: Screens.editor(current, view: session.editor, width: width, height: height))
+        }
+        return (clock.now - start) / max(1, frames)
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import FolioCore
+import FolioLaunch
+import FolioPlugins
+
+/// An open document for the editor host: the plugin's view and commands, the status line's latest commit, the history
+/// browser's pages and diffs, and every command as one commit.
+///
+/// `Document` is not thread-safe, and the run loop renders while commands run in tasks, so every use of it goes
+/// through `lock`. The plugin's parsed document is kept per head, and the last rendered view per (head, size,
+/// cursor, selection, scroll), so an idle frame costs no plugin call and a cursor move costs one render.
+final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
+    let document: Document
+    let host: PluginHost
+    let associations: [String: String]
+    /// The editor chosen for the document, nil when none fits (then the primary file is shown as text).
+    let editorManifest: EditorManifest?
+    /// Why there is no editor, shown in the view.
+    let editorProblem: String?
+
+    let path: String
+    let title: String
+    let contentType: ContentType
+
+    private let lock = NSLock()
+    private var openedHead: String?
+    private var opened: EditorDocument?
+    private var openError: String?
+    private var layoutHead: String?
+    private var layout: ItemLayout?
+    private var cachedKey: RenderKey?
+    private var cachedLines: [String] = []
+
+    private struct RenderKey: Equatable {
+        var head: String, width: Int, height: Int, cursor: Int, anchor: Int, scroll: Int, numbered: Bool
+    }
+
+    init(document: Document, host: PluginHost, associations: [String: String], editorOverride: String? = nil) {
+        self.document = document
+        self.host = host
+        self.associations = associations
+        path = document.url.path
+        title = document.metadata.title
+        contentType = document.metadata.contentType
+        do {
+            editorManifest = try host.chooseEditor(for: document, associations: associations, override: editorOverride)
+            editorProblem = nil
+        } catch {
+            editorManifest = nil
+            editorProblem = FolioCommandLine.oneLine(error)
+        }
+    }
+
+    /// Opens the document at `url` with the plugin host of `environment`.
+    convenience init(url: URL, environment: [String: String]) throws {
+        let store = try DocumentStore(environment: environment)
+        let document = try store.open(at: url)
+        self.init(document: document, host: PluginHost(searchPath: .standard(environment: environment)),
+                  associations: store.settings.editorAssociations)
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock(); defer { lock.unlock() }
+        return try body()
+    }
+
+    func latestCommit() -> (id: String, message: String) {
+        locked {
+            guard let head = try? document.head() else { return ("", "") }
+            return (head.id.hex, head.summary)
+        }
+    }
+
+    var editor: any EditorViewProvider { PluginView(session: self) }
+    var history: any HistoryPageProvider { DocumentHistory(session: self) }
+
+    // MARK: Commands
+
+    func perform(_ effect: AppEffect) async throws {
+        try locked {
+            switch effect {
+            case let .runEditorCommand(id, arguments):
+                switch id {
+                case "folio.undo": try document.undo()
+                case "folio.redo": try document.redo()
+                default:
+                    guard let editorManifest else { throw FolioError.invalidRequest(editorProblem ?? "no editor for \(contentType)") }
+                    let outcome = try host.edit(document, command: id, arguments: arguments, associations: associations, editor: editorManifest.id)
+                    if outcome.commit == nil { throw FolioError.invalidRequest("no change: \(outcome.description)") }
+                }
+            case let .restore(commitID):
+                if try document.restore(commitID) == nil { throw FolioError.invalidRequest("no change: that version is the current one") }
+            case let .tag(commitID, name):
+                try document.tag(name, at: commitID)
+            default:
+                break
+            }
+        }
+    }
+
+    // MARK: View (called with the lock held)
+
+    /// The plugin's parsed document at the current head, opened once per head.
+    private func openedDocument() -> (head: String, document: EditorDocument?) {
+        let head = (try? document.head().id.hex) ?? ""
+        if head != openedHead {
+            openedHead = head
+            opened = nil
+            openError = nil
+            cachedKey = nil
+            if let editorManifest {
+                do {
+                    opened = try host.editor(editorManifest.id).open(try document.read(path: document.metadata.primaryFile))
+                } catch {
+                    openError = FolioCommandLine.oneLine(error)
+                }
+            }
+        }
+        return (head, opened)
+    }
+
+    func render(width: Int, height: Int, cursor: Int?, selection: EditorSelection?, scroll: Int) -> [String] {
+        locked {
+            guard width > 0, height > 0 else { return [] }
+            let (head, opened) = openedDocument()
+            let anchor = selection.map { cursor == $0.start ? $0.end : $0.start } ?? -1
+            let key = RenderKey(head: head, width: width, height: height, cursor: cursor ?? -1, anchor: anchor, scroll: scroll, numbered: cursor != nil)
+            if key == cachedKey { return cachedLines }
+            var lines: [String]
+            if let opened {
+                let view = ViewSelection(cursor: cursor.map { $0 + 1 } ?? 0, anchor: selection == nil ? 0 : anchor + 1, scroll: scroll)
+                do { lines = try opened.render(width: width, height: height, selection: view) } catch {
+                    lines = ["✗ " + FolioCommandLine.oneLine(error)]
+                }
+            } else {
+                // No editor (or it refused the file): the primary file as text.
+                let problem = openError ?? editorProblem ?? "no editor"
+                let text = (try? document.read(path: document.metadata.primaryFile)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                lines = ["✗ " + problem] + text.split(separator: "\n", omittingEmptySubsequences: false).prefix(max(0, height - 1)).map(String.init)
+            }
+            cachedKey = key
+            cachedLines = Array(lines.prefix(height))
+            return cachedLines
+        }
+    }
+
+    func itemLayout() -> ItemLayout? {
+        locked {
+            let (head, opened) = openedDocument()
+            if head == layoutHead { return layout }
+            layoutHead = head
+            layout = (try? opened?.render(width: 200, height: 10_000_000, selection: ViewSelection())).flatMap { ViewLines.layout($0) }
+            return layout
+        }
+    }
+
+    func commands() -> [EditorCommand] {
+        (editorManifest?.commands ?? []).map { command in
+            EditorCommand(id: command.id, title: command.title, shortcut: command.shortcut.isEmpty ? nil : command.shortcut,
+                          needsSelection: command.needsSelection, usage: command.usage)
+        }
+    }
+
+    // MARK: History (called through DocumentHistory)
+
+    static let dateFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter
+    }()
+
+    func page(after cursor: String?, limit: Int) throws -> HistoryPage {
+        try locked {
+            let skip = cursor.flatMap(Int.init) ?? 0
+            let entries = try document.log(limit: limit, skip: skip)
+            let mapped = entries.map { entry in
+                FolioLaunch.HistoryEntry(id: entry.id, message: entry.summary, author: entry.author,
+                                         date: Self.dateFormatter.string(from: entry.time), tags: entry.tags)
+            }
+            return HistoryPage(entries: mapped, next: entries.count == limit ? String(skip + limit) : nil)
+        }
+    }
+
+    /// The semantic diff when the editor has one, else the text diff; from `a` (default: the parent) to `b`.
+    func diff(from a: String?, to b: String) throws -> [String] {
+        try locked {
+            let semantic = try? host.semanticDiff(document: document, from: a, to: b, associations: associations, editor: editorManifest?.id)
+            let text = try semantic ?? document.diff(from: a, to: b)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            return lines.last == "" ? Array(lines.dropLast()) : lines
+        }
+    }
+}
+
+/// The plugin's view of a session's document.
+struct PluginView: EditorViewProvider {
+    let session: DocumentSessionAdapter
+    func render(width: Int, height: Int, selection: EditorSelection?) -> [String] {
+        session.render(width: width, height: height, cursor: nil, selection: selection, scroll: 0)
+    }
+    func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int) -> [String] {
+        session.render(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll)
+    }
+    func commands() -> [EditorCommand] { session.commands() }
+    func itemLayout() -> ItemLayout? { session.itemLayout() }
+}
+
+/// A session's history, a page at a time.
+struct DocumentHistory: HistoryPageProvider {
+    let session: DocumentSessionAdapter
+    func page(after cursor: String?, limit: Int) async throws -> HistoryPage { try session.page(after: cursor, limit: limit) }
+    func diff(of commitID: String) async throws -> [String] { try session.diff(from: nil, to: commitID) }
+    func diff(between a: String, and b: String) async throws -> [String] { try session.diff(from: a, to: b) }
+}

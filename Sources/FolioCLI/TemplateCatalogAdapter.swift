@@ -1,0 +1,102 @@
+import Foundation
+import FolioCore
+import FolioLaunch
+import FolioTemplates
+
+/// The configured template sources as the launcher's picker sees them: each source resolves on its own (the launcher
+/// asks for all of them concurrently), a failing one throws its one-line reason without holding up the others, and
+/// each template's variables and files are loaded for the preview and the form. Resolved templates are kept so that
+/// instantiating the picked one needs no second fetch.
+final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
+    let resolver: TemplateResolver
+    private let sources: [TemplateSource]
+    private let configurationError: String?
+    private let lock = NSLock()
+    private var loaded: [String: Template] = [:]
+
+    init(environment: [String: String], offline: Bool = false) {
+        resolver = TemplateResolver(environment: environment, offline: offline)
+        do {
+            sources = try TemplateSource.configured(environment: environment)
+            configurationError = nil
+        } catch {
+            sources = []
+            configurationError = FolioCommandLine.oneLine(error)
+        }
+    }
+
+    func sourceNames() -> [String] {
+        configurationError == nil ? sources.map(\.name) : ["settings"]
+    }
+
+    func templates(in name: String) async throws -> [FolioLaunch.TemplateSummary] {
+        if let configurationError { throw FolioError.invalidRequest(configurationError) }
+        guard let source = sources.first(where: { $0.name == name }) else {
+            throw FolioError.invalidRequest("no template source named '\(name)'")
+        }
+        let resolved = try await resolver.resolve(source)
+        var summaries: [FolioLaunch.TemplateSummary] = []
+        for summary in resolved.templates {
+            try Task.checkCancellation()
+            let template = try? await resolver.template(summary.id, in: resolved)
+            if let template { remember(template) }
+            summaries.append(Self.summary(summary, template: template))
+        }
+        return summaries
+    }
+
+    private func remember(_ template: Template) {
+        lock.lock(); defer { lock.unlock() }
+        if loaded[template.manifest.id] == nil { loaded[template.manifest.id] = template }
+    }
+
+    /// The template with `id`: the one the picker showed, else found in the configured sources.
+    func template(_ id: String) async throws -> Template {
+        let known: Template? = { lock.lock(); defer { lock.unlock() }; return loaded[id] }()
+        if let known { return known }
+        return try await resolver.findTemplate(id, in: sources, progress: nil)
+    }
+
+    static func summary(_ summary: FolioTemplates.TemplateSummary, template: Template?) -> FolioLaunch.TemplateSummary {
+        FolioLaunch.TemplateSummary(
+            id: summary.id, name: summary.name, group: summary.group ?? "",
+            contentType: ContentType(summary.contentType ?? template?.manifest.contentType ?? ContentType.plainText.identifier),
+            summary: summary.summary ?? template?.manifest.summary ?? "",
+            variables: template?.manifest.variables.filter { $0.when == nil }.map(variable) ?? [],
+            files: template?.files.map(\.path) ?? [])
+    }
+
+    /// A template variable as the form asks it: yes/no for booleans, the choices for a choice, text otherwise.
+    /// A default that is a Mustache expression is left empty (the template computes it).
+    static func variable(_ variable: FolioTemplates.TemplateVariable) -> FolioLaunch.TemplateVariable {
+        var defaultText = ""
+        switch variable.default {
+        case let .string(text)?: defaultText = text.contains("{{") ? "" : text
+        case let .bool(flag)?: defaultText = flag ? "yes" : "no"
+        case let .number(number)?: defaultText = number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        default: break
+        }
+        var choices: [String] = []
+        switch variable.type {
+        case .bool: choices = ["no", "yes"]; if defaultText.isEmpty { defaultText = "no" }
+        case .choice: choices = variable.choices ?? []
+        default: break
+        }
+        var prompt = variable.question
+        if variable.type == .multichoice, let options = variable.choices { prompt += " (\(options.joined(separator: ", ")))" }
+        return FolioLaunch.TemplateVariable(name: variable.name, prompt: prompt, defaultValue: defaultText, choices: choices,
+                                            required: variable.default == nil && variable.type == .string,
+                                            pattern: variable.type == .string ? variable.pattern : nil)
+    }
+
+    /// The form's answers as the template takes them: empty answers to variables with a default are left out.
+    static func answers(_ form: [String: String], for template: Template) -> [String: JSONValue] {
+        var given: [String: JSONValue] = [:]
+        for variable in template.manifest.variables {
+            guard let text = form[variable.name] else { continue }
+            if text.isEmpty, variable.default != nil { continue }
+            given[variable.name] = .string(text)
+        }
+        return given
+    }
+}
