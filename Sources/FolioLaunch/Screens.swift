@@ -180,12 +180,19 @@ public enum Screens {
             grid.put(" ✗ " + message, x: 0, y: barY, style: theme.error, maxWidth: width)
         } else {
             // Command bar.
+            // Command bar: the plugin's commands, then Folio's, as many as fit; the palette (which lists them all) always.
             var x = 1
             let enabledSelection = state.effectiveSelection != nil
-            for command in state.commands + EditorState.hostCommands {
+            let palette = EditorState.hostCommands.first { $0.id == "folio.palette" }
+            let paletteWidth = palette.map { DisplayWidth.width(of: AppState.displayShortcut($0.shortcut)) + DisplayWidth.width(of: $0.title) + 3 } ?? 0
+            var shown = state.commands + EditorState.hostCommands.filter { $0.id != "folio.palette" }
+            if let palette { shown.append(palette) }
+            for command in shown {
                 let enabled = !command.needsSelection || enabledSelection
                 let keyText = AppState.displayShortcut(command.shortcut)
                 let cellWidth = DisplayWidth.width(of: keyText) + DisplayWidth.width(of: command.title) + 3
+                let isPalette = command.id == "folio.palette"
+                if !isPalette, x + cellWidth + paletteWidth > grid.width { continue }
                 if x + cellWidth > grid.width { break }
                 grid.put(keyText, x: x, y: barY, style: enabled ? CellStyle(foreground: .named(.cyan), bold: true) : theme.disabled)
                 grid.put(" " + command.title, x: x + DisplayWidth.width(of: keyText), y: barY, style: enabled ? theme.action : theme.disabled)
