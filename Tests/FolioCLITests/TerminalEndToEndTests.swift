@@ -1,0 +1,273 @@
+import FolioCLI
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// Drives the real `folio` program in tmux panes: keys in with `send-keys`, screens out with `capture-pane`.
+/// Each pane runs `folio …; echo FOLIO-EXIT=$?; stty -a; sleep 30` so the exit status and the terminal settings
+/// after folio has gone can be read from the pane. Every wait is bounded; the tmux server is killed in tearDown.
+final class TerminalEndToEndTests: XCTestCase {
+    struct TmuxResult { let status: Int32; let stdout: String; let stderr: String }
+
+    var tmuxPath = ""
+    var socket = ""
+    var dir: TemporaryDirectory!
+    var env: [String: String] = [:]
+    var docs: URL { dir.path("docs") }
+
+    override func setUpWithError() throws {
+        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("tmux is not installed (Debian package tmux)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
+        tmuxPath = path
+        socket = "folio-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
+        dir = TemporaryDirectory("folio-e2e")
+        env = dir.environment(["TERM": "xterm-256color"])
+        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
+        super.tearDown()
+    }
+
+    // MARK: Helpers
+
+    /// Runs tmux with posix_spawn and its output in files. Not `Foundation.Process`: the tmux server the first
+    /// command starts would inherit the descriptor Process watches for the child's exit, and the wait would never end.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> TmuxResult {
+        let outPath = dir.path("tmux-\(UUID().uuidString).out").path, errPath = dir.path("tmux-\(UUID().uuidString).err").path
+        defer { try? FileManager.default.removeItem(atPath: outPath); try? FileManager.default.removeItem(atPath: errPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([tmuxPath, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, tmuxPath, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw NSError(domain: "tmux", code: Int(spawned)) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        return TmuxResult(status: (status >> 8) & 0xFF, stdout: stdout, stderr: stderr)
+    }
+
+    /// The shell command a pane runs: folio, then its exit status and the terminal settings.
+    func paneCommand(_ folioArguments: [String]) -> String {
+        let quoted = ([folioExecutable.path] + folioArguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        return quoted.joined(separator: " ") + "; echo FOLIO-EXIT=$?; stty -a; sleep 30"
+    }
+
+    var environmentFlags: [String] {
+        env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
+    }
+
+    /// Starts folio in a new session (window 0).
+    func start(_ folioArguments: [String]) throws {
+        let result = try tmux(["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", "-c", docs.path] + environmentFlags + [paneCommand(folioArguments)])
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
+    /// Starts folio in another window of the session; returns its target.
+    func startWindow(_ folioArguments: [String]) throws -> String {
+        let result = try tmux(["new-window", "-d", "-P", "-F", "#{window_index}", "-t", "e2e", "-c", docs.path] + environmentFlags + [paneCommand(folioArguments)])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return "e2e:" + result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func capture(_ target: String = "e2e:0") -> String {
+        (try? tmux(["capture-pane", "-p", "-t", target]))?.stdout ?? ""
+    }
+
+    func keys(_ keys: String..., target: String = "e2e:0") throws {
+        try tmux(["send-keys", "-t", target] + keys)
+    }
+
+    func type(_ text: String, target: String = "e2e:0") throws {
+        try tmux(["send-keys", "-t", target, "-l", text])
+    }
+
+    /// Polls the pane until `predicate` holds; fails with the last screen after `timeout` seconds.
+    @discardableResult
+    func waitFor(_ what: String, target: String = "e2e:0", timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line,
+                 _ predicate: (String) -> Bool) -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = ""
+        repeat {
+            screen = capture(target)
+            if predicate(screen) { return screen }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
+        return screen
+    }
+
+    @discardableResult
+    func waitFor(text: String, target: String = "e2e:0", timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line) -> String {
+        waitFor("“\(text)”", target: target, timeout: timeout, file: file, line: line) { $0.contains(text) }
+    }
+
+    /// Checks that folio has exited with `status` and left the terminal as it found it: the alternate screen is off
+    /// and `stty -a` in the pane shows canonical mode and echo back on.
+    func assertRestored(status: Int32, target: String = "e2e:0", file: StaticString = #filePath, line: UInt = #line) {
+        let screen = waitFor("folio to exit", target: target, file: file, line: line) { $0.contains("FOLIO-EXIT=") && $0.contains("icanon") }
+        XCTAssertTrue(screen.contains("FOLIO-EXIT=\(status)"), screen, file: file, line: line)
+        let words = Set(screen.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+        XCTAssertTrue(words.contains("icanon") && words.contains("echo"), "stty shows raw mode left on:\n\(screen)", file: file, line: line)
+        XCTAssertFalse(words.contains("-icanon") || words.contains("-echo"), screen, file: file, line: line)
+        let alternate = (try? tmux(["display-message", "-p", "-t", target, "#{alternate_on}"]))?.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(alternate, "0", "the alternate screen is still on", file: file, line: line)
+    }
+
+    func folioLog(_ path: URL) -> [String] {
+        runFolio(["log", path.path], environment: env, cwd: docs).stdout.split(separator: "\n").map(String.init)
+    }
+
+    func createGroceries(_ name: String) -> URL {
+        let result = runFolio(["new", name, "--template", "checklist/groceries", "--defaults"], environment: env, cwd: docs)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return docs.appendingPathComponent(name)
+    }
+
+    // MARK: Tests
+
+    func testTemplateFormEditorCommandAndQuitRestoresTheTerminal() throws {
+        try start(["launch", "--scene", "e2e-main"])
+        waitFor(text: "Choose a Template")
+        try keys("t")
+        waitFor(text: "Grocery list")
+        try type("groc")
+        waitFor("the filtered picker") { $0.contains("▸ Grocery list") && $0.contains("Filter: groc") }
+        try keys("Enter")
+        waitFor(text: "Destination")
+        // Title (default), two yes/no questions, the destination: Enter on the last field creates.
+        for _ in 0..<4 { try keys("Enter") }
+        let editor = waitFor(text: "(0/13 done)")
+        XCTAssertTrue(editor.contains("> 1 [ ] Milk"), editor)
+        XCTAssertTrue(editor.contains("org.folio.checklist"), editor)
+        XCTAssertTrue(editor.contains("Create from checklist/groceries"), "status line shows the latest commit:\n\(editor)")
+        let document = docs.appendingPathComponent("grocery-list")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: document.appendingPathComponent(".folio").path))
+
+        // Toggle the item under the cursor: one commit.
+        try keys("Down", "Space")
+        let toggled = waitFor(text: "(1/13 done)")
+        XCTAssertTrue(toggled.contains("2 [x] Eggs"), toggled)
+        let log = folioLog(document)
+        XCTAssertEqual(log.count, 2, log.joined(separator: "\n"))
+        XCTAssertTrue(log.first?.contains("Eggs") ?? false, log.joined(separator: "\n"))
+
+        // A text argument is asked in the prompt; Esc cancels with nothing committed.
+        try keys("a")
+        waitFor(text: "Add item — TITLE:")
+        try type("Oat milk")
+        try keys("Escape")
+        waitFor("the prompt to close") { !$0.contains("Add item — TITLE:") }
+        XCTAssertEqual(folioLog(document).count, 2)
+        try keys("a")
+        waitFor(text: "Add item — TITLE:")
+        try type("Oat milk")
+        try keys("Enter")
+        waitFor(text: "14 [ ] Oat milk")
+        XCTAssertEqual(folioLog(document).count, 3)
+
+        // A plugin error is one line in the status area and commits nothing.
+        try keys("m")
+        waitFor(text: "Move item — TO:")
+        try type("zz")
+        try keys("Enter")
+        waitFor(text: "✗ checklist move")
+        XCTAssertEqual(folioLog(document).count, 3)
+
+        try keys("C-q")
+        assertRestored(status: 0)
+    }
+
+    func testEscapeFromThePickerAndTheFormCreatesNothing() throws {
+        try start(["launch", "--scene", "e2e-esc"])
+        waitFor(text: "Choose a Template")
+        try keys("t")
+        waitFor(text: "Grocery list")
+        try keys("Escape")
+        waitFor("the launch screen") { $0.contains("New Document") && !$0.contains("Filter:") }
+        try keys("t")
+        waitFor(text: "Grocery list")
+        try keys("Enter")
+        waitFor(text: "Destination")
+        try keys("Escape")
+        waitFor("the launch screen") { $0.contains("New Document") && !$0.contains("Destination") }
+        try keys("n")
+        waitFor(text: "Destination")
+        try keys("Escape")
+        waitFor("the launch screen") { $0.contains("New Document") && !$0.contains("Destination") }
+        try keys("Escape")  // Esc on the launch screen quits.
+        assertRestored(status: 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: docs.path), [])
+    }
+
+    func testSIGTERMRestoresTheTerminal() throws {
+        let document = createGroceries("list")
+        try start(["open", document.path, "--scene", "e2e-term"])
+        waitFor(text: "(0/13 done)")
+        let panePID = try tmux(["display-message", "-p", "-t", "e2e:0", "#{pane_pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try runProgram("pgrep", ["-P", panePID, "-x", "folio"]).stdout.split(separator: "\n")
+        guard let pid = children.first.flatMap({ Int32($0) }) else { return XCTFail("no folio process under pane \(panePID)") }
+        XCTAssertEqual(kill(pid, SIGTERM), 0)
+        assertRestored(status: 128 + SIGTERM)
+    }
+
+    func testTwoWindowsOnOneDocumentShareChangesAndKeepTheirOwnState() throws {
+        let document = createGroceries("shared")
+        try start(["open", document.path, "--scene", "left"])
+        let right = try startWindow(["open", document.path, "--scene", "right"])
+        waitFor(text: "(0/13 done)")
+        waitFor(text: "(0/13 done)", target: right)
+        // Move the right window's cursor to item 3 and toggle it there.
+        try keys("Down", "Down", target: right)
+        waitFor(text: "> 3 [ ] Bread", target: right)
+        try keys("Space", target: right)
+        waitFor(text: "(1/13 done)", target: right)
+        let shown = Date()
+        let left = waitFor(text: "(1/13 done)", timeout: 3)
+        XCTAssertLessThan(Date().timeIntervalSince(shown), 1.0, "the other window shows the change within a second")
+        XCTAssertTrue(left.contains("> 1 [ ] Milk"), "the left window keeps its own cursor:\n\(left)")
+        XCTAssertTrue(left.contains("3 [x] Bread"), left)
+
+        // Each window's state is saved under its scene id and restored when that scene is opened again.
+        try keys("C-q", target: right)
+        assertRestored(status: 0, target: right)
+        _ = try tmux(["kill-window", "-t", right])
+        let again = try startWindow(["launch", "--scene", "right"])
+        let restored = waitFor(text: "(1/13 done)", target: again)
+        XCTAssertTrue(restored.contains("> 3 [x] Bread"), "the right scene reopens its document with its cursor:\n\(restored)")
+        try keys("C-q", target: again)
+        try keys("C-q")
+        assertRestored(status: 0)
+    }
+}
+
+/// The launcher's benchmark hooks run and stay within their targets (generous bounds: debug build, shared cores).
+final class TerminalEndToEndBenchmarkTests: XCTestCase {
+    func testFirstFrameAndTenThousandItemEditorFrame() throws {
+        let dir = TemporaryDirectory("folio-bench")
+        let env = dir.environment()
+        let first = try LaunchBenchmarks.firstFrame(environment: env, workingDirectory: dir.url)
+        XCTAssertLessThan(first, .milliseconds(500), "time to first frame")
+
+        XCTAssertEqual(runFolio(["new", "big", "--type", "org.folio.checklist"], environment: env, cwd: dir.url).status, 0)
+        let items = (1...10_000).map { #"{"title": "Item \#($0)", "checked": false}"# }.joined(separator: ",\n")
+        try dir.write("big.json", #"{"title": "Big", "items": [\#(items)]}"#)
+        let written = runFolio(["write", "big", "checklist.json", "--from", "big.json"], environment: env, cwd: dir.url)
+        XCTAssertEqual(written.status, 0, written.stderr)
+        let frame = try LaunchBenchmarks.editorFrame(document: dir.path("big"), frames: 50, environment: env)
+        print("launch first frame: \(first), 10,000-item editor frame: \(frame)")
+        XCTAssertLessThan(frame, .milliseconds(100), "editor frame time")
+    }
+}
