@@ -50,7 +50,8 @@ public struct CommitInfo: Sendable, Equatable {
 
     /// The first line of the message.
     public var summary: String {
-        String(message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        guard let newline = message.utf8.firstIndex(of: 10) else { return message }
+        return String(message[..<newline])
     }
 
     /// The value of a `Key: value` trailer at the end of the message, if present.
