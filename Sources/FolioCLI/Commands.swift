@@ -4,7 +4,7 @@ import FolioCore
 /// Every `folio` subcommand. Each area adds its commands in its own `*Commands.swift` file and lists them here.
 enum Commands {
     static var all: [Command] {
-        documentCommands
+        documentCommands + syncCommands
     }
 
     /// `folio` with no command: the launch screen on a terminal, help otherwise.
