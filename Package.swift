@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "ShapesPlugin", dependencies: ["FolioPluginABI"], path: "Plugins/Shapes", exclude: ["plugin.json"]),
 
         // Benchmarks: `swift run -c release folio-bench SUITE [--json]`.
-        .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "CGit2"], path: "Benchmarks/folio-bench"),
+        .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "FolioTemplates", "CGit2"], path: "Benchmarks/folio-bench"),
 
         // Tests.
         .target(name: "FolioTestSupport", dependencies: ["FolioCore", "FolioGit", "FolioCLI"], path: "Tests/FolioTestSupport"),

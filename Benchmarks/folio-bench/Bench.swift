@@ -25,7 +25,8 @@ final class Bench {
         try? FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(at: work) }
+    /// Removes the scratch folder (globals are not deinitialized at exit, so this is called explicitly).
+    func cleanUp() { try? FileManager.default.removeItem(at: work) }
 
     /// An integer option such as `--n 1000`.
     func option(_ name: String, default value: Int) -> Int {

@@ -8,6 +8,7 @@ let suites: [String: (Bench) throws -> Void] = [
     "changes": changesSuite,
     "history": historySuite,
     "size": sizeSuite,
+    "templates": templatesSuite,
 ]
 guard let name = arguments.first(where: { !$0.hasPrefix("--") && Int($0) == nil }), let suite = suites[name] else {
     FileHandle.standardError.write(Data("usage: folio-bench \(suites.keys.sorted().joined(separator: "|")) [--json] [--n N]\n".utf8))
@@ -17,7 +18,9 @@ let bench = Bench(json: json, arguments: arguments)
 do {
     try suite(bench)
     bench.finish()
+    bench.cleanUp()
 } catch {
+    bench.cleanUp()
     FileHandle.standardError.write(Data("folio-bench \(name): \(error)\n".utf8))
     exit(1)
 }

@@ -203,7 +203,7 @@ public enum FolioCommandLine {
     }
 
     static func oneLine(_ error: any Error) -> String {
-        let text = (error as? CustomStringConvertible)?.description ?? error.localizedDescription
+        let text = String(describing: error)
         return text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 

@@ -1,14 +1,21 @@
 import Foundation
 import FolioCore
+import FolioTemplates
 
 /// Every `folio` subcommand. Each area adds its commands in its own `*Commands.swift` file and lists them here.
 enum Commands {
     static var all: [Command] {
-        documentCommands + syncCommands
+        documentCommands + templateCommands + launchCommands + syncCommands
     }
 
     /// `folio` with no command: the launch screen on a terminal, help otherwise.
     static func runDefault(io: CommandIO) -> Int32 {
+        if io.isInteractive {
+            do { return try runInteractive(configPath: nil, scene: nil, open: nil, io: io) } catch {
+                io.error("folio: \(FolioCommandLine.oneLine(error))")
+                return FolioCommandLine.failure
+            }
+        }
         io.out(FolioCommandLine.helpText(all))
         return 0
     }
@@ -16,5 +23,5 @@ enum Commands {
 
 /// Folio's own version.
 public enum FolioVersion {
-    public static let current = "0.1.0"
+    public static let current = FolioRelease.version
 }

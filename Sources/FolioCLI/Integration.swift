@@ -8,5 +8,10 @@ func semanticDiff(document: Document, from a: String?, to b: String?, io: Comman
 
 /// `folio new PATH --template ID …`: instantiation from a template.
 func newFromTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
-    throw FolioError.invalidRequest("templates are not available yet")
+    try instantiateTemplate(args, io)
+}
+
+/// The interactive launcher and editor host (wired when templates and plugins are in).
+func runInteractive(configPath: String?, scene: String?, open: String?, io: CommandIO) throws -> Int32 {
+    throw FolioError.invalidRequest("the interactive launcher is not available yet; use folio launch --render")
 }

@@ -1,0 +1,131 @@
+import FolioCore
+import FolioGit
+import FolioTemplates
+import Foundation
+
+/// The generated template of the issue: 300 files of 40 lines, 4 variables, one conditional block per 10 lines,
+/// written in Folio's, cookiecutter's and copier's formats.
+func generateTemplates(in root: URL, files: Int = 300, lines: Int = 40) throws -> (folio: URL, cookiecutter: URL, copier: URL) {
+    let fm = FileManager.default
+    let folio = root.appendingPathComponent("folio-templates")
+    let cookie = root.appendingPathComponent("cookiecutter-template")
+    let copier = root.appendingPathComponent("copier-template")
+    let folioFiles = folio.appendingPathComponent("bench/files")
+    let cookieFiles = cookie.appendingPathComponent("{{cookiecutter.project_slug}}")
+    try fm.createDirectory(at: folioFiles, withIntermediateDirectories: true)
+    try fm.createDirectory(at: cookieFiles, withIntermediateDirectories: true)
+    try fm.createDirectory(at: copier, withIntermediateDirectories: true)
+    try Data("""
+    { "id": "bench", "name": "Benchmark", "version": "1.0.0", "contentType": "public.plain-text", "primaryFile": "file000.txt",
+      "variables": [
+        { "name": "project_name", "type": "string", "default": "Bench Project" },
+        { "name": "author", "type": "string", "default": "Ada" },
+        { "name": "version", "type": "string", "default": "0.1.0" },
+        { "name": "use_feature", "type": "bool", "default": true } ] }
+    """.utf8).write(to: folio.appendingPathComponent("bench/template.json"))
+    try Data("""
+    { "project_name": "Bench Project", "project_slug": "out", "author": "Ada", "version": "0.1.0", "use_feature": true }
+    """.utf8).write(to: cookie.appendingPathComponent("cookiecutter.json"))
+    try Data("""
+    _templates_suffix: .jinja
+    project_name: { type: str, default: Bench Project }
+    author: { type: str, default: Ada }
+    version: { type: str, default: 0.1.0 }
+    use_feature: { type: bool, default: true }
+    """.utf8).write(to: copier.appendingPathComponent("copier.yml"))
+    for f in 0..<files {
+        var folioText = "", cookieText = "", copierText = ""
+        for l in 0..<lines {
+            if l % 10 == 0 {
+                folioText += "{{#use_feature}}feature block \(l) of {{project_name}}{{/use_feature}}\n"
+                cookieText += "{% if cookiecutter.use_feature %}feature block \(l) of {{ cookiecutter.project_name }}{% endif %}\n"
+                copierText += "{% if use_feature %}feature block \(l) of {{ project_name }}{% endif %}\n"
+            } else {
+                folioText += "line \(l) of {{project_name}} by {{author}}, version {{version}}\n"
+                cookieText += "line \(l) of {{ cookiecutter.project_name }} by {{ cookiecutter.author }}, version {{ cookiecutter.version }}\n"
+                copierText += "line \(l) of {{ project_name }} by {{ author }}, version {{ version }}\n"
+            }
+        }
+        let name = String(format: "file%03d.txt", f)
+        try Data(folioText.utf8).write(to: folioFiles.appendingPathComponent(name))
+        try Data(cookieText.utf8).write(to: cookieFiles.appendingPathComponent(name))
+        try Data(copierText.utf8).write(to: copier.appendingPathComponent(name + ".jinja"))
+    }
+    return (folio, cookie, copier)
+}
+
+func templatesSuite(_ bench: Bench) throws {
+    let env = bench.environment
+    let (folioTemplates, cookie, copier) = try generateTemplates(in: bench.work)
+    let folio = folioExecutablePath
+    var counter = 0
+    func dest(_ prefix: String) -> URL { counter += 1; return bench.work.appendingPathComponent("\(prefix)-\(counter)") }
+
+    // Cold: the first instantiation also snapshots the template folder into Folio's cache.
+    let folioCold = try time {
+        let (status, _) = try run(folio, ["new", dest("folio").path, "--template", "bench", "--source", folioTemplates.path, "--defaults"], env: env)
+        if status != 0 { throw GitError(operation: "folio new", message: "exit \(status)") }
+    }
+    let folioWarm = try best(of: 5) {
+        let (status, _) = try run(folio, ["new", dest("folio").path, "--template", "bench", "--source", folioTemplates.path, "--defaults"], env: env)
+        if status != 0 { throw GitError(operation: "folio new", message: "exit \(status)") }
+    }
+    let haveCookiecutter = (try? run("cookiecutter", ["--version"], env: env).0) == 0
+    let haveCopier = (try? run("copier", ["--version"], env: env).0) == 0
+    if haveCookiecutter {
+        let cookieTime = try best(of: 3) {
+            let (status, _) = try run("cookiecutter", ["--no-input", "-f", "-o", dest("cookie").path, cookie.path], env: env)
+            if status != 0 { throw GitError(operation: "cookiecutter", message: "exit \(status)") }
+        }
+        bench.record("instantiate 300×40 template (incl. first commit) vs cookiecutter", folio: folioWarm * 1000, peer: "cookiecutter", cookieTime * 1000,
+                     unit: "ms", higherIsBetter: false, note: "target ratio ≥ 30; folio cold (first snapshot) \(String(format: "%.0f", folioCold * 1000)) ms")
+        bench.reproduceWith("cookiecutter --no-input -f -o OUT \(cookie.lastPathComponent)  # generated by folio-bench templates")
+    } else {
+        print("cookiecutter not installed: pip install cookiecutter copier")
+    }
+    if haveCopier {
+        let copierTime = try best(of: 3) {
+            let (status, _) = try run("copier", ["copy", "--defaults", "--trust", "--quiet", copier.path, dest("copier").path], env: env)
+            if status != 0 { throw GitError(operation: "copier", message: "exit \(status)") }
+        }
+        bench.record("instantiate 300×40 template (incl. first commit) vs copier", folio: folioWarm * 1000, peer: "copier", copierTime * 1000,
+                     unit: "ms", higherIsBetter: false)
+        bench.reproduceWith("copier copy --defaults --trust --quiet \(copier.lastPathComponent) OUT")
+    } else {
+        print("copier not installed: pip install cookiecutter copier")
+    }
+
+    // Listing the bundled templates with the cache warm, against the 50 ms target.
+    _ = try run(folio, ["templates", "list"], env: env)
+    let list = try best(of: 5) { _ = try run(folio, ["templates", "list"], env: env) }
+    bench.record("folio templates list, warm", folio: list * 1000, peer: "target", 50, unit: "ms", higherIsBetter: false)
+
+    // A second resolution of an unchanged remote source transfers no objects.
+    let remote = bench.work.appendingPathComponent("remote-templates")
+    try run("cp", ["-a", folioTemplates.path, remote.path], env: env)
+    try run("git", ["init", "-q", "-b", "main"], cwd: remote, env: env)
+    try run("git", ["add", "-A"], cwd: remote, env: env)
+    try run("git", ["commit", "-q", "-m", "templates"], cwd: remote, env: env)
+    let resolver = TemplateResolver(environment: env)
+    let source = TemplateSource(name: "remote", location: "file://" + remote.path)
+    let counts = try blockingResolveCounts(resolver, source)
+    bench.record("objects received resolving an unchanged remote source (second vs first)", folio: Double(counts.second), peer: "first", Double(counts.first),
+                 unit: "objects", higherIsBetter: false)
+}
+
+/// Resolves a source twice and returns how many objects each resolution received.
+func blockingResolveCounts(_ resolver: TemplateResolver, _ source: TemplateSource) throws -> (first: Int, second: Int) {
+    final class Box: @unchecked Sendable { var first = 0; var second = 0; var error: (any Error)? }
+    let box = Box()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do {
+            _ = try await resolver.resolve(source, progress: { p in box.first = max(box.first, p.receivedObjects) })
+            _ = try await resolver.resolve(source, progress: { p in box.second = max(box.second, p.receivedObjects) })
+        } catch { box.error = error }
+        done.signal()
+    }
+    done.wait()
+    if let error = box.error { throw error }
+    return (box.first, box.second)
+}

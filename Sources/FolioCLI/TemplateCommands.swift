@@ -1,0 +1,399 @@
+import Foundation
+import FolioCore
+import FolioGit
+import FolioMustache
+import FolioTemplates
+
+/// `folio templates …` and `folio render`.
+let templateCommands: [Command] = [
+    Command("templates", usage: "templates list [--source S] [--offline] | show ID [--source S] [--ref R] | update | add NAME URL [--ref R] | remove NAME",
+            summary: "List, inspect, refresh and configure template sources",
+            options: ["--source", "--ref"], flags: ["--offline"]) { args, io in
+        let action = try args.positional(0, "an action (list, show, update, add, remove)")
+        switch action {
+        case "list": try args.expectAtMost(1); return try listTemplates(args, io)
+        case "show": try args.expectAtMost(2); return try showTemplate(try args.positional(1, "template ID"), args, io)
+        case "update": try args.expectAtMost(1); return try updateSources(args, io)
+        case "add": try args.expectAtMost(3); return try addSource(try args.positional(1, "NAME"), try args.positional(2, "URL"), args, io)
+        case "remove": try args.expectAtMost(2); return try removeSource(try args.positional(1, "NAME"), io)
+        default: throw UsageError("unknown action '\(action)' (list, show, update, add, remove)")
+        }
+    },
+    Command("render", usage: "render TEMPLATE_FILE --data DATA.json [--partials DIR] [--strict]",
+            summary: "Render one Mustache file with JSON data and print the result",
+            options: ["--data", "--partials"], flags: ["--strict"]) { args, io in
+        let file = try args.positional(0, "TEMPLATE_FILE")
+        try args.expectAtMost(1)
+        guard let data = args.value("--data") else { throw UsageError("missing --data DATA.json") }
+        let output = try renderFile(at: io.url(file), dataJSON: io.url(data), partialsDirectory: args.value("--partials").map(io.url),
+                                    strict: args.flag("--strict"))
+        if args.flag("--json") {
+            struct Rendered: Encodable { let output: String }
+            try io.json(Rendered(output: output))
+        } else {
+            io.out(output)
+        }
+        return 0
+    },
+]
+
+// MARK: Sources
+
+/// The sources a command works on: `--source S` (a configured name, `bundled`, or a path/URL), else all configured.
+func chosenSources(_ args: Arguments, _ io: CommandIO) throws -> [TemplateSource] {
+    let configured = try TemplateSource.configured(environment: io.environment)
+    guard let wanted = args.value("--source") else {
+        if args.value("--ref") != nil { throw UsageError("--ref needs --source") }
+        return configured
+    }
+    var source: TemplateSource
+    if let named = configured.first(where: { $0.name == wanted }) {
+        source = named
+    } else {
+        let looksLikeURL = wanted.contains("://") || wanted.contains("@")
+        guard looksLikeURL || wanted.contains("/") || wanted.hasPrefix(".") else {
+            throw FolioError.invalidRequest("no template source named '\(wanted)' (see folio templates list; add one with folio templates add)")
+        }
+        let location = looksLikeURL ? wanted : io.url(wanted).path
+        source = TemplateSource(name: wanted, location: location)
+    }
+    if let ref = args.value("--ref") { source.ref = ref }
+    return [source]
+}
+
+/// Runs async work from a synchronous command and waits for it.
+func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    guard let result = box.result else { throw FolioError.invalidRequest("internal error: no result") }
+    return try result.get()
+}
+
+/// Carries a result from a task to the waiting thread (written once before the semaphore is signalled).
+final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error>? }
+
+/// A one-line progress bar on standard error, only when it is a terminal.
+final class FetchProgressBar: @unchecked Sendable {
+    private let lock = NSLock()
+    private let enabled: Bool
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    init(io: CommandIO) { enabled = io.isInteractive && isatty(STDERR_FILENO) == 1 }
+
+    func update(_ source: TemplateSource, _ progress: TransferProgress) {
+        guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) > 0.08 || progress.receivedObjects == progress.totalObjects else { return }
+        lastDraw = now
+        let total = max(progress.totalObjects, 1)
+        let fraction = min(1, Double(progress.receivedObjects) / Double(total))
+        let width = 24
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let megabytes = String(format: "%.1f MiB", Double(progress.receivedBytes) / 1_048_576)
+        let line = "\r\u{1B}[K\(source.name) [\(bar)] \(Int(fraction * 100))% \(progress.receivedObjects)/\(progress.totalObjects) objects, \(megabytes)"
+        FileHandle.standardError.write(Data(line.utf8))
+        drawn = true
+    }
+
+    func finish() {
+        guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drawn = false
+    }
+}
+
+// MARK: list / show / update / add / remove
+
+func listTemplates(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let sources = try chosenSources(args, io)
+    let resolver = TemplateResolver(environment: io.environment, offline: args.flag("--offline"))
+    let bar = FetchProgressBar(io: io)
+    let events = try waitFor { () async -> [SourceEvent] in
+        var collected: [SourceEvent] = []
+        for await event in resolver.resolveAll(sources) {
+            if case let .progress(source, progress) = event { bar.update(source, progress) } else { collected.append(event) }
+        }
+        return collected
+    }
+    bar.finish()
+    // Report in the order the sources were given, whatever order they resolved in.
+    var resolved: [String: ResolvedSource] = [:]
+    var failures: [String: String] = [:]
+    for event in events {
+        switch event {
+        case let .resolved(source): resolved[source.source.name] = source
+        case let .failed(source, message): failures[source.name] = message
+        case .progress: break
+        }
+    }
+    if args.flag("--json") {
+        struct SourceReport: Encodable {
+            let name: String; let location: String; let commit: String?; let ref: String?; let fetchedAt: Date?
+            let warnings: [String]; let error: String?
+        }
+        struct Listing: Encodable { let sources: [SourceReport]; let templates: [TemplateSummary] }
+        let reports = sources.map { source in
+            let r = resolved[source.name]
+            return SourceReport(name: source.name, location: source.location, commit: r?.commit, ref: r?.ref, fetchedAt: r?.fetchedAt,
+                                warnings: r?.warnings ?? [], error: failures[source.name])
+        }
+        try io.json(Listing(sources: reports, templates: sources.flatMap { resolved[$0.name]?.templates ?? [] }))
+    } else {
+        var text = ""
+        for source in sources {
+            guard let r = resolved[source.name] else { continue }
+            let templates = r.templates
+            let width = templates.map(\.id.count).max() ?? 0
+            text += "\(source.name) (\(r.ref.map { "\($0) " } ?? "")\(r.commit.prefix(7)))\n"
+            for t in templates {
+                let version = t.version.map { " \($0)" } ?? ""
+                let star = t.featured ? " *" : ""
+                text += "  " + t.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + t.name + version + star
+                    + (t.summary.map { " — \($0)" } ?? "") + "\n"
+            }
+        }
+        io.out(text)
+    }
+    for source in sources {
+        for warning in resolved[source.name]?.warnings ?? [] { io.error("folio templates: warning: \(warning)") }
+        if let failure = failures[source.name] { io.error("folio templates: \(failure)") }
+    }
+    return failures.isEmpty ? 0 : FolioCommandLine.failure
+}
+
+func showTemplate(_ id: String, _ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let sources = try chosenSources(args, io)
+    let resolver = TemplateResolver(environment: io.environment, offline: args.flag("--offline"))
+    let bar = FetchProgressBar(io: io)
+    let template = try waitFor { try await resolver.findTemplate(id, in: sources) { bar.update($0, $1) } }
+    bar.finish()
+    let m = template.manifest
+    let files = template.files.map(\.path)
+    if args.flag("--json") {
+        struct Shown: Encodable {
+            let id: String; let name: String; let summary: String?; let version: String?; let minFolioVersion: String?
+            let contentType: String?; let primaryFile: String?; let source: String; let location: String; let ref: String?
+            let commit: String; let path: String; let variables: [TemplateVariable]; let files: [String]
+            let exclude: [String]; let copyOnly: [String]
+        }
+        try io.json(Shown(id: m.id, name: m.name, summary: m.summary, version: m.version, minFolioVersion: m.minFolioVersion,
+                          contentType: m.contentType, primaryFile: m.primaryFile, source: template.source.name, location: template.source.location,
+                          ref: template.ref, commit: template.commit, path: template.path, variables: m.variables, files: files,
+                          exclude: m.exclude, copyOnly: m.copyOnly))
+        return 0
+    }
+    var text = "\(m.name) (\(m.id)\(m.version.map { " \($0)" } ?? ""))\n"
+    if let summary = m.summary { text += "  \(summary)\n" }
+    text += "  source: \(template.source.name) \(template.ref.map { "\($0) " } ?? "")\(template.commit.prefix(7))\n"
+    if let type = m.contentType { text += "  content type: \(type)\n" }
+    if let primary = m.primaryFile { text += "  primary file: \(primary)\n" }
+    if let minimum = m.minFolioVersion { text += "  needs Folio \(minimum) or newer\n" }
+    text += "variables:\n"
+    if m.variables.isEmpty { text += "  (none)\n" }
+    for v in m.variables {
+        var line = "  \(v.name) (\(v.type.rawValue))"
+        if let d = v.default { line += " default: \(describeDefault(d))" }
+        if let choices = v.choices { line += " choices: \(choices.joined(separator: ", "))" }
+        if let pattern = v.pattern { line += " pattern: \(pattern)" }
+        if let when = v.when { line += " when: \(when)" }
+        if v.secret == true { line += " secret" }
+        line += " — \(v.question)"
+        text += line + "\n"
+    }
+    text += "files:\n"
+    for file in files { text += "  \(file)\n" }
+    io.out(text)
+    return 0
+}
+
+private func describeDefault(_ value: JSONValue) -> String {
+    if case let .string(s) = value { return "\"\(s)\"" }
+    let data = (try? JSONEncoder().encode(value)) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+}
+
+func updateSources(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let sources = try chosenSources(args, io)
+    let resolver = TemplateResolver(environment: io.environment, offline: false)
+    let bar = FetchProgressBar(io: io)
+    let events = try waitFor { () async -> [SourceEvent] in
+        var collected: [SourceEvent] = []
+        for await event in resolver.resolveAll(sources) {
+            if case let .progress(source, progress) = event { bar.update(source, progress) } else { collected.append(event) }
+        }
+        return collected
+    }
+    bar.finish()
+    var failed = false
+    struct Updated: Encodable { let name: String; let commit: String?; let ref: String?; let templates: Int; let error: String? }
+    var reports: [Updated] = []
+    for event in events {
+        switch event {
+        case let .resolved(r):
+            reports.append(Updated(name: r.source.name, commit: r.commit, ref: r.ref, templates: r.templates.count, error: nil))
+            for warning in r.warnings { io.error("folio templates: warning: \(warning)") ; failed = failed || warning.contains("failed") }
+        case let .failed(source, message):
+            failed = true
+            reports.append(Updated(name: source.name, commit: nil, ref: nil, templates: 0, error: message))
+        case .progress: break
+        }
+    }
+    reports.sort { a, b in (sources.firstIndex { $0.name == a.name } ?? 0) < (sources.firstIndex { $0.name == b.name } ?? 0) }
+    if args.flag("--json") {
+        try io.json(reports)
+    } else {
+        for r in reports {
+            if let error = r.error { io.error("folio templates: \(error)") } else {
+                io.line("\(r.name): \(r.ref.map { "\($0) " } ?? "")\(r.commit?.prefix(7) ?? "") (\(r.templates) templates)")
+            }
+        }
+    }
+    return failed ? FolioCommandLine.failure : 0
+}
+
+func addSource(_ name: String, _ url: String, _ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    guard !name.isEmpty, name != TemplateSource.bundled.name, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+        throw UsageError("a source name is letters, digits, '-', '_' or '.', and not 'bundled'")
+    }
+    var settings = try Settings.load(environment: io.environment)
+    if settings.templateSources.contains(where: { $0.name == name }) {
+        throw FolioError.invalidRequest("a template source named '\(name)' already exists (remove it first)")
+    }
+    let probe = TemplateSource(name: name, location: url)
+    let location = probe.isRemote ? url : io.url(url).path
+    settings.templateSources.append(TemplateSourceSetting(name: name, url: location, ref: args.value("--ref")))
+    try settings.save(environment: io.environment)
+    if args.flag("--json") {
+        try io.json(TemplateSourceSetting(name: name, url: location, ref: args.value("--ref")))
+    } else {
+        io.line("Added template source \(name): \(location)\(args.value("--ref").map { " at \($0)" } ?? "")")
+    }
+    return 0
+}
+
+func removeSource(_ name: String, _ io: CommandIO) throws -> Int32 {
+    var settings = try Settings.load(environment: io.environment)
+    guard settings.templateSources.contains(where: { $0.name == name }) else {
+        throw FolioError.invalidRequest("no template source named '\(name)'")
+    }
+    settings.templateSources.removeAll { $0.name == name }
+    try settings.save(environment: io.environment)
+    io.line("Removed template source \(name)")
+    return 0
+}
+
+// MARK: new
+
+/// Reads prompt answers: line by line from the terminal, or from the captured standard input in tests.
+final class PromptReader: @unchecked Sendable {
+    private let io: CommandIO
+    private var buffered: [String]?
+    init(io: CommandIO) { self.io = io }
+
+    func readLine() -> String? {
+        if isatty(STDIN_FILENO) == 1 { return Swift.readLine(strippingNewline: true) }
+        if buffered == nil {
+            buffered = String(decoding: io.readStandardInput(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+        guard var lines = buffered, !lines.isEmpty else { return nil }
+        let line = lines.removeFirst()
+        buffered = lines
+        return line
+    }
+}
+
+/// Parses `--data FILE.json` and `--set NAME=VALUE` into given answers (`--set` wins).
+func givenAnswers(_ args: Arguments, _ io: CommandIO) throws -> [String: JSONValue] {
+    var given: [String: JSONValue] = [:]
+    if let file = args.value("--data") {
+        let url = io.url(file)
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw FolioError.invalidRequest("\(url.path): cannot read the file") }
+        let node: JSONNode
+        do { node = try JSONNode.parse(data) } catch { throw FolioError.invalidFile(url.path, JSONKeys.describe(error)) }
+        guard case let .object(members) = node.value else { throw FolioError.invalidFile(url.path, "expected a JSON object of answers") }
+        given = members
+    }
+    for assignment in args.values("--set") {
+        guard let eq = assignment.firstIndex(of: "="), eq != assignment.startIndex else {
+            throw UsageError("--set needs NAME=VALUE, got '\(assignment)'")
+        }
+        given[String(assignment[..<eq])] = .string(String(assignment[assignment.index(after: eq)...]))
+    }
+    return given
+}
+
+/// `folio new PATH --template ID …` and `folio new PATH --replay DOC`.
+func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let destination = io.url(try args.positional(0, "PATH"))
+    if FileManager.default.fileExists(atPath: destination.path) { throw FolioError.alreadyExists(destination.path) }
+    let store = try DocumentStore(environment: io.environment)
+    let resolver = TemplateResolver(environment: io.environment, offline: args.flag("--offline"))
+    let bar = FetchProgressBar(io: io)
+    var given = try givenAnswers(args, io)
+    let template: Template
+    if let replay = args.value("--replay") {
+        if args.value("--template") != nil { throw UsageError("give either --template or --replay, not both") }
+        let other = try store.open(at: io.url(replay))
+        guard other.metadata.origin.kind == "template", let origin = other.metadata.origin.template else {
+            throw FolioError.invalidRequest("\(other.url.path): was not made from a template; nothing to replay")
+        }
+        template = try waitFor { try await resolver.recordedTemplate(origin) }
+        given = origin.answers.merging(given) { _, new in new }
+    } else {
+        guard let id = args.value("--template") else { throw UsageError("missing --template ID") }
+        let sources = try chosenSources(args, io)
+        template = try waitFor { try await resolver.findTemplate(id, in: sources) { bar.update($0, $1) } }
+    }
+    bar.finish()
+    try template.checkCompatible()
+    let mode: AnswerMode
+    if !args.flag("--defaults") && io.isInteractive {
+        let reader = PromptReader(io: io)
+        mode = .ask { variable, defaultText, problem in
+            if let problem { io.line("  \(problem)") }
+            if let help = variable.help, problem == nil { io.line("  \(help)") }
+            var prompt = variable.question
+            if let choices = variable.choices { prompt += " (\(choices.joined(separator: variable.type == .multichoice ? ", " : " / ")))" }
+            if variable.type == .bool { prompt += " (yes/no)" }
+            if let defaultText, !variable.isSecretForPrompt { prompt += " [\(defaultText)]" }
+            io.out(prompt + ": ")
+            guard let answer = reader.readLine() else {
+                throw FolioError.invalidRequest("no answer for '\(variable.name)': standard input ended")
+            }
+            return answer.trimmingCharacters(in: .whitespaces)
+        }
+    } else {
+        mode = .defaults
+    }
+    let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+    let context: [String: JSONValue] = ["folder_name": .string(destination.deletingPathExtension().lastPathComponent),
+                                        "current_year": .string(String(year))]
+    let answers = try template.answers(given: given, mode: mode, context: context)
+    let document = try template.instantiate(at: destination, answers: answers, store: store)
+    let head = try document.head()
+    if args.flag("--json") {
+        struct Created: Encodable {
+            let path: String; let template: String; let version: String?; let source: String; let ref: String?; let templateCommit: String
+            let contentType: String; let title: String; let primaryFile: String; let commit: String
+        }
+        try io.json(Created(path: document.url.path, template: template.manifest.id, version: template.manifest.version, source: template.source.location,
+                            ref: template.ref, templateCommit: template.commit, contentType: document.metadata.contentType.identifier,
+                            title: document.metadata.title, primaryFile: document.metadata.primaryFile, commit: head.id.hex))
+    } else {
+        io.line("Created \(document.url.path) [\(head.id.short)] \(head.summary)")
+    }
+    return 0
+}
+
+extension TemplateVariable {
+    var isSecretForPrompt: Bool { secret ?? false }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import FolioCore
+import FolioMustache
+
+extension Template {
+    /// Renders every file of the template with `answers`: contents (text only) and path segments.
+    ///
+    /// Pure: the same template and answers always give the same files. A path segment that renders empty drops the
+    /// file or folder; binary files and `copyOnly` matches are copied byte for byte; the exec bit and links are kept.
+    /// Paths that would leave the document, enter `.git` or `.folio`, or links pointing outside are refused.
+    public func render(answers: [String: JSONValue]) throws -> [DocumentFile] {
+        let context = renderContext(answers)
+        let options = MustacheRenderOptions(strict: false, escapeHTML: false, maxDepth: 64)
+        let exclude = manifest.exclude
+        let copyOnly = manifest.copyOnly
+        let kept = files.filter { file in !exclude.contains { Glob.matches($0, path: file.path) } }
+
+        // Paths first (cheap, shared segments rendered once).
+        var segmentCache: [String: String] = [:]
+        var planned: [(file: TemplateFile, path: String)] = []
+        planned.reserveCapacity(kept.count)
+        for file in kept {
+            let where_ = describe("files/" + file.path)
+            guard let rendered = try renderPath(file.path, context: context, options: options, cache: &segmentCache, where_: where_) else { continue }
+            planned.append((file, rendered))
+        }
+        try Self.checkLayout(planned.map { ($0.path, $0.file.isSymlink, describe("files/" + $0.file.path)) })
+
+        // Contents, in parallel when there are many.
+        let partials = self.partials
+        let template = self
+        let jobs = planned
+        let results = parallelMap(planned.count, threshold: 64) { index -> Result<DocumentFile, any Error> in
+            let (file, path) = jobs[index]
+            return Result {
+                let where_ = template.describe("files/" + file.path)
+                if file.isSymlink {
+                    let target = String(decoding: file.data, as: UTF8.self)
+                    try Self.checkLink(target: target, sourcePath: file.path, outputPath: path, where_: where_)
+                    return DocumentFile(path: path, data: Data(), symlinkTarget: target)
+                }
+                let executable = file.mode == 0o100755
+                if copyOnly.contains(where: { Glob.matches($0, path: file.path) }) || file.data.contains(0) {
+                    return DocumentFile(path: path, data: file.data, executable: executable)
+                }
+                guard let text = String(data: file.data, encoding: .utf8) else {
+                    return DocumentFile(path: path, data: file.data, executable: executable)
+                }
+                if !text.contains("{{") { return DocumentFile(path: path, data: file.data, executable: executable) }
+                let mustache = try MustacheTemplate(text, name: where_)
+                let output = try mustache.render(context, partials: partials, options: options)
+                return DocumentFile(path: path, data: Data(output.utf8), executable: executable)
+            }
+        }
+        var out: [DocumentFile] = []
+        out.reserveCapacity(results.count)
+        for result in results {
+            switch result {
+            case let .success(file): out.append(file)
+            case let .failure(error): throw error
+            }
+        }
+        return out
+    }
+
+    /// The primary file's path rendered with `answers`, or nil when the template names none.
+    public func renderPrimaryFile(answers: [String: JSONValue]) throws -> String? {
+        guard let primary = manifest.primaryFile else { return nil }
+        var cache: [String: String] = [:]
+        let options = MustacheRenderOptions(strict: false, escapeHTML: false, maxDepth: 64)
+        return try renderPath(primary, context: renderContext(answers), options: options, cache: &cache,
+                              where_: describe("template.json") + " (primaryFile)")
+    }
+
+    /// The data templates see: the answers, plus for each choice and multichoice answer a flag
+    /// `<name>_<choice>` (non-alphanumerics in the choice become `_`), e.g. `license_Apache_2_0`, for sections.
+    func renderContext(_ answers: [String: JSONValue]) -> MustacheValue {
+        var values = answers
+        for variable in manifest.variables where variable.type == .choice || variable.type == .multichoice {
+            let picked: [String]
+            switch answers[variable.name] {
+            case let .string(s)?: picked = [s]
+            case let .array(items)?: picked = items.compactMap(\.stringValue)
+            default: picked = []
+            }
+            for choice in variable.choices ?? [] {
+                let key = variable.name + "_" + String(choice.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+                if values[key] == nil { values[key] = .bool(picked.contains(choice)) }
+            }
+        }
+        return Self.mustacheValue(.object(values))
+    }
+
+    /// Renders each segment of `path`; nil when a segment renders empty (the file is dropped).
+    func renderPath(_ path: String, context: MustacheValue, options: MustacheRenderOptions, cache: inout [String: String], where_: String) throws -> String? {
+        var segments: [String] = []
+        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+            let raw = String(segment)
+            let rendered: String
+            if !raw.contains("{{") {
+                rendered = raw
+            } else if let hit = cache[raw] {
+                rendered = hit
+            } else {
+                // A file name cannot hold '/', so closing tags in path segments are written `{{%2Fname}}`.
+                let source = raw.replacingOccurrences(of: "{{%2F", with: "{{/").replacingOccurrences(of: "{{%2f", with: "{{/")
+                rendered = try MustacheTemplate(source, name: where_).render(context, partials: partials, options: options)
+                cache[raw] = rendered
+            }
+            if rendered.isEmpty { return nil }
+            segments.append(rendered)
+        }
+        let result = segments.joined(separator: "/")
+        try Self.checkPath(result, where_: where_)
+        return result
+    }
+
+    /// Refuses a rendered path that is absolute, climbs with `..`, hides them behind percent-encoding or
+    /// backslashes, or enters `.git` / `.folio`.
+    static func checkPath(_ path: String, where_: String) throws {
+        func refuse(_ why: String) -> TemplateError { TemplateError(where_, "rendered path '\(path)' \(why)") }
+        if path.hasPrefix("/") || path.hasPrefix("~") { throw refuse("is absolute") }
+        if path.contains("\\") { throw refuse("contains a backslash") }
+        if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { throw refuse("contains a control character") }
+        let decoded = path.removingPercentEncoding ?? path
+        for candidate in [path, decoded] {
+            if candidate.hasPrefix("/") { throw refuse("is absolute") }
+            if candidate.contains("\\") { throw refuse("contains a backslash") }
+            for segment in candidate.split(separator: "/", omittingEmptySubsequences: false) {
+                if segment.isEmpty { throw refuse("has an empty part") }
+                if segment == "." || segment == ".." { throw refuse("leaves the document's folder ('\(segment)')") }
+                // `.git`, `.GIT`, `.git.` and `.git ` all name the git folder on some file system.
+                let bare = segment.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+                let trimmed = segment.lowercased().replacingOccurrences(of: "[. ]+$", with: "", options: .regularExpression)
+                if trimmed == ".git" || bare == "git" && segment.hasPrefix(".") { throw refuse("would write into .git") }
+                if trimmed == ".folio" { throw refuse("would write into .folio (managed by Folio)") }
+            }
+        }
+        if decoded != path { throw refuse("contains percent-encoding") }
+    }
+
+    /// Refuses two files rendering to one path, a file where a folder is needed, and files under a link.
+    static func checkLayout(_ entries: [(path: String, isLink: Bool, where_: String)]) throws {
+        var byPath: [String: String] = [:]
+        var links: Set<String> = []
+        for entry in entries {
+            if let other = byPath[entry.path] {
+                throw TemplateError(entry.where_, "renders to '\(entry.path)', as \(other) does")
+            }
+            byPath[entry.path] = entry.where_
+            if entry.isLink { links.insert(entry.path) }
+        }
+        for entry in entries {
+            var folder = Substring(entry.path)
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                let name = String(folder)
+                if links.contains(name) { throw TemplateError(entry.where_, "would be written through the link '\(name)'") }
+                if let other = byPath[name] { throw TemplateError(entry.where_, "needs '\(name)' to be a folder, but \(other) is a file there") }
+            }
+        }
+    }
+
+    /// A link must stay inside the template (from where it is stored) and inside the document (from where it lands).
+    static func checkLink(target: String, sourcePath: String, outputPath: String, where_: String) throws {
+        func refuse(_ why: String) -> TemplateError { TemplateError(where_, "link to '\(target)' \(why)") }
+        if target.isEmpty || target.hasPrefix("/") || target.hasPrefix("~") { throw refuse("points outside the template (absolute)") }
+        if target.contains("\\") || target.contains("\0") { throw refuse("contains a backslash or NUL") }
+        for (base, what) in [(sourcePath, "the template"), (outputPath, "the document")] {
+            var stack = base.split(separator: "/").dropLast().map(String.init)
+            for part in target.split(separator: "/") {
+                if part == "." { continue }
+                if part == ".." {
+                    if stack.isEmpty { throw refuse("points outside \(what)") }
+                    stack.removeLast()
+                } else {
+                    let lower = part.lowercased().replacingOccurrences(of: "[. ]+$", with: "", options: .regularExpression)
+                    if lower == ".git" || (stack.isEmpty && lower == ".folio") { throw refuse("points into .git or .folio") }
+                    stack.append(String(part))
+                }
+            }
+        }
+    }
+
+    /// Converts JSON answers to the Mustache engine's values.
+    static func mustacheValue(_ value: JSONValue) -> MustacheValue {
+        switch value {
+        case .null: return .null
+        case let .bool(b): return .bool(b)
+        case let .number(n): return n == n.rounded() && abs(n) < 1e15 ? .int(Int(n)) : .double(n)
+        case let .string(s): return .string(s)
+        case let .array(items): return .array(items.map(mustacheValue))
+        case let .object(members): return .object(members.mapValues(mustacheValue))
+        }
+    }
+}
+
+/// Glob matching for `exclude` and `copyOnly`: `*` and `?` within a segment, `**` across segments; a pattern
+/// that matches a folder matches everything in it; a pattern without `/` matches a file name at any depth.
+enum Glob {
+    static func matches(_ pattern: String, path: String) -> Bool {
+        if pattern.isEmpty { return false }
+        let p = pattern.hasPrefix("/") ? String(pattern.dropFirst()) : pattern
+        let segments = path.split(separator: "/").map(String.init)
+        let patternParts = p.split(separator: "/").map(String.init)
+        if !p.contains("/") {
+            // A bare name: any segment (file or folder name) may match.
+            return segments.contains { fnmatch(p, $0, 0) == 0 }
+        }
+        // A path pattern: it matches the whole path or any leading folder of it.
+        for length in 1...max(1, segments.count) where length <= segments.count {
+            if match(patternParts[...], segments[0..<length]) { return true }
+        }
+        return false
+    }
+
+    private static func match(_ pattern: ArraySlice<String>, _ path: ArraySlice<String>) -> Bool {
+        guard let first = pattern.first else { return path.isEmpty }
+        if first == "**" {
+            let rest = pattern.dropFirst()
+            var index = path.startIndex
+            while true {
+                if match(rest, path[index...]) { return true }
+                if index == path.endIndex { return false }
+                index += 1
+            }
+        }
+        guard let head = path.first, fnmatch(first, head, 0) == 0 else { return false }
+        return match(pattern.dropFirst(), path.dropFirst())
+    }
+}

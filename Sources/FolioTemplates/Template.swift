@@ -1,0 +1,102 @@
+import Foundation
+import FolioCore
+import FolioGit
+import FolioMustache
+
+/// One file under a template's `files/` folder, as stored in git.
+public struct TemplateFile: Sendable, Equatable {
+    /// The path relative to `files/`, still holding Mustache tags.
+    public var path: String
+    /// The content; for a link, its target.
+    public var data: Data
+    /// The git mode: 0o100644, 0o100755 (executable) or 0o120000 (link).
+    public var mode: UInt32
+
+    /// Creates a file.
+    public init(path: String, data: Data, mode: UInt32 = 0o100644) { self.path = path; self.data = data; self.mode = mode }
+    var isSymlink: Bool { mode == 0o120000 }
+}
+
+/// A template loaded from one commit of its source: the manifest, its files and the partials it may use.
+/// A value: safe to keep, pass between tasks, and render any number of times.
+public struct Template: Sendable {
+    public let manifest: TemplateManifest
+    /// The template's folder inside its repository.
+    public let path: String
+    /// The source it was read from.
+    public let source: TemplateSource
+    /// The commit it was read at.
+    public let commit: String
+    /// The ref that led to that commit, if any.
+    public let ref: String?
+    /// Everything under `files/`.
+    public let files: [TemplateFile]
+    let partials: TemplatePartials
+
+    /// Creates a template from its parts (for tests and tools; templates normally come from `TemplateResolver`).
+    public init(manifest: TemplateManifest, path: String, source: TemplateSource, commit: String, ref: String?, files: [TemplateFile],
+                partials: [String: String] = [:], repositoryPartials: [String: String] = [:]) {
+        self.manifest = manifest; self.path = path; self.source = source; self.commit = commit; self.ref = ref; self.files = files
+        self.partials = TemplatePartials(templateLevel: partials, repositoryLevel: repositoryPartials, templateName: manifest.id)
+    }
+
+    /// Where a file of this template is, for error messages: `source: folder/files/path`.
+    func describe(_ file: String) -> String {
+        "\(source.name): " + (path.isEmpty ? "" : path + "/") + file
+    }
+
+    static func load(repository: Repository, tree: ObjectID, path: String, resolved: ResolvedSource) throws -> Template {
+        let prefix = path.isEmpty ? "" : path + "/"
+        let manifestFile = "\(resolved.source.name): \(prefix)template.json"
+        guard let manifestEntry = try repository.entry(atPath: prefix + "template.json", inTree: tree) else {
+            throw TemplateError(manifestFile, "missing")
+        }
+        let manifest = try TemplateManifest.parse(try repository.readBlob(manifestEntry.id), file: manifestFile)
+        var files: [TemplateFile] = []
+        for entry in try repository.files(under: prefix + "files", inTree: tree) {
+            guard entry.kind == .blob else {
+                throw TemplateError("\(resolved.source.name): \(prefix)files/\(entry.path)", "submodules are not allowed in templates")
+            }
+            files.append(TemplateFile(path: entry.path, data: try repository.readBlob(entry.id), mode: entry.mode))
+        }
+        func partials(under folder: String) throws -> [String: String] {
+            var result: [String: String] = [:]
+            for entry in try repository.files(under: folder, inTree: tree) where entry.kind == .blob && !entry.isSymlink && entry.path.hasSuffix(".mustache") {
+                let data = try repository.readBlob(entry.id)
+                guard let text = String(data: data, encoding: .utf8) else {
+                    throw TemplateError("\(resolved.source.name): \(folder)/\(entry.path)", "partial is not valid UTF-8")
+                }
+                result[String(entry.path.dropLast(".mustache".count))] = text
+            }
+            return result
+        }
+        return Template(manifest: manifest, path: path, source: resolved.source, commit: resolved.commit, ref: resolved.ref, files: files,
+                        partials: try partials(under: prefix + "partials"),
+                        repositoryPartials: path.isEmpty ? [:] : try partials(under: "partials"))
+    }
+
+    /// Fails when the template needs a newer Folio than `folioVersion`.
+    public func checkCompatible(folioVersion: String = FolioRelease.version) throws {
+        guard let minimum = manifest.minFolioVersion, let needed = SemanticVersion(minimum), let running = SemanticVersion(folioVersion) else { return }
+        if running < needed {
+            throw TemplateError(describe("template.json"), "template '\(manifest.id)' needs Folio \(minimum) or newer (this is \(folioVersion))")
+        }
+    }
+}
+
+/// Partials for `{{>name}}` and `{{<name}}`: the template's `partials/` first, then the repository's `partials/`.
+/// Nothing else is reachable: names are looked up in what was read from git, never on the filesystem.
+struct TemplatePartials: MustachePartialLoader {
+    let templateLevel: [String: String]
+    let repositoryLevel: [String: String]
+    let templateName: String
+
+    func template(named name: String) throws -> String? {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        if name.isEmpty || name.hasPrefix("/") || name.contains("\\") || name.contains("%") || name.contains("\0")
+            || parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
+            throw MustacheError(file: templateName, message: "partial '\(name)' would leave the template's partials folders")
+        }
+        return templateLevel[name] ?? repositoryLevel[name]
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import FolioCore
+import FolioGit
+
+/// The templates of one repository tree: every `template.json` at any depth, ordered by the optional `catalog.json`.
+struct TemplateListing {
+    var templates: [TemplateSummary] = []
+    var groups: [TemplateGroup] = []
+    var warnings: [String] = []
+
+    static func read(repository: Repository, tree: ObjectID, sourceName: String) throws -> TemplateListing {
+        var listing = TemplateListing()
+        let entries = try repository.files(inTree: tree)
+        // Template folders: those holding template.json, outermost first; a template.json inside another template
+        // (for example in its files/) belongs to that template's content and is not a template.
+        var roots: [(path: String, blob: ObjectID)] = []
+        for entry in entries where entry.kind == .blob && !entry.isSymlink && (entry.path == "template.json" || entry.path.hasSuffix("/template.json")) {
+            let folder = entry.path == "template.json" ? "" : String(entry.path.dropLast("/template.json".count))
+            roots.append((folder, entry.id))
+        }
+        roots.sort { $0.path.count < $1.path.count }
+        var accepted: [(path: String, blob: ObjectID)] = []
+        for root in roots where !accepted.contains(where: { $0.path.isEmpty || root.path.hasPrefix($0.path + "/") }) {
+            accepted.append(root)
+        }
+        let blobs = try accepted.map { try repository.readBlob($0.blob) }
+        let paths = accepted.map(\.path)
+        // Many manifests are parsed on every core.
+        let parsed = parallelMap(accepted.count, threshold: 16) { index -> Result<TemplateManifest, any Error> in
+            let file = paths[index].isEmpty ? "template.json" : paths[index] + "/template.json"
+            return Result { try TemplateManifest.parse(blobs[index], file: "\(sourceName): \(file)") }
+        }
+        var seen: [String: String] = [:]
+        for (index, result) in parsed.enumerated() {
+            switch result {
+            case let .success(manifest):
+                if let first = seen[manifest.id] {
+                    listing.warnings.append("\(sourceName): template id '\(manifest.id)' in \(accepted[index].path) is already used by \(first); ignored")
+                    continue
+                }
+                seen[manifest.id] = accepted[index].path
+                listing.templates.append(TemplateSummary(id: manifest.id, name: manifest.name, summary: manifest.summary, version: manifest.version,
+                                                         contentType: manifest.contentType, path: accepted[index].path, source: sourceName,
+                                                         group: nil, featured: false))
+            case let .failure(error):
+                listing.warnings.append(TemplateError.oneLine(error))
+            }
+        }
+        if let catalog = try repository.entry(atPath: "catalog.json", inTree: tree), catalog.kind == .blob {
+            let data = try repository.readBlob(catalog.id)
+            do {
+                listing.apply(try TemplateCatalog.parse(data, file: "\(sourceName): catalog.json"))
+            } catch {
+                listing.warnings.append(TemplateError.oneLine(error))
+                listing.templates.sort { $0.id < $1.id }
+            }
+        } else {
+            listing.templates.sort { $0.id < $1.id }
+        }
+        return listing
+    }
+
+    mutating func apply(_ catalog: TemplateCatalog) {
+        let featured = Set(catalog.featured)
+        var groupOf: [String: String] = [:]
+        for group in catalog.groups { for id in group.templates where groupOf[id] == nil { groupOf[id] = group.id } }
+        var rank: [String: Int] = [:]
+        for (index, id) in (catalog.order + catalog.featured + catalog.groups.flatMap(\.templates)).enumerated() where rank[id] == nil {
+            rank[id] = index
+        }
+        for index in templates.indices {
+            templates[index].group = groupOf[templates[index].id]
+            templates[index].featured = featured.contains(templates[index].id)
+        }
+        templates.sort { a, b in
+            switch (rank[a.id], rank[b.id]) {
+            case let (x?, y?): return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return a.id < b.id
+            }
+        }
+        groups = catalog.groups
+    }
+}
+
+/// `catalog.json` at a repository's root: display order, groups and featured templates.
+struct TemplateCatalog: Decodable {
+    var order: [String]
+    var featured: [String]
+    var groups: [TemplateGroup]
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case order, featured, groups }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        order = try c.decodeIfPresent([String].self, forKey: .order) ?? []
+        featured = try c.decodeIfPresent([String].self, forKey: .featured) ?? []
+        groups = try c.decodeIfPresent([TemplateGroup].self, forKey: .groups) ?? []
+    }
+
+    static func parse(_ data: Data, file: String) throws -> TemplateCatalog {
+        do {
+            let node = try JSONNode.parse(data)
+            try node.rejectUnknownKeys { path in
+                switch path {
+                case []: return Set(CodingKeys.allCases.map(\.rawValue))
+                case ["groups", "*"]: return ["id", "name", "templates"]
+                default: return nil
+                }
+            }
+            return try JSONDecoder().decode(TemplateCatalog.self, from: data)
+        } catch {
+            throw TemplateError(file, JSONKeys.describe(error))
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import FolioCore
+
+/// The kind of answer a template variable takes.
+public enum TemplateVariableType: String, Codable, Sendable {
+    case string, bool, int, choice, multichoice
+}
+
+/// One question a template asks, from `variables` in `template.json`.
+public struct TemplateVariable: Codable, Sendable, Equatable {
+    public var name: String
+    public var type: TemplateVariableType
+    public var prompt: String?
+    public var help: String?
+    /// The default answer; a string default may be Mustache over earlier answers.
+    public var `default`: JSONValue?
+    public var choices: [String]?
+    /// A regular expression the whole answer must match (strings).
+    public var pattern: String?
+    /// Smallest value (int) or shortest length (string).
+    public var min: Int?
+    /// Largest value (int) or longest length (string).
+    public var max: Int?
+    /// The name of an earlier variable: this one is asked only when that answer is truthy.
+    public var when: String?
+    /// A secret answer is used for rendering but never recorded in the document.
+    public var secret: Bool?
+
+    /// The text shown when asking.
+    public var question: String { prompt ?? name }
+    var isSecret: Bool { secret ?? false }
+}
+
+/// The parsed `template.json` of one template.
+public struct TemplateManifest: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var summary: String?
+    public var version: String?
+    public var minFolioVersion: String?
+    public var contentType: String?
+    /// Mustache for the path of the file an editor opens.
+    public var primaryFile: String?
+    public var variables: [TemplateVariable]
+    public var exclude: [String]
+    public var copyOnly: [String]
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, name, summary, version, minFolioVersion, contentType, primaryFile, variables, exclude, copyOnly
+    }
+    enum VariableKeys: String, CaseIterable {
+        case name, type, prompt, help, `default`, choices, pattern, min, max, when, secret
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        summary = try c.decodeIfPresent(String.self, forKey: .summary)
+        version = try c.decodeIfPresent(String.self, forKey: .version)
+        minFolioVersion = try c.decodeIfPresent(String.self, forKey: .minFolioVersion)
+        contentType = try c.decodeIfPresent(String.self, forKey: .contentType)
+        primaryFile = try c.decodeIfPresent(String.self, forKey: .primaryFile)
+        variables = try c.decodeIfPresent([TemplateVariable].self, forKey: .variables) ?? []
+        exclude = try c.decodeIfPresent([String].self, forKey: .exclude) ?? []
+        copyOnly = try c.decodeIfPresent([String].self, forKey: .copyOnly) ?? []
+    }
+
+    /// Parses and checks `template.json`; errors name `file` and, when known, the line and column.
+    public static func parse(_ data: Data, file: String) throws -> TemplateManifest {
+        let node: JSONNode
+        do {
+            node = try JSONNode.parse(data)
+            try node.rejectUnknownKeys { path in
+                switch path {
+                case []: return Set(CodingKeys.allCases.map(\.rawValue))
+                case ["variables", "*"]: return Set(VariableKeys.allCases.map(\.rawValue))
+                default: return nil
+                }
+            }
+        } catch {
+            throw TemplateError(file, JSONKeys.describe(error))
+        }
+        let manifest: TemplateManifest
+        do { manifest = try JSONDecoder().decode(TemplateManifest.self, from: data) } catch {
+            throw TemplateError(file, JSONKeys.describe(error))
+        }
+        func fail(_ node: JSONNode?, _ message: String) -> TemplateError {
+            TemplateError(file, node.map { "line \($0.line), column \($0.column): \(message)" } ?? message)
+        }
+        let idOK = !manifest.id.isEmpty && manifest.id.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
+            !part.isEmpty && part != "." && part != ".." && part.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+        }
+        guard idOK else { throw fail(node["id"], "id '\(manifest.id)' must be words of letters, digits, '-', '_' or '.' separated by '/'") }
+        if let version = manifest.version, SemanticVersion(version) == nil {
+            throw fail(node["version"], "version '\(version)' is not a semantic version like 1.2.0")
+        }
+        if let minimum = manifest.minFolioVersion, SemanticVersion(minimum) == nil {
+            throw fail(node["minFolioVersion"], "minFolioVersion '\(minimum)' is not a semantic version like 0.1.0")
+        }
+        var seen: Set<String> = []
+        let variableNodes: [JSONNode]
+        if case let .array(items)? = node["variables"]?.kind { variableNodes = items } else { variableNodes = [] }
+        for (index, variable) in manifest.variables.enumerated() {
+            let at = index < variableNodes.count ? variableNodes[index] : nil
+            guard !variable.name.isEmpty, variable.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+                  variable.name.first.map({ !$0.isNumber }) ?? false else {
+                throw fail(at, "variable name '\(variable.name)' must be letters, digits and '_'")
+            }
+            guard seen.insert(variable.name).inserted else { throw fail(at, "variable '\(variable.name)' is declared twice") }
+            if variable.type == .choice || variable.type == .multichoice, (variable.choices ?? []).isEmpty {
+                throw fail(at, "variable '\(variable.name)' of type \(variable.type.rawValue) needs choices")
+            }
+            if let pattern = variable.pattern {
+                do { _ = try NSRegularExpression(pattern: pattern) } catch {
+                    throw fail(at, "variable '\(variable.name)': pattern '\(pattern)' is not a valid regular expression")
+                }
+            }
+            if let when = variable.when, !seen.contains(when) || when == variable.name {
+                throw fail(at, "variable '\(variable.name)': when '\(when)' must name an earlier variable")
+            }
+        }
+        return manifest
+    }
+}

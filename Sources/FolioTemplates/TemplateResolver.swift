@@ -1,0 +1,208 @@
+import Foundation
+import FolioCore
+import FolioGit
+
+/// Resolves template sources to commits and lists their templates: concurrently, cached, offline-capable.
+///
+/// Every libgit2 handle is opened and used inside one task; only values cross task boundaries.
+public struct TemplateResolver: Sendable {
+    /// The environment (XDG folders, `FOLIO_TEMPLATES`).
+    public let environment: [String: String]
+    /// Use cached copies only: never touch the network.
+    public let offline: Bool
+    /// Where mirrors and snapshots are kept: `$XDG_CACHE_HOME/folio/sources`.
+    public let cacheFolder: URL
+
+    /// A resolver for `environment`.
+    public init(environment: [String: String], offline: Bool = false) {
+        self.environment = environment
+        self.offline = offline
+        self.cacheFolder = FolioPaths(environment: environment).cacheHome.appendingPathComponent("sources")
+    }
+
+    /// Resolves one source: fetches (or snapshots) it, picks the commit for its ref, and lists its templates.
+    public func resolve(_ source: TemplateSource, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> ResolvedSource {
+        let cancel = CancelFlag()
+        return try await withTaskCancellationHandler {
+            try await Self.blocking { try resolveNow(source, commit: nil, progress: progress, cancel: cancel) }
+        } onCancel: { cancel.cancel() }
+    }
+
+    /// Resolves every source concurrently; a failing source reports its error without holding up the others.
+    /// The stream ends when every source has resolved or failed; stopping iteration cancels the fetches.
+    public func resolveAll(_ sources: [TemplateSource]) -> AsyncStream<SourceEvent> {
+        AsyncStream { continuation in
+            let task = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for source in sources {
+                        group.addTask {
+                            do {
+                                let resolved = try await resolve(source) { continuation.yield(.progress(source, $0)) }
+                                continuation.yield(.resolved(resolved))
+                            } catch {
+                                continuation.yield(.failed(source, TemplateError.oneLine(error)))
+                            }
+                        }
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Loads a template with everything needed to render it.
+    public func template(_ id: String, in resolved: ResolvedSource) async throws -> Template {
+        try await Self.blocking { try loadTemplate(id, in: resolved) }
+    }
+
+    /// Finds `id` in the first of `sources` that has it (resolving them in order), and loads it.
+    public func findTemplate(_ id: String, in sources: [TemplateSource],
+                             progress: (@Sendable (TemplateSource, TransferProgress) -> Void)? = nil) async throws -> Template {
+        var problems: [String] = []
+        for source in sources {
+            let resolved: ResolvedSource
+            do {
+                resolved = try await resolve(source) { progress?(source, $0) }
+            } catch {
+                if sources.count == 1 { throw error }
+                problems.append(TemplateError.oneLine(error))
+                continue
+            }
+            if resolved.templates.contains(where: { $0.id == id }) { return try await template(id, in: resolved) }
+            problems += resolved.warnings
+        }
+        let names = sources.map(\.name).joined(separator: ", ")
+        throw TemplateError(id, "no such template in \(names)" + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"))
+    }
+
+    /// Loads the exact template a document was made from: its source at its recorded commit.
+    public func recordedTemplate(_ origin: DocumentOrigin.Template) async throws -> Template {
+        let source = TemplateSource(name: origin.source == TemplateSource.bundledLocation ? "bundled" : origin.source,
+                                    location: origin.source, ref: origin.ref)
+        let cancel = CancelFlag()
+        return try await withTaskCancellationHandler {
+            try await Self.blocking {
+                let resolved = try resolveNow(source, commit: origin.commit, progress: nil, cancel: cancel)
+                return try loadTemplate(origin.id, in: resolved)
+            }
+        } onCancel: { cancel.cancel() }
+    }
+
+    /// Brings every remote source's mirror up to date (a refresh of the cache); returns what each resolved to.
+    public func update(_ sources: [TemplateSource]) async -> [SourceEvent] {
+        var events: [SourceEvent] = []
+        for await event in resolveAll(sources) {
+            if case .progress = event { continue }
+            events.append(event)
+        }
+        return events
+    }
+
+    // MARK: Blocking work
+
+    /// Runs blocking libgit2 work off the cooperative pool.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// Resolves a source synchronously (on the calling thread, which owns every handle it opens).
+    func resolveNow(_ source: TemplateSource, commit wanted: String?, progress: (@Sendable (TransferProgress) -> Void)?,
+                    cancel: CancelFlag) throws -> ResolvedSource {
+        var warnings: [String] = []
+        var fetchedAt: Date?
+        var snapshot = false
+        let repository: Repository
+        if source.location == TemplateSource.bundledLocation {
+            guard let folder = TemplateSource.bundledFolder(environment: environment) else {
+                throw TemplateError(source.name, "cannot find Folio's bundled templates (no Templates/catalog.json above the folio executable; set FOLIO_TEMPLATES)")
+            }
+            if source.ref != nil { throw TemplateError(source.name, "a plain folder has no refs; drop --ref") }
+            repository = try FolderSnapshot.snapshot(folder, cache: cacheFolder, sourceName: source.name)
+            snapshot = true
+        } else if source.isRemote {
+            let mirror = try RemoteMirror(location: source.location, cacheFolder: cacheFolder, sourceName: source.name, environment: environment)
+            (repository, fetchedAt, warnings) = try mirror.update(offline: offline, progress: progress, cancel: cancel)
+        } else {
+            let folder = URL(fileURLWithPath: source.location).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw TemplateError(source.name, "\(folder.path): no such folder")
+            }
+            if Repository.exists(at: folder) {
+                do { repository = try Repository.open(at: folder) } catch {
+                    throw TemplateError(source.name, "cannot open the git repository at \(folder.path): \(error)")
+                }
+            } else {
+                if source.ref != nil && wanted == nil { throw TemplateError(source.name, "\(folder.path) is a plain folder, not a git repository; it has no refs") }
+                repository = try FolderSnapshot.snapshot(folder, cache: cacheFolder, sourceName: source.name)
+                snapshot = true
+            }
+        }
+        if cancel.isCancelled { throw CancellationError() }
+        let (commitID, refName) = try Self.pickCommit(in: repository, ref: wanted ?? source.ref, exact: wanted != nil, source: source)
+        let tree = try repository.commit(commitID).tree
+        let listing = try TemplateListing.read(repository: repository, tree: tree, sourceName: source.name)
+        return ResolvedSource(source: source, commit: commitID.hex, ref: snapshot ? nil : wanted == nil ? refName : source.ref, templates: listing.templates,
+                              groups: listing.groups, warnings: warnings + listing.warnings, fetchedAt: fetchedAt,
+                              gitDirectory: repository.gitDirectory)
+    }
+
+    /// The commit for `ref` (a tag, branch or commit id); without one, the newest semver tag, else HEAD.
+    static func pickCommit(in repository: Repository, ref: String?, exact: Bool, source: TemplateSource) throws -> (ObjectID, String?) {
+        if let ref {
+            if !exact {
+                for candidate in ["refs/tags/\(ref)", "refs/heads/\(ref)", "refs/remotes/origin/\(ref)"] {
+                    if let target = try? repository.referenceTarget(candidate), let id = try? repository.resolveCommit(candidate) {
+                        _ = target
+                        return (id, ref)
+                    }
+                }
+            }
+            let looksLikeID = ref.count >= 4 && ref.count <= 40 && ref.allSatisfy(\.isHexDigit)
+            if looksLikeID, let id = try? repository.resolveCommit(ref) { return (id, nil) }
+            throw TemplateError(source.name, exact ? "commit \(ref) is not in the source (was its history rewritten?)"
+                                                   : "unknown ref '\(ref)' (no such branch, tag or commit)")
+        }
+        let tags = (try? repository.tags()) ?? []
+        let versioned = tags.compactMap { tag in SemanticVersion(tag.name).map { (version: $0, tag: tag) } }
+        if let newest = versioned.filter({ $0.version.prerelease.isEmpty }).max(by: { $0.version < $1.version }) ?? versioned.max(by: { $0.version < $1.version }) {
+            return (newest.tag.target, newest.tag.name)
+        }
+        guard let head = try? repository.headCommitID() else {
+            throw TemplateError(source.name, "the repository has no commits")
+        }
+        let branch = (try? repository.headBranch()) ?? nil
+        return (head, branch.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst("refs/heads/".count)) : $0 })
+    }
+
+    /// Reads one template's manifest, files and partials out of the git objects of the resolved commit.
+    func loadTemplate(_ id: String, in resolved: ResolvedSource) throws -> Template {
+        guard let summary = resolved.templates.first(where: { $0.id == id }) else {
+            let extra = resolved.warnings.isEmpty ? "" : " (\(resolved.warnings.joined(separator: "; ")))"
+            throw TemplateError(id, "no such template in source '\(resolved.source.name)'\(extra)")
+        }
+        guard let commitID = ObjectID(hex: resolved.commit) else { throw TemplateError(resolved.source.name, "bad commit id \(resolved.commit)") }
+        let repository = try Repository.open(at: resolved.gitDirectory)
+        let tree = try repository.commit(commitID).tree
+        return try Template.load(repository: repository, tree: tree, path: summary.path, resolved: resolved)
+    }
+}
+
+/// A thread-safe cancellation flag checked by long libgit2 operations.
+final class CancelFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+    func cancel() { lock.lock(); cancelled = true; lock.unlock() }
+    var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
+}
+
+extension TemplateError {
+    /// Any error as one line.
+    static func oneLine(_ error: any Error) -> String {
+        let text = String(describing: error)
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}

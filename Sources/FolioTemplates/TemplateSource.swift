@@ -1,0 +1,110 @@
+import Foundation
+import FolioCore
+import FolioGit
+
+/// Where templates come from: a local folder or git repository, or a git URL, with an optional ref.
+public struct TemplateSource: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The name the user gave it (`bundled` for Folio's own templates).
+    public var name: String
+    /// A path, `file://`, `git://`, `https://` or `ssh://` URL, or `folio:bundled`.
+    public var location: String
+    /// A branch, tag or commit; nil means the newest semver tag, else the default branch.
+    public var ref: String?
+
+    /// Creates a source.
+    public init(name: String, location: String, ref: String? = nil) {
+        self.name = name; self.location = location; self.ref = ref
+    }
+
+    /// The location recorded for Folio's bundled templates (found again from the running executable).
+    public static let bundledLocation = "folio:bundled"
+    /// Folio's bundled templates.
+    public static let bundled = TemplateSource(name: "bundled", location: bundledLocation)
+
+    public var description: String { name }
+
+    /// Whether the location is fetched over a libgit2 transport into a cached mirror.
+    public var isRemote: Bool {
+        let lower = location.lowercased()
+        if ["file://", "git://", "https://", "http://", "ssh://"].contains(where: { lower.hasPrefix($0) }) { return true }
+        // scp-like `user@host:path`
+        if let colon = location.firstIndex(of: ":"), !location.hasPrefix("/"), location[..<colon].contains("@") { return true }
+        return false
+    }
+
+    /// The bundled source followed by the sources saved in the settings.
+    public static func configured(environment: [String: String]) throws -> [TemplateSource] {
+        let settings = try Settings.load(environment: environment)
+        return [.bundled] + settings.templateSources.map { TemplateSource(name: $0.name, location: $0.url, ref: $0.ref) }
+    }
+
+    /// The folder holding Folio's bundled templates: `$FOLIO_TEMPLATES`, else the nearest folder above the running
+    /// executable that holds `Templates/catalog.json`.
+    public static func bundledFolder(environment: [String: String]) -> URL? {
+        if let override = environment["FOLIO_TEMPLATES"], !override.isEmpty { return URL(fileURLWithPath: override).standardizedFileURL }
+        var starts: [URL] = []
+        if let exe = Bundle.main.executableURL { starts.append(exe.resolvingSymlinksInPath()) }
+        if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { starts.append(URL(fileURLWithPath: link)) }
+        let fm = FileManager.default
+        for start in starts {
+            var folder = start.deletingLastPathComponent()
+            while folder.path != "/" && !folder.path.isEmpty {
+                let candidate = folder.appendingPathComponent("Templates")
+                if fm.fileExists(atPath: candidate.appendingPathComponent("catalog.json").path) { return candidate }
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        return nil
+    }
+}
+
+/// What `TemplateResolver.resolveAll` reports as each source progresses.
+public enum SourceEvent: Sendable {
+    case progress(TemplateSource, TransferProgress)
+    case resolved(ResolvedSource)
+    case failed(TemplateSource, String)
+}
+
+/// A template as listed: enough to show it and to pick it.
+public struct TemplateSummary: Sendable, Equatable, Codable {
+    public var id: String
+    public var name: String
+    public var summary: String?
+    public var version: String?
+    public var contentType: String?
+    /// The template's folder inside its repository.
+    public var path: String
+    /// The name of the source it comes from.
+    public var source: String
+    /// The catalog group it belongs to, if any.
+    public var group: String?
+    public var featured: Bool
+}
+
+/// A catalog group of templates, from `catalog.json`.
+public struct TemplateGroup: Sendable, Equatable, Codable {
+    public var id: String
+    public var name: String
+    public var templates: [String]
+}
+
+/// A source resolved to one commit, with the templates it holds at that commit.
+public struct ResolvedSource: Sendable {
+    public let source: TemplateSource
+    /// The commit templates are read from.
+    public let commit: String
+    /// The ref that was resolved (a tag or branch name), nil when a commit was asked for or for a plain folder.
+    public let ref: String?
+    /// The templates, in catalog order (featured first within no explicit order).
+    public let templates: [TemplateSummary]
+    /// Catalog groups, in catalog order.
+    public let groups: [TemplateGroup]
+    /// Problems that did not stop the source (a malformed template.json, a failed fetch served from the cache).
+    public let warnings: [String]
+    /// When the cached copy was last fetched (remote sources), for "the cache is N hours old".
+    public let fetchedAt: Date?
+    /// The git repository the commit lives in (the source itself, its mirror, or its snapshot).
+    let gitDirectory: URL
+    /// The source location to record in documents.
+    var recordedLocation: String { source.location }
+}
