@@ -2,6 +2,7 @@ import Foundation
 import FolioCore
 import FolioGit
 import FolioSync
+import FolioTemplates
 
 /// A remote given on the command line: URLs and scp-like `host:path` as they are, local folders made absolute.
 func remoteLocation(_ text: String, _ io: CommandIO) -> String {
@@ -178,6 +179,11 @@ let syncCommands: [Command] = [
         if !status.conflicts.isEmpty { io.line("\(status.conflicts.count) kept conflict(s): see 'folio conflicts \(document.url.path)'") }
         return 0
     },
+    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] | update --check PATH [--json]",
+            summary: "Merge a newer version of the document's template into it (--check: exit 1 when one exists)",
+            options: ["--to", "--set", "--conflict"], flags: ["--check", "--defaults", "--offline"]) { args, io in
+        try updateCommand(args, io)
+    },
     Command("conflicts", usage: "conflicts PATH [--keep local|remote REF]",
             summary: "List remote versions kept by conflicting pulls, or settle one", options: ["--keep"]) { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
@@ -200,4 +206,81 @@ let syncCommands: [Command] = [
 /// The semantic merge of the editors' plugins (`folio.semantic-merge/1`), when available.
 func semanticMerger(_ io: CommandIO) -> (any SemanticMerging)? {
     nil
+}
+
+/// `folio update`: three-way merge of a newer template rendering into a document, or `--check` for CI.
+func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let document = try openDocument(try args.positional(0, "PATH"), io)
+    try args.expectAtMost(1)
+    let mode = try UpdateConflictMode(rawValue: args.value("--conflict") ?? "markers")
+        ?? { throw UsageError("--conflict takes abort or markers, got '\(args.value("--conflict") ?? "")'") }()
+    let origin = try document.templateOrigin()
+    let environment = io.environment, ref = args.value("--to"), offline = args.flag("--offline")
+    let plan = try waitFor { try await TemplateUpdatePlan.load(origin, to: ref, environment: environment, offline: offline) }
+    let current = TemplateUpdatePlan.label(plan.old), latest = TemplateUpdatePlan.label(plan.new)
+    if args.flag("--check") {
+        if args.flag("--json") {
+            struct Checked: Encodable { let path: String; let template: String; let current: String; let latest: String; let outdated: Bool
+                let currentCommit: String; let latestCommit: String }
+            try io.json(Checked(path: document.url.path, template: origin.id, current: current, latest: latest, outdated: plan.isNewer,
+                                currentCommit: plan.old.commit, latestCommit: plan.new.commit))
+        } else if plan.isNewer {
+            io.line("\(origin.id): \(current) → \(latest) available; run 'folio update \(document.url.path)'")
+        } else {
+            io.line("\(origin.id) \(current): up to date")
+        }
+        return plan.isNewer ? FolioCommandLine.failure : 0
+    }
+    guard plan.isNewer else {
+        io.line("Already up to date with \(origin.id) \(current)")
+        return 0
+    }
+    try plan.new.checkCompatible()
+    let declared = Set(plan.new.manifest.variables.map(\.name))
+    let given = origin.answers.filter { declared.contains($0.key) }.merging(try givenAnswers(args, io)) { _, new in new }
+    let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+    let context: [String: JSONValue] = ["folder_name": .string(document.url.deletingPathExtension().lastPathComponent),
+                                        "current_year": .string(String(year))]
+    let answers = try plan.new.answers(given: given, mode: answerMode(args, io), context: context)
+    let oldDeclared = Set(plan.old.manifest.variables.map(\.name))
+    let baseGiven = answers.merging(origin.answers) { _, recorded in recorded }.filter { oldDeclared.contains($0.key) }
+    let baseAnswers = (try? plan.old.answers(given: baseGiven, mode: .defaults, context: context)) ?? origin.answers
+    let result = try document.updateFromTemplate(plan, baseAnswers: baseAnswers, answers: answers, conflictMode: mode)
+    if args.flag("--json") {
+        struct Updated: Encodable { let template: String; let from: String; let to: String; let commit: String?; let aborted: Bool; let conflicts: [UpdateConflict] }
+        try io.json(Updated(template: result.template, from: result.fromVersion, to: result.toVersion, commit: result.commit?.id.hex,
+                            aborted: result.aborted, conflicts: result.conflicts))
+    }
+    if result.aborted {
+        io.error("update from \(result.template) \(result.fromVersion) → \(result.toVersion) aborted, nothing changed: conflicts in "
+                 + result.conflicts.map(\.path).joined(separator: ", ") + " (use --conflict=markers to merge with conflict markers)")
+        return FolioCommandLine.failure
+    }
+    if !args.flag("--json") {
+        if let commit = result.commit { io.line("[\(commit.id.short)] \(commit.summary)") } else { io.line("No change: the document already has that content") }
+        for conflict in result.conflicts {
+            switch conflict.resolution {
+            case "markers": io.line("conflict: \(conflict.path) has conflict markers (<<<<<<< document / >>>>>>> template \(result.toVersion)); edit it, then 'folio commit \(document.url.path)'")
+            case "restored-template": io.line("conflict: \(conflict.path) was deleted here but changed by the template; the template's version is back, delete it again to keep it gone")
+            default: io.line("conflict: \(conflict.path) kept the document's version (binary, or removed by the template)")
+            }
+        }
+    }
+    return 0
+}
+
+/// How missing answers are obtained: asked on a terminal, else defaults.
+func answerMode(_ args: Arguments, _ io: CommandIO) -> AnswerMode {
+    guard !args.flag("--defaults") && io.isInteractive else { return .defaults }
+    let reader = PromptReader(io: io)
+    return .ask { variable, defaultText, problem in
+        if let problem { io.line("  \(problem)") }
+        var prompt = variable.question
+        if let choices = variable.choices { prompt += " (\(choices.joined(separator: variable.type == .multichoice ? ", " : " / ")))" }
+        if variable.type == .bool { prompt += " (yes/no)" }
+        if let defaultText { prompt += " [\(defaultText)]" }
+        io.out(prompt + ": ")
+        guard let answer = reader.readLine() else { throw FolioError.invalidRequest("no answer for '\(variable.name)': standard input ended") }
+        return answer.trimmingCharacters(in: .whitespaces)
+    }
 }
