@@ -122,7 +122,9 @@ let documentCommands: [Command] = [
         let a = args.positionals.count > 1 ? args.positionals[1] : nil
         let b = args.positionals.count > 2 ? args.positionals[2] : nil
         var text: String?
-        if args.flag("--semantic") { text = try semanticDiff(document: document, from: a, to: b, io: io) }
+        if args.flag("--semantic") {
+            text = try semanticDiff(document: document, from: a, to: b, io: io).map { $0.isEmpty || $0.hasSuffix("\n") ? $0 : $0 + "\n" }
+        }
         let patch = try text ?? document.diff(from: a, to: b)
         if args.flag("--json") {
             struct Diffed: Encodable { let from: String?; let to: String?; let semantic: Bool; let diff: String }

@@ -1,9 +1,11 @@
 import Foundation
 import FolioCore
+import FolioPlugins
 
 /// The semantic diff from the document's editor plugin, when it has one.
 func semanticDiff(document: Document, from a: String?, to b: String?, io: CommandIO) throws -> String? {
-    nil
+    let settings = try Settings.load(environment: io.environment)
+    return try PluginHost(environment: io.environment).semanticDiff(document: document, from: a, to: b, associations: settings.editorAssociations)
 }
 
 /// `folio new PATH --template ID …`: instantiation from a template.

@@ -1,3 +1,223 @@
+/*
+ * folio_plugin.h: the C ABI between Folio and its editor plugins.
+ *
+ * Swift has no stable ABI on Linux, so the only thing host and plugin share is this header.
+ *
+ * Rules:
+ *  - Versioning. A plugin exports one function, `folio_plugin_entry`, returning a pointer to a static
+ *    descriptor. The host checks the descriptor's magic, ABI major and struct size before it calls anything
+ *    else; a plugin built for another major is refused. Minor versions only add: structs carry their size as
+ *    their first field (after the magic for the descriptor) and only ever grow at the end, so a host reads a
+ *    field only when `struct_size` covers it. Arrays of structs are arrays of pointers, so each element
+ *    carries its own size.
+ *  - Optional capabilities are looked up by versioned string id (e.g. "folio.semantic-diff/1") through the
+ *    editor's `extension` function, which returns a pointer to a static table or NULL.
+ *  - Ownership. Inputs are borrowed for the duration of the call. Every buffer the plugin returns carries
+ *    the plugin's own release function ("whoever allocates frees"); the host calls `folio_buffer_release`.
+ *    Document handles are released with the editor's `release`. Descriptor, editor, command and extension
+ *    tables are static: they live as long as the library, which is never unloaded.
+ *  - Errors are a status code plus a UTF-8 message buffer. No C++ exception, Swift error or Swift type
+ *    crosses this boundary; a plugin must not abort on bad input.
+ *  - All strings are NUL-terminated UTF-8.
+ */
 #ifndef FOLIO_PLUGIN_H
 #define FOLIO_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
 #endif
+
+/* ---- Versions ------------------------------------------------------------------------------------------ */
+
+#define FOLIO_PLUGIN_ABI_MAJOR 1
+#define FOLIO_PLUGIN_ABI_MINOR 0
+/* "FOLIOPLG" read as a big-endian 64-bit number: the first field of every descriptor. */
+#define FOLIO_PLUGIN_MAGIC 0x464F4C494F504C47ULL
+/* The one symbol a plugin exports; type `folio_plugin_entry_fn`. */
+#define FOLIO_PLUGIN_ENTRY_SYMBOL "folio_plugin_entry"
+
+/* ---- Status codes -------------------------------------------------------------------------------------- */
+
+typedef int32_t folio_status;
+#define FOLIO_STATUS_OK 0
+/* A command's arguments are wrong: missing, not a number, out of range. */
+#define FOLIO_STATUS_INVALID_ARGUMENT 1
+/* The command id is not one of the editor's commands. */
+#define FOLIO_STATUS_UNKNOWN_COMMAND 2
+/* The document bytes cannot be read by this editor. */
+#define FOLIO_STATUS_INVALID_DOCUMENT 3
+/* A merge found changes on both sides that it cannot combine. */
+#define FOLIO_STATUS_CONFLICT 4
+/* The operation or capability is not provided. */
+#define FOLIO_STATUS_UNSUPPORTED 5
+#define FOLIO_STATUS_OUT_OF_MEMORY 6
+/* Anything else; the message says what. */
+#define FOLIO_STATUS_INTERNAL 7
+
+/* ---- Buffers ------------------------------------------------------------------------------------------- */
+
+/* Bytes returned by a plugin. The host passes a zeroed buffer; the plugin fills it and sets `release`
+ * to its own function that frees `data`. `data` may be NULL when `size` is 0. Text buffers are UTF-8 and,
+ * for convenience, NUL-terminated (the NUL is not counted in `size`). */
+typedef struct folio_buffer {
+    uint8_t *data;
+    size_t size;
+    void (*release)(struct folio_buffer *buffer);
+} folio_buffer;
+
+/* Releases a buffer with the function that came with it and zeroes it. Safe on a zeroed buffer. */
+static inline void folio_buffer_release(folio_buffer *buffer) {
+    if (buffer == NULL) return;
+    if (buffer->release != NULL) buffer->release(buffer);
+    buffer->data = NULL;
+    buffer->size = 0;
+    buffer->release = NULL;
+}
+
+/* ---- Descriptions -------------------------------------------------------------------------------------- */
+
+#define FOLIO_PRIORITY_DEFAULT 0 /* the editor to use for its content types unless the user chose another */
+#define FOLIO_PRIORITY_OPTION 1  /* offered in "reopen with", never chosen over a default */
+
+#define FOLIO_COMMAND_NEEDS_SELECTION 0x1u
+
+/* One command an editor offers. Arguments are positional strings; items are numbered from 1. */
+typedef struct folio_command_info {
+    uint32_t struct_size;
+    uint32_t flags;          /* FOLIO_COMMAND_* bits */
+    const char *id;          /* "toggle" */
+    const char *title;       /* "Toggle item" */
+    const char *shortcut;    /* "space", "ctrl+d", or "" */
+    const char *usage;       /* "toggle N" */
+} folio_command_info;
+
+/* A content type a plugin declares, with the types it conforms to. */
+typedef struct folio_type_declaration {
+    uint32_t struct_size;
+    uint32_t reserved;
+    const char *identifier;             /* "org.folio.checklist" */
+    const char *const *conforms_to;     /* { "public.json" } */
+    size_t conforms_to_count;
+    const char *const *extensions;      /* file extensions without the dot */
+    size_t extension_count;
+    const char *description;
+} folio_type_declaration;
+
+/* Cursor and selection in the terms of the editor's view: items numbered from 1, 0 for none. */
+typedef struct folio_selection {
+    uint32_t struct_size;
+    uint32_t reserved;
+    int64_t cursor;  /* the item under the cursor */
+    int64_t anchor;  /* the other end of a range, or 0 */
+    int64_t scroll;  /* the first view line to show, from 0 */
+} folio_selection;
+
+/* An editor's open document: opaque to the host. */
+typedef struct folio_document folio_document;
+
+typedef struct folio_editor folio_editor;
+
+/* An editor: what it edits, its commands, and the operations on its documents.
+ * Every operation receives the editor itself first, so one set of functions can serve several editors. */
+struct folio_editor {
+    uint32_t struct_size;
+    int32_t priority;                            /* FOLIO_PRIORITY_* */
+    const char *id;                              /* "checklist": unique among all plugins */
+    const char *name;                            /* "Checklist" */
+    const char *const *content_types;            /* the types it edits (and everything conforming to them) */
+    size_t content_type_count;
+    const folio_type_declaration *const *declared_types;
+    size_t declared_type_count;
+    const folio_command_info *const *commands;
+    size_t command_count;
+    void *context;                               /* the plugin's own; the host never touches it */
+
+    /* Reads a document from bytes (borrowed). On success sets *out_document. */
+    folio_status (*open)(const folio_editor *editor, const uint8_t *bytes, size_t size,
+                         folio_document **out_document, folio_buffer *out_error);
+
+    /* Applies a command to a document without changing it. `arguments_json` is a JSON array of strings.
+     * `selection` may be NULL. On success sets *out_document to the new state (a new handle the host
+     * releases) and fills `out_description` with a one-line description of the change ("checked 'Milk'"). */
+    folio_status (*apply)(const folio_editor *editor, const folio_document *document, const char *command_id,
+                          const char *arguments_json, const folio_selection *selection,
+                          folio_document **out_document, folio_buffer *out_description, folio_buffer *out_error);
+
+    /* Writes a document as bytes (the file's new content). */
+    folio_status (*serialize)(const folio_editor *editor, const folio_document *document,
+                              folio_buffer *out_bytes, folio_buffer *out_error);
+
+    /* Renders a view for a terminal of width x height cells: UTF-8 text, lines separated by '\n',
+     * at most `height` lines of at most `width` cells each. `selection` may be NULL. */
+    folio_status (*render)(const folio_editor *editor, const folio_document *document, uint32_t width,
+                           uint32_t height, const folio_selection *selection, folio_buffer *out_text,
+                           folio_buffer *out_error);
+
+    /* Releases a document handle. */
+    void (*release)(const folio_editor *editor, folio_document *document);
+
+    /* Returns the static table of an optional capability by versioned id, or NULL. May itself be NULL. */
+    const void *(*extension)(const folio_editor *editor, const char *extension_id);
+};
+
+/* The plugin: checked field by field before any editor function is called. */
+typedef struct folio_plugin_descriptor {
+    uint64_t magic;          /* FOLIO_PLUGIN_MAGIC */
+    uint32_t abi_major;      /* FOLIO_PLUGIN_ABI_MAJOR the plugin was built with */
+    uint32_t abi_minor;      /* FOLIO_PLUGIN_ABI_MINOR the plugin was built with */
+    uint32_t struct_size;    /* sizeof(folio_plugin_descriptor) the plugin was built with */
+    uint32_t reserved;
+    const char *id;          /* "org.folio.checklist" */
+    const char *name;        /* "Checklist" */
+    const char *version;     /* "1.0.0" */
+    const folio_editor *const *editors;
+    size_t editor_count;
+} folio_plugin_descriptor;
+
+/* `folio_plugin_entry`: returns the plugin's static descriptor. Must do nothing else (no allocation,
+ * no I/O) so that the host can check versions before any real plugin code runs. */
+typedef const folio_plugin_descriptor *(*folio_plugin_entry_fn)(void);
+
+/* ---- Extensions ---------------------------------------------------------------------------------------- */
+
+/* Semantic diff: describes the change between two versions of a document, one change per line
+ * ("checked 'Milk'", "moved 'Eggs' to 1"). An empty text means no change the editor can see. */
+#define FOLIO_EXTENSION_SEMANTIC_DIFF "folio.semantic-diff/1"
+typedef struct folio_semantic_diff_v1 {
+    uint32_t struct_size;
+    uint32_t reserved;
+    folio_status (*diff)(const folio_editor *editor, const uint8_t *old_bytes, size_t old_size,
+                         const uint8_t *new_bytes, size_t new_size, folio_buffer *out_text,
+                         folio_buffer *out_error);
+} folio_semantic_diff_v1;
+
+/* Semantic merge: three-way merge item by item. Returns FOLIO_STATUS_OK with the merged bytes, or
+ * FOLIO_STATUS_CONFLICT with one line per conflict in `out_conflicts` (and `out_merged` left empty). */
+#define FOLIO_EXTENSION_SEMANTIC_MERGE "folio.semantic-merge/1"
+typedef struct folio_semantic_merge_v1 {
+    uint32_t struct_size;
+    uint32_t reserved;
+    folio_status (*merge)(const folio_editor *editor, const uint8_t *base, size_t base_size,
+                          const uint8_t *ours, size_t ours_size, const uint8_t *theirs, size_t theirs_size,
+                          folio_buffer *out_merged, folio_buffer *out_conflicts, folio_buffer *out_error);
+} folio_semantic_merge_v1;
+
+/* ---- Helpers for plugins (compiled into each plugin; hidden, so each image frees its own) --------------- */
+
+/* Fills `buffer` with a malloc'd, NUL-terminated copy of `size` bytes and a release that frees it.
+ * Returns FOLIO_STATUS_OUT_OF_MEMORY when allocation fails. A NULL buffer is ignored. */
+folio_status folio_buffer_set(folio_buffer *buffer, const void *bytes, size_t size)
+    __attribute__((visibility("hidden")));
+
+/* folio_buffer_set with a C string; returns `status` so that `return folio_fail(err, CODE, "...")` works. */
+folio_status folio_fail(folio_buffer *error, folio_status status, const char *message)
+    __attribute__((visibility("hidden")));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOLIO_PLUGIN_H */

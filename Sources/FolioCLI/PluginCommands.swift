@@ -1,0 +1,235 @@
+import FolioCore
+import FolioPlugins
+import Foundation
+
+/// The plugin host for a command: the standard search path of the command's environment.
+func pluginHost(_ io: CommandIO) -> PluginHost {
+    PluginHost(searchPath: .standard(environment: io.environment))
+}
+
+/// The running `folio` executable, to check plugins in a child process.
+func folioExecutable() throws -> URL {
+    let selfExe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    if selfExe.lastPathComponent == "folio" { return selfExe }
+    // Tests run inside another executable: use the `folio` built beside it.
+    if let folder = PluginSearchPath.executableFolder {
+        let sibling = folder.appendingPathComponent("folio")
+        if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
+    }
+    throw FolioError.invalidRequest("cannot find the folio executable to check plugins in a child process")
+}
+
+private struct PluginListing: Encodable {
+    struct Entry: Encodable {
+        let id: String
+        let name: String
+        let version: String
+        let abi: Int
+        let library: String
+        let manifest: String
+        let bundled: Bool
+        let editors: [EditorManifest]
+    }
+    let plugins: [Entry]
+    let refused: [String]
+}
+
+private func listingEntry(_ plugin: DiscoveredPlugin) -> PluginListing.Entry {
+    PluginListing.Entry(id: plugin.manifest.id, name: plugin.manifest.name, version: plugin.manifest.version, abi: plugin.manifest.abi,
+                        library: plugin.library.path, manifest: plugin.manifestURL.path, bundled: plugin.bundled, editors: plugin.manifest.editors)
+}
+
+private func describeCommands(_ commands: [PluginCommand], _ io: CommandIO) {
+    let usageWidth = commands.map(\.usage.count).max() ?? 0
+    let keyWidth = commands.map(\.shortcut.count).max() ?? 0
+    for command in commands {
+        io.line("  " + command.usage.padding(toLength: usageWidth + 2, withPad: " ", startingAt: 0)
+                + command.shortcut.padding(toLength: keyWidth + 2, withPad: " ", startingAt: 0) + command.title)
+    }
+}
+
+let pluginCommands: [Command] = [
+    Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json]",
+            summary: "List, describe or check editor plugins") { args, io in
+        let verb = try args.positional(0, "list, info or check")
+        switch verb {
+        case "list":
+            try args.expectAtMost(1)
+            let host = pluginHost(io)
+            if args.flag("--json") {
+                try io.json(PluginListing(plugins: host.plugins.map(listingEntry), refused: host.refusals.map(\.description)))
+                return 0
+            }
+            if host.plugins.isEmpty { io.line("No plugins found.") }
+            for plugin in host.plugins {
+                io.line("\(plugin.manifest.id)  \(plugin.manifest.name) \(plugin.manifest.version)\(plugin.bundled ? "  (bundled)" : "")  \(plugin.library.path)")
+                for editor in plugin.manifest.editors {
+                    io.line("  \(editor.id): \(editor.contentTypes.map(\.identifier).joined(separator: ", ")) (\(editor.priority.rawValue))")
+                }
+            }
+            for refusal in host.refusals { io.error(refusal.description) }
+            return 0
+        case "info":
+            let id = try args.positional(1, "ID")
+            try args.expectAtMost(2)
+            let host = pluginHost(io)
+            guard let plugin = host.plugin(id) ?? host.editors.first(where: { $0.editor.id == id })?.plugin else {
+                throw FolioError.invalidRequest("no plugin or editor '\(id)' (see folio plugins list)")
+            }
+            if args.flag("--json") { try io.json(listingEntry(plugin)); return 0 }
+            let m = plugin.manifest
+            io.line("\(m.name) \(m.version) (\(m.id)), plugin ABI \(m.abi)")
+            io.line("library:  \(plugin.library.path)")
+            io.line("manifest: \(plugin.manifestURL.path)")
+            for editor in m.editors {
+                io.line("")
+                io.line("editor \(editor.id) \"\(editor.name)\" (\(editor.priority.rawValue)) for \(editor.contentTypes.map(\.identifier).joined(separator: ", "))")
+                for type in editor.declaredTypes {
+                    io.line("  declares \(type.identifier) conforming to \(type.conformsTo.map(\.identifier).joined(separator: ", "))"
+                            + (type.extensions.isEmpty ? "" : ", extensions \(type.extensions.joined(separator: ", "))"))
+                }
+                if !editor.extensions.isEmpty { io.line("  capabilities: \(editor.extensions.joined(separator: ", "))") }
+                io.line("  commands:")
+                describeCommands(editor.commands, io)
+            }
+            return 0
+        case "check":
+            let file = try args.positional(1, "FILE.so")
+            try args.expectAtMost(2)
+            let report = PluginHost.check(library: io.url(file), executable: try folioExecutable(), arguments: ["plugins", "__probe"],
+                                          environment: io.environment)
+            if args.flag("--json") {
+                try io.json(report)
+            } else if report.ok {
+                io.line("ok: \(report.library): \(report.name ?? "?") \(report.version ?? "?") (\(report.id ?? "?")), plugin ABI \(report.abi ?? "?")")
+                for editor in report.editors {
+                    io.line("  editor \(editor.id) for \(editor.contentTypes.map(\.identifier).joined(separator: ", ")) (\(editor.priority.rawValue)): "
+                            + editor.commands.map(\.id).joined(separator: ", "))
+                }
+            } else {
+                io.error(report.refusal ?? "\(report.library): plugin refused")
+            }
+            return report.ok ? 0 : FolioCommandLine.failure
+        case "__probe":
+            // Internal: runs in the child process of `plugins check`; prints the report as JSON.
+            let report = PluginHost.probe(library: io.url(try args.positional(1, "FILE.so")))
+            try io.json(report)
+            return report.ok ? 0 : FolioCommandLine.failure
+        default:
+            throw UsageError("unknown plugins command '\(verb)' (list, info or check)")
+        }
+    },
+    Command("types", usage: "types list [--json]", summary: "List content types, including those plugins declare") { args, io in
+        let verb = try args.positional(0, "list")
+        guard verb == "list" else { throw UsageError("unknown types command '\(verb)' (list)") }
+        try args.expectAtMost(1)
+        let registry = pluginHost(io).contentTypes
+        if args.flag("--json") { try io.json(registry.all); return 0 }
+        let width = registry.all.map(\.identifier.identifier.count).max() ?? 0
+        for type in registry.all {
+            var line = type.identifier.identifier.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+            line += type.conformsTo.isEmpty ? "(root)" : "→ " + type.conformsTo.map(\.identifier).joined(separator: ", ")
+            if !type.extensions.isEmpty { line += "  ." + type.extensions.joined(separator: " .") }
+            line += "  [\(type.declaredBy)]"
+            io.line(line)
+        }
+        return 0
+    },
+    Command("edit", usage: "edit PATH COMMAND [ARGS...] [--editor ID] [--json]",
+            summary: "Apply one editor command to a document as one change", options: ["--editor"]) { args, io in
+        let path = try args.positional(0, "PATH")
+        let command = try args.positional(1, "COMMAND")
+        let document = try openDocument(path, io)
+        let settings = try Settings.load(environment: io.environment)
+        let outcome = try pluginHost(io).edit(document, command: command, arguments: Array(args.positionals.dropFirst(2)),
+                                              associations: settings.editorAssociations, editor: args.value("--editor"))
+        if args.flag("--json") {
+            struct Edited: Encodable { let path: String; let editor: String; let description: String; let changed: Bool; let commit: String? }
+            try io.json(Edited(path: document.url.path, editor: outcome.editor, description: outcome.description,
+                               changed: outcome.commit != nil, commit: outcome.commit))
+        } else if let commit = outcome.commit {
+            io.line("[\(commit.prefix(7))] \(outcome.description)")
+        } else {
+            io.line("No change: \(outcome.description)")
+        }
+        return 0
+    },
+    Command("commands", usage: "commands PATH [--editor ID] [--json]", summary: "List the commands of a document's editor",
+            options: ["--editor"]) { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(1)
+        let settings = try Settings.load(environment: io.environment)
+        let editor = try pluginHost(io).chooseEditor(for: document, associations: settings.editorAssociations, override: args.value("--editor"))
+        if args.flag("--json") { try io.json(editor); return 0 }
+        io.line("\(editor.name) (\(editor.id)) for \(document.metadata.contentType):")
+        describeCommands(editor.commands, io)
+        return 0
+    },
+    Command("view", usage: "view PATH [--width W] [--height H] [--cursor N] [--editor ID]",
+            summary: "Print a document as its editor shows it", options: ["--width", "--height", "--cursor", "--editor"]) { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(1)
+        let settings = try Settings.load(environment: io.environment)
+        let width = try args.int("--width") ?? 80, height = try args.int("--height") ?? 24
+        guard (1...2000).contains(width), (1...2000).contains(height) else { throw UsageError("--width and --height must be between 1 and 2000") }
+        let lines = try pluginHost(io).view(of: document, width: width, height: height, selection: ViewSelection(cursor: try args.int("--cursor") ?? 0),
+                                            associations: settings.editorAssociations, editor: args.value("--editor"))
+        if args.flag("--json") { try io.json(lines); return 0 }
+        for line in lines { io.line(line) }
+        return 0
+    },
+]
+
+/// Timings of the plugin paths, for `folio-bench`.
+public struct PluginBenchmarkTimings: Sendable {
+    /// Scanning the search path and reading manifests (no plugin code runs).
+    public var discovery: Duration = .zero
+    /// `dlopen` and checking one plugin against its manifest; zero when it was already loaded in this process
+    /// (libraries are never unloaded, so only the first measurement in a process sees the load).
+    public var firstLoad: Duration = .zero
+    /// Inside the plugin: reading the document, applying the command, writing the bytes.
+    public var pluginOpen: Duration = .zero
+    public var pluginApply: Duration = .zero
+    public var pluginSerialize: Duration = .zero
+    /// Writing the commit through the document store.
+    public var commit: Duration = .zero
+    /// Everything, from opening the document to the commit.
+    public var total: Duration = .zero
+    /// The time spent in plugin code.
+    public var plugin: Duration { pluginOpen + pluginApply + pluginSerialize }
+}
+
+/// Hooks that time plugin discovery, first load and one headless edit.
+public enum PluginBenchmarks {
+    /// Times discovery on the standard search path and the first load of the editor for `contentType`.
+    public static func discoverAndLoad(contentType: String, environment: [String: String]) throws -> PluginBenchmarkTimings {
+        let clock = ContinuousClock()
+        var timings = PluginBenchmarkTimings()
+        let start = clock.now
+        let host = PluginHost(searchPath: .standard(environment: environment))
+        timings.discovery = clock.now - start
+        let editor = try host.chooseEditor(for: ContentType(contentType)).editor
+        let loadStart = clock.now
+        _ = try host.editor(editor.id)
+        timings.firstLoad = clock.now - loadStart
+        timings.total = clock.now - start
+        return timings
+    }
+
+    /// Times `folio edit PATH COMMAND ARGS…` (without printing), split into the plugin's part and the commit.
+    public static func edit(document path: URL, command: String, arguments: [String], environment: [String: String]) throws -> PluginBenchmarkTimings {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let document = try DocumentStore(environment: environment).open(at: path)
+        let host = PluginHost(searchPath: .standard(environment: environment))
+        let outcome = try host.edit(document, command: command, arguments: arguments)
+        var timings = PluginBenchmarkTimings()
+        timings.firstLoad = outcome.timings.load
+        timings.pluginOpen = outcome.timings.open
+        timings.pluginApply = outcome.timings.apply
+        timings.pluginSerialize = outcome.timings.serialize
+        timings.commit = outcome.timings.commit
+        timings.total = clock.now - start
+        return timings
+    }
+}

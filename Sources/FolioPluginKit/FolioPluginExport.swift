@@ -1,0 +1,301 @@
+import FolioPluginABI
+import Foundation
+
+/// Turns a `FolioPlugin` into the C descriptor that `folio_plugin_entry` returns.
+///
+/// A Swift plugin exports its entry point like this:
+///
+///     @_cdecl("folio_plugin_entry")
+///     public func folioPluginEntry() -> UnsafeRawPointer? {
+///         FolioPluginExport.descriptor { FolioPlugin(id: "…", name: "…", version: "…", editors: [MyEditor()]) }
+///     }
+public enum FolioPluginExport {
+    /// The plugin's descriptor, built on the first call and kept for the life of the process.
+    public static func descriptor(_ makePlugin: () -> FolioPlugin) -> UnsafeRawPointer? {
+        exportLock.lock()
+        defer { exportLock.unlock() }
+        if let exported { return UnsafeRawPointer(exported.descriptor) }
+        let state = ExportState(makePlugin())
+        exported = state
+        return UnsafeRawPointer(state.descriptor)
+    }
+}
+
+nonisolated(unsafe) private var exported: ExportState?
+private let exportLock = NSLock()
+
+/// Everything the descriptor points at. Allocated once and never freed: the library is never unloaded.
+private final class ExportState: @unchecked Sendable {
+    let editors: [ErasedEditor]
+    let descriptor: UnsafeMutablePointer<folio_plugin_descriptor>
+
+    init(_ plugin: FolioPlugin) {
+        editors = plugin.editors.map { ErasedEditor($0) }
+        let editorPointers = UnsafeMutablePointer<UnsafePointer<folio_editor>?>.allocate(capacity: max(1, editors.count))
+        for (index, editor) in editors.enumerated() {
+            editorPointers[index] = UnsafePointer(makeEditor(editor.spec, index: index))
+        }
+        descriptor = .allocate(capacity: 1)
+        descriptor.initialize(to: folio_plugin_descriptor(
+            magic: FOLIO_PLUGIN_MAGIC, abi_major: UInt32(FOLIO_PLUGIN_ABI_MAJOR), abi_minor: UInt32(FOLIO_PLUGIN_ABI_MINOR),
+            struct_size: UInt32(MemoryLayout<folio_plugin_descriptor>.size), reserved: 0,
+            id: permanent(plugin.id), name: permanent(plugin.name), version: permanent(plugin.version),
+            editors: UnsafePointer(editorPointers), editor_count: editors.count))
+    }
+}
+
+private func editor(at pointer: UnsafePointer<folio_editor>?) -> ErasedEditor? {
+    guard let pointer, let exported else { return nil }
+    let index = Int(bitPattern: pointer.pointee.context) - 1
+    return index >= 0 && index < exported.editors.count ? exported.editors[index] : nil
+}
+
+private func permanent(_ text: String) -> UnsafePointer<CChar>? {
+    UnsafePointer(strdup(text))
+}
+
+private func permanentList(_ texts: [String]) -> UnsafePointer<UnsafePointer<CChar>?>? {
+    let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: max(1, texts.count))
+    for (index, text) in texts.enumerated() { list[index] = permanent(text) }
+    return UnsafePointer(list)
+}
+
+private func makeEditor(_ spec: EditorSpec, index: Int) -> UnsafeMutablePointer<folio_editor> {
+    let commands = UnsafeMutablePointer<UnsafePointer<folio_command_info>?>.allocate(capacity: max(1, spec.commands.count))
+    for (i, command) in spec.commands.enumerated() {
+        let info = UnsafeMutablePointer<folio_command_info>.allocate(capacity: 1)
+        info.initialize(to: folio_command_info(
+            struct_size: UInt32(MemoryLayout<folio_command_info>.size),
+            flags: command.needsSelection ? UInt32(FOLIO_COMMAND_NEEDS_SELECTION) : 0,
+            id: permanent(command.id), title: permanent(command.title), shortcut: permanent(command.shortcut),
+            usage: permanent(command.usage)))
+        commands[i] = UnsafePointer(info)
+    }
+    let types = UnsafeMutablePointer<UnsafePointer<folio_type_declaration>?>.allocate(capacity: max(1, spec.declaredTypes.count))
+    for (i, type) in spec.declaredTypes.enumerated() {
+        let declaration = UnsafeMutablePointer<folio_type_declaration>.allocate(capacity: 1)
+        declaration.initialize(to: folio_type_declaration(
+            struct_size: UInt32(MemoryLayout<folio_type_declaration>.size), reserved: 0,
+            identifier: permanent(type.identifier),
+            conforms_to: permanentList(type.conformsTo), conforms_to_count: type.conformsTo.count,
+            extensions: permanentList(type.extensions), extension_count: type.extensions.count,
+            description: permanent(type.description)))
+        types[i] = UnsafePointer(declaration)
+    }
+    let editor = UnsafeMutablePointer<folio_editor>.allocate(capacity: 1)
+    editor.initialize(to: folio_editor(
+        struct_size: UInt32(MemoryLayout<folio_editor>.size),
+        priority: spec.priority == .default ? Int32(FOLIO_PRIORITY_DEFAULT) : Int32(FOLIO_PRIORITY_OPTION),
+        id: permanent(spec.id), name: permanent(spec.name),
+        content_types: permanentList(spec.contentTypes), content_type_count: spec.contentTypes.count,
+        declared_types: UnsafePointer(types), declared_type_count: spec.declaredTypes.count,
+        commands: UnsafePointer(commands), command_count: spec.commands.count,
+        context: UnsafeMutableRawPointer(bitPattern: index + 1),
+        open: kitOpen, apply: kitApply, serialize: kitSerialize, render: kitRender, release: kitRelease,
+        extension: kitExtension))
+    return editor
+}
+
+// MARK: - The C entry points shared by every Swift editor
+
+/// A document handle: the editor's document, boxed.
+private final class DocumentBox {
+    let state: Any
+    init(_ state: Any) { self.state = state }
+}
+
+private func box(_ handle: OpaquePointer?) -> DocumentBox? {
+    guard let handle else { return nil }
+    return Unmanaged<DocumentBox>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+}
+
+private func handle(_ state: Any) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(DocumentBox(state)).toOpaque())
+}
+
+private func bytes(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
+    guard let pointer, count > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: pointer, count: count))
+}
+
+private func fill(_ buffer: UnsafeMutablePointer<folio_buffer>?, _ data: [UInt8]) -> folio_status {
+    data.withUnsafeBytes { raw in folio_buffer_set(buffer, raw.baseAddress, raw.count) }
+}
+
+private func fill(_ buffer: UnsafeMutablePointer<folio_buffer>?, _ text: String) -> folio_status {
+    fill(buffer, Array(text.utf8))
+}
+
+/// Runs `body`, turning any thrown error into a status and message.
+private func guarded(_ errorBuffer: UnsafeMutablePointer<folio_buffer>?, _ body: () throws -> folio_status) -> folio_status {
+    do {
+        return try body()
+    } catch let failure as EditorFailure {
+        _ = fill(errorBuffer, failure.message)
+        switch failure.kind {
+        case .invalidArgument: return folio_status(FOLIO_STATUS_INVALID_ARGUMENT)
+        case .unknownCommand: return folio_status(FOLIO_STATUS_UNKNOWN_COMMAND)
+        case .invalidDocument: return folio_status(FOLIO_STATUS_INVALID_DOCUMENT)
+        case .conflict: return folio_status(FOLIO_STATUS_CONFLICT)
+        case .unsupported: return folio_status(FOLIO_STATUS_UNSUPPORTED)
+        case .internal: return folio_status(FOLIO_STATUS_INTERNAL)
+        }
+    } catch {
+        _ = fill(errorBuffer, String(describing: error))
+        return folio_status(FOLIO_STATUS_INTERNAL)
+    }
+}
+
+private let unknownEditor = EditorFailure(.internal, "unknown editor handle")
+
+private let kitOpen: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, data, size, out, error in
+    guarded(error) {
+        guard let editor = editor(at: editorPointer), let out else { throw unknownEditor }
+        out.pointee = handle(try editor.open(bytes(data, size)))
+        return folio_status(FOLIO_STATUS_OK)
+    }
+}
+
+private let kitApply: @convention(c) (UnsafePointer<folio_editor>?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<folio_selection>?, UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, document, command, argumentsJSON, selection, out, description, error in
+    guarded(error) {
+        guard let editor = editor(at: editorPointer), let document = box(document), let out else { throw unknownEditor }
+        let commandID = command.map { String(cString: $0) } ?? ""
+        guard let spec = editor.spec.commands.first(where: { $0.id == commandID }) else {
+            let known = editor.spec.commands.map(\.id).joined(separator: ", ")
+            throw EditorFailure(.unknownCommand, "unknown command '\(commandID)' (commands: \(known))")
+        }
+        let arguments = try decodeArguments(argumentsJSON)
+        let (state, summary) = try editor.apply(document.state, commandID, CommandArguments(arguments, usage: spec.usage),
+                                                selection.map(readSelection) ?? Selection())
+        let status = fill(description, summary)
+        if status != FOLIO_STATUS_OK { return status }
+        out.pointee = handle(state)
+        return folio_status(FOLIO_STATUS_OK)
+    }
+}
+
+private let kitSerialize: @convention(c) (UnsafePointer<folio_editor>?, OpaquePointer?, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, document, out, error in
+    guarded(error) {
+        guard let editor = editor(at: editorPointer), let document = box(document) else { throw unknownEditor }
+        return fill(out, try editor.serialize(document.state))
+    }
+}
+
+private let kitRender: @convention(c) (UnsafePointer<folio_editor>?, OpaquePointer?, UInt32, UInt32, UnsafePointer<folio_selection>?, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, document, width, height, selection, out, error in
+    guarded(error) {
+        guard let editor = editor(at: editorPointer), let document = box(document) else { throw unknownEditor }
+        let lines = try editor.render(document.state, Int(width), Int(height), selection.map(readSelection) ?? Selection())
+        return fill(out, lines.prefix(Int(height)).map { ViewText.fit($0, width: Int(width)) }.joined(separator: "\n"))
+    }
+}
+
+private let kitRelease: @convention(c) (UnsafePointer<folio_editor>?, OpaquePointer?) -> Void = { _, document in
+    guard let document else { return }
+    Unmanaged<DocumentBox>.fromOpaque(UnsafeRawPointer(document)).release()
+}
+
+private let kitExtension: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = { editorPointer, id in
+    guard let editor = editor(at: editorPointer), let id else { return nil }
+    let name = String(cString: id)
+    guard editor.extensions.contains(name) else { return nil }
+    switch name {
+    case FolioExtension.semanticDiff: return UnsafeRawPointer(semanticDiffTable)
+    case FolioExtension.semanticMerge: return UnsafeRawPointer(semanticMergeTable)
+    default: return nil
+    }
+}
+
+nonisolated(unsafe) private let semanticDiffTable: UnsafeMutablePointer<folio_semantic_diff_v1> = {
+    let table = UnsafeMutablePointer<folio_semantic_diff_v1>.allocate(capacity: 1)
+    table.initialize(to: folio_semantic_diff_v1(struct_size: UInt32(MemoryLayout<folio_semantic_diff_v1>.size), reserved: 0, diff: kitDiff))
+    return table
+}()
+
+nonisolated(unsafe) private let semanticMergeTable: UnsafeMutablePointer<folio_semantic_merge_v1> = {
+    let table = UnsafeMutablePointer<folio_semantic_merge_v1>.allocate(capacity: 1)
+    table.initialize(to: folio_semantic_merge_v1(struct_size: UInt32(MemoryLayout<folio_semantic_merge_v1>.size), reserved: 0, merge: kitMerge))
+    return table
+}()
+
+private let kitDiff: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, old, oldSize, new, newSize, out, error in
+    guarded(error) {
+        guard let editor = editor(at: editorPointer) else { throw unknownEditor }
+        let lines = try editor.diff(bytes(old, oldSize), bytes(new, newSize))
+        return fill(out, lines.joined(separator: "\n"))
+    }
+}
+
+private let kitMerge: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, base, baseSize, ours, oursSize, theirs, theirsSize, merged, conflicts, error in
+    guarded(error) {
+        guard let editor = editor(at: editorPointer) else { throw unknownEditor }
+        switch try editor.merge(bytes(base, baseSize), bytes(ours, oursSize), bytes(theirs, theirsSize)) {
+        case let .merged(data):
+            return fill(merged, data)
+        case let .conflicts(lines):
+            let status = fill(conflicts, lines.joined(separator: "\n"))
+            return status == FOLIO_STATUS_OK ? folio_status(FOLIO_STATUS_CONFLICT) : status
+        }
+    }
+}
+
+private func readSelection(_ pointer: UnsafePointer<folio_selection>) -> Selection {
+    let size = Int(pointer.pointee.struct_size)
+    guard size >= MemoryLayout<folio_selection>.size else { return Selection() }
+    return Selection(cursor: clampInt(pointer.pointee.cursor), anchor: clampInt(pointer.pointee.anchor), scroll: clampInt(pointer.pointee.scroll))
+}
+
+private func clampInt(_ value: Int64) -> Int {
+    Int(max(Int64(Int32.min), min(Int64(Int32.max), value)))
+}
+
+private func decodeArguments(_ json: UnsafePointer<CChar>?) throws -> [String] {
+    guard let json else { return [] }
+    let data = Data(bytes: json, count: strlen(json))
+    if data.isEmpty { return [] }
+    do {
+        return try JSONDecoder().decode([String].self, from: data)
+    } catch {
+        throw EditorFailure.invalidArgument("arguments must be a JSON array of strings")
+    }
+}
+
+// MARK: - Type erasure
+
+/// An editor with its document type erased, so the C glue can hold editors of any type.
+private struct ErasedEditor: @unchecked Sendable {
+    let spec: EditorSpec
+    let extensions: Set<String>
+    let open: ([UInt8]) throws -> Any
+    let apply: (Any, String, CommandArguments, Selection) throws -> (Any, String)
+    let serialize: (Any) throws -> [UInt8]
+    let render: (Any, Int, Int, Selection) throws -> [String]
+    let diff: ([UInt8], [UInt8]) throws -> [String]
+    let merge: ([UInt8], [UInt8], [UInt8]) throws -> MergeOutcome<[UInt8]>
+
+    init<E: FolioEditor>(_ editor: E) {
+        spec = editor.spec
+        extensions = editor.extensions
+        func cast(_ state: Any) throws -> E.Document {
+            guard let document = state as? E.Document else { throw EditorFailure(.internal, "document handle of another editor") }
+            return document
+        }
+        open = { try editor.open($0) }
+        apply = { state, command, arguments, selection in
+            let (document, summary) = try editor.apply(command, arguments: arguments, to: try cast(state), selection: selection)
+            return (document, summary)
+        }
+        serialize = { try editor.serialize(try cast($0)) }
+        render = { state, width, height, selection in
+            editor.render(try cast(state), width: width, height: height, selection: selection)
+        }
+        diff = { old, new in
+            try editor.semanticDiff(from: try editor.open(old), to: try editor.open(new))
+        }
+        merge = { base, ours, theirs in
+            switch try editor.semanticMerge(base: try editor.open(base), ours: try editor.open(ours), theirs: try editor.open(theirs)) {
+            case let .merged(document): return .merged(try editor.serialize(document))
+            case let .conflicts(lines): return .conflicts(lines)
+            }
+        }
+    }
+}

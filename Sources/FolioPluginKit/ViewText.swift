@@ -1,0 +1,33 @@
+/// Helpers for rendering plain-text views that fit a terminal.
+public enum ViewText {
+    /// `text` cut to at most `width` characters, ending in "…" when cut.
+    public static func fit(_ text: String, width: Int) -> String {
+        guard width > 0 else { return "" }
+        let clean = String(text.map { $0 == "\t" ? " " : ($0.isNewline ? " " : $0) })
+        if clean.count <= width { return clean }
+        return String(clean.prefix(max(0, width - 1))) + "…"
+    }
+
+    /// At most `height` of `lines`, each fitted to `width`, scrolled so that line `focus` (0-based) is visible.
+    public static func window(_ lines: [String], width: Int, height: Int, focus: Int? = nil, scroll: Int = 0) -> [String] {
+        guard height > 0, width > 0 else { return [] }
+        var start = max(0, min(scroll, max(0, lines.count - height)))
+        if let focus, focus >= 0, focus < lines.count {
+            if focus < start { start = focus }
+            if focus >= start + height { start = focus - height + 1 }
+        }
+        return lines.dropFirst(start).prefix(height).map { fit($0, width: width) }
+    }
+
+    /// The number of words in `text` (runs of non-whitespace).
+    public static func wordCount(_ text: some StringProtocol) -> Int {
+        var count = 0
+        var inWord = false
+        for scalar in text.unicodeScalars {
+            let space = scalar.properties.isWhitespace
+            if !space && !inWord { count += 1 }
+            inWord = !space
+        }
+        return count
+    }
+}

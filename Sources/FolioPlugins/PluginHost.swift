@@ -1,0 +1,168 @@
+import FolioCore
+import FolioPluginABI
+import Foundation
+
+/// A plugin found on the search path: its manifest and files. Listing needs nothing more; code loads on first use.
+public struct DiscoveredPlugin: Sendable, Equatable {
+    public let manifest: PluginManifest
+    /// The shared object.
+    public let library: URL
+    /// The manifest file it was described by.
+    public let manifestURL: URL
+    /// Whether it is one of Folio's own bundled plugins.
+    public let bundled: Bool
+}
+
+/// Discovers plugins, loads them on first use, and chooses editors for documents.
+public final class PluginHost: @unchecked Sendable {
+    /// The plugins that passed discovery, in search-path order.
+    public let plugins: [DiscoveredPlugin]
+    /// Files refused during discovery, with the reason.
+    public let refusals: [PluginRefusal]
+    /// The content-type graph: Folio's built-in types plus what plugins declare.
+    public let contentTypes: ContentTypeRegistry
+
+    private let lock = NSLock()
+    private var loaded: [String: LoadedPlugin] = [:]
+
+    /// Scans the search path (manifests and file checks only; no plugin code runs).
+    public init(searchPath: PluginSearchPath) {
+        var plugins: [DiscoveredPlugin] = []
+        var refusals: [PluginRefusal] = []
+        var byID: [String: URL] = [:]
+        var byEditor: [String: URL] = [:]
+        var seenLibraries: Set<String> = []
+        for folder in searchPath.folders {
+            for candidate in Self.scan(folder, refusals: &refusals) {
+                let realPath = candidate.library.resolvingSymlinksInPath().path
+                guard seenLibraries.insert(realPath).inserted else { continue }
+                if let first = byID[candidate.manifest.id] {
+                    refusals.append(PluginRefusal(file: candidate.library.path, reason: "duplicate plugin id '\(candidate.manifest.id)', already provided by \(first.path)"))
+                    continue
+                }
+                if let clash = candidate.manifest.editors.first(where: { byEditor[$0.id] != nil }), let first = byEditor[clash.id] {
+                    refusals.append(PluginRefusal(file: candidate.library.path, reason: "duplicate editor id '\(clash.id)', already provided by \(first.path)"))
+                    continue
+                }
+                byID[candidate.manifest.id] = candidate.library
+                for editor in candidate.manifest.editors { byEditor[editor.id] = candidate.library }
+                plugins.append(candidate)
+            }
+        }
+        var registry = ContentTypeRegistry()
+        for plugin in plugins {
+            for editor in plugin.manifest.editors {
+                for type in editor.declaredTypes {
+                    registry.declare(ContentTypeDeclaration(type.identifier, conformsTo: type.conformsTo, extensions: type.extensions,
+                                                            description: type.description, declaredBy: plugin.manifest.id))
+                }
+            }
+        }
+        self.plugins = plugins
+        self.refusals = refusals
+        self.contentTypes = registry
+    }
+
+    /// Scans the standard search path for `environment`.
+    public convenience init(environment: [String: String]) {
+        self.init(searchPath: .standard(environment: environment))
+    }
+
+    /// The plugins of one folder that pass the file checks and have a readable, matching manifest.
+    static func scan(_ folder: PluginSearchPath.Folder, refusals: inout [PluginRefusal]) -> [DiscoveredPlugin] {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: folder.url.path) else { return [] }
+        var result: [DiscoveredPlugin] = []
+        var sourceManifests: [String: URL]?
+        var claimedManifests: Set<String> = []
+        for name in names.sorted() where name.hasSuffix(".so") {
+            if folder.bundled && !name.hasPrefix("libFolio") { continue }
+            let library = folder.url.appendingPathComponent(name)
+            var manifestURL = ManifestLocator.besideManifest(for: library)
+            if !fm.fileExists(atPath: manifestURL.path) {
+                if folder.bundled {
+                    if sourceManifests == nil { sourceManifests = ManifestLocator.sourceManifests(near: folder.url) }
+                    if let source = sourceManifests?[name] {
+                        manifestURL = source
+                    } else if sourceManifests?.isEmpty == false {
+                        continue  // a build product that no Plugins/*/plugin.json names: not a plugin
+                    } else {
+                        refusals.append(PluginRefusal(file: library.path, reason: "no manifest \(manifestURL.lastPathComponent) beside it"))
+                        continue
+                    }
+                } else {
+                    refusals.append(PluginRefusal(file: library.path, reason: "no manifest \(manifestURL.lastPathComponent) beside it"))
+                    continue
+                }
+            }
+            claimedManifests.insert(manifestURL.lastPathComponent)
+            do {
+                try PluginFileChecks.checkPermissions(library)
+                try PluginFileChecks.checkSharedObject(library)
+                let manifest: PluginManifest
+                do {
+                    manifest = try PluginManifest.load(from: manifestURL)
+                } catch {
+                    throw PluginRefusal(file: library.path, reason: "bad manifest: \(error)")
+                }
+                if manifest.library != name {
+                    throw PluginRefusal(file: library.path, reason: "its manifest \(manifestURL.path) names library '\(manifest.library)'")
+                }
+                if manifest.abi != PluginABI.major {
+                    throw PluginRefusal(file: library.path, reason: "built for plugin ABI \(manifest.abi), this Folio supports plugin ABI \(PluginABI.major).\(PluginABI.minor)")
+                }
+                result.append(DiscoveredPlugin(manifest: manifest, library: library, manifestURL: manifestURL, bundled: folder.bundled))
+            } catch let refusal as PluginRefusal {
+                refusals.append(refusal)
+            } catch {
+                refusals.append(PluginRefusal(file: library.path, reason: "\(error)"))
+            }
+        }
+        for name in names.sorted() where name.hasSuffix(ManifestLocator.suffix) && !claimedManifests.contains(name) {
+            let library = String(name.dropLast(ManifestLocator.suffix.count)) + ".so"
+            refusals.append(PluginRefusal(file: folder.url.appendingPathComponent(name).path, reason: "its library \(library) is missing"))
+        }
+        return result
+    }
+
+    /// The discovered plugin with `id`.
+    public func plugin(_ id: String) -> DiscoveredPlugin? { plugins.first { $0.manifest.id == id } }
+
+    /// Every editor on offer with the plugin providing it.
+    public var editors: [(editor: EditorManifest, plugin: DiscoveredPlugin)] {
+        plugins.flatMap { plugin in plugin.manifest.editors.map { (editor: $0, plugin: plugin) } }
+    }
+
+    /// Loads (on first use) and checks the plugin with `id` against its manifest.
+    public func load(_ id: String) throws -> LoadedPlugin {
+        guard let plugin = plugin(id) else { throw FolioError.invalidRequest("no plugin '\(id)' (see folio plugins list)") }
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = loaded[id] { return existing }
+        let library = try LoadedPlugin.load(plugin.library)
+        try library.check(against: plugin.manifest, manifestURL: plugin.manifestURL)
+        loaded[id] = library
+        return library
+    }
+
+    /// The loaded editor with `id`.
+    public func editor(_ id: String) throws -> PluginEditor {
+        guard let entry = editors.first(where: { $0.editor.id == id }) else {
+            let known = editors.map(\.editor.id).joined(separator: ", ")
+            throw FolioError.invalidRequest("no editor '\(id)' (editors: \(known.isEmpty ? "none" : known))")
+        }
+        let plugin = try load(entry.plugin.manifest.id)
+        guard let editor = plugin.editor(id) else {
+            throw PluginRefusal(file: entry.plugin.library.path, reason: "the library does not provide editor '\(id)'")
+        }
+        return editor
+    }
+}
+
+/// The plugin ABI version this Folio speaks.
+public enum PluginABI {
+    /// Plugins must be built for this major version.
+    public static let major = Int(FOLIO_PLUGIN_ABI_MAJOR)
+    /// The minor version; plugins built for a newer minor still load.
+    public static let minor = Int(FOLIO_PLUGIN_ABI_MINOR)
+}

@@ -1,0 +1,157 @@
+import FolioCore
+import Foundation
+
+/// The manifest kept beside a plugin library (`libX.folio-plugin.json`): everything listing needs, without loading code.
+public struct PluginManifest: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var version: String
+    /// The plugin ABI major version the library was built for.
+    public var abi: Int
+    /// The library's file name, e.g. `libFolioChecklist.so`.
+    public var library: String
+    public var editors: [EditorManifest]
+
+    /// Creates a manifest.
+    public init(id: String, name: String, version: String, abi: Int, library: String, editors: [EditorManifest]) {
+        self.id = id
+        self.name = name
+        self.version = version
+        self.abi = abi
+        self.library = library
+        self.editors = editors
+    }
+
+    static let keys: Set<String> = ["id", "name", "version", "abi", "library", "editors"]
+    static let editorKeys: Set<String> = ["id", "name", "contentTypes", "priority", "declaredTypes", "extensions", "commands"]
+    static let typeKeys: Set<String> = ["identifier", "conformsTo", "extensions", "description"]
+    static let commandKeys: Set<String> = ["id", "title", "shortcut", "usage", "needsSelection"]
+
+    /// Reads and checks a manifest file; errors name the file, line and column.
+    public static func load(from url: URL) throws -> PluginManifest {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw FolioError.invalidFile(url.path, "cannot read the plugin manifest")
+        }
+        do {
+            let node = try JSONNode.parse(data)
+            try node.rejectUnknownKeys { path in
+                switch path {
+                case []: return keys
+                case ["editors", "*"]: return editorKeys
+                case ["editors", "*", "declaredTypes", "*"]: return typeKeys
+                case ["editors", "*", "commands", "*"]: return commandKeys
+                default: return nil
+                }
+            }
+            let manifest = try JSONDecoder().decode(PluginManifest.self, from: data)
+            try manifest.validate()
+            return manifest
+        } catch let error as FolioError {
+            throw error
+        } catch {
+            throw FolioError.invalidFile(url.path, JSONKeys.describe(error))
+        }
+    }
+
+    func validate() throws {
+        if id.isEmpty { throw FolioError.invalidRequest("empty plugin id") }
+        if library.contains("/") { throw FolioError.invalidRequest("'library' must be a file name, got '\(library)'") }
+        for editor in editors where editor.id.isEmpty { throw FolioError.invalidRequest("an editor has an empty id") }
+    }
+}
+
+/// One editor in a manifest.
+public struct EditorManifest: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    /// The content types it edits (and everything conforming to them).
+    public var contentTypes: [ContentType]
+    public var priority: EditorPriority
+    public var declaredTypes: [DeclaredType]
+    /// Optional capability ids, e.g. `folio.semantic-diff/1`.
+    public var extensions: [String]
+    public var commands: [PluginCommand]
+
+    /// Creates an editor manifest.
+    public init(id: String, name: String, contentTypes: [ContentType], priority: EditorPriority = .default,
+                declaredTypes: [DeclaredType] = [], extensions: [String] = [], commands: [PluginCommand] = []) {
+        self.id = id
+        self.name = name
+        self.contentTypes = contentTypes
+        self.priority = priority
+        self.declaredTypes = declaredTypes
+        self.extensions = extensions
+        self.commands = commands
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        contentTypes = try c.decode([ContentType].self, forKey: .contentTypes)
+        priority = try c.decodeIfPresent(EditorPriority.self, forKey: .priority) ?? .default
+        declaredTypes = try c.decodeIfPresent([DeclaredType].self, forKey: .declaredTypes) ?? []
+        extensions = try c.decodeIfPresent([String].self, forKey: .extensions) ?? []
+        commands = try c.decodeIfPresent([PluginCommand].self, forKey: .commands) ?? []
+    }
+}
+
+/// Whether an editor is chosen by default for its types, or only offered ("reopen with").
+public enum EditorPriority: String, Codable, Sendable, Comparable {
+    case `default`, option
+
+    public static func < (lhs: EditorPriority, rhs: EditorPriority) -> Bool { lhs == .default && rhs == .option }
+}
+
+/// A content type a plugin declares.
+public struct DeclaredType: Codable, Sendable, Equatable {
+    public var identifier: ContentType
+    public var conformsTo: [ContentType]
+    public var extensions: [String]
+    public var description: String
+
+    /// Creates a declaration.
+    public init(identifier: ContentType, conformsTo: [ContentType], extensions: [String] = [], description: String = "") {
+        self.identifier = identifier
+        self.conformsTo = conformsTo
+        self.extensions = extensions
+        self.description = description
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        identifier = try c.decode(ContentType.self, forKey: .identifier)
+        conformsTo = try c.decodeIfPresent([ContentType].self, forKey: .conformsTo) ?? []
+        extensions = try c.decodeIfPresent([String].self, forKey: .extensions) ?? []
+        description = try c.decodeIfPresent(String.self, forKey: .description) ?? ""
+    }
+}
+
+/// A command an editor offers.
+public struct PluginCommand: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    /// Keyboard shortcut in the terminal UI, e.g. `space` or `ctrl+d`; empty for none.
+    public var shortcut: String
+    /// Usage with positional arguments, e.g. `move N TO`.
+    public var usage: String
+    public var needsSelection: Bool
+
+    /// Creates a command description.
+    public init(id: String, title: String, shortcut: String = "", usage: String, needsSelection: Bool = false) {
+        self.id = id
+        self.title = title
+        self.shortcut = shortcut
+        self.usage = usage
+        self.needsSelection = needsSelection
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        title = try c.decodeIfPresent(String.self, forKey: .title) ?? id
+        shortcut = try c.decodeIfPresent(String.self, forKey: .shortcut) ?? ""
+        usage = try c.decodeIfPresent(String.self, forKey: .usage) ?? id
+        needsSelection = try c.decodeIfPresent(Bool.self, forKey: .needsSelection) ?? false
+    }
+}
