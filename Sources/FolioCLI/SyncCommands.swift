@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioGit
+import FolioPlugins
 import FolioSync
 import FolioTemplates
 
@@ -205,7 +206,8 @@ let syncCommands: [Command] = [
 
 /// The semantic merge of the editors' plugins (`folio.semantic-merge/1`), when available.
 func semanticMerger(_ io: CommandIO) -> (any SemanticMerging)? {
-    nil
+    let associations = (try? Settings.load(environment: io.environment))?.editorAssociations ?? [:]
+    return PluginSemanticMerger(host: PluginHost(environment: io.environment), associations: associations)
 }
 
 /// `folio update`: three-way merge of a newer template rendering into a document, or `--check` for CI.

@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioGit
+import FolioPlugins
 import FolioSync
 import FolioTestSupport
 import XCTest
@@ -260,5 +261,29 @@ final class SyncTests: XCTestCase {
         XCTAssertThrowsError(try b.push(options: transfer())) { error in
             XCTAssertTrue("\(error)".contains("refused"), "\(error)")
         }
+    }
+
+    func testChecklistEditorMergesConflictingChecklistItemByItem() throws {
+        // Given a checklist document in two clones, with the bundled Checklist plugin
+        let bare = try ws.bareRepository("list.git")
+        let a = try ws.document("List", type: "org.folio.checklist")
+        let file = a.metadata.primaryFile
+        try a.write(Data(#"{"title": "G", "items": [{"title": "Milk", "checked": false}, {"title": "Eggs", "checked": false}]}"#.utf8), to: file, message: "Base")
+        try a.addRemote("origin", url: bare.path)
+        try a.push(options: transfer())
+        let b = try ws.store.clone(from: bare.path, to: ws.dir.path("List2"), options: transfer())
+        // When A checks Milk and adds Tea while B adds Bread (the same line of text on both sides)
+        try a.write(Data(#"{"title": "G", "items": [{"title": "Milk", "checked": true}, {"title": "Eggs", "checked": false}, {"title": "Tea", "checked": false}]}"#.utf8), to: file, message: "A")
+        try b.write(Data(#"{"title": "G", "items": [{"title": "Bread", "checked": false}, {"title": "Milk", "checked": false}]}"#.utf8), to: file, message: "B")
+        try a.push(options: transfer())
+        let host = PluginHost(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)]))
+        let outcome = try b.pull(options: SyncOptions(transfer: transfer(), semanticMerger: PluginSemanticMerger(host: host)))
+        // Then the editor's merge is committed as one merge, with every item change from both sides
+        guard case .merged = outcome else { return XCTFail("expected a semantic merge, got \(outcome)") }
+        let merged = try XCTUnwrap(ws.text(b, file))
+        for title in ["Bread", "Milk", "Tea"] { XCTAssertTrue(merged.contains(title), merged) }
+        XCTAssertFalse(merged.contains("Eggs"), merged)
+        XCTAssertFalse(merged.contains("<<<<<<<"), merged)
+        try ws.assertClean(b.url)
     }
 }
