@@ -28,8 +28,11 @@ public struct SyncStatus: Sendable, Equatable, Encodable {
 
 /// What a push did.
 public struct PushResult: Sendable, Equatable {
+    /// The remote's name.
     public let remote: String
+    /// The branch pushed (`main`).
     public let branch: String
+    /// The version the remote's branch now names.
     public let commit: ObjectID
 }
 

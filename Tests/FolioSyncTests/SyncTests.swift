@@ -286,4 +286,24 @@ final class SyncTests: XCTestCase {
         XCTAssertFalse(merged.contains("<<<<<<<"), merged)
         try ws.assertClean(b.url)
     }
+
+    func testAFastForwardKilledAfterMovingTheBranchIsFinishedOnTheNextSyncCommand() throws {
+        // Given B fetched A's new version, and a fast-forward that died right after moving B's branch
+        let (a, b) = try twoClones { $0.path }
+        try a.apply([.write(path: "new.txt", data: Data("new\n".utf8)), .write(path: "document.txt", data: Data("edited\n".utf8))], message: "Two files")
+        try a.push(options: transfer())
+        try b.fetch(options: transfer())
+        let oldTree = try b.head().tree
+        let target = try a.head().id
+        try git(["update-ref", "refs/heads/main", target.hex], in: b.url, environment: ws.env)
+        try Data("\(oldTree.hex) \(target.hex)\n".utf8).write(to: b.url.appendingPathComponent(".git/folio/fast-forward"))
+        // When any sync command runs next
+        let status = try b.syncStatus()
+        // Then the work tree and index are finished: both files are there and git status is clean
+        XCTAssertEqual(status.unrecordedChanges, [])
+        XCTAssertEqual(ws.text(b, "new.txt"), "new\n")
+        XCTAssertEqual(ws.text(b, "document.txt"), "edited\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: b.url.appendingPathComponent(".git/folio/fast-forward").path))
+        try ws.assertClean(b.url)
+    }
 }
