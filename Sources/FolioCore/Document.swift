@@ -283,11 +283,11 @@ public final class Document {
     /// Notes which commit is about to become current, so that a writer killed between moving the branch and
     /// writing the work tree is finished on the next open (a torn note holds no valid id and is ignored: then
     /// the branch was not moved yet either, since the note is written first).
-    private func writeIntent(_ commit: ObjectID) throws {
+    private func writeIntent(_ commit: ObjectID, from fromTree: ObjectID? = nil) throws {
         let fd = open(intentURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw POSIXFailure(operation: "write", path: intentURL.path) }
         defer { close(fd) }
-        let bytes = Array(commit.hex.utf8)
+        let bytes = Array((commit.hex + (fromTree.map { " " + $0.hex } ?? "")).utf8)
         guard Foundation.write(fd, bytes, bytes.count) == bytes.count else { throw POSIXFailure(operation: "write", path: intentURL.path) }
         if store.settings.sync == .full, fsync(fd) != 0 { throw POSIXFailure(operation: "fsync", path: intentURL.path) }
     }
@@ -297,15 +297,45 @@ public final class Document {
     }
 
     /// Finishes a change interrupted after its commit became current: writes its files into the work tree.
+    /// The note holds the commit and, for a fast-forward, the tree the work tree had before.
     func recoverInterruptedChange() throws {
         guard access(intentURL.path, F_OK) == 0, let data = FileManager.default.contents(atPath: intentURL.path) else { return }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if let commitID = ObjectID(hex: text), try repository.headCommitID() == commitID {
+        let words = String(decoding: data, as: UTF8.self).split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let first = words.first, let commitID = ObjectID(hex: first), try repository.referenceTarget(branch) == commitID {
             let commit = try repository.commit(commitID)
-            let parentTree = try commit.parents.first.map { try repository.commit($0).tree }
-            try updateWorkTree(try workTreeUpdates(repository.deltas(from: parentTree, to: commit.tree)))
+            let fromTree = try words.count > 1 ? ObjectID(hex: words[1]) : commit.parents.first.map { try repository.commit($0).tree }
+            try updateWorkTree(try workTreeUpdates(repository.deltas(from: fromTree, to: commit.tree)))
         }
         try clearIntent()
+    }
+
+    /// Finishes a change or fast-forward that a killed process left half-done (opening a document does it too).
+    package func finishInterruptedChange() throws {
+        try lock.withLock { try recoverInterruptedChange() }
+    }
+
+    /// Makes `target`, a descendant of the current version, current without a new commit (a pull that can
+    /// fast-forward): moves the branch by compare-and-swap, then writes the changed files and the index, with the
+    /// same crash note as a change. Returns false when the current version is not an ancestor of `target`.
+    package func fastForward(to target: ObjectID) throws -> Bool {
+        try lock.withLock {
+            try recoverInterruptedChange()
+            let headID = try repository.referenceTarget(branch)
+            if headID == target { return true }
+            if let headID, try !repository.isAncestor(headID, of: target) { return false }
+            let fromTree = try headID.map { try repository.commit($0).tree }
+            let updates = try workTreeUpdates(repository.deltas(from: fromTree, to: repository.commit(target).tree))
+            try writeIntent(target, from: fromTree ?? repository.emptyTree())
+            do {
+                try moveBranch(to: target, from: headID, message: "fast-forward")
+            } catch let error as GitError where error.isModified || error.isExists {
+                try clearIntent()
+                return false
+            }
+            try updateWorkTree(updates)
+            try clearIntent()
+            return true
+        }
     }
 
     // MARK: Maintenance

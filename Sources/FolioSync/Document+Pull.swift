@@ -54,7 +54,7 @@ extension Document {
     /// Fetches from a remote and brings its version of the current branch in: fast-forward when possible, else a
     /// three-way merge committed as "Merge <remote>/<branch>", else a kept conflict with nothing merged.
     public func pull(from remote: String? = nil, options: SyncOptions = SyncOptions()) throws -> PullOutcome {
-        try recoverInterruptedFastForward()
+        try finishInterruptedChange()
         let remote = try syncRemote(remote)
         let unrecorded = try repository.changedPaths()
         guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(url.path, unrecorded.sorted()) }

@@ -96,7 +96,7 @@ extension Document {
     /// Sends the current branch to a remote; refused when the remote has versions not merged here.
     @discardableResult
     public func push(to remote: String? = nil, options: TransferOptions = TransferOptions()) throws -> PushResult {
-        try recoverInterruptedFastForward()
+        try finishInterruptedChange()
         let remote = try syncRemote(remote)
         let branch = "refs/heads/\(branchName)"
         let head = try head().id
@@ -118,7 +118,7 @@ extension Document {
 
     /// Ahead/behind per remote (as of the last fetch), unrecorded work-tree changes and kept conflicts.
     public func syncStatus() throws -> SyncStatus {
-        try recoverInterruptedFastForward()
+        try finishInterruptedChange()
         let head = try head().id
         var remotes: [RemoteStatus] = []
         for remote in try repository.remotes() {

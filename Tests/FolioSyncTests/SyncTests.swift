@@ -296,14 +296,14 @@ final class SyncTests: XCTestCase {
         let oldTree = try b.head().tree
         let target = try a.head().id
         try git(["update-ref", "refs/heads/main", target.hex], in: b.url, environment: ws.env)
-        try Data("\(oldTree.hex) \(target.hex)\n".utf8).write(to: b.url.appendingPathComponent(".git/folio/fast-forward"))
+        try Data("\(target.hex) \(oldTree.hex)".utf8).write(to: b.url.appendingPathComponent(".git/folio/intent"))
         // When any sync command runs next
         let status = try b.syncStatus()
         // Then the work tree and index are finished: both files are there and git status is clean
         XCTAssertEqual(status.unrecordedChanges, [])
         XCTAssertEqual(ws.text(b, "new.txt"), "new\n")
         XCTAssertEqual(ws.text(b, "document.txt"), "edited\n")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: b.url.appendingPathComponent(".git/folio/fast-forward").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: b.url.appendingPathComponent(".git/folio/intent").path))
         try ws.assertClean(b.url)
     }
 }
