@@ -51,6 +51,7 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible, Comparable 
     }
 
     /// Calls `body` with a pointer to the libgit2 form.
+    @discardableResult
     func withOID<R>(_ body: (UnsafePointer<git_oid>) throws -> R) rethrows -> R {
         var value = oid
         return try body(&value)

@@ -24,6 +24,7 @@ public struct Signature: Sendable, Equatable, Codable {
     }
 
     /// Calls `body` with a libgit2 signature that lives for the call.
+    @discardableResult
     func withSignature<R>(_ body: (UnsafePointer<git_signature>) throws -> R) throws -> R {
         var sig: UnsafeMutablePointer<git_signature>?
         // git_signature_new refuses angle brackets and newlines in names; keep what git would keep.
