@@ -8,38 +8,7 @@ func appendHistory(to document: URL, count: Int) throws {
     var repo: OpaquePointer?
     guard git_repository_open(&repo, document.path) == 0 else { throw GitError(operation: "open", message: document.path) }
     defer { git_repository_free(repo) }
-    var sig: UnsafeMutablePointer<git_signature>?
-    git_signature_now(&sig, "Bench", "bench@example.com")
-    defer { git_signature_free(sig) }
-    var headID = git_oid()
-    git_reference_name_to_id(&headID, repo, "HEAD")
-    var parent: OpaquePointer?
-    git_commit_lookup(&parent, repo, &headID)
-    var baseTree: OpaquePointer?
-    git_commit_tree(&baseTree, parent)
-    for i in 1...count {
-        let data = kilobyte(i)
-        var blob = git_oid()
-        _ = data.withUnsafeBytes { git_blob_create_from_buffer(&blob, repo, $0.baseAddress, $0.count) }
-        var builder: OpaquePointer?
-        git_treebuilder_new(&builder, repo, baseTree)
-        git_treebuilder_insert(nil, builder, "document.txt", &blob, GIT_FILEMODE_BLOB)
-        var treeID = git_oid()
-        git_treebuilder_write(&treeID, builder)
-        git_treebuilder_free(builder)
-        var tree: OpaquePointer?
-        git_tree_lookup(&tree, repo, &treeID)
-        var commitID = git_oid()
-        var parents: [OpaquePointer?] = [parent]
-        parents.withUnsafeMutableBufferPointer { buffer in
-            _ = git_commit_create(&commitID, repo, "HEAD", sig, sig, nil, "change \(i)", tree, 1, buffer.baseAddress)
-        }
-        git_tree_free(tree)
-        git_commit_free(parent)
-        git_commit_lookup(&parent, repo, &commitID)
-    }
-    git_tree_free(baseTree)
-    git_commit_free(parent)
+    libgit2CommitLoop(repo, count: count)
 }
 
 func historySuite(_ bench: Bench) throws {
