@@ -55,11 +55,11 @@ func sizeSuite(_ bench: Bench) throws {
     let folioBytes = diskUsage(url.appendingPathComponent(".git"))
     let gitCopy = bench.work.appendingPathComponent("size-gc")
     try run("cp", ["-a", url.path, gitCopy.path], env: env)
-    try run("git", ["gc", "-q", "--aggressive", "--prune=now"], cwd: gitCopy, env: env)
+    try run("git", ["gc", "-q", "--prune=now"], cwd: gitCopy, env: env)
     let gcBytes = diskUsage(gitCopy.appendingPathComponent(".git"))
-    bench.record("disk after \(n) changes (folio vs same repo after git gc --aggressive)", folio: Double(folioBytes) / 1e6, peer: "git-gc", Double(gcBytes) / 1e6,
+    bench.record("disk after \(n) changes (folio vs same repo after git gc)", folio: Double(folioBytes) / 1e6, peer: "git-gc", Double(gcBytes) / 1e6,
                  unit: "MB", higherIsBetter: false, note: "target ratio ≥ 0.5 (within 2×)")
-    bench.reproduceWith("cp -a DOC COPY && git -C COPY gc -q --aggressive --prune=now && du -sb COPY/.git")
+    bench.reproduceWith("cp -a DOC COPY && git -C COPY gc -q --prune=now && du -sb COPY/.git")
     let walkFolio = try best(of: 3) { try run("git", ["rev-list", "--count", "HEAD"], cwd: url, env: env) }
     let walkGit = try best(of: 3) { try run("git", ["rev-list", "--count", "HEAD"], cwd: gitCopy, env: env) }
     bench.record("git rev-list of \(n) on folio's packing vs git gc's", folio: walkFolio * 1000, peer: "git-gc", walkGit * 1000, unit: "ms", higherIsBetter: false)

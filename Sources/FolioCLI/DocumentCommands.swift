@@ -138,6 +138,18 @@ let documentCommands: [Command] = [
         try args.expectAtMost(1)
         return try reportChange(try document.redo(), document: document, args, io, nothing: "")
     },
+    Command("compact", usage: "compact PATH", summary: "Pack a document's history into one pack and write its commit-graph (like git gc)") { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(1)
+        try document.compact()
+        if args.flag("--json") {
+            struct Compacted: Encodable { let path: String }
+            try io.json(Compacted(path: document.url.path))
+        } else {
+            io.line("Compacted \(document.url.path)")
+        }
+        return 0
+    },
     Command("tag", usage: "tag PATH NAME [REV]", summary: "Name a version") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         let name = try args.positional(1, "NAME")

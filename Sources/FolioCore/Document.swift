@@ -340,15 +340,16 @@ public final class Document {
 
     // MARK: Maintenance
 
-    /// Loose objects before Folio packs them (git's own `gc.auto` is 6,700; Folio packs earlier to stay small).
-    static let looseObjectLimit = 2048
+    /// Loose objects before Folio packs them (git's own `gc.auto` is 6,700; Folio packs much earlier: each loose
+    /// object takes a whole file-system block, and packing a few hundred objects takes milliseconds).
+    static let looseObjectLimit = 512
 
     private func maintainIfNeeded() throws {
         // Counting loose objects costs a directory read: do it on the first change and every 32nd after.
         changesSinceMaintenanceCheck += 1
         guard changesSinceMaintenanceCheck == 1 || changesSinceMaintenanceCheck % 32 == 0 else { return }
         guard repository.estimatedLooseObjects() > Self.looseObjectLimit else { return }
-        try repository.pack(all: repository.packCount() >= 16)
+        try repository.packIncrementally()
         try repository.writeCommitGraph()
     }
 
