@@ -278,29 +278,22 @@ public final class Document {
 
     // MARK: Crash recovery
 
-    private var intentURL: URL { repository.gitDirectory.appendingPathComponent("folio/intent") }
-
-    /// Notes which commit is about to become current, so that a writer killed between moving the branch and
-    /// writing the work tree is finished on the next open (a torn note holds no valid id and is ignored: then
-    /// the branch was not moved yet either, since the note is written first).
+    /// Notes which commit is about to become current (and, for a fast-forward, the tree the work tree had), so
+    /// that a writer killed between moving the branch and writing the work tree is finished on the next open.
+    /// A torn note holds no valid id and is ignored: the note is written before the branch moves.
     private func writeIntent(_ commit: ObjectID, from fromTree: ObjectID? = nil) throws {
-        let fd = open(intentURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw POSIXFailure(operation: "write", path: intentURL.path) }
-        defer { close(fd) }
-        let bytes = Array((commit.hex + (fromTree.map { " " + $0.hex } ?? "")).utf8)
-        guard Foundation.write(fd, bytes, bytes.count) == bytes.count else { throw POSIXFailure(operation: "write", path: intentURL.path) }
-        if store.settings.sync == .full, fsync(fd) != 0 { throw POSIXFailure(operation: "fsync", path: intentURL.path) }
+        try lock.writeNote(commit.hex + (fromTree.map { " " + $0.hex } ?? ""), sync: store.settings.sync == .full)
     }
 
     private func clearIntent() throws {
-        if unlink(intentURL.path) != 0 && errno != ENOENT { throw POSIXFailure(operation: "remove", path: intentURL.path) }
+        try lock.clearNote()
     }
 
     /// Finishes a change interrupted after its commit became current: writes its files into the work tree.
     /// The note holds the commit and, for a fast-forward, the tree the work tree had before.
     func recoverInterruptedChange() throws {
-        guard access(intentURL.path, F_OK) == 0, let data = FileManager.default.contents(atPath: intentURL.path) else { return }
-        let words = String(decoding: data, as: UTF8.self).split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard let note = lock.readNote() else { return }
+        let words = note.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         if let first = words.first, let commitID = ObjectID(hex: first), try repository.referenceTarget(branch) == commitID {
             let commit = try repository.commit(commitID)
             let fromTree = try words.count > 1 ? ObjectID(hex: words[1]) : commit.parents.first.map { try repository.commit($0).tree }

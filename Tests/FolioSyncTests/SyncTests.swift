@@ -296,14 +296,18 @@ final class SyncTests: XCTestCase {
         let oldTree = try b.head().tree
         let target = try a.head().id
         try git(["update-ref", "refs/heads/main", target.hex], in: b.url, environment: ws.env)
-        try Data("\(target.hex) \(oldTree.hex)".utf8).write(to: b.url.appendingPathComponent(".git/folio/intent"))
+        // (the crash note lives in the lock file, written in place)
+        let note = try FileHandle(forWritingTo: b.url.appendingPathComponent(".git/folio/lock"))
+        try note.truncate(atOffset: 0)
+        try note.write(contentsOf: Data("\(target.hex) \(oldTree.hex)".utf8))
+        try note.close()
         // When any sync command runs next
         let status = try b.syncStatus()
         // Then the work tree and index are finished: both files are there and git status is clean
         XCTAssertEqual(status.unrecordedChanges, [])
         XCTAssertEqual(ws.text(b, "new.txt"), "new\n")
         XCTAssertEqual(ws.text(b, "document.txt"), "edited\n")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: b.url.appendingPathComponent(".git/folio/intent").path))
+        XCTAssertEqual(try Data(contentsOf: b.url.appendingPathComponent(".git/folio/lock")), Data(), "the crash note is cleared")
         try ws.assertClean(b.url)
     }
 }
