@@ -342,8 +342,9 @@ public final class Document {
         changesSinceMaintenanceCheck += 1
         guard changesSinceMaintenanceCheck == 1 || changesSinceMaintenanceCheck % 32 == 0 else { return }
         guard repository.estimatedLooseObjects() > Self.looseObjectLimit else { return }
-        try repository.packIncrementally()
-        try repository.writeCommitGraph()
+        // The commit-graph covers the whole history, so it is rewritten only when packs merge (geometrically
+        // rarer as history grows); commits newer than it are simply parsed, as git and libgit2 both allow.
+        if try repository.packIncrementally() { try repository.writeCommitGraph() }
     }
 
     /// Packs every object into one pack and rewrites the commit-graph (like `git gc`).

@@ -31,15 +31,18 @@ extension Repository {
     /// Packs loose objects, then merges packs geometrically: a pack stays only while it holds more than twice the
     /// objects of all smaller packs together; the first one that does not is merged with every smaller one (as
     /// `git repack --geometric=2` does). Work stays proportional to what is new, not to the whole history.
-    public func packIncrementally() throws {
+    /// Returns whether packs were merged.
+    @discardableResult
+    public func packIncrementally() throws -> Bool {
         try pack(all: false)
         let packs = packs()
-        guard packs.count > 1 else { return }
+        guard packs.count > 1 else { return false }
         var suffixSums = [Int](repeating: 0, count: packs.count + 1)
         for index in stride(from: packs.count - 1, through: 0, by: -1) { suffixSums[index] = suffixSums[index + 1] + packs[index].objects }
         guard let firstToMerge = packs.indices.first(where: { packs[$0].objects <= 2 * suffixSums[$0 + 1] }),
-              packs.count - firstToMerge >= 2 else { return }
+              packs.count - firstToMerge >= 2 else { return false }
         try merge(packs: packs[firstToMerge...].map(\.name))
+        return true
     }
 
     /// Rewrites the given packs as one (the objects they hold, read from their indexes).
