@@ -55,33 +55,40 @@ func bareLibgit2Rate(_ url: URL, count: Int) throws -> Double {
     var repo: OpaquePointer?
     guard git_repository_init(&repo, url.path, 0) == 0 else { throw GitError(operation: "init", message: "bare loop repository") }
     defer { git_repository_free(repo) }
+    return Double(count) / time { libgit2CommitLoop(repo, count: count) }
+}
+
+/// The bare libgit2 loop: `count` commits on HEAD, each writing a 1 KiB `document.txt` into the previous tree.
+func libgit2CommitLoop(_ repo: OpaquePointer?, count: Int) {
     var sig: UnsafeMutablePointer<git_signature>?
     git_signature_now(&sig, "Bench", "bench@example.com")
     defer { git_signature_free(sig) }
+    var headID = git_oid()
     var parent: OpaquePointer?
-    let seconds = time {
-        for i in 1...count {
-            let data = kilobyte(i)
-            var blob = git_oid()
-            _ = data.withUnsafeBytes { git_blob_create_from_buffer(&blob, repo, $0.baseAddress, $0.count) }
-            var builder: OpaquePointer?
-            git_treebuilder_new(&builder, repo, nil)
-            git_treebuilder_insert(nil, builder, "document.txt", &blob, GIT_FILEMODE_BLOB)
-            var treeID = git_oid()
-            git_treebuilder_write(&treeID, builder)
-            git_treebuilder_free(builder)
-            var tree: OpaquePointer?
-            git_tree_lookup(&tree, repo, &treeID)
-            var commitID = git_oid()
-            var parents: [OpaquePointer?] = parent.map { [$0] } ?? []
-            parents.withUnsafeMutableBufferPointer { buffer in
-                _ = git_commit_create(&commitID, repo, "HEAD", sig, sig, nil, "change \(i)", tree, buffer.count, buffer.baseAddress)
-            }
-            git_tree_free(tree)
-            if let parent { git_commit_free(parent) }
-            git_commit_lookup(&parent, repo, &commitID)
+    if git_reference_name_to_id(&headID, repo, "HEAD") == 0 { git_commit_lookup(&parent, repo, &headID) }
+    for i in 1...count {
+        let data = kilobyte(i)
+        var blob = git_oid()
+        _ = data.withUnsafeBytes { git_blob_create_from_buffer(&blob, repo, $0.baseAddress, $0.count) }
+        var baseTree: OpaquePointer?
+        if let parent { git_commit_tree(&baseTree, parent) }
+        var builder: OpaquePointer?
+        git_treebuilder_new(&builder, repo, baseTree)
+        git_tree_free(baseTree)
+        git_treebuilder_insert(nil, builder, "document.txt", &blob, GIT_FILEMODE_BLOB)
+        var treeID = git_oid()
+        git_treebuilder_write(&treeID, builder)
+        git_treebuilder_free(builder)
+        var tree: OpaquePointer?
+        git_tree_lookup(&tree, repo, &treeID)
+        var commitID = git_oid()
+        var parents: [OpaquePointer?] = parent.map { [$0] } ?? []
+        parents.withUnsafeMutableBufferPointer { buffer in
+            _ = git_commit_create(&commitID, repo, "HEAD", sig, sig, nil, "change \(i)", tree, buffer.count, buffer.baseAddress)
         }
+        git_tree_free(tree)
+        if let parent { git_commit_free(parent) }
+        git_commit_lookup(&parent, repo, &commitID)
     }
     if let parent { git_commit_free(parent) }
-    return Double(count) / seconds
 }

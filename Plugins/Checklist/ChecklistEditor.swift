@@ -31,6 +31,9 @@ struct ChecklistEditor: FolioEditor {
 
     func open(_ bytes: [UInt8]) throws -> Checklist {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return Checklist(title: "", items: []) }
+        // The common case, a checklist with just titles and checked flags, is read by a small scanner; anything
+        // else (other keys, odd shapes, errors to explain) goes through JSONDecoder.
+        if let fast = ChecklistScanner.scan(bytes) { return fast }
         struct RawItem: Decodable { var title: String; var checked: Bool? }
         struct Raw: Decodable { var title: String?; var items: [RawItem]? }
         let raw: Raw
@@ -51,18 +54,27 @@ struct ChecklistEditor: FolioEditor {
     }
 
     func serialize(_ list: Checklist) throws -> [UInt8] {
-        var out = "{\n  \"title\": \(JSONText.quote(list.title)),\n  \"items\": ["
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + list.items.count * 48)
+        out += Array("{\n  \"title\": ".utf8)
+        JSONText.append(list.title, to: &out)
+        out += Array(",\n  \"items\": [".utf8)
         if list.items.isEmpty {
-            out += "]\n}\n"
+            out += Array("]\n}\n".utf8)
         } else {
-            out += "\n"
+            out.append(0x0A)
+            let open = Array("    {\"title\": ".utf8), checked = Array(", \"checked\": ".utf8)
             for (index, item) in list.items.enumerated() {
-                out += "    {\"title\": \(JSONText.quote(item.title)), \"checked\": \(item.checked)}"
-                out += index == list.items.count - 1 ? "\n" : ",\n"
+                out += open
+                JSONText.append(item.title, to: &out)
+                out += checked
+                out += item.checked ? Array("true}".utf8) : Array("false}".utf8)
+                if index != list.items.count - 1 { out.append(0x2C) }
+                out.append(0x0A)
             }
-            out += "  ]\n}\n"
+            out += Array("  ]\n}\n".utf8)
         }
-        return Array(out.utf8)
+        return out
     }
 
     func apply(_ command: String, arguments: CommandArguments, to list: Checklist, selection: Selection) throws -> (Checklist, String) {
@@ -149,6 +161,17 @@ struct ChecklistEditor: FolioEditor {
 
 /// Minimal JSON text helpers.
 enum JSONText {
+    /// Appends `text` as a JSON string literal to UTF-8 bytes.
+    static func append(_ text: String, to out: inout [UInt8]) {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out.append(0x22)
+            out += text.utf8
+            out.append(0x22)
+        } else {
+            out += quote(text).utf8
+        }
+    }
+
     /// `text` as a JSON string literal.
     static func quote(_ text: String) -> String {
         var out = "\""
@@ -176,5 +199,77 @@ enum JSONText {
 public func folioPluginEntry() -> UnsafeRawPointer? {
     FolioPluginExport.descriptor {
         FolioPlugin(id: "org.folio.plugins.checklist", name: "Checklist", version: "1.0.0", editors: [ChecklistEditor()])
+    }
+}
+
+/// Reads the checklist shape Folio writes — `{"title": "…", "items": [{"title": "…", "checked": true}, …]}` with
+/// any whitespace and key order — straight from the bytes; nil for anything else, which JSONDecoder then reads.
+enum ChecklistScanner {
+    static func scan(_ bytes: [UInt8]) -> Checklist? {
+        var i = 0
+        func skip() { while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 } }
+        func expect(_ byte: UInt8) -> Bool { skip(); guard i < bytes.count, bytes[i] == byte else { return false }; i += 1; return true }
+        func string() -> String? {
+            skip()
+            guard i < bytes.count, bytes[i] == 0x22 else { return nil }
+            i += 1
+            let start = i
+            while i < bytes.count, bytes[i] != 0x22 {
+                if bytes[i] == 0x5C || bytes[i] < 0x20 { return nil }  // escapes: leave them to JSONDecoder
+                i += 1
+            }
+            guard i < bytes.count else { return nil }
+            let text = String(decoding: bytes[start..<i], as: UTF8.self)
+            i += 1
+            return text
+        }
+        func bool() -> Bool? {
+            skip()
+            if bytes[i...].starts(with: [0x74, 0x72, 0x75, 0x65]) { i += 4; return true }
+            if bytes[i...].starts(with: [0x66, 0x61, 0x6C, 0x73, 0x65]) { i += 5; return false }
+            return nil
+        }
+        var title: String?
+        var items: [Checklist.Item]?
+        guard expect(0x7B) else { return nil }
+        skip()
+        if i < bytes.count, bytes[i] == 0x7D { i += 1 } else {
+            repeat {
+                guard let key = string(), expect(0x3A) else { return nil }
+                switch key {
+                case "title" where title == nil:
+                    guard let value = string() else { return nil }
+                    title = value
+                case "items" where items == nil:
+                    guard expect(0x5B) else { return nil }
+                    var list: [Checklist.Item] = []
+                    skip()
+                    if i < bytes.count, bytes[i] == 0x5D { i += 1 } else {
+                        repeat {
+                            guard expect(0x7B) else { return nil }
+                            var itemTitle: String?, checked: Bool?
+                            repeat {
+                                guard let itemKey = string(), expect(0x3A) else { return nil }
+                                switch itemKey {
+                                case "title" where itemTitle == nil: itemTitle = string(); if itemTitle == nil { return nil }
+                                case "checked" where checked == nil: checked = bool(); if checked == nil { return nil }
+                                default: return nil
+                                }
+                            } while expect(0x2C)
+                            guard expect(0x7D), let itemTitle else { return nil }
+                            list.append(Checklist.Item(title: itemTitle, checked: checked ?? false))
+                        } while expect(0x2C)
+                        guard expect(0x5D) else { return nil }
+                    }
+                    items = list
+                default:
+                    return nil
+                }
+            } while expect(0x2C)
+            guard expect(0x7D) else { return nil }
+        }
+        skip()
+        guard i == bytes.count else { return nil }
+        return Checklist(title: title ?? "", items: items ?? [])
     }
 }

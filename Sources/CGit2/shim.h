@@ -2,6 +2,7 @@
 #include <git2/sys/commit_graph.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
+#include <git2/sys/mempack.h>
 
 /* git_libgit2_opts is variadic, which Swift cannot call: one small wrapper per option Folio sets. */
 static inline int folio_git_set_fsync_gitdir(int enabled) {

@@ -83,20 +83,7 @@ let documentCommands: [Command] = [
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(1)
         let entries = try document.log(limit: try args.int("--limit"), skip: try args.int("--skip") ?? 0, since: args.value("--since"))
-        if args.flag("--json") {
-            try io.json(entries)
-            return 0
-        }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        var text = ""
-        text.reserveCapacity(entries.count * 80)
-        for entry in entries {
-            let tags = entry.tags.isEmpty ? "" : " (tag: \(entry.tags.joined(separator: ", ")))"
-            text += "\(entry.shortID)  \(formatter.string(from: entry.time))  \(entry.author)  \(entry.summary)\(tags)\n"
-        }
-        io.out(text)
+        io.out(args.flag("--json") ? LogOutput.json(entries) : LogOutput.text(entries))
         return 0
     },
     Command("show", usage: "show PATH [REV] [--file F]", summary: "Print a version's content (default: the primary file)",
@@ -150,6 +137,18 @@ let documentCommands: [Command] = [
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(1)
         return try reportChange(try document.redo(), document: document, args, io, nothing: "")
+    },
+    Command("compact", usage: "compact PATH", summary: "Pack a document's history into one pack and write its commit-graph (like git gc)") { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(1)
+        try document.compact()
+        if args.flag("--json") {
+            struct Compacted: Encodable { let path: String }
+            try io.json(Compacted(path: document.url.path))
+        } else {
+            io.line("Compacted \(document.url.path)")
+        }
+        return 0
     },
     Command("tag", usage: "tag PATH NAME [REV]", summary: "Name a version") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)

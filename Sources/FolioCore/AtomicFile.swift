@@ -35,6 +35,35 @@ public enum AtomicFile {
         if sync { syncDirectory(directory) }
     }
 
+    /// Creates a new file (failing if it exists) without the temporary-file dance: for folders nobody sees yet,
+    /// such as a document being staged before it is renamed into place.
+    public static func writeNew(_ data: Data, to url: URL, mode: mode_t = 0o644) throws {
+        var fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        if fd < 0 && errno == ENOENT {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        }
+        guard fd >= 0 else { throw POSIXFailure(operation: "create", path: url.path) }
+        defer { close(fd) }
+        let ok = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                offset += n
+            }
+            return true
+        }
+        guard ok else { throw POSIXFailure(operation: "write", path: url.path) }
+        fchmod(fd, mode)
+    }
+
+    /// Flushes everything written to the file system holding `url` (one `syncfs(2)` instead of many fsyncs).
+    public static func syncFileSystem(containing url: URL) {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 { _ = linuxSyncfs(fd); close(fd) }
+    }
+
     /// fsyncs a directory so that a rename inside it is durable.
     public static func syncDirectory(_ url: URL) {
         let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -50,3 +79,7 @@ public struct POSIXFailure: Error, CustomStringConvertible {
     public init(operation: String, path: String, code: Int32 = errno) { self.operation = operation; self.path = path; self.code = code }
     public var description: String { "\(path): \(operation) failed: \(String(cString: strerror(code)))" }
 }
+
+/// glibc's `syncfs(2)`, which Swift's Glibc module hides behind `_GNU_SOURCE`.
+@_silgen_name("syncfs")
+private func linuxSyncfs(_ fd: Int32) -> Int32

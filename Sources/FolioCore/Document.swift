@@ -278,48 +278,73 @@ public final class Document {
 
     // MARK: Crash recovery
 
-    private var intentURL: URL { repository.gitDirectory.appendingPathComponent("folio/intent") }
-
-    /// Notes which commit is about to become current, so that a writer killed between moving the branch and
-    /// writing the work tree is finished on the next open (a torn note holds no valid id and is ignored: then
-    /// the branch was not moved yet either, since the note is written first).
-    private func writeIntent(_ commit: ObjectID) throws {
-        let fd = open(intentURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw POSIXFailure(operation: "write", path: intentURL.path) }
-        defer { close(fd) }
-        let bytes = Array(commit.hex.utf8)
-        guard Foundation.write(fd, bytes, bytes.count) == bytes.count else { throw POSIXFailure(operation: "write", path: intentURL.path) }
-        if store.settings.sync == .full, fsync(fd) != 0 { throw POSIXFailure(operation: "fsync", path: intentURL.path) }
+    /// Notes which commit is about to become current (and, for a fast-forward, the tree the work tree had), so
+    /// that a writer killed between moving the branch and writing the work tree is finished on the next open.
+    /// A torn note holds no valid id and is ignored: the note is written before the branch moves.
+    private func writeIntent(_ commit: ObjectID, from fromTree: ObjectID? = nil) throws {
+        try lock.writeNote(commit.hex + (fromTree.map { " " + $0.hex } ?? ""), sync: store.settings.sync == .full)
     }
 
     private func clearIntent() throws {
-        if unlink(intentURL.path) != 0 && errno != ENOENT { throw POSIXFailure(operation: "remove", path: intentURL.path) }
+        try lock.clearNote()
     }
 
     /// Finishes a change interrupted after its commit became current: writes its files into the work tree.
+    /// The note holds the commit and, for a fast-forward, the tree the work tree had before.
     func recoverInterruptedChange() throws {
-        guard access(intentURL.path, F_OK) == 0, let data = FileManager.default.contents(atPath: intentURL.path) else { return }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if let commitID = ObjectID(hex: text), try repository.headCommitID() == commitID {
+        guard let note = lock.readNote() else { return }
+        let words = note.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let first = words.first, let commitID = ObjectID(hex: first), try repository.referenceTarget(branch) == commitID {
             let commit = try repository.commit(commitID)
-            let parentTree = try commit.parents.first.map { try repository.commit($0).tree }
-            try updateWorkTree(try workTreeUpdates(repository.deltas(from: parentTree, to: commit.tree)))
+            let fromTree = try words.count > 1 ? ObjectID(hex: words[1]) : commit.parents.first.map { try repository.commit($0).tree }
+            try updateWorkTree(try workTreeUpdates(repository.deltas(from: fromTree, to: commit.tree)))
         }
         try clearIntent()
     }
 
+    /// Finishes a change or fast-forward that a killed process left half-done (opening a document does it too).
+    package func finishInterruptedChange() throws {
+        try lock.withLock { try recoverInterruptedChange() }
+    }
+
+    /// Makes `target`, a descendant of the current version, current without a new commit (a pull that can
+    /// fast-forward): moves the branch by compare-and-swap, then writes the changed files and the index, with the
+    /// same crash note as a change. Returns false when the current version is not an ancestor of `target`.
+    package func fastForward(to target: ObjectID) throws -> Bool {
+        try lock.withLock {
+            try recoverInterruptedChange()
+            let headID = try repository.referenceTarget(branch)
+            if headID == target { return true }
+            if let headID, try !repository.isAncestor(headID, of: target) { return false }
+            let fromTree = try headID.map { try repository.commit($0).tree }
+            let updates = try workTreeUpdates(repository.deltas(from: fromTree, to: repository.commit(target).tree))
+            try writeIntent(target, from: fromTree ?? repository.emptyTree())
+            do {
+                try moveBranch(to: target, from: headID, message: "fast-forward")
+            } catch let error as GitError where error.isModified || error.isExists {
+                try clearIntent()
+                return false
+            }
+            try updateWorkTree(updates)
+            try clearIntent()
+            return true
+        }
+    }
+
     // MARK: Maintenance
 
-    /// Loose objects before Folio packs them (git's own `gc.auto` is 6,700; Folio packs earlier to stay small).
-    static let looseObjectLimit = 2048
+    /// Loose objects before Folio packs them (git's own `gc.auto` is 6,700; Folio packs much earlier: each loose
+    /// object takes a whole file-system block, and packing a few hundred objects takes milliseconds).
+    static let looseObjectLimit = 512
 
     private func maintainIfNeeded() throws {
         // Counting loose objects costs a directory read: do it on the first change and every 32nd after.
         changesSinceMaintenanceCheck += 1
         guard changesSinceMaintenanceCheck == 1 || changesSinceMaintenanceCheck % 32 == 0 else { return }
         guard repository.estimatedLooseObjects() > Self.looseObjectLimit else { return }
-        try repository.pack(all: repository.packCount() >= 16)
-        try repository.writeCommitGraph()
+        // The commit-graph covers the whole history, so it is rewritten only when packs merge (geometrically
+        // rarer as history grows); commits newer than it are simply parsed, as git and libgit2 both allow.
+        if try repository.packIncrementally() { try repository.writeCommitGraph() }
     }
 
     /// Packs every object into one pack and rewrites the commit-graph (like `git gc`).

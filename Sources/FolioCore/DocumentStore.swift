@@ -86,37 +86,44 @@ public final class DocumentStore: Sendable {
         let staging = parent.appendingPathComponent(".\(url.lastPathComponent).folio-new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         var moved = false
         defer { if !moved { try? fm.removeItem(at: staging) } }
+        // Nothing is visible until the final rename, so with sync=full the staging folder is flushed once with
+        // syncfs(2) before the rename instead of fsyncing every file and object (hundreds for a project template).
         let sync = settings.sync == .full
+        if sync { GitLibrary.setFsync(false) }
+        defer { if sync { GitLibrary.setFsync(true) } }
         let repository = try Repository.create(at: staging)
         try repository.setConfig("core.commitGraph", true)
-        var changes: [TreeChange] = []
-        var indexUpdates: [IndexUpdate] = []
-        let all = files + [DocumentFile(path: DocumentMetadata.path, data: try metadata.encoded())]
-        for file in all {
-            let target = staging.appendingPathComponent(file.path)
-            let mode: UInt32
-            let blob: ObjectID
-            if let link = file.symlinkTarget {
-                try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                guard symlink(link, target.path) == 0 else { throw POSIXFailure(operation: "create link", path: target.path) }
-                mode = 0o120000
-                blob = try repository.writeBlob(Data(link.utf8))
-            } else {
-                mode = file.executable ? 0o100755 : 0o100644
-                try AtomicFile.write(file.data, to: target, sync: sync, mode: file.executable ? 0o755 : 0o644)
-                blob = try repository.writeBlob(file.data)
+        let indexUpdates: [IndexUpdate] = try repository.writingObjectsAsOnePack {
+            var changes: [TreeChange] = []
+            var indexUpdates: [IndexUpdate] = []
+            let all = files + [DocumentFile(path: DocumentMetadata.path, data: try metadata.encoded())]
+            for file in all {
+                let target = staging.appendingPathComponent(file.path)
+                let mode: UInt32
+                let blob: ObjectID
+                if let link = file.symlinkTarget {
+                    try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    guard symlink(link, target.path) == 0 else { throw POSIXFailure(operation: "create link", path: target.path) }
+                    mode = 0o120000
+                    blob = try repository.writeBlob(Data(link.utf8))
+                } else {
+                    mode = file.executable ? 0o100755 : 0o100644
+                    try AtomicFile.writeNew(file.data, to: target, mode: file.executable ? 0o755 : 0o644)
+                    blob = try repository.writeBlob(file.data)
+                }
+                changes.append(.upsert(path: file.path, blob: blob, mode: mode))
+                indexUpdates.append(IndexUpdate(path: file.path, blob: blob, mode: mode))
             }
-            changes.append(.upsert(path: file.path, blob: blob, mode: mode))
-            indexUpdates.append(IndexUpdate(path: file.path, blob: blob, mode: mode))
+            let tree = try repository.updateTree(nil, changes)
+            let author = Identity.author(settings: settings, environment: environment, repository: repository)
+            let committer = Identity.committer(settings: settings, environment: environment, repository: repository)
+            let commit = try repository.createCommit(tree: tree, parents: [], author: author, committer: committer, message: message)
+            let branch = try repository.headBranch() ?? "refs/heads/main"
+            try repository.updateReference(branch, to: commit, expecting: nil, logMessage: "commit (initial): \(message)")
+            return indexUpdates
         }
-        let tree = try repository.updateTree(nil, changes)
-        let author = Identity.author(settings: settings, environment: environment, repository: repository)
-        let committer = Identity.committer(settings: settings, environment: environment, repository: repository)
-        let commit = try repository.createCommit(tree: tree, parents: [], author: author, committer: committer, message: message)
-        let branch = try repository.headBranch() ?? "refs/heads/main"
-        try repository.updateReference(branch, to: commit, expecting: nil, logMessage: "commit (initial): \(message)")
         try repository.updateIndex(indexUpdates, removing: [])
-        if sync { AtomicFile.syncDirectory(staging) }
+        if sync { AtomicFile.syncFileSystem(containing: staging) }
         guard rename(staging.path, url.path) == 0 else {
             if errno == EEXIST || errno == ENOTEMPTY { throw FolioError.alreadyExists(url.path) }
             throw POSIXFailure(operation: "move new document into place", path: url.path)

@@ -49,7 +49,8 @@ public enum Identity {
     private static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        let name = String(cString: buffer)
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let name = String(decoding: bytes, as: UTF8.self)
         return name.isEmpty ? "localhost" : name
     }
 }

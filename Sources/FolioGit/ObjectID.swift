@@ -1,14 +1,24 @@
 import CGit2
 import Foundation
 
-/// A git object id (SHA-1), copied out of libgit2 as a value.
+/// A git object id (SHA-1), copied out of libgit2 as a value (inline, no heap allocation).
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible, Comparable {
-    /// The 20 raw bytes.
-    public let bytes: [UInt8]
+    // The 20 bytes as big-endian words, so that comparing words compares bytes in order.
+    private let high: UInt64
+    private let middle: UInt64
+    private let low: UInt32
 
     init(_ oid: git_oid) {
         var copy = oid
-        bytes = withUnsafeBytes(of: &copy.id) { Array($0) }
+        var h: UInt64 = 0, m: UInt64 = 0, l: UInt32 = 0
+        withUnsafeBytes(of: &copy.id) { raw in
+            for i in 0..<8 { h = h << 8 | UInt64(raw[i]) }
+            for i in 8..<16 { m = m << 8 | UInt64(raw[i]) }
+            for i in 16..<20 { l = l << 8 | UInt32(raw[i]) }
+        }
+        high = h
+        middle = m
+        low = l
     }
 
     init(_ pointer: UnsafePointer<git_oid>) { self.init(pointer.pointee) }
@@ -21,8 +31,19 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible, Comparable 
         self.init(oid)
     }
 
+    /// The 20 raw bytes.
+    public var bytes: [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(20)
+        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: high >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: middle >> UInt64(shift))) }
+        for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: low >> UInt32(shift))) }
+        return out
+    }
+
     var oid: git_oid {
         var oid = git_oid()
+        let bytes = self.bytes
         withUnsafeMutableBytes(of: &oid.id) { raw in
             for (i, byte) in bytes.enumerated() where i < raw.count { raw[i] = byte }
         }
@@ -30,27 +51,42 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible, Comparable 
     }
 
     /// Calls `body` with a pointer to the libgit2 form.
+    @discardableResult
     func withOID<R>(_ body: (UnsafePointer<git_oid>) throws -> R) rethrows -> R {
         var value = oid
         return try body(&value)
     }
 
     /// The 40-digit hex form.
-    public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(40)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public var hex: String { hexPrefix(40) }
 
     /// The 7-digit abbreviation shown in logs.
-    public var short: String { String(hex.prefix(7)) }
+    public var short: String { hexPrefix(7) }
+
+    private func hexPrefix(_ count: Int) -> String {
+        String(unsafeUninitializedCapacity: count) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            digits.withUTF8Buffer { table in
+                var index = 0
+                func put(_ value: UInt64, nibbles: Int) {
+                    var shift = (nibbles - 1) * 4
+                    while shift >= 0 && index < count {
+                        buffer[index] = table[Int((value >> UInt64(shift)) & 0xf)]
+                        index += 1
+                        shift -= 4
+                    }
+                }
+                put(high, nibbles: 16)
+                put(middle, nibbles: 16)
+                put(UInt64(low), nibbles: 8)
+            }
+            return count
+        }
+    }
 
     public var description: String { hex }
 
-    public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+    public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        (lhs.high, lhs.middle, lhs.low) < (rhs.high, rhs.middle, rhs.low)
+    }
 }

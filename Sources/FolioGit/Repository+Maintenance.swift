@@ -2,16 +2,88 @@ import CGit2
 import Foundation
 
 extension Repository {
-    /// How many loose objects the repository holds, estimated from one fan-out folder as `git gc --auto` does.
+    /// How many loose objects the repository holds, estimated from four of the 256 fan-out folders (like
+    /// `git gc --auto`, which reads one).
     public func estimatedLooseObjects() -> Int {
-        let folder = gitDirectory.appendingPathComponent("objects/17").path
-        guard let dir = opendir(folder) else { return 0 }
-        defer { closedir(dir) }
         var count = 0
-        while let entry = readdir(dir) {
-            if entry.pointee.d_name.0 != 46 /* "." */ { count += 1 }
+        for prefix in ["17", "5c", "a3", "e8"] {
+            guard let dir = opendir(gitDirectory.appendingPathComponent("objects/\(prefix)").path) else { continue }
+            while let entry = readdir(dir) {
+                if entry.pointee.d_name.0 != 46 /* "." */ { count += 1 }
+            }
+            closedir(dir)
         }
-        return count * 256
+        return count * 64
+    }
+
+    /// The packs with their object counts (read from the size of each version-2 `.idx`: 28 bytes an object
+    /// after a 1,072-byte header and trailer), largest first.
+    public func packs() -> [(name: String, objects: Int)] {
+        let folder = gitDirectory.appendingPathComponent("objects/pack")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".idx") }
+        return names.map { name -> (String, Int) in
+            var info = stat()
+            let size = stat(folder.appendingPathComponent(name).path, &info) == 0 ? Int(info.st_size) : 0
+            return (String(name.dropLast(4)), max(0, (size - 1072) / 28))
+        }.sorted { $0.1 > $1.1 }
+    }
+
+    /// Packs loose objects, then merges packs geometrically: a pack stays only while it holds more than twice the
+    /// objects of all smaller packs together; the first one that does not is merged with every smaller one (as
+    /// `git repack --geometric=2` does). Work stays proportional to what is new, not to the whole history.
+    /// Returns whether packs were merged.
+    @discardableResult
+    public func packIncrementally() throws -> Bool {
+        try pack(all: false)
+        let packs = packs()
+        guard packs.count > 1 else { return false }
+        var suffixSums = [Int](repeating: 0, count: packs.count + 1)
+        for index in stride(from: packs.count - 1, through: 0, by: -1) { suffixSums[index] = suffixSums[index + 1] + packs[index].objects }
+        guard let firstToMerge = packs.indices.first(where: { packs[$0].objects <= 2 * suffixSums[$0 + 1] }),
+              packs.count - firstToMerge >= 2 else { return false }
+        try merge(packs: packs[firstToMerge...].map(\.name))
+        return true
+    }
+
+    /// Rewrites the given packs as one (the objects they hold, read from their indexes).
+    func merge(packs names: [String]) throws {
+        let folder = gitDirectory.appendingPathComponent("objects/pack")
+        var builder: OpaquePointer?
+        try check(git_packbuilder_new(&builder, pointer), "start pack", displayPath)
+        defer { git_packbuilder_free(builder) }
+        git_packbuilder_set_threads(builder, 1)
+        for name in names {
+            guard let index = FileManager.default.contents(atPath: folder.appendingPathComponent(name + ".idx").path) else { continue }
+            for id in Self.objectIDs(inPackIndex: index) {
+                try id.withOID { try check(git_packbuilder_insert(builder, $0, nil), "add object to pack", id.hex) }
+            }
+        }
+        try check(git_packbuilder_write(builder, folder.path, 0, nil, nil), "write pack", displayPath)
+        let newPack = "pack-" + ObjectID(git_packbuilder_hash(builder)).hex
+        var odb: OpaquePointer?
+        try check(git_repository_odb(&odb, pointer), "open object database", displayPath)
+        git_odb_refresh(odb)
+        git_odb_free(odb)
+        for name in names where name != newPack {
+            for ext in [".pack", ".idx", ".rev"] { unlink(folder.appendingPathComponent(name + ext).path) }
+        }
+    }
+
+    /// The object ids listed in a version-2 pack index.
+    static func objectIDs(inPackIndex data: Data) -> [ObjectID] {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 1072, bytes[0] == 0xff, bytes[1] == 0x74, bytes[2] == 0x4f, bytes[3] == 0x63 else { return [] }
+        let count = Int(bytes[1028]) << 24 | Int(bytes[1029]) << 16 | Int(bytes[1030]) << 8 | Int(bytes[1031])
+        var ids: [ObjectID] = []
+        ids.reserveCapacity(count)
+        for index in 0..<count {
+            let start = 1032 + index * 20
+            guard start + 20 <= bytes.count else { break }
+            var oid = git_oid()
+            withUnsafeMutableBytes(of: &oid.id) { raw in for i in 0..<20 { raw[i] = bytes[start + i] } }
+            ids.append(ObjectID(oid))
+        }
+        return ids
     }
 
     private func looseObjectIDs() -> [(ObjectID, String)] {

@@ -23,8 +23,12 @@ extension Repository {
 
     /// Writes the file at `url` as a blob without reading it into memory first.
     public func writeBlob(fromFile url: URL) throws -> ObjectID {
-        var oid = git_oid()
-        try check(git_blob_create_from_disk(&oid, pointer, url.path), "write blob", url.path)
-        return ObjectID(oid)
+        // Read and write from memory: libgit2 then finds an object it already has before writing anything,
+        // where its streaming file writer makes a temporary object file first (a snapshot of an unchanged
+        // 300-file folder would create and delete 300 files).
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw GitError(operation: "write blob", subject: url.path, message: "cannot read the file")
+        }
+        return try writeBlob(data)
     }
 }

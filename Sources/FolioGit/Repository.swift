@@ -24,6 +24,7 @@ public struct Signature: Sendable, Equatable, Codable {
     }
 
     /// Calls `body` with a libgit2 signature that lives for the call.
+    @discardableResult
     func withSignature<R>(_ body: (UnsafePointer<git_signature>) throws -> R) throws -> R {
         var sig: UnsafeMutablePointer<git_signature>?
         // git_signature_new refuses angle brackets and newlines in names; keep what git would keep.
@@ -50,7 +51,8 @@ public struct CommitInfo: Sendable, Equatable {
 
     /// The first line of the message.
     public var summary: String {
-        String(message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        guard let newline = message.utf8.firstIndex(of: 10) else { return message }
+        return String(message[..<newline])
     }
 
     /// The value of a `Key: value` trailer at the end of the message, if present.

@@ -9,6 +9,8 @@ struct MustacheName: Sendable {
         self.raw = raw
         if raw == "." {
             parts = []
+        } else if !raw.utf8.contains(UInt8(ascii: ".")) {
+            parts = [raw]
         } else {
             parts = raw.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         }

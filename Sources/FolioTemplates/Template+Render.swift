@@ -131,7 +131,7 @@ extension Template {
                 if segment == "." || segment == ".." { throw refuse("leaves the document's folder ('\(segment)')") }
                 // `.git`, `.GIT`, `.git.` and `.git ` all name the git folder on some file system.
                 let bare = segment.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-                let trimmed = segment.lowercased().replacingOccurrences(of: "[. ]+$", with: "", options: .regularExpression)
+                let trimmed = trimmingTrailingDotsAndSpaces(segment.lowercased())
                 if trimmed == ".git" || bare == "git" && segment.hasPrefix(".") { throw refuse("would write into .git") }
                 if trimmed == ".folio" { throw refuse("would write into .folio (managed by Folio)") }
             }
@@ -174,7 +174,7 @@ extension Template {
                     if stack.isEmpty { throw refuse("points outside \(what)") }
                     stack.removeLast()
                 } else {
-                    let lower = part.lowercased().replacingOccurrences(of: "[. ]+$", with: "", options: .regularExpression)
+                    let lower = trimmingTrailingDotsAndSpaces(part.lowercased())
                     if lower == ".git" || (stack.isEmpty && lower == ".folio") { throw refuse("points into .git or .folio") }
                     stack.append(String(part))
                 }
@@ -228,4 +228,15 @@ enum Glob {
         guard let head = path.first, fnmatch(first, head, 0) == 0 else { return false }
         return match(pattern.dropFirst(), path.dropFirst())
     }
+}
+
+/// `name` without trailing dots and spaces (which some file systems ignore, so `.git. ` would mean `.git`).
+func trimmingTrailingDotsAndSpaces(_ name: String) -> String {
+    var end = name.endIndex
+    while end > name.startIndex {
+        let previous = name.index(before: end)
+        guard name[previous] == "." || name[previous] == " " else { break }
+        end = previous
+    }
+    return String(name[..<end])
 }

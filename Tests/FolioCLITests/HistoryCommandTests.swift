@@ -1,3 +1,4 @@
+import FolioCore
 import FolioTestSupport
 import Foundation
 import XCTest
@@ -113,5 +114,26 @@ final class HistoryCommandTests: XCTestCase {
         XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1, bad.stderr)
         let shown = try runProgram(folioExecutable.path, ["show", "Real"], cwd: dir.url, environment: env)
         XCTAssertEqual(shown.stdout, "from a pipe\n")
+    }
+}
+
+final class LogOutputTests: XCTestCase {
+    func testHandWrittenLogJSONMatchesFoundationsEncoder() throws {
+        // Given a document whose messages and tags need escaping
+        let dir = TemporaryDirectory()
+        let env = dir.environment()
+        XCTAssertEqual(runFolio(["new", "D"], environment: env, cwd: dir.url).status, 0)
+        XCTAssertEqual(runFolio(["write", "D", "document.txt", "-m", "Say \"hi\"\n\n\tbody \\ with \u{1} control"], environment: env, cwd: dir.url, stdin: Data("x".utf8)).status, 0)
+        XCTAssertEqual(runFolio(["tag", "D", "v1"], environment: env, cwd: dir.url).status, 0)
+        XCTAssertEqual(runFolio(["tag", "D", "ünïcode", "@1"], environment: env, cwd: dir.url).status, 0)
+        // When the log is printed as JSON
+        let printed = runFolio(["log", "D", "--json"], environment: env, cwd: dir.url).stdout
+        // Then it is byte for byte what JSONEncoder makes of the same entries
+        let entries = try DocumentStore(environment: env).open(at: dir.path("D")).log()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let expected = String(decoding: try encoder.encode(entries), as: UTF8.self) + "\n"
+        XCTAssertEqual(printed, expected)
     }
 }

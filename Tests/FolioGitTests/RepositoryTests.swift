@@ -99,6 +99,29 @@ final class RepositoryTests: XCTestCase {
         XCTAssertEqual(try reopened.countCommits(from: try XCTUnwrap(head)), 50)
     }
 
+    func testIncrementalPackingMergesPacksGeometricallyAndLosesNothing() throws {
+        // Given a history packed a little at a time, twelve times
+        let dir = TemporaryDirectory()
+        let env = dir.environment()
+        let repo = try Repository.create(at: dir.path("r"))
+        var head: ObjectID?
+        for round in 1...12 {
+            for i in 1...15 { head = try commitFile(repo, "f.txt", "round \(round) change \(i)\n", parent: head) }
+            try repo.packIncrementally()
+            // Then no loose objects are left, and packs never pile up: each kept pack outweighs all smaller ones
+            let sizes = repo.packs().map(\.objects)
+            for (index, size) in sizes.enumerated() where index + 1 < sizes.count {
+                XCTAssertGreaterThan(size, 2 * sizes[(index + 1)...].reduce(0, +), "round \(round): \(sizes)")
+            }
+        }
+        XCTAssertLessThanOrEqual(repo.packCount(), 4)
+        XCTAssertEqual(repo.estimatedLooseObjects(), 0)
+        XCTAssertEqual(try repo.countCommits(from: try XCTUnwrap(head)), 180)
+        let fsck = try git(["fsck", "--strict", "--no-dangling"], in: dir.path("r"), environment: env)
+        XCTAssertEqual(fsck.status, 0, fsck.stderr)
+        XCTAssertEqual(try git(["count-objects", "-v"], in: dir.path("r"), environment: env).stdout.split(separator: "\n").first, "count: 0")
+    }
+
     func testFetchAndPushThroughGitDaemon() throws {
         // Given a bare repository served by git daemon on loopback
         let dir = TemporaryDirectory()

@@ -46,6 +46,26 @@ final class ChecklistPluginTests: XCTestCase {
         XCTAssertEqual(try document.render(width: 40, height: 10), ["Checklist  (0/2 done)", " 1 [ ] Bread", " 2 [ ] Oat milk"])
     }
 
+    func testGivenChecklistsInAnyShapeWhenOpenedThenTheFastReaderAndTheFullDecoderAgree() throws {
+        // Given the same checklist written in ways the fast scanner reads and ways only JSONDecoder reads
+        let forms = [
+            #"{"title": "Trip", "items": [{"title": "Passport", "checked": true}, {"title": "Tickets", "checked": false}]}"#,
+            "{\n\t\"items\" : [ { \"checked\" : true , \"title\" : \"Passport\" } ,\n{\"title\":\"Tickets\"} ] , \"title\" : \"Trip\" }\n",
+            #"{"title": "Trip", "items": [{"title": "Passport", "checked": true, "note": "x"}, {"title": "Tickets", "checked": false}], "extra": 1}"#,
+            #"{"title": "Tr\u0069p", "items": [{"title": "Pass\u0070ort", "checked": true}, {"title": "Tickets", "checked": false}]}"#,
+        ]
+        // When each is opened and written back
+        let written = try forms.map { String(decoding: try open($0).serialized(), as: UTF8.self) }
+        // Then all give the same canonical file
+        let expected = "{\n  \"title\": \"Trip\",\n  \"items\": [\n    {\"title\": \"Passport\", \"checked\": true},\n    {\"title\": \"Tickets\", \"checked\": false}\n  ]\n}\n"
+        for text in written { XCTAssertEqual(text, expected) }
+        // And titles needing escapes round-trip
+        let tricky = try open(#"{"title": "A \"quoted\" \\ list", "items": [{"title": "tab\there", "checked": false}]}"#)
+        let again = try open(String(decoding: try tricky.serialized(), as: UTF8.self))
+        XCTAssertEqual(try again.serialized(), try tricky.serialized())
+        XCTAssertTrue(String(decoding: try tricky.serialized(), as: UTF8.self).contains(#""A \"quoted\" \\ list""#))
+    }
+
     func testGivenBadArgumentsWhenAppliedThenThePluginReportsAnInvalidArgument() throws {
         let document = try open(#"{"title": "T", "items": [{"title": "Milk", "checked": false}]}"#)
         for (command, arguments) in [("toggle", ["2"]), ("toggle", ["0"]), ("toggle", ["x"]), ("move", ["1"]), ("add", []), ("add", [" "])] {

@@ -1,0 +1,288 @@
+import Foundation
+import FolioCore
+import FolioGit
+import FolioPlugins
+import FolioSync
+import FolioTemplates
+
+/// A remote given on the command line: URLs and scp-like `host:path` as they are, local folders made absolute.
+func remoteLocation(_ text: String, _ io: CommandIO) -> String {
+    if text.contains("://") { return text }
+    let local = io.url(text)
+    if text.hasPrefix("/") || text.hasPrefix(".") || text.hasPrefix("~") || FileManager.default.fileExists(atPath: local.path) {
+        return local.path
+    }
+    return text
+}
+
+/// Draws a transfer progress bar on standard error, on a terminal only, redrawing in place at most once per percent.
+final class TransferProgressBar: @unchecked Sendable {
+    private let io: CommandIO
+    private let label: String
+    private let lock = NSLock()
+    private var lastPercent = -1
+    private var drawn = false
+
+    init(io: CommandIO, label: String) { self.io = io; self.label = label }
+
+    func update(_ progress: TransferProgress) {
+        guard progress.totalObjects > 0 else { return }
+        let percent = min(100, progress.receivedObjects * 100 / progress.totalObjects)
+        lock.lock()
+        defer { lock.unlock() }
+        guard percent != lastPercent else { return }
+        lastPercent = percent
+        let width = 30
+        let filled = percent * width / 100
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let kib = progress.receivedBytes / 1024
+        io.error((drawn ? "\u{1B}[1A\u{1B}[2K" : "") + "\(label) [\(bar)] \(percent)% (\(progress.receivedObjects)/\(progress.totalObjects) objects, \(kib) KiB)")
+        drawn = true
+    }
+}
+
+/// Transfer options for a command: the command's environment, and a progress bar when on a terminal.
+func transferOptions(_ io: CommandIO, label: String) -> TransferOptions {
+    guard io.isInteractive else { return TransferOptions(environment: io.environment) }
+    let bar = TransferProgressBar(io: io, label: label)
+    return TransferOptions(environment: io.environment, progress: { bar.update($0) })
+}
+
+/// Sync options for a command: transfer set-up and the editors' semantic merge.
+func syncOptions(_ io: CommandIO, label: String) -> SyncOptions {
+    SyncOptions(transfer: transferOptions(io, label: label), semanticMerger: semanticMerger(io))
+}
+
+/// Prints a pull's outcome; returns the exit code (1 for a kept conflict).
+func reportPull(_ outcome: PullOutcome, document: Document, remote: String?, _ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    struct Pulled: Encodable { let outcome: String; let commit: String?; let conflictRef: String?; let conflicts: [String] }
+    let path = document.url.path
+    switch outcome {
+    case .upToDate:
+        if args.flag("--json") { try io.json(Pulled(outcome: "up-to-date", commit: nil, conflictRef: nil, conflicts: [])) } else { io.line("Already up to date") }
+        return 0
+    case let .fastForwarded(to, versions):
+        if args.flag("--json") { try io.json(Pulled(outcome: "fast-forward", commit: to.hex, conflictRef: nil, conflicts: [])) } else {
+            io.line("Fast-forwarded to \(to.short) (\(versions) new version\(versions == 1 ? "" : "s"))")
+        }
+        return 0
+    case let .merged(commit):
+        if args.flag("--json") { try io.json(Pulled(outcome: "merged", commit: commit.id.hex, conflictRef: nil, conflicts: [])) } else {
+            io.line("[\(commit.id.short)] \(commit.summary)")
+        }
+        return 0
+    case let .conflict(conflict):
+        if args.flag("--json") { try io.json(Pulled(outcome: "conflict", commit: nil, conflictRef: conflict.ref, conflicts: conflict.paths)) }
+        io.error(conflict.advice(documentPath: path))
+        return FolioCommandLine.failure
+    }
+}
+
+let syncCommands: [Command] = [
+    Command("remote", usage: "remote PATH add NAME URL | remote PATH list [--json] | remote PATH remove NAME",
+            summary: "Add, list or remove the servers a document syncs with") { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        let action = args.positionals.count > 1 ? args.positionals[1] : "list"
+        switch action {
+        case "add":
+            let name = try args.positional(2, "NAME")
+            let location = remoteLocation(try args.positional(3, "URL"), io)
+            try args.expectAtMost(4)
+            try document.addRemote(name, url: location)
+            if args.flag("--json") { try io.json(["name": name, "url": location]) } else { io.line("Added remote \(name) \(location)") }
+        case "list":
+            try args.expectAtMost(2)
+            let remotes = try document.remotes()
+            if args.flag("--json") { try io.json(remotes) } else { for remote in remotes { io.line("\(remote.name)\t\(remote.url)") } }
+        case "remove", "rm":
+            let name = try args.positional(2, "NAME")
+            try args.expectAtMost(3)
+            try document.removeRemote(name)
+            if !args.flag("--json") { io.line("Removed remote \(name)") } else { try io.json(["removed": name]) }
+        default:
+            throw UsageError("unknown remote action '\(action)' (add, list, remove)")
+        }
+        return 0
+    },
+    Command("push", usage: "push PATH [REMOTE]", summary: "Send the document's versions to a remote") { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(2)
+        let remote = args.positionals.count > 1 ? args.positionals[1] : nil
+        let pushed = try document.push(to: remote, options: transferOptions(io, label: "Pushing"))
+        if args.flag("--json") {
+            struct Pushed: Encodable { let remote: String; let branch: String; let commit: String }
+            try io.json(Pushed(remote: pushed.remote, branch: pushed.branch, commit: pushed.commit.hex))
+        } else {
+            io.line("Pushed \(pushed.commit.short) to \(pushed.remote)/\(pushed.branch)")
+        }
+        return 0
+    },
+    Command("pull", usage: "pull PATH [REMOTE]", summary: "Bring in a remote's versions: fast-forward, merge, or keep a conflict") { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(2)
+        let remote = args.positionals.count > 1 ? args.positionals[1] : nil
+        let outcome = try document.pull(from: remote, options: syncOptions(io, label: "Receiving"))
+        return try reportPull(outcome, document: document, remote: remote, args, io)
+    },
+    Command("sync", usage: "sync PATH [REMOTE]", summary: "Pull, then push") { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(2)
+        let remote = args.positionals.count > 1 ? args.positionals[1] : nil
+        let outcome = try document.pull(from: remote, options: syncOptions(io, label: "Receiving"))
+        if case .conflict = outcome { return try reportPull(outcome, document: document, remote: remote, args, io) }
+        let pushed = try document.push(to: remote, options: transferOptions(io, label: "Pushing"))
+        if args.flag("--json") {
+            struct Synced: Encodable { let pulled: String; let pushed: String; let remote: String }
+            let pulled: String
+            switch outcome {
+            case .upToDate: pulled = "up-to-date"
+            case .fastForwarded: pulled = "fast-forward"
+            case .merged: pulled = "merged"
+            case .conflict: pulled = "conflict"
+            }
+            try io.json(Synced(pulled: pulled, pushed: pushed.commit.hex, remote: pushed.remote))
+        } else {
+            _ = try reportPull(outcome, document: document, remote: remote, Arguments([], options: [], flags: []), io)
+            io.line("Pushed \(pushed.commit.short) to \(pushed.remote)/\(pushed.branch)")
+        }
+        return 0
+    },
+    Command("clone", usage: "clone URL PATH", summary: "Copy a Folio document from a remote") { args, io in
+        let source = remoteLocation(try args.positional(0, "URL"), io)
+        let path = try args.positional(1, "PATH")
+        try args.expectAtMost(2)
+        let store = try DocumentStore(environment: io.environment)
+        let document = try store.clone(from: source, to: io.url(path), options: transferOptions(io, label: "Receiving"))
+        let head = try document.head()
+        if args.flag("--json") {
+            struct Cloned: Encodable { let path: String; let source: String; let commit: String; let title: String }
+            try io.json(Cloned(path: document.url.path, source: source, commit: head.id.hex, title: document.metadata.title))
+        } else {
+            io.line("Cloned \(source) into \(document.url.path) [\(head.id.short)] \(head.summary)")
+        }
+        return 0
+    },
+    Command("status", usage: "status PATH [--json]", summary: "Unrecorded changes, and versions ahead/behind each remote") { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        try args.expectAtMost(1)
+        let status = try document.syncStatus()
+        if args.flag("--json") { try io.json(status); return 0 }
+        let changes = status.unrecordedChanges.isEmpty ? "no unrecorded changes"
+            : "unrecorded changes in \(status.unrecordedChanges.joined(separator: ", ")) (record them with 'folio commit \(document.url.path)')"
+        io.line("On \(status.branch) at \(status.head.prefix(7)); \(changes)")
+        for remote in status.remotes {
+            if remote.tracking == nil {
+                io.line("\(remote.name)\t\(remote.url)\tnever synced")
+            } else {
+                io.line("\(remote.name)\t\(remote.url)\tahead \(remote.ahead), behind \(remote.behind)")
+            }
+        }
+        if !status.conflicts.isEmpty { io.line("\(status.conflicts.count) kept conflict(s): see 'folio conflicts \(document.url.path)'") }
+        return 0
+    },
+    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] | update --check PATH [--json]",
+            summary: "Merge a newer version of the document's template into it (--check: exit 1 when one exists)",
+            options: ["--to", "--set", "--conflict"], flags: ["--check", "--defaults", "--offline"]) { args, io in
+        try updateCommand(args, io)
+    },
+    Command("conflicts", usage: "conflicts PATH [--keep local|remote REF]",
+            summary: "List remote versions kept by conflicting pulls, or settle one", options: ["--keep"]) { args, io in
+        let document = try openDocument(try args.positional(0, "PATH"), io)
+        if let keep = args.value("--keep") {
+            guard let side = ConflictSide(rawValue: keep) else { throw UsageError("--keep takes local or remote, got '\(keep)'") }
+            let ref = try args.positional(1, "REF")
+            try args.expectAtMost(2)
+            let commit = try document.resolveConflict(ref, keep: side)
+            return try reportChange(commit, document: document, args, io, nothing: "Already merged; dropped \(ref)")
+        }
+        try args.expectAtMost(1)
+        let kept = try document.keptConflicts()
+        if args.flag("--json") { try io.json(kept); return 0 }
+        if kept.isEmpty { io.line("No kept conflicts") }
+        for conflict in kept { io.line("\(conflict.ref)  \(conflict.commit.prefix(7))  \(conflict.summary)") }
+        return 0
+    },
+]
+
+/// The semantic merge of the editors' plugins (`folio.semantic-merge/1`), when available.
+func semanticMerger(_ io: CommandIO) -> (any SemanticMerging)? {
+    let associations = (try? Settings.load(environment: io.environment))?.editorAssociations ?? [:]
+    return PluginSemanticMerger(host: PluginHost(environment: io.environment), associations: associations)
+}
+
+/// `folio update`: three-way merge of a newer template rendering into a document, or `--check` for CI.
+func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let document = try openDocument(try args.positional(0, "PATH"), io)
+    try args.expectAtMost(1)
+    let mode = try UpdateConflictMode(rawValue: args.value("--conflict") ?? "markers")
+        ?? { throw UsageError("--conflict takes abort or markers, got '\(args.value("--conflict") ?? "")'") }()
+    let origin = try document.templateOrigin()
+    let environment = io.environment, ref = args.value("--to"), offline = args.flag("--offline")
+    let plan = try waitFor { try await TemplateUpdatePlan.load(origin, to: ref, environment: environment, offline: offline) }
+    let current = TemplateUpdatePlan.label(plan.old), latest = TemplateUpdatePlan.label(plan.new)
+    if args.flag("--check") {
+        if args.flag("--json") {
+            struct Checked: Encodable { let path: String; let template: String; let current: String; let latest: String; let outdated: Bool
+                let currentCommit: String; let latestCommit: String }
+            try io.json(Checked(path: document.url.path, template: origin.id, current: current, latest: latest, outdated: plan.isNewer,
+                                currentCommit: plan.old.commit, latestCommit: plan.new.commit))
+        } else if plan.isNewer {
+            io.line("\(origin.id): \(current) → \(latest) available; run 'folio update \(document.url.path)'")
+        } else {
+            io.line("\(origin.id) \(current): up to date")
+        }
+        return plan.isNewer ? FolioCommandLine.failure : 0
+    }
+    guard plan.isNewer else {
+        io.line("Already up to date with \(origin.id) \(current)")
+        return 0
+    }
+    try plan.new.checkCompatible()
+    let declared = Set(plan.new.manifest.variables.map(\.name))
+    let given = origin.answers.filter { declared.contains($0.key) }.merging(try givenAnswers(args, io)) { _, new in new }
+    let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+    let context: [String: JSONValue] = ["folder_name": .string(document.url.deletingPathExtension().lastPathComponent),
+                                        "current_year": .string(String(year))]
+    let answers = try plan.new.answers(given: given, mode: answerMode(args, io), context: context)
+    let oldDeclared = Set(plan.old.manifest.variables.map(\.name))
+    let baseGiven = answers.merging(origin.answers) { _, recorded in recorded }.filter { oldDeclared.contains($0.key) }
+    let baseAnswers = (try? plan.old.answers(given: baseGiven, mode: .defaults, context: context)) ?? origin.answers
+    let result = try document.updateFromTemplate(plan, baseAnswers: baseAnswers, answers: answers, conflictMode: mode)
+    if args.flag("--json") {
+        struct Updated: Encodable { let template: String; let from: String; let to: String; let commit: String?; let aborted: Bool; let conflicts: [UpdateConflict] }
+        try io.json(Updated(template: result.template, from: result.fromVersion, to: result.toVersion, commit: result.commit?.id.hex,
+                            aborted: result.aborted, conflicts: result.conflicts))
+    }
+    if result.aborted {
+        io.error("update from \(result.template) \(result.fromVersion) → \(result.toVersion) aborted, nothing changed: conflicts in "
+                 + result.conflicts.map(\.path).joined(separator: ", ") + " (use --conflict=markers to merge with conflict markers)")
+        return FolioCommandLine.failure
+    }
+    if !args.flag("--json") {
+        if let commit = result.commit { io.line("[\(commit.id.short)] \(commit.summary)") } else { io.line("No change: the document already has that content") }
+        for conflict in result.conflicts {
+            switch conflict.resolution {
+            case "markers": io.line("conflict: \(conflict.path) has conflict markers (<<<<<<< document / >>>>>>> template \(result.toVersion)); edit it, then 'folio commit \(document.url.path)'")
+            case "restored-template": io.line("conflict: \(conflict.path) was deleted here but changed by the template; the template's version is back, delete it again to keep it gone")
+            default: io.line("conflict: \(conflict.path) kept the document's version (binary, or removed by the template)")
+            }
+        }
+    }
+    return 0
+}
+
+/// How missing answers are obtained: asked on a terminal, else defaults.
+func answerMode(_ args: Arguments, _ io: CommandIO) -> AnswerMode {
+    guard !args.flag("--defaults") && io.isInteractive else { return .defaults }
+    let reader = PromptReader(io: io)
+    return .ask { variable, defaultText, problem in
+        if let problem { io.line("  \(problem)") }
+        var prompt = variable.question
+        if let choices = variable.choices { prompt += " (\(choices.joined(separator: variable.type == .multichoice ? ", " : " / ")))" }
+        if variable.type == .bool { prompt += " (yes/no)" }
+        if let defaultText { prompt += " [\(defaultText)]" }
+        io.out(prompt + ": ")
+        guard let answer = reader.readLine() else { throw FolioError.invalidRequest("no answer for '\(variable.name)': standard input ended") }
+        return answer.trimmingCharacters(in: .whitespaces)
+    }
+}

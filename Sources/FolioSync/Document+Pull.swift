@@ -1,0 +1,185 @@
+import Foundation
+import FolioCore
+import FolioGit
+
+/// A merge that could not be finished: the remote version is kept under `ref`, the local one stays current.
+public struct SyncConflict: Sendable, Equatable {
+    /// Where the remote version is kept (`refs/folio/conflicts/20250102T030405Z`).
+    public let ref: String
+    /// The remote version.
+    public let commit: ObjectID
+    /// What was merged (`origin/main`).
+    public let source: String
+    /// The files both sides changed in ways that could not be combined.
+    public let paths: [String]
+
+    /// The one line telling the user how to compare and choose, for a document at `documentPath`.
+    public func advice(documentPath path: String) -> String {
+        "Conflict merging \(source) in \(paths.joined(separator: ", ")): your version stays current, theirs is kept as \(ref); "
+            + "compare with 'folio diff \(path) HEAD \(ref)', take theirs with 'folio restore \(path) \(ref)', list with 'folio conflicts \(path)'"
+    }
+}
+
+/// What a pull did.
+public enum PullOutcome: Sendable, Equatable {
+    /// The remote had nothing new (or no branch of this name yet).
+    case upToDate
+    /// The document moved forward to the remote's version without a merge.
+    case fastForwarded(to: ObjectID, versions: Int)
+    /// Both sides had changed; the merge commit.
+    case merged(CommitInfo)
+    /// Both sides changed the same things; nothing was merged.
+    case conflict(SyncConflict)
+}
+
+/// A kept conflict: the remote version a merge could not combine with the local one.
+public struct KeptConflict: Sendable, Equatable, Encodable {
+    public let ref: String
+    public let commit: String
+    public let summary: String
+}
+
+/// Which side to keep for the conflicting files when resolving a kept conflict.
+public enum ConflictSide: String, Sendable {
+    case local, remote
+}
+
+/// Internal signal: the merge inside the document's lock left conflicts.
+private struct UnresolvedMerge: Error { let conflicts: [MergeConflict] }
+
+extension Document {
+    static let conflictRefPrefix = "refs/folio/conflicts/"
+    static let conflictRefGlob = "refs/folio/conflicts/*"
+
+    /// Fetches from a remote and brings its version of the current branch in: fast-forward when possible, else a
+    /// three-way merge committed as "Merge <remote>/<branch>", else a kept conflict with nothing merged.
+    public func pull(from remote: String? = nil, options: SyncOptions = SyncOptions()) throws -> PullOutcome {
+        try finishInterruptedChange()
+        let remote = try syncRemote(remote)
+        let unrecorded = try repository.changedPaths()
+        guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(url.path, unrecorded.sorted()) }
+        try repository.fetch(remote.name, options: options.transfer)
+        guard let theirs = try repository.referenceTarget(trackingRef(remote.name)) else { return .upToDate }
+        return try integrate(theirs, source: "\(remote.name)/\(branchName)", semanticMerger: options.semanticMerger)
+    }
+
+    /// Brings commit `theirs` into the current branch (the pull step after the fetch).
+    public func integrate(_ theirs: ObjectID, source: String, semanticMerger: (any SemanticMerging)? = nil) throws -> PullOutcome {
+        for _ in 0..<5 {
+            let ours = try head().id
+            if try repository.isAncestor(theirs, of: ours) { return .upToDate }
+            if try repository.isAncestor(ours, of: theirs) {
+                let (_, behind) = try repository.aheadBehind(local: ours, upstream: theirs)
+                if try fastForward(to: theirs) { return .fastForwarded(to: theirs, versions: behind) }
+                continue  // another writer added a version meanwhile: look again
+            }
+            do {
+                let commit = try commitTree(message: "Merge \(source)", parents: [theirs]) { _ in
+                    guard let current = try repository.headCommitID() else { return try repository.commit(theirs).tree }
+                    return try mergedTree(ours: current, theirs: theirs, semanticMerger: semanticMerger)
+                }
+                guard let commit else { return .upToDate }
+                return .merged(commit)
+            } catch let unresolved as UnresolvedMerge {
+                let ref = try keepConflict(theirs)
+                return .conflict(SyncConflict(ref: ref, commit: theirs, source: source, paths: unresolved.conflicts.map(\.path)))
+            }
+        }
+        throw FolioError.busy(url.path)
+    }
+
+    /// The tree merging `theirs` into `ours`, conflicts resolved by the semantic merger; throws `UnresolvedMerge`.
+    private func mergedTree(ours: ObjectID, theirs: ObjectID, semanticMerger: (any SemanticMerging)?) throws -> ObjectID {
+        let result = try repository.mergeCommits(ours: ours, theirs: theirs)
+        if result.isClean { return result.tree }
+        var changes: [TreeChange] = []
+        var unresolved: [MergeConflict] = []
+        for conflict in result.conflicts {
+            if let merged = try semanticMerge(conflict, merger: semanticMerger), let side = conflict.ours {
+                changes.append(.upsert(path: side.path, blob: try repository.writeBlob(merged), mode: side.mode))
+            } else {
+                unresolved.append(conflict)
+            }
+        }
+        guard unresolved.isEmpty else { throw UnresolvedMerge(conflicts: unresolved) }
+        return try repository.updateTree(result.tree, changes)
+    }
+
+    /// The editor's item-by-item merge of one conflicting file, when its content type has one.
+    func semanticMerge(_ conflict: MergeConflict, merger: (any SemanticMerging)?) throws -> Data? {
+        guard let merger, let ours = conflict.ours, let theirs = conflict.theirs, ours.path == theirs.path else { return nil }
+        let type: ContentType?
+        if ours.path == metadata.primaryFile {
+            type = metadata.contentType
+        } else {
+            let ext = (ours.path as NSString).pathExtension
+            type = ext.isEmpty ? nil : ContentTypeRegistry.builtIn.type(forExtension: ext)
+        }
+        guard let type else { return nil }
+        let base = try conflict.ancestor.map { try repository.readBlob($0.id) } ?? Data()
+        return try merger.merge(contentType: type, base: base, ours: repository.readBlob(ours.id), theirs: repository.readBlob(theirs.id))
+    }
+
+    /// Keeps `commit` under a new `refs/folio/conflicts/<UTC time>` ref (or the existing one already keeping it).
+    private func keepConflict(_ commit: ObjectID) throws -> String {
+        for ref in try repository.referenceNames(matching: Self.conflictRefGlob) where try repository.referenceTarget(ref) == commit {
+            return ref
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let stamp = formatter.string(from: Date())
+        var name = Self.conflictRefPrefix + stamp
+        var suffix = 2
+        while try repository.referenceTarget(name) != nil {
+            name = Self.conflictRefPrefix + stamp + "-\(suffix)"
+            suffix += 1
+        }
+        try repository.updateReference(name, to: commit, expecting: nil, logMessage: "keep conflicting version")
+        return name
+    }
+
+    /// Pulls, then pushes when the pull did not stop at a conflict.
+    public func sync(with remote: String? = nil, options: SyncOptions = SyncOptions()) throws -> (pull: PullOutcome, push: PushResult?) {
+        let pulled = try pull(from: remote, options: options)
+        if case .conflict = pulled { return (pulled, nil) }
+        return (pulled, try push(to: remote, options: options.transfer))
+    }
+
+    /// The kept conflicts, oldest first.
+    public func keptConflicts() throws -> [KeptConflict] {
+        try repository.referenceNames(matching: Self.conflictRefGlob).compactMap { ref in
+            guard let id = try repository.referenceTarget(ref) else { return nil }
+            return KeptConflict(ref: ref, commit: id.hex, summary: try repository.commit(id).summary)
+        }
+    }
+
+    /// Settles a kept conflict as a merge commit, taking `side` for the conflicting files (and the clean merge for
+    /// the rest), then drops the ref. Afterwards the remote's version is merged, so pushing works again.
+    @discardableResult
+    public func resolveConflict(_ ref: String, keep side: ConflictSide) throws -> CommitInfo? {
+        let name = ref.hasPrefix("refs/") ? ref : Self.conflictRefPrefix + ref
+        guard name.hasPrefix(Self.conflictRefPrefix), let theirs = try repository.referenceTarget(name) else {
+            throw SyncError.unknownConflict(url.path, ref)
+        }
+        let stamp = String(name.dropFirst(Self.conflictRefPrefix.count))
+        if let current = try repository.headCommitID(), try repository.isAncestor(theirs, of: current) {
+            try repository.deleteReference(name)
+            return nil
+        }
+        let commit = try commitTree(message: "Merge conflict \(stamp), keeping the \(side.rawValue) version", parents: [theirs]) { headTree in
+            guard let current = try repository.headCommitID() else { return try repository.commit(theirs).tree }
+            let result = try repository.mergeCommits(ours: current, theirs: theirs)
+            guard side == .remote else { return result.tree }
+            var changes: [TreeChange] = []
+            for conflict in result.conflicts {
+                if let ours = conflict.ours, ours.path != conflict.theirs?.path { changes.append(.remove(path: ours.path)) }
+                if let theirs = conflict.theirs { changes.append(.upsert(path: theirs.path, blob: theirs.id, mode: theirs.mode)) }
+            }
+            return try repository.updateTree(result.tree, changes)
+        }
+        try repository.deleteReference(name)
+        return commit
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import FolioCore
+import FolioGit
+
+/// A remote's standing relative to the document, as of the last fetch.
+public struct RemoteStatus: Sendable, Equatable, Encodable {
+    public let name: String
+    public let url: String
+    /// The remote-tracking ref compared against (`refs/remotes/origin/main`), nil when never fetched.
+    public let tracking: String?
+    /// Versions here that the remote lacks.
+    public let ahead: Int
+    /// Versions on the remote that are not here.
+    public let behind: Int
+}
+
+/// What `folio status` reports.
+public struct SyncStatus: Sendable, Equatable, Encodable {
+    public let path: String
+    public let branch: String
+    public let head: String
+    /// Paths changed in the work tree but not recorded as a version.
+    public let unrecordedChanges: [String]
+    public let remotes: [RemoteStatus]
+    /// Kept conflict refs (`refs/folio/conflicts/…`).
+    public let conflicts: [String]
+}
+
+/// What a push did.
+public struct PushResult: Sendable, Equatable {
+    /// The remote's name.
+    public let remote: String
+    /// The branch pushed (`main`).
+    public let branch: String
+    /// The version the remote's branch now names.
+    public let commit: ObjectID
+}
+
+extension Document {
+    /// The short branch name (`main`).
+    var branchName: String {
+        let full = (try? repository.headBranch()) ?? nil
+        let name = full ?? "refs/heads/main"
+        return name.hasPrefix("refs/heads/") ? String(name.dropFirst("refs/heads/".count)) : name
+    }
+
+    /// The configured remotes.
+    public func remotes() throws -> [RemoteInfo] { try repository.remotes() }
+
+    /// Adds a remote named `name` at `url` (a path, `file://`, `git://`, `http(s)://` or `ssh://` URL).
+    public func addRemote(_ name: String, url: String) throws {
+        guard !name.isEmpty, !name.hasPrefix("-"), name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }), !name.contains("..") else {
+            throw FolioError.invalidRequest("'\(name)': a remote name uses letters, digits, '-', '_' and '.'")
+        }
+        if try repository.remotes().contains(where: { $0.name == name }) {
+            throw FolioError.invalidRequest("\(self.url.path): a remote named '\(name)' already exists")
+        }
+        try repository.addRemote(name, url: url)
+    }
+
+    /// Removes a remote and its remote-tracking refs.
+    public func removeRemote(_ name: String) throws {
+        _ = try remoteNamed(name)
+        try repository.removeRemote(name)
+    }
+
+    func remoteNamed(_ name: String) throws -> RemoteInfo {
+        guard let remote = try repository.remotes().first(where: { $0.name == name }) else {
+            throw SyncError.unknownRemote(url.path, name)
+        }
+        return remote
+    }
+
+    /// The remote to use: `name`, else the branch's upstream, else `origin`, else the only remote.
+    func syncRemote(_ name: String?) throws -> RemoteInfo {
+        if let name { return try remoteNamed(name) }
+        let all = try repository.remotes()
+        if let upstream = repository.configString("branch.\(branchName).remote"), let remote = all.first(where: { $0.name == upstream }) {
+            return remote
+        }
+        if let origin = all.first(where: { $0.name == "origin" }) { return origin }
+        if all.count == 1, let only = all.first { return only }
+        throw SyncError.noRemote(url.path)
+    }
+
+    /// The remote-tracking ref for the current branch on `remote`.
+    func trackingRef(_ remote: String) -> String { "refs/remotes/\(remote)/\(branchName)" }
+
+    /// Fetches the remote's branches into its remote-tracking refs (refs move only once everything arrived).
+    @discardableResult
+    public func fetch(from remote: String? = nil, options: TransferOptions = TransferOptions()) throws -> TransferProgress {
+        let remote = try syncRemote(remote)
+        return try repository.fetch(remote.name, options: options)
+    }
+
+    /// Sends the current branch to a remote; refused when the remote has versions not merged here.
+    @discardableResult
+    public func push(to remote: String? = nil, options: TransferOptions = TransferOptions()) throws -> PushResult {
+        try finishInterruptedChange()
+        let remote = try syncRemote(remote)
+        let branch = "refs/heads/\(branchName)"
+        let head = try head().id
+        do {
+            try repository.push(remote.name, refspecs: ["\(branch):\(branch)"], options: options)
+        } catch let error as GitError {
+            let reason = error.message.contains("non-fast") || error.message.contains("fastforward") || error.message.contains("rejected")
+                ? "\(error.message); the remote has versions not here: run 'folio pull \(url.path) \(remote.name)' first"
+                : error.message
+            throw SyncError.pushRejected(remote.name, reason)
+        }
+        try repository.setReference(trackingRef(remote.name), to: head, logMessage: "push")
+        if repository.configString("branch.\(branchName).remote") == nil {
+            try repository.setConfig("branch.\(branchName).remote", remote.name)
+            try repository.setConfig("branch.\(branchName).merge", branch)
+        }
+        return PushResult(remote: remote.name, branch: branchName, commit: head)
+    }
+
+    /// Ahead/behind per remote (as of the last fetch), unrecorded work-tree changes and kept conflicts.
+    public func syncStatus() throws -> SyncStatus {
+        try finishInterruptedChange()
+        let head = try head().id
+        var remotes: [RemoteStatus] = []
+        for remote in try repository.remotes() {
+            let ref = trackingRef(remote.name)
+            if let tracking = try repository.referenceTarget(ref) {
+                let (ahead, behind) = try repository.aheadBehind(local: head, upstream: tracking)
+                remotes.append(RemoteStatus(name: remote.name, url: remote.url, tracking: ref, ahead: ahead, behind: behind))
+            } else {
+                remotes.append(RemoteStatus(name: remote.name, url: remote.url, tracking: nil,
+                                            ahead: try repository.countCommits(from: head), behind: 0))
+            }
+        }
+        return SyncStatus(path: url.path, branch: branchName, head: head.hex, unrecordedChanges: try repository.changedPaths().sorted(),
+                          remotes: remotes, conflicts: try repository.referenceNames(matching: Self.conflictRefGlob))
+    }
+}

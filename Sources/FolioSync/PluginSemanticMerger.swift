@@ -1,0 +1,25 @@
+import Foundation
+import FolioCore
+import FolioPlugins
+
+/// The semantic merge of the editor plugins (`folio.semantic-merge/1`): the editor chosen for a content type
+/// merges item by item when it offers the capability.
+public struct PluginSemanticMerger: SemanticMerging {
+    private let host: PluginHost
+    private let associations: [String: String]
+
+    /// A merger over the plugins `host` found, with the user's editor associations.
+    public init(host: PluginHost, associations: [String: String] = [:]) {
+        self.host = host
+        self.associations = associations
+    }
+
+    public func merge(contentType: ContentType, base: Data, ours: Data, theirs: Data) throws -> Data? {
+        guard let chosen = try? host.chooseEditor(for: contentType, associations: associations).editor,
+              chosen.extensions.contains(FolioExtensionID.semanticMerge) else { return nil }
+        switch try host.editor(chosen.id).semanticMerge(base: base, ours: ours, theirs: theirs) {
+        case let .merged(data)?: return data
+        case .conflicts?, nil: return nil
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import FolioCore
+import FolioGit
+
+/// Merges one file's three versions by meaning (a checklist item by item) before falling back to a conflict.
+public protocol SemanticMerging {
+    /// The merged bytes; nil when `contentType` has no semantic merge or the sides still conflict.
+    func merge(contentType: ContentType, base: Data, ours: Data, theirs: Data) throws -> Data?
+}
+
+/// How a pull, push or clone transfers and merges.
+public struct SyncOptions {
+    /// Credentials, progress and cancellation of the network transfer.
+    public var transfer: FolioGit.TransferOptions
+    /// The editor-provided merge tried first on each conflicting file, if any.
+    public var semanticMerger: (any SemanticMerging)?
+
+    /// Options with a transfer set-up and an optional semantic merger.
+    public init(transfer: FolioGit.TransferOptions = .init(), semanticMerger: (any SemanticMerging)? = nil) {
+        self.transfer = transfer
+        self.semanticMerger = semanticMerger
+    }
+}

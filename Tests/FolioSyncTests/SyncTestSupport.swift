@@ -1,0 +1,155 @@
+import Foundation
+import FolioCore
+import FolioGit
+import FolioTestSupport
+import XCTest
+
+/// A Python HTTP/1.1 → CGI bridge for `git http-backend` on 127.0.0.1 (chunked request bodies included),
+/// bounded: it exits by itself after `lifetime` seconds, and the test stops it when done.
+let httpBridgeScript = #"""
+import http.server, os, subprocess, sys, threading
+root, port, lifetime = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def log_message(self, *args): pass
+    def body(self):
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            data = b""
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    self.rfile.readline()
+                    return data
+                data += self.rfile.read(size)
+                self.rfile.readline()
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+    def run(self):
+        data = self.body()
+        path, _, query = self.path.partition("?")
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
+               "GIT_CONFIG_NOSYSTEM": "1", "GIT_PROJECT_ROOT": root, "GIT_HTTP_EXPORT_ALL": "1",
+               "PATH_INFO": path, "QUERY_STRING": query, "REQUEST_METHOD": self.command,
+               "CONTENT_TYPE": self.headers.get("Content-Type", ""), "CONTENT_LENGTH": str(len(data)),
+               "REMOTE_ADDR": "127.0.0.1", "REMOTE_USER": "tester", "SERVER_PROTOCOL": "HTTP/1.1"}
+        if self.headers.get("Git-Protocol"): env["GIT_PROTOCOL"] = self.headers["Git-Protocol"]
+        out = subprocess.run(["git", "http-backend"], input=data, env=env, capture_output=True, timeout=60).stdout
+        sep = out.find(b"\r\n\r\n")
+        head, rest = (out[:sep], out[sep + 4:]) if sep >= 0 else (out, b"")
+        status, headers = 200, []
+        for line in head.split(b"\r\n"):
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "status": status = int(value.strip().split()[0])
+            elif name: headers.append((name, value.strip()))
+        self.send_response(status)
+        for name, value in headers: self.send_header(name, value)
+        self.send_header("Content-Length", str(len(rest)))
+        self.end_headers()
+        self.wfile.write(rest)
+    do_GET = run
+    do_POST = run
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+threading.Timer(lifetime, server.shutdown).start()
+print("ready", flush=True)
+server.serve_forever()
+"""#
+
+/// `git http-backend` served over HTTP on loopback for the repositories under `root`; stopped when released.
+final class GitHTTPServer {
+    let port: UInt16
+    private let process: Foundation.Process
+
+    init(root: URL, environment: [String: String], lifetime: TimeInterval = 300) throws {
+        port = freeLoopbackPort()
+        let script = root.deletingLastPathComponent().appendingPathComponent("http-bridge-\(port).py")
+        try Data(httpBridgeScript.utf8).write(to: script)
+        process = Foundation.Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, root.path, "\(port)", "\(Int(lifetime))"]
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait (bounded) for the "ready" line.
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = port.bigEndian
+            let ok = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+            close(fd)
+            if ok { return }
+            usleep(50_000)
+        }
+    }
+
+    func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// A temporary workspace with an isolated environment, a document store, bare repositories and git checks.
+final class SyncWorkspace {
+    let dir = TemporaryDirectory("folio-sync")
+    let env: [String: String]
+    let store: DocumentStore
+
+    init() throws {
+        env = dir.environment()
+        store = DocumentStore(settings: Settings(sync: .none), environment: env)
+    }
+
+    /// A new blank plain-text document at `name`.
+    func document(_ name: String, type: ContentType = .plainText) throws -> Document {
+        try store.create(at: dir.path(name), contentType: type, title: name)
+    }
+
+    /// A bare repository made by the git CLI under `servers/`, accepting pushes over HTTP too.
+    @discardableResult
+    func bareRepository(_ name: String) throws -> URL {
+        let root = dir.path("servers")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let url = root.appendingPathComponent(name)
+        let result = try git(["init", "--bare", "-q", "-b", "main", url.path], in: root, environment: env)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try git(["config", "http.receivepack", "true"], in: url, environment: env)
+        return url
+    }
+
+    var serversRoot: URL { dir.path("servers") }
+
+    /// Fails the test unless `git fsck --strict` finds nothing wrong.
+    func assertFsck(_ url: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        let result = try git(["fsck", "--strict", "--no-progress"], in: url, environment: env)
+        XCTAssertEqual(result.status, 0, "fsck \(url.lastPathComponent): \(result.stdout) \(result.stderr)", file: file, line: line)
+        XCTAssertFalse(result.stderr.contains("error") || result.stdout.contains("error"), result.stdout + result.stderr, file: file, line: line)
+    }
+
+    /// Fails the test unless `git status` shows a clean work tree and index.
+    func assertClean(_ url: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        let result = try git(["status", "--porcelain"], in: url, environment: env)
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+        XCTAssertEqual(result.stdout, "", "git status in \(url.lastPathComponent)", file: file, line: line)
+    }
+
+    /// The text of a file in a document's work tree.
+    func text(_ document: Document, _ path: String) -> String? {
+        FileManager.default.contents(atPath: document.url.appendingPathComponent(path).path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Runs `folio` in-process in the workspace.
+    @discardableResult
+    func folio(_ args: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) -> RunResult {
+        let result = runFolio(args, environment: env, cwd: dir.url)
+        XCTAssertEqual(result.status, status, "folio \(args.joined(separator: " ")): \(result.stderr)", file: file, line: line)
+        return result
+    }
+}
