@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+import FolioCore
+@testable import FolioLaunch
+@testable import FolioTerminal
+
+/// A view that numbers its items like the checklist plugin.
+struct NumberedEditor: EditorViewProvider {
+    let items = ["Milk", "Eggs", "Bread"]
+    var lines: [String] { ["Groceries  (0/3 done)"] + items.enumerated().map { "  \($0.offset + 1) [ ] \($0.element)" } }
+    func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { Array(lines.prefix(height)) }
+    func commands() -> [EditorCommand] {
+        [EditorCommand(id: "add", title: "Add item", shortcut: "a", usage: "add TITLE"),
+         EditorCommand(id: "toggle", title: "Check or uncheck item", shortcut: "space", needsSelection: true, usage: "toggle N"),
+         EditorCommand(id: "rename", title: "Rename item", shortcut: "r", needsSelection: true, usage: "rename N TITLE"),
+         EditorCommand(id: "check-all", title: "Check all", shortcut: "ctrl+a", usage: "check-all")]
+    }
+    func itemLayout() -> ItemLayout? { ViewLines.layout(lines) }
+}
+
+final class EditorHostTests: XCTestCase {
+    let scene = LaunchScene.defaultScene
+
+    func app(items: ItemLayout? = ItemLayout(count: 3, headerLines: 1)) -> AppState {
+        var state = AppState()
+        var editor = EditorState(path: "g", title: "Groceries", contentType: "org.folio.checklist", commands: NumberedEditor().commands())
+        editor.items = items
+        state.screen = .editor(editor)
+        return state
+    }
+
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
+        var state = state
+        var effects: [AppEffect] = []
+        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
+        return (state, effects)
+    }
+
+    func testItemArgumentsComeFromTheCursorOrTheSelection() {
+        XCTAssertEqual(run([.character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["1"])])
+        XCTAssertEqual(run([.down, .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["3"])])
+        XCTAssertEqual(run([.down, .down, .down, .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["3"])],
+                       "the cursor stops at the last item")
+        XCTAssertEqual(run([.down, .character("v"), .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["2"])])
+        XCTAssertEqual(run([.ctrl("a")], from: app()).1, [.runEditorCommand("check-all", arguments: [])])
+    }
+
+    func testCommandsNeedingASelectionAreDisabledWithoutItems() {
+        let (state, effects) = run([.character(" ")], from: app(items: ItemLayout(count: 0, headerLines: 1)))
+        XCTAssertEqual(effects, [])
+        guard case let .editor(editor) = state.screen else { return XCTFail() }
+        XCTAssertNotNil(editor.message)
+    }
+
+    func testTextArgumentsAreAskedInAPrompt() {
+        let (asking, none) = run([.down, .character("r")] + "Oat".map(Key.character), from: app())
+        XCTAssertEqual(none, [])
+        guard case let .editor(editor) = asking.screen else { return XCTFail() }
+        XCTAssertEqual(editor.prompt?.text, "Oat")
+        XCTAssertTrue(Screens.editor(editor, view: NumberedEditor(), width: 60, height: 10).plainText().contains("Rename item — TITLE: Oat"))
+        XCTAssertEqual(run([.enter], from: asking).1, [.runEditorCommand("rename", arguments: ["2", "Oat"])])
+        let (cancelled, effects) = run([.escape], from: asking)
+        XCTAssertEqual(effects, [], "Esc cancels with nothing run")
+        guard case let .editor(after) = cancelled.screen else { return XCTFail("Esc closes the prompt, not the editor") }
+        XCTAssertNil(after.prompt)
+        XCTAssertEqual(run([.character("a"), .enter], from: app()).1, [], "an empty answer is not sent")
+    }
+
+    func testHostCommands() {
+        XCTAssertEqual(run([.ctrl("z")], from: app()).1, [.runEditorCommand("folio.undo")])
+        XCTAssertEqual(run([.ctrl("y")], from: app()).1, [.runEditorCommand("folio.redo")])
+        XCTAssertEqual(run([.ctrl("w")], from: app()).0.screen, .launch)
+        guard case let .settings(settings) = run([.ctrl("e")], from: app()).0.screen else { return XCTFail("settings") }
+        XCTAssertNotNil(settings.returnTo)
+        guard case .editor = run([.ctrl("e"), .escape], from: app()).0.screen else { return XCTFail("Esc goes back to the editor") }
+    }
+
+    func testSettingsEditAuthorAndSyncMode() {
+        var state = AppState()
+        state.screen = .settings(SettingsState(settings: Settings()))
+        let keys: [Key] = "Ada".map(Key.character) + [.down] + "ada@example.com".map(Key.character) + [.down, .right, .enter]
+        let (_, effects) = run(keys, from: state)
+        XCTAssertEqual(effects, [.saveSettings(Settings(author: .init(name: "Ada", email: "ada@example.com"), sync: .none))])
+    }
+
+    func testItemLayoutAndShortcuts() {
+        XCTAssertEqual(NumberedEditor().itemLayout(), ItemLayout(count: 3, headerLines: 1))
+        XCTAssertEqual(ViewLines.itemNumber("> 12 [x] Milk"), 12)
+        XCTAssertNil(ViewLines.itemNumber("Groceries  (0/3 done)"))
+        XCTAssertEqual(AppState.displayShortcut("ctrl+a"), "^A")
+        XCTAssertTrue(AppState.matches(.character(" "), "space"))
+        XCTAssertTrue(AppState.matches(.ctrl("u"), "ctrl+u"))
+    }
+
+    func testRefreshPicksUpANewHeadAndKeepsTheCursorInRange() {
+        struct Session: DocumentSession {
+            var path = "g", title = "Groceries", contentType: ContentType = "org.folio.checklist"
+            func latestCommit() -> (id: String, message: String) { ("abc1234", "deleted 'Bread'") }
+            var editor: any EditorViewProvider { OneItem() }
+            var history: any HistoryPageProvider { NoHistory() }
+            func perform(_ effect: AppEffect) async throws {}
+        }
+        struct NoHistory: HistoryPageProvider {
+            func page(after cursor: String?, limit: Int) async throws -> HistoryPage { HistoryPage(entries: [], next: nil) }
+            func diff(of commitID: String) async throws -> [String] { [] }
+        }
+        struct OneItem: EditorViewProvider {
+            func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { ["T", "  1 [ ] Milk"] }
+            func commands() -> [EditorCommand] { [] }
+            func itemLayout() -> ItemLayout? { ItemLayout(count: 1, headerLines: 1) }
+        }
+        var state = run([.down, .down], from: app()).0
+        state.refreshDocument(Session())
+        guard case let .editor(editor) = state.screen else { return XCTFail() }
+        XCTAssertEqual(editor.commitID, "abc1234")
+        XCTAssertEqual(editor.cursor, 0)
+    }
+}
