@@ -168,7 +168,14 @@ public enum LaunchApp {
     /// One frame of the current screen.
     static func frame(_ state: AppState, scene: LaunchScene, services: LaunchServices, width: Int, height: Int) -> CellGrid {
         switch state.screen {
-        case .launch: return LaunchLayout(scene: scene, width: width, height: height, context: state.launchContext).grid
+        case .launch:
+            var grid = LaunchLayout(scene: scene, width: width, height: height, context: state.launchContext).grid
+            // A command's output or an error, one line at the bottom until the next key.
+            if let message = state.message, height > 0, width > 0 {
+                grid.put(String(repeating: " ", count: width), x: 0, y: height - 1, style: .plain)
+                grid.put(" " + message, x: 0, y: height - 1, style: CellStyle(foreground: .named(message.hasPrefix("✗") ? .red : .yellow)), maxWidth: width)
+            }
+            return grid
         case let .picker(picker): return Screens.picker(picker, sources: state.templates, width: width, height: height, tick: state.tick)
         case let .form(form): return Screens.form(form, width: width, height: height)
         case let .editor(editor):
