@@ -41,6 +41,7 @@ let documentCommands: [Command] = [
             throw UsageError("'\(type)' is not a content type identifier (like public.plain-text)")
         }
         let document = try store.create(at: io.url(path), contentType: type, title: args.value("--title"))
+        RecentDocuments(environment: io.environment).record(document)
         let head = try document.head()
         if args.flag("--json") {
             struct Created: Encodable { let path: String; let contentType: String; let title: String; let primaryFile: String; let commit: String }

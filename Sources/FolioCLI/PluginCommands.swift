@@ -143,6 +143,7 @@ let pluginCommands: [Command] = [
         let settings = try Settings.load(environment: io.environment)
         let outcome = try pluginHost(io).edit(document, command: command, arguments: Array(args.positionals.dropFirst(2)),
                                               associations: settings.editorAssociations, editor: args.value("--editor"))
+        RecentDocuments(environment: io.environment).record(document)
         if args.flag("--json") {
             struct Edited: Encodable { let path: String; let editor: String; let description: String; let changed: Bool; let commit: String? }
             try io.json(Edited(path: document.url.path, editor: outcome.editor, description: outcome.description,

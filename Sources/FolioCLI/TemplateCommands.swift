@@ -379,6 +379,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
                                         "current_year": .string(String(year))]
     let answers = try template.answers(given: given, mode: mode, context: context)
     let document = try template.instantiate(at: destination, answers: answers, store: store)
+    RecentDocuments(environment: io.environment).record(document)
     let head = try document.head()
     if args.flag("--json") {
         struct Created: Encodable {
