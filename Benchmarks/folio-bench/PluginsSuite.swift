@@ -14,12 +14,7 @@ func pluginsSuite(_ bench: Bench) throws {
     bench.record("first load of the checklist plugin (dlopen + descriptor checks)", folio: milliseconds(load.firstLoad), peer: "target", 20, unit: "ms", higherIsBetter: false)
 
     // One edit on a 10,000-item checklist.
-    let items = (1...10_000).map { "{\"title\": \"Item \($0)\", \"checked\": false}" }.joined(separator: ",\n    ")
-    let json = "{\n  \"title\": \"Big list\",\n  \"items\": [\n    \(items)\n  ]\n}\n"
-    let store = DocumentStore(settings: Settings(sync: .none), environment: env)
-    let url = bench.work.appendingPathComponent("big-checklist")
-    let metadata = DocumentMetadata(contentType: "org.folio.checklist", title: "Big list", primaryFile: "checklist.json")
-    _ = try store.create(at: url, metadata: metadata, files: [DocumentFile(path: "checklist.json", data: Data(json.utf8))], message: "Create Big list")
+    let url = try makeBigChecklist(bench)
     var fastest: PluginBenchmarkTimings?
     for i in 0..<5 {
         let t = try PluginBenchmarks.edit(document: url, command: "toggle", arguments: ["\(5000 + i)"], environment: env)
@@ -32,4 +27,27 @@ func pluginsSuite(_ bench: Bench) throws {
     }
     let cli = try best(of: 5) { _ = try run(folioExecutablePath, ["edit", url.path, "toggle", "42"], env: env) }
     bench.record("folio edit toggle on a 10,000-item checklist, whole process", folio: cli * 1000, peer: "target", 20, unit: "ms", higherIsBetter: false)
+}
+
+/// A checklist document of 10,000 items in the bench's scratch folder.
+func makeBigChecklist(_ bench: Bench, name: String = "big-checklist") throws -> URL {
+    let items = (1...10_000).map { "{\"title\": \"Item \($0)\", \"checked\": false}" }.joined(separator: ",\n    ")
+    let json = "{\n  \"title\": \"Big list\",\n  \"items\": [\n    \(items)\n  ]\n}\n"
+    let store = DocumentStore(settings: Settings(sync: .none), environment: bench.environment)
+    let url = bench.work.appendingPathComponent(name)
+    let metadata = DocumentMetadata(contentType: "org.folio.checklist", title: "Big list", primaryFile: "checklist.json")
+    _ = try store.create(at: url, metadata: metadata, files: [DocumentFile(path: "checklist.json", data: Data(json.utf8))], message: "Create Big list")
+    return url
+}
+
+func launchSuite(_ bench: Bench) throws {
+    let env = bench.environment
+    let firstFrame = try (0..<5).map { _ in try LaunchBenchmarks.firstFrame(environment: env) }.min() ?? .zero
+    bench.record("launch screen first frame (library, not waiting for template sources)", folio: milliseconds(firstFrame), peer: "target", 50,
+                 unit: "ms", higherIsBetter: false)
+    let render = try best(of: 5) { _ = try run(folioExecutablePath, ["launch", "--render", "--width", "100", "--height", "30", "--ansi"], env: env) }
+    bench.record("folio launch --render, whole process", folio: render * 1000, peer: "target", 50, unit: "ms", higherIsBetter: false)
+    let url = try makeBigChecklist(bench, name: "frames-checklist")
+    let frame = try LaunchBenchmarks.editorFrame(document: url, environment: env)
+    bench.record("editor frame on a 10,000-item checklist (cursor moving)", folio: milliseconds(frame), peer: "target", 5, unit: "ms", higherIsBetter: false)
 }

@@ -125,16 +125,16 @@ struct ChecklistEditor: FolioEditor {
         let header = (list.title.isEmpty ? "Checklist" : list.title) + "  (\(done)/\(list.items.count) done)"
         guard height > 1 else { return [ViewText.fit(header, width: width)] }
         let digits = String(max(1, list.items.count)).count
-        var lines: [String] = []
-        lines.reserveCapacity(list.items.count)
-        for (index, item) in list.items.enumerated() {
+        guard !list.items.isEmpty else { return [ViewText.fit(header, width: width), ViewText.fit("  (no items: add TITLE)", width: width)] }
+        // Build only the lines that fit: a 10,000-item list draws in the time of a 30-item one.
+        let visible = ViewText.visibleRange(count: list.items.count, height: height - 1,
+                                            focus: selection.cursor > 0 ? selection.cursor - 1 : nil, scroll: selection.scroll)
+        let body = visible.map { index -> String in
+            let item = list.items[index]
             let number = String(index + 1)
             let marker = selection.cursor == index + 1 ? ">" : " "
-            lines.append("\(marker)\(String(repeating: " ", count: digits - number.count))\(number) [\(item.checked ? "x" : " ")] \(item.title)")
+            return ViewText.fit("\(marker)\(String(repeating: " ", count: digits - number.count))\(number) [\(item.checked ? "x" : " ")] \(item.title)", width: width)
         }
-        if lines.isEmpty { lines = ["  (no items: add TITLE)"] }
-        let body = ViewText.window(lines, width: width, height: height - 1,
-                                   focus: selection.cursor > 0 ? selection.cursor - 1 : nil, scroll: selection.scroll)
         return [ViewText.fit(header, width: width)] + body
     }
 

@@ -11,12 +11,18 @@ public enum ViewText {
     /// At most `height` of `lines`, each fitted to `width`, scrolled so that line `focus` (0-based) is visible.
     public static func window(_ lines: [String], width: Int, height: Int, focus: Int? = nil, scroll: Int = 0) -> [String] {
         guard height > 0, width > 0 else { return [] }
-        var start = max(0, min(scroll, max(0, lines.count - height)))
-        if let focus, focus >= 0, focus < lines.count {
+        return lines[visibleRange(count: lines.count, height: height, focus: focus, scroll: scroll)].map { fit($0, width: width) }
+    }
+
+    /// Which of `count` lines `window` shows: so a view of a long document builds only those lines.
+    public static func visibleRange(count: Int, height: Int, focus: Int? = nil, scroll: Int = 0) -> Range<Int> {
+        guard height > 0, count > 0 else { return 0..<0 }
+        var start = max(0, min(scroll, max(0, count - height)))
+        if let focus, focus >= 0, focus < count {
             if focus < start { start = focus }
             if focus >= start + height { start = focus - height + 1 }
         }
-        return lines.dropFirst(start).prefix(height).map { fit($0, width: width) }
+        return start..<min(count, start + height)
     }
 
     /// The number of words in `text` (runs of non-whitespace).
