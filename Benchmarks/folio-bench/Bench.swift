@@ -54,7 +54,8 @@ final class Bench {
         let ratio = higherIsBetter ? folio / max(peer, 1e-12) : peer / max(folio, 1e-12)
         figures.append(Figure(figure: figure, folio: folio, peerName: peerName, peer: peer, unit: unit, ratio: ratio, note: note))
         if !json {
-            let line = "\(figure): folio \(format(folio)) \(unit), \(peerName) \(format(peer)) \(unit), ratio \(String(format: "%.2f", ratio))" + (note.isEmpty ? "" : "  (\(note))")
+            let ratioText = ratio > 1e6 ? "∞" : String(format: "%.2f", ratio)
+            let line = "\(figure): folio \(format(folio)) \(unit), \(peerName) \(format(peer)) \(unit), ratio \(ratioText)" + (note.isEmpty ? "" : "  (\(note))")
             print(line)
         }
     }
@@ -75,6 +76,7 @@ final class Bench {
     }
 
     private func format(_ value: Double) -> String {
+        if value == 0 { return "0" }
         if value >= 100 { return String(format: "%.0f", value) }
         if value >= 1 { return String(format: "%.2f", value) }
         return String(format: "%.4f", value)
