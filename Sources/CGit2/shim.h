@@ -14,3 +14,6 @@ static inline int folio_git_set_search_path(int level, const char *path) {
 static inline int folio_git_set_cache_max_size(long long bytes) {
     return git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)bytes);
 }
+static inline int folio_git_set_caching(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_CACHING, enabled);
+}

@@ -73,6 +73,12 @@ public enum GitLibrary {
         _ = folio_git_set_fsync_gitdir(enabled ? 1 : 0)
     }
 
+    /// Turns libgit2's object cache on or off for the whole process.
+    public static func setCaching(_ enabled: Bool) {
+        ensureInitialized()
+        _ = folio_git_set_caching(enabled ? 1 : 0)
+    }
+
     /// Points libgit2's global, XDG and system config search at the folders `environment` names (HOME,
     /// XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM), so that an embedding program or a test with its own environment
     /// reads the same git config the git CLI would with that environment.
