@@ -22,10 +22,48 @@ extension Repository {
     }
 
     /// A page of commits newest first: skips `skip`, returns at most `limit` (nil: all).
+    ///
+    /// Walks the commits itself, newest committer time first among the branches met so far (as `git log` does),
+    /// reading each commit once. libgit2's revwalk would parse every commit a second time and load the whole
+    /// commit-graph first, which costs more than a first page on a long history.
     public func log(from start: ObjectID, skip: Int = 0, limit: Int? = nil, hiding hidden: ObjectID? = nil) throws -> [CommitInfo] {
+        if let hidden { return try revwalkLog(from: start, skip: skip, limit: limit, hiding: hidden) }
+        var result: [CommitInfo] = []
+        if let limit { result.reserveCapacity(min(limit, 10_000)) }
+        var skipped = 0
+        // The commits met but not yet listed: at most as many as there are branches running side by side.
+        var frontier: [(time: Int64, commit: OpaquePointer)] = []
+        defer { frontier.forEach { git_commit_free($0.commit) } }
+        var seen: Set<ObjectID> = [start]
+        frontier.append(try lookupCommit(start))
+        while !frontier.isEmpty {
+            if let limit, result.count >= limit { break }
+            var newest = 0
+            for index in frontier.indices where frontier[index].time > frontier[newest].time { newest = index }
+            frontier.swapAt(newest, frontier.count - 1)
+            let commit = frontier.removeLast().commit
+            defer { git_commit_free(commit) }
+            for index in 0..<git_commit_parentcount(commit) {
+                guard let parentID = git_commit_parent_id(commit, index).map(ObjectID.init), seen.insert(parentID).inserted else { continue }
+                frontier.append(try lookupCommit(parentID))
+            }
+            if skipped < skip { skipped += 1; continue }
+            result.append(Self.info(of: commit))
+        }
+        return result
+    }
+
+    private func lookupCommit(_ id: ObjectID) throws -> (time: Int64, commit: OpaquePointer) {
+        var commit: OpaquePointer?
+        try id.withOID { try check(git_commit_lookup(&commit, pointer, $0), "read commit", id.hex) }
+        guard let commit else { throw GitError(operation: "read commit", subject: id.hex, message: "no commit returned") }
+        return (Int64(git_commit_time(commit)), commit)
+    }
+
+    /// The same page through libgit2's revwalk, which can hide a commit and its ancestors.
+    private func revwalkLog(from start: ObjectID, skip: Int, limit: Int?, hiding hidden: ObjectID) throws -> [CommitInfo] {
         var result: [CommitInfo] = []
         var skipped = 0
-        if let limit { result.reserveCapacity(limit) }
         try walk(from: start, hiding: hidden) { id in
             if skipped < skip { skipped += 1; return true }
             if let limit, result.count >= limit { return false }
