@@ -57,33 +57,61 @@ enum LogOutput {
     /// The same JSON as `CommandIO.json` would print for `[HistoryEntry]`: pretty, keys sorted.
     static func json(_ entries: [HistoryEntry]) -> String {
         if entries.isEmpty { return "[\n\n]\n" }
-        var out = "[\n"
-        out.reserveCapacity(entries.count * 400)
+        var out: [UInt8] = []
+        out.reserveCapacity(entries.count * 420)
+        func put(_ text: StaticString) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
+        put("[\n")
         for (index, entry) in entries.enumerated() {
-            out += "  {\n"
-            out += "    \"author\" : "; appendString(entry.author, to: &out); out += ",\n"
-            out += "    \"email\" : "; appendString(entry.email, to: &out); out += ",\n"
-            out += "    \"id\" : \"\(entry.id)\",\n"
-            out += "    \"message\" : "; appendString(entry.message, to: &out); out += ",\n"
-            out += "    \"parents\" : ["
-            if entry.parents.isEmpty { out += "\n\n    ],\n" } else {
-                out += "\n" + entry.parents.map { "      \"\($0)\"" }.joined(separator: ",\n") + "\n    ],\n"
+            put("  {\n    \"author\" : "); appendString(entry.author, to: &out)
+            put(",\n    \"email\" : "); appendString(entry.email, to: &out)
+            put(",\n    \"id\" : \""); out.append(contentsOf: entry.id.utf8)
+            put("\",\n    \"message\" : "); appendString(entry.message, to: &out)
+            put(",\n    \"parents\" : [\n")
+            if entry.parents.isEmpty { put("\n") }
+            for (i, parent) in entry.parents.enumerated() {
+                put("      \""); out.append(contentsOf: parent.utf8); put(i + 1 < entry.parents.count ? "\",\n" : "\"\n")
             }
-            out += "    \"shortID\" : \"\(entry.shortID)\",\n"
-            out += "    \"summary\" : "; appendString(entry.summary, to: &out); out += ",\n"
-            out += "    \"tags\" : ["
-            if entry.tags.isEmpty { out += "\n\n    ],\n" } else {
-                out += "\n"
-                for (i, tag) in entry.tags.enumerated() {
-                    out += "      "; appendString(tag, to: &out); out += i + 1 < entry.tags.count ? ",\n" : "\n"
-                }
-                out += "    ],\n"
+            put("    ],\n    \"shortID\" : \""); out.append(contentsOf: entry.shortID.utf8)
+            put("\",\n    \"summary\" : "); appendString(entry.summary, to: &out)
+            put(",\n    \"tags\" : [\n")
+            if entry.tags.isEmpty { put("\n") }
+            for (i, tag) in entry.tags.enumerated() {
+                put("      "); appendString(tag, to: &out); put(i + 1 < entry.tags.count ? ",\n" : "\n")
             }
-            out += "    \"time\" : \"\(iso8601(entry.time))\"\n"
-            out += index + 1 < entries.count ? "  },\n" : "  }\n"
+            put("    ],\n    \"time\" : \""); appendISO8601(entry.time, to: &out)
+            put(index + 1 < entries.count ? "\"\n  },\n" : "\"\n  }\n")
         }
-        out += "]\n"
-        return out
+        put("]\n")
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `2026-11-29T15:11:22Z` (UTC) as bytes.
+    static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func digits(_ value: Int32, _ width: Int) {
+            var divisor: Int32 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var v = value
+            while divisor > 0 { out.append(UInt8(48 + (v / divisor) % 10)); v %= divisor * 10; divisor /= 10 }
+        }
+        digits(parts.tm_year + 1900, 4); out.append(45); digits(parts.tm_mon + 1, 2); out.append(45); digits(parts.tm_mday, 2)
+        out.append(84); digits(parts.tm_hour, 2); out.append(58); digits(parts.tm_min, 2); out.append(58); digits(parts.tm_sec, 2)
+        out.append(90)
+    }
+
+    /// Appends `value` as a JSON string literal, as bytes.
+    static func appendString(_ value: String, to out: inout [UInt8]) {
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out.append(0x22)
+            out.append(contentsOf: value.utf8)
+            out.append(0x22)
+            return
+        }
+        var text = ""
+        appendString(value, to: &text)
+        out.append(contentsOf: text.utf8)
     }
 
     /// Appends `value` as a JSON string literal.
