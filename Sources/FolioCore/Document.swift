@@ -35,6 +35,7 @@ public final class Document {
         self.identity = (Identity.author(settings: store.settings, environment: store.environment, repository: repository),
                          Identity.committer(settings: store.settings, environment: store.environment, repository: repository))
         self.branch = try repository.headBranch() ?? "refs/heads/main"
+        try repository.useFastLooseObjects(fsync: store.settings.sync == .full)
     }
 
     /// The author and committer for a commit made now (a fixed `GIT_*_DATE` stays fixed).

@@ -30,3 +30,19 @@ extension Repository {
         return result
     }
 }
+
+extension Repository {
+    /// Writes new loose objects with zlib level 1, git's own default for loose objects (`core.looseCompression`),
+    /// where libgit2's default backend uses level 6: a 450 KB document is written in a third of the time, and the
+    /// objects are packed (with deltas) later anyway. `fsync` follows the document's durability setting.
+    public func useFastLooseObjects(fsync: Bool) throws {
+        var odb: OpaquePointer?
+        try check(git_repository_odb(&odb, pointer), "open object database", displayPath)
+        defer { git_odb_free(odb) }
+        var backend: UnsafeMutablePointer<git_odb_backend>?
+        let objects = gitDirectory.appendingPathComponent("objects").path
+        try check(git_odb_backend_loose(&backend, objects, 1, fsync ? 1 : 0, 0, 0), "open loose objects", displayPath)
+        // Above libgit2's own loose (1) and pack (2) backends, so writes come here; the object database owns it.
+        try check(git_odb_add_backend(odb, backend, 3), "add loose objects", displayPath)
+    }
+}
