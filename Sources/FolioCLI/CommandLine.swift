@@ -125,6 +125,7 @@ public struct Arguments {
     /// The positional at `index`, or a usage error naming what is missing.
     public func positional(_ index: Int, _ what: String) throws -> String {
         guard index < positionals.count else { throw UsageError("missing \(what)") }
+        guard !positionals[index].isEmpty else { throw UsageError("\(what) must not be empty") }
         return positionals[index]
     }
     /// Fails when more than `count` positionals were given.

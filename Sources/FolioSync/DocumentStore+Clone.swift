@@ -13,6 +13,10 @@ extension DocumentStore {
         guard fm.fileExists(atPath: parent.path) else {
             throw FolioError.invalidRequest("\(parent.path): the folder to clone the document into does not exist")
         }
+        // A source without a URL scheme is a local path: say so plainly when it is not there.
+        if !source.contains("://"), !source.contains("@"), !fm.fileExists(atPath: source) {
+            throw SyncError.notADocumentSource(source, "no such repository")
+        }
         let staging = parent.appendingPathComponent(".\(url.lastPathComponent).folio-clone-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         var moved = false
         defer { if !moved { try? fm.removeItem(at: staging) } }
