@@ -102,10 +102,15 @@ extension AppState {
                 else if case let .character(c) = key { settings.append(c) }
             case .backspace: settings.removeLast()
             case .enter, .ctrl("s"):
-                let updated = settings.applied(to: state.settings)
-                state.settings = updated
-                effects.append(.saveSettings(updated))
-                settings.message = "Saved"
+                if let problem = settings.entryProblem {
+                    settings.message = problem
+                } else {
+                    let updated = settings.applied(to: state.settings)
+                    state.settings = updated
+                    effects.append(.saveSettings(updated))
+                    settings.colorEntry = ""; settings.sourceEntry = ""; settings.associationEntry = ""
+                    settings.message = "Saved"
+                }
             case let .character(c): settings.append(c)
             default: break
             }

@@ -145,10 +145,16 @@ public struct EditorPrompt: Equatable, Sendable {
 
 /// The settings screen: the editable fields and where Esc goes back to.
 public struct SettingsState: Equatable, Sendable {
-    public enum Field: Int, CaseIterable, Sendable { case authorName, authorEmail, sync }
+    public enum Field: Int, CaseIterable, Sendable { case authorName, authorEmail, sync, color, source, association }
     public var authorName: String
     public var authorEmail: String
     public var sync: SyncMode
+    /// `NAME=#rrggbb` (an empty value removes the color).
+    public var colorEntry = ""
+    /// `NAME URL [REF]` adds or replaces a template source; `-NAME` removes it.
+    public var sourceEntry = ""
+    /// `CONTENT.TYPE=EDITOR` associates an editor; `CONTENT.TYPE=` removes the association.
+    public var associationEntry = ""
     public var focus: Field = .authorName
     public var message: String?
     /// The editor to return to, when opened from one.
@@ -158,6 +164,9 @@ public struct SettingsState: Equatable, Sendable {
         case .authorName: authorName.append(c)
         case .authorEmail: authorEmail.append(c)
         case .sync: break
+        case .color: colorEntry.append(c)
+        case .source: sourceEntry.append(c)
+        case .association: associationEntry.append(c)
         }
     }
     mutating func removeLast() {
@@ -165,6 +174,9 @@ public struct SettingsState: Equatable, Sendable {
         case .authorName: if !authorName.isEmpty { authorName.removeLast() }
         case .authorEmail: if !authorEmail.isEmpty { authorEmail.removeLast() }
         case .sync: break
+        case .color: if !colorEntry.isEmpty { colorEntry.removeLast() }
+        case .source: if !sourceEntry.isEmpty { sourceEntry.removeLast() }
+        case .association: if !associationEntry.isEmpty { associationEntry.removeLast() }
         }
     }
     public init(settings: Settings, returnTo: EditorState? = nil) {
@@ -176,7 +188,32 @@ public struct SettingsState: Equatable, Sendable {
         let name = authorName.trimmingCharacters(in: .whitespaces), email = authorEmail.trimmingCharacters(in: .whitespaces)
         settings.author = name.isEmpty && email.isEmpty ? nil : Settings.Author(name: name, email: email)
         settings.sync = sync
+        func pair(_ entry: String) -> (String, String)? {
+            guard let eq = entry.firstIndex(of: "=") else { return nil }
+            let key = entry[..<eq].trimmingCharacters(in: .whitespaces), value = entry[entry.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            return key.isEmpty ? nil : (key, value)
+        }
+        if let (key, value) = pair(colorEntry) { settings.colors[key] = value.isEmpty ? nil : value }
+        if let (type, editor) = pair(associationEntry) { settings.editorAssociations[type] = editor.isEmpty ? nil : editor }
+        let words = sourceEntry.split(separator: " ").map(String.init)
+        if words.count == 1, words[0].hasPrefix("-") {
+            settings.templateSources.removeAll { $0.name == String(words[0].dropFirst()) }
+        } else if words.count == 2 || words.count == 3 {
+            settings.templateSources.removeAll { $0.name == words[0] }
+            settings.templateSources.append(TemplateSourceSetting(name: words[0], url: words[1], ref: words.count == 3 ? words[2] : nil))
+        }
         return settings
+    }
+
+    /// Whether the entry fields hold something `applied(to:)` cannot use, with the reason.
+    public var entryProblem: String? {
+        if !colorEntry.isEmpty, !colorEntry.contains("=") { return "Color: write NAME=#rrggbb" }
+        if !associationEntry.isEmpty, !associationEntry.contains("=") { return "Editor: write CONTENT.TYPE=EDITOR" }
+        let words = sourceEntry.split(separator: " ")
+        if !sourceEntry.isEmpty, !(words.count == 1 && words[0].hasPrefix("-")), !(2...3).contains(words.count) {
+            return "Source: write NAME URL [REF], or -NAME to remove"
+        }
+        return nil
     }
 }
 

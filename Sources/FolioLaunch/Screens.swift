@@ -292,6 +292,9 @@ public enum Screens {
             field("Author name", editing.authorName, .authorName)
             field("Author email", editing.authorEmail, .authorEmail)
             field("Sync mode", [SyncMode.full, SyncMode.none].map { $0 == editing.sync ? "[\($0.rawValue)]" : " \($0.rawValue) " }.joined(separator: " "), .sync)
+            field("Set color", editing.colorEntry.isEmpty && editing.focus != .color ? "NAME=#rrggbb" : editing.colorEntry, .color)
+            field("Add source", editing.sourceEntry.isEmpty && editing.focus != .source ? "NAME URL [REF] · -NAME removes" : editing.sourceEntry, .source)
+            field("Editor for type", editing.associationEntry.isEmpty && editing.focus != .association ? "CONTENT.TYPE=EDITOR" : editing.associationEntry, .association)
             if let message = editing.message, y < height - 1 { grid.put("   " + message, x: 0, y: y, style: theme.success, maxWidth: width) }
             y += 2
         }

@@ -83,6 +83,33 @@ final class EditorHostTests: XCTestCase {
         XCTAssertEqual(effects, [.saveSettings(Settings(author: .init(name: "Ada", email: "ada@example.com"), sync: .none))])
     }
 
+    func testSettingsEditColorsTemplateSourcesAndEditorAssociations() {
+        // Given the settings screen with one source already configured
+        var state = AppState()
+        state.settings = Settings(templateSources: [TemplateSourceSetting(name: "old", url: "https://example.org/old.git")])
+        state.screen = .settings(SettingsState(settings: state.settings))
+        func typing(_ text: String) -> [Key] { text.map(Key.character) }
+        // When a color, a new source and an association are typed on their fields and saved
+        let keys: [Key] = [.down, .down, .down] + typing("accent=#89b4fa") + [.down] + typing("team git://127.0.0.1/t.git v2")
+            + [.down] + typing("org.folio.story=plain-text") + [.enter]
+        let (after, effects) = run(keys, from: state)
+        // Then the saved settings hold all three, and the old source is kept
+        let expected = Settings(colors: ["accent": "#89b4fa"],
+                                templateSources: [TemplateSourceSetting(name: "old", url: "https://example.org/old.git"),
+                                                  TemplateSourceSetting(name: "team", url: "git://127.0.0.1/t.git", ref: "v2")],
+                                editorAssociations: ["org.folio.story": "plain-text"])
+        XCTAssertEqual(effects, [.saveSettings(expected)])
+        // And "-NAME" removes a source, while a malformed entry is refused with a message and nothing saved
+        // (after saving, the focus is still on the last field)
+        let (_, removed) = run([.up] + typing("-old") + [.enter], from: after)
+        guard case let .saveSettings(saved)? = removed.first else { return XCTFail("saved") }
+        XCTAssertEqual(saved.templateSources.map(\.name), ["team"])
+        let (bad, none) = run([.up, .up] + typing("accent") + [.enter], from: after)
+        XCTAssertEqual(none, [])
+        guard case let .settings(screen) = bad.screen else { return XCTFail("still on settings") }
+        XCTAssertEqual(screen.message, "Color: write NAME=#rrggbb")
+    }
+
     func testItemLayoutAndShortcuts() {
         XCTAssertEqual(NumberedEditor().itemLayout(), ItemLayout(count: 3, headerLines: 1))
         XCTAssertEqual(ViewLines.itemNumber("> 12 [x] Milk"), 12)
