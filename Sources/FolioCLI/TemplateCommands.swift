@@ -116,15 +116,7 @@ final class FetchProgressBar: @unchecked Sendable {
 func listTemplates(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let sources = try chosenSources(args, io)
     let resolver = TemplateResolver(environment: io.environment, offline: args.flag("--offline"))
-    let bar = FetchProgressBar(io: io)
-    let events = try waitFor { () async -> [SourceEvent] in
-        var collected: [SourceEvent] = []
-        for await event in resolver.resolveAll(sources) {
-            if case let .progress(source, progress) = event { bar.update(source, progress) } else { collected.append(event) }
-        }
-        return collected
-    }
-    bar.finish()
+    let events = try resolveWithProgress(resolver, sources, io)
     // Report in the order the sources were given, whatever order they resolved in.
     var resolved: [String: ResolvedSource] = [:]
     var failures: [String: String] = [:]
@@ -224,15 +216,7 @@ private func describeDefault(_ value: JSONValue) -> String {
 func updateSources(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let sources = try chosenSources(args, io)
     let resolver = TemplateResolver(environment: io.environment, offline: false)
-    let bar = FetchProgressBar(io: io)
-    let events = try waitFor { () async -> [SourceEvent] in
-        var collected: [SourceEvent] = []
-        for await event in resolver.resolveAll(sources) {
-            if case let .progress(source, progress) = event { bar.update(source, progress) } else { collected.append(event) }
-        }
-        return collected
-    }
-    bar.finish()
+    let events = try resolveWithProgress(resolver, sources, io)
     var failed = false
     struct Updated: Encodable { let name: String; let commit: String?; let ref: String?; let templates: Int; let error: String? }
     var reports: [Updated] = []
@@ -397,4 +381,17 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
 
 extension TemplateVariable {
     var isSecretForPrompt: Bool { secret ?? false }
+}
+
+/// Resolves `sources` concurrently, drawing a progress bar on a terminal; returns the non-progress events.
+func resolveWithProgress(_ resolver: TemplateResolver, _ sources: [TemplateSource], _ io: CommandIO) throws -> [SourceEvent] {
+    let bar = FetchProgressBar(io: io)
+    defer { bar.finish() }
+    return try waitFor { () async -> [SourceEvent] in
+        var collected: [SourceEvent] = []
+        for await event in resolver.resolveAll(sources) {
+            if case let .progress(source, progress) = event { bar.update(source, progress) } else { collected.append(event) }
+        }
+        return collected
+    }
 }

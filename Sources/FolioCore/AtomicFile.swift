@@ -17,16 +17,7 @@ public enum AtomicFile {
         defer {
             if !ok { unlink(temporary.path) }
         }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
-        }
-        if !written { let failure = POSIXFailure(operation: "write", path: url.path); close(fd); throw failure }
+        if !writeAll(fd, data) { let failure = POSIXFailure(operation: "write", path: url.path); close(fd); throw failure }
         fchmod(fd, mode)
         if sync, fsync(fd) != 0 { let failure = POSIXFailure(operation: "fsync", path: url.path); close(fd); throw failure }
         close(fd)
@@ -45,7 +36,13 @@ public enum AtomicFile {
         }
         guard fd >= 0 else { throw POSIXFailure(operation: "create", path: url.path) }
         defer { close(fd) }
-        let ok = data.withUnsafeBytes { buffer -> Bool in
+        guard writeAll(fd, data) else { throw POSIXFailure(operation: "write", path: url.path) }
+        fchmod(fd, mode)
+    }
+
+    /// Writes all of `data` to `fd`, retrying short writes and EINTR; false on an error (errno says which).
+    static func writeAll(_ fd: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {
                 let n = Foundation.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
@@ -54,8 +51,6 @@ public enum AtomicFile {
             }
             return true
         }
-        guard ok else { throw POSIXFailure(operation: "write", path: url.path) }
-        fchmod(fd, mode)
     }
 
     /// Flushes everything written to the file system holding `url` (one `syncfs(2)` instead of many fsyncs).

@@ -73,19 +73,8 @@ final class GitHTTPServer {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Wait (bounded) for the "ready" line.
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = port.bigEndian
-            let ok = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
-            close(fd)
-            if ok { return }
-            usleep(50_000)
-        }
+        // Wait (bounded) until it accepts connections.
+        waitForLoopbackPort(port, seconds: 15)
     }
 
     func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }

@@ -128,6 +128,24 @@ public func freeLoopbackPort() -> UInt16 {
     return UInt16(bigEndian: address.sin_port)
 }
 
+/// Waits (bounded) until something accepts connections on 127.0.0.1:`port`; false when time ran out.
+@discardableResult
+public func waitForLoopbackPort(_ port: UInt16, seconds: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        let ok = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+        close(fd)
+        if ok { return true }
+        usleep(20_000)
+    }
+    return false
+}
+
 /// A `git daemon` on 127.0.0.1 serving `basePath` (push enabled), stopped when released.
 public final class GitDaemon: @unchecked Sendable {
     public let port: UInt16
@@ -143,19 +161,7 @@ public final class GitDaemon: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Wait until it accepts connections (bounded).
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = port.bigEndian
-            let ok = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
-            close(fd)
-            if ok { return }
-            usleep(20_000)
-        }
+        _ = waitForLoopbackPort(port, seconds: 10)
     }
 
     /// The `git://` URL of a repository under the base path.
