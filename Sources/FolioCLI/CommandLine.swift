@@ -1,4 +1,5 @@
 import Foundation
+import FolioCore
 
 /// Where a command's output goes: the real standard streams, or buffers in tests.
 public final class CommandIO: @unchecked Sendable {
@@ -200,6 +201,8 @@ public enum FolioCommandLine {
     public static func main() -> Never {
         signal(SIGPIPE, SIG_IGN)
         let code = run(Array(Swift.CommandLine.arguments.dropFirst()), io: .standard())
+        // Background packing started by a change finishes before the process ends.
+        DocumentMaintenance.waitForAll()
         exit(code)
     }
 

@@ -344,13 +344,17 @@ public final class Document {
         changesSinceMaintenanceCheck += 1
         guard changesSinceMaintenanceCheck == 1 || changesSinceMaintenanceCheck % 32 == 0 else { return }
         guard repository.estimatedLooseObjects() > Self.looseObjectLimit else { return }
-        // The commit-graph covers the whole history, so it is rewritten only when packs merge (geometrically
-        // rarer as history grows); commits newer than it are simply parsed, as git and libgit2 both allow.
-        if try repository.packIncrementally() { try repository.writeCommitGraph() }
+        DocumentMaintenance.schedule(gitDirectory: repository.gitDirectory)
+    }
+
+    /// Waits for background packing of this process to finish (tests and tools that inspect the object store).
+    public func waitForMaintenance() {
+        DocumentMaintenance.waitForAll()
     }
 
     /// Packs every object into one pack and rewrites the commit-graph (like `git gc`).
     public func compact() throws {
+        DocumentMaintenance.waitForAll()
         try lock.withLock {
             try repository.pack(all: true)
             try repository.writeCommitGraph()

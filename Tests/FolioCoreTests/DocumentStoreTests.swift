@@ -260,6 +260,7 @@ final class DocumentStoreTests: XCTestCase {
         let document = try store.create(at: dir.path("d"))
         // 1,200 changes make 3,600 objects; Folio packs once its estimate passes 2,048 loose objects.
         for i in 1...1200 { try document.write(Data("change \(i)\n".utf8), to: "document.txt", message: "c\(i)") }
+        document.waitForMaintenance()
         let looseFolders = try FileManager.default.contentsOfDirectory(atPath: dir.path("d/.git/objects").path).filter { $0.count == 2 }
         var loose = 0
         for folder in looseFolders { loose += try FileManager.default.contentsOfDirectory(atPath: dir.path("d/.git/objects/\(folder)").path).count }

@@ -20,6 +20,7 @@ do {
         try document.write(Data("\(label) \(i)\n".utf8), to: "\(label).txt", message: "\(label) change \(i)")
         FileHandle.standardOutput.write(Data("ack \(i)\n".utf8))
     }
+    DocumentMaintenance.waitForAll()
 } catch {
     FileHandle.standardError.write(Data("folio-test-writer: \(error)\n".utf8))
     exit(1)

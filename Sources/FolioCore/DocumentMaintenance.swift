@@ -1,0 +1,45 @@
+import Foundation
+import FolioGit
+
+/// Packing and commit-graph upkeep, run off the writer's path: a change is acknowledged first, then its document
+/// is packed on a background thread with a repository handle of its own (libgit2 handles are not shared across
+/// threads). Processes wait for it before they exit (`waitForAll()`; `folio` does this), so nothing is left
+/// half-written; another process packing the same document at the same time is skipped through a lock file.
+public enum DocumentMaintenance {
+    private static let group = DispatchGroup()
+    private static let queue = DispatchQueue(label: "org.folio.maintenance", qos: .utility)
+    private nonisolated(unsafe) static var running: Set<String> = []
+    private static let lock = NSLock()
+
+    /// Packs `gitDirectory`'s loose objects in the background unless that is already under way.
+    static func schedule(gitDirectory: URL) {
+        let key = gitDirectory.standardizedFileURL.path
+        lock.lock()
+        let started = running.insert(key).inserted
+        lock.unlock()
+        guard started else { return }
+        queue.async(group: group) {
+            defer { lock.lock(); running.remove(key); lock.unlock() }
+            try? run(gitDirectory: gitDirectory)
+        }
+    }
+
+    /// Waits until every scheduled maintenance of this process has finished.
+    public static func waitForAll() {
+        group.wait()
+    }
+
+    /// Packs loose objects (merging packs geometrically) and rewrites the commit-graph when packs merged.
+    static func run(gitDirectory: URL) throws {
+        let lockPath = gitDirectory.appendingPathComponent("folio/maintenance.lock").path
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return }  // another process is packing it
+        defer { flock(fd, LOCK_UN) }
+        let repository = try Repository.open(at: gitDirectory)
+        // The commit-graph covers the whole history, so it is rewritten only when packs merge (geometrically
+        // rarer as history grows); commits newer than it are simply parsed, as git and libgit2 both allow.
+        if try repository.packIncrementally() { try repository.writeCommitGraph() }
+    }
+}
