@@ -35,7 +35,16 @@ public final class Document {
         self.identity = (Identity.author(settings: store.settings, environment: store.environment, repository: repository),
                          Identity.committer(settings: store.settings, environment: store.environment, repository: repository))
         self.branch = try repository.headBranch() ?? "refs/heads/main"
+    }
+
+    private var writesFastLooseObjects = false
+
+    /// Installs the level-1 loose-object writer on the first change only: it sits before the pack backend, so
+    /// every read would first look for a loose file (a full log of 100,000 commits reads that many objects).
+    private func prepareForWriting() throws {
+        guard !writesFastLooseObjects else { return }
         try repository.useFastLooseObjects(fsync: store.settings.sync == .full)
+        writesFastLooseObjects = true
     }
 
     /// The author and committer for a commit made now (a fixed `GIT_*_DATE` stays fixed).
@@ -82,6 +91,7 @@ public final class Document {
     /// Applies `changes` as one commit with `message`; returns nil when nothing changed.
     @discardableResult
     public func apply(_ changes: [DocumentChange], message: String) throws -> CommitInfo? {
+        try prepareForWriting()
         var treeChanges: [TreeChange] = []
         var workTree: [WorkTreeUpdate] = []
         for change in changes {
@@ -115,7 +125,8 @@ public final class Document {
 
     private func commitTree(message: String, parents extraParents: [ObjectID] = [], workTree known: [WorkTreeUpdate]?,
                             build: (ObjectID?) throws -> ObjectID) throws -> CommitInfo? {
-        try lock.withLock {
+        try prepareForWriting()
+        return try lock.withLock {
             try recoverInterruptedChange()
             var attempt = 0
             while true {
