@@ -16,19 +16,6 @@ enum LogOutput {
         return out
     }
 
-    /// `2026-11-29T15:11:22Z`, as JSONEncoder's `.iso8601` writes it.
-    static func iso8601(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        var out = ""
-        out.reserveCapacity(20)
-        pad(Int(parts.tm_year) + 1900, 4, &out); out += "-"; pad(Int(parts.tm_mon) + 1, 2, &out); out += "-"; pad(Int(parts.tm_mday), 2, &out)
-        out += "T"; pad(Int(parts.tm_hour), 2, &out); out += ":"; pad(Int(parts.tm_min), 2, &out); out += ":"; pad(Int(parts.tm_sec), 2, &out)
-        out += "Z"
-        return out
-    }
-
     /// Appends `value` zero-padded to `width` digits (String(format:) costs more than the history walk).
     private static func pad(_ value: Int, _ width: Int, _ out: inout String) {
         let digits = String(value)

@@ -20,8 +20,10 @@ public final class Document {
     package let repository: Repository
     let store: DocumentStore
     private let lock: DocumentLock
-    /// Who commits, resolved once when the document is opened; only the time changes per commit.
-    private let identity: (author: Signature, committer: Signature)
+    /// Who commits, resolved on the first change (reading git config); only the time changes per commit.
+    private lazy var identity: (author: Signature, committer: Signature) =
+        (Identity.author(settings: store.settings, environment: store.environment, repository: repository),
+         Identity.committer(settings: store.settings, environment: store.environment, repository: repository))
     /// The branch HEAD names, read once when the document is opened.
     let branch: String
     private var changesSinceMaintenanceCheck = 0
@@ -32,8 +34,6 @@ public final class Document {
         self.metadata = metadata
         self.store = store
         self.lock = try DocumentLock(gitDirectory: repository.gitDirectory)
-        self.identity = (Identity.author(settings: store.settings, environment: store.environment, repository: repository),
-                         Identity.committer(settings: store.settings, environment: store.environment, repository: repository))
         self.branch = try repository.headBranch() ?? "refs/heads/main"
     }
 

@@ -43,9 +43,10 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible, Comparable 
 
     var oid: git_oid {
         var oid = git_oid()
-        let bytes = self.bytes
         withUnsafeMutableBytes(of: &oid.id) { raw in
-            for (i, byte) in bytes.enumerated() where i < raw.count { raw[i] = byte }
+            for i in 0..<8 { raw[i] = UInt8(truncatingIfNeeded: high >> UInt64(56 - 8 * i)) }
+            for i in 0..<8 { raw[8 + i] = UInt8(truncatingIfNeeded: middle >> UInt64(56 - 8 * i)) }
+            for i in 0..<4 { raw[16 + i] = UInt8(truncatingIfNeeded: low >> UInt32(24 - 8 * i)) }
         }
         return oid
     }

@@ -54,17 +54,6 @@ extension Repository {
         }
     }
 
-    /// Makes the index match a tree (after a commit made without it), keeping stat data of unchanged entries.
-    public func resetIndex(to tree: ObjectID) throws {
-        var treeObject: OpaquePointer?
-        try tree.withOID { try check(git_tree_lookup(&treeObject, pointer, $0), "read tree", tree.hex) }
-        defer { git_tree_free(treeObject) }
-        try withIndex { index in
-            try check(git_index_read_tree(index, treeObject), "read tree into index", displayPath)
-            try check(git_index_write(index), "write index", displayPath)
-        }
-    }
-
     /// Stages every change in the work tree (new, modified, deleted; ignored files stay out) and returns the
     /// resulting tree. The index is written only when `write` is true.
     public func stageWorkTree(write: Bool) throws -> ObjectID {

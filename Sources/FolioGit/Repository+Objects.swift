@@ -185,12 +185,4 @@ extension Repository {
         defer { git_object_free(commit) }
         return ObjectID(git_object_id(commit))
     }
-
-    /// Whether an object exists in the object database.
-    public func hasObject(_ id: ObjectID) -> Bool {
-        var odb: OpaquePointer?
-        guard git_repository_odb(&odb, pointer) == 0 else { return false }
-        defer { git_odb_free(odb) }
-        return id.withOID { git_odb_exists(odb, $0) } == 1
-    }
 }

@@ -96,13 +96,4 @@ extension Repository {
         try check(code, "compare histories", displayPath)
         return code == 1
     }
-
-    /// The best common ancestor of two commits, if any.
-    public func mergeBase(_ a: ObjectID, _ b: ObjectID) throws -> ObjectID? {
-        var out = git_oid()
-        let code = a.withOID { a in b.withOID { b in git_merge_base(&out, pointer, a, b) } }
-        if code == GIT_ENOTFOUND.rawValue { return nil }
-        try check(code, "find merge base", displayPath)
-        return ObjectID(out)
-    }
 }
