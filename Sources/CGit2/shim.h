@@ -1,4 +1,5 @@
 #include <git2.h>
+#include <git2/sys/commit.h>
 #include <git2/sys/commit_graph.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
@@ -16,4 +17,7 @@ static inline int folio_git_set_cache_max_size(long long bytes) {
 }
 static inline int folio_git_set_caching(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_CACHING, enabled);
+}
+static inline int folio_git_set_strict_object_creation(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, enabled);
 }

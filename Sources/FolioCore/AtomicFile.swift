@@ -3,27 +3,35 @@ import Foundation
 /// Writes files so that a crash leaves either the old or the new content, never a torn file.
 public enum AtomicFile {
     /// Writes `data` to a temporary file beside `url`, optionally fsyncs it, and renames it into place.
-    /// `mode` sets the permission bits (default 0644).
-    public static func write(_ data: Data, to url: URL, sync: Bool, mode: mode_t = 0o644) throws {
-        let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).folio-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        var fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    /// `mode` sets the permission bits (default 0644); with `umask: true` they are the bits before the process's
+    /// umask applies, as git checks out work-tree files (0666 or 0777 then).
+    public static func write(_ data: Data, to url: URL, sync: Bool, mode: mode_t = 0o644, umask: Bool = false) throws {
+        try write(data, toPath: url.path, sync: sync, mode: mode, umask: umask)
+    }
+
+    /// `write(_:to:sync:mode:umask:)` for a file-system path (no URL parsing on a writer's hot path).
+    public static func write(_ data: Data, toPath path: String, sync: Bool, mode: mode_t = 0o644, umask: Bool = false) throws {
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path
+        let temporary = directory + "/." + name + ".folio-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         if fd < 0 && errno == ENOENT {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         }
-        guard fd >= 0 else { throw POSIXFailure(operation: "create", path: temporary.path) }
+        guard fd >= 0 else { throw POSIXFailure(operation: "create", path: temporary) }
         var ok = false
         defer {
-            if !ok { unlink(temporary.path) }
+            if !ok { unlink(temporary) }
         }
-        if !writeAll(fd, data) { let failure = POSIXFailure(operation: "write", path: url.path); close(fd); throw failure }
-        fchmod(fd, mode)
-        if sync, fsync(fd) != 0 { let failure = POSIXFailure(operation: "fsync", path: url.path); close(fd); throw failure }
+        if !writeAll(fd, data) { let failure = POSIXFailure(operation: "write", path: path); close(fd); throw failure }
+        if !umask { fchmod(fd, mode) }
+        if sync, fsync(fd) != 0 { let failure = POSIXFailure(operation: "fsync", path: path); close(fd); throw failure }
         close(fd)
-        guard rename(temporary.path, url.path) == 0 else { throw POSIXFailure(operation: "rename", path: url.path) }
+        guard rename(temporary, path) == 0 else { throw POSIXFailure(operation: "rename", path: path) }
         ok = true
-        if sync { syncDirectory(directory) }
+        if sync { syncDirectory(atPath: directory) }
     }
 
     /// Creates a new file (failing if it exists) without the temporary-file dance: for folders nobody sees yet,
@@ -61,7 +69,11 @@ public enum AtomicFile {
 
     /// fsyncs a directory so that a rename inside it is durable.
     public static func syncDirectory(_ url: URL) {
-        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        syncDirectory(atPath: url.path)
+    }
+
+    static func syncDirectory(atPath path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 { fsync(fd); close(fd) }
     }
 }

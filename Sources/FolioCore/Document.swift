@@ -14,6 +14,8 @@ public enum DocumentChange: Sendable, Equatable {
 public final class Document {
     /// The document's folder.
     public let url: URL
+    /// The document's folder as a path ending in "/".
+    let rootPath: String
     /// What `.folio/document.json` says.
     public private(set) var metadata: DocumentMetadata
     /// The underlying repository (for the other Folio modules).
@@ -27,9 +29,12 @@ public final class Document {
     /// The branch HEAD names, read once when the document is opened.
     let branch: String
     private var changesSinceMaintenanceCheck = 0
+    /// The last commit this document made, so that the next change need not read it back.
+    private var lastCommit: CommitInfo?
 
     init(url: URL, repository: Repository, metadata: DocumentMetadata, store: DocumentStore) throws {
         self.url = url
+        self.rootPath = repository.workDirectoryPath ?? url.path + "/"
         self.repository = repository
         self.metadata = metadata
         self.store = store
@@ -132,12 +137,13 @@ public final class Document {
             while true {
                 attempt += 1
                 let headID = try repository.referenceTarget(branch)
-                let headTree = try headID.map { try repository.commit($0).tree }
+                let headTree = try headID.map { $0 == lastCommit?.id ? lastCommit!.tree : try repository.commit($0).tree }
                 let newTree = try build(headTree)
                 if newTree == headTree && extraParents.isEmpty { return nil }
                 let (author, committer) = signatures()
-                let commitID = try repository.createCommit(tree: newTree, parents: (headID.map { [$0] } ?? []) + extraParents,
-                                                           author: author, committer: committer, message: message)
+                let commit = try repository.writeCommit(tree: newTree, parents: (headID.map { [$0] } ?? []) + extraParents,
+                                                        author: author, committer: committer, message: message)
+                let commitID = commit.id
                 let updates = try known ?? workTreeUpdates(repository.deltas(from: headTree, to: newTree))
                 try writeIntent(commitID)
                 do {
@@ -151,7 +157,8 @@ public final class Document {
                 try updateWorkTree(updates)
                 try clearIntent()
                 try maintainIfNeeded()
-                return try repository.commit(commitID)
+                lastCommit = commit
+                return commit
             }
         }
     }
@@ -164,7 +171,7 @@ public final class Document {
                 return
             } catch let error as GitError where error.isLocked {
                 // We hold Folio's lock, so a ref lock that outlives a short wait was left by a killed writer.
-                if attempt >= 5 { removeStaleLock(repository.gitDirectory.appendingPathComponent(branch + ".lock")) }
+                if attempt >= 5 { removeStaleLock(repository.gitDirectoryPath + branch + ".lock") }
                 usleep(pause)
                 pause *= 2
             }
@@ -172,8 +179,8 @@ public final class Document {
         try repository.updateReference(branch, to: commitID, expecting: headID, logMessage: "commit: \(message)")
     }
 
-    private func removeStaleLock(_ url: URL) {
-        unlink(url.path)
+    private func removeStaleLock(_ path: String) {
+        unlink(path)
     }
 
     /// The work-tree updates that take the work tree from one tree to another.
@@ -199,23 +206,23 @@ public final class Document {
                 removeFile(path)
                 removals.append(path)
             case let .write(path, data, blob, mode):
-                let target = url.appendingPathComponent(path)
-                if mode == 0o120000 {
+                if mode != 0o120000 {
+                    try AtomicFile.write(data, toPath: rootPath + path, sync: sync, mode: mode == 0o100755 ? 0o777 : 0o666, umask: true)
+                } else {
+                    let target = url.appendingPathComponent(path, isDirectory: false)
                     let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).folio-link")
                     try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                     unlink(temporary.path)
                     guard symlink(String(decoding: data, as: UTF8.self), temporary.path) == 0, rename(temporary.path, target.path) == 0 else {
                         throw POSIXFailure(operation: "write link", path: target.path)
                     }
-                } else {
-                    try AtomicFile.write(data, to: target, sync: sync, mode: mode == 0o100755 ? 0o755 : 0o644)
                 }
                 removals.removeAll { $0 == path }
                 updates.append(IndexUpdate(path: path, blob: blob, mode: mode))
                 if path == DocumentMetadata.path { metadataChanged = true }
             }
         }
-        try withStaleLockRetry(repository.gitDirectory.appendingPathComponent("index.lock")) {
+        try withStaleLockRetry(repository.gitDirectoryPath + "index.lock") {
             try repository.updateIndex(updates, removing: removals)
         }
         if metadataChanged { try reloadMetadata() }
@@ -225,7 +232,7 @@ public final class Document {
         deltas.contains { $0.newPath == DocumentMetadata.path }
     }
 
-    private func withStaleLockRetry(_ lockFile: URL, _ body: () throws -> Void) throws {
+    private func withStaleLockRetry(_ lockFile: String, _ body: () throws -> Void) throws {
         var pause: useconds_t = 1000
         for attempt in 0..<8 {
             do { return try body() } catch let error as GitError where error.isLocked {
@@ -238,7 +245,7 @@ public final class Document {
     }
 
     private func removeFile(_ path: String) {
-        let target = url.appendingPathComponent(path)
+        let target = url.appendingPathComponent(path, isDirectory: false)
         unlink(target.path)
         // Remove folders the deletion left empty, up to the document's root.
         var folder = target.deletingLastPathComponent()
@@ -267,14 +274,14 @@ public final class Document {
             let deltas = try repository.deltas(from: headTree, to: tree)
             let text = message ?? Self.describe(deltas)
             let (author, committer) = signatures()
-            let commitID = try repository.createCommit(tree: tree, parents: headID.map { [$0] } ?? [], author: author, committer: committer, message: text)
-            try moveBranch(to: commitID, from: headID, message: text)
-            try withStaleLockRetry(repository.gitDirectory.appendingPathComponent("index.lock")) {
+            let commit = try repository.writeCommit(tree: tree, parents: headID.map { [$0] } ?? [], author: author, committer: committer, message: text)
+            try moveBranch(to: commit.id, from: headID, message: text)
+            try withStaleLockRetry(repository.gitDirectoryPath + "index.lock") {
                 _ = try repository.stageWorkTree(write: true)
             }
             if delta(metadataIn: deltas) { try reloadMetadata() }
             try maintainIfNeeded()
-            return try repository.commit(commitID)
+            return commit
         }
     }
 

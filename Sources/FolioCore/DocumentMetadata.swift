@@ -92,17 +92,19 @@ public struct DocumentMetadata: Codable, Sendable, Equatable {
 public enum DocumentPath {
     /// Fails unless `path` is relative, normalized, and stays out of `.git`.
     public static func validate(_ path: String, allowFolioFolder: Bool = true) throws {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.isEmpty, !path.hasPrefix("/"), !segments.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
-            throw FolioError.invalidRequest("'\(path)': a file in a document must be a relative path without '.', '..' or empty parts")
-        }
-        if path.contains("\\") || path.contains("\0") {
+        let bytes = path.utf8
+        if bytes.contains(UInt8(ascii: "\\")) || bytes.contains(0) {
             throw FolioError.invalidRequest("'\(path)': backslashes and NUL are not allowed in document paths")
         }
-        if segments.contains(where: { $0.lowercased() == ".git" }) {
+        let segments = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard !bytes.isEmpty, !segments.contains(where: { $0.isEmpty || $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }) else {
+            throw FolioError.invalidRequest("'\(path)': a file in a document must be a relative path without '.', '..' or empty parts")
+        }
+        // ".git" in any letter case (case-insensitive file systems would write into the repository).
+        if segments.contains(where: { $0.count == 4 && $0.map { (65...90).contains($0) ? $0 | 0x20 : $0 }.elementsEqual(".git".utf8) }) {
             throw FolioError.invalidRequest("'\(path)': files inside .git cannot be written")
         }
-        if !allowFolioFolder, segments.first == Substring(DocumentMetadata.folder) {
+        if !allowFolioFolder, let first = segments.first, first.elementsEqual(DocumentMetadata.folder.utf8) {
             throw FolioError.invalidRequest("'\(path)': .folio is managed by Folio")
         }
     }

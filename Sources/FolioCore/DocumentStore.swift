@@ -92,7 +92,7 @@ public final class DocumentStore: Sendable {
         if sync { GitLibrary.setFsync(false) }
         defer { if sync { GitLibrary.setFsync(true) } }
         let repository = try Repository.create(at: staging)
-        try repository.setConfig("core.commitGraph", true)
+        try repository.configureAsDocument()
         let indexUpdates: [IndexUpdate] = try repository.writingObjectsAsOnePack {
             var changes: [TreeChange] = []
             var indexUpdates: [IndexUpdate] = []
@@ -131,5 +131,18 @@ public final class DocumentStore: Sendable {
         moved = true
         if sync { AtomicFile.syncDirectory(parent) }
         return try open(at: url)
+    }
+}
+
+extension Repository {
+    /// The git settings of a repository that Folio creates as a document (new or cloned):
+    /// - `core.commitGraph`: readers use the commit-graph Folio's maintenance writes.
+    /// - `core.logAllRefUpdates = false`: no reflogs. Folio only ever moves a branch forward (every change, undo,
+    ///   restore and pull adds commits on top), so a reflog would repeat `git log --first-parent` line for line,
+    ///   cost two more file appends per change, and grow by ~270 bytes a change. Setting it back to true in the
+    ///   document's git config turns reflogs on again; Folio follows the config.
+    package func configureAsDocument() throws {
+        try setConfig("core.commitGraph", true)
+        try setConfig("core.logAllRefUpdates", false)
     }
 }

@@ -61,6 +61,10 @@ func check(_ code: Int32, _ operation: @autoclosure () -> String, _ subject: @au
 public enum GitLibrary {
     private static let initialized: Bool = {
         git_libgit2_init()
+        // Folio refers only to objects it has just written or read (a change's blob, tree and commit; a fetched
+        // commit), so libgit2's check that each one exists would re-read it from disk four times per change.
+        // Revisions typed by users are resolved (and so proven to exist) before anything refers to them.
+        _ = folio_git_set_strict_object_creation(0)
         return true
     }()
 

@@ -21,13 +21,12 @@ extension Repository {
     /// Records files Folio has just written (with their stat data, so `git status` needs no rehash) and
     /// removals, then writes the index.
     public func updateIndex(_ updates: [IndexUpdate], removing removals: [String]) throws {
-        guard let work = workDirectory else { return }
+        guard let work = workDirectoryPath else { return }
         try withIndex { index in
             for update in updates {
                 var entry = git_index_entry()
                 var info = stat()
-                let full = work.appendingPathComponent(update.path).path
-                if lstat(full, &info) == 0 {
+                if lstat(work + update.path, &info) == 0 {
                     entry.ctime.seconds = Int32(truncatingIfNeeded: info.st_ctim.tv_sec)
                     entry.ctime.nanoseconds = UInt32(truncatingIfNeeded: info.st_ctim.tv_nsec)
                     entry.mtime.seconds = Int32(truncatingIfNeeded: info.st_mtim.tv_sec)

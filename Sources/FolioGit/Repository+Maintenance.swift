@@ -28,15 +28,19 @@ extension Repository {
         }.sorted { $0.1 > $1.1 }
     }
 
-    /// Packs loose objects, then merges packs geometrically: a pack stays only while it holds more than twice the
-    /// objects of all smaller packs together; the first one that does not is merged with every smaller one (as
-    /// `git repack --geometric=2` does). Work stays proportional to what is new, not to the whole history.
-    /// Returns whether packs were merged.
+    /// How many packs may sit side by side before `packIncrementally` merges some (git's `gc.autoPackLimit` is 50;
+    /// a few keep object lookups fast while sparing most pack runs a merge).
+    public static let packsBeforeMerging = 4
+
+    /// Packs loose objects; once there are more than `packsBeforeMerging` packs, merges them geometrically: a pack
+    /// stays only while it holds more than twice the objects of all smaller packs together; the first one that
+    /// does not is merged with every smaller one (as `git repack --geometric=2` does). Work stays proportional to
+    /// what is new, not to the whole history. Returns whether packs were merged.
     @discardableResult
     public func packIncrementally() throws -> Bool {
         try pack(all: false)
         let packs = packs()
-        guard packs.count > 1 else { return false }
+        guard packs.count > Self.packsBeforeMerging else { return false }
         var suffixSums = [Int](repeating: 0, count: packs.count + 1)
         for index in stride(from: packs.count - 1, through: 0, by: -1) { suffixSums[index] = suffixSums[index + 1] + packs[index].objects }
         guard let firstToMerge = packs.indices.first(where: { packs[$0].objects <= 2 * suffixSums[$0 + 1] }),

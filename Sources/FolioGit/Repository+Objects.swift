@@ -153,26 +153,28 @@ extension Repository {
 
     /// Writes a commit object (no ref is moved) and returns its id.
     public func createCommit(tree treeID: ObjectID, parents parentIDs: [ObjectID], author: Signature, committer: Signature? = nil, message: String) throws -> ObjectID {
-        var tree: OpaquePointer?
-        try treeID.withOID { try check(git_tree_lookup(&tree, pointer, $0), "read tree", treeID.hex) }
-        defer { git_tree_free(tree) }
-        var parents: [OpaquePointer?] = []
-        defer { parents.forEach { git_commit_free($0) } }
-        for id in parentIDs {
-            var parent: OpaquePointer?
-            try id.withOID { try check(git_commit_lookup(&parent, pointer, $0), "read commit", id.hex) }
-            parents.append(parent)
-        }
+        try writeCommit(tree: treeID, parents: parentIDs, author: author, committer: committer, message: message).id
+    }
+
+    /// Writes a commit object (no ref is moved) and returns it as stored, without reading it back. The tree and
+    /// parents are named by id and not read either: Folio has just written or resolved them.
+    public func writeCommit(tree treeID: ObjectID, parents parentIDs: [ObjectID], author: Signature, committer: Signature? = nil, message: String) throws -> CommitInfo {
+        var tree = treeID.oid
+        var parents = parentIDs.map(\.oid)
         var out = git_oid()
-        try author.withSignature { authorSig in
+        return try author.withSignature { authorSig in
             try (committer ?? author).withSignature { committerSig in
-                try parents.withUnsafeMutableBufferPointer { buffer in
-                    try check(git_commit_create(&out, pointer, nil, authorSig, committerSig, "UTF-8", message, tree,
-                                                buffer.count, buffer.baseAddress), "create commit", displayPath)
+                try parents.withUnsafeMutableBufferPointer { oids in
+                    var pointers: [UnsafePointer<git_oid>?] = (0..<oids.count).map { UnsafePointer(oids.baseAddress! + $0) }
+                    try pointers.withUnsafeMutableBufferPointer { buffer in
+                        try check(git_commit_create_from_ids(&out, pointer, nil, authorSig, committerSig, nil, message, &tree,
+                                                             buffer.count, buffer.baseAddress), "create commit", displayPath)
+                    }
                 }
+                return CommitInfo(id: ObjectID(out), tree: treeID, parents: parentIDs, author: Signature(authorSig),
+                                  committer: Signature(committerSig), message: message)
             }
         }
-        return ObjectID(out)
     }
 
     /// Resolves a revision expression (`HEAD~2`, a tag, a full or short id) to a commit id.

@@ -73,11 +73,17 @@ public final class Repository {
     public let gitDirectory: URL
     /// The work tree, nil for a bare repository.
     public let workDirectory: URL?
+    /// `gitDirectory` and `workDirectory` as file-system paths ending in "/", for building paths on hot paths
+    /// without URL parsing.
+    public let gitDirectoryPath: String
+    public let workDirectoryPath: String?
 
     init(pointer: OpaquePointer) {
         self.pointer = pointer
-        gitDirectory = URL(fileURLWithPath: String(cString: git_repository_path(pointer)))
-        workDirectory = git_repository_workdir(pointer).map { URL(fileURLWithPath: String(cString: $0)) }
+        gitDirectoryPath = String(cString: git_repository_path(pointer))
+        workDirectoryPath = git_repository_workdir(pointer).map { String(cString: $0) }
+        gitDirectory = URL(fileURLWithPath: gitDirectoryPath, isDirectory: true)
+        workDirectory = workDirectoryPath.map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
 
     deinit { git_repository_free(pointer) }

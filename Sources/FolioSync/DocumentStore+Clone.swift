@@ -21,7 +21,7 @@ extension DocumentStore {
         var moved = false
         defer { if !moved { try? fm.removeItem(at: staging) } }
         let repository = try Repository.create(at: staging)
-        try repository.setConfig("core.commitGraph", true)
+        try repository.configureAsDocument()
         try repository.addRemote("origin", url: source)
         try repository.fetch("origin", options: options)
         let branches = try repository.referenceNames(matching: "refs/remotes/origin/*").filter { !$0.hasSuffix("/HEAD") }

@@ -63,6 +63,56 @@ final class DocumentStoreTests: XCTestCase {
         try assertGitClean(document.url)
     }
 
+    func testTheCommitAChangeReturnsIsTheOneGitStored() throws {
+        // Given an author whose name has what git trims or refuses (angle brackets, surrounding spaces)
+        var environment = env!
+        environment["GIT_AUTHOR_NAME"] = "  Ada <the> Tester "
+        let document = try DocumentStore(settings: Settings(sync: .none), environment: environment).create(at: dir.path("d"))
+        // When two changes are made (the second starts from the first without reading it back)
+        let first = try XCTUnwrap(try document.write(Data("one\n".utf8), to: "document.txt", message: "First\n\nWith a body."))
+        let second = try XCTUnwrap(try document.write(Data("two\n".utf8), to: "document.txt", message: "Second"))
+        // Then what each change returned is exactly what reading the commit back gives
+        let reopened = try store.open(at: document.url)
+        XCTAssertEqual(first, try reopened.repository.commit(first.id))
+        XCTAssertEqual(second, try reopened.repository.commit(second.id))
+        XCTAssertEqual(second.parents, [first.id])
+        XCTAssertEqual(try git(["log", "-1", "--format=%an|%B", first.id.hex], in: document.url, environment: env).stdout, "Ada the Tester|First\n\nWith a body.\n")
+        try assertGitClean(document.url)
+    }
+
+    func testWorkTreeFilesFollowTheUmaskLikeAGitCheckout() throws {
+        // Given a group-friendly umask
+        let previous = umask(0o002)
+        defer { umask(previous) }
+        let document = try store.create(at: dir.path("d"))
+        // When a file and an executable are written
+        try document.apply([.write(path: "notes.txt", data: Data("x".utf8)), .write(path: "run.sh", data: Data("#!/bin/sh\n".utf8), executable: true)],
+                           message: "Add files")
+        // Then their permissions are 0666 and 0777 less the umask, as git would check them out
+        var info = stat()
+        XCTAssertEqual(stat(dir.path("d/notes.txt").path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o664)
+        XCTAssertEqual(stat(dir.path("d/run.sh").path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o775)
+        try assertGitClean(document.url)
+    }
+
+    func testDocumentsKeepNoReflogBecauseTheirHistoryOnlyGrows() throws {
+        // Given a document with changes, an undo and a restore
+        let document = try store.create(at: dir.path("d"))
+        try document.write(Data("a".utf8), to: "document.txt", message: "a")
+        try document.write(Data("b".utf8), to: "document.txt", message: "b")
+        _ = try document.undo()
+        // Then git keeps no reflog (every earlier version is still in `git log`), and the setting is plain git config
+        XCTAssertEqual(try git(["config", "core.logAllRefUpdates"], in: document.url, environment: env).stdout, "false\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("d/.git/logs/refs/heads/main").path))
+        XCTAssertEqual(try git(["rev-list", "--count", "HEAD"], in: document.url, environment: env).stdout, "4\n")
+        // When the user turns reflogs back on, Folio's next change is logged
+        XCTAssertEqual(try git(["config", "core.logAllRefUpdates", "true"], in: document.url, environment: env).status, 0)
+        try store.open(at: document.url).write(Data("c".utf8), to: "document.txt", message: "c")
+        XCTAssertEqual(try git(["reflog", "--format=%gs", "main"], in: document.url, environment: env).stdout, "commit: c\n")
+    }
+
     func testUndoRedoAndANewChangeClearingTheRedoPath() throws {
         // Given three changes
         let document = try store.create(at: dir.path("d"))
