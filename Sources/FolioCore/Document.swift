@@ -44,8 +44,7 @@ public final class Document {
 
     private var writesFastLooseObjects = false
 
-    /// Installs the level-1 loose-object writer on the first change only: it sits before the pack backend, so
-    /// every read would first look for a loose file (a full log of 100,000 commits reads that many objects).
+    /// Installs the level-1 loose-object writer on the first change (opening a document to read it needs none).
     private func prepareForWriting() throws {
         guard !writesFastLooseObjects else { return }
         try repository.useFastLooseObjects(fsync: store.settings.sync == .full)

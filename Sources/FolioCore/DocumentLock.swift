@@ -19,28 +19,33 @@ final class DocumentLock {
 
     deinit { close(fd) }
 
-    /// Replaces the note (call while holding the lock).
+    /// The note's fixed size: two object ids and a space. Writing it in place at this size, and clearing it by
+    /// overwriting it with spaces, never changes the file's length, so a change costs no `ftruncate` (a journaled
+    /// metadata update on ext4).
+    static let noteSize = 81
+
+    /// Replaces the note (call while holding the lock); `text` is at most `noteSize` bytes.
     func writeNote(_ text: String, sync: Bool) throws {
-        let bytes = Array(text.utf8)
-        guard pwrite(fd, bytes, bytes.count, 0) == bytes.count, ftruncate(fd, off_t(bytes.count)) == 0 else {
-            throw POSIXFailure(operation: "write note", path: path)
-        }
+        var bytes = Array(text.utf8.prefix(Self.noteSize))
+        bytes += [UInt8](repeating: UInt8(ascii: " "), count: Self.noteSize - bytes.count)
+        guard pwrite(fd, bytes, bytes.count, 0) == bytes.count else { throw POSIXFailure(operation: "write note", path: path) }
         if sync, fsync(fd) != 0 { throw POSIXFailure(operation: "fsync", path: path) }
     }
 
-    /// Empties the note.
+    /// Empties the note (overwrites it with spaces).
     func clearNote() throws {
-        guard ftruncate(fd, 0) == 0 else { throw POSIXFailure(operation: "clear note", path: path) }
+        let blank = [UInt8](repeating: UInt8(ascii: " "), count: Self.noteSize)
+        guard pwrite(fd, blank, blank.count, 0) == blank.count else { throw POSIXFailure(operation: "clear note", path: path) }
     }
 
-    /// The note, nil when empty.
+    /// The note, nil when empty or blank. (Older Folio versions emptied the file instead; both read as no note.)
     func readNote() -> String? {
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size > 0, info.st_size < 4096 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: Int(info.st_size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
         let n = pread(fd, &buffer, buffer.count, 0)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[..<n], as: UTF8.self)
+        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }
+        guard n > 0, let start = buffer[..<n].firstIndex(where: { !isBlank($0) }),
+              let end = buffer[..<n].lastIndex(where: { !isBlank($0) }) else { return nil }
+        return String(decoding: buffer[start...end], as: UTF8.self)
     }
 
     /// Runs `body` holding the lock exclusively; waits up to `timeout` seconds for other writers.

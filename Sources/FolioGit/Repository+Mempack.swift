@@ -35,14 +35,30 @@ extension Repository {
     /// Writes new loose objects with zlib level 1, git's own default for loose objects (`core.looseCompression`),
     /// where libgit2's default backend uses level 6: a 450 KB document is written in a third of the time, and the
     /// objects are packed (with deltas) later anyway. `fsync` follows the document's durability setting.
+    ///
+    /// The repository gets an object database of its own holding just this loose backend and the pack backend
+    /// (libgit2's default order: packs searched first). Adding the writer beside libgit2's own loose backend
+    /// instead would make every write check for an existing loose copy twice. A repository with alternates
+    /// keeps its database (which reads them) and gets the writer added on top.
     public func useFastLooseObjects(fsync: Bool) throws {
+        let objects = gitDirectoryPath + "objects"
+        var loose: UnsafeMutablePointer<git_odb_backend>?
+        try check(git_odb_backend_loose(&loose, objects, 1, fsync ? 1 : 0, 0, 0), "open loose objects", displayPath)
         var odb: OpaquePointer?
-        try check(git_repository_odb(&odb, pointer), "open object database", displayPath)
-        defer { git_odb_free(odb) }
-        var backend: UnsafeMutablePointer<git_odb_backend>?
-        let objects = gitDirectory.appendingPathComponent("objects").path
-        try check(git_odb_backend_loose(&backend, objects, 1, fsync ? 1 : 0, 0, 0), "open loose objects", displayPath)
-        // Above libgit2's own loose (1) and pack (2) backends, so writes come here; the object database owns it.
-        try check(git_odb_add_backend(odb, backend, 3), "add loose objects", displayPath)
+        if access(objects + "/info/alternates", F_OK) == 0 {
+            try check(git_repository_odb(&odb, pointer), "open object database", displayPath)
+            defer { git_odb_free(odb) }
+            // Above libgit2's own loose (1) and pack (2) backends, so writes come here; the database owns it.
+            try check(git_odb_add_backend(odb, loose, 3), "add loose objects", displayPath)
+            return
+        }
+        try check(git_odb_new(&odb), "make object database", displayPath)
+        defer { git_odb_free(odb) }  // the repository keeps its own reference
+        // From here on the database owns and frees each backend.
+        try check(git_odb_add_backend(odb, loose, 1), "add loose objects", displayPath)
+        var packs: UnsafeMutablePointer<git_odb_backend>?
+        try check(git_odb_backend_pack(&packs, objects), "open packs", displayPath)
+        try check(git_odb_add_backend(odb, packs, 2), "add packs", displayPath)
+        try check(git_repository_set_odb(pointer, odb), "use object database", displayPath)
     }
 }
