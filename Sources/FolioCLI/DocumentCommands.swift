@@ -83,8 +83,8 @@ let documentCommands: [Command] = [
             options: ["--limit", "--skip", "--since"]) { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(1)
-        let entries = try document.log(limit: try args.int("--limit"), skip: try args.int("--skip") ?? 0, since: args.value("--since"))
-        io.out(args.flag("--json") ? LogOutput.json(entries) : LogOutput.text(entries))
+        try LogOutput.print(document, limit: try args.int("--limit"), skip: try args.int("--skip") ?? 0, since: args.value("--since"),
+                            format: args.flag("--json") ? .json : .text, to: io.out)
         return 0
     },
     Command("show", usage: "show PATH [REV] [--file F]", summary: "Print a version's content (default: the primary file)",

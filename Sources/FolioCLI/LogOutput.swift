@@ -1,126 +1,188 @@
 import Foundation
 import FolioCore
+import FolioGit
 
-/// Fast text and JSON forms of `folio log`, written by hand: a full log of 100,000 versions must not be slower
-/// than `git log`, and Foundation's JSONEncoder and DateFormatter cost more than the history walk itself.
-enum LogOutput {
+/// Fast text and JSON forms of `folio log`, written by hand as bytes straight from libgit2's parsed commits and
+/// streamed in chunks: a full log of 100,000 versions must not be slower than `git log`, and copying every commit
+/// into Swift strings, or Foundation's JSONEncoder and DateFormatter, cost more than the history walk itself.
+struct LogOutput {
+    enum Format { case text, json }
+
+    private let format: Format
+    private let flush: (String) -> Void
+    private var out: [UInt8] = []
+    private var entries = 0
+
+    /// Output in `format`, handed to `flush` in chunks that always end between two entries.
+    init(format: Format, flush: @escaping (String) -> Void) {
+        self.format = format
+        self.flush = flush
+        out.reserveCapacity(Self.chunkSize + 4096)
+    }
+
+    private static let chunkSize = 256 * 1024
+
+    /// Prints `document`'s log (the `folio log` options) and returns how many versions it listed.
+    @discardableResult
+    static func print(_ document: Document, limit: Int?, skip: Int, since: String?, format: Format, to flush: @escaping (String) -> Void) throws -> Int {
+        var output = LogOutput(format: format, flush: flush)
+        if format == .json { output.put("[\n") }
+        try document.forEachLogEntry(limit: limit, skip: skip, since: since) { commit, tags in output.append(commit, tags: tags) }
+        if format == .json { output.put("\n]\n") }
+        output.emit()
+        return output.entries
+    }
+
+    /// Appends one version.
+    mutating func append(_ commit: LoggedCommit, tags: [String]) {
+        switch format {
+        case .text: appendText(commit, tags: tags)
+        case .json: appendJSON(commit, tags: tags)
+        }
+        entries += 1
+        if out.count >= Self.chunkSize { emit() }
+    }
+
+    private mutating func emit() {
+        guard !out.isEmpty else { return }
+        flush(String(decoding: out, as: UTF8.self))
+        out.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func put(_ text: StaticString) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
+
+    // MARK: Text: short id, local time to the minute, author, summary, tags
+
+    private mutating func appendText(_ commit: LoggedCommit, tags: [String]) {
+        let id = commit.id
+        appendHex(id, digits: 7)
+        put("  ")
+        appendLocalMinute(commit.authorTime)
+        put("  ")
+        appendRaw(commit.authorName)
+        put("  ")
+        appendRaw(commit.message, firstLineOnly: true)
+        if !tags.isEmpty {
+            put(" (tag: ")
+            out.append(contentsOf: tags.joined(separator: ", ").utf8)
+            put(")")
+        }
+        put("\n")
+    }
+
     /// `2026-11-29 15:11` in local time.
-    static func localMinute(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970)
+    private mutating func appendLocalMinute(_ time: Int64) {
+        var seconds = time_t(time)
         var parts = tm()
         localtime_r(&seconds, &parts)
-        var out = ""
-        out.reserveCapacity(16)
-        pad(Int(parts.tm_year) + 1900, 4, &out); out += "-"; pad(Int(parts.tm_mon) + 1, 2, &out); out += "-"; pad(Int(parts.tm_mday), 2, &out)
-        out += " "; pad(Int(parts.tm_hour), 2, &out); out += ":"; pad(Int(parts.tm_min), 2, &out)
-        return out
+        digits(Int(parts.tm_year) + 1900, 4); out.append(45); digits(Int(parts.tm_mon) + 1, 2); out.append(45); digits(Int(parts.tm_mday), 2)
+        out.append(32); digits(Int(parts.tm_hour), 2); out.append(58); digits(Int(parts.tm_min), 2)
     }
 
-    /// Appends `value` zero-padded to `width` digits (String(format:) costs more than the history walk).
-    private static func pad(_ value: Int, _ width: Int, _ out: inout String) {
-        let digits = String(value)
-        if digits.utf8.count < width { out += String(repeating: "0", count: width - digits.utf8.count) }
-        out += digits
-    }
-
-    /// One line per version: short id, time, author, summary, tags.
-    static func text(_ entries: [HistoryEntry]) -> String {
-        var text = ""
-        text.reserveCapacity(entries.count * 80)
-        for entry in entries {
-            text += entry.shortID
-            text += "  "
-            text += localMinute(entry.time)
-            text += "  "
-            text += entry.author
-            text += "  "
-            text += entry.summary
-            if !entry.tags.isEmpty { text += " (tag: \(entry.tags.joined(separator: ", ")))" }
-            text += "\n"
+    /// A C string as UTF-8 (invalid sequences repaired), optionally up to its first newline.
+    private mutating func appendRaw(_ text: UnsafePointer<CChar>?, firstLineOnly: Bool = false) {
+        guard let text else { return }
+        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        var length = 0
+        var ascii = true
+        while bytes[length] != 0, !(firstLineOnly && bytes[length] == 10) {
+            if bytes[length] >= 0x80 { ascii = false }
+            length += 1
         }
-        return text
+        let buffer = UnsafeBufferPointer(start: bytes, count: length)
+        if ascii { out.append(contentsOf: buffer) } else { out.append(contentsOf: String(decoding: buffer, as: UTF8.self).utf8) }
     }
 
-    /// The same JSON as `CommandIO.json` would print for `[HistoryEntry]`: pretty, keys sorted.
-    static func json(_ entries: [HistoryEntry]) -> String {
-        if entries.isEmpty { return "[\n\n]\n" }
-        var out: [UInt8] = []
-        out.reserveCapacity(entries.count * 420)
-        func put(_ text: StaticString) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
-        put("[\n")
-        for (index, entry) in entries.enumerated() {
-            put("  {\n    \"author\" : "); appendString(entry.author, to: &out)
-            put(",\n    \"email\" : "); appendString(entry.email, to: &out)
-            put(",\n    \"id\" : \""); out.append(contentsOf: entry.id.utf8)
-            put("\",\n    \"message\" : "); appendString(entry.message, to: &out)
-            put(",\n    \"parents\" : [\n")
-            if entry.parents.isEmpty { put("\n") }
-            for (i, parent) in entry.parents.enumerated() {
-                put("      \""); out.append(contentsOf: parent.utf8); put(i + 1 < entry.parents.count ? "\",\n" : "\"\n")
-            }
-            put("    ],\n    \"shortID\" : \""); out.append(contentsOf: entry.shortID.utf8)
-            put("\",\n    \"summary\" : "); appendString(entry.summary, to: &out)
-            put(",\n    \"tags\" : [\n")
-            if entry.tags.isEmpty { put("\n") }
-            for (i, tag) in entry.tags.enumerated() {
-                put("      "); appendString(tag, to: &out); put(i + 1 < entry.tags.count ? ",\n" : "\n")
-            }
-            put("    ],\n    \"time\" : \""); appendISO8601(entry.time, to: &out)
-            put(index + 1 < entries.count ? "\"\n  },\n" : "\"\n  }\n")
+    // MARK: JSON: the same document `CommandIO.json` would print for `[HistoryEntry]` (pretty, keys sorted)
+
+    private mutating func appendJSON(_ commit: LoggedCommit, tags: [String]) {
+        if entries > 0 { put(",\n") }
+        let id = commit.id
+        put("  {\n    \"author\" : "); appendJSONString(commit.authorName)
+        put(",\n    \"email\" : "); appendJSONString(commit.authorEmail)
+        put(",\n    \"id\" : \""); appendHex(id, digits: 40)
+        put("\",\n    \"message\" : "); appendJSONString(commit.message)
+        put(",\n    \"parents\" : [\n")
+        let parents = commit.parents
+        if parents.isEmpty { put("\n") }
+        for (index, parent) in parents.enumerated() {
+            put("      \""); appendHex(parent, digits: 40); put(index + 1 < parents.count ? "\",\n" : "\"\n")
         }
-        put("]\n")
-        return String(decoding: out, as: UTF8.self)
+        put("    ],\n    \"shortID\" : \""); appendHex(id, digits: 7)
+        put("\",\n    \"summary\" : "); appendJSONString(commit.message, firstLineOnly: true)
+        put(",\n    \"tags\" : [\n")
+        if tags.isEmpty { put("\n") }
+        for (index, tag) in tags.enumerated() {
+            put("      "); appendJSONString(tag); put(index + 1 < tags.count ? ",\n" : "\n")
+        }
+        put("    ],\n    \"time\" : \""); appendISO8601(commit.authorTime)
+        put("\"\n  }")
     }
 
-    /// Appends `2026-11-29T15:11:22Z` (UTC) as bytes.
-    static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
-        var seconds = time_t(date.timeIntervalSince1970)
+    /// `2026-11-29T15:11:22Z` (UTC).
+    private mutating func appendISO8601(_ time: Int64) {
+        var seconds = time_t(time)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func digits(_ value: Int32, _ width: Int) {
-            var divisor: Int32 = 1
-            for _ in 1..<width { divisor *= 10 }
-            var v = value
-            while divisor > 0 { out.append(UInt8(48 + (v / divisor) % 10)); v %= divisor * 10; divisor /= 10 }
-        }
-        digits(parts.tm_year + 1900, 4); out.append(45); digits(parts.tm_mon + 1, 2); out.append(45); digits(parts.tm_mday, 2)
-        out.append(84); digits(parts.tm_hour, 2); out.append(58); digits(parts.tm_min, 2); out.append(58); digits(parts.tm_sec, 2)
+        digits(Int(parts.tm_year) + 1900, 4); out.append(45); digits(Int(parts.tm_mon) + 1, 2); out.append(45); digits(Int(parts.tm_mday), 2)
+        out.append(84); digits(Int(parts.tm_hour), 2); out.append(58); digits(Int(parts.tm_min), 2); out.append(58); digits(Int(parts.tm_sec), 2)
         out.append(90)
     }
 
-    /// Appends `value` as a JSON string literal, as bytes.
-    static func appendString(_ value: String, to out: inout [UInt8]) {
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out.append(0x22)
-            out.append(contentsOf: value.utf8)
-            out.append(0x22)
-            return
+    /// A C string as a JSON string literal (invalid UTF-8 repaired), optionally up to its first newline.
+    private mutating func appendJSONString(_ text: UnsafePointer<CChar>?, firstLineOnly: Bool = false) {
+        guard let text else { put("\"\""); return }
+        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        var length = 0
+        var plain = true
+        while bytes[length] != 0, !(firstLineOnly && bytes[length] == 10) {
+            let byte = bytes[length]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte >= 0x80 { plain = false }
+            length += 1
         }
-        var text = ""
-        appendString(value, to: &text)
-        out.append(contentsOf: text.utf8)
+        let buffer = UnsafeBufferPointer(start: bytes, count: length)
+        if plain {
+            out.append(0x22); out.append(contentsOf: buffer); out.append(0x22)
+        } else {
+            appendJSONString(String(decoding: buffer, as: UTF8.self))
+        }
     }
 
-    /// Appends `value` as a JSON string literal.
-    static func appendString(_ value: String, to out: inout String) {
-        out += "\""
-        var needsEscape = false
-        for byte in value.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C { needsEscape = true; break }
-        if !needsEscape {
-            out += value
-        } else {
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-                }
+    /// `value` as a JSON string literal.
+    private mutating func appendJSONString(_ value: String) {
+        out.append(0x22)
+        for byte in value.utf8 {
+            switch byte {
+            case 0x22: put("\\\"")
+            case 0x5C: put("\\\\")
+            case 0x0A: put("\\n")
+            case 0x0D: put("\\r")
+            case 0x09: put("\\t")
+            case 0..<0x20:
+                put("\\u00")
+                out.append(Self.hexDigits[Int(byte >> 4)])
+                out.append(Self.hexDigits[Int(byte & 0xF)])
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(0x22)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func appendHex(_ id: ObjectID, digits count: Int) {
+        id.appendHex(count, to: &out)
+    }
+
+    /// `value` zero-padded to `width` digits.
+    private mutating func digits(_ value: Int, _ width: Int) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            out.append(UInt8(48 + (rest / divisor) % 10))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 }

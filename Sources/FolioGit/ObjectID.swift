@@ -64,25 +64,36 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible, Comparable 
     /// The 7-digit abbreviation shown in logs.
     public var short: String { hexPrefix(7) }
 
-    private func hexPrefix(_ count: Int) -> String {
-        String(unsafeUninitializedCapacity: count) { buffer in
-            let digits: StaticString = "0123456789abcdef"
-            digits.withUTF8Buffer { table in
-                var index = 0
-                func put(_ value: UInt64, nibbles: Int) {
-                    var shift = (nibbles - 1) * 4
-                    while shift >= 0 && index < count {
-                        buffer[index] = table[Int((value >> UInt64(shift)) & 0xf)]
-                        index += 1
-                        shift -= 4
-                    }
-                }
-                put(high, nibbles: 16)
-                put(middle, nibbles: 16)
-                put(UInt64(low), nibbles: 8)
-            }
-            return count
+    /// Appends the first `count` hex digits (40: all) to `out`, for writers that build bytes.
+    public func appendHex(_ count: Int = 40, to out: inout [UInt8]) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: count))
+        out.withUnsafeMutableBufferPointer { buffer in
+            _ = writeHex(count, into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
         }
+    }
+
+    private func hexPrefix(_ count: Int) -> String {
+        String(unsafeUninitializedCapacity: count) { writeHex(count, into: $0) }
+    }
+
+    private func writeHex(_ count: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let digits: StaticString = "0123456789abcdef"
+        digits.withUTF8Buffer { table in
+            var index = 0
+            func put(_ value: UInt64, nibbles: Int) {
+                var shift = (nibbles - 1) * 4
+                while shift >= 0 && index < count {
+                    buffer[index] = table[Int((value >> UInt64(shift)) & 0xf)]
+                    index += 1
+                    shift -= 4
+                }
+            }
+            put(high, nibbles: 16)
+            put(middle, nibbles: 16)
+            put(UInt64(low), nibbles: 8)
+        }
+        return count
     }
 
     public var description: String { hex }

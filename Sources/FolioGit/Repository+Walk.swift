@@ -22,35 +22,62 @@ extension Repository {
     }
 
     /// A page of commits newest first: skips `skip`, returns at most `limit` (nil: all).
+    public func log(from start: ObjectID, skip: Int = 0, limit: Int? = nil, hiding hidden: ObjectID? = nil) throws -> [CommitInfo] {
+        var result: [CommitInfo] = []
+        if let limit { result.reserveCapacity(min(limit, 10_000)) }
+        try forEachInLog(from: start, skip: skip, limit: limit, hiding: hidden) { result.append($0.info) }
+        return result
+    }
+
+    /// Calls `body` for a page of commits newest first (skips `skip`, at most `limit`, nil: all), lending each
+    /// commit as libgit2 parsed it, so that a long log can be printed without copying every commit first.
     ///
     /// Walks the commits itself, newest committer time first among the branches met so far (as `git log` does),
     /// reading each commit once. libgit2's revwalk would parse every commit a second time and load the whole
-    /// commit-graph first, which costs more than a first page on a long history.
-    public func log(from start: ObjectID, skip: Int = 0, limit: Int? = nil, hiding hidden: ObjectID? = nil) throws -> [CommitInfo] {
-        if let hidden { return try revwalkLog(from: start, skip: skip, limit: limit, hiding: hidden) }
-        var result: [CommitInfo] = []
-        if let limit { result.reserveCapacity(min(limit, 10_000)) }
+    /// commit-graph first, which costs more than a first page on a long history. With `hidden` (a commit whose
+    /// ancestors are left out) the walk is libgit2's revwalk.
+    public func forEachInLog(from start: ObjectID, skip: Int = 0, limit: Int? = nil, hiding hidden: ObjectID? = nil,
+                             _ body: (LoggedCommit) throws -> Void) throws {
+        var listed = 0
         var skipped = 0
+        if let hidden {
+            try walk(from: start, hiding: hidden) { id in
+                if let limit, listed >= limit { return false }
+                if skipped < skip { skipped += 1; return true }
+                let (_, commit) = try lookupCommit(id)
+                defer { git_commit_free(commit) }
+                try body(LoggedCommit(commit: commit))
+                listed += 1
+                return true
+            }
+            return
+        }
         // The commits met but not yet listed: at most as many as there are branches running side by side.
         var frontier: [(time: Int64, commit: OpaquePointer)] = []
         defer { frontier.forEach { git_commit_free($0.commit) } }
-        var seen: Set<ObjectID> = [start]
+        // A commit can be met twice only along two paths that part at a merge, which is listed before either
+        // path goes on; so until the first merge (for ever, in a linear history) nothing needs remembering.
+        var seen: Set<ObjectID> = []
+        var mergeListed = false
         frontier.append(try lookupCommit(start))
         while !frontier.isEmpty {
-            if let limit, result.count >= limit { break }
+            if let limit, listed >= limit { break }
             var newest = 0
             for index in frontier.indices where frontier[index].time > frontier[newest].time { newest = index }
             frontier.swapAt(newest, frontier.count - 1)
             let commit = frontier.removeLast().commit
             defer { git_commit_free(commit) }
-            for index in 0..<git_commit_parentcount(commit) {
-                guard let parentID = git_commit_parent_id(commit, index).map(ObjectID.init), seen.insert(parentID).inserted else { continue }
+            let parents = git_commit_parentcount(commit)
+            if parents > 1 { mergeListed = true }
+            for index in 0..<parents {
+                guard let parentID = git_commit_parent_id(commit, index).map(ObjectID.init) else { continue }
+                if mergeListed, !seen.insert(parentID).inserted { continue }
                 frontier.append(try lookupCommit(parentID))
             }
             if skipped < skip { skipped += 1; continue }
-            result.append(Self.info(of: commit))
+            try body(LoggedCommit(commit: commit))
+            listed += 1
         }
-        return result
     }
 
     private func lookupCommit(_ id: ObjectID) throws -> (time: Int64, commit: OpaquePointer) {
@@ -58,19 +85,6 @@ extension Repository {
         try id.withOID { try check(git_commit_lookup(&commit, pointer, $0), "read commit", id.hex) }
         guard let commit else { throw GitError(operation: "read commit", subject: id.hex, message: "no commit returned") }
         return (Int64(git_commit_time(commit)), commit)
-    }
-
-    /// The same page through libgit2's revwalk, which can hide a commit and its ancestors.
-    private func revwalkLog(from start: ObjectID, skip: Int, limit: Int?, hiding hidden: ObjectID) throws -> [CommitInfo] {
-        var result: [CommitInfo] = []
-        var skipped = 0
-        try walk(from: start, hiding: hidden) { id in
-            if skipped < skip { skipped += 1; return true }
-            if let limit, result.count >= limit { return false }
-            result.append(try commit(id))
-            return limit.map { result.count < $0 } ?? true
-        }
-        return result
     }
 
     /// How many commits are reachable from `start`.
@@ -96,4 +110,23 @@ extension Repository {
         try check(code, "compare histories", displayPath)
         return code == 1
     }
+}
+
+/// A commit lent by `Repository.forEachInLog` for the duration of one call: its fields read straight from
+/// libgit2's parsed commit. Do not keep it (or its pointers) after the call returns; copy `info` instead.
+public struct LoggedCommit {
+    let commit: OpaquePointer
+
+    /// The commit's id.
+    public var id: ObjectID { ObjectID(git_commit_id(commit)) }
+    /// The parents' ids, first parent first.
+    public var parents: [ObjectID] { (0..<git_commit_parentcount(commit)).compactMap { git_commit_parent_id(commit, $0).map(ObjectID.init) } }
+    /// The author's time, in seconds since 1970.
+    public var authorTime: Int64 { git_commit_author(commit).map { Int64($0.pointee.when.time) } ?? 0 }
+    /// The author's name and email, and the full message, as libgit2 holds them (NUL-terminated, normally UTF-8).
+    public var authorName: UnsafePointer<CChar>? { git_commit_author(commit).flatMap { UnsafePointer($0.pointee.name) } }
+    public var authorEmail: UnsafePointer<CChar>? { git_commit_author(commit).flatMap { UnsafePointer($0.pointee.email) } }
+    public var message: UnsafePointer<CChar>? { git_commit_message(commit) }
+    /// The commit copied into a value.
+    public var info: CommitInfo { Repository.info(of: commit) }
 }

@@ -1,3 +1,4 @@
+@testable import FolioCLI
 import FolioCore
 import FolioTestSupport
 import Foundation
@@ -135,5 +136,32 @@ final class LogOutputTests: XCTestCase {
         encoder.dateEncodingStrategy = .iso8601
         let expected = String(decoding: try encoder.encode(entries), as: UTF8.self) + "\n"
         XCTAssertEqual(printed, expected)
+    }
+
+    func testALongLogStreamsInChunksThatJoinToTheSameDocument() throws {
+        // Given a history whose JSON log is several output chunks long, with non-ASCII authors and messages
+        let dir = TemporaryDirectory()
+        var env = dir.environment()
+        env["GIT_AUTHOR_NAME"] = "Zoë Ünal"
+        let document = try DocumentStore(settings: Settings(sync: .none), environment: env).create(at: dir.path("D"))
+        let body = String(repeating: "a line of the body, naïve café ", count: 30)
+        for i in 1...500 { try document.write(Data("\(i)".utf8), to: "document.txt", message: "Change \(i) — «quoted»\n\n\(body)") }
+        // When the log is printed as JSON and as text
+        var chunks: [String] = []
+        let count = try LogOutput.print(document, limit: nil, skip: 0, since: nil, format: .json) { chunks.append($0) }
+        let text = runFolio(["log", "D"], environment: env, cwd: dir.url).stdout
+        // Then the chunks (each ending between entries) make the encoder's document, and the text has a line each
+        XCTAssertEqual(count, 501)
+        XCTAssertGreaterThan(chunks.count, 1)
+        XCTAssertTrue(chunks.dropLast().allSatisfy { $0.hasSuffix("}") }, "chunks end between entries")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let entries = try document.log()
+        XCTAssertEqual(chunks.joined(), String(decoding: try encoder.encode(entries), as: UTF8.self) + "\n")
+        let lines = text.split(separator: "\n")
+        XCTAssertEqual(lines.count, 501)
+        XCTAssertTrue(lines[0].hasPrefix(entries[0].shortID + "  "), String(lines[0]))
+        XCTAssertTrue(lines[0].hasSuffix("  Zoë Ünal  Change 500 — «quoted»"), String(lines[0]))
     }
 }

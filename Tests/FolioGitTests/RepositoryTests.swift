@@ -66,6 +66,40 @@ final class RepositoryTests: XCTestCase {
         XCTAssertEqual(try repo.countCommits(from: tip), 30)
     }
 
+    func testLogListsEveryCommitOnceThroughMergesAndSkewedClocks() throws {
+        // Given a history with a linear start, then two diamonds whose sides carry clocks running ahead and behind
+        let dir = TemporaryDirectory()
+        let env = dir.environment()
+        let repo = try Repository.create(at: dir.path("r"))
+        let tree = try repo.updateTree(nil, [.upsert(path: "f", blob: try repo.writeBlob(Data("x".utf8)), mode: 0o100644)])
+        var time = 1_700_000_000.0
+        func commit(_ name: String, _ parents: [ObjectID], skew: Double = 0) throws -> ObjectID {
+            time += 60
+            let sig = Signature(name: "Ada", email: "ada@example.com", time: Date(timeIntervalSince1970: time + skew), timeZoneOffset: 0)
+            return try repo.createCommit(tree: tree, parents: parents, author: sig, message: name)
+        }
+        var tip = try commit("root", [])
+        for i in 1...5 { tip = try commit("line \(i)", [tip]) }
+        for round in 1...2 {
+            let base = tip
+            let ahead = try commit("ahead \(round)", [try commit("ahead base \(round)", [base], skew: 86_400)], skew: 86_400)
+            let behind = try commit("behind \(round)", [try commit("behind base \(round)", [base], skew: -86_400)])
+            tip = try commit("merge \(round)", [ahead, behind])
+        }
+        try repo.updateReference("refs/heads/main", to: tip, expecting: nil, logMessage: "test")
+        // When the whole log is listed, and in pages
+        let all = try repo.log(from: tip).map(\.id)
+        var paged: [ObjectID] = []
+        for page in 0..<5 { paged += try repo.log(from: tip, skip: page * 4, limit: 4).map(\.id) }
+        // Then every commit git knows appears exactly once, newest first from the tip, and pages add up to the whole
+        let gitIDs = try git(["rev-list", "main"], in: dir.path("r"), environment: env).stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(all.count, 16)
+        XCTAssertEqual(Set(all.map(\.hex)), Set(gitIDs))
+        XCTAssertEqual(Set(all).count, all.count, "no commit is listed twice")
+        XCTAssertEqual(all.first, tip)
+        XCTAssertEqual(paged, all)
+    }
+
     func testOpeningAMissingRepositoryNamesThePath() throws {
         let dir = TemporaryDirectory()
         XCTAssertThrowsError(try Repository.open(at: dir.path("nope"))) { error in
