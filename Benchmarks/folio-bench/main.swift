@@ -1,5 +1,5 @@
 // folio-bench: Folio measured side by side with its peers, in one run.
-// Usage: swift run -c release folio-bench SUITE [--json] [--n N]
+// Usage: swift run -c release folio-bench SUITE [--json] [--n N] [--keep]  (--keep leaves the scratch folder)
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -20,7 +20,7 @@ let bench = Bench(json: json, arguments: arguments)
 do {
     try suite(bench)
     bench.finish()
-    bench.cleanUp()
+    if arguments.contains("--keep") { FileHandle.standardError.write(Data("kept \(bench.work.path)\n".utf8)) } else { bench.cleanUp() }
 } catch {
     bench.cleanUp()
     FileHandle.standardError.write(Data("folio-bench \(name): \(error)\n".utf8))

@@ -351,16 +351,12 @@ public final class Document {
 
     // MARK: Maintenance
 
-    /// Loose objects before Folio packs them (git's own `gc.auto` is 6,700; Folio packs earlier: each loose
-    /// object takes a whole file-system block; packing a couple of thousand objects with deltas takes a few hundred
-    /// milliseconds, so packing more often costs more throughput than it saves space — measured in `folio-bench`).
-    static let looseObjectLimit = 2048
 
     private func maintainIfNeeded() throws {
         // Counting loose objects costs a directory read: do it on the first change and every 32nd after.
         changesSinceMaintenanceCheck += 1
         guard changesSinceMaintenanceCheck == 1 || changesSinceMaintenanceCheck % 32 == 0 else { return }
-        guard repository.estimatedLooseObjects() > Self.looseObjectLimit else { return }
+        guard repository.estimatedLooseObjects() > DocumentMaintenance.looseObjectLimit else { return }
         DocumentMaintenance.schedule(gitDirectory: repository.gitDirectory)
     }
 
