@@ -30,9 +30,22 @@ public final class CommandIO: @unchecked Sendable {
             environment: ProcessInfo.processInfo.environment,
             currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
             isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1,
-            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-            err: { FileHandle.standardError.write(Data($0.utf8)) },
+            out: { writeAll(STDOUT_FILENO, $0) },
+            err: { writeAll(STDERR_FILENO, $0) },
             stdin: { FileHandle.standardInput.readDataToEndOfFile() })
+    }
+
+    /// Writes all of `text` to `fd` (retrying short writes and EINTR; a closed reader ends it quietly).
+    private static func writeAll(_ fd: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return }
+                offset += n
+            }
+        }
     }
 
     /// Writes text to standard output as is.
