@@ -38,14 +38,20 @@ public enum DocumentMaintenance {
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return }  // another process is packing it
         defer { flock(fd, LOCK_UN) }
         let repository = try Repository.open(at: gitDirectory)
-        // The commit-graph covers the whole history, so it is rewritten only when packs merge (geometrically
-        // rarer as history grows); commits newer than it are simply parsed, as git and libgit2 both allow.
+        // The commit-graph covers the whole history, so it is rewritten only when packs merge or the history has
+        // grown by a quarter since (geometrically rarer as history grows); commits newer than it are simply parsed,
+        // as git and libgit2 both allow.
         // A writer faster than packing leaves more loose objects behind than the limit while a run is under way:
         // go again until they are under it, so that a burst of changes ends packed (bounded, in case another
         // process keeps writing).
+        var merged = false
         for _ in 0..<8 {
-            if try repository.packIncrementally() { try repository.writeCommitGraph() }
+            if try repository.packIncrementally() { merged = true }
             guard repository.estimatedLooseObjects() > looseObjectLimit else { break }
+        }
+        // A Folio change writes a blob, a tree and a commit, so a third of the packed objects estimates the commits.
+        if merged || repository.commitGraphIsStale(commits: repository.packs().reduce(0) { $0 + $1.objects } / 3) {
+            try repository.writeCommitGraph()
         }
     }
 

@@ -164,6 +164,33 @@ extension Repository {
     }
 
     /// Writes `objects/info/commit-graph` for every commit reachable from a ref, with libgit2's own writer.
+    /// How many commits the commit-graph file lists (the last entry of its OID fan-out), nil without a readable one.
+    public func commitGraphCount() -> Int? {
+        guard let data = FileManager.default.contents(atPath: gitDirectoryPath + "objects/info/commit-graph"), data.count >= 8 else { return nil }
+        let bytes = [UInt8](data)
+        guard bytes[0...3].elementsEqual("CGPH".utf8) else { return nil }
+        func word(_ at: Int) -> UInt64 { bytes[at..<(at + 8)].reduce(0) { $0 << 8 | UInt64($1) } }
+        let chunks = Int(bytes[6])
+        for index in 0..<chunks {
+            let entry = 8 + 12 * index
+            guard entry + 12 <= bytes.count else { return nil }
+            if bytes[entry..<(entry + 4)].elementsEqual("OIDF".utf8) {
+                let last = Int(word(entry + 4)) + 255 * 4
+                guard last >= 0, last + 4 <= bytes.count else { return nil }
+                return bytes[last..<(last + 4)].reduce(0) { $0 << 8 | Int($1) }
+            }
+        }
+        return nil
+    }
+
+    /// Whether the commit-graph should be rewritten because the history has outgrown it by a quarter: `commits` is
+    /// the number of commits now (an estimate will do). Rewriting at each 25 % of growth keeps git's walks on a
+    /// graph that covers most of the history while the total cost of rewrites stays a few times one rewrite.
+    public func commitGraphIsStale(commits: Int) -> Bool {
+        guard let listed = commitGraphCount() else { return commits >= 256 }
+        return commits * 4 > listed * 5
+    }
+
     public func writeCommitGraph() throws {
         let info = gitDirectory.appendingPathComponent("objects/info")
         try FileManager.default.createDirectory(at: info, withIntermediateDirectories: true)

@@ -100,6 +100,27 @@ final class RepositoryTests: XCTestCase {
         XCTAssertEqual(paged, all)
     }
 
+    func testTheCommitGraphIsReadBackAndRewrittenOnceHistoryOutgrowsItByAQuarter() throws {
+        // Given 40 commits and a commit-graph written over them
+        let dir = TemporaryDirectory()
+        let env = dir.environment()
+        let repo = try Repository.create(at: dir.path("r"))
+        XCTAssertNil(repo.commitGraphCount())
+        var head: ObjectID?
+        for i in 1...40 { head = try commitFile(repo, "f", "\(i)", parent: head) }
+        try repo.writeCommitGraph()
+        // Then Folio reads the count git would, and git finds the graph valid
+        XCTAssertEqual(repo.commitGraphCount(), 40)
+        let verify = try git(["commit-graph", "verify"], in: dir.path("r"), environment: env)
+        XCTAssertEqual(verify.status, 0, verify.stderr)
+        // And it is stale only once the history has grown by more than a quarter
+        XCTAssertFalse(repo.commitGraphIsStale(commits: 50))
+        XCTAssertTrue(repo.commitGraphIsStale(commits: 51))
+        // And a damaged file reads as no graph
+        try Data("CGPH".utf8).write(to: dir.path("r/.git/objects/info/commit-graph"))
+        XCTAssertNil(repo.commitGraphCount())
+    }
+
     func testOpeningAMissingRepositoryNamesThePath() throws {
         let dir = TemporaryDirectory()
         XCTAssertThrowsError(try Repository.open(at: dir.path("nope"))) { error in
