@@ -19,10 +19,10 @@ final class DocumentLock {
 
     deinit { close(fd) }
 
-    /// The note's fixed size: two object ids and a space. Writing it in place at this size, and clearing it by
-    /// overwriting it with spaces, never changes the file's length, so a change costs no `ftruncate` (a journaled
-    /// metadata update on ext4).
-    static let noteSize = 81
+    /// The note's fixed size: room for two object ids and a space (81 bytes with SHA-1, 129 with SHA-256). Writing
+    /// it in place at this size, and clearing it by overwriting it with spaces, never changes the file's length, so
+    /// a change costs no `ftruncate` (a journaled metadata update on ext4).
+    static let noteSize = 160
 
     /// Replaces the note (call while holding the lock); `text` is at most `noteSize` bytes.
     func writeNote(_ text: String, sync: Bool) throws {
