@@ -136,7 +136,7 @@ public final class Document {
             while true {
                 attempt += 1
                 let headID = try repository.referenceTarget(branch)
-                let headTree = try headID.map { $0 == lastCommit?.id ? lastCommit!.tree : try repository.commit($0).tree }
+                let headTree = try headID.map(tree(of:))
                 let newTree = try build(headTree)
                 if newTree == headTree && extraParents.isEmpty { return nil }
                 let (author, committer) = signatures()
@@ -160,6 +160,12 @@ public final class Document {
                 return commit
             }
         }
+    }
+
+    /// The tree of commit `id` (this document's last commit is not read again).
+    private func tree(of id: ObjectID) throws -> ObjectID {
+        if let lastCommit, lastCommit.id == id { return lastCommit.tree }
+        return try repository.commit(id).tree
     }
 
     private func moveBranch(to commitID: ObjectID, from headID: ObjectID?, message: String) throws {
