@@ -35,17 +35,10 @@ public final class CommandIO: @unchecked Sendable {
             stdin: { FileHandle.standardInput.readDataToEndOfFile() })
     }
 
-    /// Writes all of `text` to `fd` (retrying short writes and EINTR; a closed reader ends it quietly).
+    /// Writes all of `text` to `fd`; a closed reader ends it quietly.
     private static func writeAll(_ fd: Int32, _ text: String) {
         var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return }
-                offset += n
-            }
-        }
+        text.withUTF8 { _ = AtomicFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes text to standard output as is.
@@ -141,6 +134,10 @@ public struct Arguments {
         guard index < positionals.count else { throw UsageError("missing \(what)") }
         guard !positionals[index].isEmpty else { throw UsageError("\(what) must not be empty") }
         return positionals[index]
+    }
+    /// The positional at `index`, nil when it was not given.
+    public func optionalPositional(_ index: Int) -> String? {
+        index < positionals.count ? positionals[index] : nil
     }
     /// Fails when more than `count` positionals were given.
     public func expectAtMost(_ count: Int) throws {

@@ -91,7 +91,7 @@ let documentCommands: [Command] = [
             options: ["--file"]) { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(2)
-        let rev = args.positionals.count > 1 ? args.positionals[1] : nil
+        let rev = args.optionalPositional(1)
         let file = args.value("--file") ?? document.metadata.primaryFile
         let data = try document.read(path: file, at: rev)
         if args.flag("--json") {
@@ -107,8 +107,8 @@ let documentCommands: [Command] = [
             flags: ["--semantic"]) { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(3)
-        let a = args.positionals.count > 1 ? args.positionals[1] : nil
-        let b = args.positionals.count > 2 ? args.positionals[2] : nil
+        let a = args.optionalPositional(1)
+        let b = args.optionalPositional(2)
         var text: String?
         if args.flag("--semantic") {
             text = try semanticDiff(document: document, from: a, to: b, io: io).map { $0.isEmpty || $0.hasSuffix("\n") ? $0 : $0 + "\n" }
@@ -155,7 +155,7 @@ let documentCommands: [Command] = [
         let document = try openDocument(try args.positional(0, "PATH"), io)
         let name = try args.positional(1, "NAME")
         try args.expectAtMost(3)
-        let rev = args.positionals.count > 2 ? args.positionals[2] : nil
+        let rev = args.optionalPositional(2)
         try document.tag(name, at: rev)
         let target = try rev.map(document.resolve) ?? document.head().id
         if args.flag("--json") {

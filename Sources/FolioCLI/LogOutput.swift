@@ -57,7 +57,7 @@ struct LogOutput {
         let id = commit.id
         appendHex(id, digits: 7)
         put("  ")
-        appendLocalMinute(commit.authorTime)
+        appendDate(commit.authorTime, utc: false)
         put("  ")
         appendRaw(commit.authorName)
         put("  ")
@@ -70,27 +70,37 @@ struct LogOutput {
         put("\n")
     }
 
-    /// `2026-11-29 15:11` in local time.
-    private mutating func appendLocalMinute(_ time: Int64) {
+    /// `2026-11-29 15:11` (local time) or `2026-11-29T15:11:22Z` (UTC).
+    private mutating func appendDate(_ time: Int64, utc: Bool) {
         var seconds = time_t(time)
         var parts = tm()
-        localtime_r(&seconds, &parts)
+        if utc { gmtime_r(&seconds, &parts) } else { localtime_r(&seconds, &parts) }
         digits(Int(parts.tm_year) + 1900, 4); out.append(45); digits(Int(parts.tm_mon) + 1, 2); out.append(45); digits(Int(parts.tm_mday), 2)
-        out.append(32); digits(Int(parts.tm_hour), 2); out.append(58); digits(Int(parts.tm_min), 2)
+        out.append(utc ? 84 : 32); digits(Int(parts.tm_hour), 2); out.append(58); digits(Int(parts.tm_min), 2)
+        if utc { out.append(58); digits(Int(parts.tm_sec), 2); out.append(90) }
     }
 
     /// A C string as UTF-8 (invalid sequences repaired), optionally up to its first newline.
     private mutating func appendRaw(_ text: UnsafePointer<CChar>?, firstLineOnly: Bool = false) {
         guard let text else { return }
-        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        let (bytes, ascii, _) = Self.scan(text, firstLineOnly: firstLineOnly)
+        if ascii { out.append(contentsOf: bytes) } else { out.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8) }
+    }
+
+    /// The bytes of a C string (up to its first newline when asked), whether they are all ASCII, and whether they
+    /// can go into a JSON string as they are (ASCII with nothing to escape).
+    private static func scan(_ text: UnsafePointer<CChar>, firstLineOnly: Bool) -> (bytes: UnsafeBufferPointer<UInt8>, ascii: Bool, jsonPlain: Bool) {
+        let start = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
         var length = 0
         var ascii = true
-        while bytes[length] != 0, !(firstLineOnly && bytes[length] == 10) {
-            if bytes[length] >= 0x80 { ascii = false }
+        var jsonPlain = true
+        while start[length] != 0, !(firstLineOnly && start[length] == 10) {
+            let byte = start[length]
+            if byte >= 0x80 { ascii = false; jsonPlain = false }
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { jsonPlain = false }
             length += 1
         }
-        let buffer = UnsafeBufferPointer(start: bytes, count: length)
-        if ascii { out.append(contentsOf: buffer) } else { out.append(contentsOf: String(decoding: buffer, as: UTF8.self).utf8) }
+        return (UnsafeBufferPointer(start: start, count: length), ascii, jsonPlain)
     }
 
     // MARK: JSON: the same document `CommandIO.json` would print for `[HistoryEntry]` (pretty, keys sorted)
@@ -115,36 +125,18 @@ struct LogOutput {
         for (index, tag) in tags.enumerated() {
             put("      "); appendJSONString(tag); put(index + 1 < tags.count ? ",\n" : "\n")
         }
-        put("    ],\n    \"time\" : \""); appendISO8601(commit.authorTime)
+        put("    ],\n    \"time\" : \""); appendDate(commit.authorTime, utc: true)
         put("\"\n  }")
-    }
-
-    /// `2026-11-29T15:11:22Z` (UTC).
-    private mutating func appendISO8601(_ time: Int64) {
-        var seconds = time_t(time)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        digits(Int(parts.tm_year) + 1900, 4); out.append(45); digits(Int(parts.tm_mon) + 1, 2); out.append(45); digits(Int(parts.tm_mday), 2)
-        out.append(84); digits(Int(parts.tm_hour), 2); out.append(58); digits(Int(parts.tm_min), 2); out.append(58); digits(Int(parts.tm_sec), 2)
-        out.append(90)
     }
 
     /// A C string as a JSON string literal (invalid UTF-8 repaired), optionally up to its first newline.
     private mutating func appendJSONString(_ text: UnsafePointer<CChar>?, firstLineOnly: Bool = false) {
         guard let text else { put("\"\""); return }
-        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
-        var length = 0
-        var plain = true
-        while bytes[length] != 0, !(firstLineOnly && bytes[length] == 10) {
-            let byte = bytes[length]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte >= 0x80 { plain = false }
-            length += 1
-        }
-        let buffer = UnsafeBufferPointer(start: bytes, count: length)
+        let (bytes, _, plain) = Self.scan(text, firstLineOnly: firstLineOnly)
         if plain {
-            out.append(0x22); out.append(contentsOf: buffer); out.append(0x22)
+            out.append(0x22); out.append(contentsOf: bytes); out.append(0x22)
         } else {
-            appendJSONString(String(decoding: buffer, as: UTF8.self))
+            appendJSONString(String(decoding: bytes, as: UTF8.self))
         }
     }
 

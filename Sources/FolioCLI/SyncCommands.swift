@@ -82,7 +82,7 @@ let syncCommands: [Command] = [
     Command("remote", usage: "remote PATH add NAME URL | remote PATH list [--json] | remote PATH remove NAME",
             summary: "Add, list or remove the servers a document syncs with") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
-        let action = args.positionals.count > 1 ? args.positionals[1] : "list"
+        let action = args.optionalPositional(1) ?? "list"
         switch action {
         case "add":
             let name = try args.positional(2, "NAME")
@@ -107,7 +107,7 @@ let syncCommands: [Command] = [
     Command("push", usage: "push PATH [REMOTE]", summary: "Send the document's versions to a remote") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(2)
-        let remote = args.positionals.count > 1 ? args.positionals[1] : nil
+        let remote = args.optionalPositional(1)
         let pushed = try document.push(to: remote, options: transferOptions(io, label: "Pushing"))
         if args.flag("--json") {
             struct Pushed: Encodable { let remote: String; let branch: String; let commit: String }
@@ -120,14 +120,14 @@ let syncCommands: [Command] = [
     Command("pull", usage: "pull PATH [REMOTE]", summary: "Bring in a remote's versions: fast-forward, merge, or keep a conflict") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(2)
-        let remote = args.positionals.count > 1 ? args.positionals[1] : nil
+        let remote = args.optionalPositional(1)
         let outcome = try document.pull(from: remote, options: syncOptions(io, label: "Receiving"))
         return try reportPull(outcome, document: document, remote: remote, args, io)
     },
     Command("sync", usage: "sync PATH [REMOTE]", summary: "Pull, then push") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(2)
-        let remote = args.positionals.count > 1 ? args.positionals[1] : nil
+        let remote = args.optionalPositional(1)
         let outcome = try document.pull(from: remote, options: syncOptions(io, label: "Receiving"))
         if case .conflict = outcome { return try reportPull(outcome, document: document, remote: remote, args, io) }
         let pushed = try document.push(to: remote, options: transferOptions(io, label: "Pushing"))

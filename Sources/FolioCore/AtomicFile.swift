@@ -50,15 +50,18 @@ public enum AtomicFile {
 
     /// Writes all of `data` to `fd`, retrying short writes and EINTR; false on an error (errno says which).
     static func writeAll(_ fd: Int32, _ data: Data) -> Bool {
-        data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
+        data.withUnsafeBytes { writeAll(fd, $0) }
+    }
+
+    /// Writes all of `buffer` to `fd`, retrying short writes and EINTR; false on an error (errno says which).
+    package static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let n = Foundation.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            if n < 0 { if errno == EINTR { continue }; return false }
+            offset += n
         }
+        return true
     }
 
     /// Flushes everything written to the file system holding `url` (one `syncfs(2)` instead of many fsyncs).

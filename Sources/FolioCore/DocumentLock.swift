@@ -38,9 +38,10 @@ final class DocumentLock {
         guard pwrite(fd, blank, blank.count, 0) == blank.count else { throw POSIXFailure(operation: "clear note", path: path) }
     }
 
-    /// The note, nil when empty or blank. (Older Folio versions emptied the file instead; both read as no note.)
+    /// The note, nil when empty or blank. (Older Folio versions wrote it at its own length, 81 bytes at most, and
+    /// emptied the file to clear it; both read the same.)
     func readNote() -> String? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        var buffer = [UInt8](repeating: 0, count: Self.noteSize)
         let n = pread(fd, &buffer, buffer.count, 0)
         let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }
         guard n > 0, let start = buffer[..<n].firstIndex(where: { !isBlank($0) }),

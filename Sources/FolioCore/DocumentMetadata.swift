@@ -1,9 +1,9 @@
 import Foundation
 
 /// Where a document came from, recorded so its creation can be replayed and later updated.
-public struct DocumentOrigin: Codable, Sendable, Equatable {
+public struct DocumentOrigin: Encodable, Sendable, Equatable {
     /// The template a document was made from, at which commit, with which answers (secrets left out).
-    public struct Template: Codable, Sendable, Equatable {
+    public struct Template: Encodable, Sendable, Equatable {
         public var id: String
         public var version: String?
         public var source: String
@@ -23,7 +23,7 @@ public struct DocumentOrigin: Codable, Sendable, Equatable {
 }
 
 /// The contents of `.folio/document.json`: what a document is.
-public struct DocumentMetadata: Codable, Sendable, Equatable {
+public struct DocumentMetadata: Encodable, Sendable, Equatable {
     public static let currentFormat = 1
     /// The folder inside a document that holds Folio's own files.
     public static let folder = ".folio"

@@ -7,7 +7,7 @@ extension Repository {
     public func estimatedLooseObjects() -> Int {
         var count = 0
         for prefix in ["17", "5c", "a3", "e8"] {
-            guard let dir = opendir(gitDirectory.appendingPathComponent("objects/\(prefix)").path) else { continue }
+            guard let dir = opendir(gitDirectoryPath + "objects/" + prefix) else { continue }
             while let entry = readdir(dir) {
                 if entry.pointee.d_name.0 != 46 /* "." */ { count += 1 }
             }
@@ -165,20 +165,22 @@ extension Repository {
 
     /// Writes `objects/info/commit-graph` for every commit reachable from a ref, with libgit2's own writer.
     /// How many commits the commit-graph file lists (the last entry of its OID fan-out), nil without a readable one.
+    /// Reads the header, the chunk table and one word, not the whole file (megabytes on a long history).
     public func commitGraphCount() -> Int? {
-        guard let data = FileManager.default.contents(atPath: gitDirectoryPath + "objects/info/commit-graph"), data.count >= 8 else { return nil }
-        let bytes = [UInt8](data)
-        guard bytes[0...3].elementsEqual("CGPH".utf8) else { return nil }
-        func word(_ at: Int) -> UInt64 { bytes[at..<(at + 8)].reduce(0) { $0 << 8 | UInt64($1) } }
-        let chunks = Int(bytes[6])
-        for index in 0..<chunks {
-            let entry = 8 + 12 * index
-            guard entry + 12 <= bytes.count else { return nil }
-            if bytes[entry..<(entry + 4)].elementsEqual("OIDF".utf8) {
-                let last = Int(word(entry + 4)) + 255 * 4
-                guard last >= 0, last + 4 <= bytes.count else { return nil }
-                return bytes[last..<(last + 4)].reduce(0) { $0 << 8 | Int($1) }
-            }
+        let fd = Glibc.open(gitDirectoryPath + "objects/info/commit-graph", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        func read(_ count: Int, at offset: Int) -> [UInt8]? {
+            var bytes = [UInt8](repeating: 0, count: count)
+            return pread(fd, &bytes, count, off_t(offset)) == count ? bytes : nil
+        }
+        func number(_ bytes: ArraySlice<UInt8>) -> Int { bytes.reduce(0) { $0 << 8 | Int($1) } }
+        guard let header = read(8, at: 0), header[0...3].elementsEqual("CGPH".utf8),
+              let table = read(12 * Int(header[6]), at: 8) else { return nil }
+        for entry in stride(from: 0, to: table.count, by: 12) where table[entry..<(entry + 4)].elementsEqual("OIDF".utf8) {
+            let offset = number(table[(entry + 4)..<(entry + 12)])  // a damaged file may say anything
+            guard offset >= 0, offset < 1 << 40 else { return nil }
+            return read(4, at: offset + 255 * 4).map { number($0[...]) }
         }
         return nil
     }

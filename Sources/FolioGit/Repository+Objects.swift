@@ -165,7 +165,8 @@ extension Repository {
         return try author.withSignature { authorSig in
             try (committer ?? author).withSignature { committerSig in
                 try parents.withUnsafeMutableBufferPointer { oids in
-                    var pointers: [UnsafePointer<git_oid>?] = (0..<oids.count).map { UnsafePointer(oids.baseAddress! + $0) }
+                    let base = oids.baseAddress
+                    var pointers: [UnsafePointer<git_oid>?] = oids.indices.map { index in base.map { UnsafePointer($0 + index) } }
                     try pointers.withUnsafeMutableBufferPointer { buffer in
                         try check(git_commit_create_from_ids(&out, pointer, nil, authorSig, committerSig, nil, message, &tree,
                                                              buffer.count, buffer.baseAddress), "create commit", displayPath)

@@ -58,34 +58,33 @@ public final class PluginEditor: @unchecked Sendable {
             guard let list else { return [] }
             return (0..<count).compactMap { list[$0].map { String(cString: $0) } }
         }
-        var commands: [PluginCommand] = []
-        if let list = e.commands {
-            for index in 0..<e.command_count {
-                guard let command = list[index], Int(command.pointee.struct_size) >= MemoryLayout<folio_command_info>.size,
-                      let commandID = command.pointee.id else {
-                    throw refuse("editor '\(id)': command \(index + 1) is missing or malformed")
+        /// The entries of one of the editor's tables, each present and at least as large as this host's struct.
+        func entries<Entry>(_ list: UnsafePointer<UnsafePointer<Entry>?>?, _ count: Int, _ size: KeyPath<Entry, UInt32>,
+                            _ what: String) throws -> [Entry] {
+            guard let list else { return [] }
+            return try (0..<count).map { index in
+                guard let entry = list[index], Int(entry.pointee[keyPath: size]) >= MemoryLayout<Entry>.size else {
+                    throw refuse("editor '\(id)': \(what) \(index + 1) is missing or malformed")
                 }
-                let c = command.pointee
-                commands.append(PluginCommand(
-                    id: String(cString: commandID), title: c.title.map { String(cString: $0) } ?? String(cString: commandID),
-                    shortcut: c.shortcut.map { String(cString: $0) } ?? "", usage: c.usage.map { String(cString: $0) } ?? String(cString: commandID),
-                    needsSelection: c.flags & UInt32(FOLIO_COMMAND_NEEDS_SELECTION) != 0))
+                return entry.pointee
             }
         }
+        var commands: [PluginCommand] = []
+        for c in try entries(e.commands, e.command_count, \.struct_size, "command") {
+            guard let commandID = c.id else { throw refuse("editor '\(id)': command \(commands.count + 1) is missing or malformed") }
+            commands.append(PluginCommand(
+                id: String(cString: commandID), title: c.title.map { String(cString: $0) } ?? String(cString: commandID),
+                shortcut: c.shortcut.map { String(cString: $0) } ?? "", usage: c.usage.map { String(cString: $0) } ?? String(cString: commandID),
+                needsSelection: c.flags & UInt32(FOLIO_COMMAND_NEEDS_SELECTION) != 0))
+        }
         var declared: [DeclaredType] = []
-        if let list = e.declared_types {
-            for index in 0..<e.declared_type_count {
-                guard let type = list[index], Int(type.pointee.struct_size) >= MemoryLayout<folio_type_declaration>.size,
-                      let identifier = type.pointee.identifier else {
-                    throw refuse("editor '\(id)': declared type \(index + 1) is missing or malformed")
-                }
-                let t = type.pointee
-                declared.append(DeclaredType(
-                    identifier: ContentType(String(cString: identifier)),
-                    conformsTo: strings(t.conforms_to, min(t.conforms_to_count, 64)).map { ContentType($0) },
-                    extensions: strings(t.extensions, min(t.extension_count, 64)),
-                    description: t.description.map { String(cString: $0) } ?? ""))
-            }
+        for t in try entries(e.declared_types, e.declared_type_count, \.struct_size, "declared type") {
+            guard let identifier = t.identifier else { throw refuse("editor '\(id)': declared type \(declared.count + 1) is missing or malformed") }
+            declared.append(DeclaredType(
+                identifier: ContentType(String(cString: identifier)),
+                conformsTo: strings(t.conforms_to, min(t.conforms_to_count, 64)).map { ContentType($0) },
+                extensions: strings(t.extensions, min(t.extension_count, 64)),
+                description: t.description.map { String(cString: $0) } ?? ""))
         }
         let diff = e.extension.flatMap { $0(table, FOLIO_EXTENSION_SEMANTIC_DIFF) }?.assumingMemoryBound(to: folio_semantic_diff_v1.self)
         let merge = e.extension.flatMap { $0(table, FOLIO_EXTENSION_SEMANTIC_MERGE) }?.assumingMemoryBound(to: folio_semantic_merge_v1.self)
