@@ -69,11 +69,19 @@ public struct DocumentMetadata: Encodable, Sendable, Equatable {
             }
         }
         let metadata = try DocumentMetadata(node: node)
+        let formatNode = try node.member("format")
+        guard metadata.format >= 1 else {
+            throw JSONPositionError(line: formatNode.line, column: formatNode.column,
+                                    message: "format \(metadata.format) is not a format version (1 or more)")
+        }
         guard metadata.format <= currentFormat else {
-            throw JSONPositionError(line: node["format"]?.line ?? 1, column: node["format"]?.column ?? 1,
+            throw JSONPositionError(line: formatNode.line, column: formatNode.column,
                                     message: "format \(metadata.format) is newer than this Folio understands (\(currentFormat))")
         }
-        try DocumentPath.validate(metadata.primaryFile)
+        let primaryNode = try node.member("primaryFile")
+        do { try DocumentPath.validate(metadata.primaryFile, allowFolioFolder: false) } catch {
+            throw JSONPositionError(line: primaryNode.line, column: primaryNode.column, message: "primaryFile: \(error)")
+        }
         return metadata
     }
 
@@ -131,10 +139,10 @@ extension JSONNode {
     }
 
     func integer() throws -> Int {
-        guard case let .number(number) = kind, number == number.rounded(), abs(number) < 1e15 else {
+        guard case let .number(number) = kind, let whole = Int(exactly: number), whole.magnitude < 1 << 53 else {
             throw JSONPositionError(line: line, column: column, message: "expected a whole number")
         }
-        return Int(number)
+        return whole
     }
 
     /// An ISO 8601 date and time (`2026-11-29T17:39:16Z`, fractional seconds and `±hh:mm` offsets allowed).

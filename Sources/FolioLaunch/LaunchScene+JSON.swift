@@ -74,7 +74,8 @@ struct SceneReader {
         guard case let .number(value) = node.kind, value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
             throw fail(node, path, "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
-        return Int(value)
+        guard let whole = Int(exactly: value) else { throw fail(node, path, "expected a whole number") }
+        return whole
     }
 
     func strings(_ node: JSONNode, _ path: String) throws -> [String] {
