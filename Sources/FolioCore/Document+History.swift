@@ -184,7 +184,7 @@ extension Document {
         if try repository.referenceTarget("refs/tags/\(name)") != nil {
             throw FolioError.invalidRequest("\(url.path): a version named '\(name)' already exists")
         }
-        let tagger = signatures().committer
+        let tagger = try signatures().committer
         try repository.createTag(name, target: target, tagger: tagger, message: name + "\n")
     }
 

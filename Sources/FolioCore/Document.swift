@@ -23,9 +23,7 @@ public final class Document {
     let store: DocumentStore
     private let lock: DocumentLock
     /// Who commits, resolved on the first change (reading git config); only the time changes per commit.
-    private lazy var identity: (author: Signature, committer: Signature) =
-        (Identity.author(settings: store.settings, environment: store.environment, repository: repository),
-         Identity.committer(settings: store.settings, environment: store.environment, repository: repository))
+    private var identity: (author: Signature, committer: Signature)?
     /// The branch HEAD names, read once when the document is opened.
     let branch: String
     private var changesSinceMaintenanceCheck = 0
@@ -52,11 +50,14 @@ public final class Document {
     }
 
     /// The author and committer for a commit made now (a fixed `GIT_*_DATE` stays fixed).
-    func signatures() -> (author: Signature, committer: Signature) {
-        var (author, committer) = identity
+    func signatures() throws -> (author: Signature, committer: Signature) {
+        let resolved = try identity ?? (Identity.author(settings: store.settings, environment: store.environment, repository: repository),
+                                        Identity.committer(settings: store.settings, environment: store.environment, repository: repository))
+        identity = resolved
+        var (author, committer) = resolved
         let now = Date()
-        if store.environment["GIT_AUTHOR_DATE"] == nil { author.time = now }
-        if store.environment["GIT_COMMITTER_DATE"] == nil { committer.time = now }
+        if !Identity.fixesDate("GIT_AUTHOR_DATE", environment: store.environment) { author.time = now }
+        if !Identity.fixesDate("GIT_COMMITTER_DATE", environment: store.environment) { committer.time = now }
         return (author, committer)
     }
 
@@ -139,7 +140,7 @@ public final class Document {
                 let headTree = try headID.map(tree(of:))
                 let newTree = try build(headTree)
                 if newTree == headTree && extraParents.isEmpty { return nil }
-                let (author, committer) = signatures()
+                let (author, committer) = try signatures()
                 let commit = try repository.writeCommit(tree: newTree, parents: (headID.map { [$0] } ?? []) + extraParents,
                                                         author: author, committer: committer, message: message)
                 let commitID = commit.id
@@ -278,7 +279,7 @@ public final class Document {
             if tree == headTree { return nil }
             let deltas = try repository.deltas(from: headTree, to: tree)
             let text = message ?? Self.describe(deltas)
-            let (author, committer) = signatures()
+            let (author, committer) = try signatures()
             let commit = try repository.writeCommit(tree: tree, parents: headID.map { [$0] } ?? [], author: author, committer: committer, message: text)
             try moveBranch(to: commit.id, from: headID, message: text)
             try withStaleLockRetry(repository.gitDirectoryPath + "index.lock") {

@@ -115,8 +115,8 @@ public final class DocumentStore: Sendable {
                 indexUpdates.append(IndexUpdate(path: file.path, blob: blob, mode: mode))
             }
             let tree = try repository.updateTree(nil, changes)
-            let author = Identity.author(settings: settings, environment: environment, repository: repository)
-            let committer = Identity.committer(settings: settings, environment: environment, repository: repository)
+            let author = try Identity.author(settings: settings, environment: environment, repository: repository)
+            let committer = try Identity.committer(settings: settings, environment: environment, repository: repository)
             let commit = try repository.createCommit(tree: tree, parents: [], author: author, committer: committer, message: message)
             let branch = try repository.headBranch() ?? "refs/heads/main"
             try repository.updateReference(branch, to: commit, expecting: nil, logMessage: "commit (initial): \(message)")

@@ -16,6 +16,8 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
     case invalidRequest(String)
     /// Another writer kept the document busy for too long.
     case busy(String)
+    /// An environment variable holds a value Folio refuses: the variable and the problem.
+    case invalidEnvironment(String, String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,7 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
         case let .fileNotFound(file, where_): return "\(file): no such file in \(where_)"
         case let .invalidRequest(why): return why
         case let .busy(path): return "\(path): document is busy (another writer holds its lock)"
+        case let .invalidEnvironment(variable, problem): return "\(variable): \(problem)"
         }
     }
 

@@ -30,8 +30,14 @@ public struct Signature: Sendable, Equatable, Codable {
         // git_signature_new refuses angle brackets and newlines in names; keep what git would keep.
         let cleanName = name.filter { $0 != "<" && $0 != ">" && $0 != "\n" }
         let cleanEmail = email.filter { $0 != "<" && $0 != ">" && $0 != "\n" }
-        try check(git_signature_new(&sig, cleanName.isEmpty ? "unknown" : cleanName, cleanEmail,
-                                    git_time_t(time.timeIntervalSince1970.rounded(.down)), Int32(timeZoneOffset)),
+        // A time or zone outside what a commit can hold is an error, never a trapping conversion.
+        // libgit2 writes the time as an unsigned 32-bit number: anything outside would be committed wrapped around.
+        guard let seconds = git_time_t(exactly: time.timeIntervalSince1970.rounded(.down)), (0...git_time_t(UInt32.max)).contains(seconds),
+              let offset = Int32(exactly: timeZoneOffset), offset.magnitude < 100 * 60 else {  // ±HHMM: four digits
+            throw GitError(operation: "make signature", subject: "\(name) <\(email)>",
+                           message: "time \(time.timeIntervalSince1970) or zone offset \(timeZoneOffset) minutes is out of range")
+        }
+        try check(git_signature_new(&sig, cleanName.isEmpty ? "unknown" : cleanName, cleanEmail, seconds, offset),
                   "make signature", "\(name) <\(email)>")
         guard let sig else { throw GitError(operation: "make signature", message: "no signature returned") }
         defer { git_signature_free(sig) }
