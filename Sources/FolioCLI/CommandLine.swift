@@ -5,7 +5,7 @@ import FolioCore
 public final class CommandIO: @unchecked Sendable {
     private let writeOut: (String) -> Void
     private let writeErr: (String) -> Void
-    private let readIn: () -> Data
+    private let readIn: () throws -> Data
     /// Whether standard input and output are a terminal (prompts and progress bars only then).
     public let isInteractive: Bool
     /// The environment the command runs in.
@@ -15,7 +15,7 @@ public final class CommandIO: @unchecked Sendable {
 
     /// Creates an I/O set from closures.
     public init(environment: [String: String], currentDirectory: URL, isInteractive: Bool,
-                out: @escaping (String) -> Void, err: @escaping (String) -> Void, stdin: @escaping () -> Data) {
+                out: @escaping (String) -> Void, err: @escaping (String) -> Void, stdin: @escaping () throws -> Data) {
         self.environment = environment
         self.currentDirectory = currentDirectory
         self.isInteractive = isInteractive
@@ -32,7 +32,7 @@ public final class CommandIO: @unchecked Sendable {
             isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1,
             out: { writeAll(STDOUT_FILENO, $0) },
             err: { writeAll(STDERR_FILENO, $0) },
-            stdin: { FileHandle.standardInput.readDataToEndOfFile() })
+            stdin: { try StandardStreams.readAll(STDIN_FILENO) })
     }
 
     /// Writes all of `text` to `fd`; a closed reader ends it quietly.
@@ -47,8 +47,8 @@ public final class CommandIO: @unchecked Sendable {
     public func line(_ text: String = "") { writeOut(text + "\n") }
     /// Writes a line to standard error.
     public func error(_ text: String) { writeErr(text + "\n") }
-    /// Reads all of standard input.
-    public func readStandardInput() -> Data { readIn() }
+    /// Reads all of standard input; a directory or a descriptor not open for reading is an error.
+    public func readStandardInput() throws -> Data { try readIn() }
 
     /// Resolves a path given on the command line against the current folder.
     public func url(_ path: String) -> URL {
@@ -209,8 +209,14 @@ public enum FolioCommandLine {
 
     /// Runs with the process's arguments and streams, then exits.
     public static func main() -> Never {
+        StandardStreams.ensureOpen()  // before anything opens a file
         signal(SIGPIPE, SIG_IGN)
-        let code = run(Array(Swift.CommandLine.arguments.dropFirst()), io: .standard())
+        let arguments: [String]
+        do { arguments = try StandardStreams.arguments() } catch {
+            CommandIO.standard().error("folio: \(oneLine(error))")
+            exit(usageFailure)
+        }
+        let code = run(arguments, io: .standard())
         // Background packing started by a change finishes before the process ends.
         DocumentMaintenance.waitForAll()
         exit(code)

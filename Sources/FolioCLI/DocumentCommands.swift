@@ -32,6 +32,7 @@ let documentCommands: [Command] = [
             flags: ["--defaults", "--offline"]) { args, io in
         let path = try args.positional(0, "PATH")
         try args.expectAtMost(1)
+        try NewDocumentPath.check(path)
         if args.value("--template") != nil || args.value("--replay") != nil {
             return try newFromTemplate(args, io)
         }
@@ -66,7 +67,7 @@ let documentCommands: [Command] = [
             }
             data = contents
         } else {
-            data = io.readStandardInput()
+            data = try io.readStandardInput()
         }
         let message = args.value("-m") ?? args.value("--message") ?? "Edit \(file)"
         let commit = try document.write(data, to: file, message: message)

@@ -282,7 +282,7 @@ func answerMode(_ args: Arguments, _ io: CommandIO) -> AnswerMode {
         if variable.type == .bool { prompt += " (yes/no)" }
         if let defaultText { prompt += " [\(defaultText)]" }
         io.out(prompt + ": ")
-        guard let answer = reader.readLine() else { throw FolioError.invalidRequest("no answer for '\(variable.name)': standard input ended") }
+        guard let answer = try reader.readLine() else { throw FolioError.invalidRequest("no answer for '\(variable.name)': standard input ended") }
         return answer.trimmingCharacters(in: .whitespaces)
     }
 }

@@ -25,8 +25,10 @@ let templateCommands: [Command] = [
         let file = try args.positional(0, "TEMPLATE_FILE")
         try args.expectAtMost(1)
         guard let data = args.value("--data") else { throw UsageError("missing --data DATA.json") }
-        let output = try renderFile(at: io.url(file), dataJSON: io.url(data), partialsDirectory: args.value("--partials").map(io.url),
-                                    strict: args.flag("--strict"))
+        try InputFiles.checkJSON(io.url(data))
+        let partials = args.value("--partials").map(io.url)
+        if let partials { try InputFiles.checkFolder(partials) }
+        let output = try renderFile(at: io.url(file), dataJSON: io.url(data), partialsDirectory: partials, strict: args.flag("--strict"))
         if args.flag("--json") {
             struct Rendered: Encodable { let output: String }
             try io.json(Rendered(output: output))
@@ -283,10 +285,10 @@ final class PromptReader: @unchecked Sendable {
     private var buffered: [String]?
     init(io: CommandIO) { self.io = io }
 
-    func readLine() -> String? {
+    func readLine() throws -> String? {
         if isatty(STDIN_FILENO) == 1 { return Swift.readLine(strippingNewline: true) }
         if buffered == nil {
-            buffered = String(decoding: io.readStandardInput(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            buffered = String(decoding: try io.readStandardInput(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
         guard var lines = buffered, !lines.isEmpty else { return nil }
         let line = lines.removeFirst()
@@ -350,7 +352,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
             if variable.type == .bool { prompt += " (yes/no)" }
             if let defaultText, !variable.isSecretForPrompt { prompt += " [\(defaultText)]" }
             io.out(prompt + ": ")
-            guard let answer = reader.readLine() else {
+            guard let answer = try reader.readLine() else {
                 throw FolioError.invalidRequest("no answer for '\(variable.name)': standard input ended")
             }
             return answer.trimmingCharacters(in: .whitespaces)

@@ -91,22 +91,31 @@ extension Repository {
         var tree: OpaquePointer?
         try treeID.withOID { try check(git_tree_lookup(&tree, pointer, $0), "read tree", treeID.hex) }
         defer { git_tree_free(tree) }
-        final class Collector { var entries: [TreeEntry] = [] }
+        final class Collector { var entries: [TreeEntry] = []; var invalidName: String? }
         let collector = Collector()
         let payload = Unmanaged.passUnretained(collector).toOpaque()
-        try check(git_tree_walk(tree, GIT_TREEWALK_PRE, { root, entry, payload in
+        let code = git_tree_walk(tree, GIT_TREEWALK_PRE, { root, entry, payload in
             guard let entry, let payload else { return 0 }
             let collector = Unmanaged<Collector>.fromOpaque(payload).takeUnretainedValue()
             let type = git_tree_entry_type(entry)
+            // A name that is not UTF-8 is refused, never repaired into another name (U+FFFD).
+            guard let name = String(validatingCString: git_tree_entry_name(entry)),
+                  let prefix = root.map({ String(validatingCString: $0) }) ?? "" else {
+                let raw = (root.map { String(cString: $0) } ?? "") + String(cString: git_tree_entry_name(entry))
+                collector.invalidName = raw
+                return -1
+            }
             guard type == GIT_OBJECT_BLOB || type == GIT_OBJECT_COMMIT else { return 0 }
-            let name = String(cString: git_tree_entry_name(entry))
-            let prefix = root.map { String(cString: $0) } ?? ""
             collector.entries.append(TreeEntry(
                 path: prefix + name, id: ObjectID(git_tree_entry_id(entry)),
                 mode: git_tree_entry_filemode(entry).rawValue,
                 kind: type == GIT_OBJECT_BLOB ? .blob : .commit))
             return 0
-        }, payload), "walk tree", treeID.hex)
+        }, payload)
+        if let invalid = collector.invalidName {
+            throw GitError(operation: "read tree", subject: treeID.hex, message: "the file name '\(invalid)' is not valid UTF-8")
+        }
+        try check(code, "walk tree", treeID.hex)
         return collector.entries
     }
 
