@@ -96,6 +96,13 @@ public struct DocumentMetadata: Encodable, Sendable, Equatable {
 
 /// Rules for paths inside a document.
 public enum DocumentPath {
+    /// Fails when a new document at `url` would be, or sit inside, a repository's `.git` folder (any letter case).
+    public static func validateLocation(_ url: URL) throws {
+        if url.standardizedFileURL.pathComponents.contains(where: { $0.lowercased() == ".git" }) {
+            throw FolioError.invalidRequest("\(url.path): a document cannot be named .git or be made inside a .git folder")
+        }
+    }
+
     /// Fails unless `path` is relative, normalized, and stays out of `.git`.
     public static func validate(_ path: String, allowFolioFolder: Bool = true) throws {
         let bytes = path.utf8
@@ -139,7 +146,7 @@ extension JSONNode {
     }
 
     func integer() throws -> Int {
-        guard case let .number(number) = kind, let whole = Int(exactly: number), whole.magnitude < 1 << 53 else {
+        guard let whole = wholeNumber else {
             throw JSONPositionError(line: line, column: column, message: "expected a whole number")
         }
         return whole

@@ -77,6 +77,7 @@ public final class DocumentStore: Sendable {
     /// any point leaves nothing behind. `url` must not exist.
     public func create(at url: URL, metadata: DocumentMetadata, files: [DocumentFile], message: String) throws -> Document {
         let fm = FileManager.default
+        try DocumentPath.validateLocation(url)
         if fm.fileExists(atPath: url.path) { throw FolioError.alreadyExists(url.path) }
         let parent = url.deletingLastPathComponent()
         guard fm.fileExists(atPath: parent.path) else {

@@ -98,6 +98,13 @@ public struct JSONNode: Sendable {
         }
     }
 
+    /// The number as an `Int` when it is whole and within ±2^53 (where every whole number is exact in JSON's
+    /// doubles, so `9223372036854775809` is not silently read as `Int.max`); nil otherwise. Never traps.
+    public var wholeNumber: Int? {
+        guard case let .number(value) = kind, value.magnitude <= 9_007_199_254_740_992 else { return nil }
+        return Int(exactly: value)
+    }
+
     /// The member node for `key`, if this is an object holding it.
     public subscript(key: String) -> JSONNode? {
         if case let .object(members) = kind { return members.last(where: { $0.key == key })?.value }

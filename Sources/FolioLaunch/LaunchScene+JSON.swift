@@ -71,10 +71,9 @@ struct SceneReader {
     }
 
     func int(_ node: JSONNode, _ path: String, range: ClosedRange<Int>) throws -> Int {
-        guard case let .number(value) = node.kind, value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+        guard let whole = node.wholeNumber, range.contains(whole) else {
             throw fail(node, path, "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
-        guard let whole = Int(exactly: value) else { throw fail(node, path, "expected a whole number") }
         return whole
     }
 

@@ -38,7 +38,13 @@ enum FolderSnapshot {
             let url = folder.appendingPathComponent(name)
             let path = prefix + name
             var info = stat()
-            guard lstat(url.path, &info) == 0 else { continue }
+            guard lstat(url.path, &info) == 0 else {
+                // Foundation lists a name that is not UTF-8 with U+FFFD in place of its bytes: refuse, never skip.
+                if name.unicodeScalars.contains("\u{FFFD}") {
+                    throw TemplateError(sourceName, "\(folder.path): the file name '\(path)' is not valid UTF-8")
+                }
+                continue
+            }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 try collect(url, prefix: path + "/", repository: repository, into: &changes, sourceName: sourceName)

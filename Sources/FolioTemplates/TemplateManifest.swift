@@ -78,6 +78,7 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
                 default: return nil
                 }
             }
+            try checkBounds(node)
         } catch {
             throw TemplateError(file, JSONKeys.describe(error))
         }
@@ -121,5 +122,19 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
             }
         }
         return manifest
+    }
+
+    /// Each variable's `min` and `max` must be whole numbers that fit an `Int` (1e30, 1.5 or "3" are refused here
+    /// with their position, rather than by the decoder without one).
+    static func checkBounds(_ node: JSONNode) throws {
+        guard case let .array(variables)? = node["variables"]?.kind else { return }
+        for variable in variables {
+            for key in ["min", "max"] {
+                guard let bound = variable[key] else { continue }
+                guard bound.wholeNumber != nil else {
+                    throw JSONPositionError(line: bound.line, column: bound.column, message: "'\(key)' must be a whole number")
+                }
+            }
+        }
     }
 }
