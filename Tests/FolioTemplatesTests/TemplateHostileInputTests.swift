@@ -42,6 +42,30 @@ final class TemplateHostileInputTests: XCTestCase {
                      containing: ["plain", "is not valid UTF-8"])
     }
 
+    func testGivenAGitSourceWithAFileNameThatIsNotUTF8WhenInstantiatedThenItIsRefusedNotRenamed() throws {
+        let temp = TemporaryDirectory()
+        let repo = TemplateRepoBuilder(root: temp.path("repo"), environment: temp.environment())
+        try FileManager.default.createDirectory(at: repo.root, withIntermediateDirectories: true)
+        try repo.initRepository()
+        try repo.template("t", id: "g/t")
+        let name = (Array(repo.root.path.utf8) + Array("/t/files/caf".utf8) + [0xE9, 0]).map { CChar(bitPattern: $0) }
+        let fd = open(name, O_CREAT | O_WRONLY, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
+        try repo.commitAll("init", tag: "v1.0.0")
+        let resolver = TemplateResolver(environment: temp.environment())
+        let store = DocumentStore(settings: Settings(sync: .none), environment: temp.environment())
+        func instantiate() throws -> URL {
+            let template: Template = try await_ {
+                let resolved = try await resolver.resolve(TemplateSource(name: "r", location: repo.root.path))
+                return try await resolver.template("g/t", in: resolved)
+            }
+            return try template.instantiate(at: temp.path("Doc"), answers: ["who": .string("x")], store: store).url
+        }
+        assertThrows(try instantiate(), containing: ["is not valid UTF-8"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("Doc").path))
+    }
+
     func testGivenACatalogWithDuplicateKeysWhenResolvedThenAWarningNamesBothPositions() throws {
         let temp = TemporaryDirectory()
         let folder = TemplateRepoBuilder(root: temp.path("plain"), environment: temp.environment())
