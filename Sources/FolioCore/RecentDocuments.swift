@@ -24,6 +24,8 @@ public struct RecentDocuments: Sendable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         // A damaged list is not worth an error: it is rebuilt as documents are opened.
+        // Strict JSON first: duplicate keys or a lone surrogate also make the list damaged, not half-read.
+        guard (try? JSONNode.parse(data)) != nil else { return [] }
         let entries = (try? decoder.decode([Entry].self, from: data)) ?? []
         return entries.filter { FileManager.default.fileExists(atPath: $0.path + "/" + DocumentMetadata.path) }
     }

@@ -21,6 +21,19 @@ final class CommitDateHostileInputTests: XCTestCase {
         }
     }
 
+    func testGivenRandomDateTextWhenParsedThenNothingTrapsAndWhatIsAcceptedIsInRange() {
+        let alphabet = Array("0123456789@+- .eEnaifx:")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...24, using: &generator)
+            let text = String((0..<length).compactMap { _ in alphabet.randomElement(using: &generator) })
+            guard let date = try? GitDate(parsing: text, variable: "GIT_AUTHOR_DATE") else { continue }
+            XCTAssertTrue((0...GitDate.maximumSeconds).contains(date.seconds), text)
+            XCTAssertLessThan(abs(date.offsetMinutes), 24 * 60, text)
+            XCTAssertLessThan(abs(date.offsetMinutes) % 60, 60, text)
+        }
+    }
+
     func testGivenGitRawDatesWhenParsedThenSecondsAndZoneAreKept() throws {
         let cases: [(String, Int64, Int)] = [
             ("1700000000 +0100", 1_700_000_000, 60), ("@1700000000 -0530", 1_700_000_000, -330), ("@0", 0, 0),
