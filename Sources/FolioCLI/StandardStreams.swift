@@ -35,6 +35,13 @@ public enum StandardStreams {
         }
     }
 
+    /// Writes `text` to standard error with write(2); a failed write (a hung-up terminal) is ignored, where
+    /// `FileHandle.standardError.write` would trap.
+    static func writeError(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = AtomicFile.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+    }
+
     static func readProblem(_ code: Int32) -> String {
         switch code {
         case EISDIR: return "is a directory"

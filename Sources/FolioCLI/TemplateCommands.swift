@@ -101,14 +101,14 @@ final class FetchProgressBar: @unchecked Sendable {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let megabytes = String(format: "%.1f MiB", Double(progress.receivedBytes) / 1_048_576)
         let line = "\r\u{1B}[K\(source.name) [\(bar)] \(Int(fraction * 100))% \(progress.receivedObjects)/\(progress.totalObjects) objects, \(megabytes)"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStreams.writeError(line)
         drawn = true
     }
 
     func finish() {
         guard enabled else { return }
         lock.lock(); defer { lock.unlock() }
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { StandardStreams.writeError("\r\u{1B}[K") }
         drawn = false
     }
 }
