@@ -54,6 +54,9 @@ public final class DocumentStore: Sendable {
         }
         let repository: Repository
         do { repository = try Repository.openDocument(at: url) } catch let error as GitError {
+            if error.isOwnedByAnotherUser {
+                throw FolioError.notADocument(url.path, "it belongs to another user; git's safe.directory setting must list it")
+            }
             throw FolioError.notADocument(url.path, error.message)
         }
         guard repository.workDirectory != nil else { throw FolioError.notADocument(url.path, "bare repository") }

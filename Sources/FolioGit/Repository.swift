@@ -184,3 +184,8 @@ public final class Repository {
         try check(git_config_set_bool(config, key, value ? 1 : 0), "set config \(key)", displayPath)
     }
 }
+
+extension GitError {
+    /// libgit2 refused a repository owned by another user (git's `safe.directory` check).
+    public var isOwnedByAnotherUser: Bool { code == GIT_EOWNER.rawValue }
+}
