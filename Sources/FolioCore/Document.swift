@@ -131,6 +131,7 @@ public final class Document {
     /// Refuses writes below a path that is a file or link in the current version, and over a folder there (a git
     /// tree cannot hold both).
     private func checkFolders(of paths: [String], in tree: ObjectID) throws {
+        let written = Set(paths)
         for path in paths {
             var folder = Substring(path)
             var folders: [Substring] = []
@@ -139,7 +140,8 @@ public final class Document {
                 folders.append(folder)
             }
             for folder in folders.reversed() {
-                guard let entry = try repository.entry(atPath: String(folder), inTree: tree) else { break }
+                if written.contains(String(folder)) { throw WorkTreeError.notAFolder(path: workTree.display(path), file: String(folder)) }
+                guard let entry = try repository.entry(atPath: String(folder), inTree: tree) else { continue }
                 if entry.kind == .blob { throw WorkTreeError.notAFolder(path: workTree.display(path), file: String(folder)) }
             }
             if try repository.entry(atPath: path, inTree: tree)?.kind == .tree { throw WorkTreeError.isAFolder(path: workTree.display(path)) }
