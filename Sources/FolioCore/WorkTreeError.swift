@@ -90,5 +90,10 @@ public struct WorkTreeStatus: Sendable, Equatable {
     /// True when the work tree shows the current version.
     public var isCurrent: Bool { outOfDate.isEmpty }
 
+    public init(outOfDate: [String], cause: String?) {
+        self.outOfDate = outOfDate
+        self.cause = cause
+    }
+
     public static let current = WorkTreeStatus(outOfDate: [], cause: nil)
 }

@@ -201,4 +201,57 @@ final class WorkTreeSafetyTests: XCTestCase {
         XCTAssertEqual(try reader.workTreeStatus(), .current)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("Doc/.git/folio").path))
     }
+
+    // MARK: A failed work-tree write
+
+    func testGivenAFullDiskWhenTheWorkTreeWriteFailsThenTheChangeIsKeptTheDocumentStaysUsableAndRepairMendsIt() throws {
+        guard let disk = SmallFileSystem(at: dir.path("disk"), bytes: 2 << 20) else { throw XCTSkip("mounting a tmpfs needs root") }
+        let document = try store.create(at: disk.url.appendingPathComponent("Doc"))
+        try disk.fill(leaving: 64 << 10)
+        // When 300 KB of zeros are written (a tiny object, so the commit fits and only the work-tree write fails)
+        let big = Data(count: 300_000)
+        let commit = try XCTUnwrap(try document.write(big, to: "big.txt", message: "Big"))
+        // Then the change is kept and the document says what is out of date and why
+        let full = WorkTreeStatus(outOfDate: ["big.txt"], cause: String(cString: strerror(ENOSPC)))
+        XCTAssertEqual(document.workTreeProblem, full)
+        XCTAssertEqual(try document.read(path: "big.txt"), big)
+        // And opening it again works (the failed write is not retried into an error) and reports the same
+        let reopened = try store.open(at: document.url)
+        XCTAssertEqual(try reopened.head().id, commit.id)
+        XCTAssertEqual(try reopened.workTreeStatus(), full)
+        // And recording the work tree as it is is refused: it would take the change back
+        XCTAssertThrowsError(try reopened.commitWorkTree()) { error in
+            XCTAssertEqual(error as? WorkTreeError, .outOfDate(document: reopened.url.path, files: ["big.txt"], cause: full.cause ?? ""))
+        }
+        // And a further change is still kept
+        XCTAssertNotNil(try reopened.write(Data("small".utf8), to: "small.txt", message: "Small"))
+        XCTAssertEqual(try reopened.log().map(\.summary), ["Small", "Big", "Create Doc"])
+        XCTAssertEqual(try reopened.workTreeStatus().outOfDate, ["big.txt", "small.txt"])
+        // When the disk has room again, then repairing writes every out-of-date file
+        try disk.drain()
+        XCTAssertEqual(try reopened.repairWorkTree(), .current)
+        XCTAssertEqual(FileManager.default.contents(atPath: document.url.path + "/big.txt"), big)
+        XCTAssertEqual(FileManager.default.contents(atPath: document.url.path + "/small.txt"), Data("small".utf8))
+        XCTAssertEqual(try git(["status", "--porcelain"], in: document.url, environment: env).stdout, "")
+        XCTAssertEqual(try git(["fsck", "--strict"], in: document.url, environment: env).status, 0)
+    }
+
+    func testGivenAFullDiskWhenTheObjectCannotBeStoredThenTheErrorNamesTheFileAndTheCause() throws {
+        guard let disk = SmallFileSystem(at: dir.path("disk"), bytes: 2 << 20) else { throw XCTSkip("mounting a tmpfs needs root") }
+        let document = try store.create(at: disk.url.appendingPathComponent("Doc"))
+        try disk.fill(leaving: 64 << 10)
+        // When incompressible bytes larger than the free space are written
+        var random = SystemRandomNumberGenerator()
+        let noise = Data((0..<300_000).map { _ in UInt8.random(in: 0...255, using: &random) })
+        XCTAssertThrowsError(try document.write(noise, to: "noise.bin", message: "Noise")) { error in
+            // Then one line names the file and says the disk is full, and nothing is committed
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix(document.url.path + "/noise.bin: "), text)
+            XCTAssertTrue(text.contains(String(cString: strerror(ENOSPC))), text)
+            XCTAssertFalse(text.contains("libgit2 error"), text)
+        }
+        XCTAssertEqual(try document.log().count, 1)
+        try disk.drain()
+        XCTAssertNotNil(try document.write(noise, to: "noise.bin", message: "Noise"))
+    }
 }
