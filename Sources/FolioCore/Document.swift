@@ -324,7 +324,7 @@ public final class Document {
 
     func reloadMetadata() throws {
         let metadataURL = url.appendingPathComponent(DocumentMetadata.path)
-        guard let data = FileManager.default.contents(atPath: metadataURL.path) else { return }
+        guard let data = workTree.read(DocumentMetadata.path) else { return }
         do { metadata = try DocumentMetadata.decode(data) } catch {
             throw FolioError.invalidFile(metadataURL.path, JSONKeys.describe(error))
         }
@@ -490,7 +490,7 @@ public final class Document {
     /// Does nothing on a document that cannot be written; a write that fails again is reported by `workTreeProblem`.
     package func finishInterruptedChange() throws {
         guard lock.isWritable, lock.readNote() != nil else { return }
-        try lock.withLock { recoverInterruptedChange() }
+        try lock.withLock { _ = recoverInterruptedChange() }
     }
 
     /// Makes `target`, a descendant of the current version, current without a new commit (a pull that can

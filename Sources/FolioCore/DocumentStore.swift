@@ -61,7 +61,8 @@ public final class DocumentStore: Sendable {
         }
         guard repository.workDirectory != nil else { throw FolioError.notADocument(url.path, "bare repository") }
         let metadataURL = url.appendingPathComponent(DocumentMetadata.path)
-        guard let data = FileManager.default.contents(atPath: metadataURL.path) else {
+        // Read without following links: `.folio` is the document's own folder.
+        guard let data = WorkTree(rootPath: url.path, displayRoot: url.path).read(DocumentMetadata.path) else {
             throw FolioError.notADocument(url.path, "no \(DocumentMetadata.path)")
         }
         let metadata: DocumentMetadata

@@ -98,9 +98,9 @@ final class WorkTreeCommandTests: XCTestCase {
         XCTAssertEqual(try runProgram("/usr/bin/chown", ["-R", "65534:65534", doc]).status, 0)
         XCTAssertEqual(try runProgram("/usr/bin/chmod", ["-R", "a-w", doc]).status, 0)
         XCTAssertEqual(try runProgram("/usr/bin/chmod", ["a+rx", dir.url.path, dir.path("home").path]).status, 0)
-        func asNobody(_ args: String...) throws -> RunResult {
+        func asNobody(_ args: String..., stdin: String = "") throws -> RunResult {
             try runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", folioExecutable.path] + args,
-                           cwd: dir.url, environment: env)
+                           cwd: dir.url, environment: env, stdin: Data(stdin.utf8))
         }
         // When reading, then every read-only command works
         let log = try asNobody("log", doc)
@@ -111,9 +111,10 @@ final class WorkTreeCommandTests: XCTestCase {
         let status = try asNobody("status", doc)
         XCTAssertEqual(status.status, 0, status.stderr)
         // And a write fails with one line and changes nothing
-        let write = try asNobody("write", doc, "document.txt", "--from", "/dev/null")
+        let write = try asNobody("write", doc, "document.txt", stdin: "more\n")
         XCTAssertEqual(write.status, 1)
         XCTAssertEqual(write.stderr.split(separator: "\n").count, 1, write.stderr)
+        XCTAssertTrue(write.stderr.contains(doc) && write.stderr.contains(String(cString: strerror(EACCES))), write.stderr)
         XCTAssertEqual(try asNobody("log", doc).stdout.split(separator: "\n").count, 2)
     }
 }
