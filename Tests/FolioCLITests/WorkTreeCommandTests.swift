@@ -117,4 +117,33 @@ final class WorkTreeCommandTests: XCTestCase {
         XCTAssertTrue(write.stderr.contains(doc) && write.stderr.contains(String(cString: strerror(EACCES))), write.stderr)
         XCTAssertEqual(try asNobody("log", doc).stdout.split(separator: "\n").count, 2)
     }
+
+    func testGivenGitDirAndGitWorkTreeInTheProcessEnvironmentWhenWritingThenTheDocumentIsWritten() throws {
+        let doc = dir.path("Doc").path
+        folio("new", doc)
+        let other = dir.path("other")
+        try git(["init", "-q", other.path], in: dir.url, environment: env)
+        // Given a `folio` process whose environment points git elsewhere, and a document whose config does too
+        let hostile = dir.environment(["GIT_DIR": other.path + "/.git", "GIT_WORK_TREE": other.path, "GIT_INDEX_FILE": other.path + "/index"])
+        try git(["config", "core.worktree", other.path], in: URL(fileURLWithPath: doc), environment: env)
+        // When it writes a file, then the file and its commit land in the document, nothing in the other repository
+        let write = try runProgram(folioExecutable.path, ["write", doc, "a.txt"], cwd: dir.url, environment: hostile, stdin: Data("mine".utf8))
+        XCTAssertEqual(write.status, 0, write.stderr)
+        XCTAssertEqual(FileManager.default.contents(atPath: doc + "/a.txt"), Data("mine".utf8))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: other.path), [".git"])
+        XCTAssertEqual(try git(["rev-list", "--all"], in: other, environment: env).stdout, "")
+        XCTAssertTrue(folio("log", doc).stdout.contains("Edit a.txt"))
+    }
+
+    func testGivenALinkToAFolderOutsideWhenWritingThroughItThenOneLineAndNothingOutside() throws {
+        let doc = dir.path("Doc").path
+        folio("new", doc)
+        let elsewhere = dir.path("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: doc + "/out", withDestinationPath: elsewhere.path)
+        let write = folio("write", doc, "out/file", stdin: "x", expect: 1)
+        XCTAssertEqual(write.stderr, "folio write: \(doc)/out/file: cannot be written because 'out' is a symbolic link (Folio does not write through links)\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [])
+        XCTAssertEqual(folio("log", doc).stdout.split(separator: "\n").count, 1)
+    }
 }
