@@ -123,14 +123,17 @@ public final class Document {
         }
         let writes = workTreeUpdates.compactMap { if case let .write(path, _, _, _) = $0 { path } else { nil } }
         return try commitTree(message: message, workTree: workTreeUpdates) { headTree in
-            if let headTree { try checkFolders(of: writes, in: headTree) }
-            return try repository.updateTree(headTree, treeChanges)
+            do { return try repository.updateTree(headTree, treeChanges) } catch let error as GitError {
+                // libgit2 refuses a file where a folder must be (and the reverse); say which, on the user's paths.
+                try checkFolders(of: writes, in: headTree)
+                throw error
+            }
         }
     }
 
     /// Refuses writes below a path that is a file or link in the current version, and over a folder there (a git
     /// tree cannot hold both).
-    private func checkFolders(of paths: [String], in tree: ObjectID) throws {
+    private func checkFolders(of paths: [String], in tree: ObjectID?) throws {
         let written = Set(paths)
         for path in paths {
             var folder = Substring(path)
@@ -141,10 +144,10 @@ public final class Document {
             }
             for folder in folders.reversed() {
                 if written.contains(String(folder)) { throw WorkTreeError.notAFolder(path: workTree.display(path), file: String(folder)) }
-                guard let entry = try repository.entry(atPath: String(folder), inTree: tree) else { continue }
+                guard let tree, let entry = try repository.entry(atPath: String(folder), inTree: tree) else { continue }
                 if entry.kind == .blob { throw WorkTreeError.notAFolder(path: workTree.display(path), file: String(folder)) }
             }
-            if try repository.entry(atPath: path, inTree: tree)?.kind == .tree { throw WorkTreeError.isAFolder(path: workTree.display(path)) }
+            if let tree, try repository.entry(atPath: path, inTree: tree)?.kind == .tree { throw WorkTreeError.isAFolder(path: workTree.display(path)) }
         }
     }
 
