@@ -151,10 +151,11 @@ public final class Document {
         }
     }
 
-    /// Runs an object-store write for `path`, turning libgit2's failure into one naming the file and the cause.
-    private func saving<R>(_ path: String, _ body: () throws -> R) throws -> R {
+    /// Runs an object-store write for `path` (nil: the whole change), turning libgit2's failure into one naming the
+    /// file (or the document) and the cause.
+    private func saving<R>(_ path: String?, _ body: () throws -> R) throws -> R {
         do { return try body() } catch let error as GitError {
-            throw WorkTreeError.storeFailed(path: workTree.display(path), cause: Self.cause(of: error))
+            throw WorkTreeError.storeFailed(path: path.map(workTree.display) ?? url.path, cause: Self.cause(of: error))
         }
     }
 
@@ -190,8 +191,10 @@ public final class Document {
                 let newTree = try build(headTree)
                 if newTree == headTree && extraParents.isEmpty { return nil }
                 let (author, committer) = signatures()
-                let commit = try repository.writeCommit(tree: newTree, parents: (headID.map { [$0] } ?? []) + extraParents,
-                                                        author: author, committer: committer, message: message)
+                let commit = try saving(nil) {
+                    try repository.writeCommit(tree: newTree, parents: (headID.map { [$0] } ?? []) + extraParents,
+                                               author: author, committer: committer, message: message)
+                }
                 let commitID = commit.id
                 let shownTree = try behindFrom ?? headTree ?? repository.emptyTree()
                 let updates = try (behindFrom == nil ? known : nil) ?? workTreeUpdates(repository.deltas(from: shownTree, to: newTree))
