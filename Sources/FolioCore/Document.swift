@@ -427,8 +427,14 @@ public final class Document {
             try? clearIntent()
             return nil
         }
+        let updates: [WorkTreeUpdate]
+        do { updates = try workTreeUpdates(repository.deltas(from: pending.shown, to: pending.currentTree)) } catch {
+            // The note names a tree this repository cannot read (a damaged note): nothing can be finished from it.
+            try? clearIntent()
+            return nil
+        }
         do {
-            try updateWorkTree(try workTreeUpdates(repository.deltas(from: pending.shown, to: pending.currentTree)))
+            try updateWorkTree(updates)
             try clearIntent()
             workTreeProblem = nil
             return nil
@@ -467,8 +473,9 @@ public final class Document {
     }
 
     private func computeWorkTreeStatus() throws -> WorkTreeStatus {
-        guard let pending = try pendingWorkTree() else { return .current }
-        let updates = try workTreeUpdates(repository.deltas(from: pending.shown, to: pending.currentTree))
+        // A damaged note (naming a tree this repository cannot read) says nothing about the work tree.
+        guard let pending = try? pendingWorkTree(),
+              let updates = try? workTreeUpdates(repository.deltas(from: pending.shown, to: pending.currentTree)) else { return .current }
         var written: Set<String> = []
         var outOfDate: Set<String> = []
         for case let .write(path, data, _, mode) in updates {

@@ -254,4 +254,19 @@ final class WorkTreeSafetyTests: XCTestCase {
         try disk.drain()
         XCTAssertNotNil(try document.write(noise, to: "noise.bin", message: "Noise"))
     }
+
+    func testGivenADamagedCrashNoteWhenOpeningAndWritingThenTheDocumentStaysUsable() throws {
+        let document = try store.create(at: dir.path("Doc"))
+        let lockPath = document.url.path + "/.git/folio/lock"
+        // A note naming the current commit and a tree that does not exist, then random bytes
+        let head = try document.head().id.hex
+        for note in [Data("\(head) \(String(repeating: "1", count: 40)) 28".utf8), Data((0..<2000).map { UInt8(truncatingIfNeeded: $0 &* 31) })] {
+            try note.write(to: URL(fileURLWithPath: lockPath))
+            XCTAssertEqual(try store.open(at: document.url, readOnly: true).workTreeStatus(), .current)
+            let reopened = try store.open(at: document.url)
+            XCTAssertEqual(try reopened.workTreeStatus(), .current)
+            XCTAssertNotNil(try reopened.write(Data(note.prefix(8)), to: "document.txt", message: "After a damaged note"))
+            XCTAssertEqual(FileManager.default.contents(atPath: document.url.path + "/document.txt"), Data(note.prefix(8)))
+        }
+    }
 }
