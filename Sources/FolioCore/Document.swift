@@ -136,13 +136,7 @@ public final class Document {
     private func checkFolders(of paths: [String], in tree: ObjectID?) throws {
         let written = Set(paths)
         for path in paths {
-            var folder = Substring(path)
-            var folders: [Substring] = []
-            while let slash = folder.lastIndex(of: "/") {
-                folder = folder[..<slash]
-                folders.append(folder)
-            }
-            for folder in folders.reversed() {
+            for folder in WorkTree.folders(of: path) {
                 if written.contains(String(folder)) { throw WorkTreeError.notAFolder(path: workTree.display(path), file: String(folder)) }
                 guard let tree, let entry = try repository.entry(atPath: String(folder), inTree: tree) else { continue }
                 if entry.kind == .blob { throw WorkTreeError.notAFolder(path: workTree.display(path), file: String(folder)) }

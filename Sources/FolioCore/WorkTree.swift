@@ -41,13 +41,7 @@ struct WorkTree {
         let written = Set(writes)
         for path in writes {
             try checkNames(path)
-            var prefix = Substring(path)
-            var folders: [Substring] = []
-            while let slash = prefix.lastIndex(of: "/") {
-                prefix = prefix[..<slash]
-                folders.append(prefix)
-            }
-            for folder in folders.reversed() {
+            for folder in Self.folders(of: path) {
                 let name = String(folder)
                 if written.contains(name) { throw WorkTreeError.notAFolder(path: display(path), file: name) }
                 // A path removed first, or missing, leaves nothing in the way below it.
@@ -62,6 +56,17 @@ struct WorkTree {
                 throw WorkTreeError.isAFolder(path: display(path))
             }
         }
+    }
+
+    /// The folders on the way to `path`, outermost first ("a", "a/b" for "a/b/c").
+    static func folders(of path: String) -> [Substring] {
+        var prefix = Substring(path)
+        var folders: [Substring] = []
+        while let slash = prefix.lastIndex(of: "/") {
+            prefix = prefix[..<slash]
+            folders.append(prefix)
+        }
+        return folders.reversed()
     }
 
     enum Kind { case file, folder, link }
