@@ -78,6 +78,11 @@ final class WorkTreeSafetyTests: XCTestCase {
         try FileManager.default.removeItem(at: dir.path("Doc/a"))
         try assertRefused(try document.write(Data("x".utf8), to: "a/b", message: "Under a file in the history"),
                           .notAFolder(path: document.url.path + "/a/b", file: "a"), nothingCommittedIn: document)
+        // And a file over a folder of the history, gone from the work tree, is refused the same way
+        try document.write(Data("u".utf8), to: "t/u", message: "T")
+        try FileManager.default.removeItem(at: dir.path("Doc/t"))
+        try assertRefused(try document.write(Data("x".utf8), to: "t", message: "Over a folder in the history"),
+                          .isAFolder(path: document.url.path + "/t"), nothingCommittedIn: document)
     }
 
     func testGivenADocumentNameOf250BytesWhenCreatedThenItWorksAnd256BytesIsRefusedNamingIt() throws {
