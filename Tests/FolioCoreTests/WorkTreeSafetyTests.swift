@@ -274,4 +274,17 @@ final class WorkTreeSafetyTests: XCTestCase {
             XCTAssertEqual(FileManager.default.contents(atPath: document.url.path + "/document.txt"), Data(note.prefix(8)))
         }
     }
+
+    func testGivenNewDocumentFilesWithALinkAndAFileBehindItWhenCreatedThenRefusedAndNothingIsWrittenOutside() throws {
+        let elsewhere = dir.path("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let files = [DocumentFile(path: "x", data: Data(), symlinkTarget: elsewhere.path), DocumentFile(path: "x/planted", data: Data("p".utf8))]
+        let metadata = DocumentMetadata(contentType: .plainText, title: "T", primaryFile: "x/planted")
+        XCTAssertThrowsError(try store.create(at: dir.path("Doc"), metadata: metadata, files: files, message: "Create")) { error in
+            XCTAssertEqual(error as? WorkTreeError, .linkInPath(path: dir.path("Doc").path + "/x/planted", link: "x"))
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("Doc").path))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasPrefix(".folio") }, [])
+    }
 }
