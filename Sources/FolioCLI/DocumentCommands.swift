@@ -9,11 +9,38 @@ struct ChangeReport: Encodable {
     let commit: HistoryEntry?
 }
 
-func openDocument(_ path: String, _ io: CommandIO) throws -> Document {
-    try DocumentStore(environment: io.environment).open(at: io.url(path))
+/// Opens a document; `readOnly` for commands that only read it (they then work on a read-only file system).
+func openDocument(_ path: String, _ io: CommandIO, readOnly: Bool = false) throws -> Document {
+    try DocumentStore(environment: io.environment).open(at: io.url(path), readOnly: readOnly)
+}
+
+/// "work tree out of date: a.txt (No space left on device); run `folio status DOC --repair`".
+func workTreeLine(_ document: Document, _ status: WorkTreeStatus) -> String {
+    let files = status.outOfDate.count <= 5 ? status.outOfDate.joined(separator: ", ")
+        : status.outOfDate.prefix(5).joined(separator: ", ") + " and \(status.outOfDate.count - 5) more"
+    return "work tree out of date: \(files) (\(status.cause ?? "an earlier write failed")); the history has every change; "
+        + "run `folio status \(document.url.path) --repair` once the cause is gone"
+}
+
+/// Warns on stderr when the last change could not write the work tree (the change itself is kept).
+func warnIfWorkTreeBehind(_ document: Document, _ io: CommandIO) {
+    guard let problem = document.workTreeProblem, !problem.isCurrent else { return }
+    io.error("folio: warning: \(workTreeLine(document, problem))")
+}
+
+/// The work tree's state for `folio status` (`repair`: write the out-of-date files first).
+func reportWorkTree(_ document: Document, repair: Bool, json: Bool, _ io: CommandIO) throws {
+    let before = try document.workTreeStatus()
+    let after = repair && !before.isCurrent ? try document.repairWorkTree() : before
+    if repair && !before.isCurrent {
+        let mended = before.outOfDate.filter { !after.outOfDate.contains($0) }
+        if !mended.isEmpty { (json ? io.error : io.line)("Work tree repaired: \(mended.joined(separator: ", "))") }
+    }
+    if !after.isCurrent { (json ? io.error : io.line)(workTreeLine(document, after)) }
 }
 
 func reportChange(_ commit: CommitInfo?, document: Document, _ args: Arguments, _ io: CommandIO, nothing: String) throws -> Int32 {
+    warnIfWorkTreeBehind(document, io)
     let entry = try commit.map { _ in try document.log(limit: 1).first } ?? nil
     if args.flag("--json") {
         try io.json(ChangeReport(path: document.url.path, changed: commit != nil, commit: entry))
@@ -82,7 +109,7 @@ let documentCommands: [Command] = [
     },
     Command("log", usage: "log PATH [--limit N] [--skip N] [--since REV]", summary: "List versions, newest first",
             options: ["--limit", "--skip", "--since"]) { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
+        let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: true)
         try args.expectAtMost(1)
         try LogOutput.print(document, limit: try args.int("--limit"), skip: try args.int("--skip") ?? 0, since: args.value("--since"),
                             format: args.flag("--json") ? .json : .text, to: io.out)
@@ -90,7 +117,7 @@ let documentCommands: [Command] = [
     },
     Command("show", usage: "show PATH [REV] [--file F]", summary: "Print a version's content (default: the primary file)",
             options: ["--file"]) { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
+        let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: true)
         try args.expectAtMost(2)
         let rev = args.optionalPositional(1)
         let file = args.value("--file") ?? document.metadata.primaryFile
@@ -106,7 +133,7 @@ let documentCommands: [Command] = [
     },
     Command("diff", usage: "diff PATH [REV_A] [REV_B] [--semantic]", summary: "Show what changed between two versions",
             flags: ["--semantic"]) { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
+        let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: true)
         try args.expectAtMost(3)
         let a = args.optionalPositional(1)
         let b = args.optionalPositional(2)

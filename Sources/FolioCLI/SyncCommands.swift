@@ -162,9 +162,12 @@ let syncCommands: [Command] = [
         }
         return 0
     },
-    Command("status", usage: "status PATH [--json]", summary: "Unrecorded changes, and versions ahead/behind each remote") { args, io in
+    Command("status", usage: "status PATH [--json] [--repair]",
+            summary: "Unrecorded changes, versions ahead/behind each remote, an out-of-date work tree (--repair: write it)",
+            flags: ["--repair"]) { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(1)
+        try reportWorkTree(document, repair: args.flag("--repair"), json: args.flag("--json"), io)
         let status = try document.syncStatus()
         if args.flag("--json") { try io.json(status); return 0 }
         let changes = status.unrecordedChanges.isEmpty ? "no unrecorded changes"

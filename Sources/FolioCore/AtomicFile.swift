@@ -13,8 +13,8 @@ public enum AtomicFile {
     public static func write(_ data: Data, toPath path: String, sync: Bool, mode: mode_t = 0o644, umask: Bool = false) throws {
         let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
         let directory = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path
-        let temporary = directory + "/." + name + ".folio-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        // A short temporary name, so that a file whose name has the full 255 bytes can still be written.
+        let temporary = directory + "/" + WorkTree.temporaryName()
         var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         if fd < 0 && errno == ENOENT {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -21,7 +21,9 @@ public final class Document {
     /// The underlying repository (for the other Folio modules).
     package let repository: Repository
     let store: DocumentStore
-    private let lock: DocumentLock
+    let lock: DocumentLock
+    /// The work tree, written beneath `rootPath` without following links.
+    let workTree: WorkTree
     /// Who commits, resolved on the first change (reading git config); only the time changes per commit.
     private var identity: (author: Signature, committer: Signature)?
     /// The branch HEAD names, read once when the document is opened.
@@ -29,14 +31,20 @@ public final class Document {
     private var changesSinceMaintenanceCheck = 0
     /// The last commit this document made, so that the next change need not read it back.
     private var lastCommit: CommitInfo?
+    /// Set when the last change (or finishing an interrupted one) could not write the work tree: what is out of
+    /// date and why. The change itself is in the history; `repairWorkTree()` writes the files.
+    public internal(set) var workTreeProblem: WorkTreeStatus?
+    /// errno of the last failed work-tree write, kept in the crash note while the work tree is behind.
+    private var lastFailureCode: Int32?
 
-    init(url: URL, repository: Repository, metadata: DocumentMetadata, store: DocumentStore) throws {
+    init(url: URL, repository: Repository, metadata: DocumentMetadata, store: DocumentStore, readOnly: Bool = false) throws {
         self.url = url
         self.rootPath = repository.workDirectoryPath ?? url.path + "/"
         self.repository = repository
         self.metadata = metadata
         self.store = store
-        self.lock = try DocumentLock(gitDirectory: repository.gitDirectory)
+        self.lock = DocumentLock(gitDirectory: repository.gitDirectory, readOnly: readOnly)
+        self.workTree = WorkTree(rootPath: rootPath, displayRoot: url.path)
         self.branch = try repository.headBranch() ?? "refs/heads/main"
     }
 
@@ -98,22 +106,58 @@ public final class Document {
     public func apply(_ changes: [DocumentChange], message: String) throws -> CommitInfo? {
         try prepareForWriting()
         var treeChanges: [TreeChange] = []
-        var workTree: [WorkTreeUpdate] = []
+        var workTreeUpdates: [WorkTreeUpdate] = []
         for change in changes {
             switch change {
             case let .write(path, data, executable):
                 try DocumentPath.validate(path, allowFolioFolder: false)
-                let blob = try repository.writeBlob(data)
+                try workTree.checkNames(path)
+                let blob = try saving(path) { try repository.writeBlob(data) }
                 let mode: UInt32 = executable ? 0o100755 : 0o100644
                 treeChanges.append(.upsert(path: path, blob: blob, mode: mode))
-                workTree.append(.write(path: path, data: data, blob: blob, mode: mode))
+                workTreeUpdates.append(.write(path: path, data: data, blob: blob, mode: mode))
             case let .delete(path):
                 try DocumentPath.validate(path, allowFolioFolder: false)
                 treeChanges.append(.remove(path: path))
-                workTree.append(.remove(path: path))
+                workTreeUpdates.append(.remove(path: path))
             }
         }
-        return try commitTree(message: message, workTree: workTree) { headTree in try repository.updateTree(headTree, treeChanges) }
+        let writes = workTreeUpdates.compactMap { if case let .write(path, _, _, _) = $0 { path } else { nil } }
+        return try commitTree(message: message, workTree: workTreeUpdates) { headTree in
+            do { return try repository.updateTree(headTree, treeChanges) } catch let error as GitError {
+                // libgit2 refuses a file where a folder must be (and the reverse); say which, on the user's paths.
+                try checkFolders(of: writes, in: headTree)
+                throw error
+            }
+        }
+    }
+
+    /// Refuses writes below a path that is a file or link in the current version, and over a folder there (a git
+    /// tree cannot hold both).
+    private func checkFolders(of paths: [String], in tree: ObjectID?) throws {
+        let written = Set(paths)
+        for path in paths {
+            for folder in WorkTree.folders(of: path) {
+                if written.contains(String(folder)) { throw WorkTreeError.notAFolder(path: workTree.display(path), file: String(folder)) }
+                guard let tree, let entry = try repository.entry(atPath: String(folder), inTree: tree) else { continue }
+                if entry.kind == .blob { throw WorkTreeError.notAFolder(path: workTree.display(path), file: String(folder)) }
+            }
+            if let tree, try repository.entry(atPath: path, inTree: tree)?.kind == .tree { throw WorkTreeError.isAFolder(path: workTree.display(path)) }
+        }
+    }
+
+    /// Runs an object-store write for `path` (nil: the whole change), turning libgit2's failure into one naming the
+    /// file (or the document) and the cause.
+    private func saving<R>(_ path: String?, _ body: () throws -> R) throws -> R {
+        do { return try body() } catch let error as GitError {
+            throw WorkTreeError.storeFailed(path: path.map(workTree.display) ?? url.path, cause: Self.cause(of: error))
+        }
+    }
+
+    /// The cause of a libgit2 failure for a user: libgit2's message, or errno's when libgit2 gave none.
+    static func cause(of error: GitError) -> String {
+        if error.message.hasPrefix("libgit2 error"), errno != 0 { return String(cString: strerror(errno)) }
+        return error.message
     }
 
     /// What to do to the work tree after a commit: known from the change itself, or derived from a diff.
@@ -132,7 +176,8 @@ public final class Document {
                             build: (ObjectID?) throws -> ObjectID) throws -> CommitInfo? {
         try prepareForWriting()
         return try lock.withLock {
-            try recoverInterruptedChange()
+            // When the work tree is still behind from an earlier failure, this change writes those files too.
+            let behindFrom = recoverInterruptedChange()
             var attempt = 0
             while true {
                 attempt += 1
@@ -141,26 +186,60 @@ public final class Document {
                 let newTree = try build(headTree)
                 if newTree == headTree && extraParents.isEmpty { return nil }
                 let (author, committer) = try signatures()
-                let commit = try repository.writeCommit(tree: newTree, parents: (headID.map { [$0] } ?? []) + extraParents,
-                                                        author: author, committer: committer, message: message)
+                let commit = try saving(nil) {
+                    try repository.writeCommit(tree: newTree, parents: (headID.map { [$0] } ?? []) + extraParents,
+                                               author: author, committer: committer, message: message)
+                }
                 let commitID = commit.id
-                let updates = try known ?? workTreeUpdates(repository.deltas(from: headTree, to: newTree))
-                try writeIntent(commitID)
+                let shownTree = try behindFrom ?? headTree ?? repository.emptyTree()
+                let updates = try (behindFrom == nil ? known : nil) ?? workTreeUpdates(repository.deltas(from: shownTree, to: newTree))
+                try checkWorkTree(updates)
+                try writeIntent(commitID, from: shownTree)
                 do {
                     try moveBranch(to: commitID, from: headID, message: message)
                 } catch let error as GitError where error.isModified || error.isExists {
                     // Another writer (not holding our lock, e.g. plain git) moved the branch: re-apply on top.
-                    try clearIntent()
+                    try writeIntentOrClear(behindFrom)
                     if attempt < 20 { continue }
                     throw FolioError.busy(url.path)
                 }
-                try updateWorkTree(updates)
-                try clearIntent()
+                try finishWorkTree(updates, commit: commitID, from: shownTree)
                 try maintainIfNeeded()
                 lastCommit = commit
                 return commit
             }
         }
+    }
+
+    /// Refuses, before anything becomes current, work-tree writes the file system would refuse: names and paths
+    /// too long, a link or a file where a folder must be, a folder where a file goes.
+    private func checkWorkTree(_ updates: [WorkTreeUpdate]) throws {
+        var writes: [String] = []
+        var removals: [String] = []
+        for update in updates {
+            switch update {
+            case let .write(path, _, _, _): writes.append(path)
+            case let .remove(path): removals.append(path)
+            }
+        }
+        try workTree.check(writes: writes, removals: removals)
+    }
+
+    /// Writes a change's files after its commit became current and clears the crash note; when that fails, the
+    /// note stays (naming the tree the work tree still shows, and why) and `workTreeProblem` says what is out of date.
+    private func finishWorkTree(_ updates: [WorkTreeUpdate], commit: ObjectID, from shownTree: ObjectID) throws {
+        do {
+            try updateWorkTree(updates)
+            try clearIntent()
+            workTreeProblem = nil
+        } catch {
+            try noteWorkTreeFailure(error, commit: commit, from: shownTree)
+        }
+    }
+
+    private func writeIntentOrClear(_ behindFrom: ObjectID?) throws {
+        guard let behindFrom, let head = try repository.referenceTarget(branch) else { return try clearIntent() }
+        try writeIntent(head, from: behindFrom, failure: lastFailureCode)
     }
 
     /// The tree of commit `id` (this document's last commit is not read again).
@@ -209,19 +288,13 @@ public final class Document {
         for change in changes {
             switch change {
             case let .remove(path):
-                removeFile(path)
+                workTree.remove(path)
                 removals.append(path)
             case let .write(path, data, blob, mode):
                 if mode != 0o120000 {
-                    try AtomicFile.write(data, toPath: rootPath + path, sync: sync, mode: mode == 0o100755 ? 0o777 : 0o666, umask: true)
+                    try workTree.write(data, to: path, mode: mode == 0o100755 ? 0o777 : 0o666, sync: sync)
                 } else {
-                    let target = url.appendingPathComponent(path, isDirectory: false)
-                    let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).folio-link")
-                    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    unlink(temporary.path)
-                    guard symlink(String(decoding: data, as: UTF8.self), temporary.path) == 0, rename(temporary.path, target.path) == 0 else {
-                        throw POSIXFailure(operation: "write link", path: target.path)
-                    }
+                    try workTree.writeLink(String(decoding: data, as: UTF8.self), to: path, sync: sync)
                 }
                 removals.removeAll { $0 == path }
                 updates.append(IndexUpdate(path: path, blob: blob, mode: mode))
@@ -250,19 +323,9 @@ public final class Document {
         try body()
     }
 
-    private func removeFile(_ path: String) {
-        let target = url.appendingPathComponent(path, isDirectory: false)
-        unlink(target.path)
-        // Remove folders the deletion left empty, up to the document's root.
-        var folder = target.deletingLastPathComponent()
-        while folder.path.count > url.path.count, rmdir(folder.path) == 0 {
-            folder = folder.deletingLastPathComponent()
-        }
-    }
-
     func reloadMetadata() throws {
         let metadataURL = url.appendingPathComponent(DocumentMetadata.path)
-        guard let data = FileManager.default.contents(atPath: metadataURL.path) else { return }
+        guard let data = workTree.read(DocumentMetadata.path) else { return }
         do { metadata = try DocumentMetadata.decode(data) } catch {
             throw FolioError.invalidFile(metadataURL.path, JSONKeys.describe(error))
         }
@@ -272,7 +335,10 @@ public final class Document {
     @discardableResult
     public func commitWorkTree(message: String? = nil) throws -> CommitInfo? {
         try lock.withLock {
-            try recoverInterruptedChange()
+            // Recording the work tree while it is behind would take back the changes it does not show yet.
+            if recoverInterruptedChange() != nil, let problem = workTreeProblem, !problem.isCurrent {
+                throw WorkTreeError.outOfDate(document: url.path, files: problem.outOfDate, cause: problem.cause ?? "an earlier write failed")
+            }
             let headID = try repository.headCommitID()
             let headTree = try headID.map { try repository.commit($0).tree }
             let tree = try repository.stageWorkTree(write: false)
@@ -301,35 +367,138 @@ public final class Document {
         }
     }
 
-    // MARK: Crash recovery
+    // MARK: Crash recovery and an out-of-date work tree
 
-    /// Notes which commit is about to become current (and, for a fast-forward, the tree the work tree had), so
-    /// that a writer killed between moving the branch and writing the work tree is finished on the next open.
+    /// What the crash note says is left to do: bring the work tree from the tree it shows to the current version.
+    struct PendingWorkTree {
+        /// The tree the work tree shows (all of it written).
+        let shown: ObjectID
+        /// The current commit and its tree.
+        let current: ObjectID
+        let currentTree: ObjectID
+        /// errno of the last failed attempt, when one failed.
+        let failure: Int32?
+    }
+
+    /// Notes, before the branch moves, which commit is about to become current and which tree the work tree shows,
+    /// so that a writer killed (or failing) between moving the branch and writing the work tree is finished later.
     /// A torn note holds no valid id and is ignored: the note is written before the branch moves.
-    private func writeIntent(_ commit: ObjectID, from fromTree: ObjectID? = nil) throws {
-        try lock.writeNote(commit.hex + (fromTree.map { " " + $0.hex } ?? ""), sync: store.settings.sync == .full)
+    private func writeIntent(_ commit: ObjectID, from shownTree: ObjectID, failure: Int32? = nil) throws {
+        try lock.writeNote(commit.hex + " " + shownTree.hex + (failure.map { " \($0)" } ?? ""), sync: store.settings.sync == .full)
     }
 
     private func clearIntent() throws {
         try lock.clearNote()
     }
 
-    /// Finishes a change interrupted after its commit became current: writes its files into the work tree.
-    /// The note holds the commit and, for a fast-forward, the tree the work tree had before.
-    func recoverInterruptedChange() throws {
-        guard let note = lock.readNote() else { return }
-        let words = note.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        if let first = words.first, let commitID = ObjectID(hex: first), try repository.referenceTarget(branch) == commitID {
-            let commit = try repository.commit(commitID)
-            let fromTree = try words.count > 1 ? ObjectID(hex: words[1]) : commit.parents.first.map { try repository.commit($0).tree }
-            try updateWorkTree(try workTreeUpdates(repository.deltas(from: fromTree, to: commit.tree)))
+    /// The work tree's unfinished update, nil when it shows the current version.
+    func pendingWorkTree() throws -> PendingWorkTree? {
+        guard let note = lock.readNote() else { return nil }
+        let words = note.split(separator: " ").map(String.init)
+        guard let first = words.first, let noted = ObjectID(hex: first), let current = try repository.referenceTarget(branch) else { return nil }
+        let currentTree = try repository.commit(current).tree
+        let shown: ObjectID
+        if words.count > 1, let tree = ObjectID(hex: words[1]) {
+            shown = tree
+        } else if noted == current {
+            // A note of an older Folio: the commit alone, whose first parent the work tree showed.
+            shown = try repository.commit(current).parents.first.map { try repository.commit($0).tree } ?? repository.emptyTree()
+        } else {
+            return nil
         }
-        try clearIntent()
+        if shown == currentTree { return nil }
+        return PendingWorkTree(shown: shown, current: current, currentTree: currentTree, failure: words.count > 2 ? Int32(words[2]) : nil)
+    }
+
+    /// Finishes a change interrupted after its commit became current, or one whose work-tree write failed: writes
+    /// the files that differ between the tree the work tree shows and the current version. Call holding the lock.
+    ///
+    /// Never throws: when writing fails again the note stays and `workTreeProblem` says why. Returns the tree the
+    /// work tree still shows when it is behind, nil when it is current.
+    @discardableResult
+    func recoverInterruptedChange() -> ObjectID? {
+        guard lock.readNote() != nil else { return nil }
+        guard let pending = try? pendingWorkTree() else {
+            try? clearIntent()
+            return nil
+        }
+        let updates: [WorkTreeUpdate]
+        do { updates = try workTreeUpdates(repository.deltas(from: pending.shown, to: pending.currentTree)) } catch {
+            // The note names a tree this repository cannot read (a damaged note): nothing can be finished from it.
+            try? clearIntent()
+            return nil
+        }
+        do {
+            try updateWorkTree(updates)
+            try clearIntent()
+            workTreeProblem = nil
+            return nil
+        } catch {
+            try? noteWorkTreeFailure(error, commit: pending.current, from: pending.shown)
+            return pending.shown
+        }
+    }
+
+    /// Keeps the note of a failed work-tree write (with errno) and sets `workTreeProblem`.
+    private func noteWorkTreeFailure(_ error: any Error, commit: ObjectID, from shownTree: ObjectID) throws {
+        let code = Self.errorCode(of: error)
+        lastFailureCode = code
+        try writeIntent(commit, from: shownTree, failure: code)
+        let status = (try? computeWorkTreeStatus()) ?? WorkTreeStatus(outOfDate: [], cause: nil)
+        workTreeProblem = WorkTreeStatus(outOfDate: status.outOfDate, cause: status.cause ?? "\(error)")
+    }
+
+    /// errno behind a work-tree failure (nil when there is none, e.g. a libgit2 index failure).
+    static func errorCode(of error: any Error) -> Int32? {
+        switch error {
+        case let WorkTreeError.systemCallFailed(_, _, code): return code
+        case WorkTreeError.isAFolder: return EISDIR
+        case WorkTreeError.notAFolder: return ENOTDIR
+        case WorkTreeError.linkInPath: return ELOOP
+        case WorkTreeError.nameTooLong, WorkTreeError.pathTooLong: return ENAMETOOLONG
+        case let failure as POSIXFailure: return failure.code
+        default: return nil
+        }
+    }
+
+    /// Whether the work tree shows the current version, and which files are out of date when it does not (after a
+    /// write that failed, e.g. on a full disk). Reading only: works on a document the user may not write.
+    public func workTreeStatus() throws -> WorkTreeStatus {
+        try lock.whileReading { try computeWorkTreeStatus() }
+    }
+
+    private func computeWorkTreeStatus() throws -> WorkTreeStatus {
+        // A damaged note (naming a tree this repository cannot read) says nothing about the work tree.
+        guard let pending = try? pendingWorkTree(),
+              let updates = try? workTreeUpdates(repository.deltas(from: pending.shown, to: pending.currentTree)) else { return .current }
+        var written: Set<String> = []
+        var outOfDate: Set<String> = []
+        for case let .write(path, data, _, mode) in updates {
+            written.insert(path)
+            let shown = mode == 0o120000 ? workTree.linkTarget(path).map { Data($0.utf8) } : workTree.read(path)
+            if shown != data { outOfDate.insert(path) }
+        }
+        for case let .remove(path) in updates where !written.contains(path) && workTree.exists(path) {
+            outOfDate.insert(path)
+        }
+        return WorkTreeStatus(outOfDate: outOfDate.sorted(), cause: pending.failure.map { String(cString: strerror($0)) })
+    }
+
+    /// Writes the work tree's out-of-date files from the current version (after a failed write, once the cause is
+    /// gone); returns what is still out of date, `.current` when the work tree is mended.
+    @discardableResult
+    public func repairWorkTree() throws -> WorkTreeStatus {
+        try lock.withLock {
+            recoverInterruptedChange()
+            return try computeWorkTreeStatus()
+        }
     }
 
     /// Finishes a change or fast-forward that a killed process left half-done (opening a document does it too).
+    /// Does nothing on a document that cannot be written; a write that fails again is reported by `workTreeProblem`.
     package func finishInterruptedChange() throws {
-        try lock.withLock { try recoverInterruptedChange() }
+        guard lock.isWritable, lock.readNote() != nil else { return }
+        try lock.withLock { _ = recoverInterruptedChange() }
     }
 
     /// Makes `target`, a descendant of the current version, current without a new commit (a pull that can
@@ -337,21 +506,21 @@ public final class Document {
     /// same crash note as a change. Returns false when the current version is not an ancestor of `target`.
     package func fastForward(to target: ObjectID) throws -> Bool {
         try lock.withLock {
-            try recoverInterruptedChange()
+            let behindFrom = recoverInterruptedChange()
             let headID = try repository.referenceTarget(branch)
             if headID == target { return true }
             if let headID, try !repository.isAncestor(headID, of: target) { return false }
-            let fromTree = try headID.map { try repository.commit($0).tree }
-            let updates = try workTreeUpdates(repository.deltas(from: fromTree, to: repository.commit(target).tree))
-            try writeIntent(target, from: fromTree ?? repository.emptyTree())
+            let shownTree = try behindFrom ?? headID.map { try repository.commit($0).tree } ?? repository.emptyTree()
+            let updates = try workTreeUpdates(repository.deltas(from: shownTree, to: repository.commit(target).tree))
+            try checkWorkTree(updates)
+            try writeIntent(target, from: shownTree)
             do {
                 try moveBranch(to: target, from: headID, message: "fast-forward")
             } catch let error as GitError where error.isModified || error.isExists {
-                try clearIntent()
+                try writeIntentOrClear(behindFrom)
                 return false
             }
-            try updateWorkTree(updates)
-            try clearIntent()
+            try finishWorkTree(updates, commit: target, from: shownTree)
             return true
         }
     }

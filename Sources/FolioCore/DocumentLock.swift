@@ -6,18 +6,45 @@ import Foundation
 /// The same file holds the crash note of the change in progress (empty when none), written in place through the
 /// descriptor kept open here, so that a change creates no extra file.
 final class DocumentLock {
+    /// The lock file's descriptor: read-write normally, read-only on a document the user may only read (the note can
+    /// still be read), -1 when the file cannot be opened at all (`openFailure` says why).
     private let fd: Int32
     let path: String
+    /// Whether changes can be made under this lock (the file is open for writing).
+    let isWritable: Bool
+    /// Why the lock cannot be taken for writing, when it cannot.
+    private let openFailure: String?
 
-    init(gitDirectory: URL) throws {
-        let folder = gitDirectory.appendingPathComponent("folio")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        path = folder.appendingPathComponent("lock").path
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw POSIXFailure(operation: "open lock", path: path) }
+    /// Opens (and, unless `readOnly`, creates) `.git/folio/lock`. Never fails: a document on a read-only file
+    /// system, or one the user may only read, opens for reading, and only a change reports the problem.
+    init(gitDirectory: URL, readOnly: Bool = false) {
+        let folder = gitDirectory.appendingPathComponent("folio").path
+        path = folder + "/lock"
+        var failure: String?
+        var fd: Int32 = -1
+        if !readOnly {
+            failure = Self.makeFolder(folder)
+            if failure == nil {
+                fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+                if fd < 0 { failure = String(cString: strerror(errno)) }
+            }
+        }
+        isWritable = fd >= 0
+        if fd < 0 { fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        self.fd = fd
+        openFailure = isWritable ? nil : failure ?? "the document was opened for reading"
     }
 
-    deinit { close(fd) }
+    /// Creates `.git/folio` when missing; the reason when it cannot be used as a folder.
+    private static func makeFolder(_ folder: String) -> String? {
+        if mkdir(folder, 0o777) == 0 { return nil }
+        let code = errno
+        var info = stat()
+        guard lstat(folder, &info) == 0 else { return String(cString: strerror(code)) }
+        return info.st_mode & S_IFMT == S_IFDIR ? nil : "\(folder) is not a folder"
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
 
     /// The note's fixed size: room for two object ids and a space (81 bytes with SHA-1, 129 with SHA-256). Writing
     /// it in place at this size, and clearing it by overwriting it with spaces, never changes the file's length, so
@@ -51,9 +78,21 @@ final class DocumentLock {
 
     /// Runs `body` holding the lock exclusively; waits up to `timeout` seconds for other writers.
     func withLock<R>(timeout: TimeInterval = 60, _ body: () throws -> R) throws -> R {
+        guard isWritable else { throw WorkTreeError.lockUnavailable(path: path, cause: openFailure ?? "not writable") }
+        return try withSharedOrExclusiveLock(LOCK_EX, timeout: timeout, body)
+    }
+
+    /// Runs `body` holding the lock shared when the lock file can be opened at all (so that a reader does not see a
+    /// change half-made), else without it (a document on a read-only file system has no writer to wait for).
+    func whileReading<R>(timeout: TimeInterval = 60, _ body: () throws -> R) throws -> R {
+        guard fd >= 0 else { return try body() }
+        return try withSharedOrExclusiveLock(LOCK_SH, timeout: timeout, body)
+    }
+
+    private func withSharedOrExclusiveLock<R>(_ mode: Int32, timeout: TimeInterval, _ body: () throws -> R) throws -> R {
         let deadline = Date().addingTimeInterval(timeout)
         var pause: useconds_t = 200
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        while flock(fd, mode | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else { throw POSIXFailure(operation: "lock", path: path) }
             if Date() > deadline { throw FolioError.busy(path) }
             usleep(pause)

@@ -34,32 +34,43 @@ public final class DocumentStore: Sendable {
         self.init(settings: try Settings.load(environment: environment), environment: environment)
     }
 
-    /// Opens the document at `url`, checking that it is one and recovering an interrupted change.
-    public func open(at url: URL) throws -> Document {
+    /// Opens the document at `url`, checking that it is one and finishing an interrupted change.
+    ///
+    /// With `readOnly`, nothing is written (no lock file is created and no interrupted change finished), so that
+    /// reading works on a read-only file system or a document the user may only read. Opening never fails because
+    /// finishing a work-tree write fails: `Document.workTreeProblem` then says what is out of date.
+    public func open(at url: URL, readOnly: Bool = false) throws -> Document {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw FolioError.notADocument(url.path, "no such folder")
         }
         guard isDirectory.boolValue else { throw FolioError.notADocument(url.path, "it is a file") }
-        let gitFolder = url.appendingPathComponent(".git")
-        guard FileManager.default.fileExists(atPath: gitFolder.path) else {
+        var gitInfo = stat()
+        guard lstat(url.appendingPathComponent(".git").path, &gitInfo) == 0 else {
             throw FolioError.notADocument(url.path, "no git repository in it")
         }
+        guard gitInfo.st_mode & S_IFMT == S_IFDIR else {
+            throw WorkTreeError.redirectedGitFolder(document: url.path, what: ".git is a link or a file pointing elsewhere, not a folder")
+        }
         let repository: Repository
-        do { repository = try Repository.open(at: url) } catch {
-            throw FolioError.notADocument(url.path, "\(error)")
+        do { repository = try Repository.openDocument(at: url) } catch let error as GitError {
+            if error.isOwnedByAnotherUser {
+                throw FolioError.notADocument(url.path, "it belongs to another user; git's safe.directory setting must list it")
+            }
+            throw FolioError.notADocument(url.path, error.message)
         }
         guard repository.workDirectory != nil else { throw FolioError.notADocument(url.path, "bare repository") }
         let metadataURL = url.appendingPathComponent(DocumentMetadata.path)
-        guard let data = FileManager.default.contents(atPath: metadataURL.path) else {
+        // Read without following links: `.folio` is the document's own folder.
+        guard let data = WorkTree(rootPath: url.path, displayRoot: url.path).read(DocumentMetadata.path) else {
             throw FolioError.notADocument(url.path, "no \(DocumentMetadata.path)")
         }
         let metadata: DocumentMetadata
         do { metadata = try DocumentMetadata.decode(data) } catch {
             throw FolioError.invalidFile(metadataURL.path, JSONKeys.describe(error))
         }
-        let document = try Document(url: url, repository: repository, metadata: metadata, store: self)
-        try document.recoverInterruptedChange()
+        let document = try Document(url: url, repository: repository, metadata: metadata, store: self, readOnly: readOnly)
+        if !readOnly { try? document.finishInterruptedChange() }
         return document
     }
 
@@ -83,8 +94,30 @@ public final class DocumentStore: Sendable {
         guard fm.fileExists(atPath: parent.path) else {
             throw FolioError.invalidRequest("\(parent.path): the folder to create the document in does not exist")
         }
-        for file in files { try DocumentPath.validate(file.path, allowFolioFolder: false) }
-        let staging = parent.appendingPathComponent(".\(url.lastPathComponent).folio-new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        // Names are checked against the document's own path (the staging folder's name is shorter).
+        let name = url.lastPathComponent
+        if name.utf8.count > WorkTree.nameMax { throw WorkTreeError.nameTooLong(path: url.path, name: name, bytes: name.utf8.count) }
+        let finalTree = WorkTree(rootPath: url.path, displayRoot: url.path)
+        for file in files {
+            try DocumentPath.validate(file.path, allowFolioFolder: false)
+            try finalTree.checkNames(file.path)
+        }
+        // Room for git's deepest own path (a pack index with a SHA-256 name) inside the document.
+        let gitDepth = "/.git/objects/pack/pack-".utf8.count + 64 + ".idx".utf8.count
+        if url.path.utf8.count + gitDepth >= WorkTree.pathMax { throw WorkTreeError.pathTooLong(path: url.path, bytes: url.path.utf8.count) }
+        let staging = parent.appendingPathComponent(".folio-new-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))")
+        do {
+            return try create(at: url, staging: staging, metadata: metadata, files: files, message: message)
+        } catch let error as WorkTreeError {
+            throw error.replacingRoot(staging.path, with: url.path)
+        } catch let error as GitError {
+            throw WorkTreeError.storeFailed(path: url.path, cause: Document.cause(of: error).replacingOccurrences(of: staging.path, with: url.path))
+        }
+    }
+
+    private func create(at url: URL, staging: URL, metadata: DocumentMetadata, files: [DocumentFile], message: String) throws -> Document {
+        let fm = FileManager.default
+        let parent = url.deletingLastPathComponent()
         var moved = false
         defer { if !moved { try? fm.removeItem(at: staging) } }
         // Nothing is visible until the final rename, so with sync=full the staging folder is flushed once with
@@ -98,18 +131,18 @@ public final class DocumentStore: Sendable {
             var changes: [TreeChange] = []
             var indexUpdates: [IndexUpdate] = []
             let all = files + [DocumentFile(path: DocumentMetadata.path, data: try metadata.encoded())]
+            // Written beneath the staging folder without following links (a link among the files is never a way out).
+            let workTree = WorkTree(rootPath: staging.path, displayRoot: staging.path)
             for file in all {
-                let target = staging.appendingPathComponent(file.path)
                 let mode: UInt32
                 let blob: ObjectID
                 if let link = file.symlinkTarget {
-                    try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    guard symlink(link, target.path) == 0 else { throw POSIXFailure(operation: "create link", path: target.path) }
+                    try workTree.writeLink(link, to: file.path, sync: false)
                     mode = 0o120000
                     blob = try repository.writeBlob(Data(link.utf8))
                 } else {
                     mode = file.executable ? 0o100755 : 0o100644
-                    try AtomicFile.writeNew(file.data, to: target, mode: file.executable ? 0o755 : 0o644)
+                    try workTree.write(file.data, to: file.path, mode: file.executable ? 0o755 : 0o644, sync: false)
                     blob = try repository.writeBlob(file.data)
                 }
                 changes.append(.upsert(path: file.path, blob: blob, mode: mode))

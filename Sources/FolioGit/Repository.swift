@@ -103,6 +103,37 @@ public final class Repository {
         return Repository(pointer: repo)
     }
 
+    /// Opens the document repository whose folder is exactly `url`: its git folder must be `url/.git` (a `gitdir:`
+    /// file pointing elsewhere is refused), and the work tree is always `url` whatever `core.worktree` or
+    /// `core.bare` in its config say (libgit2 reads no `GIT_DIR` / `GIT_WORK_TREE` from the environment here).
+    public static func openDocument(at url: URL) throws -> Repository {
+        GitLibrary.ensureInitialized()
+        var handle: OpaquePointer?
+        try check(git_repository_open_ext(&handle, url.path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil), "open repository", url.path)
+        guard let handle else { throw GitError(operation: "open repository", subject: url.path, message: "no handle") }
+        do {
+            let folder = canonicalFolder(url.path)
+            let gitFolder = canonicalFolder(String(cString: git_repository_path(handle)))
+            guard gitFolder == folder + ".git/" else {
+                throw GitError(operation: "open repository", subject: url.path, message: "its .git points to another folder (\(gitFolder))")
+            }
+            let workFolder = git_repository_workdir(handle).map { canonicalFolder(String(cString: $0)) }
+            if workFolder != folder {
+                try check(git_repository_set_workdir(handle, folder, 0), "use the document folder as work tree", url.path)
+            }
+        } catch {
+            git_repository_free(handle)
+            throw error
+        }
+        return Repository(pointer: handle)
+    }
+
+    /// `path` with links resolved, ending in "/".
+    private static func canonicalFolder(_ path: String) -> String {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return resolved.hasSuffix("/") ? resolved : resolved + "/"
+    }
+
     /// Creates a repository at `url` with `initialBranch` as its unborn HEAD.
     public static func create(at url: URL, bare: Bool = false, initialBranch: String = "main") throws -> Repository {
         GitLibrary.ensureInitialized()
@@ -158,4 +189,9 @@ public final class Repository {
         defer { git_config_free(config) }
         try check(git_config_set_bool(config, key, value ? 1 : 0), "set config \(key)", displayPath)
     }
+}
+
+extension GitError {
+    /// libgit2 refused a repository owned by another user (git's `safe.directory` check).
+    public var isOwnedByAnotherUser: Bool { code == GIT_EOWNER.rawValue }
 }

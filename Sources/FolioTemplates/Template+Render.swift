@@ -60,7 +60,45 @@ extension Template {
             case let .failure(error): throw error
             }
         }
+        let sources = Dictionary(planned.map { ($0.path, describe("files/" + $0.file.path)) }, uniquingKeysWith: { first, _ in first })
+        try Self.checkLinkChains(out) { sources[$0] ?? $0 }
         return out
+    }
+
+    /// The most links one path may pass through (Linux's `MAXSYMLINKS`).
+    static let maxLinkHops = 40
+
+    /// Resolves every link among `files` as the file system will once they are written, following the other links
+    /// it passes through (`b -> .` then `a -> b/..`), and refuses one that ends outside the document, in `.git` or
+    /// `.folio`, or loops. `where_` names a file's template source for errors.
+    static func checkLinkChains(_ files: [DocumentFile], where_: (String) -> String) throws {
+        var links: [String: String] = [:]
+        for file in files { if let target = file.symlinkTarget { links[file.path] = target } }
+        for (path, target) in links.sorted(by: { $0.key < $1.key }) {
+            func refuse(_ why: String) -> TemplateError { TemplateError(where_(path), "link to '\(target)' \(why)") }
+            var resolved = path.split(separator: "/").dropLast().map(String.init)
+            var remaining = target.split(separator: "/").reversed().map(String.init)
+            var hops = 0
+            while let part = remaining.popLast() {
+                if part == "." { continue }
+                if part == ".." {
+                    if resolved.isEmpty { throw refuse("resolves outside the document (through the links it passes)") }
+                    resolved.removeLast()
+                    continue
+                }
+                resolved.append(part)
+                guard let next = links[resolved.joined(separator: "/")] else { continue }
+                hops += 1
+                if hops > maxLinkHops { throw refuse("passes through more than \(maxLinkHops) links (a loop)") }
+                if next.hasPrefix("/") || next.hasPrefix("~") { throw refuse("resolves to an absolute path through '\(resolved.joined(separator: "/"))'") }
+                resolved.removeLast()
+                remaining.append(contentsOf: next.split(separator: "/").reversed().map(String.init))
+            }
+            if let first = resolved.first.map({ trimmingTrailingDotsAndSpaces($0.lowercased()) }), first == ".git" || first == ".folio" {
+                throw refuse("resolves into .git or .folio")
+            }
+            if resolved.contains(where: { trimmingTrailingDotsAndSpaces($0.lowercased()) == ".git" }) { throw refuse("resolves into a .git folder") }
+        }
     }
 
     /// The primary file's path rendered with `answers`, or nil when the template names none.
