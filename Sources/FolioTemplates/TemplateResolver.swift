@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioGit
+import Synchronization
 
 /// Resolves template sources to commits and lists their templates: concurrently, cached, offline-capable.
 ///
@@ -200,11 +201,10 @@ public struct TemplateResolver: Sendable {
 }
 
 /// A thread-safe cancellation flag checked by long libgit2 operations.
-final class CancelFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
-    func cancel() { lock.lock(); cancelled = true; lock.unlock() }
-    var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
+final class CancelFlag: Sendable {
+    private let cancelled = Mutex(false)
+    func cancel() { cancelled.withLock { $0 = true } }
+    var isCancelled: Bool { cancelled.withLock { $0 } }
 }
 
 /// Runs a read from a template repository; a git failure (a corrupt or missing object) becomes an error naming
