@@ -67,21 +67,28 @@ enum FolderSnapshot {
             self.limits = limits
         }
 
+        /// Walks `folder` with a list of folders still to read, not recursion: a folder nested thousands deep must
+        /// not exhaust the (small) stack of the worker thread this runs on.
         mutating func collect(_ folder: URL, prefix: String) throws {
-            let names: [String]
-            do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
-                throw TemplateError(sourceName, "cannot read \(folder.path): \(error.localizedDescription)")
-            }
-            for name in names.sorted() where name != ".git" && name != ".DS_Store" {
-                try visit(folder.appendingPathComponent(name), path: prefix + name)
+            var pending = [(folder, prefix)]
+            while let (current, currentPrefix) = pending.popLast() {
+                let names: [String]
+                do { names = try FileManager.default.contentsOfDirectory(atPath: current.path) } catch {
+                    throw TemplateError(sourceName, "cannot read \(current.path): \(error.localizedDescription)")
+                }
+                for name in names.sorted() where name != ".git" && name != ".DS_Store" {
+                    let url = current.appendingPathComponent(name)
+                    if try visit(url, path: currentPrefix + name) { pending.append((url, currentPrefix + name + "/")) }
+                }
             }
         }
 
-        private mutating func visit(_ url: URL, path: String) throws {
+        /// Counts one entry against the limits and keeps it; true when it is a folder to walk into.
+        private mutating func visit(_ url: URL, path: String) throws -> Bool {
             var info = stat()
-            guard lstat(url.path, &info) == 0 else { return }
+            guard lstat(url.path, &info) == 0 else { return false }
             let kind = info.st_mode & S_IFMT
-            guard kind == S_IFDIR || kind == S_IFLNK || kind == S_IFREG else { return }
+            guard kind == S_IFDIR || kind == S_IFLNK || kind == S_IFREG else { return false }
             // Folders count too: a tree of empty folders is as much work to walk as one of files.
             seen += 1
             if seen > limits.maxFolderFiles {
@@ -90,17 +97,20 @@ enum FolderSnapshot {
             }
             switch kind {
             case S_IFDIR:
-                try collect(url, prefix: path + "/")
+                return true
             case S_IFLNK:
                 entries.append(Entry(path: path, url: url, isLink: true, executable: false))
             default:
-                bytes += Int(clamping: info.st_size)
-                if bytes > limits.maxFolderBytes {
+                // Compared before adding: a sparse file's size may be near Int.max.
+                let size = Int(clamping: info.st_size)
+                if size > limits.maxFolderBytes - bytes {
                     throw TemplateError(sourceName, "\(root.path) holds more than \(limits.maxFolderBytes) bytes (limit maxBytes; passed at \(path)); "
                                         + "a template folder is expected to be much smaller")
                 }
+                bytes += size
                 entries.append(Entry(path: path, url: url, isLink: false, executable: info.st_mode & S_IXUSR != 0))
             }
+            return false
         }
     }
 }

@@ -109,3 +109,18 @@ final class TemplateBoundsTests: XCTestCase {
         }
     }
 }
+
+/// Deep folders are walked without recursion: resolving one on a worker thread must not overflow its stack.
+final class TemplateFolderDepthTests: XCTestCase {
+    func testGivenFolderNestedOneThousandFiveHundredDeepWhenResolvedThenItFinishesWithoutCrashing() throws {
+        let temp = TemporaryDirectory()
+        let builder = TemplateRepoBuilder(root: temp.path("folder"), environment: temp.environment())
+        try builder.template("t", id: "t")
+        let deep = (0..<1_500).map { _ in "d" }.joined(separator: "/")
+        try FileManager.default.createDirectory(at: builder.root.appendingPathComponent("t/files/" + deep), withIntermediateDirectories: true)
+        let resolver = TemplateResolver(environment: temp.environment())
+        // When resolved (on a worker thread), then the walk finishes and the template is listed (empty folders hold nothing)
+        let resolved = try await_ { try await resolver.resolve(TemplateSource(name: "f", location: builder.root.path)) }
+        XCTAssertEqual(resolved.templates.map(\.id), ["t"])
+    }
+}
