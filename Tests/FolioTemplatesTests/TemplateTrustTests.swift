@@ -129,3 +129,20 @@ final class TemplateTrustTests: XCTestCase {
         XCTAssertEqual(cachedRepositories(), [])
     }
 }
+
+extension TemplateTrustTests {
+    func testGivenSourceWithTerminalEscapesWhenRefusedThenTheyAreShownEscaped() throws {
+        // Given a clone whose document.json names a source holding an escape sequence
+        let doc = temp.path("doc")
+        let metadataURL = doc.appendingPathComponent(".folio/document.json")
+        let text = try String(contentsOf: metadataURL, encoding: .utf8).replacingOccurrences(of: source.path, with: "/tmp/x\\u001b[2Jy")
+        try Data(text.utf8).write(to: metadataURL)
+        XCTAssertEqual(runFolio(["commit", doc.path], environment: authorEnv, cwd: temp.url).status, 0)
+        XCTAssertEqual(runFolio(["clone", doc.path, "escaped"], environment: otherEnv, cwd: temp.url).status, 0)
+        // When refused, then the message carries no raw escape character
+        let result = check("escaped")
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertFalse(result.stderr.contains("\u{1b}"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("/tmp/x\\u{1B}[2Jy"), result.stderr)
+    }
+}
