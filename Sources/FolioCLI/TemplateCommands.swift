@@ -4,6 +4,7 @@ import FolioGit
 import FolioMustache
 import FolioSync
 import FolioTemplates
+import Synchronization
 
 /// `folio templates …` and `folio render`.
 let templateCommands: [Command] = [
@@ -104,36 +105,43 @@ func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thro
 final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error>? }
 
 /// A one-line progress bar on standard error, only when it is a terminal.
-final class FetchProgressBar: @unchecked Sendable {
-    private let lock = NSLock()
+final class FetchProgressBar: Sendable {
+    private struct State {
+        var lastDraw = Date.distantPast
+        var drawn = false
+    }
+    private let state = Mutex(State())
     private let enabled: Bool
-    private var lastDraw = Date.distantPast
-    private var drawn = false
 
     init(io: CommandIO) { enabled = io.isInteractive && isatty(STDERR_FILENO) == 1 }
 
     func update(_ source: TemplateSource, _ progress: TransferProgress) {
         guard enabled else { return }
-        lock.lock(); defer { lock.unlock() }
-        let now = Date()
-        guard now.timeIntervalSince(lastDraw) > 0.08 || progress.receivedObjects == progress.totalObjects else { return }
-        lastDraw = now
+        state.withLock { state in
+            let now = Date()
+            guard now.timeIntervalSince(state.lastDraw) > 0.08 || progress.receivedObjects == progress.totalObjects else { return }
+            state.lastDraw = now
+            FileHandle.standardError.write(Data(Self.line(source, progress).utf8))
+            state.drawn = true
+        }
+    }
+
+    private static func line(_ source: TemplateSource, _ progress: TransferProgress) -> String {
         let total = max(progress.totalObjects, 1)
         let fraction = min(1, Double(progress.receivedObjects) / Double(total))
         let width = 24
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let megabytes = String(format: "%.1f MiB", Double(progress.receivedBytes) / 1_048_576)
-        let line = "\r\u{1B}[K\(source.name) [\(bar)] \(Int(fraction * 100))% \(progress.receivedObjects)/\(progress.totalObjects) objects, \(megabytes)"
-        FileHandle.standardError.write(Data(line.utf8))
-        drawn = true
+        return "\r\u{1B}[K\(source.name) [\(bar)] \(Int(fraction * 100))% \(progress.receivedObjects)/\(progress.totalObjects) objects, \(megabytes)"
     }
 
     func finish() {
         guard enabled else { return }
-        lock.lock(); defer { lock.unlock() }
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        drawn = false
+        state.withLock { state in
+            if state.drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            state.drawn = false
+        }
     }
 }
 
