@@ -41,7 +41,7 @@ enum ChecklistDiff {
             if let match { if stay.contains(match) { anchor = match } } else { removedBySlot[anchor, default: []].append(index) }
         }
         var renamedFrom: [Int: Int] = [:]  // new index → old index
-        var addedIndices: [Int] = []
+        var added = [Bool](repeating: false, count: newKeys.count)
         anchor = -1
         var slotUse: [Int: Int] = [:]
         for index in newKeys.indices {
@@ -55,7 +55,7 @@ enum ChecklistDiff {
                 renamedFrom[index] = candidates[use]
                 slotUse[anchor] = use + 1
             } else {
-                addedIndices.append(index)
+                added[index] = true
             }
         }
         var consumed = Set(renamedFrom.values)
@@ -69,7 +69,7 @@ enum ChecklistDiff {
             if let from = renamedFrom[index] {
                 lines.append("renamed '\(old.items[from].title)' to '\(item.title)'")
                 if old.items[from].checked != item.checked { lines.append("\(item.checked ? "checked" : "unchecked") '\(item.title)'") }
-            } else if addedIndices.contains(index) {
+            } else if added[index] {
                 lines.append("added '\(item.title)'" + (item.checked ? " (checked)" : "") + (index == new.items.count - 1 ? "" : " at \(index + 1)"))
             }
         }

@@ -183,9 +183,9 @@ let syncCommands: [Command] = [
         if !status.conflicts.isEmpty { io.line("\(status.conflicts.count) kept conflict(s): see 'folio conflicts \(document.url.path)'") }
         return 0
     },
-    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] | update --check PATH [--json]",
-            summary: "Merge a newer version of the document's template into it (--check: exit 1 when one exists)",
-            options: ["--to", "--set", "--conflict"], flags: ["--check", "--defaults", "--offline"]) { args, io in
+    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] | update --check PATH [--source S] [--json]",
+            summary: "Merge a newer version of the document's template into it (--check: exit 1 when one exists; --source: use the document's template source without asking)",
+            options: ["--to", "--set", "--conflict", "--source"], flags: ["--check", "--defaults", "--offline"]) { args, io in
         try updateCommand(args, io)
     },
     Command("conflicts", usage: "conflicts PATH [--keep local|remote REF]",
@@ -220,8 +220,12 @@ func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let mode = try UpdateConflictMode(rawValue: args.value("--conflict") ?? "markers")
         ?? { throw UsageError("--conflict takes abort or markers, got '\(args.value("--conflict") ?? "")'") }()
     let origin = try document.templateOrigin()
+    let trusted = try trustedTemplateSource(for: document, origin: origin, args, io)
     let environment = io.environment, ref = args.value("--to"), offline = args.flag("--offline")
-    let plan = try waitFor { try await TemplateUpdatePlan.load(origin, to: ref, environment: environment, offline: offline) }
+    let limits = TemplateLimits(settings: try Settings.load(environment: environment))
+    let plan = try waitFor {
+        try await TemplateUpdatePlan.load(origin, to: ref, trusted: trusted, environment: environment, offline: offline, limits: limits)
+    }
     let current = TemplateUpdatePlan.label(plan.old), latest = TemplateUpdatePlan.label(plan.new)
     if args.flag("--check") {
         if args.flag("--json") {

@@ -2,7 +2,9 @@ import Foundation
 import FolioCore
 import FolioGit
 import FolioMustache
+import FolioSync
 import FolioTemplates
+import Synchronization
 
 /// `folio templates …` and `folio render`.
 let templateCommands: [Command] = [
@@ -22,22 +24,40 @@ let templateCommands: [Command] = [
     Command("render", usage: "render TEMPLATE_FILE --data DATA.json [--partials DIR] [--strict]",
             summary: "Render one Mustache file with JSON data and print the result",
             options: ["--data", "--partials"], flags: ["--strict"]) { args, io in
-        let file = try args.positional(0, "TEMPLATE_FILE")
-        try args.expectAtMost(1)
-        guard let data = args.value("--data") else { throw UsageError("missing --data DATA.json") }
-        try InputFiles.checkJSON(io.url(data))
-        let partials = args.value("--partials").map(io.url)
-        if let partials { try InputFiles.checkFolder(partials) }
-        let output = try renderFile(at: io.url(file), dataJSON: io.url(data), partialsDirectory: partials, strict: args.flag("--strict"))
-        if args.flag("--json") {
-            struct Rendered: Encodable { let output: String }
-            try io.json(Rendered(output: output))
-        } else {
-            io.out(output)
-        }
-        return 0
+        try renderCommand(args, io)
     },
 ]
+
+/// `folio render`: one file, within the Mustache limits of the settings.
+func renderCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let file = try args.positional(0, "TEMPLATE_FILE")
+    try args.expectAtMost(1)
+    guard let data = args.value("--data") else { throw UsageError("missing --data DATA.json") }
+    try InputFiles.checkJSON(io.url(data))
+    let limits = TemplateLimits(settings: try Settings.load(environment: io.environment)).render
+    let output: String
+    do {
+        output = try renderFile(at: io.url(file), dataJSON: io.url(data), partialsDirectory: args.value("--partials").map(io.url),
+                                strict: args.flag("--strict"), limits: limits)
+    } catch let error as MustacheError where error.limit != nil {
+        throw MustacheLimitHint(error: error)
+    }
+    if args.flag("--json") {
+        struct Rendered: Encodable { let output: String }
+        try io.json(Rendered(output: output))
+    } else {
+        io.out(output)
+    }
+    return 0
+}
+
+/// A render stopped by a limit, with where to raise it.
+struct MustacheLimitHint: Error, CustomStringConvertible {
+    let error: MustacheError
+    var description: String {
+        "\(error.description); raise \"mustache\": {\"\(error.limit?.rawValue ?? "")\": …} in settings.json if the template really needs more"
+    }
+}
 
 // MARK: Sources
 
@@ -63,6 +83,12 @@ func chosenSources(_ args: Arguments, _ io: CommandIO) throws -> [TemplateSource
     return [source]
 }
 
+/// A resolver with the limits of the settings (a malformed settings file is reported here).
+func templateResolver(_ io: CommandIO, offline: Bool) throws -> TemplateResolver {
+    let limits = TemplateLimits(settings: try Settings.load(environment: io.environment))
+    return TemplateResolver(environment: io.environment, offline: offline, limits: limits)
+}
+
 /// Runs async work from a synchronous command and waits for it.
 func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     let box = ResultBox<T>()
@@ -80,36 +106,43 @@ func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thro
 final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error>? }
 
 /// A one-line progress bar on standard error, only when it is a terminal.
-final class FetchProgressBar: @unchecked Sendable {
-    private let lock = NSLock()
+final class FetchProgressBar: Sendable {
+    private struct State {
+        var lastDraw = Date.distantPast
+        var drawn = false
+    }
+    private let state = Mutex(State())
     private let enabled: Bool
-    private var lastDraw = Date.distantPast
-    private var drawn = false
 
     init(io: CommandIO) { enabled = io.isInteractive && isatty(STDERR_FILENO) == 1 }
 
     func update(_ source: TemplateSource, _ progress: TransferProgress) {
         guard enabled else { return }
-        lock.lock(); defer { lock.unlock() }
-        let now = Date()
-        guard now.timeIntervalSince(lastDraw) > 0.08 || progress.receivedObjects == progress.totalObjects else { return }
-        lastDraw = now
+        state.withLock { state in
+            let now = Date()
+            guard now.timeIntervalSince(state.lastDraw) > 0.08 || progress.receivedObjects == progress.totalObjects else { return }
+            state.lastDraw = now
+            StandardStreams.writeError(Self.line(source, progress))
+            state.drawn = true
+        }
+    }
+
+    private static func line(_ source: TemplateSource, _ progress: TransferProgress) -> String {
         let total = max(progress.totalObjects, 1)
         let fraction = min(1, Double(progress.receivedObjects) / Double(total))
         let width = 24
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let megabytes = String(format: "%.1f MiB", Double(progress.receivedBytes) / 1_048_576)
-        let line = "\r\u{1B}[K\(source.name) [\(bar)] \(Int(fraction * 100))% \(progress.receivedObjects)/\(progress.totalObjects) objects, \(megabytes)"
-        StandardStreams.writeError(line)
-        drawn = true
+        return "\r\u{1B}[K\(source.name) [\(bar)] \(Int(fraction * 100))% \(progress.receivedObjects)/\(progress.totalObjects) objects, \(megabytes)"
     }
 
     func finish() {
         guard enabled else { return }
-        lock.lock(); defer { lock.unlock() }
-        if drawn { StandardStreams.writeError("\r\u{1B}[K") }
-        drawn = false
+        state.withLock { state in
+            if state.drawn { StandardStreams.writeError("\r\u{1B}[K") }
+            state.drawn = false
+        }
     }
 }
 
@@ -117,7 +150,7 @@ final class FetchProgressBar: @unchecked Sendable {
 
 func listTemplates(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let sources = try chosenSources(args, io)
-    let resolver = TemplateResolver(environment: io.environment, offline: args.flag("--offline"))
+    let resolver = try templateResolver(io, offline: args.flag("--offline"))
     let events = try resolveWithProgress(resolver, sources, io)
     // Report in the order the sources were given, whatever order they resolved in.
     var resolved: [String: ResolvedSource] = [:]
@@ -166,7 +199,7 @@ func listTemplates(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
 
 func showTemplate(_ id: String, _ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let sources = try chosenSources(args, io)
-    let resolver = TemplateResolver(environment: io.environment, offline: args.flag("--offline"))
+    let resolver = try templateResolver(io, offline: args.flag("--offline"))
     let bar = FetchProgressBar(io: io)
     let template = try waitFor { try await resolver.findTemplate(id, in: sources) { bar.update($0, $1) } }
     bar.finish()
@@ -217,7 +250,7 @@ private func describeDefault(_ value: JSONValue) -> String {
 
 func updateSources(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let sources = try chosenSources(args, io)
-    let resolver = TemplateResolver(environment: io.environment, offline: false)
+    let resolver = try templateResolver(io, offline: false)
     let events = try resolveWithProgress(resolver, sources, io)
     var failed = false
     struct Updated: Encodable { let name: String; let commit: String?; let ref: String?; let templates: Int; let error: String? }
@@ -322,7 +355,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let destination = io.url(try args.positional(0, "PATH"))
     if FileManager.default.fileExists(atPath: destination.path) { throw FolioError.alreadyExists(destination.path) }
     let store = try DocumentStore(environment: io.environment)
-    let resolver = TemplateResolver(environment: io.environment, offline: args.flag("--offline"))
+    let resolver = try templateResolver(io, offline: args.flag("--offline"))
     let bar = FetchProgressBar(io: io)
     var given = try givenAnswers(args, io)
     let template: Template
@@ -332,7 +365,8 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         guard other.metadata.origin.kind == "template", let origin = other.metadata.origin.template else {
             throw FolioError.invalidRequest("\(other.url.path): was not made from a template; nothing to replay")
         }
-        template = try waitFor { try await resolver.recordedTemplate(origin) }
+        let trusted = try trustedTemplateSource(for: other, origin: origin, args, io)
+        template = try waitFor { try await resolver.recordedTemplate(origin, trusted: trusted) }
         given = origin.answers.merging(given) { _, new in new }
     } else {
         guard let id = args.value("--template") else { throw UsageError("missing --template ID") }
@@ -365,6 +399,8 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
                                         "current_year": .string(String(year))]
     let answers = try template.answers(given: given, mode: mode, context: context)
     let document = try template.instantiate(at: destination, answers: answers, store: store)
+    // Made here from a source the user chose: later updates may read that source without asking.
+    try? document.recordTrustedTemplateSource(template.source.location)  // without it, the next update asks once
     RecentDocuments(environment: io.environment).record(document)
     let head = try document.head()
     if args.flag("--json") {

@@ -16,6 +16,61 @@ public struct TemplateSourceSetting: Codable, Sendable, Equatable {
     public init(name: String, url: String, ref: String? = nil) { self.name = name; self.url = url; self.ref = ref }
 }
 
+/// Limits on rendering a Mustache template, from `"mustache": {"maxOutputBytes": …, "maxDepth": …, "maxSteps": …}`;
+/// a key left out keeps Folio's default (64 MiB of output, 100 levels, 20 million steps).
+public struct MustacheLimitSettings: Codable, Sendable, Equatable {
+    /// The most bytes one rendered file may have.
+    public var maxOutputBytes: Int?
+    /// The deepest nesting of sections, partials, parents and blocks (at most 1,000).
+    public var maxDepth: Int?
+    /// The most tags and section repetitions one render may go through.
+    public var maxSteps: Int?
+
+    /// Creates limits; nil keeps the default.
+    public init(maxOutputBytes: Int? = nil, maxDepth: Int? = nil, maxSteps: Int? = nil) {
+        self.maxOutputBytes = maxOutputBytes; self.maxDepth = maxDepth; self.maxSteps = maxSteps
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case maxOutputBytes, maxDepth, maxSteps }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        maxOutputBytes = try positive(container, .maxOutputBytes)
+        maxDepth = try positive(container, .maxDepth, atMost: 1_000)
+        maxSteps = try positive(container, .maxSteps)
+    }
+}
+
+/// Limits on snapshotting a plain template folder into the cache, from `"templateFolders": {"maxFiles": …,
+/// "maxBytes": …}`; a key left out keeps Folio's default (10,000 files, 256 MiB).
+public struct TemplateFolderLimitSettings: Codable, Sendable, Equatable {
+    /// The most files a template folder may hold.
+    public var maxFiles: Int?
+    /// The most bytes (all files together) a template folder may hold.
+    public var maxBytes: Int?
+
+    /// Creates limits; nil keeps the default.
+    public init(maxFiles: Int? = nil, maxBytes: Int? = nil) { self.maxFiles = maxFiles; self.maxBytes = maxBytes }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case maxFiles, maxBytes }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        maxFiles = try positive(container, .maxFiles)
+        maxBytes = try positive(container, .maxBytes)
+    }
+}
+
+/// A limit from the settings: absent, or a whole number from 1 to `atMost`.
+private func positive<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key, atMost maximum: Int = Int.max) throws -> Int? {
+    guard let value = try container.decodeIfPresent(Int.self, forKey: key) else { return nil }
+    guard value >= 1 && value <= maximum else {
+        let range = maximum == Int.max ? "a whole number of at least 1" : "a whole number from 1 to \(maximum)"
+        throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "expected \(range), got \(value)")
+    }
+    return value
+}
+
 /// The user's Folio settings, kept in `$XDG_CONFIG_HOME/folio/settings.json`.
 public struct Settings: Codable, Sendable, Equatable {
     public struct Author: Codable, Sendable, Equatable {
@@ -31,18 +86,35 @@ public struct Settings: Codable, Sendable, Equatable {
     public var templateSources: [TemplateSourceSetting]
     /// Content type identifier → editor id chosen by the user.
     public var editorAssociations: [String: String]
+    /// Limits on rendering templates; nil keeps the defaults.
+    public var mustache: MustacheLimitSettings?
+    /// Limits on snapshotting plain template folders; nil keeps the defaults.
+    public var templateFolders: TemplateFolderLimitSettings?
 
     public init(author: Author? = nil, sync: SyncMode = .full, colors: [String: String] = [:],
-                templateSources: [TemplateSourceSetting] = [], editorAssociations: [String: String] = [:]) {
+                templateSources: [TemplateSourceSetting] = [], editorAssociations: [String: String] = [:],
+                mustache: MustacheLimitSettings? = nil, templateFolders: TemplateFolderLimitSettings? = nil) {
         self.author = author
         self.sync = sync
         self.colors = colors
         self.templateSources = templateSources
         self.editorAssociations = editorAssociations
+        self.mustache = mustache
+        self.templateFolders = templateFolders
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case author, sync, colors, templateSources, editorAssociations
+        case author, sync, colors, templateSources, editorAssociations, mustache, templateFolders
+    }
+
+    /// The keys allowed in each object of the settings file (nil: any key, as in `colors`).
+    static func allowedKeys(at path: [String]) -> Set<String>? {
+        switch path {
+        case []: return Set(CodingKeys.allCases.map(\.rawValue))
+        case ["mustache"]: return Set(MustacheLimitSettings.CodingKeys.allCases.map(\.rawValue))
+        case ["templateFolders"]: return Set(TemplateFolderLimitSettings.CodingKeys.allCases.map(\.rawValue))
+        default: return nil
+        }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,6 +124,8 @@ public struct Settings: Codable, Sendable, Equatable {
         colors = try container.decodeIfPresent([String: String].self, forKey: .colors) ?? [:]
         templateSources = try container.decodeIfPresent([TemplateSourceSetting].self, forKey: .templateSources) ?? []
         editorAssociations = try container.decodeIfPresent([String: String].self, forKey: .editorAssociations) ?? [:]
+        mustache = try container.decodeIfPresent(MustacheLimitSettings.self, forKey: .mustache)
+        templateFolders = try container.decodeIfPresent(TemplateFolderLimitSettings.self, forKey: .templateFolders)
     }
 
     /// The settings file for an environment: `$XDG_CONFIG_HOME/folio/settings.json`, else `~/.config/folio/settings.json`.
@@ -64,7 +138,7 @@ public struct Settings: Codable, Sendable, Equatable {
         let url = fileURL(environment: environment)
         guard let data = FileManager.default.contents(atPath: url.path) else { return Settings() }
         do {
-            try JSONKeys.rejectUnknown(in: data, allowed: Set(CodingKeys.allCases.map(\.rawValue)))
+            try JSONNode.parse(data).rejectUnknownKeys(allowed: allowedKeys(at:))
             return try JSONDecoder().decode(Settings.self, from: data)
         } catch {
             throw FolioError.invalidFile(url.path, JSONKeys.describe(error))

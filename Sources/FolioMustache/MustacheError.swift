@@ -10,13 +10,16 @@ public struct MustacheError: Error, CustomStringConvertible, LocalizedError, Equ
     public var column: Int
     /// A human-readable explanation of what went wrong.
     public var message: String
+    /// The limit that stopped the render, when one did.
+    public var limit: MustacheLimit?
 
     /// Creates an error; pass `line`/`column` 0 when there is no position.
-    public init(file: String, line: Int = 0, column: Int = 0, message: String) {
+    public init(file: String, line: Int = 0, column: Int = 0, message: String, limit: MustacheLimit? = nil) {
         self.file = file
         self.line = line
         self.column = column
         self.message = message
+        self.limit = limit
     }
 
     /// One line: `file:line:column: message` (or `file: message` without a position).
@@ -29,6 +32,16 @@ public struct MustacheError: Error, CustomStringConvertible, LocalizedError, Equ
 
     /// Same as `description`.
     public var errorDescription: String? { description }
+}
+
+/// The `MustacheLimits` a render can reach; the raw value is the limit's name.
+public enum MustacheLimit: String, Sendable, Equatable {
+    /// `MustacheLimits.maxOutputBytes`.
+    case maxOutputBytes
+    /// `MustacheLimits.maxDepth`.
+    case maxDepth
+    /// `MustacheLimits.maxSteps`.
+    case maxSteps
 }
 
 /// A position inside a template, carried by AST nodes so render-time errors can point at the tag.

@@ -36,7 +36,9 @@ indirect enum MustacheNode: Sendable {
     case block(String, children: [MustacheNode], indent: [UInt8], indentFirstLine: Bool, SourceLocation)
 }
 
-/// Parses template source (UTF-8 bytes) into `MustacheNode`s in one pass.
+/// Parses template source (UTF-8 bytes) into `MustacheNode`s in one pass, in time linear in the source: tags are
+/// found left to right, line and column are tracked incrementally, and text is gathered in one buffer that is
+/// never copied again (adjacent text becomes one node).
 struct MustacheParser {
     static let maxNesting = 100
 
@@ -55,15 +57,45 @@ struct MustacheParser {
         var inParentBody = false
     }
 
+    /// One tag as found in the source, with what surrounds it on its line.
+    private struct Tag {
+        /// Offset of the opening delimiter.
+        let start: Int
+        /// Offset just past the closing delimiter.
+        let end: Int
+        /// The byte after the opening delimiter (a sigil such as `#` or `/`, or the first byte of a name).
+        let sigil: UInt8?
+        /// What is between the sigil and the closing delimiter, untrimmed.
+        let content: String
+        let location: SourceLocation
+        /// Only blanks (after the previous tag) separate the tag from the start of its line.
+        let leftClear: Bool
+        /// Only blanks separate the tag from the end of its line or of the source.
+        let rightClear: Bool
+        /// Where the blanks before the tag begin.
+        let lineStart: Int
+        /// Just past the blanks and the line end after the tag.
+        let lineEnd: Int
+
+        var standalone: Bool { leftClear && rightClear }
+    }
+
     private let bytes: [UInt8]
     private let file: String
     private var openDelimiter: [UInt8] = Array("{{".utf8)
     private var closeDelimiter: [UInt8] = Array("}}".utf8)
     private var frames: [Frame]
+    /// Text read but not yet added to the innermost frame.
+    private var pendingText: [UInt8] = []
+    /// Where the next text to keep begins.
+    private var textStart = 0
+    /// Where the search for the next tag begins.
+    private var position = 0
+    private var previousTagEnd = 0
     // Incremental line/column tracking (tags are located in increasing order).
     private var scannedUpTo = 0
     private var currentLine = 1
-    private var currentLineStart = 0
+    private var currentColumn = 1
 
     init(source: String, name: String) {
         bytes = Array(source.utf8)
@@ -72,32 +104,117 @@ struct MustacheParser {
     }
 
     private static let space: UInt8 = 0x20, tab: UInt8 = 0x09, newline: UInt8 = 0x0A, carriageReturn: UInt8 = 0x0D
+    private static let sigils = Array("#^/!><$&=".utf8)
 
     private static func isBlank(_ b: UInt8) -> Bool { b == Self.space || b == Self.tab }
 
+    // MARK: Driving
+
+    mutating func parse() throws -> [MustacheNode] {
+        while let tag = try nextTag() {
+            try handle(tag)
+            previousTagEnd = tag.end
+        }
+        try checkAllClosed()
+        appendText(textStart..<bytes.count)
+        flushText()
+        return frames.first?.children ?? []
+    }
+
+    private mutating func handle(_ tag: Tag) throws {
+        switch tag.sigil {
+        case UInt8(ascii: "!"): consume(tag, standalone: tag.standalone)
+        case UInt8(ascii: "="): try setDelimiters(tag)
+        case UInt8(ascii: "#"), UInt8(ascii: "^"): try openSection(tag)
+        case UInt8(ascii: ">"): try partial(tag)
+        case UInt8(ascii: "<"): try openParent(tag)
+        case UInt8(ascii: "$"): try openBlock(tag)
+        case UInt8(ascii: "/"): try close(tag)
+        default: try variable(tag)
+        }
+    }
+
+    private func checkAllClosed() throws {
+        guard let open = frames.last, frames.count > 1 else { return }
+        let what: String
+        switch open.kind {
+        case .parent: what = "parent"
+        case .block: what = "block"
+        default: what = "section"
+        }
+        throw open.location.error("unclosed \(what) '\(open.rawName)'")
+    }
+
+    // MARK: Scanning
+
+    /// The next tag from `position`, or nil when there is none.
+    private mutating func nextTag() throws -> Tag? {
+        guard let start = find(openDelimiter, from: position) else { return nil }
+        let location = location(at: start)
+        let afterOpen = start + openDelimiter.count
+        let sigil: UInt8? = afterOpen < bytes.count ? bytes[afterOpen] : nil
+        let extent = try tagExtent(afterOpen: afterOpen, sigil: sigil, location)
+        let before = blanksBefore(start)
+        let after = blanksAfter(extent.end)
+        return Tag(start: start, end: extent.end, sigil: sigil, content: string(extent.content), location: location,
+                   leftClear: before.clear, rightClear: after.clear, lineStart: before.lineStart, lineEnd: after.lineEnd)
+    }
+
+    /// The content range and end of a tag whose opening delimiter ends at `afterOpen`.
+    private func tagExtent(afterOpen: Int, sigil: UInt8?, _ location: SourceLocation) throws -> (content: Range<Int>, end: Int) {
+        let close = String(decoding: closeDelimiter, as: UTF8.self)
+        if sigil == UInt8(ascii: "{") {
+            guard let end = find([UInt8(ascii: "}")] + closeDelimiter, from: afterOpen + 1) else {
+                throw location.error("unclosed tag: missing '}\(close)'")
+            }
+            return ((afterOpen + 1)..<end, end + 1 + closeDelimiter.count)
+        }
+        var contentStart = afterOpen
+        if let sigil, Self.sigils.contains(sigil) { contentStart += 1 }
+        guard let end = find(closeDelimiter, from: contentStart) else { throw location.error("unclosed tag: missing '\(close)'") }
+        return (contentStart..<end, end + closeDelimiter.count)
+    }
+
+    /// Whether only blanks since the previous tag separate `start` from its line's start, and where they begin.
+    private func blanksBefore(_ start: Int) -> (clear: Bool, lineStart: Int) {
+        var lineStart = start
+        while lineStart > previousTagEnd && Self.isBlank(bytes[lineStart - 1]) { lineStart -= 1 }
+        let clear = lineStart == 0 || (lineStart - 1 >= previousTagEnd && bytes[lineStart - 1] == Self.newline)
+        return (clear, lineStart)
+    }
+
+    /// Whether only blanks follow `end` up to its line's end, and where the next line begins.
+    private func blanksAfter(_ end: Int) -> (clear: Bool, lineEnd: Int) {
+        let n = bytes.count
+        var lineEnd = end
+        while lineEnd < n && Self.isBlank(bytes[lineEnd]) { lineEnd += 1 }
+        if lineEnd == n { return (true, lineEnd) }
+        if bytes[lineEnd] == Self.newline { return (true, lineEnd + 1) }
+        if bytes[lineEnd] == Self.carriageReturn, lineEnd + 1 < n, bytes[lineEnd + 1] == Self.newline { return (true, lineEnd + 2) }
+        return (false, lineEnd)
+    }
+
+    /// The line and column of `offset`, scanning only the bytes since the previous call.
     private mutating func location(at offset: Int) -> SourceLocation {
         let target = min(max(offset, 0), bytes.count)
         if target < scannedUpTo {  // not expected, but stay correct
             scannedUpTo = 0
             currentLine = 1
-            currentLineStart = 0
+            currentColumn = 1
         }
         var index = scannedUpTo
         while index < target {
-            if bytes[index] == Self.newline {
+            let byte = bytes[index]
+            if byte == Self.newline {
                 currentLine += 1
-                currentLineStart = index + 1
+                currentColumn = 1
+            } else if byte & 0xC0 != 0x80 {
+                currentColumn += 1
             }
             index += 1
         }
         scannedUpTo = target
-        var column = 1
-        var i = currentLineStart
-        while i < target {
-            if bytes[i] & 0xC0 != 0x80 { column += 1 }
-            i += 1
-        }
-        return SourceLocation(file: file, line: currentLine, column: column)
+        return SourceLocation(file: file, line: currentLine, column: currentColumn)
     }
 
     private func find(_ needle: [UInt8], from start: Int) -> Int? {
@@ -127,21 +244,56 @@ struct MustacheParser {
         return String(scalars)
     }
 
-    private mutating func append(_ node: MustacheNode) {
-        let top = frames.count - 1
-        guard top >= 0 else { return }
-        frames[top].children.append(node)
-    }
+    // MARK: Building
 
     private mutating func appendText(_ range: Range<Int>) {
         guard range.lowerBound < range.upperBound, range.lowerBound >= 0, range.upperBound <= bytes.count else { return }
-        let top = frames.count - 1
-        guard top >= 0 else { return }
-        if case .text(let previous)? = frames[top].children.last {
-            frames[top].children[frames[top].children.count - 1] = .text(previous + bytes[range])
+        pendingText.append(contentsOf: bytes[range])
+    }
+
+    /// Moves the gathered text into the innermost frame as one node.
+    private mutating func flushText() {
+        guard !pendingText.isEmpty, !frames.isEmpty else { return }
+        frames[frames.count - 1].children.append(.text(pendingText))
+        pendingText = []
+    }
+
+    private mutating func append(_ node: MustacheNode) {
+        flushText()
+        guard !frames.isEmpty else { return }
+        frames[frames.count - 1].children.append(node)
+    }
+
+    private mutating func push(_ frame: Frame) {
+        flushText()
+        frames.append(frame)
+    }
+
+    private mutating func pop() -> Frame? {
+        flushText()
+        return frames.popLast()
+    }
+
+    /// Continues after `offset`: text is kept from there on.
+    private mutating func skip(to offset: Int) {
+        textStart = offset
+        position = offset
+    }
+
+    /// Keeps the text before `tag` and skips the tag, with its whole line when it stands alone.
+    private mutating func consume(_ tag: Tag, standalone: Bool) {
+        if standalone {
+            appendText(textStart..<tag.lineStart)
+            skip(to: tag.lineEnd)
         } else {
-            frames[top].children.append(.text(Array(bytes[range])))
+            appendText(textStart..<tag.start)
+            skip(to: tag.end)
         }
+    }
+
+    /// The blanks before a tag that starts its line (empty otherwise).
+    private func indentation(_ tag: Tag) -> [UInt8] {
+        tag.leftClear ? Array(bytes[tag.lineStart..<tag.start]) : []
     }
 
     /// Parses `{{>name}}` / `{{>*name}}` content into a reference; the raw form (`*name`) matches close tags.
@@ -154,218 +306,146 @@ struct MustacheParser {
         return (TemplateReference(name: MustacheName(name), isDynamic: false), name)
     }
 
-    mutating func parse() throws -> [MustacheNode] {
-        var pos = 0
-        var textStart = 0
-        var previousTagEnd = 0
-        let n = bytes.count
+    // MARK: Tags
 
-        while let tagStart = find(openDelimiter, from: pos) {
-            let loc = location(at: tagStart)
-            let afterOpen = tagStart + openDelimiter.count
-            let sigil: UInt8? = afterOpen < n ? bytes[afterOpen] : nil
-            var contentStart = afterOpen
-            var contentEnd: Int
-            var tagEnd: Int
+    private mutating func variable(_ tag: Tag) throws {
+        let escaped = !(tag.sigil == UInt8(ascii: "&") || tag.sigil == UInt8(ascii: "{"))
+        let name = Self.trimmed(tag.content)
+        guard !name.isEmpty else { throw tag.location.error("empty tag") }
+        appendText(textStart..<tag.start)
+        skip(to: tag.end)
+        append(.variable(MustacheName(name), escaped: escaped, tag.location))
+    }
 
-            // Locate the end of the tag.
-            if sigil == UInt8(ascii: "{") {
-                contentStart = afterOpen + 1
-                guard let end = find([UInt8(ascii: "}")] + closeDelimiter, from: contentStart) else {
-                    throw loc.error("unclosed tag: missing '}\(String(decoding: closeDelimiter, as: UTF8.self))'")
-                }
-                contentEnd = end
-                tagEnd = end + 1 + closeDelimiter.count
+    private mutating func setDelimiters(_ tag: Tag) throws {
+        let content = tag.content
+        guard content.hasSuffix("="), content.count >= 1 else {
+            throw tag.location.error("unbalanced set-delimiter tag: expected a closing '='")
+        }
+        let inner = Self.trimmed(String(content.dropLast()))
+        let parts = inner.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        guard parts.count == 2, let newOpen = parts.first, let newClose = parts.last, !newOpen.contains("="), !newClose.contains("=") else {
+            throw tag.location.error("bad set-delimiter tag '\(content.dropLast())': expected two delimiters separated by whitespace")
+        }
+        consume(tag, standalone: tag.standalone)
+        openDelimiter = Array(newOpen.utf8)
+        closeDelimiter = Array(newClose.utf8)
+    }
+
+    private mutating func openSection(_ tag: Tag) throws {
+        let name = Self.trimmed(tag.content)
+        guard !name.isEmpty else { throw tag.location.error("empty section name") }
+        try checkNesting(tag.location)
+        consume(tag, standalone: tag.standalone)
+        push(Frame(kind: tag.sigil == UInt8(ascii: "#") ? .section : .inverted, rawName: name, location: tag.location))
+    }
+
+    private mutating func partial(_ tag: Tag) throws {
+        let (reference, raw) = Self.reference(from: tag.content)
+        guard !raw.isEmpty, raw != "*" else { throw tag.location.error("empty partial name") }
+        consume(tag, standalone: tag.standalone)
+        append(.partial(reference, indent: tag.standalone ? indentation(tag) : nil, tag.location))
+    }
+
+    private mutating func openParent(_ tag: Tag) throws {
+        let (reference, raw) = Self.reference(from: tag.content)
+        guard !raw.isEmpty, raw != "*" else { throw tag.location.error("empty parent name") }
+        try checkNesting(tag.location)
+        // Whether the pair is standalone is known only at the close tag: hold the indentation back.
+        appendText(textStart..<(tag.leftClear ? tag.lineStart : tag.start))
+        skip(to: tag.end)
+        var frame = Frame(kind: .parent, rawName: raw, location: tag.location)
+        frame.reference = reference
+        frame.leadingWhitespace = tag.leftClear ? indentation(tag) : nil
+        push(frame)
+    }
+
+    private mutating func openBlock(_ tag: Tag) throws {
+        let name = Self.trimmed(tag.content)
+        guard !name.isEmpty else { throw tag.location.error("empty block name") }
+        try checkNesting(tag.location)
+        var frame = Frame(kind: .block, rawName: name, location: tag.location)
+        frame.inParentBody = frames.last?.kind == .parent
+        if frame.inParentBody {
+            // An argument passed to a parent: left side is irrelevant, a line end after it is part of the tag.
+            appendText(textStart..<tag.start)
+            skip(to: tag.rightClear ? tag.lineEnd : tag.end)
+            frame.openEndsLine = tag.rightClear
+        } else {
+            consume(tag, standalone: tag.standalone)
+            frame.openEndsLine = tag.standalone
+            frame.leadingWhitespace = tag.leftClear ? indentation(tag) : nil
+        }
+        push(frame)
+    }
+
+    private mutating func close(_ tag: Tag) throws {
+        let closing = Self.closeName(tag.content)
+        guard frames.count > 1, let open = frames.last else {
+            throw tag.location.error("close tag '\(closing)' has no open section")
+        }
+        guard open.rawName == closing else {
+            throw tag.location.error(
+                "mismatched close tag '\(closing)': the open section is '\(open.rawName)' (line \(open.location.line), column \(open.location.column))")
+        }
+        switch open.kind {
+        case .parent: closeParent(tag)
+        case .block where open.inParentBody: closeArgument(tag)
+        case .block: closeBlock(tag)
+        case .section, .inverted, .root: closeSection(tag)
+        }
+    }
+
+    private mutating func closeParent(_ tag: Tag) {
+        appendText(textStart..<tag.start)
+        guard let open = pop() else { return }
+        let standalone = open.leadingWhitespace != nil && tag.rightClear
+        skip(to: standalone ? tag.lineEnd : tag.end)
+        var overrides: [String: [MustacheNode]] = [:]
+        for child in open.children {
+            if case .block(let name, let children, _, _, _) = child { overrides[name] = children }
+        }
+        guard let reference = open.reference else { return }
+        if !standalone, let whitespace = open.leadingWhitespace, !whitespace.isEmpty { append(.text(whitespace)) }
+        append(.parent(reference, indent: standalone ? (open.leadingWhitespace ?? []) : nil, overrides: overrides, open.location))
+    }
+
+    /// Closes a block passed as an argument to a parent: its lines are outdented by its own first line's indentation.
+    private mutating func closeArgument(_ tag: Tag) {
+        appendText(textStart..<(tag.leftClear ? tag.lineStart : tag.start))
+        skip(to: tag.end)
+        guard let done = pop() else { return }
+        var children = done.children
+        if done.openEndsLine, case .text(let first)? = children.first {
+            let intrinsic = Array(first.prefix(while: { Self.isBlank($0) }))
+            if !intrinsic.isEmpty { children = Self.outdent(children, by: intrinsic) }
+        }
+        append(.block(done.rawName, children: children, indent: [], indentFirstLine: false, done.location))
+    }
+
+    private mutating func closeBlock(_ tag: Tag) {
+        consume(tag, standalone: tag.standalone)
+        guard let done = pop() else { return }
+        var indent: [UInt8] = []
+        var firstLine = false
+        if done.openEndsLine {
+            // Standalone opening tag: the default content's first line sets the indentation.
+            firstLine = true
+            if let first = done.children.first {
+                if case .text(let text) = first { indent = Array(text.prefix(while: { Self.isBlank($0) })) }
             } else {
-                if let s = sigil, "#^/!><$&=".utf8.contains(s) { contentStart = afterOpen + 1 }
-                guard let end = find(closeDelimiter, from: contentStart) else {
-                    throw loc.error("unclosed tag: missing '\(String(decoding: closeDelimiter, as: UTF8.self))'")
-                }
-                contentEnd = end
-                tagEnd = end + closeDelimiter.count
+                indent = done.leadingWhitespace ?? []
             }
-            let content = string(contentStart..<contentEnd)
-
-            // Standalone analysis.
-            var lineStart = tagStart
-            while lineStart > previousTagEnd && Self.isBlank(bytes[lineStart - 1]) { lineStart -= 1 }
-            let leftClear = lineStart == 0 || (lineStart - 1 >= previousTagEnd && bytes[lineStart - 1] == Self.newline)
-            var lineEnd = tagEnd
-            while lineEnd < n && Self.isBlank(bytes[lineEnd]) { lineEnd += 1 }
-            var rightClear = false
-            if lineEnd == n {
-                rightClear = true
-            } else if bytes[lineEnd] == Self.newline {
-                rightClear = true
-                lineEnd += 1
-            } else if bytes[lineEnd] == Self.carriageReturn, lineEnd + 1 < n, bytes[lineEnd + 1] == Self.newline {
-                rightClear = true
-                lineEnd += 2
-            }
-            let indentation = leftClear ? Array(bytes[lineStart..<tagStart]) : []
-            let topKind = frames.last?.kind ?? .root
-            let inParentBody = topKind == .parent
-
-            /// Finishes a tag that may stand alone on its line.
-            func finish(standalone: Bool, _ textStart: inout Int, _ pos: inout Int, parser: inout MustacheParser) {
-                if standalone {
-                    parser.appendText(textStart..<lineStart)
-                    textStart = lineEnd
-                    pos = lineEnd
-                } else {
-                    parser.appendText(textStart..<tagStart)
-                    textStart = tagEnd
-                    pos = tagEnd
-                }
-            }
-
-            switch sigil {
-            case UInt8(ascii: "!"):
-                finish(standalone: leftClear && rightClear, &textStart, &pos, parser: &self)
-
-            case UInt8(ascii: "="):
-                guard content.hasSuffix("="), content.count >= 1 else {
-                    throw loc.error("unbalanced set-delimiter tag: expected a closing '='")
-                }
-                let inner = Self.trimmed(String(content.dropLast()))
-                let parts = inner.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
-                guard parts.count == 2, let newOpen = parts.first, let newClose = parts.last,
-                    !newOpen.contains("="), !newClose.contains("=")
-                else {
-                    throw loc.error("bad set-delimiter tag '\(content.dropLast())': expected two delimiters separated by whitespace")
-                }
-                finish(standalone: leftClear && rightClear, &textStart, &pos, parser: &self)
-                openDelimiter = Array(newOpen.utf8)
-                closeDelimiter = Array(newClose.utf8)
-
-            case UInt8(ascii: "#"), UInt8(ascii: "^"):
-                let name = Self.trimmed(content)
-                guard !name.isEmpty else { throw loc.error("empty section name") }
-                try checkNesting(loc)
-                finish(standalone: leftClear && rightClear, &textStart, &pos, parser: &self)
-                frames.append(Frame(kind: sigil == UInt8(ascii: "#") ? .section : .inverted, rawName: name, location: loc))
-
-            case UInt8(ascii: ">"):
-                let (ref, raw) = Self.reference(from: content)
-                guard !raw.isEmpty, raw != "*" else { throw loc.error("empty partial name") }
-                let standalone = leftClear && rightClear
-                finish(standalone: standalone, &textStart, &pos, parser: &self)
-                append(.partial(ref, indent: standalone ? indentation : nil, loc))
-
-            case UInt8(ascii: "<"):
-                let (ref, raw) = Self.reference(from: content)
-                guard !raw.isEmpty, raw != "*" else { throw loc.error("empty parent name") }
-                try checkNesting(loc)
-                // Whether the pair is standalone is known only at the close tag: hold the indentation back.
-                appendText(textStart..<(leftClear ? lineStart : tagStart))
-                textStart = tagEnd
-                pos = tagEnd
-                var frame = Frame(kind: .parent, rawName: raw, location: loc)
-                frame.reference = ref
-                frame.leadingWhitespace = leftClear ? indentation : nil
-                frames.append(frame)
-
-            case UInt8(ascii: "$"):
-                let name = Self.trimmed(content)
-                guard !name.isEmpty else { throw loc.error("empty block name") }
-                try checkNesting(loc)
-                var frame = Frame(kind: .block, rawName: name, location: loc)
-                frame.inParentBody = inParentBody
-                if inParentBody {
-                    // An argument passed to a parent: left side is irrelevant, a line end after it is part of the tag.
-                    appendText(textStart..<tagStart)
-                    textStart = rightClear ? lineEnd : tagEnd
-                    pos = textStart
-                    frame.openEndsLine = rightClear
-                } else {
-                    let standalone = leftClear && rightClear
-                    finish(standalone: standalone, &textStart, &pos, parser: &self)
-                    frame.openEndsLine = standalone
-                    frame.leadingWhitespace = leftClear ? indentation : nil
-                }
-                frames.append(frame)
-
-            case UInt8(ascii: "/"):
-                let closing = Self.closeName(content)
-                guard frames.count > 1, let open = frames.last else {
-                    throw loc.error("close tag '\(closing)' has no open section")
-                }
-                guard open.rawName == closing else {
-                    throw loc.error(
-                        "mismatched close tag '\(closing)': the open section is '\(open.rawName)' (line \(open.location.line), column \(open.location.column))")
-                }
-                switch open.kind {
-                case .parent:
-                    appendText(textStart..<tagStart)
-                    frames.removeLast()
-                    let standalone = open.leadingWhitespace != nil && rightClear
-                    textStart = standalone ? lineEnd : tagEnd
-                    pos = textStart
-                    var overrides: [String: [MustacheNode]] = [:]
-                    for child in open.children {
-                        if case .block(let name, let children, _, _, _) = child { overrides[name] = children }
-                    }
-                    guard let ref = open.reference else { break }
-                    if !standalone, let ws = open.leadingWhitespace, !ws.isEmpty { append(.text(ws)) }
-                    append(.parent(ref, indent: standalone ? (open.leadingWhitespace ?? []) : nil, overrides: overrides, open.location))
-                case .block where open.inParentBody:
-                    appendText(textStart..<(leftClear ? lineStart : tagStart))
-                    textStart = tagEnd
-                    pos = tagEnd
-                    guard let done = frames.popLast() else { break }
-                    var children = done.children
-                    if done.openEndsLine, case .text(let first)? = children.first {
-                        let intrinsic = Array(first.prefix(while: { Self.isBlank($0) }))
-                        if !intrinsic.isEmpty { children = Self.outdent(children, by: intrinsic) }
-                    }
-                    append(.block(done.rawName, children: children, indent: [], indentFirstLine: false, done.location))
-                case .block:
-                    let standalone = leftClear && rightClear
-                    finish(standalone: standalone, &textStart, &pos, parser: &self)
-                    guard let done = frames.popLast() else { break }
-                    var indent: [UInt8] = []
-                    var firstLine = false
-                    if done.openEndsLine {
-                        // Standalone opening tag: the default content's first line sets the indentation.
-                        firstLine = true
-                        if let first = done.children.first {
-                            if case .text(let text) = first { indent = Array(text.prefix(while: { Self.isBlank($0) })) }
-                        } else {
-                            indent = done.leadingWhitespace ?? []
-                        }
-                    } else if let ws = done.leadingWhitespace {
-                        indent = ws
-                    }
-                    append(.block(done.rawName, children: done.children, indent: indent, indentFirstLine: firstLine, done.location))
-                case .section, .inverted, .root:
-                    finish(standalone: leftClear && rightClear, &textStart, &pos, parser: &self)
-                    guard let done = frames.popLast() else { break }
-                    append(.section(MustacheName(done.rawName), inverted: done.kind == .inverted, children: done.children, done.location))
-                }
-
-            default:
-                let escaped = !(sigil == UInt8(ascii: "&") || sigil == UInt8(ascii: "{"))
-                let name = Self.trimmed(content)
-                guard !name.isEmpty else { throw loc.error("empty tag") }
-                appendText(textStart..<tagStart)
-                textStart = tagEnd
-                pos = tagEnd
-                append(.variable(MustacheName(name), escaped: escaped, loc))
-            }
-            previousTagEnd = tagEnd
+        } else if let whitespace = done.leadingWhitespace {
+            indent = whitespace
         }
+        append(.block(done.rawName, children: done.children, indent: indent, indentFirstLine: firstLine, done.location))
+    }
 
-        if let open = frames.last, frames.count > 1 {
-            let what: String
-            switch open.kind {
-            case .parent: what = "parent"
-            case .block: what = "block"
-            default: what = "section"
-            }
-            throw open.location.error("unclosed \(what) '\(open.rawName)'")
-        }
-        appendText(textStart..<n)
-        return frames.first?.children ?? []
+    private mutating func closeSection(_ tag: Tag) {
+        consume(tag, standalone: tag.standalone)
+        guard let done = pop() else { return }
+        append(.section(MustacheName(done.rawName), inverted: done.kind == .inverted, children: done.children, done.location))
     }
 
     private static func closeName(_ content: String) -> String {

@@ -24,16 +24,39 @@ public struct DictionaryPartialLoader: MustachePartialLoader {
     public func template(named name: String) throws -> String? { templates[name] }
 }
 
-/// A loader reading partial `x` from `root/x.mustache`; names that would leave `root` are rejected.
+/// A loader reading partial `x` from `root/x.mustache`; names that would leave `root` are rejected, and only
+/// regular files of at most `maxFileBytes` are read.
 public struct DirectoryPartialLoader: MustachePartialLoader {
     /// The directory partials are read from.
     public let root: URL
+    /// The largest partial read.
+    public let maxFileBytes: Int
 
     /// Creates a loader reading from `root`.
-    public init(root: URL) { self.root = root }
+    public init(root: URL, maxFileBytes: Int = RegularFile.defaultMaxBytes) {
+        self.root = root
+        self.maxFileBytes = maxFileBytes
+    }
 
-    /// Reads `root/name.mustache`; nil when missing, an error for unsafe names or unreadable files.
+    /// Reads `root/name.mustache`; nil when missing (or a folder), an error for unsafe names or unreadable files.
     public func template(named name: String) throws -> String? {
+        let file = try path(for: name)
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(file.path, maxBytes: maxFileBytes)
+        } catch .cannotOpen(ENOENT), .cannotOpen(ENOTDIR), .notRegular("a directory") {
+            return nil
+        } catch {
+            throw MustacheError(file: file.path, message: "cannot read partial '\(name)': \(error)")
+        }
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
+            throw MustacheError(file: file.path, message: "partial '\(name)' is not valid UTF-8")
+        }
+        return text
+    }
+
+    /// `root/name.mustache`, or an error when `name` could reach outside `root`.
+    private func path(for name: String) throws -> URL {
         let rootPath = root.standardizedFileURL.path
         func reject(_ why: String) -> MustacheError {
             MustacheError(file: name, message: "partial name '\(name)' \(why)")
@@ -51,19 +74,6 @@ public struct DirectoryPartialLoader: MustachePartialLoader {
         guard file.path.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else {
             throw reject("would leave the partials directory \(rootPath)")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            return nil
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch {
-            throw MustacheError(file: file.path, message: "cannot read partial '\(name)': \(error.localizedDescription)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw MustacheError(file: file.path, message: "partial '\(name)' is not valid UTF-8")
-        }
-        return text
+        return file
     }
 }

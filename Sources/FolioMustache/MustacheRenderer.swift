@@ -1,19 +1,61 @@
 import Foundation
 
+/// Bounds on one render, so that no template or data can make it run or grow without end.
+///
+/// The defaults are far above what real templates need (a 10 MB template with a million tags takes about a million
+/// steps and a second; Folio's bundled templates take a few hundred steps and nest less than ten deep) and low enough
+/// that a runaway template stops within seconds and without exhausting memory.
+public struct MustacheLimits: Sendable, Equatable {
+    /// 64 MiB: larger than any file a template should produce, small enough to hold in memory comfortably.
+    public static let defaultMaxOutputBytes = 64 << 20
+    /// 100 levels of sections, partials, parents and blocks inside one another; a template's own sections may nest
+    /// 100 deep as well, so together they bound the render's recursion.
+    public static let defaultMaxDepth = 100
+    /// 20 million tags and section repetitions: about four seconds of work on a slow machine.
+    public static let defaultMaxSteps = 20_000_000
+    /// The largest `maxDepth` accepted: deeper recursion could exhaust a thread's stack.
+    public static let depthCeiling = 1_000
+
+    /// The most bytes a render may produce.
+    public var maxOutputBytes: Int
+    /// The deepest nesting of sections, partials, parents and blocks while rendering (capped at `depthCeiling`).
+    public var maxDepth: Int
+    /// The most tags and section repetitions a render may go through.
+    public var maxSteps: Int
+
+    /// Creates limits; the defaults are `defaultMaxOutputBytes`, `defaultMaxDepth` and `defaultMaxSteps`.
+    public init(maxOutputBytes: Int = defaultMaxOutputBytes, maxDepth: Int = defaultMaxDepth, maxSteps: Int = defaultMaxSteps) {
+        self.maxOutputBytes = maxOutputBytes
+        self.maxDepth = maxDepth
+        self.maxSteps = maxSteps
+    }
+}
+
 /// Options that change how a template renders.
 public struct MustacheRenderOptions: Sendable {
     /// When true, a name missing from the data is an error instead of rendering empty.
     public var strict: Bool
     /// When true (the default), `{{x}}` escapes HTML; turn off for templates of code files.
     public var escapeHTML: Bool
-    /// The deepest allowed nesting of partials and parents.
-    public var maxDepth: Int
+    /// How much output, nesting and work a render may take.
+    public var limits: MustacheLimits
 
-    /// Creates options; the defaults are lenient, HTML-escaping and 64 levels deep.
-    public init(strict: Bool = false, escapeHTML: Bool = true, maxDepth: Int = 64) {
+    /// The deepest allowed nesting of sections, partials, parents and blocks (`limits.maxDepth`).
+    public var maxDepth: Int {
+        get { limits.maxDepth }
+        set { limits.maxDepth = newValue }
+    }
+
+    /// Creates options; the defaults are lenient, HTML-escaping and within the default limits.
+    public init(strict: Bool = false, escapeHTML: Bool = true, limits: MustacheLimits = MustacheLimits()) {
         self.strict = strict
         self.escapeHTML = escapeHTML
-        self.maxDepth = maxDepth
+        self.limits = limits
+    }
+
+    /// Creates options with the default limits except for the nesting depth.
+    public init(strict: Bool = false, escapeHTML: Bool = true, maxDepth: Int) {
+        self.init(strict: strict, escapeHTML: escapeHTML, limits: MustacheLimits(maxDepth: maxDepth))
     }
 }
 
@@ -34,100 +76,157 @@ public struct MustacheTemplate: Sendable {
     public func render(
         _ data: MustacheValue, partials: any MustachePartialLoader = NoPartials(), options: MustacheRenderOptions = .init()
     ) throws -> String {
-        let renderer = MustacheRenderer(root: data, loader: partials, options: options)
+        let renderer = MustacheRenderer(root: data, loader: partials, options: options, name: name)
         try renderer.render(nodes)
         return String(decoding: renderer.output, as: UTF8.self)
     }
 }
 
-/// The state of one render: output buffer, context stack, indentation, block overrides and partial cache.
+/// The state of one render: output buffer, context stack, indentation, block overrides, partial cache, and the
+/// counters that enforce `MustacheLimits`.
 final class MustacheRenderer {
     private(set) var output: [UInt8] = []
     private var stack: [MustacheValue]
     private let loader: any MustachePartialLoader
     private let options: MustacheRenderOptions
+    private let limits: MustacheLimits
+    /// The template being rendered, named in limit errors.
+    private let name: String
     private var indent: [UInt8] = []
     /// True when the last template text written ended a line (the next output gets `indent`).
     private var atLineStart = true
     private var overrides: [String: [MustacheNode]] = [:]
     private var depth = 0
+    private var steps = 0
+    /// The tag being rendered, for saying where a limit was reached.
+    private var current: SourceLocation?
     private var cache: [String: [MustacheNode]?] = [:]
 
-    init(root: MustacheValue, loader: any MustachePartialLoader, options: MustacheRenderOptions) {
+    init(root: MustacheValue, loader: any MustachePartialLoader, options: MustacheRenderOptions, name: String) {
         stack = [root]
         self.loader = loader
         self.options = options
+        var limits = options.limits
+        limits.maxDepth = min(limits.maxDepth, MustacheLimits.depthCeiling)
+        self.limits = limits
+        self.name = name
         output.reserveCapacity(4096)
     }
 
     func render(_ nodes: [MustacheNode]) throws {
         for node in nodes {
+            try step()
             switch node {
             case .text(let text):
                 writeTemplateText(text)
-
             case .variable(let name, let escaped, let loc):
+                current = loc
                 guard let value = try lookup(name, loc) else { continue }
                 writeValue(value, escape: escaped && options.escapeHTML)
-
             case .section(let name, let inverted, let children, let loc):
-                let value = try lookup(name, loc)
-                if inverted {
-                    if !(value?.isTruthy ?? false) { try render(children) }
-                    continue
-                }
-                guard let value, value.isTruthy else { continue }
-                if case .array(let items) = value {
-                    for item in items {
-                        stack.append(item)
-                        try render(children)
-                        stack.removeLast()
-                    }
-                } else {
-                    stack.append(value)
-                    try render(children)
-                    stack.removeLast()
-                }
-
+                current = loc
+                try nested { try renderSection(name, inverted: inverted, children, loc) }
             case .partial(let ref, let indentation, let loc):
+                current = loc
                 guard let nodes = try load(ref, loc) else { continue }
-                try renderIncluded(nodes, indentation: indentation, loc: loc, ref: ref)
-
+                try nested { try renderIncluded(nodes, indentation: indentation) }
             case .parent(let ref, let indentation, let blockOverrides, let loc):
+                current = loc
                 guard let nodes = try load(ref, loc) else { continue }
-                let saved = overrides
-                // Outer (earlier) arguments win over the parent's own ones.
-                overrides = blockOverrides.merging(saved) { _, outer in outer }
-                defer { overrides = saved }
-                try renderIncluded(nodes, indentation: indentation, loc: loc, ref: ref)
-
-            case .block(let name, let children, let blockIndent, let indentFirstLine, _):
-                guard let argument = overrides[name] else {
-                    try render(children)
-                    continue
-                }
-                let savedIndent = indent
-                indent += blockIndent
-                if indentFirstLine { atLineStart = true }
-                try render(argument)
-                indent = savedIndent
+                try nested { try renderParent(nodes, indentation: indentation, blockOverrides) }
+            case .block(let name, let children, let blockIndent, let indentFirstLine, let loc):
+                current = loc
+                try nested { try renderBlock(name, children, indent: blockIndent, indentFirstLine: indentFirstLine) }
             }
+            try checkOutput()
         }
     }
 
-    private func renderIncluded(_ nodes: [MustacheNode], indentation: [UInt8]?, loc: SourceLocation, ref: TemplateReference) throws {
-        depth += 1
-        defer { depth -= 1 }
-        guard depth <= options.maxDepth else {
-            throw loc.error("partials nested more than \(options.maxDepth) levels deep (recursion through '\(ref.name.raw)' without an end?)")
+    private func renderSection(_ name: MustacheName, inverted: Bool, _ children: [MustacheNode], _ loc: SourceLocation) throws {
+        let value = try lookup(name, loc)
+        if inverted {
+            if !(value?.isTruthy ?? false) { try render(children) }
+            return
+        }
+        guard let value, value.isTruthy else { return }
+        guard case .array(let items) = value else {
+            try renderWithContext(value, children)
+            return
+        }
+        for item in items {
+            try step()
+            try renderWithContext(item, children)
+        }
+    }
+
+    private func renderWithContext(_ value: MustacheValue, _ children: [MustacheNode]) throws {
+        stack.append(value)
+        defer { stack.removeLast() }
+        try render(children)
+    }
+
+    private func renderParent(_ nodes: [MustacheNode], indentation: [UInt8]?, _ blockOverrides: [String: [MustacheNode]]) throws {
+        let saved = overrides
+        // Outer (earlier) arguments win over the parent's own ones.
+        overrides = blockOverrides.merging(saved) { _, outer in outer }
+        defer { overrides = saved }
+        try renderIncluded(nodes, indentation: indentation)
+    }
+
+    private func renderBlock(_ name: String, _ children: [MustacheNode], indent blockIndent: [UInt8], indentFirstLine: Bool) throws {
+        guard let argument = overrides[name] else {
+            try render(children)
+            return
         }
         let savedIndent = indent
+        defer { indent = savedIndent }
+        indent += blockIndent
+        if indentFirstLine { atLineStart = true }
+        try render(argument)
+    }
+
+    private func renderIncluded(_ nodes: [MustacheNode], indentation: [UInt8]?) throws {
+        let savedIndent = indent
+        defer { indent = savedIndent }
         if let indentation {
             indent += indentation
             atLineStart = true
         }
         try render(nodes)
-        indent = savedIndent
+    }
+
+    // MARK: Limits
+
+    /// Runs `body` one level deeper, refusing to go past `maxDepth`.
+    private func nested(_ body: () throws -> Void) throws {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= limits.maxDepth else {
+            throw limitError(.maxDepth, "sections, partials and blocks nested more than \(limits.maxDepth) levels deep"
+                + (current.map { " (recursion through '\($0.file)' without an end?)" } ?? ""))
+        }
+        try body()
+    }
+
+    /// Counts one tag or section repetition against `maxSteps`.
+    private func step() throws {
+        steps += 1
+        guard steps <= limits.maxSteps else {
+            throw limitError(.maxSteps, "rendering took more than \(limits.maxSteps) steps (sections repeated over nested lists, or a recursive partial?)")
+        }
+    }
+
+    private func checkOutput() throws {
+        guard output.count > limits.maxOutputBytes else { return }
+        throw limitError(.maxOutputBytes, "output passed the limit of \(limits.maxOutputBytes) bytes")
+    }
+
+    /// An error naming the limit, the tag where rendering stopped, and the template being rendered.
+    private func limitError(_ limit: MustacheLimit, _ what: String) -> MustacheError {
+        var message = what + " (limit \(limit.rawValue))"
+        guard let current else { return MustacheError(file: name, message: message, limit: limit) }
+        if current.file != name { message += " while rendering \(name)" }
+        return MustacheError(file: current.file, line: current.line, column: current.column, message: message, limit: limit)
     }
 
     private func load(_ ref: TemplateReference, _ loc: SourceLocation) throws -> [MustacheNode]? {

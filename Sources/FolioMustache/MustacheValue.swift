@@ -42,7 +42,9 @@ extension MustacheValue {
         do {
             object = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
         } catch {
-            throw MustacheError(file: "<json>", message: "malformed JSON: \(error.localizedDescription)")
+            // Foundation's own message says only "not in the correct format"; its debug description says where.
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            throw MustacheError(file: "<json>", message: "malformed JSON: \(detail)")
         }
         self = try MustacheValue(jsonObject: object)
     }

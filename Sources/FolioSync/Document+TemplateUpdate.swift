@@ -45,10 +45,11 @@ public struct TemplateUpdatePlan: Sendable {
     public var isNewer: Bool { old.commit != new.commit }
 
     /// Loads the recorded template and the version to update to (`ref`; default: newest semver tag, else the
-    /// source's default branch) for a document's origin.
-    public static func load(_ origin: DocumentOrigin.Template, to ref: String?, environment: [String: String], offline: Bool = false) async throws -> TemplateUpdatePlan {
-        let resolver = TemplateResolver(environment: environment, offline: offline)
-        let old = try await resolver.recordedTemplate(origin)
+    /// source's default branch) for a document's origin, whose source the caller vouches for with `trusted`.
+    public static func load(_ origin: DocumentOrigin.Template, to ref: String?, trusted: TrustedTemplateSource, environment: [String: String],
+                            offline: Bool = false, limits: TemplateLimits? = nil) async throws -> TemplateUpdatePlan {
+        let resolver = TemplateResolver(environment: environment, offline: offline, limits: limits)
+        let old = try await resolver.recordedTemplate(origin, trusted: trusted)
         let name = origin.source == TemplateSource.bundledLocation ? "bundled" : origin.source
         let resolved = try await resolver.resolve(TemplateSource(name: name, location: origin.source, ref: ref))
         let new = try await resolver.template(origin.id, in: resolved)
@@ -57,6 +58,32 @@ public struct TemplateUpdatePlan: Sendable {
 }
 
 extension Document {
+    /// The file listing the template sources the user trusted for this document: inside `.git/folio`, so it is
+    /// never committed, pushed or cloned.
+    private var trustFile: URL { repository.gitDirectory.appendingPathComponent("folio/trusted-template-sources.json") }
+
+    /// The template sources recorded as trusted for this document (by `recordTrustedTemplateSource`).
+    public func trustedTemplateSources() throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: trustFile.path) else { return [] }
+        do {
+            return try JSONDecoder().decode([String].self, from: data)
+        } catch {
+            throw FolioError.invalidFile(trustFile.path, JSONKeys.describe(error))
+        }
+    }
+
+    /// Records locally (never in the document's history) that the user trusts `location` as this document's
+    /// template source: the document was made here from it, or the user confirmed it.
+    public func recordTrustedTemplateSource(_ location: String) throws {
+        var sources = try trustedTemplateSources()
+        guard !sources.contains(location) else { return }
+        sources.append(location)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try FileManager.default.createDirectory(at: trustFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(try encoder.encode(sources), to: trustFile, sync: false)
+    }
+
     /// The template origin of a document, or an error saying it was not made from one.
     public func templateOrigin() throws -> DocumentOrigin.Template {
         guard metadata.origin.kind == "template", let origin = metadata.origin.template else {

@@ -4,14 +4,25 @@ import FolioGit
 
 /// Plain folders (like the bundled `Templates/`) are snapshotted into a cached bare git repository, one commit per
 /// distinct content, so that templates are always read from git objects and a document can record the exact commit.
+/// The folder is walked first without reading any file, so one that holds more than `TemplateLimits.maxFolderFiles`
+/// entries or `maxFolderBytes` bytes is refused before anything is written to the cache.
 enum FolderSnapshot {
     static let branch = "refs/heads/main"
 
+    /// One file or link found in the folder.
+    struct Entry {
+        let path: String
+        let url: URL
+        let isLink: Bool
+        let executable: Bool
+    }
+
     /// Snapshots `folder` into its cache repository and returns it with `refs/heads/main` at the snapshot.
-    static func snapshot(_ folder: URL, cache: URL, sourceName: String) throws -> Repository {
+    static func snapshot(_ folder: URL, cache: URL, sourceName: String, limits: TemplateLimits = TemplateLimits()) throws -> Repository {
+        var walk = Walk(root: folder, sourceName: sourceName, limits: limits)
+        try walk.collect(folder, prefix: "")
         let repository = try CacheRepository.open(key: "folder:" + folder.path, label: folder.lastPathComponent, in: cache, sourceName: sourceName)
-        var changes: [TreeChange] = []
-        try collect(folder, prefix: "", repository: repository, into: &changes, sourceName: sourceName)
+        let changes = try walk.entries.map { try change(for: $0, repository: repository, sourceName: sourceName) }
         let tree = try repository.updateTree(nil, changes)
         let previous = try repository.referenceTarget(branch)
         if let previous, try repository.commit(previous).tree == tree { return repository }
@@ -28,35 +39,84 @@ enum FolderSnapshot {
         return repository
     }
 
-    private static func collect(_ folder: URL, prefix: String, repository: Repository, into changes: inout [TreeChange], sourceName: String) throws {
-        let fm = FileManager.default
-        let names: [String]
-        do { names = try fm.contentsOfDirectory(atPath: folder.path) } catch {
-            throw TemplateError(sourceName, "cannot read \(folder.path): \(error.localizedDescription)")
+    /// Writes one entry's blob; an unreadable file is an error naming it.
+    private static func change(for entry: Entry, repository: Repository, sourceName: String) throws -> TreeChange {
+        do {
+            if entry.isLink {
+                let target = try FileManager.default.destinationOfSymbolicLink(atPath: entry.url.path)
+                return .upsert(path: entry.path, blob: try repository.writeBlob(Data(target.utf8)), mode: 0o120000)
+            }
+            return .upsert(path: entry.path, blob: try repository.writeBlob(fromFile: entry.url), mode: entry.executable ? 0o100755 : 0o100644)
+        } catch {
+            throw TemplateError(sourceName, "cannot read \(entry.url.path): \(TemplateError.oneLine(error))")
         }
-        for name in names.sorted() where name != ".git" && name != ".DS_Store" {
-            let url = folder.appendingPathComponent(name)
-            let path = prefix + name
+    }
+
+    /// The walk over a folder: files and links, counted against the limits as they are found.
+    struct Walk {
+        let root: URL
+        let sourceName: String
+        let limits: TemplateLimits
+        private(set) var entries: [Entry] = []
+        private var seen = 0
+        private var bytes = 0
+
+        init(root: URL, sourceName: String, limits: TemplateLimits) {
+            self.root = root
+            self.sourceName = sourceName
+            self.limits = limits
+        }
+
+        /// Walks `folder` with a list of folders still to read, not recursion: a folder nested thousands deep must
+        /// not exhaust the (small) stack of the worker thread this runs on.
+        mutating func collect(_ folder: URL, prefix: String) throws {
+            var pending = [(folder, prefix)]
+            while let (current, currentPrefix) = pending.popLast() {
+                let names: [String]
+                do { names = try FileManager.default.contentsOfDirectory(atPath: current.path) } catch {
+                    throw TemplateError(sourceName, "cannot read \(current.path): \(error.localizedDescription)")
+                }
+                for name in names.sorted() where name != ".git" && name != ".DS_Store" {
+                    let url = current.appendingPathComponent(name)
+                    if try visit(url, path: currentPrefix + name) { pending.append((url, currentPrefix + name + "/")) }
+                }
+            }
+        }
+
+        /// Counts one entry against the limits and keeps it; true when it is a folder to walk into.
+        private mutating func visit(_ url: URL, path: String) throws -> Bool {
             var info = stat()
             guard lstat(url.path, &info) == 0 else {
                 // Foundation lists a name that is not UTF-8 with U+FFFD in place of its bytes: refuse, never skip.
-                if name.unicodeScalars.contains("\u{FFFD}") {
-                    throw TemplateError(sourceName, "\(folder.path): the file name '\(path)' is not valid UTF-8")
+                if path.unicodeScalars.contains("\u{FFFD}") {
+                    throw TemplateError(sourceName, "\(root.path): the file name '\(path)' is not valid UTF-8")
                 }
-                continue
+                return false
             }
-            switch info.st_mode & S_IFMT {
+            let kind = info.st_mode & S_IFMT
+            guard kind == S_IFDIR || kind == S_IFLNK || kind == S_IFREG else { return false }
+            // Folders count too: a tree of empty folders is as much work to walk as one of files.
+            seen += 1
+            if seen > limits.maxFolderFiles {
+                throw TemplateError(sourceName, "\(root.path) holds more than \(limits.maxFolderFiles) files and folders (limit maxFiles); "
+                                    + "a template folder is expected to be much smaller")
+            }
+            switch kind {
             case S_IFDIR:
-                try collect(url, prefix: path + "/", repository: repository, into: &changes, sourceName: sourceName)
+                return true
             case S_IFLNK:
-                let target = try fm.destinationOfSymbolicLink(atPath: url.path)
-                changes.append(.upsert(path: path, blob: try repository.writeBlob(Data(target.utf8)), mode: 0o120000))
-            case S_IFREG:
-                let executable = info.st_mode & S_IXUSR != 0
-                changes.append(.upsert(path: path, blob: try repository.writeBlob(fromFile: url), mode: executable ? 0o100755 : 0o100644))
+                entries.append(Entry(path: path, url: url, isLink: true, executable: false))
             default:
-                continue
+                // Compared before adding: a sparse file's size may be near Int.max.
+                let size = Int(clamping: info.st_size)
+                if size > limits.maxFolderBytes - bytes {
+                    throw TemplateError(sourceName, "\(root.path) holds more than \(limits.maxFolderBytes) bytes (limit maxBytes; passed at \(path)); "
+                                        + "a template folder is expected to be much smaller")
+                }
+                bytes += size
+                entries.append(Entry(path: path, url: url, isLink: false, executable: info.st_mode & S_IXUSR != 0))
             }
+            return false
         }
     }
 }

@@ -65,7 +65,7 @@ extension Template {
         guard let value = variable.default else { return variable.type == .bool ? .bool(false) : nil }
         guard case let .string(text) = value, text.contains("{{") else { return value }
         let rendered = try MustacheTemplate(text, name: describe("template.json") + " (default of \(variable.name))")
-            .render(Self.mustacheValue(.object(answers)), partials: partials, options: MustacheRenderOptions(escapeHTML: false))
+            .render(Self.mustacheValue(.object(answers)), partials: partials, options: MustacheRenderOptions(escapeHTML: false, limits: renderLimits))
         return .string(rendered)
     }
 

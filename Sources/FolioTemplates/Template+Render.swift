@@ -10,7 +10,7 @@ extension Template {
     /// Paths that would leave the document, enter `.git` or `.folio`, or links pointing outside are refused.
     public func render(answers: [String: JSONValue]) throws -> [DocumentFile] {
         let context = renderContext(answers)
-        let options = MustacheRenderOptions(strict: false, escapeHTML: false, maxDepth: 64)
+        let options = MustacheRenderOptions(strict: false, escapeHTML: false, limits: renderLimits)
         let exclude = manifest.exclude
         let copyOnly = manifest.copyOnly
         let kept = files.filter { file in !exclude.contains { Glob.matches($0, path: file.path) } }
@@ -105,7 +105,7 @@ extension Template {
     public func renderPrimaryFile(answers: [String: JSONValue]) throws -> String? {
         guard let primary = manifest.primaryFile else { return nil }
         var cache: [String: String] = [:]
-        let options = MustacheRenderOptions(strict: false, escapeHTML: false, maxDepth: 64)
+        let options = MustacheRenderOptions(strict: false, escapeHTML: false, limits: renderLimits)
         return try renderPath(primary, context: renderContext(answers), options: options, cache: &cache,
                               where_: describe("template.json") + " (primaryFile)")
     }

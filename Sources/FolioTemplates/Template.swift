@@ -32,6 +32,8 @@ public struct Template: Sendable {
     /// Everything under `files/`.
     public let files: [TemplateFile]
     let partials: TemplatePartials
+    /// What each Mustache render of this template may take (the resolver sets the limits from the settings).
+    public var renderLimits = MustacheLimits()
 
     /// Creates a template from its parts (for tests and tools; templates normally come from `TemplateResolver`).
     public init(manifest: TemplateManifest, path: String, source: TemplateSource, commit: String, ref: String?, files: [TemplateFile],
@@ -48,21 +50,22 @@ public struct Template: Sendable {
     static func load(repository: Repository, tree: ObjectID, path: String, resolved: ResolvedSource) throws -> Template {
         let prefix = path.isEmpty ? "" : path + "/"
         let manifestFile = "\(resolved.source.name): \(prefix)template.json"
-        guard let manifestEntry = try repository.entry(atPath: prefix + "template.json", inTree: tree) else {
+        guard let manifestEntry = try readingTemplate(manifestFile, { try repository.entry(atPath: prefix + "template.json", inTree: tree) }) else {
             throw TemplateError(manifestFile, "missing")
         }
-        let manifest = try TemplateManifest.parse(try repository.readBlob(manifestEntry.id), file: manifestFile)
+        let manifest = try TemplateManifest.parse(try readingTemplate(manifestFile) { try repository.readBlob(manifestEntry.id) }, file: manifestFile)
         var files: [TemplateFile] = []
-        for entry in try repository.files(under: prefix + "files", inTree: tree) {
-            guard entry.kind == .blob else {
-                throw TemplateError("\(resolved.source.name): \(prefix)files/\(entry.path)", "submodules are not allowed in templates")
-            }
-            files.append(TemplateFile(path: entry.path, data: try repository.readBlob(entry.id), mode: entry.mode))
+        let filesFolder = "\(resolved.source.name): \(prefix)files"
+        for entry in try readingTemplate(filesFolder, { try repository.files(under: prefix + "files", inTree: tree) }) {
+            let name = "\(filesFolder)/\(entry.path)"
+            guard entry.kind == .blob else { throw TemplateError(name, "submodules are not allowed in templates") }
+            files.append(TemplateFile(path: entry.path, data: try readingTemplate(name) { try repository.readBlob(entry.id) }, mode: entry.mode))
         }
         func partials(under folder: String) throws -> [String: String] {
             var result: [String: String] = [:]
-            for entry in try repository.files(under: folder, inTree: tree) where entry.kind == .blob && !entry.isSymlink && entry.path.hasSuffix(".mustache") {
-                let data = try repository.readBlob(entry.id)
+            let entries = try readingTemplate("\(resolved.source.name): \(folder)") { try repository.files(under: folder, inTree: tree) }
+            for entry in entries where entry.kind == .blob && !entry.isSymlink && entry.path.hasSuffix(".mustache") {
+                let data = try readingTemplate("\(resolved.source.name): \(folder)/\(entry.path)") { try repository.readBlob(entry.id) }
                 guard let text = String(data: data, encoding: .utf8) else {
                     throw TemplateError("\(resolved.source.name): \(folder)/\(entry.path)", "partial is not valid UTF-8")
                 }

@@ -10,7 +10,7 @@ struct TemplateListing {
 
     static func read(repository: Repository, tree: ObjectID, sourceName: String) throws -> TemplateListing {
         var listing = TemplateListing()
-        let entries = try repository.files(inTree: tree)
+        let entries = try readingTemplate("\(sourceName): tree \(tree.hex)") { try repository.files(inTree: tree) }
         // Template folders: those holding template.json, outermost first; a template.json inside another template
         // (for example in its files/) belongs to that template's content and is not a template.
         var roots: [(path: String, blob: ObjectID)] = []
@@ -23,7 +23,9 @@ struct TemplateListing {
         for root in roots where !accepted.contains(where: { $0.path.isEmpty || root.path.hasPrefix($0.path + "/") }) {
             accepted.append(root)
         }
-        let blobs = try accepted.map { try repository.readBlob($0.blob) }
+        let blobs = try accepted.map { root in
+            try readingTemplate("\(sourceName): " + (root.path.isEmpty ? "" : root.path + "/") + "template.json") { try repository.readBlob(root.blob) }
+        }
         let paths = accepted.map(\.path)
         // Many manifests are parsed on every core.
         let parsed = parallelMap(accepted.count, threshold: 16) { index -> Result<TemplateManifest, any Error> in
@@ -46,8 +48,8 @@ struct TemplateListing {
                 listing.warnings.append(TemplateError.oneLine(error))
             }
         }
-        if let catalog = try repository.entry(atPath: "catalog.json", inTree: tree), catalog.kind == .blob {
-            let data = try repository.readBlob(catalog.id)
+        if let catalog = try readingTemplate("\(sourceName): catalog.json", { try repository.entry(atPath: "catalog.json", inTree: tree) }), catalog.kind == .blob {
+            let data = try readingTemplate("\(sourceName): catalog.json") { try repository.readBlob(catalog.id) }
             do {
                 listing.apply(try TemplateCatalog.parse(data, file: "\(sourceName): catalog.json"))
             } catch {

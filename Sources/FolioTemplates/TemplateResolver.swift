@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioGit
+import Synchronization
 
 /// Resolves template sources to commits and lists their templates: concurrently, cached, offline-capable.
 ///
@@ -12,12 +13,16 @@ public struct TemplateResolver: Sendable {
     public let offline: Bool
     /// Where mirrors and snapshots are kept: `$XDG_CACHE_HOME/folio/sources`.
     public let cacheFolder: URL
+    /// How large a plain template folder may be, and what each render of a loaded template may take.
+    public let limits: TemplateLimits
 
-    /// A resolver for `environment`.
-    public init(environment: [String: String], offline: Bool = false) {
+    /// A resolver for `environment`; `limits` defaults to those in the settings (Folio's defaults when the settings
+    /// cannot be read: commands that care read them first and report a malformed file).
+    public init(environment: [String: String], offline: Bool = false, limits: TemplateLimits? = nil) {
         self.environment = environment
         self.offline = offline
         self.cacheFolder = FolioPaths(environment: environment).cacheHome.appendingPathComponent("sources")
+        self.limits = limits ?? (try? Settings.load(environment: environment)).map(TemplateLimits.init(settings:)) ?? TemplateLimits()
     }
 
     /// Resolves one source: fetches (or snapshots) it, picks the commit for its ref, and lists its templates.
@@ -76,8 +81,10 @@ public struct TemplateResolver: Sendable {
         throw TemplateError(id, "no such template in \(names)" + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"))
     }
 
-    /// Loads the exact template a document was made from: its source at its recorded commit.
-    public func recordedTemplate(_ origin: DocumentOrigin.Template) async throws -> Template {
+    /// Loads the exact template a document was made from: its source at its recorded commit. A document may come
+    /// from anyone, so the source it names is used only when the caller vouches for it with `trusted`.
+    public func recordedTemplate(_ origin: DocumentOrigin.Template, trusted: TrustedTemplateSource) async throws -> Template {
+        try trusted.check(origin.source)
         let source = TemplateSource(name: origin.source == TemplateSource.bundledLocation ? "bundled" : origin.source,
                                     location: origin.source, ref: origin.ref)
         let cancel = CancelFlag()
@@ -120,7 +127,7 @@ public struct TemplateResolver: Sendable {
                 throw TemplateError(source.name, "cannot find Folio's bundled templates (no Templates/catalog.json above the folio executable; set FOLIO_TEMPLATES)")
             }
             if source.ref != nil { throw TemplateError(source.name, "a plain folder has no refs; drop --ref") }
-            repository = try FolderSnapshot.snapshot(folder, cache: cacheFolder, sourceName: source.name)
+            repository = try FolderSnapshot.snapshot(folder, cache: cacheFolder, sourceName: source.name, limits: limits)
             snapshot = true
         } else if source.isRemote {
             let mirror = try RemoteMirror(location: source.location, cacheFolder: cacheFolder, sourceName: source.name, environment: environment)
@@ -137,13 +144,13 @@ public struct TemplateResolver: Sendable {
                 }
             } else {
                 if source.ref != nil && wanted == nil { throw TemplateError(source.name, "\(folder.path) is a plain folder, not a git repository; it has no refs") }
-                repository = try FolderSnapshot.snapshot(folder, cache: cacheFolder, sourceName: source.name)
+                repository = try FolderSnapshot.snapshot(folder, cache: cacheFolder, sourceName: source.name, limits: limits)
                 snapshot = true
             }
         }
         if cancel.isCancelled { throw CancellationError() }
         let (commitID, refName) = try Self.pickCommit(in: repository, ref: wanted ?? source.ref, exact: wanted != nil, source: source)
-        let tree = try repository.commit(commitID).tree
+        let tree = try readingTemplate("\(source.name): commit \(commitID.hex)") { try repository.commit(commitID).tree }
         let listing = try TemplateListing.read(repository: repository, tree: tree, sourceName: source.name)
         return ResolvedSource(source: source, commit: commitID.hex, ref: snapshot ? nil : wanted == nil ? refName : source.ref, templates: listing.templates,
                               groups: listing.groups, warnings: warnings + listing.warnings, fetchedAt: fetchedAt,
@@ -185,18 +192,31 @@ public struct TemplateResolver: Sendable {
             throw TemplateError(id, "no such template in source '\(resolved.source.name)'\(extra)")
         }
         guard let commitID = ObjectID(hex: resolved.commit) else { throw TemplateError(resolved.source.name, "bad commit id \(resolved.commit)") }
-        let repository = try Repository.open(at: resolved.gitDirectory)
-        let tree = try repository.commit(commitID).tree
-        return try Template.load(repository: repository, tree: tree, path: summary.path, resolved: resolved)
+        let repository = try readingTemplate("\(resolved.source.name): \(resolved.gitDirectory.path)") { try Repository.open(at: resolved.gitDirectory) }
+        let tree = try readingTemplate("\(resolved.source.name): commit \(resolved.commit)") { try repository.commit(commitID).tree }
+        var template = try Template.load(repository: repository, tree: tree, path: summary.path, resolved: resolved)
+        template.renderLimits = limits.render
+        return template
     }
 }
 
 /// A thread-safe cancellation flag checked by long libgit2 operations.
-final class CancelFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
-    func cancel() { lock.lock(); cancelled = true; lock.unlock() }
-    var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
+final class CancelFlag: Sendable {
+    private let cancelled = Mutex(false)
+    func cancel() { cancelled.withLock { $0 = true } }
+    var isCancelled: Bool { cancelled.withLock { $0 } }
+}
+
+/// Runs a read from a template repository; a git failure (a corrupt or missing object) becomes an error naming
+/// `what` (the source and the file or commit being read) instead of only an object id.
+func readingTemplate<T>(_ what: String, _ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as TemplateError {
+        throw error
+    } catch {
+        throw TemplateError(what, "cannot read it from the template repository (\(TemplateError.oneLine(error)))")
+    }
 }
 
 extension TemplateError {

@@ -58,6 +58,24 @@ public struct TemplateSource: Sendable, Hashable, Codable, CustomStringConvertib
     }
 }
 
+/// A template source the caller vouches for. A document's `.folio/document.json` may come from anyone (a clone),
+/// so the source it names is used only with one of these: the command line makes it when the user created the
+/// document here, configured that source, named it explicitly, or confirmed it.
+public struct TrustedTemplateSource: Sendable, Equatable {
+    /// The location (as recorded in documents) that may be used.
+    public let location: String
+
+    /// Vouches for `location`.
+    public init(location: String) { self.location = location }
+
+    /// Fails unless `location` is the trusted one.
+    func check(_ location: String) throws {
+        guard location == self.location else {
+            throw TemplateError(location, "this template source is not trusted for the document (trusted: \(self.location))")
+        }
+    }
+}
+
 /// What `TemplateResolver.resolveAll` reports as each source progresses.
 public enum SourceEvent: Sendable {
     case progress(TemplateSource, TransferProgress)

@@ -70,7 +70,9 @@ final class MustachePartialLoaderTests: XCTestCase {
         XCTAssertThrowsError(try MustacheTemplate("{{>loop}}", name: "main").render([:], partials: partials)) { error in
             guard let error = error as? MustacheError else { return XCTFail("\(error)") }
             XCTAssertEqual(error.file, "loop")
-            XCTAssertTrue(error.message.contains("more than 64 levels"), error.message)
+            XCTAssertEqual(error.limit, .maxDepth)
+            XCTAssertTrue(error.message.contains("more than 100 levels"), error.message)
+            XCTAssertTrue(error.message.contains("while rendering main"), error.message)
         }
     }
 

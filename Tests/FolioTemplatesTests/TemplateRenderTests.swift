@@ -61,11 +61,11 @@ final class TemplateRenderTests: XCTestCase {
         }
     }
 
-    func testRecursivePartialsStopAtDepth64WithAnError() throws {
+    func testGivenSelfIncludingPartialWhenRenderedThenDepthLimitErrorNamesFile() throws {
         // Given a partial that includes itself forever
         let template = try memoryTemplate(files: [file("a.txt", "{{>loop}}")], partials: ["loop": "x{{>loop}}"])
-        // When rendered, then it is an error, not a stack overflow
-        assertThrows(try template.render(answers: [:]), containing: ["64"])
+        // When rendered, then it is an error naming the limit and the file, not a stack overflow
+        assertThrows(try template.render(answers: [:]), containing: ["100 levels", "maxDepth", "files/a.txt"])
     }
 
     func testRenderedPathsThatLeaveTheDocumentAreRefusedNamingTheFile() throws {

@@ -74,7 +74,7 @@ final class TemplateSourceTests: XCTestCase {
         XCTAssertNotEqual(second.commit, first.commit)
         // And the old snapshot can still be read by its commit (replay)
         let origin = DocumentOrigin.Template(id: "p/t", version: "1.0.0", source: folder.root.path, ref: nil, commit: first.commit, answers: [:])
-        let old = try await_ { try await resolver.recordedTemplate(origin) }
+        let old = try await_ { try await resolver.recordedTemplate(origin, trusted: TrustedTemplateSource(location: folder.root.path)) }
         XCTAssertEqual(try old.render(answers: ["who": .string("a")]).first?.data, Data("v1 a\n".utf8))
         XCTAssertTrue(FileManager.default.fileExists(atPath: temp.path("home/.cache/folio/sources").path))
     }
