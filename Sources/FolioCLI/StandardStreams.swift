@@ -111,13 +111,4 @@ enum InputFiles {
         default: return
         }
     }
-
-    /// Refuses a folder option (`--partials DIR`) that does not name an existing folder.
-    static func checkFolder(_ url: URL) throws {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else {
-            throw FolioError.invalidFile(url.path, errno == ENOENT ? "no such folder" : String(cString: strerror(errno)).lowercased())
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw FolioError.invalidFile(url.path, "is not a folder") }
-    }
 }

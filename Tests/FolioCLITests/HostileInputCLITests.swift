@@ -162,9 +162,9 @@ final class HostileInputCLITests: XCTestCase {
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
         }
         let missing = try folio("render", "t.mustache", "--data", "ok.json", "--partials", "nowhere", expect: 1)
-        XCTAssertEqual(missing.stderr, "folio render: \(dir.path("nowhere").path): no such folder\n")
+        XCTAssertEqual(missing.stderr, "folio render: \(dir.path("nowhere").path): cannot use the partials folder: no such file or directory\n")
         let notFolder = try folio("render", "t.mustache", "--data", "ok.json", "--partials", "ok.json", expect: 1)
-        XCTAssertEqual(notFolder.stderr, "folio render: \(dir.path("ok.json").path): is not a folder\n")
+        XCTAssertEqual(notFolder.stderr, "folio render: \(dir.path("ok.json").path): cannot use the partials folder: it is not a folder\n")
         let directoryData = try folio("render", "t.mustache", "--data", "/", expect: 1)
         XCTAssertEqual(directoryData.stderr, "folio render: /: is a directory, not a JSON file\n")
         XCTAssertEqual(try folio("render", "t.mustache", "--data", "ok.json").stdout, "Hi Ada")
