@@ -31,6 +31,8 @@ public struct Settings: Codable, Sendable, Equatable {
     public var templateSources: [TemplateSourceSetting]
     /// Content type identifier → editor id chosen by the user.
     public var editorAssociations: [String: String]
+    /// Limits of the plugin host processes (`pluginLimits`); absent fields take the defaults.
+    public var pluginLimits = PluginLimitSettings()
 
     public init(author: Author? = nil, sync: SyncMode = .full, colors: [String: String] = [:],
                 templateSources: [TemplateSourceSetting] = [], editorAssociations: [String: String] = [:]) {
@@ -43,6 +45,7 @@ public struct Settings: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case author, sync, colors, templateSources, editorAssociations
+        case pluginLimits
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,6 +55,7 @@ public struct Settings: Codable, Sendable, Equatable {
         colors = try container.decodeIfPresent([String: String].self, forKey: .colors) ?? [:]
         templateSources = try container.decodeIfPresent([TemplateSourceSetting].self, forKey: .templateSources) ?? []
         editorAssociations = try container.decodeIfPresent([String: String].self, forKey: .editorAssociations) ?? [:]
+        pluginLimits = try container.decodeIfPresent(PluginLimitSettings.self, forKey: .pluginLimits) ?? PluginLimitSettings()
     }
 
     /// The settings file for an environment: `$XDG_CONFIG_HOME/folio/settings.json`, else `~/.config/folio/settings.json`.
@@ -77,6 +81,49 @@ public struct Settings: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try AtomicFile.write(try encoder.encode(self), to: url, sync: false)
+    }
+}
+
+extension Settings {
+    /// `pluginLimits` in settings.json: deadlines in seconds, sizes in MiB; nil takes the default.
+    public struct PluginLimitSettings: Codable, Sendable, Equatable {
+        /// open, apply, serialize, semantic diff and merge (default 5).
+        public var callSeconds: Double?
+        /// one render (default 1).
+        public var renderSeconds: Double?
+        /// the host's address space (default 2048).
+        public var memoryMiB: Int?
+        /// the largest buffer a plugin may return (default 64).
+        public var bufferMiB: Int?
+
+        public init(callSeconds: Double? = nil, renderSeconds: Double? = nil, memoryMiB: Int? = nil, bufferMiB: Int? = nil) {
+            self.callSeconds = callSeconds
+            self.renderSeconds = renderSeconds
+            self.memoryMiB = memoryMiB
+            self.bufferMiB = bufferMiB
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func seconds(_ key: CodingKeys) throws -> Double? {
+                guard let value = try c.decodeIfPresent(Double.self, forKey: key) else { return nil }
+                guard value.isFinite, value >= 0.01, value <= 3600 else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must be between 0.01 and 3600 seconds")
+                }
+                return value
+            }
+            func mebibytes(_ key: CodingKeys, _ range: ClosedRange<Int>) throws -> Int? {
+                guard let value = try c.decodeIfPresent(Int.self, forKey: key) else { return nil }
+                guard range.contains(value) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must be between \(range.lowerBound) and \(range.upperBound) MiB")
+                }
+                return value
+            }
+            callSeconds = try seconds(.callSeconds)
+            renderSeconds = try seconds(.renderSeconds)
+            memoryMiB = try mebibytes(.memoryMiB, 64...(1 << 20))
+            bufferMiB = try mebibytes(.bufferMiB, 1...1024)
+        }
     }
 }
 
