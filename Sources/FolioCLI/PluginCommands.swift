@@ -2,9 +2,17 @@ import FolioCore
 import FolioPlugins
 import Foundation
 
-/// The plugin host for a command: the standard search path of the command's environment.
-func pluginHost(_ io: CommandIO) -> PluginHost {
-    PluginHost(searchPath: .standard(environment: io.environment))
+/// The plugin host for a command: the standard search path of the command's environment; plugins run isolated
+/// with the limits of `settings` (the user's settings when nil).
+func pluginHost(_ io: CommandIO, settings: Settings? = nil) -> PluginHost {
+    PluginHost(environment: io.environment, settings: settings)
+}
+
+/// Runs `body`; a quarantined editor's error gets the hint how to enable it again.
+func withQuarantineHint<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as PluginQuarantinedError {
+        throw FolioError.invalidRequest("\(error); to try it again: folio plugins enable \(error.record.plugin)")
+    }
 }
 
 /// The running `folio` executable, to check plugins in a child process.
@@ -29,14 +37,23 @@ private struct PluginListing: Encodable {
         let manifest: String
         let bundled: Bool
         let editors: [EditorManifest]
+        /// Set when the plugin's build is quarantined or has recent crashes.
+        let quarantine: PluginBuildRecord?
     }
     let plugins: [Entry]
     let refused: [String]
 }
 
-private func listingEntry(_ plugin: DiscoveredPlugin) -> PluginListing.Entry {
+private func listingEntry(_ plugin: DiscoveredPlugin, _ host: PluginHost) -> PluginListing.Entry {
     PluginListing.Entry(id: plugin.manifest.id, name: plugin.manifest.name, version: plugin.manifest.version, abi: plugin.manifest.abi,
-                        library: plugin.library.path, manifest: plugin.manifestURL.path, bundled: plugin.bundled, editors: plugin.manifest.editors)
+                        library: plugin.library.path, manifest: plugin.manifestURL.path, bundled: plugin.bundled, editors: plugin.manifest.editors,
+                        quarantine: host.quarantineRecord(plugin))
+}
+
+/// The quarantine line of a plugin, when it has one.
+private func quarantineLine(_ record: PluginBuildRecord?, _ id: String) -> String? {
+    guard let record else { return nil }
+    return record.quarantined != nil ? "QUARANTINED: \(record.summary); enable with: folio plugins enable \(id)" : "warning: \(record.summary)"
 }
 
 private func describeCommands(_ commands: [PluginCommand], _ io: CommandIO) {
@@ -49,20 +66,21 @@ private func describeCommands(_ commands: [PluginCommand], _ io: CommandIO) {
 }
 
 let pluginCommands: [Command] = [
-    Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json]",
-            summary: "List, describe or check editor plugins") { args, io in
-        let verb = try args.positional(0, "list, info or check")
+    Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins enable ID",
+            summary: "List, describe, check or re-enable editor plugins") { args, io in
+        let verb = try args.positional(0, "list, info, check or enable")
         switch verb {
         case "list":
             try args.expectAtMost(1)
             let host = pluginHost(io)
             if args.flag("--json") {
-                try io.json(PluginListing(plugins: host.plugins.map(listingEntry), refused: host.refusals.map(\.description)))
+                try io.json(PluginListing(plugins: host.plugins.map { listingEntry($0, host) }, refused: host.refusals.map(\.description)))
                 return 0
             }
             if host.plugins.isEmpty { io.line("No plugins found.") }
             for plugin in host.plugins {
                 io.line("\(plugin.manifest.id)  \(plugin.manifest.name) \(plugin.manifest.version)\(plugin.bundled ? "  (bundled)" : "")  \(plugin.library.path)")
+                if let line = quarantineLine(host.quarantineRecord(plugin), plugin.manifest.id) { io.line("  " + line) }
                 for editor in plugin.manifest.editors {
                     io.line("  \(editor.id): \(editor.contentTypes.map(\.identifier).joined(separator: ", ")) (\(editor.priority.rawValue))")
                 }
@@ -76,9 +94,10 @@ let pluginCommands: [Command] = [
             guard let plugin = host.plugin(id) ?? host.editors.first(where: { $0.editor.id == id })?.plugin else {
                 throw FolioError.invalidRequest("no plugin or editor '\(id)' (see folio plugins list)")
             }
-            if args.flag("--json") { try io.json(listingEntry(plugin)); return 0 }
+            if args.flag("--json") { try io.json(listingEntry(plugin, host)); return 0 }
             let m = plugin.manifest
             io.line("\(m.name) \(m.version) (\(m.id)), plugin ABI \(m.abi)")
+            if let line = quarantineLine(host.quarantineRecord(plugin), m.id) { io.line(line) }
             io.line("library:  \(plugin.library.path)")
             io.line("manifest: \(plugin.manifestURL.path)")
             for editor in m.editors {
@@ -110,13 +129,24 @@ let pluginCommands: [Command] = [
                 io.error(report.refusal ?? "\(report.library): plugin refused")
             }
             return report.ok ? 0 : FolioCommandLine.failure
+        case "enable":
+            let id = try args.positional(1, "ID")
+            try args.expectAtMost(2)
+            let host = pluginHost(io)
+            guard let plugin = host.plugin(id) ?? host.editors.first(where: { $0.editor.id == id })?.plugin else {
+                throw FolioError.invalidRequest("no plugin or editor '\(id)' (see folio plugins list)")
+            }
+            guard let quarantine = host.isolation.quarantine else { throw FolioError.invalidRequest("no state folder to keep the quarantine in") }
+            let count = quarantine.enable(plugin: plugin.manifest.id)
+            io.line(count > 0 ? "Enabled \(plugin.manifest.id): it will be loaded again" : "\(plugin.manifest.id) was not quarantined; its crash record is cleared")
+            return 0
         case "__probe":
             // Internal: runs in the child process of `plugins check`; prints the report as JSON.
             let report = PluginHost.probe(library: io.url(try args.positional(1, "FILE.so")))
             try io.json(report)
             return report.ok ? 0 : FolioCommandLine.failure
         default:
-            throw UsageError("unknown plugins command '\(verb)' (list, info or check)")
+            throw UsageError("unknown plugins command '\(verb)' (list, info, check or enable)")
         }
     },
     Command("types", usage: "types list [--json]", summary: "List content types, including those plugins declare") { args, io in
@@ -141,8 +171,10 @@ let pluginCommands: [Command] = [
         let command = try args.positional(1, "COMMAND")
         let document = try openDocument(path, io)
         let settings = try Settings.load(environment: io.environment)
-        let outcome = try pluginHost(io).edit(document, command: command, arguments: Array(args.positionals.dropFirst(2)),
-                                              associations: settings.editorAssociations, editor: args.value("--editor"))
+        let outcome = try withQuarantineHint {
+            try pluginHost(io, settings: settings).edit(document, command: command, arguments: Array(args.positionals.dropFirst(2)),
+                                                        associations: settings.editorAssociations, editor: args.value("--editor"))
+        }
         RecentDocuments(environment: io.environment).record(document)
         if args.flag("--json") {
             struct Edited: Encodable { let path: String; let editor: String; let description: String; let changed: Bool; let commit: String? }
@@ -173,8 +205,19 @@ let pluginCommands: [Command] = [
         let settings = try Settings.load(environment: io.environment)
         let width = try args.int("--width") ?? 80, height = try args.int("--height") ?? 24
         guard (1...2000).contains(width), (1...2000).contains(height) else { throw UsageError("--width and --height must be between 1 and 2000") }
-        let lines = try pluginHost(io).view(of: document, width: width, height: height, selection: ViewSelection(cursor: try args.int("--cursor") ?? 0),
-                                            associations: settings.editorAssociations, editor: args.value("--editor"))
+        let lines: [String]
+        do {
+            lines = try pluginHost(io, settings: settings).view(of: document, width: width, height: height, selection: ViewSelection(cursor: try args.int("--cursor") ?? 0),
+                                                                associations: settings.editorAssociations, editor: args.value("--editor"))
+        } catch let error as PluginQuarantinedError {
+            // Read-only: a banner, then the primary file as text.
+            io.error("folio view: \(error) (showing the file as text; enable with: folio plugins enable \(error.record.plugin))")
+            let text = String(decoding: try document.read(path: document.metadata.primaryFile), as: UTF8.self)
+            let shown = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(height).map(PluginText.viewLine)
+            if args.flag("--json") { try io.json(shown); return 0 }
+            for line in shown { io.line(line) }
+            return 0
+        }
         if args.flag("--json") { try io.json(lines); return 0 }
         for line in lines { io.line(line) }
         return 0

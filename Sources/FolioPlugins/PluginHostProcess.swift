@@ -16,7 +16,8 @@ public enum PluginHostProcess {
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)  // a plugin flooding stderr past the log's size limit gets EFBIG, not a signal
         let memory = option("--memory", in: arguments)
-        let bufferCap = Int(option("--buffer", in: arguments) ?? 64 << 20)
+        let bufferCap = Int(clamping: option("--buffer", in: arguments) ?? 64 << 20)
+        pluginBufferCap.store(bufferCap, ordering: .relaxed)
         if let memory { limit(RLIMIT_AS, memory) }
         limit(RLIMIT_FSIZE, 1 << 20)
         limit(RLIMIT_CORE, 0)

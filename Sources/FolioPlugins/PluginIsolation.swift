@@ -87,6 +87,9 @@ final class IsolatedPlugin: Sendable {
         running.withLock { $0?.cancel() }
     }
 
+    /// The running host's process id, nil when none runs (for tests; blocks while a call runs).
+    var hostPID: pid_t? { state.withLock { $0.connection?.pid } }
+
     /// The current host generation.
     var generation: Int { state.withLock { $0.generation } }
 
