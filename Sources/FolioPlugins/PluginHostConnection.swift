@@ -69,6 +69,7 @@ final class PluginHostConnection: Sendable {
     deinit {
         close(socket)
         if !finished.load(ordering: .acquiring) {
+            kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -76,8 +77,7 @@ final class PluginHostConnection: Sendable {
     }
 
     /// Starts `executable __plugin-host` with Folio's end of a socketpair as fd 3, stdin and stdout on /dev/null,
-    /// stderr appended to `log`, every other descriptor closed, its own process group (so the terminal's ^C goes to
-    /// Folio only), and the Swift backtracer off.
+    /// stderr appended to `log`, every other descriptor closed, a session of its own, and the Swift backtracer off.
     static func spawn(executable: URL, limits: PluginLimits, log: URL?, environment: [String: String]) throws -> PluginHostConnection {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -116,8 +116,10 @@ final class PluginHostConnection: Sendable {
         sigdelset(&defaults, SIGSTOP)
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // A session of its own (POSIX_SPAWN_SETSID, glibc's 0x80): no controlling terminal, so a plugin can neither
+        // open /dev/tty nor get the terminal's ^C, and the whole group (anything the plugin forks) is killed at once.
+        let setsid: Int32 = 0x80
+        posix_spawnattr_setflags(&attributes, Int16(setsid | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         var env = environment
         env["SWIFT_BACKTRACE"] = "enable=no"
@@ -169,6 +171,12 @@ final class PluginHostConnection: Sendable {
     /// Kills the host (from any thread); the call in progress ends with `cancelled`.
     func cancel() {
         cancelled.store(true, ordering: .releasing)
+        killGroup()
+    }
+
+    /// SIGKILL to the host's process group (the host and anything a plugin started), then to the host itself.
+    private func killGroup() {
+        kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
     }
 
@@ -201,7 +209,7 @@ final class PluginHostConnection: Sendable {
 
     private func reap(killFirst: Bool) {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        if killFirst { kill(pid, SIGKILL) }
+        if killFirst { killGroup() }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
