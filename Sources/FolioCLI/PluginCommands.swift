@@ -1,5 +1,7 @@
 import FolioCore
+import FolioLaunch
 import FolioPlugins
+import FolioTerminal
 import Foundation
 
 /// The plugin host for a command: the standard search path of the command's environment; plugins run isolated
@@ -260,12 +262,22 @@ public enum PluginBenchmarks {
         return timings
     }
 
-    /// Times `folio edit PATH COMMAND ARGS…` (without printing), split into the plugin's part and the commit.
-    public static func edit(document path: URL, command: String, arguments: [String], environment: [String: String]) throws -> PluginBenchmarkTimings {
+    /// The plugin host of the benchmarks: isolated (the product) or in this process (the comparison).
+    static func host(_ environment: [String: String], inProcess: Bool, quarantine: Bool = true) -> PluginHost {
+        var isolation = PluginIsolation.standard(environment: environment)
+        if inProcess { isolation.mode = .inProcess }
+        if !quarantine { isolation.stateFolder = nil }
+        return PluginHost(searchPath: .standard(environment: environment), isolation: isolation)
+    }
+
+    /// Times `folio edit PATH COMMAND ARGS…` (without printing), split into the plugin's part and the commit; with a new
+    /// plugin host, so isolated it includes starting the host process.
+    public static func edit(document path: URL, command: String, arguments: [String], environment: [String: String],
+                            inProcess: Bool = false) throws -> PluginBenchmarkTimings {
         let clock = ContinuousClock()
         let start = clock.now
         let document = try DocumentStore(environment: environment).open(at: path)
-        let host = PluginHost(searchPath: .standard(environment: environment))
+        let host = host(environment, inProcess: inProcess)
         let outcome = try host.edit(document, command: command, arguments: arguments)
         var timings = PluginBenchmarkTimings()
         timings.firstLoad = outcome.timings.load
@@ -275,5 +287,82 @@ public enum PluginBenchmarks {
         timings.commit = outcome.timings.commit
         timings.total = clock.now - start
         return timings
+    }
+
+    /// `count` edits (toggles) on one open document through one plugin host that is already running: an editor
+    /// command in the editor host. Each duration is open + apply + serialize + commit.
+    public static func warmEdits(document path: URL, count: Int, environment: [String: String], inProcess: Bool) throws -> [Duration] {
+        let document = try DocumentStore(environment: environment).open(at: path)
+        let host = host(environment, inProcess: inProcess)
+        _ = try host.edit(document, command: "toggle", arguments: ["1"])
+        let clock = ContinuousClock()
+        return try (0..<count).map { i in
+            let start = clock.now
+            _ = try host.edit(document, command: "toggle", arguments: ["\(2 + i)"])
+            return clock.now - start
+        }
+    }
+
+    /// Each editor frame (the plugin's view of the visible part, the host frame, the changed bytes) with the cursor
+    /// moving down a line per frame, after one warm-up frame.
+    public static func frames(document path: URL, count: Int, width: Int = 100, height: Int = 30, environment: [String: String],
+                              inProcess: Bool) throws -> [Duration] {
+        let document = try DocumentStore(environment: environment).open(at: path)
+        let session = DocumentSessionAdapter(document: document, host: host(environment, inProcess: inProcess), associations: [:])
+        var editor = EditorState(path: session.path, title: session.title, contentType: session.contentType,
+                                 commitID: session.latestCommit().id, commitMessage: session.latestCommit().message, commands: session.editor.commands())
+        editor.items = session.editor.itemLayout()
+        editor.viewRows = max(1, height - 3 - (editor.items?.headerLines ?? 0))
+        var buffer = FrameBuffer(capability: .truecolor)
+        _ = buffer.update(to: Screens.editor(editor, view: session.editor, width: width, height: height))
+        var state = AppState()
+        state.screen = .editor(editor)
+        let clock = ContinuousClock()
+        var durations: [Duration] = []
+        for _ in 0..<max(1, count) {
+            let start = clock.now
+            state = state.handling(.down, scene: .defaultScene).0
+            guard case let .editor(current) = state.screen else { break }
+            _ = buffer.update(to: Screens.editor(current, view: session.editor, width: width, height: height))
+            durations.append(clock.now - start)
+        }
+        return durations
+    }
+
+    /// A fresh plugin host ready: spawned, handshaken, the plugin of `editor` loaded and checked against its manifest.
+    public static func hostReady(editor: String, count: Int, environment: [String: String]) throws -> [Duration] {
+        let clock = ContinuousClock()
+        return try (0..<count).map { _ in
+            let host = host(environment, inProcess: false)
+            let start = clock.now
+            try host.warmUp(editor)
+            return clock.now - start
+        }
+    }
+
+    /// Recovery after a crash in the editor: the host dies (SIGSEGV), the next frame reports it in one line, the one
+    /// after starts a fresh host, reopens the document and renders. Each duration runs from the signal to that frame.
+    public static func recovery(document path: URL, count: Int, environment: [String: String]) throws -> [Duration] {
+        let document = try DocumentStore(environment: environment).open(at: path)
+        let host = host(environment, inProcess: false)
+        let session = DocumentSessionAdapter(document: document, host: host, associations: [:])
+        _ = session.render(width: 100, height: 30, cursor: 0, selection: nil, scroll: 0)
+        let clock = ContinuousClock()
+        var durations: [Duration] = []
+        for i in 0..<count {
+            guard let pid = host.hostProcessIDs.first else { throw FolioError.invalidRequest("no plugin host is running") }
+            let start = clock.now
+            kill(pid, SIGSEGV)
+            let report = session.render(width: 100, height: 30, cursor: i + 1, selection: nil, scroll: 0)
+            guard report.first?.contains("crashed (SIGSEGV)") == true else { throw FolioError.invalidRequest("no crash report: \(report.first ?? "")") }
+            let back = session.render(width: 100, height: 30, cursor: i + 1, selection: nil, scroll: 0)
+            durations.append(clock.now - start)
+            guard back.first?.hasPrefix("✗") == false else { throw FolioError.invalidRequest("not recovered: \(back.first ?? "")") }
+            // Not timed: forget the strike so that the repetitions do not quarantine the checklist.
+            if let plugin = host.plugins.first(where: { $0.manifest.editors.contains { $0.id == "checklist" } }) {
+                host.isolation.quarantine?.enable(plugin: plugin.manifest.id)
+            }
+        }
+        return durations
     }
 }

@@ -164,6 +164,22 @@ public final class PluginHost: @unchecked Sendable {
         return IsolatedEditor(plugin: plugin, editorID: id)
     }
 
+    /// Starts the host process of editor `id` if it is not running and waits until its plugin is loaded: opening a
+    /// document in the editor host can call this first so that the first frame does not wait for the load.
+    public func warmUp(_ id: String) throws {
+        guard isolation.mode == .isolated else { _ = try editor(id); return }
+        guard let entry = editors.first(where: { $0.editor.id == id }) else { throw FolioError.invalidRequest("no editor '\(id)'") }
+        try isolatedPlugin(entry.plugin).ready(editor: id)
+    }
+
+    /// The process ids of the running plugin hosts (diagnostics and benchmarks).
+    public var hostProcessIDs: [pid_t] {
+        lock.lock()
+        let plugins = Array(isolated.values)
+        lock.unlock()
+        return plugins.compactMap(\.hostPID)
+    }
+
     /// The host-process service of `plugin`, created once per `PluginHost`.
     func isolatedPlugin(_ plugin: DiscoveredPlugin) -> IsolatedPlugin {
         lock.lock()

@@ -114,7 +114,20 @@ final class IsolatedPlugin: Sendable {
     /// A crash, timeout or cancel kills and reaps the host, records a strike, and throws one `PluginHostFailure`.
     func call(_ kind: PluginWire.Kind, editor: String, command: String, fields: [Data], limit: Duration,
               generation expected: Int? = nil) throws -> (PluginWire.Message, generation: Int) {
-        try state.withLock { state -> (PluginWire.Message, generation: Int) in
+        let (reply, generation) = try exchange(kind, editor: editor, command: command, fields: fields, limit: limit, generation: expected)
+        guard let reply else { throw PluginWire.WireError.violation("no reply") }
+        return (reply, generation)
+    }
+
+    /// Starts the host if needed and waits until the plugin is loaded (or throws why it is not).
+    func ready(editor: String) throws {
+        _ = try exchange(nil, editor: editor, command: "load", fields: [], limit: isolation.limits.call, generation: nil)
+    }
+
+    /// `call`, or with no `kind` only the start and load.
+    private func exchange(_ kind: PluginWire.Kind?, editor: String, command: String, fields: [Data], limit: Duration,
+                          generation expected: Int?) throws -> (PluginWire.Message?, generation: Int) {
+        try state.withLock { state -> (PluginWire.Message?, generation: Int) in
             if let expected, expected != state.generation { throw StaleDocument() }
             try start(&state, editor: editor, command: command)
             guard let connection = state.connection else { throw StaleDocument() }
@@ -139,6 +152,7 @@ final class IsolatedPlugin: Sendable {
                     state.editorFlags = Dictionary(zip(ids, flags), uniquingKeysWith: { a, _ in a })
                 }
                 if let expected, expected != state.generation { throw StaleDocument() }
+                guard let kind else { return (nil, state.generation) }
                 for id in state.pendingReleases {
                     try connection.post(.release, [Data(editor.utf8), PluginWire.integerField(id)], deadline: limit)
                 }

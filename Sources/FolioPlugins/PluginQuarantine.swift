@@ -1,5 +1,6 @@
 import FolioCore
 import Foundation
+import Synchronization
 
 /// One crash or timeout of a plugin host.
 public struct PluginStrike: Codable, Sendable, Equatable {
@@ -90,10 +91,24 @@ public struct PluginQuarantine: Sendable {
     /// Every record (for listings).
     public func records() -> [PluginBuildRecord] { load().builds }
 
+    /// The SHA-256 of the library file, remembered per file identity (device, inode, size, change time) in this process.
     static func hash(_ library: URL) -> String? {
-        guard let data = FileManager.default.contents(atPath: library.resolvingSymlinksInPath().path) else { return nil }
-        return SHA256.hex(data)
+        let path = library.resolvingSymlinksInPath().path
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                                    changed: Int64(info.st_ctim.tv_sec), changedNanoseconds: Int64(info.st_ctim.tv_nsec))
+        if let known = hashes.withLock({ $0[path] }), known.identity == identity { return known.hash }
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let hash = SHA256.hex(data)
+        hashes.withLock { $0[path] = (identity, hash) }
+        return hash
     }
+
+    private struct FileIdentity: Equatable {
+        var device: UInt64, inode: UInt64, size: Int64, changed: Int64, changedNanoseconds: Int64
+    }
+    private static let hashes = Mutex<[String: (identity: FileIdentity, hash: String)]>([:])
 
     private func load() -> State {
         guard let data = FileManager.default.contents(atPath: file.path) else { return State() }
