@@ -139,8 +139,7 @@ struct HostServer {
                 try loaded.check(against: manifest, manifestURL: manifestURL)
             }
             plugin = loaded
-            let flags = loaded.editors.map { ($0.hasSemanticDiff ? 1 : 0) | ($0.hasSemanticMerge ? 2 : 0) }
-            return ok([Data(loaded.editors.map(\.id).joined(separator: "\n").utf8), Data(flags.map { String($0) }.joined(separator: "\n").utf8)])
+            return ok([Data(loaded.editors.map(\.id).joined(separator: "\n").utf8)])
         case .open:
             let editor = try editor(request)
             let id = try request.integer(1)

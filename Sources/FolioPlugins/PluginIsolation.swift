@@ -67,7 +67,6 @@ final class IsolatedPlugin: Sendable {
         var loadSequence: UInt32?
         /// Bumped each time a host is replaced: documents of older generations are gone.
         var generation = 0
-        var editorFlags: [String: Int] = [:]
         var pendingReleases: [Int64] = []
         /// A refusal from loading, kept so that every call reports it without restarting the host.
         var refusal: PluginRefusal?
@@ -107,9 +106,6 @@ final class IsolatedPlugin: Sendable {
         try state.withLock { state in try start(&state, editor: editor, command: "load") }
     }
 
-    /// Whether `editor` offers `bit` (1 semantic diff, 2 semantic merge), known once the host loaded.
-    func flags(editor: String) -> Int? { state.withLock { $0.editorFlags[editor] } }
-
     /// Runs one call: starts a host when there is none, waits for its load, sends the request and returns the reply.
     /// A crash, timeout or cancel kills and reaps the host, records a strike, and throws one `PluginHostFailure`.
     func call(_ kind: PluginWire.Kind, editor: String, command: String, fields: [Data], limit: Duration,
@@ -127,7 +123,12 @@ final class IsolatedPlugin: Sendable {
     /// `call`, or with no `kind` only the start and load.
     private func exchange(_ kind: PluginWire.Kind?, editor: String, command: String, fields: [Data], limit: Duration,
                           generation expected: Int?) throws -> (PluginWire.Message?, generation: Int) {
-        try state.withLock { state -> (PluginWire.Message?, generation: Int) in
+        if let largest = fields.map(\.count).max(), largest > isolation.limits.buffer {
+            // Refused before the host sees it: a large document is not the plugin's fault and costs no strike.
+            throw EditorOperationError(editor: editor, operation: command, kind: .invalidDocument,
+                                       message: "the input is \(largest) bytes, over the plugin buffer limit of \(isolation.limits.buffer) bytes (pluginLimits.bufferMiB)")
+        }
+        return try state.withLock { state -> (PluginWire.Message?, generation: Int) in
             if let expected, expected != state.generation { throw StaleDocument() }
             try start(&state, editor: editor, command: command)
             guard let connection = state.connection else { throw StaleDocument() }
@@ -147,9 +148,11 @@ final class IsolatedPlugin: Sendable {
                         state.refusal = refusal
                         throw refusal
                     }
-                    let ids = try loaded.string(0).split(separator: "\n").map(String.init)
-                    let flags = try loaded.string(1).split(separator: "\n").map { Int($0) ?? 0 }
-                    state.editorFlags = Dictionary(zip(ids, flags), uniquingKeysWith: { a, _ in a })
+                    guard try loaded.string(0).split(separator: "\n").contains(where: { $0 == editor }) else {
+                        let refusal = PluginRefusal(file: plugin.library.path, reason: "the library does not provide editor '\(editor)'")
+                        state.refusal = refusal
+                        throw refusal
+                    }
                 }
                 if let expected, expected != state.generation { throw StaleDocument() }
                 guard let kind else { return (nil, state.generation) }
@@ -186,7 +189,6 @@ final class IsolatedPlugin: Sendable {
         state.loadSequence = nil
         state.generation += 1
         state.pendingReleases = []
-        state.editorFlags = [:]
     }
 
     /// Spawns a host and sends it the load request, unless one is running; refuses quarantined builds.

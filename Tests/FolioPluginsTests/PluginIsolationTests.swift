@@ -135,6 +135,15 @@ final class PluginIsolationTests: XCTestCase {
         XCTAssertNil(PluginQuarantine(folder: temp.path("home/.local/state/folio")).records().first, "a refused buffer is not a crash")
     }
 
+    func testGivenADocumentOverTheBufferLimitWhenEditedThenItIsRefusedBeforeThePluginSeesItWithoutAStrike() throws {
+        try build()
+        let document = try makeDocument(content: String(repeating: "9", count: 1_100_000))
+        let before = try snapshot(document)
+        expectOneLine(["edit", "count", "inc"], "folio edit: tally open: the input is 1100000 bytes, over the plugin buffer limit of 1048576 bytes (pluginLimits.bufferMiB)")
+        try assertUntouched(document, before)
+        XCTAssertEqual(PluginQuarantine(folder: temp.path("home/.local/state/folio")).records().count, 0)
+    }
+
     func testGivenADescriptionWithInvalidUTF8AndEscapesWhenCommittedThenTheMessageIsOneCleanLine() throws {
         try build()
         let document = try makeDocument()
