@@ -32,6 +32,51 @@ func pluginsSuite(_ bench: Bench) throws {
     try Settings().save(environment: env)
     let cli = try best(of: 5) { _ = try run(folioExecutablePath, ["edit", url.path, "toggle", "42"], env: env) }
     bench.record("folio edit toggle on a 10,000-item checklist, whole process", folio: cli * 1000, peer: "target", 20, unit: "ms", higherIsBetter: false)
+    try isolationFigures(bench, checklist: url)
+}
+
+func median(_ durations: [Duration]) -> Double {
+    let sorted = durations.map(milliseconds).sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+/// Plugins in a host process (the product) side by side with the in-process path, on the 10,000-item checklist.
+func isolationFigures(_ bench: Bench, checklist url: URL) throws {
+    let env = bench.environment
+    try Settings(sync: .none).save(environment: env)
+    defer { try? Settings().save(environment: env) }
+    let n = bench.option("--n", default: 21)
+    // One editor command on an open document (the host already running), sync=none so the plugin's part shows.
+    let inProcessEdit = median(try PluginBenchmarks.warmEdits(document: url, count: n, environment: env, inProcess: true))
+    let isolatedEdit = median(try PluginBenchmarks.warmEdits(document: url, count: n, environment: env, inProcess: false))
+    bench.record("one edit on a 10,000-item checklist, host running, sync=none, median: isolated vs in-process", folio: isolatedEdit,
+                 peer: "in-process", inProcessEdit, unit: "ms", higherIsBetter: false,
+                 note: "isolated/in-process \(String(format: "%.2f", isolatedEdit / max(inProcessEdit, 1e-9)))×, target ≤ 1.25×")
+    // The same edit with a new plugin host: isolated it starts the host process, in process it is already loaded.
+    var coldIsolated: [Duration] = [], coldInProcess: [Duration] = []
+    for i in 0..<5 {
+        coldIsolated.append(try PluginBenchmarks.edit(document: url, command: "toggle", arguments: ["\(100 + i)"], environment: env).total)
+        coldInProcess.append(try PluginBenchmarks.edit(document: url, command: "toggle", arguments: ["\(200 + i)"], environment: env, inProcess: true).total)
+    }
+    bench.record("one edit with a new plugin host (discovery + host start + open + toggle + commit), median", folio: median(coldIsolated),
+                 peer: "in-process", median(coldInProcess), unit: "ms", higherIsBetter: false,
+                 note: "in process the library stays loaded after the first use")
+    let framesIsolated = try PluginBenchmarks.frames(document: url, count: 200, environment: env, inProcess: false)
+    let framesInProcess = try PluginBenchmarks.frames(document: url, count: 200, environment: env, inProcess: true)
+    bench.record("editor frame on a 10,000-item checklist (cursor moving), median, isolated", folio: median(framesIsolated),
+                 peer: "target", 2, unit: "ms", higherIsBetter: false, note: "in-process median \(String(format: "%.3f", median(framesInProcess))) ms")
+    let ready = try PluginBenchmarks.hostReady(editor: "checklist", count: 11, environment: env)
+    let bareStart = try (0..<11).map { _ -> Duration in
+        let start = ContinuousClock.now
+        _ = try run(folioExecutablePath, ["--version"], env: env)
+        return ContinuousClock.now - start
+    }
+    bench.record("a fresh plugin host ready (spawned, checklist plugin loaded and checked), median", folio: median(ready),
+                 peer: "target", 15, unit: "ms", higherIsBetter: false,
+                 note: "of which starting the folio executable: folio --version takes \(String(format: "%.1f", median(bareStart))) ms median here")
+    let recovery = try PluginBenchmarks.recovery(document: url, count: 7, environment: env)
+    bench.record("recovery after a crash (report + new host + 10,000-item document reopened + frame), median", folio: median(recovery),
+                 peer: "target", 100, unit: "ms", higherIsBetter: false)
 }
 
 /// A checklist document of 10,000 items in the bench's scratch folder.

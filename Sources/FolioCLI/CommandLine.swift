@@ -1,5 +1,6 @@
 import Foundation
 import FolioCore
+import FolioPlugins
 
 /// Where a command's output goes: the real standard streams, or buffers in tests.
 public final class CommandIO: @unchecked Sendable {
@@ -210,6 +211,10 @@ public enum FolioCommandLine {
     /// Runs with the process's arguments and streams, then exits.
     public static func main() -> Never {
         StandardStreams.ensureOpen()  // before anything opens a file
+        // Hidden mode: the plugin host process Folio starts to run plugin code (see PluginHostProcess).
+        if Swift.CommandLine.arguments.dropFirst().first == PluginHostProcess.modeArgument {
+            exit(PluginHostProcess.main(Array(Swift.CommandLine.arguments.dropFirst(2))))
+        }
         signal(SIGPIPE, SIG_IGN)
         let arguments: [String]
         do { arguments = try StandardStreams.arguments() } catch {

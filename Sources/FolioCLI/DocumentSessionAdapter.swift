@@ -24,7 +24,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
 
     private let lock = NSLock()
     private var openedHead: String?
-    private var opened: EditorDocument?
+    private var opened: (any EditorDocumentHandle)?
     private var openError: String?
     private var layoutHead: String?
     private var layout: ItemLayout?
@@ -55,7 +55,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     convenience init(url: URL, environment: [String: String]) throws {
         let store = try DocumentStore(environment: environment)
         let document = try store.open(at: url)
-        self.init(document: document, host: PluginHost(searchPath: .standard(environment: environment)),
+        self.init(document: document, host: PluginHost(environment: environment, settings: store.settings),
                   associations: store.settings.editorAssociations)
     }
 
@@ -72,6 +72,10 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     }
 
     var editor: any EditorViewProvider { PluginView(session: self) }
+
+    /// Stops the plugin call in progress, if any (kills its host process; callable from any thread). The editor
+    /// comes back with a fresh host on the next call.
+    func cancelPluginCall() { host.cancelCalls() }
     var history: any HistoryPageProvider { DocumentHistory(session: self) }
 
     // MARK: Commands
@@ -101,7 +105,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     // MARK: View (called with the lock held)
 
     /// The plugin's parsed document at the current head, opened once per head.
-    private func openedDocument() -> (head: String, document: EditorDocument?) {
+    private func openedDocument() -> (head: String, document: (any EditorDocumentHandle)?) {
         let head = (try? document.head().id.hex) ?? ""
         if head != openedHead {
             openedHead = head
@@ -110,7 +114,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
             cachedKey = nil
             if let editorManifest {
                 do {
-                    opened = try host.editor(editorManifest.id).open(try document.read(path: document.metadata.primaryFile))
+                    opened = try host.backend(editorManifest.id).openDocument(try document.read(path: document.metadata.primaryFile))
                 } catch {
                     openError = FolioCommandLine.oneLine(error)
                 }
@@ -129,8 +133,10 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
             var lines: [String]
             if let opened {
                 let view = ViewSelection(cursor: cursor.map { $0 + 1 } ?? 0, anchor: selection == nil ? 0 : anchor + 1, scroll: scroll)
-                do { lines = try opened.render(width: width, height: height, selection: view) } catch {
+                do { lines = try opened.view(width: width, height: height, selection: view) } catch {
                     lines = ["✗ " + FolioCommandLine.oneLine(error)]
+                    // The plugin's host was replaced (or the document is gone from it): open it again next frame.
+                    if error is PluginHostFailure { openedHead = nil }
                 }
             } else {
                 // No editor (or it refused the file): the primary file as text.
@@ -149,7 +155,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
             let (head, opened) = openedDocument()
             if head == layoutHead { return layout }
             layoutHead = head
-            layout = (try? opened?.render(width: 200, height: 10_000_000, selection: ViewSelection())).flatMap { ViewLines.layout($0) }
+            layout = (try? opened?.view(width: 200, height: 10_000_000, selection: ViewSelection())).flatMap { ViewLines.layout($0) }
             return layout
         }
     }

@@ -1,10 +1,20 @@
 import FolioCore
+import FolioLaunch
 import FolioPlugins
+import FolioTerminal
 import Foundation
 
-/// The plugin host for a command: the standard search path of the command's environment.
-func pluginHost(_ io: CommandIO) -> PluginHost {
-    PluginHost(searchPath: .standard(environment: io.environment))
+/// The plugin host for a command: the standard search path of the command's environment; plugins run isolated
+/// with the limits of `settings` (the user's settings when nil).
+func pluginHost(_ io: CommandIO, settings: Settings? = nil) -> PluginHost {
+    PluginHost(environment: io.environment, settings: settings)
+}
+
+/// Runs `body`; a quarantined editor's error gets the hint how to enable it again.
+func withQuarantineHint<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as PluginQuarantinedError {
+        throw FolioError.invalidRequest("\(error); to try it again: folio plugins enable \(error.record.plugin)")
+    }
 }
 
 /// The running `folio` executable, to check plugins in a child process.
@@ -29,14 +39,23 @@ private struct PluginListing: Encodable {
         let manifest: String
         let bundled: Bool
         let editors: [EditorManifest]
+        /// Set when the plugin's build is quarantined or has recent crashes.
+        let quarantine: PluginBuildRecord?
     }
     let plugins: [Entry]
     let refused: [String]
 }
 
-private func listingEntry(_ plugin: DiscoveredPlugin) -> PluginListing.Entry {
+private func listingEntry(_ plugin: DiscoveredPlugin, _ host: PluginHost) -> PluginListing.Entry {
     PluginListing.Entry(id: plugin.manifest.id, name: plugin.manifest.name, version: plugin.manifest.version, abi: plugin.manifest.abi,
-                        library: plugin.library.path, manifest: plugin.manifestURL.path, bundled: plugin.bundled, editors: plugin.manifest.editors)
+                        library: plugin.library.path, manifest: plugin.manifestURL.path, bundled: plugin.bundled, editors: plugin.manifest.editors,
+                        quarantine: host.quarantineRecord(plugin))
+}
+
+/// The quarantine line of a plugin, when it has one.
+private func quarantineLine(_ record: PluginBuildRecord?, _ id: String) -> String? {
+    guard let record else { return nil }
+    return record.quarantined != nil ? "QUARANTINED: \(record.summary); enable with: folio plugins enable \(id)" : "warning: \(record.summary)"
 }
 
 private func describeCommands(_ commands: [PluginCommand], _ io: CommandIO) {
@@ -49,20 +68,21 @@ private func describeCommands(_ commands: [PluginCommand], _ io: CommandIO) {
 }
 
 let pluginCommands: [Command] = [
-    Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json]",
-            summary: "List, describe or check editor plugins") { args, io in
-        let verb = try args.positional(0, "list, info or check")
+    Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins enable ID",
+            summary: "List, describe, check or re-enable editor plugins") { args, io in
+        let verb = try args.positional(0, "list, info, check or enable")
         switch verb {
         case "list":
             try args.expectAtMost(1)
             let host = pluginHost(io)
             if args.flag("--json") {
-                try io.json(PluginListing(plugins: host.plugins.map(listingEntry), refused: host.refusals.map(\.description)))
+                try io.json(PluginListing(plugins: host.plugins.map { listingEntry($0, host) }, refused: host.refusals.map(\.description)))
                 return 0
             }
             if host.plugins.isEmpty { io.line("No plugins found.") }
             for plugin in host.plugins {
                 io.line("\(plugin.manifest.id)  \(plugin.manifest.name) \(plugin.manifest.version)\(plugin.bundled ? "  (bundled)" : "")  \(plugin.library.path)")
+                if let line = quarantineLine(host.quarantineRecord(plugin), plugin.manifest.id) { io.line("  " + line) }
                 for editor in plugin.manifest.editors {
                     io.line("  \(editor.id): \(editor.contentTypes.map(\.identifier).joined(separator: ", ")) (\(editor.priority.rawValue))")
                 }
@@ -76,9 +96,10 @@ let pluginCommands: [Command] = [
             guard let plugin = host.plugin(id) ?? host.editors.first(where: { $0.editor.id == id })?.plugin else {
                 throw FolioError.invalidRequest("no plugin or editor '\(id)' (see folio plugins list)")
             }
-            if args.flag("--json") { try io.json(listingEntry(plugin)); return 0 }
+            if args.flag("--json") { try io.json(listingEntry(plugin, host)); return 0 }
             let m = plugin.manifest
             io.line("\(m.name) \(m.version) (\(m.id)), plugin ABI \(m.abi)")
+            if let line = quarantineLine(host.quarantineRecord(plugin), m.id) { io.line(line) }
             io.line("library:  \(plugin.library.path)")
             io.line("manifest: \(plugin.manifestURL.path)")
             for editor in m.editors {
@@ -110,13 +131,24 @@ let pluginCommands: [Command] = [
                 io.error(report.refusal ?? "\(report.library): plugin refused")
             }
             return report.ok ? 0 : FolioCommandLine.failure
+        case "enable":
+            let id = try args.positional(1, "ID")
+            try args.expectAtMost(2)
+            let host = pluginHost(io)
+            guard let plugin = host.plugin(id) ?? host.editors.first(where: { $0.editor.id == id })?.plugin else {
+                throw FolioError.invalidRequest("no plugin or editor '\(id)' (see folio plugins list)")
+            }
+            guard let quarantine = host.isolation.quarantine else { throw FolioError.invalidRequest("no state folder to keep the quarantine in") }
+            let count = quarantine.enable(plugin: plugin.manifest.id)
+            io.line(count > 0 ? "Enabled \(plugin.manifest.id): it will be loaded again" : "\(plugin.manifest.id) was not quarantined; its crash record is cleared")
+            return 0
         case "__probe":
             // Internal: runs in the child process of `plugins check`; prints the report as JSON.
             let report = PluginHost.probe(library: io.url(try args.positional(1, "FILE.so")))
             try io.json(report)
             return report.ok ? 0 : FolioCommandLine.failure
         default:
-            throw UsageError("unknown plugins command '\(verb)' (list, info or check)")
+            throw UsageError("unknown plugins command '\(verb)' (list, info, check or enable)")
         }
     },
     Command("types", usage: "types list [--json]", summary: "List content types, including those plugins declare") { args, io in
@@ -141,8 +173,10 @@ let pluginCommands: [Command] = [
         let command = try args.positional(1, "COMMAND")
         let document = try openDocument(path, io)
         let settings = try Settings.load(environment: io.environment)
-        let outcome = try pluginHost(io).edit(document, command: command, arguments: Array(args.positionals.dropFirst(2)),
-                                              associations: settings.editorAssociations, editor: args.value("--editor"))
+        let outcome = try withQuarantineHint {
+            try pluginHost(io, settings: settings).edit(document, command: command, arguments: Array(args.positionals.dropFirst(2)),
+                                                        associations: settings.editorAssociations, editor: args.value("--editor"))
+        }
         RecentDocuments(environment: io.environment).record(document)
         if args.flag("--json") {
             struct Edited: Encodable { let path: String; let editor: String; let description: String; let changed: Bool; let commit: String? }
@@ -173,8 +207,19 @@ let pluginCommands: [Command] = [
         let settings = try Settings.load(environment: io.environment)
         let width = try args.int("--width") ?? 80, height = try args.int("--height") ?? 24
         guard (1...2000).contains(width), (1...2000).contains(height) else { throw UsageError("--width and --height must be between 1 and 2000") }
-        let lines = try pluginHost(io).view(of: document, width: width, height: height, selection: ViewSelection(cursor: try args.int("--cursor") ?? 0),
-                                            associations: settings.editorAssociations, editor: args.value("--editor"))
+        let lines: [String]
+        do {
+            lines = try pluginHost(io, settings: settings).view(of: document, width: width, height: height, selection: ViewSelection(cursor: try args.int("--cursor") ?? 0),
+                                                                associations: settings.editorAssociations, editor: args.value("--editor"))
+        } catch let error as PluginQuarantinedError {
+            // Read-only: a banner, then the primary file as text.
+            io.error("folio view: \(error) (showing the file as text; enable with: folio plugins enable \(error.record.plugin))")
+            let text = String(decoding: try document.read(path: document.metadata.primaryFile), as: UTF8.self)
+            let shown = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(height).map(PluginText.viewLine)
+            if args.flag("--json") { try io.json(shown); return 0 }
+            for line in shown { io.line(line) }
+            return 0
+        }
         if args.flag("--json") { try io.json(lines); return 0 }
         for line in lines { io.line(line) }
         return 0
@@ -217,12 +262,22 @@ public enum PluginBenchmarks {
         return timings
     }
 
-    /// Times `folio edit PATH COMMAND ARGS…` (without printing), split into the plugin's part and the commit.
-    public static func edit(document path: URL, command: String, arguments: [String], environment: [String: String]) throws -> PluginBenchmarkTimings {
+    /// The plugin host of the benchmarks: isolated (the product) or in this process (the comparison).
+    static func host(_ environment: [String: String], inProcess: Bool, quarantine: Bool = true) -> PluginHost {
+        var isolation = PluginIsolation.standard(environment: environment)
+        if inProcess { isolation.mode = .inProcess }
+        if !quarantine { isolation.stateFolder = nil }
+        return PluginHost(searchPath: .standard(environment: environment), isolation: isolation)
+    }
+
+    /// Times `folio edit PATH COMMAND ARGS…` (without printing), split into the plugin's part and the commit; with a new
+    /// plugin host, so isolated it includes starting the host process.
+    public static func edit(document path: URL, command: String, arguments: [String], environment: [String: String],
+                            inProcess: Bool = false) throws -> PluginBenchmarkTimings {
         let clock = ContinuousClock()
         let start = clock.now
         let document = try DocumentStore(environment: environment).open(at: path)
-        let host = PluginHost(searchPath: .standard(environment: environment))
+        let host = host(environment, inProcess: inProcess)
         let outcome = try host.edit(document, command: command, arguments: arguments)
         var timings = PluginBenchmarkTimings()
         timings.firstLoad = outcome.timings.load
@@ -232,5 +287,82 @@ public enum PluginBenchmarks {
         timings.commit = outcome.timings.commit
         timings.total = clock.now - start
         return timings
+    }
+
+    /// `count` edits (toggles) on one open document through one plugin host that is already running: an editor
+    /// command in the editor host. Each duration is open + apply + serialize + commit.
+    public static func warmEdits(document path: URL, count: Int, environment: [String: String], inProcess: Bool) throws -> [Duration] {
+        let document = try DocumentStore(environment: environment).open(at: path)
+        let host = host(environment, inProcess: inProcess)
+        _ = try host.edit(document, command: "toggle", arguments: ["1"])
+        let clock = ContinuousClock()
+        return try (0..<count).map { i in
+            let start = clock.now
+            _ = try host.edit(document, command: "toggle", arguments: ["\(2 + i)"])
+            return clock.now - start
+        }
+    }
+
+    /// Each editor frame (the plugin's view of the visible part, the host frame, the changed bytes) with the cursor
+    /// moving down a line per frame, after one warm-up frame.
+    public static func frames(document path: URL, count: Int, width: Int = 100, height: Int = 30, environment: [String: String],
+                              inProcess: Bool) throws -> [Duration] {
+        let document = try DocumentStore(environment: environment).open(at: path)
+        let session = DocumentSessionAdapter(document: document, host: host(environment, inProcess: inProcess), associations: [:])
+        var editor = EditorState(path: session.path, title: session.title, contentType: session.contentType,
+                                 commitID: session.latestCommit().id, commitMessage: session.latestCommit().message, commands: session.editor.commands())
+        editor.items = session.editor.itemLayout()
+        editor.viewRows = max(1, height - 3 - (editor.items?.headerLines ?? 0))
+        var buffer = FrameBuffer(capability: .truecolor)
+        _ = buffer.update(to: Screens.editor(editor, view: session.editor, width: width, height: height))
+        var state = AppState()
+        state.screen = .editor(editor)
+        let clock = ContinuousClock()
+        var durations: [Duration] = []
+        for _ in 0..<max(1, count) {
+            let start = clock.now
+            state = state.handling(.down, scene: .defaultScene).0
+            guard case let .editor(current) = state.screen else { break }
+            _ = buffer.update(to: Screens.editor(current, view: session.editor, width: width, height: height))
+            durations.append(clock.now - start)
+        }
+        return durations
+    }
+
+    /// A fresh plugin host ready: spawned, handshaken, the plugin of `editor` loaded and checked against its manifest.
+    public static func hostReady(editor: String, count: Int, environment: [String: String]) throws -> [Duration] {
+        let clock = ContinuousClock()
+        return try (0..<count).map { _ in
+            let host = host(environment, inProcess: false)
+            let start = clock.now
+            try host.warmUp(editor)
+            return clock.now - start
+        }
+    }
+
+    /// Recovery after a crash in the editor: the host dies (SIGSEGV), the next frame reports it in one line, the one
+    /// after starts a fresh host, reopens the document and renders. Each duration runs from the signal to that frame.
+    public static func recovery(document path: URL, count: Int, environment: [String: String]) throws -> [Duration] {
+        let document = try DocumentStore(environment: environment).open(at: path)
+        let host = host(environment, inProcess: false)
+        let session = DocumentSessionAdapter(document: document, host: host, associations: [:])
+        _ = session.render(width: 100, height: 30, cursor: 0, selection: nil, scroll: 0)
+        let clock = ContinuousClock()
+        var durations: [Duration] = []
+        for i in 0..<count {
+            guard let pid = host.hostProcessIDs.first else { throw FolioError.invalidRequest("no plugin host is running") }
+            let start = clock.now
+            kill(pid, SIGSEGV)
+            let report = session.render(width: 100, height: 30, cursor: i + 1, selection: nil, scroll: 0)
+            guard report.first?.contains("crashed (SIGSEGV)") == true else { throw FolioError.invalidRequest("no crash report: \(report.first ?? "")") }
+            let back = session.render(width: 100, height: 30, cursor: i + 1, selection: nil, scroll: 0)
+            durations.append(clock.now - start)
+            guard back.first?.hasPrefix("✗") == false else { throw FolioError.invalidRequest("not recovered: \(back.first ?? "")") }
+            // Not timed: forget the strike so that the repetitions do not quarantine the checklist.
+            if let plugin = host.plugins.first(where: { $0.manifest.editors.contains { $0.id == "checklist" } }) {
+                host.isolation.quarantine?.enable(plugin: plugin.manifest.id)
+            }
+        }
+        return durations
     }
 }

@@ -90,6 +90,8 @@ public struct Settings: Codable, Sendable, Equatable {
     public var mustache: MustacheLimitSettings?
     /// Limits on snapshotting plain template folders; nil keeps the defaults.
     public var templateFolders: TemplateFolderLimitSettings?
+    /// Limits of the plugin host processes (`pluginLimits`); absent fields take the defaults.
+    public var pluginLimits = PluginLimitSettings()
 
     public init(author: Author? = nil, sync: SyncMode = .full, colors: [String: String] = [:],
                 templateSources: [TemplateSourceSetting] = [], editorAssociations: [String: String] = [:],
@@ -104,7 +106,7 @@ public struct Settings: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case author, sync, colors, templateSources, editorAssociations, mustache, templateFolders
+        case author, sync, colors, templateSources, editorAssociations, mustache, templateFolders, pluginLimits
     }
 
     /// The keys allowed in each object of the settings file (nil: any key, as in `colors`).
@@ -113,6 +115,7 @@ public struct Settings: Codable, Sendable, Equatable {
         case []: return Set(CodingKeys.allCases.map(\.rawValue))
         case ["mustache"]: return Set(MustacheLimitSettings.CodingKeys.allCases.map(\.rawValue))
         case ["templateFolders"]: return Set(TemplateFolderLimitSettings.CodingKeys.allCases.map(\.rawValue))
+        case ["pluginLimits"]: return Set(PluginLimitSettings.CodingKeys.allCases.map(\.rawValue))
         default: return nil
         }
     }
@@ -126,6 +129,7 @@ public struct Settings: Codable, Sendable, Equatable {
         editorAssociations = try container.decodeIfPresent([String: String].self, forKey: .editorAssociations) ?? [:]
         mustache = try container.decodeIfPresent(MustacheLimitSettings.self, forKey: .mustache)
         templateFolders = try container.decodeIfPresent(TemplateFolderLimitSettings.self, forKey: .templateFolders)
+        pluginLimits = try container.decodeIfPresent(PluginLimitSettings.self, forKey: .pluginLimits) ?? PluginLimitSettings()
     }
 
     /// The settings file for an environment: `$XDG_CONFIG_HOME/folio/settings.json`, else `~/.config/folio/settings.json`.
@@ -151,6 +155,51 @@ public struct Settings: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try AtomicFile.write(try encoder.encode(self), to: url, sync: false)
+    }
+}
+
+extension Settings {
+    /// `pluginLimits` in settings.json: deadlines in seconds, sizes in MiB; nil takes the default.
+    public struct PluginLimitSettings: Codable, Sendable, Equatable {
+        /// open, apply, serialize, semantic diff and merge (default 5).
+        public var callSeconds: Double?
+        /// one render (default 1).
+        public var renderSeconds: Double?
+        /// the host's address space (default 2048).
+        public var memoryMiB: Int?
+        /// the largest buffer a plugin may return (default 64).
+        public var bufferMiB: Int?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case callSeconds, renderSeconds, memoryMiB, bufferMiB }
+
+        public init(callSeconds: Double? = nil, renderSeconds: Double? = nil, memoryMiB: Int? = nil, bufferMiB: Int? = nil) {
+            self.callSeconds = callSeconds
+            self.renderSeconds = renderSeconds
+            self.memoryMiB = memoryMiB
+            self.bufferMiB = bufferMiB
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func seconds(_ key: CodingKeys) throws -> Double? {
+                guard let value = try c.decodeIfPresent(Double.self, forKey: key) else { return nil }
+                guard value.isFinite, value >= 0.01, value <= 3600 else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must be between 0.01 and 3600 seconds")
+                }
+                return value
+            }
+            func mebibytes(_ key: CodingKeys, _ range: ClosedRange<Int>) throws -> Int? {
+                guard let value = try c.decodeIfPresent(Int.self, forKey: key) else { return nil }
+                guard range.contains(value) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must be between \(range.lowerBound) and \(range.upperBound) MiB")
+                }
+                return value
+            }
+            callSeconds = try seconds(.callSeconds)
+            renderSeconds = try seconds(.renderSeconds)
+            memoryMiB = try mebibytes(.memoryMiB, 64...(1 << 20))
+            bufferMiB = try mebibytes(.bufferMiB, 1...1024)
+        }
     }
 }
 

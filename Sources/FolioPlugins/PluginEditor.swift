@@ -1,6 +1,7 @@
 import FolioCore
 import FolioPluginABI
 import Foundation
+import Synchronization
 
 /// Cursor and selection in an editor's view, items numbered from 1 (0 for none).
 public struct ViewSelection: Sendable, Equatable {
@@ -130,7 +131,7 @@ public final class PluginEditor: @unchecked Sendable {
             }
         }
         try check(status, "semantic diff", &error)
-        return take(&out).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return try take(&out, editor: id, operation: "semantic diff").map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// Three-way merge item by item; nil when the editor has no semantic merge.
@@ -148,18 +149,21 @@ public final class PluginEditor: @unchecked Sendable {
         }
         if status == FOLIO_STATUS_CONFLICT {
             folio_buffer_release(&error)
-            let text = take(&conflicts).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let text = try take(&conflicts, editor: id, operation: "semantic merge").map { String(decoding: $0, as: UTF8.self) } ?? ""
             return .conflicts(text.split(separator: "\n").map(String.init))
         }
         try check(status, "semantic merge", &error)
-        return .merged(take(&merged) ?? Data())
+        return .merged(try take(&merged, editor: id, operation: "semantic merge") ?? Data())
     }
 
     /// Throws the plugin's error (releasing its message buffer) unless `status` is OK.
     func check(_ status: folio_status, _ operation: String, _ error: inout folio_buffer) throws {
         defer { folio_buffer_release(&error) }
         guard status != FOLIO_STATUS_OK else { return }
-        let message = take(&error).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let message: String
+        do { message = try take(&error, editor: id, operation: operation).map { String(decoding: $0, as: UTF8.self) } ?? "" } catch {
+            message = "(a message over the size limit)"
+        }
         let kind: EditorOperationError.Kind
         switch status {
         case FOLIO_STATUS_INVALID_ARGUMENT: kind = .invalidArgument
@@ -174,10 +178,19 @@ public final class PluginEditor: @unchecked Sendable {
     }
 }
 
-/// Copies a plugin buffer's bytes and releases it with the plugin's own function.
-func take(_ buffer: inout folio_buffer) -> Data? {
+/// The largest buffer a plugin may return in this process (the plugin host process sets it from its limits).
+let pluginBufferCap = Atomic<Int>(Int.max)
+
+/// Copies a plugin buffer's bytes and releases it with the plugin's own function; a buffer over `pluginBufferCap`
+/// is released unread and refused.
+func take(_ buffer: inout folio_buffer, editor: String, operation: String) throws -> Data? {
     defer { folio_buffer_release(&buffer) }
     guard let data = buffer.data else { return nil }
+    let cap = pluginBufferCap.load(ordering: .relaxed)
+    guard buffer.size <= cap else {
+        throw EditorOperationError(editor: editor, operation: operation, kind: .internal,
+                                   message: "the plugin returned \(buffer.size) bytes, over the limit of \(cap)")
+    }
     return Data(bytes: data, count: buffer.size)
 }
 
@@ -211,7 +224,7 @@ public final class EditorDocument: @unchecked Sendable {
             throw EditorOperationError(editor: editor.id, operation: command, kind: .internal, message: "the plugin returned no document")
         }
         let document = EditorDocument(editor: editor, handle: newHandle)
-        let text = take(&description).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let text = try take(&description, editor: editor.id, operation: command).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         return (document, line.isEmpty ? command : line)
     }
@@ -222,7 +235,7 @@ public final class EditorDocument: @unchecked Sendable {
         defer { folio_buffer_release(&out) }
         let status = editor.table.pointee.serialize?(editor.table, handle, &out, &error) ?? folio_status(FOLIO_STATUS_UNSUPPORTED)
         try editor.check(status, "serialize", &error)
-        return take(&out) ?? Data()
+        return try take(&out, editor: editor.id, operation: "serialize") ?? Data()
     }
 
     /// The editor's view for a terminal of `width` × `height` cells: at most `height` lines.
@@ -233,7 +246,7 @@ public final class EditorDocument: @unchecked Sendable {
         defer { folio_buffer_release(&out) }
         let status = editor.table.pointee.render?(editor.table, handle, w, h, &selectionC, &out, &error) ?? folio_status(FOLIO_STATUS_UNSUPPORTED)
         try editor.check(status, "render", &error)
-        let text = take(&out).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let text = try take(&out, editor: editor.id, operation: "render").map { String(decoding: $0, as: UTF8.self) } ?? ""
         if text.isEmpty { return [] }
         return Array(text.split(separator: "\n", omittingEmptySubsequences: false).prefix(Int(h)).map(String.init))
     }

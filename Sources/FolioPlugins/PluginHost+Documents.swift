@@ -37,31 +37,32 @@ extension PluginHost {
         var timings = EditTimings()
         let chosen = try chooseEditor(for: document, associations: associations, override: override)
         var start = clock.now
-        let editor = try self.editor(chosen.id)
+        let editor = try backend(chosen.id)
         timings.load = clock.now - start
         let path = document.metadata.primaryFile
         let bytes = try document.read(path: path)
         start = clock.now
-        let opened = try editor.open(bytes)
+        let opened = try editor.openDocument(bytes)
         timings.open = clock.now - start
         start = clock.now
-        let (changed, description) = try opened.applying(command, arguments: arguments)
+        let (changed, description) = try opened.apply(command, arguments: arguments, selection: ViewSelection())
         timings.apply = clock.now - start
         start = clock.now
-        let data = try changed.serialized()
+        let data = try changed.bytes()
         timings.serialize = clock.now - start
         start = clock.now
         let commit = try document.write(data, to: path, message: description)
         timings.commit = clock.now - start
-        return EditOutcome(editor: editor.id, description: description, commit: commit.map { "\($0.id)" }, timings: timings)
+        return EditOutcome(editor: editor.editorID, description: description, commit: commit.map { "\($0.id)" }, timings: timings)
     }
 
     /// The editor's view of the document's primary file (at `rev`, default the newest) for a `width` × `height` terminal.
     public func view(of document: Document, at rev: String? = nil, width: Int, height: Int, selection: ViewSelection = ViewSelection(),
                      associations: [String: String] = [:], editor override: String? = nil) throws -> [String] {
         let chosen = try chooseEditor(for: document, associations: associations, override: override)
-        let opened = try editor(chosen.id).open(try document.read(path: document.metadata.primaryFile, at: rev))
-        return try opened.render(width: width, height: height, selection: selection)
+        let editor = try backend(chosen.id)
+        let opened = try editor.openDocument(try document.read(path: document.metadata.primaryFile, at: rev))
+        return try opened.view(width: width, height: height, selection: selection)
     }
 
     /// The semantic diff of the primary file between versions `a` (default: `b`'s parent) and `b` (default: the newest),
@@ -70,8 +71,7 @@ extension PluginHost {
                              editor override: String? = nil) throws -> String? {
         let chosen = try chooseEditor(for: document, associations: associations, override: override)
         guard chosen.extensions.contains(FolioExtensionID.semanticDiff) else { return nil }
-        let editor = try self.editor(chosen.id)
-        guard editor.hasSemanticDiff else { return nil }
+        let editor = try backend(chosen.id)
         let path = document.metadata.primaryFile
         // Resolve first: an unknown version is an error, not an empty side; `@N` has no `^` form, an id does.
         let newRev = "\(try document.resolve(b ?? "HEAD"))"
@@ -85,7 +85,7 @@ extension PluginHost {
                 }
             }
         }
-        return try editor.semanticDiff(from: content(oldRev), to: content(newRev))
+        return try editor.diff(from: content(oldRev), to: content(newRev))
     }
 }
 

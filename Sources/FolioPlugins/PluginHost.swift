@@ -22,11 +22,16 @@ public final class PluginHost: @unchecked Sendable {
     /// The content-type graph: Folio's built-in types plus what plugins declare.
     public let contentTypes: ContentTypeRegistry
 
+    /// How plugin code runs: in a host process per plugin (default) or, for the benchmark comparison, here.
+    public let isolation: PluginIsolation
+
     private let lock = NSLock()
     private var loaded: [String: LoadedPlugin] = [:]
+    private var isolated: [String: IsolatedPlugin] = [:]
 
     /// Scans the search path (manifests and file checks only; no plugin code runs).
-    public init(searchPath: PluginSearchPath) {
+    public init(searchPath: PluginSearchPath, isolation: PluginIsolation = PluginIsolation()) {
+        self.isolation = isolation
         var plugins: [DiscoveredPlugin] = []
         var refusals: [PluginRefusal] = []
         var byID: [String: URL] = [:]
@@ -63,9 +68,9 @@ public final class PluginHost: @unchecked Sendable {
         self.contentTypes = registry
     }
 
-    /// Scans the standard search path for `environment`.
-    public convenience init(environment: [String: String]) {
-        self.init(searchPath: .standard(environment: environment))
+    /// Scans the standard search path for `environment`; plugins run isolated with the limits of its settings.
+    public convenience init(environment: [String: String], settings: Settings? = nil) {
+        self.init(searchPath: .standard(environment: environment), isolation: .standard(environment: environment, settings: settings))
     }
 
     /// The plugins of one folder that pass the file checks and have a readable, matching manifest.
@@ -133,7 +138,8 @@ public final class PluginHost: @unchecked Sendable {
         plugins.flatMap { plugin in plugin.manifest.editors.map { (editor: $0, plugin: plugin) } }
     }
 
-    /// Loads (on first use) and checks the plugin with `id` against its manifest.
+    /// Loads (on first use) into this process and checks the plugin with `id` against its manifest. Only the plugin
+    /// host process and the in-process benchmark path call plugin code this way.
     public func load(_ id: String) throws -> LoadedPlugin {
         guard let plugin = plugin(id) else { throw FolioError.invalidRequest("no plugin '\(id)' (see folio plugins list)") }
         lock.lock()
@@ -145,7 +151,59 @@ public final class PluginHost: @unchecked Sendable {
         return library
     }
 
-    /// The loaded editor with `id`.
+    /// The editor with `id` as `isolation` says to run it. Isolated, this starts the plugin's host process when it is
+    /// not running (without waiting for it to load) and refuses a quarantined build.
+    public func backend(_ id: String) throws -> any EditorBackend {
+        guard isolation.mode == .isolated else { return try editor(id) }
+        guard let entry = editors.first(where: { $0.editor.id == id }) else {
+            let known = editors.map(\.editor.id).joined(separator: ", ")
+            throw FolioError.invalidRequest("no editor '\(id)' (editors: \(known.isEmpty ? "none" : known))")
+        }
+        let plugin = isolatedPlugin(entry.plugin)
+        try plugin.prepare(editor: id)
+        return IsolatedEditor(plugin: plugin, editorID: id)
+    }
+
+    /// Starts the host process of editor `id` if it is not running and waits until its plugin is loaded: opening a
+    /// document in the editor host can call this first so that the first frame does not wait for the load.
+    public func warmUp(_ id: String) throws {
+        guard isolation.mode == .isolated else { _ = try editor(id); return }
+        guard let entry = editors.first(where: { $0.editor.id == id }) else { throw FolioError.invalidRequest("no editor '\(id)'") }
+        try isolatedPlugin(entry.plugin).ready(editor: id)
+    }
+
+    /// The process ids of the running plugin hosts (diagnostics and benchmarks).
+    public var hostProcessIDs: [pid_t] {
+        lock.lock()
+        let plugins = Array(isolated.values)
+        lock.unlock()
+        return plugins.compactMap(\.hostPID)
+    }
+
+    /// The host-process service of `plugin`, created once per `PluginHost`.
+    func isolatedPlugin(_ plugin: DiscoveredPlugin) -> IsolatedPlugin {
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = isolated[plugin.manifest.id] { return existing }
+        let created = IsolatedPlugin(plugin: plugin, isolation: isolation)
+        isolated[plugin.manifest.id] = created
+        return created
+    }
+
+    /// Stops every plugin call running through this host (kills their host processes); callable from any thread.
+    public func cancelCalls() {
+        lock.lock()
+        let plugins = Array(isolated.values)
+        lock.unlock()
+        for plugin in plugins { plugin.cancel() }
+    }
+
+    /// The quarantine record of `plugin`'s build, when it has crashes or timeouts recorded.
+    public func quarantineRecord(_ plugin: DiscoveredPlugin) -> PluginBuildRecord? {
+        isolation.quarantine?.record(library: plugin.library, plugin: plugin.manifest.id)
+    }
+
+    /// The loaded editor with `id`, in this process.
     public func editor(_ id: String) throws -> PluginEditor {
         guard let entry = editors.first(where: { $0.editor.id == id }) else {
             let known = editors.map(\.editor.id).joined(separator: ", ")

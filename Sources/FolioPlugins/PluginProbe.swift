@@ -114,6 +114,8 @@ enum ChildProcess {
         posix_spawn_file_actions_addclose(&actions, fds[1])
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        var environment = environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crashing plugin must not start the interactive backtracer
         let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
@@ -162,6 +164,10 @@ enum ChildProcess {
         case SIGFPE: return "SIGFPE"
         case SIGKILL: return "SIGKILL"
         case SIGTRAP: return "SIGTRAP"
+        case SIGTERM: return "SIGTERM"
+        case SIGXCPU: return "SIGXCPU"
+        case SIGXFSZ: return "SIGXFSZ"
+        case SIGSYS: return "SIGSYS"
         default: return nil
         }
     }

@@ -17,7 +17,7 @@ public struct PluginSemanticMerger: SemanticMerging {
     public func merge(contentType: ContentType, base: Data, ours: Data, theirs: Data) throws -> Data? {
         guard let chosen = try? host.chooseEditor(for: contentType, associations: associations).editor,
               chosen.extensions.contains(FolioExtensionID.semanticMerge) else { return nil }
-        switch try host.editor(chosen.id).semanticMerge(base: base, ours: ours, theirs: theirs) {
+        switch try host.backend(chosen.id).merge(base: base, ours: ours, theirs: theirs) {
         case let .merged(data)?: return data
         case .conflicts?, nil: return nil
         }

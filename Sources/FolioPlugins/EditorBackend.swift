@@ -1,0 +1,161 @@
+import Foundation
+import Synchronization
+
+/// An editor as Folio calls it, wherever its code runs: in a plugin host process (`IsolatedEditor`, the product)
+/// or in this process (`PluginEditor`, for the host process itself and the benchmark comparison).
+public protocol EditorBackend: Sendable {
+    /// The editor id.
+    var editorID: String { get }
+    /// Reads a document from its file bytes.
+    func openDocument(_ data: Data) throws -> any EditorDocumentHandle
+    /// The changes from `old` to `new`, one per line; nil when the editor has no semantic diff.
+    func diff(from old: Data, to new: Data) throws -> String?
+    /// A three-way merge; nil when the editor has no semantic merge.
+    func merge(base: Data, ours: Data, theirs: Data) throws -> SemanticMergeResult?
+    /// Stops a call running on this editor (from another thread or task); it throws `PluginHostFailure`.
+    /// Does nothing in process (a call there cannot be stopped).
+    func cancel()
+}
+
+/// A document open in an editor.
+public protocol EditorDocumentHandle: Sendable {
+    /// Applies a command; returns the new document and the change's description, already made safe to commit
+    /// (`PluginText.description`).
+    func apply(_ command: String, arguments: [String], selection: ViewSelection) throws -> (document: any EditorDocumentHandle, description: String)
+    /// The document's file bytes.
+    func bytes() throws -> Data
+    /// The editor's view, at most `height` lines without control characters.
+    func view(width: Int, height: Int, selection: ViewSelection) throws -> [String]
+}
+
+extension PluginEditor: EditorBackend {
+    public var editorID: String { id }
+    public func openDocument(_ data: Data) throws -> any EditorDocumentHandle { try open(data) }
+    public func diff(from old: Data, to new: Data) throws -> String? { try semanticDiff(from: old, to: new) }
+    public func merge(base: Data, ours: Data, theirs: Data) throws -> SemanticMergeResult? { try semanticMerge(base: base, ours: ours, theirs: theirs) }
+    public func cancel() {}
+}
+
+extension EditorDocument: EditorDocumentHandle {
+    public func apply(_ command: String, arguments: [String], selection: ViewSelection) throws -> (document: any EditorDocumentHandle, description: String) {
+        let (document, description) = try applying(command, arguments: arguments, selection: selection)
+        let safe = PluginText.description(description)
+        return (document, safe.isEmpty ? PluginText.description(command) : safe)
+    }
+    public func bytes() throws -> Data { try serialized() }
+    public func view(width: Int, height: Int, selection: ViewSelection) throws -> [String] {
+        try render(width: width, height: height, selection: selection).map(PluginText.viewLine)
+    }
+}
+
+/// An editor whose code runs in its plugin's host process.
+public struct IsolatedEditor: EditorBackend {
+    let plugin: IsolatedPlugin
+    public let editorID: String
+
+    public func openDocument(_ data: Data) throws -> any EditorDocumentHandle {
+        try IsolatedDocument.open(data, editor: self)
+    }
+
+    /// Maps a plugin's error reply to `EditorOperationError` (or `PluginRefusal`).
+    func check(_ reply: PluginWire.Message, _ operation: String) throws {
+        guard reply.kind == .failure else { return }
+        let status = try reply.integer(0)
+        let message = PluginText.description(try reply.field(1))
+        throw EditorOperationError(editor: editorID, operation: operation, kind: .init(status: status), message: message)
+    }
+
+    public func diff(from old: Data, to new: Data) throws -> String? {
+        let (reply, _) = try plugin.call(.diff, editor: editorID, command: "semantic diff", fields: [old, new], limit: plugin.isolation.limits.call)
+        try check(reply, "semantic diff")
+        guard let text = reply.fields.first else { return nil }
+        return String(decoding: text, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(PluginText.viewLine).joined(separator: "\n")
+    }
+
+    public func merge(base: Data, ours: Data, theirs: Data) throws -> SemanticMergeResult? {
+        let (reply, _) = try plugin.call(.merge, editor: editorID, command: "semantic merge", fields: [base, ours, theirs], limit: plugin.isolation.limits.call)
+        if reply.kind == .conflicts {
+            return .conflicts(String(decoding: try reply.field(0), as: UTF8.self).split(separator: "\n").map { PluginText.description(String($0)) })
+        }
+        try check(reply, "semantic merge")
+        return reply.fields.first.map { .merged($0) }
+    }
+
+    public func cancel() { plugin.cancel() }
+}
+
+/// A document held by a plugin host process, named by Folio's id for it. A document opened from bytes is opened
+/// again transparently when its host was replaced (after a crash); one derived by a command is not (it is gone).
+final class IsolatedDocument: EditorDocumentHandle {
+    let editor: IsolatedEditor
+    private let id: Int64
+    private let source: Data?
+    private let state: Mutex<Int>  // the host generation the document lives in
+
+    private init(editor: IsolatedEditor, id: Int64, generation: Int, source: Data?) {
+        self.editor = editor
+        self.id = id
+        self.source = source
+        state = Mutex(generation)
+    }
+
+    deinit {
+        editor.plugin.release(id, generation: state.withLock { $0 })
+    }
+
+    static func open(_ data: Data, editor: IsolatedEditor) throws -> IsolatedDocument {
+        let id = editor.plugin.newDocumentID()
+        let (reply, generation) = try editor.plugin.call(.open, editor: editor.editorID, command: "open", fields: [PluginWire.integerField(id), data],
+                                                         limit: editor.plugin.isolation.limits.call)
+        try editor.check(reply, "open")
+        return IsolatedDocument(editor: editor, id: id, generation: generation, source: data)
+    }
+
+    /// Runs a call on this document, reopening it first when its host was replaced and it came from bytes.
+    private func call(_ kind: PluginWire.Kind, _ command: String, _ fields: [Data], limit: Duration) throws -> PluginWire.Message {
+        let generation = state.withLock { $0 }
+        do {
+            return try editor.plugin.call(kind, editor: editor.editorID, command: command, fields: [PluginWire.integerField(id)] + fields,
+                                          limit: limit, generation: generation).0
+        } catch is StaleDocument {
+            guard let source else { throw StaleDocument() }
+            let (reply, newGeneration) = try editor.plugin.call(.open, editor: editor.editorID, command: "open",
+                                                                fields: [PluginWire.integerField(id), source], limit: editor.plugin.isolation.limits.call)
+            try editor.check(reply, "open")
+            state.withLock { $0 = newGeneration }
+            return try editor.plugin.call(kind, editor: editor.editorID, command: command, fields: [PluginWire.integerField(id)] + fields,
+                                          limit: limit, generation: newGeneration).0
+        }
+    }
+
+    private static func selectionFields(_ selection: ViewSelection) -> [Data] {
+        [Int64(selection.cursor), Int64(selection.anchor), Int64(selection.scroll)].map(PluginWire.integerField)
+    }
+
+    func apply(_ command: String, arguments: [String], selection: ViewSelection) throws -> (document: any EditorDocumentHandle, description: String) {
+        let newID = editor.plugin.newDocumentID()
+        let json = (try? JSONEncoder().encode(arguments)) ?? Data("[]".utf8)
+        let reply = try call(.apply, command, [PluginWire.integerField(newID), Data(command.utf8), json] + Self.selectionFields(selection),
+                             limit: editor.plugin.isolation.limits.call)
+        try editor.check(reply, command)
+        let description = PluginText.description(try reply.field(0))
+        let document = IsolatedDocument(editor: editor, id: newID, generation: state.withLock { $0 }, source: nil)
+        return (document, description.isEmpty ? PluginText.description(command) : description)
+    }
+
+    func bytes() throws -> Data {
+        let reply = try call(.serialize, "serialize", [], limit: editor.plugin.isolation.limits.call)
+        try editor.check(reply, "serialize")
+        return try reply.field(0)
+    }
+
+    func view(width: Int, height: Int, selection: ViewSelection) throws -> [String] {
+        let w = Int64(max(1, min(width, 100_000))), h = Int64(max(1, min(height, 100_000_000)))
+        let reply = try call(.render, "render", [PluginWire.integerField(w), PluginWire.integerField(h)] + Self.selectionFields(selection),
+                             limit: editor.plugin.isolation.limits.render)
+        try editor.check(reply, "render")
+        let text = String(decoding: try reply.field(0), as: UTF8.self)
+        if text.isEmpty { return [] }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).prefix(Int(h)).map(PluginText.viewLine)
+    }
+}

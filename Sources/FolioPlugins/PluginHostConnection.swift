@@ -1,0 +1,224 @@
+import Foundation
+import Synchronization
+
+/// Why a call into a plugin host failed without an answer from the plugin.
+public struct PluginHostFailure: Error, CustomStringConvertible, Sendable, Equatable {
+    public enum Cause: Sendable, Equatable {
+        /// The call passed its deadline; the host was killed.
+        case timedOut(Duration)
+        /// The host died or broke the protocol: "SIGSEGV", "exit status 3", "protocol violation: …".
+        case crashed(String)
+        /// Someone cancelled the call (Esc in the editor host); the host was killed.
+        case cancelled
+        /// The host could not be started.
+        case spawnFailed(String)
+    }
+    public let editor: String
+    public let command: String
+    public let cause: Cause
+
+    public var description: String {
+        switch cause {
+        case let .timedOut(limit):
+            return "editor '\(editor)' did not answer '\(command)' within \(PluginLimits.describe(limit)); nothing was changed"
+        case let .crashed(why):
+            return "editor '\(editor)' crashed (\(why)) in '\(command)'; nothing was changed"
+        case .cancelled:
+            return "editor '\(editor)' was stopped in '\(command)'; nothing was changed"
+        case let .spawnFailed(why):
+            return "editor '\(editor)' could not be started for '\(command)': \(why); nothing was changed"
+        }
+    }
+
+    /// Whether this counts towards quarantine (crashes and timeouts do; a cancel or a failed spawn does not).
+    var isStrike: Bool {
+        switch cause {
+        case .timedOut, .crashed: return true
+        case .cancelled, .spawnFailed: return false
+        }
+    }
+
+    /// The cause as a quarantine record keeps it.
+    var strikeCause: String {
+        switch cause {
+        case let .timedOut(limit): return "no answer within \(PluginLimits.describe(limit))"
+        case let .crashed(why): return why
+        case .cancelled: return "cancelled"
+        case let .spawnFailed(why): return why
+        }
+    }
+}
+
+/// One running plugin host process seen from Folio: the child's pid, Folio's end of the socket, and the calls.
+/// Calls are made one at a time by the owner (`IsolatedPlugin` holds its lock around each); `cancel()` may be
+/// called from any thread and kills the child, which ends the call in progress.
+final class PluginHostConnection: Sendable {
+    let pid: pid_t
+    private let socket: Int32
+    private let cap: Int
+    private let cancelled = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
+    private let sequence = Atomic<UInt32>(1)
+
+    private init(pid: pid_t, socket: Int32, cap: Int) {
+        self.pid = pid
+        self.socket = socket
+        self.cap = cap
+    }
+
+    deinit {
+        close(socket)
+        if !finished.load(ordering: .acquiring) {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
+    }
+
+    /// Starts `executable __plugin-host` with Folio's end of a socketpair as fd 3, stdin and stdout on /dev/null,
+    /// stderr appended to `log`, every other descriptor closed, a session of its own, and the Swift backtracer off.
+    static func spawn(executable: URL, limits: PluginLimits, log: URL?, environment: [String: String]) throws -> PluginHostConnection {
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw PluginWire.WireError.io("socketpair", errno)
+        }
+        var childEnd = pair[1]
+        if childEnd == PluginHostProcess.socketFD {  // dup2 onto itself would keep FD_CLOEXEC
+            childEnd = fcntl(pair[1], F_DUPFD_CLOEXEC, 10)
+            close(pair[1])
+        }
+        defer { close(childEnd) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, childEnd, PluginHostProcess.socketFD)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if let log {
+            posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        // Every other descriptor (a document's lock, libgit2's files, the terminal) is closed in the child.
+        guard let closeFrom = Self.addCloseFrom, closeFrom(&actions, PluginHostProcess.socketFD + 1) == 0 else {
+            close(pair[0])
+            throw PluginWire.WireError.io("posix_spawn_file_actions_addclosefrom_np", ENOSYS)
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t(), mask = sigset_t()
+        sigemptyset(&mask)
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGKILL)
+        sigdelset(&defaults, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        // A session of its own (POSIX_SPAWN_SETSID, glibc's 0x80): no controlling terminal, so a plugin can neither
+        // open /dev/tty nor get the terminal's ^C, and the whole group (anything the plugin forks) is killed at once.
+        let setsid: Int32 = 0x80
+        posix_spawnattr_setflags(&attributes, Int16(setsid | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var env = environment
+        env["SWIFT_BACKTRACE"] = "enable=no"
+        let arguments = [executable.path, PluginHostProcess.modeArgument, "--memory", String(limits.memory), "--buffer", String(limits.buffer)]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
+        guard spawned == 0 else {
+            close(pair[0])
+            throw PluginWire.WireError.io("posix_spawn \(executable.path)", spawned)
+        }
+        _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
+        return PluginHostConnection(pid: pid, socket: pair[0], cap: PluginLimits.messageCap(bufferCap: limits.buffer))
+    }
+
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), looked up because the Glibc module hides it.
+    private static let addCloseFrom: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: CloseFrom.self) }
+
+    private var channel: WireChannel { WireChannel(fd: socket, cap: cap) }
+    private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Sends a request without waiting (release).
+    func post(_ kind: PluginWire.Kind, _ fields: [Data], deadline: Duration) throws {
+        let seq = sequence.add(1, ordering: .relaxed).newValue
+        try channel.send(kind, sequence: seq, fields: fields, until: .now + deadline, cancelled: { isCancelled })
+    }
+
+    /// Sends a request; the caller then `await`s the reply with the same sequence.
+    func send(_ kind: PluginWire.Kind, _ fields: [Data], deadline: ContinuousClock.Instant) throws -> UInt32 {
+        let seq = sequence.add(1, ordering: .relaxed).newValue
+        try channel.send(kind, sequence: seq, fields: fields, until: deadline, cancelled: { isCancelled })
+        return seq
+    }
+
+    /// Waits for the reply to `sequence` (0 for the host's `ready`).
+    func reply(to sequence: UInt32, deadline: ContinuousClock.Instant) throws -> PluginWire.Message {
+        let message = try channel.receive(until: deadline, cancelled: { isCancelled })
+        guard message.sequence == sequence else { throw PluginWire.WireError.violation("a reply to call \(message.sequence), expected \(sequence)") }
+        guard message.kind.rawValue >= PluginWire.Kind.ready.rawValue else { throw PluginWire.WireError.violation("a request sent as a reply") }
+        return message
+    }
+
+    /// Kills the host (from any thread); the call in progress ends with `cancelled`.
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        killGroup()
+    }
+
+    /// SIGKILL to the host's process group (the host and anything a plugin started), then to the host itself.
+    private func killGroup() {
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)
+    }
+
+    /// Ends the host after `error` ended a call, and names the cause: the signal or exit status it died of when
+    /// it died by itself, else the protocol problem. Always kills and reaps it (no zombie is left).
+    func terminate(after error: any Error, limit: Duration) -> PluginHostFailure.Cause {
+        if isCancelled {
+            reap(killFirst: true)
+            return .cancelled
+        }
+        if case PluginWire.WireError.deadline = error {
+            reap(killFirst: true)
+            return .timedOut(limit)
+        }
+        // It closed the connection or sent garbage: give it a moment to finish dying to learn why.
+        var status: Int32 = 0
+        for _ in 0..<50 {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                finished.store(true, ordering: .releasing)
+                return Self.cause(status: status, error: error)
+            }
+            if result < 0 && errno != EINTR { break }
+            usleep(2000)
+        }
+        reap(killFirst: true)
+        if case PluginWire.WireError.violation(let what) = error { return .crashed("protocol violation: \(what)") }
+        return .crashed("\(error)")
+    }
+
+    private func reap(killFirst: Bool) {
+        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if killFirst { killGroup() }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    private static func cause(status: Int32, error: any Error) -> PluginHostFailure.Cause {
+        let signal = status & 0x7f
+        if signal != 0 { return .crashed(ChildProcess.signalName(signal) ?? "signal \(signal)") }
+        if case PluginWire.WireError.violation(let what) = error { return .crashed("protocol violation: \(what)") }
+        let code = (status >> 8) & 0xff
+        return .crashed(code == 0 ? "it exited" : "exit status \(code)")
+    }
+}

@@ -1,0 +1,231 @@
+import FolioCore
+import Foundation
+import Synchronization
+
+/// How a `PluginHost` runs plugin code.
+public struct PluginIsolation: Sendable {
+    public enum Mode: Sendable {
+        /// In a plugin host process per plugin (the product).
+        case isolated
+        /// In this process (benchmarks compare against it; the host process itself uses it).
+        case inProcess
+    }
+    public var mode: Mode
+    public var limits: PluginLimits
+    /// The `folio` executable to run in host mode; nil finds it (`/proc/self/exe`, else `folio` beside it).
+    public var executable: URL?
+    /// Where the quarantine and the hosts' stderr log live (`$XDG_STATE_HOME/folio`); nil keeps neither.
+    public var stateFolder: URL?
+    /// The environment the hosts start with.
+    public var environment: [String: String]
+
+    /// Creates an isolation setting.
+    public init(mode: Mode = .isolated, limits: PluginLimits = PluginLimits(), executable: URL? = nil, stateFolder: URL? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.mode = mode
+        self.limits = limits
+        self.executable = executable
+        self.stateFolder = stateFolder
+        self.environment = environment
+    }
+
+    /// Isolated, with the limits of the user's settings and the state folder of `environment`.
+    public static func standard(environment: [String: String], settings: Settings? = nil) -> PluginIsolation {
+        let settings = settings ?? (try? Settings.load(environment: environment)) ?? Settings()
+        return PluginIsolation(limits: PluginLimits(settings: settings.pluginLimits),
+                               stateFolder: FolioPaths(environment: environment).stateHome, environment: environment)
+    }
+
+    /// The quarantine, when there is a state folder.
+    public var quarantine: PluginQuarantine? { stateFolder.map(PluginQuarantine.init(folder:)) }
+
+    /// The executable to start hosts with: the running `folio`, else the `folio` built beside the running program.
+    func hostExecutable() throws -> URL {
+        if let executable { return executable }
+        let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        if running.lastPathComponent == "folio" { return running }
+        let sibling = running.deletingLastPathComponent().appendingPathComponent("folio")
+        if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
+        if let folder = PluginSearchPath.executableFolder {
+            let beside = folder.appendingPathComponent("folio")
+            if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        }
+        throw FolioError.invalidRequest("cannot find the folio executable to run plugins in (looked beside \(running.path))")
+    }
+}
+
+/// One plugin's host process as a restartable service: started on first use, replaced after a crash, a timeout or a
+/// cancel, and refused while the plugin's build is quarantined. Calls are serialized; `cancel()` is not.
+final class IsolatedPlugin: Sendable {
+    let plugin: DiscoveredPlugin
+    let isolation: PluginIsolation
+
+    private struct State: ~Copyable {
+        var connection: PluginHostConnection?
+        /// The host's `ready` and the load reply have not been read yet (they are read by the first call, so that
+        /// Folio reads the document while the host starts).
+        var loadSequence: UInt32?
+        /// Bumped each time a host is replaced: documents of older generations are gone.
+        var generation = 0
+        var pendingReleases: [Int64] = []
+        /// A refusal from loading, kept so that every call reports it without restarting the host.
+        var refusal: PluginRefusal?
+    }
+    private let state = Mutex(State())
+    /// The connection a call is running on, for `cancel()` (separate from `state`, which the call holds).
+    private let running = Mutex<PluginHostConnection?>(nil)
+    private let nextDocument = Atomic<Int64>(1)
+
+    init(plugin: DiscoveredPlugin, isolation: PluginIsolation) {
+        self.plugin = plugin
+        self.isolation = isolation
+    }
+
+    /// Kills the host if a call is running (from any thread); that call throws `PluginHostFailure` (.cancelled).
+    func cancel() {
+        running.withLock { $0?.cancel() }
+    }
+
+    /// The running host's process id, nil when none runs (for tests; blocks while a call runs).
+    var hostPID: pid_t? { state.withLock { $0.connection?.pid } }
+
+    /// The current host generation.
+    var generation: Int { state.withLock { $0.generation } }
+
+    func newDocumentID() -> Int64 { nextDocument.add(1, ordering: .relaxed).oldValue }
+
+    /// Forgets a document in the host (sent before the next call; nothing to do when that host is gone).
+    func release(_ id: Int64, generation: Int) {
+        state.withLock { state in
+            if state.generation == generation, state.connection != nil { state.pendingReleases.append(id) }
+        }
+    }
+
+    /// Starts the host now (without waiting for it) so that it loads while the caller reads the document.
+    func prepare(editor: String) throws {
+        try state.withLock { state in try start(&state, editor: editor, command: "load") }
+    }
+
+    /// Runs one call: starts a host when there is none, waits for its load, sends the request and returns the reply.
+    /// A crash, timeout or cancel kills and reaps the host, records a strike, and throws one `PluginHostFailure`.
+    func call(_ kind: PluginWire.Kind, editor: String, command: String, fields: [Data], limit: Duration,
+              generation expected: Int? = nil) throws -> (PluginWire.Message, generation: Int) {
+        let (reply, generation) = try exchange(kind, editor: editor, command: command, fields: fields, limit: limit, generation: expected)
+        guard let reply else { throw PluginWire.WireError.violation("no reply") }
+        return (reply, generation)
+    }
+
+    /// Starts the host if needed and waits until the plugin is loaded (or throws why it is not).
+    func ready(editor: String) throws {
+        _ = try exchange(nil, editor: editor, command: "load", fields: [], limit: isolation.limits.call, generation: nil)
+    }
+
+    /// `call`, or with no `kind` only the start and load.
+    private func exchange(_ kind: PluginWire.Kind?, editor: String, command: String, fields: [Data], limit: Duration,
+                          generation expected: Int?) throws -> (PluginWire.Message?, generation: Int) {
+        if let largest = fields.map(\.count).max(), largest > isolation.limits.buffer {
+            // Refused before the host sees it: a large document is not the plugin's fault and costs no strike.
+            throw EditorOperationError(editor: editor, operation: command, kind: .invalidDocument,
+                                       message: "the input is \(largest) bytes, over the plugin buffer limit of \(isolation.limits.buffer) bytes (pluginLimits.bufferMiB)")
+        }
+        return try state.withLock { state -> (PluginWire.Message?, generation: Int) in
+            if let expected, expected != state.generation { throw StaleDocument() }
+            try start(&state, editor: editor, command: command)
+            guard let connection = state.connection else { throw StaleDocument() }
+            running.withLock { $0 = connection }
+            defer { running.withLock { $0 = nil } }
+            do {
+                if let loadSequence = state.loadSequence {
+                    let deadline = ContinuousClock.now + isolation.limits.call
+                    let ready = try connection.reply(to: 0, deadline: deadline)
+                    guard ready.kind == .ready, try ready.integer(0) == Int64(PluginWire.version) else {
+                        throw PluginWire.WireError.violation("the host did not start with a ready message")
+                    }
+                    let loaded = try connection.reply(to: loadSequence, deadline: deadline)
+                    state.loadSequence = nil
+                    if loaded.kind == .failure {
+                        let refusal = PluginRefusal(file: (try? loaded.string(2)) ?? plugin.library.path, reason: PluginText.description(try loaded.field(1)))
+                        state.refusal = refusal
+                        throw refusal
+                    }
+                    guard try loaded.string(0).split(separator: "\n").contains(where: { $0 == editor }) else {
+                        let refusal = PluginRefusal(file: plugin.library.path, reason: "the library does not provide editor '\(editor)'")
+                        state.refusal = refusal
+                        throw refusal
+                    }
+                }
+                if let expected, expected != state.generation { throw StaleDocument() }
+                guard let kind else { return (nil, state.generation) }
+                for id in state.pendingReleases {
+                    try connection.post(.release, [Data(editor.utf8), PluginWire.integerField(id)], deadline: limit)
+                }
+                state.pendingReleases = []
+                let deadline = ContinuousClock.now + limit
+                let sequence = try connection.send(kind, [Data(editor.utf8)] + fields, deadline: deadline)
+                let reply = try connection.reply(to: sequence, deadline: deadline)
+                return (reply, state.generation)
+            } catch let refusal as PluginRefusal {
+                replace(&state)
+                state.refusal = refusal
+                throw refusal
+            } catch let stale as StaleDocument {
+                throw stale
+            } catch {
+                let failure = PluginHostFailure(editor: editor, command: state.loadSequence != nil ? "load" : command,
+                                                cause: connection.terminate(after: error, limit: state.loadSequence != nil ? isolation.limits.call : limit))
+                replace(&state)
+                if failure.isStrike, let quarantine = isolation.quarantine {
+                    quarantine.strike(library: plugin.library, plugin: plugin.manifest.id,
+                                      PluginStrike(time: Date(), editor: editor, command: failure.command, cause: failure.strikeCause))
+                }
+                throw failure
+            }
+        }
+    }
+
+    /// Drops the host: the next call starts a fresh one.
+    private func replace(_ state: inout State) {
+        state.connection = nil
+        state.loadSequence = nil
+        state.generation += 1
+        state.pendingReleases = []
+    }
+
+    /// Spawns a host and sends it the load request, unless one is running; refuses quarantined builds.
+    private func start(_ state: inout State, editor: String, command: String) throws {
+        if let refusal = state.refusal { throw refusal }
+        guard state.connection == nil else { return }
+        if let record = isolation.quarantine?.quarantined(library: plugin.library, plugin: plugin.manifest.id) {
+            throw PluginQuarantinedError(editor: editor, record: record)
+        }
+        var log: URL?
+        if let folder = isolation.stateFolder {
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let url = folder.appendingPathComponent("plugin-host.log")
+            if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > 512 << 10 {
+                try? FileManager.default.removeItem(at: url)
+            }
+            log = url
+        }
+        let connection: PluginHostConnection
+        do {
+            connection = try PluginHostConnection.spawn(executable: try isolation.hostExecutable(), limits: isolation.limits, log: log,
+                                                        environment: isolation.environment)
+        } catch {
+            throw PluginHostFailure(editor: editor, command: command, cause: .spawnFailed("\(error)"))
+        }
+        do {
+            state.loadSequence = try connection.send(.load, [Data(plugin.library.path.utf8), Data(plugin.manifestURL.path.utf8)],
+                                                     deadline: .now + isolation.limits.call)
+        } catch {
+            let cause = connection.terminate(after: error, limit: isolation.limits.call)
+            throw PluginHostFailure(editor: editor, command: "load", cause: cause)
+        }
+        state.connection = connection
+    }
+}
+
+/// A document opened in a host that has since been replaced.
+struct StaleDocument: Error, CustomStringConvertible {
+    var description: String { "the editor was restarted; open the document again" }
+}

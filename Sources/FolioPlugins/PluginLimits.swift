@@ -1,0 +1,84 @@
+import FolioCore
+import Foundation
+
+/// What a plugin host may take: deadlines per call, memory, and the largest buffer a plugin may return.
+public struct PluginLimits: Sendable, Equatable {
+    /// open, apply, serialize, semantic diff and merge, and loading the library.
+    public var call: Duration = .seconds(5)
+    /// One render (a frame of the editor).
+    public var render: Duration = .seconds(1)
+    /// The host's address-space limit (`RLIMIT_AS`). 2 GiB: far above any document an editor should hold in memory
+    /// (the 10,000-item checklist needs ~40 MB), yet a runaway allocation fails fast instead of swapping the machine.
+    public var memory: UInt64 = 2 << 30
+    /// The largest buffer (document bytes, view, description) a plugin may return.
+    public var buffer: Int = 64 << 20
+
+    /// The defaults.
+    public init() {}
+
+    /// The defaults overridden by the `pluginLimits` block of the settings.
+    public init(settings: Settings.PluginLimitSettings) {
+        func duration(_ seconds: Double?) -> Duration? {
+            guard let seconds, let millis = Int64(exactly: (seconds * 1000).rounded()) else { return nil }
+            return .milliseconds(millis)
+        }
+        if let call = duration(settings.callSeconds) { self.call = call }
+        if let render = duration(settings.renderSeconds) { self.render = render }
+        if let mib = settings.memoryMiB, let bytes = UInt64(exactly: mib).map({ $0 << 20 }) { memory = bytes }
+        if let mib = settings.bufferMiB { buffer = mib << 20 }
+    }
+
+    /// The largest message either side accepts: three buffers (a merge's inputs) and room for the framing.
+    static func messageCap(bufferCap: Int) -> Int { bufferCap.multipliedReportingOverflow(by: 3).partialValue + (64 << 10) }
+
+    /// A deadline as the user reads it: "5 s", "0.5 s".
+    static func describe(_ duration: Duration) -> String {
+        let millis = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return millis % 1000 == 0 ? "\(millis / 1000) s" : "\(Double(millis) / 1000) s"
+    }
+}
+
+/// Text from a plugin made safe to commit or show.
+public enum PluginText {
+    /// The longest description kept, in characters.
+    public static let descriptionLimit = 200
+
+    /// A description fit for a commit message: valid UTF-8 (bad bytes become U+FFFD), one line, no control
+    /// characters (C0, DEL, C1: escape sequences cannot reach the terminal or the log), at most 200 characters.
+    public static func description(_ data: Data) -> String {
+        description(String(decoding: data, as: UTF8.self))
+    }
+
+    /// `description(_:)` for text already decoded.
+    public static func description(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        var count = 0
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) || scalar.properties.isWhitespace {
+                pendingSpace = !scalars.isEmpty
+                continue
+            }
+            if pendingSpace { scalars.append(" "); pendingSpace = false }
+            scalars.append(scalar)
+            count += 1
+            if count >= descriptionLimit { break }
+        }
+        var result = String(scalars)
+        if result.count > descriptionLimit { result = String(result.prefix(descriptionLimit)) }
+        return result
+    }
+
+    /// One line of an editor's view: control characters removed (tabs become a space).
+    public static func viewLine<S: StringProtocol>(_ line: S) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in line.unicodeScalars {
+            if scalar == "\t" { scalars.append(" ") } else if !isControl(scalar) { scalars.append(scalar) }
+        }
+        return String(scalars)
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}

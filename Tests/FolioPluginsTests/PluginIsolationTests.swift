@@ -1,0 +1,296 @@
+import FolioCore
+@testable import FolioPlugins
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// Plugins run in a host process: a plugin that crashes, hangs, floods or scribbles costs one line and the call,
+/// never Folio, the document or the terminal. Driven through `folio` (in-process and as a real executable) with
+/// the misbehaving "tally" plugin compiled by `cc`.
+final class PluginIsolationTests: XCTestCase {
+    private var temp: TemporaryDirectory!
+    private var env: [String: String] = [:]
+
+    override func setUpWithError() throws {
+        temp = TemporaryDirectory("folio-isolation")
+        let plugins = temp.path("plugins")
+        env = temp.environment(["FOLIO_PLUGIN_PATH": plugins.path])
+        // Short deadlines and a small memory limit keep the suite fast.
+        _ = try temp.write("home/.config/folio/settings.json",
+                           #"{"pluginLimits": {"callSeconds": 1, "renderSeconds": 1, "memoryMiB": 256, "bufferMiB": 1}}"#)
+    }
+
+    override func tearDown() { temp = nil }
+
+    private func build(_ defines: [String] = []) throws {
+        try MisbehavingPlugin.build(in: temp.path("plugins"), defines: defines)
+    }
+
+    @discardableResult
+    private func folio(_ arguments: String...) -> RunResult {
+        runFolio(arguments, environment: env, cwd: temp.url)
+    }
+
+    /// A tally document holding `content` (committed), built with a well-behaved plugin.
+    private func makeDocument(_ name: String = "count", content: String = "0\n") throws -> Document {
+        let created = folio("new", name, "--type", "org.test.tally")
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let document = try DocumentStore(environment: env).open(at: temp.path(name))
+        _ = try document.write(Data(content.utf8), to: document.metadata.primaryFile, message: "set up")
+        return document
+    }
+
+    private struct Snapshot: Equatable {
+        var head: String
+        var file: Data
+    }
+
+    private func snapshot(_ document: Document) throws -> Snapshot {
+        let reopened = try DocumentStore(environment: env).open(at: document.url)
+        return Snapshot(head: try reopened.head().id.hex, file: try Data(contentsOf: document.url.appendingPathComponent(document.metadata.primaryFile)))
+    }
+
+    /// The document is as it was, its repository is clean for `git fsck --strict` and `git status`, and no lock is left.
+    private func assertUntouched(_ document: Document, _ before: Snapshot, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(try snapshot(document), before, "no commit, no work-tree change", file: file, line: line)
+        let fsck = try git(["fsck", "--strict"], in: document.url, environment: env)
+        XCTAssertEqual(fsck.status, 0, fsck.stderr, file: file, line: line)
+        let status = try git(["status", "--porcelain"], in: document.url, environment: env)
+        XCTAssertEqual(status.stdout, "", file: file, line: line)
+        let locks = (FileManager.default.enumerator(atPath: document.url.appendingPathComponent(".git").path)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".lock") }
+        XCTAssertEqual(locks, [], file: file, line: line)
+    }
+
+    /// Runs `folio ARGS` and checks it failed with exactly `expected` as its one line, with a non-signal status.
+    private func expectOneLine(_ arguments: [String], _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
+        let result = runFolio(arguments, environment: env, cwd: temp.url)
+        XCTAssertEqual(result.status, 1, result.stderr, file: file, line: line)
+        XCTAssertEqual(result.stderr, expected + "\n", file: file, line: line)
+        XCTAssertEqual(result.stdout, "", file: file, line: line)
+    }
+
+    // MARK: Crashes and hangs in commands
+
+    func testGivenAnEditorCommandThatSegfaultsWhenRunThenOneLineNamesTheCrashAndTheNextCommandGetsAFreshHost() throws {
+        try build()
+        let document = try makeDocument()
+        let before = try snapshot(document)
+        expectOneLine(["edit", "count", "crash"], "folio edit: editor 'tally' crashed (SIGSEGV) in 'crash'; nothing was changed")
+        try assertUntouched(document, before)
+        let next = folio("edit", "count", "inc")
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertTrue(next.stdout.hasSuffix("] counted 1\n"), next.stdout)
+    }
+
+    func testGivenTheRealExecutableWhenAPluginAbortsThenFolioExitsWithStatusOneAndOneLine() throws {
+        try build()
+        let document = try makeDocument()
+        let before = try snapshot(document)
+        let result = try runProgram(PluginFixtures.folioExecutable.path, ["edit", "count", "abort"], cwd: temp.url, environment: env)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "folio edit: editor 'tally' crashed (SIGABRT) in 'abort'; nothing was changed\n")
+        try assertUntouched(document, before)
+    }
+
+    func testGivenABusyLoopWhenTheDeadlinePassesThenTheHostIsKilledAndTheUserIsToldInOneLine() throws {
+        try build()
+        let document = try makeDocument()
+        let before = try snapshot(document)
+        let start = ContinuousClock.now
+        expectOneLine(["edit", "count", "spin"], "folio edit: editor 'tally' did not answer 'spin' within 1 s; nothing was changed")
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(4))
+        try assertUntouched(document, before)
+    }
+
+    func testGivenARunawayAllocationWhenItPassesTheMemoryLimitThenTheHostDiesAloneAndTheDocumentIsUnchanged() throws {
+        try build()
+        let document = try makeDocument()
+        let before = try snapshot(document)
+        let result = folio("edit", "count", "hog")
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.hasPrefix("folio edit: editor 'tally' crashed ("), result.stderr)
+        XCTAssertTrue(result.stderr.hasSuffix(") in 'hog'; nothing was changed\n"), result.stderr)
+        try assertUntouched(document, before)
+    }
+
+    func testGivenGarbageOnTheSocketOrABadBufferOrAnExitWhenRunThenEachIsOneLineWithTheCause() throws {
+        try build()
+        let document = try makeDocument()
+        let before = try snapshot(document)
+        expectOneLine(["edit", "count", "garbage"], "folio edit: editor 'tally' crashed (protocol violation: bad message header) in 'garbage'; nothing was changed")
+        expectOneLine(["edit", "count", "badbuf"], "folio edit: editor 'tally' crashed (SIGSEGV) in 'badbuf'; nothing was changed")
+        try assertUntouched(document, before)
+        XCTAssertEqual(folio("plugins", "enable", "test.tally").status, 0)
+        expectOneLine(["edit", "count", "exit"], "folio edit: editor 'tally' crashed (exit status 3) in 'exit'; nothing was changed")
+        try assertUntouched(document, before)
+    }
+
+    func testGivenABufferOverTheLimitWhenReturnedThenTheCallFailsWithoutAStrike() throws {
+        try build()
+        let document = try makeDocument()
+        let before = try snapshot(document)
+        expectOneLine(["edit", "count", "bigbuf"], "folio edit: tally bigbuf: the plugin returned 2097152 bytes, over the limit of 1048576")
+        try assertUntouched(document, before)
+        XCTAssertNil(PluginQuarantine(folder: temp.path("home/.local/state/folio")).records().first, "a refused buffer is not a crash")
+    }
+
+    func testGivenADocumentOverTheBufferLimitWhenEditedThenItIsRefusedBeforeThePluginSeesItWithoutAStrike() throws {
+        try build()
+        let document = try makeDocument(content: String(repeating: "9", count: 1_100_000))
+        let before = try snapshot(document)
+        expectOneLine(["edit", "count", "inc"], "folio edit: tally open: the input is 1100000 bytes, over the plugin buffer limit of 1048576 bytes (pluginLimits.bufferMiB)")
+        try assertUntouched(document, before)
+        XCTAssertEqual(PluginQuarantine(folder: temp.path("home/.local/state/folio")).records().count, 0)
+    }
+
+    func testGivenADescriptionWithInvalidUTF8AndEscapesWhenCommittedThenTheMessageIsOneCleanLine() throws {
+        try build()
+        let document = try makeDocument()
+        let result = folio("edit", "count", "baddesc")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let message = try DocumentStore(environment: env).open(at: document.url).head().summary
+        XCTAssertEqual(message, "bad \u{FFFD}\u{FFFD} utf8 [2J second line")
+        XCTAssertFalse(result.stdout.contains("\u{1B}"))
+    }
+
+    // MARK: Views and semantic diffs
+
+    func testGivenARenderThatCrashesOrSpinsWhenViewedThenOneLineAndNothingChanges() throws {
+        try build()
+        let crashing = try makeDocument("crashing", content: "render-crash")
+        expectOneLine(["view", "crashing"], "folio view: editor 'tally' crashed (SIGSEGV) in 'render'; nothing was changed")
+        let spinning = try makeDocument("spinning", content: "render-spin")
+        let before = try snapshot(spinning)
+        expectOneLine(["view", "spinning"], "folio view: editor 'tally' did not answer 'render' within 1 s; nothing was changed")
+        try assertUntouched(spinning, before)
+        _ = crashing
+    }
+
+    func testGivenAViewWithEscapeSequencesWhenPrintedThenControlCharactersAreRemoved() throws {
+        try build()
+        _ = try makeDocument(content: "41")
+        let result = folio("view", "count")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "tally [31m41\n")
+    }
+
+    func testGivenASemanticDiffThatCrashesWhenDiffedThenOneLine() throws {
+        try build()
+        let document = try makeDocument(content: "diff-crash")
+        let before = try snapshot(document)
+        expectOneLine(["diff", "count", "--semantic"], "folio diff: editor 'tally' crashed (SIGSEGV) in 'semantic diff'; nothing was changed")
+        try assertUntouched(document, before)
+    }
+
+    // MARK: Load-time misbehaviour
+
+    func testGivenAConstructorThatAbortsOrLoopsOrABadDescriptorWhenViewedThenOneLineNamesTheLoad() throws {
+        try build()
+        let document = try makeDocument()
+        let before = try snapshot(document)
+        try build(["CTOR_ABORT"])
+        expectOneLine(["view", "count"], "folio view: editor 'tally' crashed (SIGABRT) in 'load'; nothing was changed")
+        try build(["BAD_DESCRIPTOR"])
+        expectOneLine(["view", "count"], "folio view: editor 'tally' crashed (SIGSEGV) in 'load'; nothing was changed")
+        try build(["CTOR_LOOP"])
+        expectOneLine(["edit", "count", "inc"], "folio edit: editor 'tally' did not answer 'load' within 1 s; nothing was changed")
+        try assertUntouched(document, before)
+    }
+
+    // MARK: Quarantine
+
+    func testGivenThreeCrashesWithinTenMinutesWhenUsedAgainThenTheBuildIsQuarantinedUntilEnabled() throws {
+        try build()
+        let document = try makeDocument(content: "5")
+        let before = try snapshot(document)
+        for command in ["crash", "abort", "crash"] { XCTAssertEqual(folio("edit", "count", command).status, 1) }
+        expectOneLine(["edit", "count", "inc"], "folio edit: editor 'tally' is quarantined (plugin test.tally quarantined after 3 crashes or timeouts within 10 minutes; last: SIGSEGV in 'crash' (editor 'tally') at "
+                      + (quarantineTime() ?? "?") + "); to try it again: folio plugins enable test.tally")
+        try assertUntouched(document, before)
+
+        let list = folio("plugins", "list")
+        XCTAssertTrue(list.stdout.contains("  QUARANTINED: quarantined after 3 crashes or timeouts within 10 minutes; last: SIGSEGV in 'crash'"), list.stdout)
+        XCTAssertTrue(folio("plugins", "info", "test.tally").stdout.contains("QUARANTINED: "))
+
+        let view = folio("view", "count")
+        XCTAssertEqual(view.status, 0)
+        XCTAssertEqual(view.stdout, "5\n", "read-only: the file as text")
+        XCTAssertTrue(view.stderr.hasPrefix("folio view: editor 'tally' is quarantined"), view.stderr)
+
+        let enabled = folio("plugins", "enable", "test.tally")
+        XCTAssertEqual(enabled.stdout, "Enabled test.tally: it will be loaded again\n")
+        let next = folio("edit", "count", "inc")
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertTrue(next.stdout.hasSuffix("] counted 6\n"), next.stdout)
+    }
+
+    func testGivenARebuiltPluginWhenTheOldBuildIsQuarantinedThenTheNewBuildLoads() throws {
+        try build()
+        _ = try makeDocument()
+        for _ in 0..<3 { folio("edit", "count", "crash") }
+        XCTAssertTrue(folio("edit", "count", "inc").stderr.contains("is quarantined"))
+        // Another build (another hash) of the same plugin is not the quarantined one.
+        try build(["SOMETHING_ELSE"])
+        XCTAssertEqual(folio("edit", "count", "inc").status, 0)
+    }
+
+    private func quarantineTime() -> String? {
+        let record = PluginQuarantine(folder: temp.path("home/.local/state/folio")).records().first
+        return record?.strikes.last.map { ISO8601DateFormatter().string(from: $0.time) }
+    }
+
+    // MARK: The library API
+
+    private func isolatedHost() -> PluginHost {
+        let isolation = PluginIsolation(limits: PluginLimits(settings: .init(callSeconds: 20, renderSeconds: 20)),
+                                        executable: PluginFixtures.folioExecutable, stateFolder: temp.path("state"), environment: env)
+        return PluginHost(searchPath: PluginSearchPath(folders: [.init(temp.path("plugins"), bundled: false)]), isolation: isolation)
+    }
+
+    func testGivenASpinningCallWhenCancelledFromAnotherThreadThenItEndsAtOnceAndTheHostIsReaped() throws {
+        try build()
+        let host = isolatedHost()
+        let editor = try host.backend("tally")
+        let document = try editor.openDocument(Data("1".utf8))
+        let plugin = host.isolatedPlugin(try XCTUnwrap(host.plugin("test.tally")))
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { host.cancelCalls() }
+        let start = ContinuousClock.now
+        XCTAssertThrowsError(try document.apply("spin", arguments: [], selection: ViewSelection())) { error in
+            XCTAssertEqual("\(error)", "editor 'tally' was stopped in 'spin'; nothing was changed")
+        }
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
+        XCTAssertEqual(PluginQuarantine(folder: temp.path("state")).records().count, 0, "a cancel is not a strike")
+        // The document came from bytes, so it reopens in a fresh host.
+        XCTAssertEqual(try document.view(width: 40, height: 5, selection: ViewSelection()), ["tally [31m1"])
+        XCTAssertNotNil(plugin.hostPID)
+    }
+
+    func testGivenACrashedHostWhenItWasReapedThenNoZombieIsLeft() throws {
+        try build()
+        let host = isolatedHost()
+        let document = try host.backend("tally").openDocument(Data("1".utf8))
+        let plugin = host.isolatedPlugin(try XCTUnwrap(host.plugin("test.tally")))
+        let pid = try XCTUnwrap(plugin.hostPID)
+        XCTAssertThrowsError(try document.apply("crash", arguments: [], selection: ViewSelection()))
+        XCTAssertEqual(kill(pid, 0), -1, "the host is gone, not a zombie")
+        XCTAssertEqual(errno, ESRCH)
+    }
+
+    func testGivenTheBundledChecklistWhenEditedIsolatedThenTheResultEqualsInProcess() throws {
+        let isolation = PluginIsolation(executable: PluginFixtures.folioExecutable, stateFolder: temp.path("state"), environment: env)
+        let isolated = PluginHost(searchPath: PluginSearchPath(folders: [.init(PluginFixtures.buildFolder, bundled: true)]), isolation: isolation)
+        let inProcess = PluginFixtures.bundledHost()
+        let json = Data(#"{"title": "T", "items": [{"title": "Milk", "checked": false}]}"#.utf8)
+        func run(_ host: PluginHost, in mode: PluginIsolation.Mode) throws -> (Data, String, [String]) {
+            let backend = mode == .isolated ? try host.backend("checklist") : try host.editor("checklist")
+            let (changed, description) = try backend.openDocument(json).apply("toggle", arguments: ["1"], selection: ViewSelection())
+            return (try changed.bytes(), description, try changed.view(width: 40, height: 10, selection: ViewSelection(cursor: 1)))
+        }
+        let a = try run(isolated, in: .isolated), b = try run(inProcess, in: .inProcess)
+        XCTAssertEqual(a.0, b.0)
+        XCTAssertEqual(a.1, "checked 'Milk'")
+        XCTAssertEqual(a.1, b.1)
+        XCTAssertEqual(a.2, b.2)
+    }
+}
