@@ -1,5 +1,6 @@
 import Foundation
 import FolioCore
+import FolioTerminal
 
 /// Where a command's output goes: the real standard streams, or buffers in tests.
 public final class CommandIO: @unchecked Sendable {
@@ -210,6 +211,7 @@ public enum FolioCommandLine {
     /// Runs with the process's arguments and streams, then exits.
     public static func main() -> Never {
         signal(SIGPIPE, SIG_IGN)
+        FatalSignals.install()  // a crash restores the terminal and leaves a report, never the runtime's prompt
         let code = run(Array(Swift.CommandLine.arguments.dropFirst()), io: .standard())
         // Background packing started by a change finishes before the process ends.
         DocumentMaintenance.waitForAll()
