@@ -30,6 +30,12 @@ public enum FatalSignals {
         installState.store(2, ordering: .releasing)
     }
 
+    /// Puts the default actions back (a helper process whose crash its parent reports, such as a plugin host, wants
+    /// to die of the signal plainly: no report, no line). The Swift runtime's backtracer stays off.
+    public static func restoreDefaultActions() {
+        for signalNumber in handled { setDefaultAction(signalNumber) }
+    }
+
     /// The folder crash reports go to: `$XDG_STATE_HOME/folio/crashes`, by default `~/.local/state/folio/crashes`.
     public static func crashDirectory() -> String? {
         if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") { return state + "/folio/crashes" }
@@ -201,7 +207,8 @@ private let crashHandler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>
     dieWithDefaultAction(signalNumber)
 }
 
-private func dieWithDefaultAction(_ signalNumber: Int32) -> Never {
+/// Async-signal-safe.
+private func setDefaultAction(_ signalNumber: Int32) {
     var action = sigaction()
     #if canImport(Glibc)
     action.__sigaction_handler.sa_handler = SIG_DFL
@@ -210,6 +217,10 @@ private func dieWithDefaultAction(_ signalNumber: Int32) -> Never {
     #endif
     sigemptyset(&action.sa_mask)
     _ = sigaction(signalNumber, &action, nil)
+}
+
+private func dieWithDefaultAction(_ signalNumber: Int32) -> Never {
+    setDefaultAction(signalNumber)
     var set = sigset_t()
     sigemptyset(&set)
     sigaddset(&set, signalNumber)
@@ -395,7 +406,10 @@ struct SignalSafeText {
     }
 
     mutating func put(_ text: StaticString) {
-        put(text.utf8Start, text.utf8CodeUnitCount)
+        // withUTF8Buffer also copes with a one-scalar literal, which has no pointer representation.
+        text.withUTF8Buffer { buffer in
+            for byte in buffer { put(byte) }
+        }
     }
 
     /// A decimal number, zero-padded to `width` digits.
