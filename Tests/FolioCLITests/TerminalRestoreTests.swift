@@ -94,8 +94,8 @@ final class TerminalRestoreTests: XCTestCase {
     func testGivenAWriteWaitingForStandardInputWhenKilledWithSIGSEGVThenOneLineNamesTheReportAndTheDocumentIsUnchanged() throws {
         let docs = dir.path("docs")
         try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
-        XCTAssertEqual(runFolio(["new", "notes", "--type", "public.plain-text"], environment: env, cwd: docs).status, 0)
-        let document = docs.appendingPathComponent("notes")
+        XCTAssertEqual(runFolio(["new", "Ada's notes", "--type", "public.plain-text"], environment: env, cwd: docs).status, 0)
+        let document = docs.appendingPathComponent("Ada's notes")
         let process = Process()
         process.executableURL = folioExecutable
         process.arguments = ["write", document.path, "notes.txt"]
@@ -117,7 +117,8 @@ final class TerminalRestoreTests: XCTestCase {
         XCTAssertTrue(stderr.hasPrefix("folio crashed (SIGSEGV); report: \(crashes.path)/crash-"), stderr)
         XCTAssertFalse(stderr.contains("terminal"), "no terminal session was active: \(stderr)")
         let report = try reportText(from: stderr)
-        XCTAssertTrue(report.contains("command: \(folioExecutable.path) write \(document.path) notes.txt"), report)
+        let quotedPath = "'" + document.path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        XCTAssertTrue(report.contains("\ncommand: \(folioExecutable.path) write \(quotedPath) notes.txt\n"), "the command line as a shell reads it back:\n\(report)")
         XCTAssertTrue(report.contains("terminal: not in full-screen mode"), report)
         let log = runFolio(["log", document.path], environment: env, cwd: docs)
         XCTAssertEqual(log.stdout.split(separator: "\n").count, 1, "the interrupted write committed nothing:\n\(log.stdout)")
