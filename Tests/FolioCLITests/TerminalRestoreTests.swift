@@ -69,6 +69,9 @@ final class TerminalRestoreTests: XCTestCase {
     /// The check above can fail: without Folio's handlers the runtime's backtracer holds the alternate screen.
     func testGivenNoFolioHandlersWhenSwiftTrapsThenTheRuntimeBacktracerHoldsTheScreen() throws {
         guard FileManager.default.isExecutableFile(atPath: trapExecutable.path) else { throw XCTSkip("folio-test-trap is not built") }
+        guard let backtracer = runtimeBacktracer(), FileManager.default.isExecutableFile(atPath: backtracer) else {
+            throw XCTSkip("this toolchain has no swift-backtrace beside its runtime")
+        }
         env["SWIFT_BACKTRACE"] = "enable=yes,interactive=yes"
         _ = try startPane([trapExecutable.path, "nil", "--no-handlers"])
         waitFor(text: "TRAP READY (nil)")
@@ -227,6 +230,17 @@ final class TerminalRestoreTests: XCTestCase {
         return try String(contentsOfFile: path, encoding: .utf8)
     }
 
+    /// Where the Swift runtime looks for its backtracer: `usr/libexec/swift/linux/swift-backtrace` for the
+    /// `usr/lib/swift/linux/libswiftCore.so` this process runs with.
+    func runtimeBacktracer() -> String? {
+        let maps = readProcFile("/proc/self/maps")
+        guard let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
+              let start = line.firstIndex(of: "/") else { return nil }
+        let library = URL(fileURLWithPath: String(line[start...]))
+        let usr = library.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return usr.appendingPathComponent("libexec/swift/linux/swift-backtrace").path
+    }
+
     func folioPID(named name: String) throws -> Int32 {
         let panePID = display("#{pane_pid}")
         let children = try runProgram("pgrep", ["-P", panePID, "-x", name]).stdout.split(separator: "\n")
@@ -240,12 +254,20 @@ final class TerminalRestoreTests: XCTestCase {
         while Date() < deadline {
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
             for task in tasks {
-                let syscall = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/syscall", encoding: .utf8)) ?? ""
+                let syscall = readProcFile("/proc/\(pid)/task/\(task)/syscall")
                 if syscall.hasPrefix("0 0x0 ") { return true }
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
         return false
+    }
+
+    /// A /proc file, read with read(2) (they report size 0, which Foundation's file reading may trust).
+    func readProcFile(_ path: String) -> String {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        return readToEnd(fd)
     }
 
     /// Reads a pipe to its end, retrying on EINTR (FileHandle.readDataToEndOfFile traps on it).
