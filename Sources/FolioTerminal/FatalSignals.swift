@@ -11,10 +11,11 @@ import Synchronization
 /// the parent sees the signal. The handlers replace the Swift runtime's backtracer, so it never holds the screen.
 ///
 /// Everything the handler needs is prepared by `install()`; in the handler only async-signal-safe calls run
-/// (write, open, mkdir, close, tcsetattr, clock_gettime, alarm, sigaction, pthread_sigmask, raise) — plus glibc's `backtrace`,
-/// which is safe once libgcc is loaded, and `install()` loads it by taking one backtrace.
-/// Stack overflows are caught on the main thread, which gets an alternate signal stack; another thread whose stack
-/// overflows dies without the handler (a limit of per-thread signal stacks).
+/// (write, open, mkdir, close, tcsetattr, clock_gettime, alarm, sigaction, pthread_sigmask, raise) — plus glibc's
+/// `backtrace`, commonly used there once libgcc is loaded, which `install()` does with a zero-frame backtrace.
+/// Stack overflows are caught on threads with an alternate signal stack: the main thread and every thread that has
+/// run the terminal session's event loop. Another thread whose stack overflows dies of SIGSEGV without the handler
+/// (signal stacks are per thread), so the terminal is left as it is in that one case.
 public enum FatalSignals {
     /// The signals handled: the ones that mean a bug in this process.
     public static let handled: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
@@ -134,7 +135,7 @@ private struct CrashPlan {
     /// Scratch for the report file's path: the folder, `/crash-…txt`, NUL.
     let path: UnsafeMutablePointer<UInt8>
     let pathCapacity: Int
-    /// `command: …` and `executable: …` lines.
+    /// The `command: …` line (the arguments, shell-quoted).
     let commandLine: UnsafeMutablePointer<UInt8>
     let commandLineLength: Int
     /// Scratch for formatting report lines.
