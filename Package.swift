@@ -47,6 +47,7 @@ let package = Package(
         .target(name: "FolioTestSupport", dependencies: ["FolioCore", "FolioGit", "FolioCLI"], path: "Tests/FolioTestSupport"),
         // A writer process for the concurrency and crash tests: N changes to a document, one "ack N" line each.
         .executableTarget(name: "folio-test-writer", dependencies: ["FolioCore"], path: "Tests/FolioTestWriter"),
+        .executableTarget(name: "folio-test-trap", dependencies: ["FolioTerminal"], path: "Tests/FolioTestTrap"),  // crashes on purpose
         .testTarget(name: "FolioGitTests", dependencies: ["FolioGit", "FolioTestSupport"]),
         .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "folio-test-writer"]),
         .testTarget(name: "FolioMustacheTests", dependencies: ["FolioMustache"]),
@@ -54,6 +55,6 @@ let package = Package(
         .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioTestSupport"]),
         .testTarget(name: "FolioLaunchTests", dependencies: ["FolioLaunch", "FolioTerminal", "FolioTestSupport"]),
         .testTarget(name: "FolioSyncTests", dependencies: ["FolioSync", "FolioTestSupport"]),
-        .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio", "FolioTestSupport"]),
+        .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio", "folio-test-trap", "FolioTestSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioPlugins
+import FolioTerminal
 
 /// Where a command's output goes: the real standard streams, or buffers in tests.
 public final class CommandIO: @unchecked Sendable {
@@ -216,6 +217,7 @@ public enum FolioCommandLine {
             exit(PluginHostProcess.main(Array(Swift.CommandLine.arguments.dropFirst(2))))
         }
         signal(SIGPIPE, SIG_IGN)
+        FatalSignals.install()  // a crash restores the terminal and leaves a report, never the runtime's prompt
         let arguments: [String]
         do { arguments = try StandardStreams.arguments() } catch {
             CommandIO.standard().error("folio: \(oneLine(error))")

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Something that happened at the terminal.
 public enum TerminalEvent: Hashable, Sendable {
@@ -22,16 +23,22 @@ public struct TerminalError: Error, CustomStringConvertible {
 // State shared with signal handlers: only plain values, touched with async-signal-safe calls.
 nonisolated(unsafe) private var savedTermios = termios()
 nonisolated(unsafe) private var rawTermios = termios()
-nonisolated(unsafe) private var sessionActive: Int32 = 0
+/// 1 while a session has the terminal in raw mode on the alternate screen; read by the signal handlers.
+private let sessionActive = Atomic<Int32>(0)
 nonisolated(unsafe) private var wakeReadFD: Int32 = -1
 nonisolated(unsafe) private var wakeWriteFD: Int32 = -1
 nonisolated(unsafe) private var resizePending: Int32 = 0
 nonisolated(unsafe) private var redrawPending: Int32 = 0
 
 private let enterSequence = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J".utf8)
+/// Undoes everything Folio turns on: attributes, synchronized output (a frame cut short), the hidden cursor, the
+/// alternate screen. Folio enables no mouse reporting and no bracketed paste, so there is nothing more to undo.
 private let leaveSequence = Array("\u{1B}[0m\u{1B}[?2026l\u{1B}[?25h\u{1B}[?1049l".utf8)
+/// The same after a crash, first cancelling (CAN) an escape sequence the dying process may have cut in half.
+private let crashLeaveSequence = [0x18] + leaveSequence
 
 private func writeAll(_ bytes: [UInt8]) {
+    // Async-signal-safe: the arrays are built before any handler can run, and this only reads them.
     bytes.withUnsafeBytes { buffer in
         guard var base = buffer.baseAddress else { return }
         var remaining = buffer.count
@@ -46,14 +53,31 @@ private func writeAll(_ bytes: [UInt8]) {
 
 /// Puts the terminal back as it was. Async-signal-safe: write(2) and tcsetattr(3) only.
 private func restoreTerminal() {
-    guard sessionActive == 1 else { return }
+    guard sessionActive.load(ordering: .acquiring) == 1 else { return }
     writeAll(leaveSequence)
     _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedTermios)
 }
 
+/// Initializes the globals the crash handler reads (Swift globals are initialized lazily, on first use, which must
+/// not happen inside a signal handler).
+func prepareTerminalRestoreForSignals() {
+    _ = sessionActive.load(ordering: .relaxed)
+    _ = crashLeaveSequence.count
+    _ = withUnsafePointer(to: &savedTermios) { $0.pointee.c_lflag }
+}
+
+/// Puts the terminal back for a dying process, once; returns whether there was a session to restore.
+/// Async-signal-safe. TCSANOW rather than TCSAFLUSH: a crash must not wait for output to drain.
+func restoreTerminalAfterCrash() -> Bool {
+    guard sessionActive.exchange(0, ordering: .acquiringAndReleasing) == 1 else { return false }
+    writeAll(crashLeaveSequence)
+    _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedTermios)
+    return true
+}
+
 /// Re-enters raw mode and the alternate screen (after a resume).
 private func reenterTerminal() {
-    guard sessionActive == 1 else { return }
+    guard sessionActive.load(ordering: .acquiring) == 1 else { return }
     _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &rawTermios)
     writeAll(enterSequence)
 }
@@ -96,7 +120,7 @@ private func unblock(_ signalNumber: Int32) {
 /// SIGINT, SIGTERM, SIGHUP, SIGQUIT: restore the terminal, then die of the same signal with its default action.
 private let fatalHandler: @convention(c) (Int32) -> Void = { signalNumber in
     restoreTerminal()
-    sessionActive = 0
+    sessionActive.store(0, ordering: .releasing)
     setDefault(signalNumber)
     unblock(signalNumber)
     _ = raise(signalNumber)
@@ -153,7 +177,7 @@ public final class TerminalSession: @unchecked Sendable {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalError("folio launch needs a terminal (stdin and stdout must be a TTY)")
         }
-        guard sessionActive == 0 else { throw TerminalError("a terminal session is already running") }
+        guard sessionActive.load(ordering: .acquiring) == 0 else { throw TerminalError("a terminal session is already running") }
         guard tcgetattr(STDIN_FILENO, &savedTermios) == 0 else {
             throw TerminalError("cannot read the terminal settings: \(String(cString: strerror(errno)))")
         }
@@ -172,23 +196,25 @@ public final class TerminalSession: @unchecked Sendable {
         wakeReadFD = fds[0]
         wakeWriteFD = fds[1]
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // Marked active first, so that a crash from here on restores the saved settings.
+        sessionActive.store(1, ordering: .releasing)
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &rawTermios) == 0 else {
+            sessionActive.store(0, ordering: .releasing)
             throw TerminalError("cannot enter raw mode: \(String(cString: strerror(errno)))")
         }
-        sessionActive = 1
         writeAll(enterSequence)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { install(signalNumber, fatalHandler) }
         install(SIGTSTP, stopHandler)
         install(SIGCONT, continueHandler)
         install(SIGWINCH, resizeHandler)
-        atexit { restoreTerminal(); sessionActive = 0 }
+        atexit { restoreTerminal(); sessionActive.store(0, ordering: .releasing) }
         return TerminalSession()
     }
 
     private func end() {
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH] { setDefault(signalNumber) }
         restoreTerminal()
-        sessionActive = 0
+        sessionActive.store(0, ordering: .releasing)
         if wakeReadFD >= 0 { close(wakeReadFD); wakeReadFD = -1 }
         if wakeWriteFD >= 0 { close(wakeWriteFD); wakeWriteFD = -1 }
     }
@@ -211,6 +237,7 @@ public final class TerminalSession: @unchecked Sendable {
     /// Waits up to `timeoutMilliseconds` for input or a signal and returns what happened (possibly nothing).
     public func nextEvents(timeoutMilliseconds: Int32) -> [TerminalEvent] {
         if !queued.isEmpty { defer { queued.removeAll() }; return queued }
+        FatalSignals.coverCurrentThread()
         var events: [TerminalEvent] = []
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0)]
         let timeout = decoder.hasPending ? min(timeoutMilliseconds, KeyDecoder.escapeTimeoutMilliseconds) : timeoutMilliseconds
