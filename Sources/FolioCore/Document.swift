@@ -21,7 +21,8 @@ public final class Document {
     /// The underlying repository (for the other Folio modules).
     package let repository: Repository
     let store: DocumentStore
-    private let lock: DocumentLock
+    /// The writer lock (and crash note); maintenance takes it too.
+    let lock: DocumentLock
     /// Who commits, resolved on the first change (reading git config); only the time changes per commit.
     private lazy var identity: (author: Signature, committer: Signature) =
         (Identity.author(settings: store.settings, environment: store.environment, repository: repository),
@@ -369,14 +370,5 @@ public final class Document {
     /// Waits for background packing of this process to finish (tests and tools that inspect the object store).
     public func waitForMaintenance() {
         DocumentMaintenance.waitForAll()
-    }
-
-    /// Packs every object into one pack and rewrites the commit-graph (like `git gc`).
-    public func compact() throws {
-        DocumentMaintenance.waitForAll()
-        try lock.withLock {
-            try repository.pack(all: true)
-            try repository.writeCommitGraph()
-        }
     }
 }
