@@ -155,12 +155,12 @@ final class MaintenanceSafetyTests: XCTestCase {
     }
 
     func testGivenManyWriterProcessesAndCompactsAtOnceWhenAllFinishThenEveryAcknowledgedChangeIsIntact() throws {
-        // Given a document, eight writer processes and four processes compacting it, all started together
+        // Given a document, twelve writer processes and four processes compacting it, all started together
         let document = try store.create(at: dir.path("shared"))
         let program = productsDirectory.appendingPathComponent("folio-test-writer").path
         let path = document.url.path
         let environment: [String: String] = env
-        let jobs: [(String, String)] = (1...8).map { ("w\($0)", "60") } + (1...4).map { _ in (":compact", "6") }
+        let jobs: [(String, String)] = (1...12).map { ("w\($0)", "40") } + (1...4).map { _ in (":compact", "8") }
         let results = Mutex<[Int: RunResult]>([:])
         DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
             let (label, count) = jobs[index]
@@ -178,9 +178,9 @@ final class MaintenanceSafetyTests: XCTestCase {
         let messages = Set(try reopened.log().map(\.summary))
         for (index, (label, _)) in jobs.enumerated() where label != ":compact" {
             let acks = (finished[index]?.stdout ?? "").split(separator: "\n").compactMap { $0.hasPrefix("ack ") ? Int($0.dropFirst(4)) : nil }
-            XCTAssertEqual(acks.count, 60, label)
+            XCTAssertEqual(acks.count, 40, label)
             for i in acks { XCTAssertTrue(messages.contains("\(label) change \(i)"), "lost \(label) change \(i)") }
-            XCTAssertEqual(String(decoding: try reopened.read(path: "\(label).txt"), as: UTF8.self), "\(label) 60\n")
+            XCTAssertEqual(String(decoding: try reopened.read(path: "\(label).txt"), as: UTF8.self), "\(label) 40\n")
         }
         // And every version of every file can still be shown
         let show = try git(["log", "-p", "--format=%s"], in: document.url, environment: env)
