@@ -174,6 +174,7 @@ public final class Document {
         for attempt in 0..<8 {
             do {
                 try repository.updateReference(branch, to: commitID, expecting: headID, logMessage: "commit: \(message)")
+                if store.settings.sync == .full { try repository.syncToDisk([branch]) }
                 return
             } catch let error as GitError where error.isLocked {
                 // We hold Folio's lock, so a ref lock that outlives a short wait was left by a killed writer.
@@ -183,6 +184,7 @@ public final class Document {
             }
         }
         try repository.updateReference(branch, to: commitID, expecting: headID, logMessage: "commit: \(message)")
+        if store.settings.sync == .full { try repository.syncToDisk([branch]) }
     }
 
     private func removeStaleLock(_ path: String) {
@@ -231,6 +233,7 @@ public final class Document {
         try withStaleLockRetry(repository.gitDirectoryPath + "index.lock") {
             try repository.updateIndex(updates, removing: removals)
         }
+        if sync { try repository.syncToDisk(["index"]) }
         if metadataChanged { try reloadMetadata() }
     }
 
