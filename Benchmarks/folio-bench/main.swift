@@ -3,6 +3,8 @@
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// The soak's writer process (`soak` starts it; not a suite).
+if arguments.first == "soak-writer" { exit(soakWriter(arguments)) }
 let json = arguments.contains("--json")
 let suites: [String: (Bench) throws -> Void] = [
     "changes": changesSuite,
@@ -11,6 +13,7 @@ let suites: [String: (Bench) throws -> Void] = [
     "templates": templatesSuite,
     "plugins": pluginsSuite,
     "launch": launchSuite,
+    "soak": soakSuite,
 ]
 guard let name = arguments.first(where: { !$0.hasPrefix("--") && Int($0) == nil }), let suite = suites[name] else {
     FileHandle.standardError.write(Data("usage: folio-bench \(suites.keys.sorted().joined(separator: "|")) [--json] [--n N]\n".utf8))
