@@ -172,6 +172,8 @@ private func soakVerify(doc: URL, runs: [SoakRun], env: [String: String], bench:
     }
     print("  acknowledged changes checked: \(acked.filter { $0.key != .compact }.values.reduce(0, +)); history now \(history.count) versions")
     for (line, count) in failures.sorted(by: { $0.value > $1.value }) { print("  refused (not killed) \(count)×: \(line)") }
+    let packs = (try? FileManager.default.contentsOfDirectory(atPath: doc.path + "/.git/objects/pack"))?.filter { $0.hasSuffix(".pack") }.count ?? 0
+    print("  object store afterwards: \(packs) packs; refused runs (not killed): \(failures.values.reduce(0, +))")
     print("  git fsck --strict: \(fsck.exitCode == 0 ? "clean" : "FAILED"); crashes: \(crashes); problems: \(problems.count)")
     for problem in problems.prefix(20) { print("  PROBLEM: \(problem)") }
     bench.record("soak: acknowledged changes lost after \(kills.count) SIGKILLs", folio: Double(problems.count), peer: "target", 0,

@@ -25,7 +25,7 @@ do {
     bench.finish()
     if arguments.contains("--keep") { FileHandle.standardError.write(Data("kept \(bench.work.path)\n".utf8)) } else { bench.cleanUp() }
 } catch {
-    bench.cleanUp()
+    if arguments.contains("--keep") { FileHandle.standardError.write(Data("kept \(bench.work.path)\n".utf8)) } else { bench.cleanUp() }
     FileHandle.standardError.write(Data("folio-bench \(name): \(error)\n".utf8))
     exit(1)
 }

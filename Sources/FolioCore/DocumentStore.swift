@@ -58,7 +58,9 @@ public final class DocumentStore: Sendable {
             throw FolioError.invalidFile(metadataURL.path, JSONKeys.describe(error))
         }
         let document = try Document(url: url, repository: repository, metadata: metadata, store: self)
-        try document.recoverInterruptedChange()
+        // Under the writer lock: a note read without it may be a live writer's, and clearing it would lose that
+        // writer's work-tree update if it is then killed (found by the soak in Benchmarks).
+        try document.finishInterruptedChange()
         return document
     }
 
