@@ -44,6 +44,7 @@ public enum DocumentMaintenance {
             // A writer faster than packing leaves more loose objects behind than the limit while a run is under way:
             // go again until they are under it, so that a burst of changes ends packed (bounded, in case another
             // process keeps writing).
+            repository.removeStaleTemporaryFiles()
             var merged = false
             for _ in 0..<8 {
                 if try repository.packIncrementally() { merged = true }
@@ -98,6 +99,7 @@ extension Document {
             _ = try DocumentMaintenance.withMaintenanceLock(gitDirectory: repository.gitDirectory, wait: true) {
                 let repository = try Repository.open(at: repository.gitDirectory)
                 try repository.pack(all: true, extraRoots: noted)
+                repository.removeStaleTemporaryFiles()
                 try repository.writeCommitGraph()
             }
         }

@@ -159,6 +159,20 @@ extension Repository {
         }
     }
 
+    /// Removes what killed writers and packers leave behind: partial packs (`objects/pack/pack_git2_*`, `tmp_*`)
+    /// and partial loose objects (`objects/tmp_object_git2_*`) older than `age` seconds. Only call it holding the
+    /// maintenance lock (no packer is writing then). A loose object is written in milliseconds, so an hour-old
+    /// temporary file belongs to no live writer (and a writer that lost one fails; it was never acknowledged).
+    public func removeStaleTemporaryFiles(olderThan age: TimeInterval = 3600, now: Date = Date()) {
+        let cutoff = now.addingTimeInterval(-age)
+        let folders = [(gitDirectoryPath + "objects/", ["tmp_object_git2_", "tmp_obj_"]), (packFolderPath, ["pack_git2_", "tmp_"])]
+        for (folder, prefixes) in folders {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where prefixes.contains(where: name.hasPrefix) {
+                if Self.isOlder(folder + name, than: cutoff) { unlink(folder + name) }
+            }
+        }
+    }
+
     /// The packs by name (`pack-…`), each with its index.
     func packNames() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: packFolderPath)) ?? []

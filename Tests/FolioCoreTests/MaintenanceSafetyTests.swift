@@ -186,4 +186,19 @@ final class MaintenanceSafetyTests: XCTestCase {
         let show = try git(["log", "-p", "--format=%s"], in: document.url, environment: env)
         XCTAssertEqual(show.status, 0, show.stderr)
     }
+
+    func testGivenTemporaryFilesOfKilledWritersWhenCompactingThenOnlyTheOldOnesAreRemoved() throws {
+        // Given partial packs and partial loose objects, one set an hour old and one just written
+        let document = try makeDocumentWithHistory("doc")
+        let objects = document.url.appendingPathComponent(".git/objects").path
+        let names = ["/tmp_object_git2_old", "/pack/pack_git2_old", "/tmp_object_git2_new", "/pack/pack_git2_new"]
+        for name in names { try Data("partial".utf8).write(to: URL(fileURLWithPath: objects + name)) }
+        makeOld(objects + names[0])
+        makeOld(objects + names[1])
+        // When it is compacted
+        try document.compact()
+        // Then the old ones are gone, the fresh ones (a writer may be filling them) stay, and history is intact
+        XCTAssertEqual(names.map { FileManager.default.fileExists(atPath: objects + $0) }, [false, false, true, true])
+        try assertFsckClean(document.url)
+    }
 }
