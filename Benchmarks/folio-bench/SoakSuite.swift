@@ -178,7 +178,7 @@ private func soakVerify(doc: URL, runs: [SoakRun], env: [String: String], bench:
     for problem in problems.prefix(20) { print("  PROBLEM: \(problem)") }
     bench.record("soak: acknowledged changes lost after \(kills.count) SIGKILLs", folio: Double(problems.count), peer: "target", 0,
                  unit: "problems", higherIsBetter: false)
-    if !problems.isEmpty { throw SoakFailure(description: "\(problems.count) problems (kept \(bench.work.path))") }
+    if !problems.isEmpty { throw SoakFailure(description: "\(problems.count) problems (run with --keep to inspect the document)") }
 }
 
 /// `folio-bench soak-writer DOC LABEL`: changes DOC through the library until killed, printing
