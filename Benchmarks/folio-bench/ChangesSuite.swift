@@ -59,7 +59,7 @@ func changesSuite(_ bench: Bench) throws {
 
 /// Commits per second of the bare libgit2 loop: blob → tree → commit → ref, no work tree, no fsync.
 func bareLibgit2Rate(_ url: URL, count: Int) throws -> Double {
-    GitLibrary.setFsync(false)
+    GitLibrary.ensureInitialized()  // libgit2 fsync is off process-wide
     var repo: OpaquePointer?
     guard git_repository_init(&repo, url.path, 0) == 0 else { throw GitError(operation: "init", message: "bare loop repository") }
     defer { git_repository_free(repo) }

@@ -3,6 +3,8 @@
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// The soak's writer process (`soak` starts it; not a suite).
+if arguments.first == "soak-writer" { exit(soakWriter(arguments)) }
 let json = arguments.contains("--json")
 let suites: [String: (Bench) throws -> Void] = [
     "changes": changesSuite,
@@ -13,6 +15,7 @@ let suites: [String: (Bench) throws -> Void] = [
     "launch": launchSuite,
     "checklist-diff": checklistDiffSuite,
     "startup": startupSuite,
+    "soak": soakSuite,
 ]
 guard let name = arguments.first(where: { !$0.hasPrefix("--") && Int($0) == nil }), let suite = suites[name] else {
     FileHandle.standardError.write(Data("usage: folio-bench \(suites.keys.sorted().joined(separator: "|")) [--json] [--n N]\n".utf8))
@@ -24,7 +27,7 @@ do {
     bench.finish()
     if arguments.contains("--keep") { FileHandle.standardError.write(Data("kept \(bench.work.path)\n".utf8)) } else { bench.cleanUp() }
 } catch {
-    bench.cleanUp()
+    if arguments.contains("--keep") { FileHandle.standardError.write(Data("kept \(bench.work.path)\n".utf8)) } else { bench.cleanUp() }
     FileHandle.standardError.write(Data("folio-bench \(name): \(error)\n".utf8))
     exit(1)
 }

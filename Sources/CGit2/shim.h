@@ -18,6 +18,9 @@ static inline int folio_git_set_cache_max_size(long long bytes) {
 static inline int folio_git_set_caching(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_CACHING, enabled);
 }
+static inline int folio_git_set_cache_object_limit(int type, size_t bytes) {
+    return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, (git_object_t)type, bytes);
+}
 static inline int folio_git_set_strict_object_creation(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, enabled);
 }

@@ -21,6 +21,7 @@ public final class Document {
     /// The underlying repository (for the other Folio modules).
     package let repository: Repository
     let store: DocumentStore
+    /// The writer lock (and crash note); maintenance takes it too.
     let lock: DocumentLock
     /// The work tree, written beneath `rootPath` without following links.
     let workTree: WorkTree
@@ -253,6 +254,7 @@ public final class Document {
         for attempt in 0..<8 {
             do {
                 try repository.updateReference(branch, to: commitID, expecting: headID, logMessage: "commit: \(message)")
+                if store.settings.sync == .full { try repository.syncToDisk([branch]) }
                 return
             } catch let error as GitError where error.isLocked {
                 // We hold Folio's lock, so a ref lock that outlives a short wait was left by a killed writer.
@@ -262,6 +264,7 @@ public final class Document {
             }
         }
         try repository.updateReference(branch, to: commitID, expecting: headID, logMessage: "commit: \(message)")
+        if store.settings.sync == .full { try repository.syncToDisk([branch]) }
     }
 
     private func removeStaleLock(_ path: String) {
@@ -304,6 +307,7 @@ public final class Document {
         try withStaleLockRetry(repository.gitDirectoryPath + "index.lock") {
             try repository.updateIndex(updates, removing: removals)
         }
+        if sync { try repository.syncToDisk(["index"]) }
         if metadataChanged { try reloadMetadata() }
     }
 
@@ -539,14 +543,5 @@ public final class Document {
     /// Waits for background packing of this process to finish (tests and tools that inspect the object store).
     public func waitForMaintenance() {
         DocumentMaintenance.waitForAll()
-    }
-
-    /// Packs every object into one pack and rewrites the commit-graph (like `git gc`).
-    public func compact() throws {
-        DocumentMaintenance.waitForAll()
-        try lock.withLock {
-            try repository.pack(all: true)
-            try repository.writeCommitGraph()
-        }
     }
 }

@@ -25,7 +25,6 @@ public final class DocumentStore: Sendable {
         self.settings = settings
         self.environment = environment
         self.contentTypes = contentTypes
-        GitLibrary.setFsync(settings.sync == .full)
         GitLibrary.configureConfigSearch(environment: environment)
     }
 
@@ -70,6 +69,9 @@ public final class DocumentStore: Sendable {
             throw FolioError.invalidFile(metadataURL.path, JSONKeys.describe(error))
         }
         let document = try Document(url: url, repository: repository, metadata: metadata, store: self, readOnly: readOnly)
+        // Under the writer lock: a note read without it may be a live writer's, and clearing it would lose that
+        // writer's work-tree update if it is then killed (found by the soak in Benchmarks). A failure to finish
+        // leaves the document open and says what is out of date (`workTreeProblem`).
         if !readOnly { try? document.finishInterruptedChange() }
         return document
     }
@@ -121,10 +123,9 @@ public final class DocumentStore: Sendable {
         var moved = false
         defer { if !moved { try? fm.removeItem(at: staging) } }
         // Nothing is visible until the final rename, so with sync=full the staging folder is flushed once with
-        // syncfs(2) before the rename instead of fsyncing every file and object (hundreds for a project template).
+        // syncfs(2) before the rename instead of fsyncing every file and object (hundreds for a project template);
+        // libgit2's own fsync is off process-wide (see `GitLibrary`).
         let sync = settings.sync == .full
-        if sync { GitLibrary.setFsync(false) }
-        defer { if sync { GitLibrary.setFsync(true) } }
         let repository = try Repository.create(at: staging)
         try repository.configureAsDocument()
         let indexUpdates: [IndexUpdate] = try repository.writingObjectsAsOnePack {

@@ -38,6 +38,9 @@ extension Repository {
     /// stays only while it holds more than twice the objects of all smaller packs together; the first one that
     /// does not is merged with every smaller one (as `git repack --geometric=2` does). Work stays proportional to
     /// what is new, not to the whole history. Returns whether packs were merged.
+    ///
+    /// Nothing is judged unreachable here: every loose object goes into the new pack and merged packs are rewritten
+    /// whole, so objects of a change not yet referenced survive. Callers serialize packers on a lock of their own.
     @discardableResult
     public func packIncrementally() throws -> Bool {
         try pack(all: false)
@@ -51,46 +54,45 @@ extension Repository {
         return true
     }
 
-    /// Rewrites the given packs as one (the objects they hold, read from their indexes).
+    /// Rewrites the given packs as one (the objects they hold, read from their indexes); an old pack is removed
+    /// only once the new one is durable and lists every object of it.
     func merge(packs names: [String]) throws {
-        let folder = gitDirectory.appendingPathComponent("objects/pack")
-        var builder: OpaquePointer?
-        try check(git_packbuilder_new(&builder, pointer), "start pack", displayPath)
-        defer { git_packbuilder_free(builder) }
-        git_packbuilder_set_threads(builder, 1)
+        let builder = try PackBuilder(self)
+        var contents: [String: [ObjectID]] = [:]
         for name in names {
-            guard let index = FileManager.default.contents(atPath: folder.appendingPathComponent(name + ".idx").path) else { continue }
-            for id in Self.objectIDs(inPackIndex: index) {
-                try id.withOID { try check(git_packbuilder_insert(builder, $0, nil), "add object to pack", id.hex) }
-            }
+            guard let ids = packIndexIDs(name) else { continue }  // unreadable: left alone, not merged
+            contents[name] = ids
+            for id in ids { try builder.insert(id) }
         }
-        try check(git_packbuilder_write(builder, folder.path, 0, nil, nil), "write pack", displayPath)
-        let newPack = "pack-" + ObjectID(git_packbuilder_hash(builder)).hex
-        var odb: OpaquePointer?
-        try check(git_repository_odb(&odb, pointer), "open object database", displayPath)
-        git_odb_refresh(odb)
-        git_odb_free(odb)
-        for name in names where name != newPack {
-            for ext in [".pack", ".idx", ".rev"] { unlink(folder.appendingPathComponent(name + ext).path) }
+        let written = try builder.writeDurably()
+        for (name, ids) in contents where name != written.name && ids.allSatisfy(written.ids.contains) {
+            removePack(name)
         }
     }
 
-    /// The object ids listed in a version-2 pack index.
-    static func objectIDs(inPackIndex data: Data) -> [ObjectID] {
+    /// The object ids listed in a version-2 pack index, nil when it is not one (or is cut short).
+    static func objectIDs(inPackIndex data: Data) -> [ObjectID]? {
         let bytes = [UInt8](data)
-        guard bytes.count >= 1072, bytes[0] == 0xff, bytes[1] == 0x74, bytes[2] == 0x4f, bytes[3] == 0x63 else { return [] }
+        guard bytes.count >= 1072, bytes[0] == 0xff, bytes[1] == 0x74, bytes[2] == 0x4f, bytes[3] == 0x63 else { return nil }
         let count = Int(bytes[1028]) << 24 | Int(bytes[1029]) << 16 | Int(bytes[1030]) << 8 | Int(bytes[1031])
+        guard bytes.count >= 1072 + 28 * count else { return nil }
         var ids: [ObjectID] = []
         ids.reserveCapacity(count)
         for index in 0..<count {
             let start = 1032 + index * 20
-            guard start + 20 <= bytes.count else { break }
             var oid = git_oid()
             withUnsafeMutableBytes(of: &oid.id) { raw in for i in 0..<20 { raw[i] = bytes[start + i] } }
             ids.append(ObjectID(oid))
         }
         return ids
     }
+
+    /// The ids in pack `name`'s index (`pack-…`), nil when it cannot be read.
+    func packIndexIDs(_ name: String) -> [ObjectID]? {
+        FileManager.default.contents(atPath: packFolderPath + name + ".idx").flatMap(Self.objectIDs(inPackIndex:))
+    }
+
+    var packFolderPath: String { gitDirectoryPath + "objects/pack/" }
 
     private func looseObjectIDs() -> [(ObjectID, String)] {
         let objects = gitDirectory.appendingPathComponent("objects")
@@ -112,55 +114,82 @@ extension Repository {
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".pack") }.count
     }
 
-    /// Packs objects with libgit2's packbuilder and removes the loose copies the new pack holds.
-    /// With `all`, everything reachable from any ref goes into one new pack and the old packs are removed
-    /// (like `git repack -a -d`); otherwise only the loose objects are packed (like `git repack -d`).
-    public func pack(all: Bool) throws {
+    /// How long an object nothing reaches is kept by `pack(all: true)`: two weeks, git's `gc.pruneExpire` default.
+    /// Objects are written before the ref that names them moves (a change in another process, a fetch, a program
+    /// paused in between), and a young object cannot be told apart from one such a writer is about to reference;
+    /// two weeks covers any writer that is still alive, at the cost of keeping the rare abandoned object a while.
+    public static let pruneGracePeriod: TimeInterval = 14 * 24 * 3600
+
+    /// Packs objects with libgit2's packbuilder and removes the copies the new pack holds.
+    ///
+    /// Without `all`, only the loose objects are packed (like `git repack -d`) and each is removed once the new
+    /// pack is durable and lists it. With `all` (like `git gc`), one new pack receives everything reachable from
+    /// `reachabilityRoots()` (all of them read, or nothing happens), plus `extraRoots`, plus every loose object and
+    /// the content of every pack modified within `pruneGracePeriod` before `now`. Then loose copies it lists are
+    /// removed, as are older loose objects it does not list (proven unreachable); an old pack is removed when the
+    /// new one lists all its objects or when it is older than the grace period. Ages are checked again just before
+    /// each removal, because libgit2 and git refresh the time of an object they are asked to write again.
+    public func pack(all: Bool, extraRoots: [ObjectID] = [], now: Date = Date()) throws {
         let loose = looseObjectIDs()
-        let packFolder = gitDirectory.appendingPathComponent("objects/pack")
-        let oldPacks = all ? (((try? FileManager.default.contentsOfDirectory(atPath: packFolder.path)) ?? [])
-            .filter { $0.hasPrefix("pack-") && ($0.hasSuffix(".pack") || $0.hasSuffix(".idx") || $0.hasSuffix(".rev")) }) : []
-        if loose.isEmpty && !all { return }
-        var builder: OpaquePointer?
-        try check(git_packbuilder_new(&builder, pointer), "start pack", displayPath)
-        defer { git_packbuilder_free(builder) }
-        git_packbuilder_set_threads(builder, 1)
-        if all {
-            var walker: OpaquePointer?
-            try check(git_revwalk_new(&walker, pointer), "start pack walk", displayPath)
-            defer { git_revwalk_free(walker) }
-            try check(git_revwalk_push_glob(walker, "refs/*"), "walk refs for packing", displayPath)
-            try check(git_packbuilder_insert_walk(builder, walker), "add history to pack", displayPath)
-            // Annotated tag objects are not reached by the walk; add them by hand.
-            for tag in try referenceNames(matching: "refs/tags/*") {
-                if let direct = try directTarget(tag) { _ = direct.withOID { git_packbuilder_insert(builder, $0, nil) } }
-            }
+        if !all {
+            guard !loose.isEmpty else { return }
+            let builder = try PackBuilder(self)
+            for (id, _) in loose { try builder.insert(id) }
+            let written = try builder.writeDurably()
+            for (id, path) in loose where written.ids.contains(id) { unlink(path) }
+            return
         }
-        for (id, _) in loose {
-            try id.withOID { try check(git_packbuilder_insert(builder, $0, nil), "add object to pack", id.hex) }
+        let cutoff = now.addingTimeInterval(-Self.pruneGracePeriod)
+        let roots = try reachabilityRoots() + extraRoots.map { ReachabilityRoot(id: $0, source: "crash note", required: false) }
+        let oldPacks = packNames()
+        let builder = try PackBuilder(self)
+        try builder.insertReachable(from: roots)
+        for (id, path) in loose where !Self.isOlder(path, than: cutoff) { try builder.insertIfPresent(id) }
+        var packContents: [String: [ObjectID]] = [:]
+        for name in oldPacks {
+            guard let ids = packIndexIDs(name) else { continue }
+            packContents[name] = ids
+            if !Self.isOlder(packFolderPath + name + ".pack", than: cutoff) { for id in ids { try builder.insertIfPresent(id) } }
         }
-        try check(git_packbuilder_write(builder, packFolder.path, 0, nil, nil), "write pack", displayPath)
-        let newPack = ObjectID(git_packbuilder_hash(builder)).hex
-        var odb: OpaquePointer?
-        try check(git_repository_odb(&odb, pointer), "open object database", displayPath)
-        git_odb_refresh(odb)
-        git_odb_free(odb)
-        for (_, path) in loose { unlink(path) }
-        for name in oldPacks where !name.contains(newPack) { unlink(packFolder.appendingPathComponent(name).path) }
-        if all {
-            // Empty fan-out folders are left by git too; remove them so the folder stays small.
-            let objects = gitDirectory.appendingPathComponent("objects")
-            for prefix in (try? FileManager.default.contentsOfDirectory(atPath: objects.path)) ?? [] where prefix.count == 2 {
-                rmdir(objects.appendingPathComponent(prefix).path)
+        let written = try builder.writeDurably()
+        for (id, path) in loose where written.ids.contains(id) || Self.isOlder(path, than: cutoff) { unlink(path) }
+        for (name, ids) in packContents where name != written.name {
+            guard access(packFolderPath + name + ".keep", F_OK) != 0 else { continue }
+            if ids.allSatisfy(written.ids.contains) || Self.isOlder(packFolderPath + name + ".pack", than: cutoff) { removePack(name) }
+        }
+    }
+
+    /// Removes what killed writers and packers leave behind: partial packs (`objects/pack/pack_git2_*`, `tmp_*`)
+    /// and partial loose objects (`objects/tmp_object_git2_*`) older than `age` seconds. Only call it holding the
+    /// maintenance lock (no packer is writing then). A loose object is written in milliseconds, so an hour-old
+    /// temporary file belongs to no live writer (and a writer that lost one fails; it was never acknowledged).
+    public func removeStaleTemporaryFiles(olderThan age: TimeInterval = 3600, now: Date = Date()) {
+        let cutoff = now.addingTimeInterval(-age)
+        let folders = [(gitDirectoryPath + "objects/", ["tmp_object_git2_", "tmp_obj_"]), (packFolderPath, ["pack_git2_", "tmp_"])]
+        for (folder, prefixes) in folders {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where prefixes.contains(where: name.hasPrefix) {
+                if Self.isOlder(folder + name, than: cutoff) { unlink(folder + name) }
             }
         }
     }
 
-    private func directTarget(_ name: String) throws -> ObjectID? {
-        var ref: OpaquePointer?
-        guard git_reference_lookup(&ref, pointer, name) == 0 else { return nil }
-        defer { git_reference_free(ref) }
-        return git_reference_target(ref).map { ObjectID($0) }
+    /// The packs by name (`pack-…`), each with its index.
+    func packNames() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: packFolderPath)) ?? []
+        return names.filter { $0.hasPrefix("pack-") && $0.hasSuffix(".idx") }.map { String($0.dropLast(4)) }
+    }
+
+    /// Removes a pack: its index first, so that no reader finds an index without its pack.
+    private func removePack(_ name: String) {
+        for ext in [".idx", ".pack", ".rev", ".bitmap"] { unlink(packFolderPath + name + ext) }
+    }
+
+    /// Whether the file at `path` was last modified before `date` (false when it cannot be read: keep it).
+    static func isOlder(_ path: String, than date: Date) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        return modified < date.timeIntervalSince1970
     }
 
     /// Writes `objects/info/commit-graph` for every commit reachable from a ref, with libgit2's own writer.
@@ -207,5 +236,131 @@ extension Repository {
         var options = git_commit_graph_writer_options()
         try check(git_commit_graph_writer_options_init(&options, UInt32(GIT_COMMIT_GRAPH_WRITER_OPTIONS_VERSION)), "commit-graph options")
         try check(git_commit_graph_writer_commit(writer, &options), "write commit-graph", displayPath)
+    }
+}
+
+/// One libgit2 packbuilder (owning it), writing packs that are durable before anything relies on them.
+final class PackBuilder {
+    private let repository: Repository
+    private let pointer: OpaquePointer
+    private let odb: OpaquePointer
+
+    init(_ repository: Repository) throws {
+        self.repository = repository
+        var builder: OpaquePointer?
+        try check(git_packbuilder_new(&builder, repository.pointer), "start pack", repository.displayPath)
+        guard let builder else { throw GitError(operation: "start pack", subject: repository.displayPath, message: "no packbuilder") }
+        var odb: OpaquePointer?
+        let code = git_repository_odb(&odb, repository.pointer)
+        guard code == 0, let odb else {
+            git_packbuilder_free(builder)
+            try check(code < 0 ? code : -1, "open object database", repository.displayPath)
+            throw GitError(operation: "open object database", subject: repository.displayPath, message: "no database")
+        }
+        self.pointer = builder
+        self.odb = odb
+        git_packbuilder_set_threads(builder, 1)
+    }
+
+    deinit {
+        git_packbuilder_free(pointer)
+        git_odb_free(odb)
+    }
+
+    func insert(_ id: ObjectID) throws {
+        try id.withOID { try check(git_packbuilder_insert(pointer, $0, nil), "add object to pack", id.hex) }
+    }
+
+    func exists(_ id: ObjectID) -> Bool { id.withOID { git_odb_exists(odb, $0) } == 1 }
+
+    /// Adds `id` if the database still holds it.
+    func insertIfPresent(_ id: ObjectID) throws {
+        if exists(id) { try insert(id) }
+    }
+
+    /// Adds everything reachable from `roots`: commits through a revision walk (their trees and blobs too), tags
+    /// peeled one by one, trees and blobs directly. A required root that is missing throws.
+    func insertReachable(from roots: [ReachabilityRoot]) throws {
+        var walker: OpaquePointer?
+        try check(git_revwalk_new(&walker, repository.pointer), "start pack walk", repository.displayPath)
+        defer { git_revwalk_free(walker) }
+        var pushed = false
+        var seen: Set<ObjectID> = []
+        for root in roots where seen.insert(root.id).inserted {
+            guard exists(root.id) else {
+                if root.required {
+                    throw MaintenanceError.missingObject(repository: repository.displayPath, reference: root.source, object: root.id.hex)
+                }
+                continue
+            }
+            var id = root.id
+            for _ in 0..<64 {  // a tag of a tag …, bounded
+                guard let type = objectType(id) else {
+                    throw MaintenanceError.missingObject(repository: repository.displayPath, reference: root.source, object: id.hex)
+                }
+                if type == GIT_OBJECT_TAG {
+                    try insert(id)
+                    id = try tagTarget(id)
+                    continue
+                }
+                if type == GIT_OBJECT_COMMIT {
+                    try id.withOID { try check(git_revwalk_push(walker, $0), "walk from \(root.source)", id.hex) }
+                    pushed = true
+                } else if type == GIT_OBJECT_TREE {
+                    try id.withOID { try check(git_packbuilder_insert_tree(pointer, $0), "add tree to pack", id.hex) }
+                } else {
+                    try insert(id)
+                }
+                break
+            }
+        }
+        if pushed { try check(git_packbuilder_insert_walk(pointer, walker), "add history to pack", repository.displayPath) }
+    }
+
+    private func objectType(_ id: ObjectID) -> git_object_t? {
+        var size = 0
+        var type = GIT_OBJECT_INVALID
+        let code = id.withOID { git_odb_read_header(&size, &type, odb, $0) }
+        return code == 0 ? type : nil
+    }
+
+    private func tagTarget(_ id: ObjectID) throws -> ObjectID {
+        var tag: OpaquePointer?
+        try id.withOID { try check(git_tag_lookup(&tag, repository.pointer, $0), "read tag", id.hex) }
+        defer { git_tag_free(tag) }
+        guard let target = git_tag_target_id(tag) else { throw GitError(operation: "read tag", subject: id.hex, message: "no target") }
+        return ObjectID(target)
+    }
+
+    /// Writes the pack, fsyncs its files and folder, reads its index back and checks that libgit2 loads it.
+    /// Only then may anything the pack holds be removed elsewhere.
+    func writeDurably() throws -> (name: String, ids: Set<ObjectID>) {
+        let folder = repository.packFolderPath
+        let display = repository.displayPath
+        try check(git_packbuilder_write(pointer, folder, 0, nil, nil), "write pack", display)
+        guard let hash = git_packbuilder_hash(pointer) else {
+            throw MaintenanceError.packNotDurable(repository: display, pack: folder, reason: "libgit2 gave no pack name")
+        }
+        let name = "pack-" + ObjectID(hash).hex
+        for path in [folder + name + ".pack", folder + name + ".idx", folder] {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw MaintenanceError.packNotDurable(repository: display, pack: name, reason: "cannot open \(path)") }
+            defer { close(fd) }
+            guard fsync(fd) == 0 else {
+                throw MaintenanceError.packNotDurable(repository: display, pack: name, reason: "fsync \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        guard let ids = repository.packIndexIDs(name), ids.count == Int(git_packbuilder_object_count(pointer)) else {
+            throw MaintenanceError.packNotDurable(repository: display, pack: name, reason: "its index does not list what was written")
+        }
+        var backend: UnsafeMutablePointer<git_odb_backend>?
+        guard git_odb_backend_one_pack(&backend, folder + name + ".idx") == 0, let backend else {
+            throw MaintenanceError.packNotDurable(repository: display, pack: name, reason: "libgit2 cannot load its index")
+        }
+        let loadable = ids.first.map { id in id.withOID { backend.pointee.exists?(backend, $0) } == 1 } ?? true
+        backend.pointee.free?(backend)
+        guard loadable else { throw MaintenanceError.packNotDurable(repository: display, pack: name, reason: "its objects cannot be found through it") }
+        git_odb_refresh(odb)
+        return (name, Set(ids))
     }
 }

@@ -1,6 +1,7 @@
 // Usage: folio-test-writer DOC COUNT LABEL [--sync full|none]
 // Makes COUNT changes to DOC, each writing "<LABEL> <i>" to <LABEL>.txt with message "<LABEL> change <i>",
 // and prints "ack <i>" once the change is acknowledged (committed and in the work tree).
+// With LABEL ":compact", compacts DOC COUNT times instead, printing "compacted <i>" after each.
 import FolioCore
 import Foundation
 
@@ -17,6 +18,11 @@ do {
     let store = DocumentStore(settings: settings, environment: ProcessInfo.processInfo.environment)
     let document = try store.open(at: URL(fileURLWithPath: arguments[1]))
     for i in 1...max(count, 1) {
+        if label == ":compact" {
+            try document.compact()
+            FileHandle.standardOutput.write(Data("compacted \(i)\n".utf8))
+            continue
+        }
         try document.write(Data("\(label) \(i)\n".utf8), to: "\(label).txt", message: "\(label) change \(i)")
         FileHandle.standardOutput.write(Data("ack \(i)\n".utf8))
     }
