@@ -204,7 +204,7 @@ public enum FolioCommandLine {
             io.error("usage: folio \(command.usage)")
             return usageFailure
         } catch {
-            io.error("folio \(name): \(oneLine(error))")
+            io.error("folio \(name): \(oneLine(error))\(CommandHints.hint(for: error) ?? "")")
             return failure
         }
     }

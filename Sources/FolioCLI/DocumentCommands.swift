@@ -90,7 +90,7 @@ let documentCommands: [Command] = [
         let data: Data
         if let source = args.value("--from") {
             guard let contents = FileManager.default.contents(atPath: io.url(source).path) else {
-                throw FolioError.invalidRequest("\(io.url(source).path): cannot read the file")
+                throw FolioError.unreadable(io.url(source).path)
             }
             data = contents
         } else {

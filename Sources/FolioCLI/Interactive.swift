@@ -3,13 +3,14 @@ import FolioCore
 import FolioLaunch
 import FolioPlugins
 import FolioTemplates
+import FolioTerminal
 
 /// The interactive program: the launcher, and what it asks for carried out in turn (create, instantiate, open, run a
 /// command), until the user quits. Each pass of `LaunchApp.run` owns the terminal and restores it when it returns.
 /// `open` opens that document straight in the editor host; otherwise the scene's saved document is reopened.
 func runInteractive(configPath: String?, scene sceneName: String?, open: String?, io: CommandIO) throws -> Int32 {
     guard io.isInteractive else {
-        throw FolioError.invalidRequest("the interactive launcher needs a terminal (stdin and stdout must be a TTY)")
+        throw TerminalError.needsTerminal
     }
     let sceneID = try SceneStore.sceneID(requested: sceneName)
     let store = SceneStore(environment: io.environment)
@@ -104,7 +105,7 @@ final class CapturedLines: @unchecked Sendable {
 /// current folder, made unique with "-2", "-3"… when taken.
 func uniqueDestination(_ destination: String, scene: LaunchScene, io: CommandIO) throws -> URL {
     let trimmed = destination.trimmingCharacters(in: .whitespaces)
-    guard !trimmed.isEmpty else { throw FolioError.invalidRequest("the destination is empty") }
+    guard !trimmed.isEmpty else { throw FolioError.invalidDocumentPath(destination, problem: .noName) }
     let base = io.url(trimmed)
     let fileManager = FileManager.default
     try fileManager.createDirectory(at: base.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -84,10 +84,10 @@ enum NewDocumentPath {
     static func check(_ path: String) throws {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         guard let last = parts.last, last != ".", last != ".." else {
-            throw FolioError.invalidRequest("'\(path)': a new document needs a name, not '.' or '..'")
+            throw FolioError.invalidDocumentPath(path, problem: .noName)
         }
         if parts.contains(where: { $0.lowercased() == ".git" }) {
-            throw FolioError.invalidRequest("'\(path)': a document cannot be named .git or be made inside a .git folder")
+            throw FolioError.invalidDocumentPath(path, problem: .gitFolder)
         }
     }
 }

@@ -73,7 +73,7 @@ func reportPull(_ outcome: PullOutcome, document: Document, remote: String?, _ a
         return 0
     case let .conflict(conflict):
         if args.flag("--json") { try io.json(Pulled(outcome: "conflict", commit: nil, conflictRef: conflict.ref, conflicts: conflict.paths)) }
-        io.error(conflict.advice(documentPath: path))
+        io.error(CommandHints.conflictAdvice(conflict, documentPath: path))
         return FolioCommandLine.failure
     }
 }
@@ -289,7 +289,7 @@ func answerMode(_ args: Arguments, _ io: CommandIO) -> AnswerMode {
         if variable.type == .bool { prompt += " (yes/no)" }
         if let defaultText { prompt += " [\(defaultText)]" }
         io.out(prompt + ": ")
-        guard let answer = try reader.readLine() else { throw FolioError.invalidRequest("no answer for '\(variable.name)': standard input ended") }
+        guard let answer = try reader.readLine() else { throw FolioError.inputEnded(question: variable.name) }
         return answer.trimmingCharacters(in: .whitespaces)
     }
 }

@@ -10,7 +10,7 @@ import FolioTemplates
 final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
     let resolver: TemplateResolver
     private let sources: [TemplateSource]
-    private let configurationError: String?
+    private let configurationError: (any Error)?
     private let lock = NSLock()
     private var loaded: [String: Template] = [:]
 
@@ -21,7 +21,7 @@ final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
             configurationError = nil
         } catch {
             sources = []
-            configurationError = FolioCommandLine.oneLine(error)
+            configurationError = error
         }
     }
 
@@ -30,9 +30,9 @@ final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
     }
 
     func templates(in name: String) async throws -> [FolioLaunch.TemplateSummary] {
-        if let configurationError { throw FolioError.invalidRequest(configurationError) }
+        if let configurationError { throw configurationError }
         guard let source = sources.first(where: { $0.name == name }) else {
-            throw FolioError.invalidRequest("no template source named '\(name)'")
+            throw FolioError.unknownTemplateSource(name)
         }
         let resolved = try await resolver.resolve(source)
         var summaries: [FolioLaunch.TemplateSummary] = []

@@ -74,7 +74,7 @@ func chosenSources(_ args: Arguments, _ io: CommandIO) throws -> [TemplateSource
     } else {
         let looksLikeURL = wanted.contains("://") || wanted.contains("@")
         guard looksLikeURL || wanted.contains("/") || wanted.hasPrefix(".") else {
-            throw FolioError.invalidRequest("no template source named '\(wanted)' (see folio templates list; add one with folio templates add)")
+            throw FolioError.unknownTemplateSource(wanted)
         }
         let location = looksLikeURL ? wanted : io.url(wanted).path
         source = TemplateSource(name: wanted, location: location)
@@ -98,12 +98,12 @@ func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thro
         done.signal()
     }
     done.wait()
-    guard let result = box.result else { throw FolioError.invalidRequest("internal error: no result") }
-    return try result.get()
+    return try box.result.get()
 }
 
-/// Carries a result from a task to the waiting thread (written once before the semaphore is signalled).
-final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error>? }
+/// Carries a result from a task to the waiting thread (written once before the semaphore is signalled; a task that
+/// never ran reads as cancelled).
+final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error> = .failure(CancellationError()) }
 
 /// A one-line progress bar on standard error, only when it is a terminal.
 final class FetchProgressBar: Sendable {
@@ -285,7 +285,7 @@ func addSource(_ name: String, _ url: String, _ args: Arguments, _ io: CommandIO
     }
     var settings = try Settings.load(environment: io.environment)
     if settings.templateSources.contains(where: { $0.name == name }) {
-        throw FolioError.invalidRequest("a template source named '\(name)' already exists (remove it first)")
+        throw FolioError.templateSourceExists(name)
     }
     let probe = TemplateSource(name: name, location: url)
     let location = probe.isRemote ? url : io.url(url).path
@@ -302,7 +302,7 @@ func addSource(_ name: String, _ url: String, _ args: Arguments, _ io: CommandIO
 func removeSource(_ name: String, _ io: CommandIO) throws -> Int32 {
     var settings = try Settings.load(environment: io.environment)
     guard settings.templateSources.contains(where: { $0.name == name }) else {
-        throw FolioError.invalidRequest("no template source named '\(name)'")
+        throw FolioError.unknownTemplateSource(name)
     }
     settings.templateSources.removeAll { $0.name == name }
     try settings.save(environment: io.environment)
@@ -335,7 +335,7 @@ func givenAnswers(_ args: Arguments, _ io: CommandIO) throws -> [String: JSONVal
     var given: [String: JSONValue] = [:]
     if let file = args.value("--data") {
         let url = io.url(file)
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw FolioError.invalidRequest("\(url.path): cannot read the file") }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw FolioError.unreadable(url.path) }
         let node: JSONNode
         do { node = try JSONNode.parse(data) } catch { throw FolioError.invalidFile(url.path, JSONKeys.describe(error)) }
         guard case let .object(members) = node.value else { throw FolioError.invalidFile(url.path, "expected a JSON object of answers") }
@@ -363,7 +363,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         if args.value("--template") != nil { throw UsageError("give either --template or --replay, not both") }
         let other = try store.open(at: io.url(replay))
         guard other.metadata.origin.kind == "template", let origin = other.metadata.origin.template else {
-            throw FolioError.invalidRequest("\(other.url.path): was not made from a template; nothing to replay")
+            throw FolioError.notFromTemplate(document: other.url.path)
         }
         let trusted = try trustedTemplateSource(for: other, origin: origin, args, io)
         template = try waitFor { try await resolver.recordedTemplate(origin, trusted: trusted) }
@@ -387,7 +387,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
             if let defaultText, !variable.isSecretForPrompt { prompt += " [\(defaultText)]" }
             io.out(prompt + ": ")
             guard let answer = try reader.readLine() else {
-                throw FolioError.invalidRequest("no answer for '\(variable.name)': standard input ended")
+                throw FolioError.inputEnded(question: variable.name)
             }
             return answer.trimmingCharacters(in: .whitespaces)
         }

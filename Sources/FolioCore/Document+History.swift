@@ -50,7 +50,7 @@ extension Document {
             return found
         }
         do { return try repository.resolveCommit(rev) } catch let error as GitError {
-            if error.isAmbiguous { throw FolioError.invalidRequest("\(url.path): version '\(rev)' is ambiguous; give more digits") }
+            if error.isAmbiguous { throw FolioError.ambiguousRevision(rev, document: url.path) }
             throw FolioError.unknownRevision(rev, url.path)
         }
     }
@@ -95,12 +95,12 @@ extension Document {
     /// Undoes the newest change that is not yet undone, as a new commit "Undo: <message>".
     @discardableResult
     public func undo() throws -> CommitInfo {
-        guard let target = try undoTarget() else { throw FolioError.invalidRequest("\(url.path): nothing to undo") }
+        guard let target = try undoTarget() else { throw FolioError.nothingToUndo(document: url.path) }
         let parentTree = try target.parents.first.map { try repository.commit($0).tree }
-        guard let parentTree else { throw FolioError.invalidRequest("\(url.path): nothing to undo") }
+        guard let parentTree else { throw FolioError.nothingToUndo(document: url.path) }
         let message = "Undo: \(Self.displaySummary(target))\n\n\(UndoTrailer.undo): \(target.id.hex)\n"
         guard let commit = try commitTree(message: message, build: { _ in parentTree }) else {
-            throw FolioError.invalidRequest("\(url.path): nothing to undo")
+            throw FolioError.nothingToUndo(document: url.path)
         }
         return commit
     }
@@ -108,10 +108,10 @@ extension Document {
     /// Redoes the newest undone change, as a new commit "Redo: <message>".
     @discardableResult
     public func redo() throws -> CommitInfo {
-        guard let target = try redoTarget() else { throw FolioError.invalidRequest("\(url.path): nothing to redo") }
+        guard let target = try redoTarget() else { throw FolioError.nothingToRedo(document: url.path) }
         let message = "Redo: \(Self.displaySummary(target))\n\n\(UndoTrailer.redo): \(target.id.hex)\n"
         guard let commit = try commitTree(message: message, build: { _ in target.tree }) else {
-            throw FolioError.invalidRequest("\(url.path): nothing to redo")
+            throw FolioError.nothingToRedo(document: url.path)
         }
         return commit
     }
@@ -175,11 +175,11 @@ extension Document {
     public func tag(_ name: String, at rev: String? = nil) throws {
         guard !name.isEmpty, !name.hasPrefix("-"), !name.contains(" "), !name.contains(".."), !name.hasSuffix(".lock"),
               name.allSatisfy({ !$0.isNewline && $0 != "~" && $0 != "^" && $0 != ":" && $0 != "?" && $0 != "*" && $0 != "[" && $0 != "\\" }) else {
-            throw FolioError.invalidRequest("'\(name)' is not a valid version name")
+            throw FolioError.invalidVersionName(name)
         }
         let target = try rev.map(resolve) ?? head().id
         if try repository.referenceTarget("refs/tags/\(name)") != nil {
-            throw FolioError.invalidRequest("\(url.path): a version named '\(name)' already exists")
+            throw FolioError.versionExists(name, document: url.path)
         }
         let tagger = try signatures().committer
         try repository.createTag(name, target: target, tagger: tagger, message: name + "\n")

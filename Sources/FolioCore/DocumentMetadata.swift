@@ -99,7 +99,7 @@ public enum DocumentPath {
     /// Fails when a new document at `url` would be, or sit inside, a repository's `.git` folder (any letter case).
     public static func validateLocation(_ url: URL) throws {
         if url.standardizedFileURL.pathComponents.contains(where: { $0.lowercased() == ".git" }) {
-            throw FolioError.invalidRequest("\(url.path): a document cannot be named .git or be made inside a .git folder")
+            throw FolioError.invalidDocumentPath(url.path, problem: .gitFolder)
         }
     }
 
@@ -107,18 +107,18 @@ public enum DocumentPath {
     public static func validate(_ path: String, allowFolioFolder: Bool = true) throws {
         let bytes = path.utf8
         if bytes.contains(UInt8(ascii: "\\")) || bytes.contains(0) {
-            throw FolioError.invalidRequest("'\(path)': backslashes and NUL are not allowed in document paths")
+            throw FolioError.invalidDocumentPath(path, problem: .forbiddenCharacter)
         }
         let segments = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         guard !bytes.isEmpty, !segments.contains(where: { $0.isEmpty || $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }) else {
-            throw FolioError.invalidRequest("'\(path)': a file in a document must be a relative path without '.', '..' or empty parts")
+            throw FolioError.invalidDocumentPath(path, problem: .notRelative)
         }
         // ".git" in any letter case (case-insensitive file systems would write into the repository).
         if segments.contains(where: { $0.count == 4 && $0.map { (65...90).contains($0) ? $0 | 0x20 : $0 }.elementsEqual(".git".utf8) }) {
-            throw FolioError.invalidRequest("'\(path)': files inside .git cannot be written")
+            throw FolioError.invalidDocumentPath(path, problem: .insideGit)
         }
         if !allowFolioFolder, let first = segments.first, first.elementsEqual(DocumentMetadata.folder.utf8) {
-            throw FolioError.invalidRequest("'\(path)': .folio is managed by Folio")
+            throw FolioError.invalidDocumentPath(path, problem: .folioFolder)
         }
     }
 }

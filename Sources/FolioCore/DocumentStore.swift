@@ -94,7 +94,7 @@ public final class DocumentStore: Sendable {
         if fm.fileExists(atPath: url.path) { throw FolioError.alreadyExists(url.path) }
         let parent = url.deletingLastPathComponent()
         guard fm.fileExists(atPath: parent.path) else {
-            throw FolioError.invalidRequest("\(parent.path): the folder to create the document in does not exist")
+            throw FolioError.missingFolder(parent.path)
         }
         // Names are checked against the document's own path (the staging folder's name is shorter).
         let name = url.lastPathComponent

@@ -9,7 +9,7 @@ public func renderLaunchFrame(width: Int = 80, height: Int = 24, ansi: Bool = fa
                               environment: [String: String] = ProcessInfo.processInfo.environment,
                               recent: [RecentDocument] = []) throws -> String {
     guard (1...1000).contains(width), (1...1000).contains(height) else {
-        throw FolioError.invalidRequest("--width and --height must be from 1 to 1000 (got \(width)×\(height))")
+        throw LaunchError.invalidFrameSize(width: width, height: height)
     }
     let scene = try LaunchScene.resolve(configPath: configPath, workingDirectory: workingDirectory, environment: environment)
     return renderLaunchFrame(scene: scene, width: width, height: height, ansi: ansi,

@@ -28,7 +28,7 @@ public struct SceneStore: Sendable {
         guard let requested else { return "scene-" + UUID().uuidString.lowercased().prefix(8) }
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
         guard !requested.isEmpty, requested.count <= 64, !requested.hasPrefix("."), requested.unicodeScalars.allSatisfy(allowed.contains) else {
-            throw FolioError.invalidRequest("--scene '\(requested)': use 1 to 64 letters, digits, '-', '_' or '.', not starting with '.'")
+            throw LaunchError.invalidSceneName(requested)
         }
         return requested
     }

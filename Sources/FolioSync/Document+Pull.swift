@@ -13,10 +13,9 @@ public struct SyncConflict: Sendable, Equatable {
     /// The files both sides changed in ways that could not be combined.
     public let paths: [String]
 
-    /// The one line telling the user how to compare and choose, for a document at `documentPath`.
-    public func advice(documentPath path: String) -> String {
-        "Conflict merging \(source) in \(paths.joined(separator: ", ")): your version stays current, theirs is kept as \(ref); "
-            + "compare with 'folio diff \(path) HEAD \(ref)', take theirs with 'folio restore \(path) \(ref)', list with 'folio conflicts \(path)'"
+    /// One line saying what happened: what was merged, which files conflict, and where theirs is kept.
+    public var summary: String {
+        "Conflict merging \(source) in \(paths.joined(separator: ", ")): your version stays current, theirs is kept as \(ref)"
     }
 }
 

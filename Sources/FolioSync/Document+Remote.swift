@@ -50,10 +50,10 @@ extension Document {
     /// Adds a remote named `name` at `url` (a path, `file://`, `git://`, `http(s)://` or `ssh://` URL).
     public func addRemote(_ name: String, url: String) throws {
         guard !name.isEmpty, !name.hasPrefix("-"), name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }), !name.contains("..") else {
-            throw FolioError.invalidRequest("'\(name)': a remote name uses letters, digits, '-', '_' and '.'")
+            throw SyncError.invalidRemoteName(name)
         }
         if try repository.remotes().contains(where: { $0.name == name }) {
-            throw FolioError.invalidRequest("\(self.url.path): a remote named '\(name)' already exists")
+            throw SyncError.remoteExists(name, document: self.url.path)
         }
         try repository.addRemote(name, url: url)
     }
@@ -103,10 +103,10 @@ extension Document {
         do {
             try repository.push(remote.name, refspecs: ["\(branch):\(branch)"], options: options)
         } catch let error as GitError {
-            let reason = error.message.contains("non-fast") || error.message.contains("fastforward") || error.message.contains("rejected")
-                ? "\(error.message); the remote has versions not here: run 'folio pull \(url.path) \(remote.name)' first"
-                : error.message
-            throw SyncError.pushRejected(remote.name, reason)
+            if ["non-fast", "fastforward", "rejected", "not present locally"].contains(where: error.message.contains) {
+                throw SyncError.remoteAhead(document: url.path, remote: remote.name, reason: error.message)
+            }
+            throw SyncError.pushRejected(remote.name, error.message)
         }
         try repository.setReference(trackingRef(remote.name), to: head, logMessage: "push")
         if repository.configString("branch.\(branchName).remote") == nil {

@@ -87,7 +87,7 @@ extension Document {
     /// The template origin of a document, or an error saying it was not made from one.
     public func templateOrigin() throws -> DocumentOrigin.Template {
         guard metadata.origin.kind == "template", let origin = metadata.origin.template else {
-            throw FolioError.invalidRequest("\(url.path): was not made from a template; nothing to update")
+            throw FolioError.notFromTemplate(document: url.path)
         }
         return origin
     }

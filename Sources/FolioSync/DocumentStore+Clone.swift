@@ -11,7 +11,7 @@ extension DocumentStore {
         if fm.fileExists(atPath: url.path) { throw FolioError.alreadyExists(url.path) }
         let parent = url.deletingLastPathComponent()
         guard fm.fileExists(atPath: parent.path) else {
-            throw FolioError.invalidRequest("\(parent.path): the folder to clone the document into does not exist")
+            throw FolioError.missingFolder(parent.path)
         }
         // A source without a URL scheme is a local path: say so plainly when it is not there.
         if !source.contains("://"), !source.contains("@"), !fm.fileExists(atPath: source) {

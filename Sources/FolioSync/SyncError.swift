@@ -2,14 +2,21 @@ import Foundation
 
 /// A sync failure with its context, printed as one line.
 public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable {
-    /// The document has no remote to use (path, and what to do).
+    /// The document (path) has no remote to use.
     case noRemote(String)
     /// A remote name is not configured (document path, name).
     case unknownRemote(String, String)
+    /// A remote name is not letters, digits, `-`, `_` and `.` (the name).
+    case invalidRemoteName(String)
+    /// The document already has a remote with this name (name, document path).
+    case remoteExists(String, document: String)
     /// The work tree has changes not recorded as a version (document path, paths).
     case unrecordedChanges(String, [String])
     /// A push was refused (remote, reason).
     case pushRejected(String, String)
+    /// A push was refused because the remote has versions the document lacks: pull first (document path, remote,
+    /// the remote's reason).
+    case remoteAhead(document: String, remote: String, reason: String)
     /// A clone source is not a Folio document (URL, why).
     case notADocumentSource(String, String)
     /// A kept conflict ref does not exist (document path, ref).
@@ -18,18 +25,24 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
     public var description: String {
         switch self {
         case let .noRemote(path):
-            return "\(path): no remote to use; add one with 'folio remote \(path) add NAME URL'"
+            return "\(path): no remote to use"
         case let .unknownRemote(path, name):
-            return "\(path): no remote named '\(name)' (see 'folio remote \(path) list')"
+            return "\(path): no remote named '\(name)'"
+        case let .invalidRemoteName(name):
+            return "'\(name)': a remote name uses letters, digits, '-', '_' and '.'"
+        case let .remoteExists(name, path):
+            return "\(path): a remote named '\(name)' already exists"
         case let .unrecordedChanges(path, paths):
             let shown = paths.prefix(5).joined(separator: ", ") + (paths.count > 5 ? ", …" : "")
-            return "\(path): unrecorded changes in \(shown); record them first with 'folio commit \(path)'"
+            return "\(path): unrecorded changes in \(shown)"
         case let .pushRejected(remote, reason):
             return "push to \(remote) refused: \(reason)"
+        case let .remoteAhead(_, remote, reason):
+            return "push to \(remote) refused: \(reason); the remote has versions not here"
         case let .notADocumentSource(url, why):
             return "\(url): not a Folio document (\(why)); nothing was cloned"
         case let .unknownConflict(path, ref):
-            return "\(path): no kept conflict '\(ref)' (see 'folio conflicts \(path)')"
+            return "\(path): no kept conflict '\(ref)'"
         }
     }
 

@@ -33,7 +33,7 @@ struct RemoteMirror {
         let cached = Repository.exists(at: folder) && fetchedAt != nil
         if offline {
             guard cached else {
-                throw TemplateError(sourceName, "no cached copy of \(location) to use offline (run 'folio templates update' while online)")
+                throw TemplateError(sourceName, "no cached copy of \(location) to use offline", kind: .noOfflineCopy)
             }
             return (try Repository.open(at: folder), fetchedAt, ["\(sourceName): offline, using the copy cached \(Self.age(fetchedAt))"])
         }

@@ -31,7 +31,8 @@ extension Template {
             switch mode {
             case .defaults:
                 guard let defaultValue else {
-                    throw TemplateError(manifest.id, "no answer for '\(variable.name)' (\(variable.question)) and no default; give --set \(variable.name)=VALUE")
+                    throw TemplateError(manifest.id, "no answer for '\(variable.name)' (\(variable.question)) and no default",
+                                        kind: .missingAnswer(variable: variable.name))
                 }
                 answers[variable.name] = try variable.accept(defaultValue, template: manifest.id)
             case let .ask(ask):

@@ -6,11 +6,26 @@ public struct TemplateError: Error, CustomStringConvertible, LocalizedError, Sen
     public let subject: String
     /// Why it failed.
     public let message: String
+    /// What kind of failure it is, for callers that act on it; `.other` for the rest.
+    public let kind: Kind
+
+    /// The failures a caller may want to tell apart (the CLI adds its hints for them).
+    public enum Kind: Sendable, Equatable {
+        /// A required variable (its name) got no answer and has no default.
+        case missingAnswer(variable: String)
+        /// A ref was given for a source that is a plain folder, which has no refs.
+        case refOnPlainFolder
+        /// Working offline, and the remote source has no cached copy yet.
+        case noOfflineCopy
+        /// Any other failure: the message says what and why.
+        case other
+    }
 
     /// Creates an error about `subject`.
-    public init(_ subject: String, _ message: String) {
+    public init(_ subject: String, _ message: String, kind: Kind = .other) {
         self.subject = subject
         self.message = message
+        self.kind = kind
     }
 
     public var description: String {

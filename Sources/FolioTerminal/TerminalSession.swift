@@ -15,9 +15,12 @@ public enum TerminalEvent: Hashable, Sendable {
 }
 
 /// A failure setting up the terminal.
-public struct TerminalError: Error, CustomStringConvertible {
+public struct TerminalError: Error, CustomStringConvertible, Equatable {
     public let description: String
     public init(_ description: String) { self.description = description }
+
+    /// Standard input and output are not a terminal, and a terminal is needed.
+    public static let needsTerminal = TerminalError("a terminal is needed (stdin and stdout must be a TTY)")
 }
 
 // State shared with signal handlers: only plain values, touched with async-signal-safe calls.
@@ -175,7 +178,7 @@ public final class TerminalSession: @unchecked Sendable {
 
     private static func begin() throws -> TerminalSession {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw TerminalError("folio launch needs a terminal (stdin and stdout must be a TTY)")
+            throw TerminalError.needsTerminal
         }
         guard sessionActive.load(ordering: .acquiring) == 0 else { throw TerminalError("a terminal session is already running") }
         guard tcgetattr(STDIN_FILENO, &savedTermios) == 0 else {

@@ -21,7 +21,8 @@ final class LaunchAppTests: XCTestCase {
                                         sceneID: "t", store: SceneStore(directory: FileManager.default.temporaryDirectory))
             XCTFail("expected an error without a TTY")
         } catch {
-            XCTAssertEqual("\(error)", "folio launch needs a terminal (stdin and stdout must be a TTY)")
+            XCTAssertEqual(error as? TerminalError, .needsTerminal)
+            XCTAssertEqual("\(error)", "a terminal is needed (stdin and stdout must be a TTY)")
         }
     }
 

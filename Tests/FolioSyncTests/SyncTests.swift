@@ -124,9 +124,10 @@ final class SyncTests: XCTestCase {
         XCTAssertNil(ws.text(b, "a.txt"))
         XCTAssertEqual(try b.read(path: "document.txt", at: conflict.ref), Data("one\nTWO from A\nthree\n".utf8))
         XCTAssertEqual(try b.keptConflicts().map(\.ref), [conflict.ref])
-        let advice = conflict.advice(documentPath: b.url.path)
-        XCTAssertFalse(advice.contains("\n"))
-        XCTAssertTrue(advice.contains("folio diff \(b.url.path) HEAD \(conflict.ref)") && advice.contains("folio restore"), advice)
+        let summary = conflict.summary
+        XCTAssertFalse(summary.contains("\n"))
+        XCTAssertTrue(summary.contains(conflict.ref) && summary.contains("document.txt"), summary)
+        XCTAssertFalse(summary.contains("folio "), "the library names no commands: \(summary)")
         try ws.assertClean(b.url)
         // And pulling again keeps the same ref rather than piling up new ones
         _ = try b.pull(options: options())
@@ -250,7 +251,11 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(status.remotes.map { [$0.ahead, $0.behind] }, [[1, 1]])
         XCTAssertEqual(status.unrecordedChanges, ["stray.txt"])
         // And a pull refuses to run over unrecorded changes
-        XCTAssertThrowsError(try b.pull(options: options())) { XCTAssertTrue("\($0)".contains("folio commit"), "\($0)") }
+        XCTAssertThrowsError(try b.pull(options: options())) { error in
+            guard case let .unrecordedChanges(_, paths)? = error as? SyncError else { return XCTFail("\(error)") }
+            XCTAssertEqual(paths, ["stray.txt"])
+            XCTAssertFalse("\(error)".contains("folio "), "the library names no commands: \(error)")
+        }
     }
 
     func testPushIsRefusedWhenTheRemoteHasVersionsNotHere() throws {
@@ -260,6 +265,8 @@ final class SyncTests: XCTestCase {
         try b.write(Data("2".utf8), to: "two.txt", message: "Two")
         XCTAssertThrowsError(try b.push(options: transfer())) { error in
             XCTAssertTrue("\(error)".contains("refused"), "\(error)")
+            guard case let .remoteAhead(_, remote, _)? = error as? SyncError else { return XCTFail("expected remoteAhead, got \(error)") }
+            XCTAssertEqual(remote, "origin")
         }
     }
 

@@ -37,6 +37,18 @@ final class TemplateAnswerTests: XCTestCase {
         assertThrows(try template.answers(given: ["nam": .string("A")], mode: .defaults), containing: ["unknown variable 'nam'"])
     }
 
+    func testGivenARequiredVariableWithoutDefaultWhenDefaultsAreUsedThenTheErrorNamesItAndNoOption() throws {
+        // Given a template whose "name" has no default
+        let template = try memoryTemplate(files: [], manifestJSON: json)
+        // When answers are collected with defaults only
+        XCTAssertThrowsError(try template.answers(given: [:], mode: .defaults)) { error in
+            // Then the error says which variable, typed so callers can ask for it, and suggests no command-line option
+            XCTAssertEqual((error as? TemplateError)?.kind, .missingAnswer(variable: "name"))
+            XCTAssertTrue("\(error)".contains("no answer for 'name'"), "\(error)")
+            XCTAssertFalse("\(error)".contains("--"), "\(error)")
+        }
+    }
+
     func testManifestErrorsNameTheFileLineAndColumn() {
         assertThrows(try TemplateManifest.parse(Data("{\"id\": \"a\",\n \"name\": }".utf8), file: "src: t/template.json"),
                      containing: ["src: t/template.json: line 2, column 10"])

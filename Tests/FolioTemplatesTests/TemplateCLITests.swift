@@ -72,6 +72,8 @@ final class TemplateCLITests: XCTestCase {
         // Then it fails with one line and nothing is written
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("no answer for 'code'"), missing.stderr)
+        // And the command line adds how to give it
+        XCTAssertTrue(missing.stderr.contains("give --set code=VALUE"), missing.stderr)
         XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("out").path))
         // And an answer failing its pattern is refused too

@@ -1,0 +1,60 @@
+import Foundation
+import FolioCore
+import FolioLaunch
+import FolioSync
+import FolioTemplates
+
+/// The command line's own hints for typed library errors. Library errors carry the facts (which file, which variable,
+/// which remote); only here do they become the `folio` command or option that helps, appended to the error's line.
+enum CommandHints {
+    /// The text to append to `error`'s one line (starting with "; " or " ("), nil when there is no hint.
+    static func hint(for error: any Error) -> String? {
+        switch error {
+        case let error as TemplateError: return hint(for: error.kind)
+        case let error as SyncError: return hint(for: error)
+        case let error as LaunchError: return hint(for: error)
+        case let error as FolioError: return hint(for: error)
+        default: return nil
+        }
+    }
+
+    static func hint(for kind: TemplateError.Kind) -> String? {
+        switch kind {
+        case let .missingAnswer(variable): return "; give --set \(variable)=VALUE"
+        case .refOnPlainFolder: return "; drop --ref"
+        case .noOfflineCopy: return " (run 'folio templates update' while online)"
+        case .other: return nil
+        }
+    }
+
+    static func hint(for error: SyncError) -> String? {
+        switch error {
+        case let .noRemote(path): return "; add one with 'folio remote \(path) add NAME URL'"
+        case let .unknownRemote(path, _): return " (see 'folio remote \(path) list')"
+        case let .unrecordedChanges(path, _): return "; record them first with 'folio commit \(path)'"
+        case let .remoteAhead(path, remote, _): return ": run 'folio pull \(path) \(remote)' first"
+        case let .unknownConflict(path, _): return " (see 'folio conflicts \(path)')"
+        case .invalidRemoteName, .remoteExists, .pushRejected, .notADocumentSource: return nil
+        }
+    }
+
+    static func hint(for error: LaunchError) -> String? {
+        switch error {
+        case .invalidSceneName: return " (--scene)"
+        case .invalidFrameSize: return " (--width, --height)"
+        }
+    }
+
+    static func hint(for error: FolioError) -> String? {
+        switch error {
+        case .unknownTemplateSource: return " (see folio templates list; add one with folio templates add)"
+        default: return nil
+        }
+    }
+
+    /// The one line after a pull that kept a conflict: what happened, and the commands to compare and choose.
+    static func conflictAdvice(_ conflict: SyncConflict, documentPath path: String) -> String {
+        conflict.summary + "; compare with 'folio diff \(path) HEAD \(conflict.ref)', "
+            + "take theirs with 'folio restore \(path) \(conflict.ref)', list with 'folio conflicts \(path)'"
+    }
+}
