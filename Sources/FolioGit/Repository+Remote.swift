@@ -31,8 +31,14 @@ public struct RemoteInfo: Sendable, Equatable, Encodable {
 
 /// How a transfer authenticates and reports: credentials, progress, cancellation.
 ///
-/// Credentials are tried in order: the ssh agent, key files in `~/.ssh`, then a user name and password or token from
-/// `FOLIO_GIT_USERNAME` / `FOLIO_GIT_PASSWORD` (or `FOLIO_GIT_TOKEN`). Host keys are checked by libgit2.
+/// Credentials, from `environment`: for ssh, the key file `FOLIO_SSH_KEY` alone when it is set (its public half
+/// beside it as `KEY.pub` if present), else the ssh agent and then `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa`; a key's
+/// passphrase from `FOLIO_GIT_SSH_PASSPHRASE`. Over http(s), a user name and password or token from
+/// `FOLIO_GIT_USERNAME` / `FOLIO_GIT_PASSWORD` (or `FOLIO_GIT_TOKEN`).
+///
+/// An ssh server's host key must be listed for it in known_hosts (`SSHKnownHosts`: `FOLIO_SSH_KNOWN_HOSTS`, then
+/// `~/.ssh/known_hosts`, then `/etc/ssh/ssh_known_hosts`); an unknown, changed or revoked key stops the transfer with
+/// an error naming the host and the key's SHA-256 fingerprint. TLS certificates are checked by libgit2.
 public struct TransferOptions: Sendable {
     public var environment: [String: String]
     /// Called as objects arrive; may be called often.
@@ -51,13 +57,52 @@ public struct TransferOptions: Sendable {
 /// The state shared with libgit2's C callbacks for one transfer.
 private final class TransferContext {
     let options: TransferOptions
-    var credentialAttempts = 0
+    var sshKeyAttempts = 0
+    var passwordAttempts = 0
     var rejected: [String] = []
     var cancelled = false
+    /// The URL being connected to (for the ssh port, which libgit2's host key callback does not pass).
+    var remoteURL = ""
+    /// Why a host key was refused, set by the certificate callback (libgit2 replaces its error message).
+    var hostKeyRefusal: String?
 
     init(_ options: TransferOptions) { self.options = options }
 
     var home: String { options.environment["HOME"] ?? NSHomeDirectory() }
+
+    /// The ssh keys to offer, in order: `FOLIO_SSH_KEY` alone, else the agent and the usual key files.
+    var sshKeys: [String?] {
+        let env = options.environment
+        if let key = env["FOLIO_SSH_KEY"], !key.isEmpty { return [key] }
+        let files = ["id_ed25519", "id_ecdsa", "id_rsa"].map { "\(home)/.ssh/\($0)" }.filter { FileManager.default.fileExists(atPath: $0) }
+        return (env["SSH_AUTH_SOCK"] != nil ? [nil] : []) + files
+    }
+
+    /// Host key check for an ssh connection libgit2 could not verify itself: 0 to accept, an error code to refuse.
+    func checkHostKey(_ cert: git_cert_hostkey, host: String) -> Int32 {
+        let port = SSHKnownHosts.port(ofRemoteURL: remoteURL)
+        let name = SSHKnownHosts.entryName(host: host, port: port)
+        let fingerprint = cert.type.rawValue & GIT_CERT_SSH_SHA256.rawValue != 0
+            ? withUnsafeBytes(of: cert.hash_sha256) { SSHKnownHosts.fingerprint(sha256: Data($0)) }
+            : "unavailable"
+        guard cert.type.rawValue & GIT_CERT_SSH_RAW.rawValue != 0, let raw = cert.hostkey, cert.hostkey_len > 0 else {
+            hostKeyRefusal = "cannot check the host key of \(name) (fingerprint \(fingerprint)): the ssh library gave no key"
+            return GIT_ECERTIFICATE.rawValue
+        }
+        let key = Data(bytes: raw, count: cert.hostkey_len)
+        switch SSHKnownHosts(environment: options.environment).verdict(host: host, port: port, key: key) {
+        case .known: return 0
+        case .unknown: hostKeyRefusal = "unknown host key for \(name) (fingerprint \(fingerprint)); it is not in known_hosts"
+        case .changed: hostKeyRefusal = "the host key for \(name) does not match known_hosts (fingerprint \(fingerprint)): it changed, or someone is in between"
+        case .revoked: hostKeyRefusal = "the host key for \(name) is revoked in known_hosts (fingerprint \(fingerprint))"
+        }
+        return GIT_ECERTIFICATE.rawValue
+    }
+
+    /// The host key refusal as the transfer's error, when there was one.
+    func throwIfHostKeyRefused(_ operation: String, _ subject: String) throws {
+        if let hostKeyRefusal { throw GitError(code: GIT_ECERTIFICATE.rawValue, operation: operation, subject: subject, message: hostKeyRefusal) }
+    }
 }
 
 private func installCallbacks(_ callbacks: inout git_remote_callbacks, context: TransferContext) {
@@ -65,31 +110,38 @@ private func installCallbacks(_ callbacks: inout git_remote_callbacks, context: 
     callbacks.credentials = { out, url, usernameFromURL, allowed, payload in
         guard let out, let payload else { return GIT_PASSTHROUGH.rawValue }
         let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
-        context.credentialAttempts += 1
         let env = context.options.environment
         let user = usernameFromURL.map { String(cString: $0) } ?? env["FOLIO_GIT_USERNAME"] ?? env["USER"] ?? "git"
-        let attempt = context.credentialAttempts
         if allowed & GIT_CREDENTIAL_USERNAME.rawValue != 0 {
             return git_credential_username_new(out, user)
         }
         if allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0 {
-            // Attempt 1: the agent; then each key file that exists; then give up.
-            if attempt == 1, env["SSH_AUTH_SOCK"] != nil { return git_credential_ssh_key_from_agent(out, user) }
-            let keys = ["id_ed25519", "id_ecdsa", "id_rsa"].map { "\(context.home)/.ssh/\($0)" }
-                .filter { FileManager.default.fileExists(atPath: $0) }
-            let index = attempt - (env["SSH_AUTH_SOCK"] != nil ? 2 : 1)
-            if index >= 0, index < keys.count {
-                let passphrase = env["FOLIO_GIT_SSH_PASSPHRASE"]
-                let key = keys[index]
+            // Each key once, in order (nil is the agent); then give up.
+            let keys = context.sshKeys
+            let index = context.sshKeyAttempts
+            context.sshKeyAttempts += 1
+            if index < keys.count {
+                guard let key = keys[index] else { return git_credential_ssh_key_from_agent(out, user) }
                 let pub = FileManager.default.fileExists(atPath: key + ".pub") ? key + ".pub" : nil
-                return git_credential_ssh_key_new(out, user, pub, key, passphrase)
+                return git_credential_ssh_key_new(out, user, pub, key, env["FOLIO_GIT_SSH_PASSPHRASE"])
             }
         }
-        if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0, attempt <= 1,
+        if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0, context.passwordAttempts == 0,
            let secret = env["FOLIO_GIT_PASSWORD"] ?? env["FOLIO_GIT_TOKEN"] {
+            context.passwordAttempts += 1
             return git_credential_userpass_plaintext_new(out, env["FOLIO_GIT_USERNAME"] ?? user, secret)
         }
         return GIT_PASSTHROUGH.rawValue
+    }
+    callbacks.certificate_check = { cert, valid, host, payload in
+        guard let cert, let payload else { return GIT_PASSTHROUGH.rawValue }
+        // TLS stays with libgit2 (it refuses what OpenSSL could not verify); ssh keys libgit2 found in its own
+        // known_hosts are accepted, the rest are checked here.
+        guard cert.pointee.cert_type == GIT_CERT_HOSTKEY_LIBSSH2 else { return GIT_PASSTHROUGH.rawValue }
+        if valid != 0 { return 0 }
+        let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
+        let hostkey = UnsafeRawPointer(cert).assumingMemoryBound(to: git_cert_hostkey.self).pointee
+        return context.checkHostKey(hostkey, host: host.map { String(cString: $0) } ?? "")
     }
     callbacks.transfer_progress = { stats, payload in
         guard let payload else { return 0 }
@@ -172,12 +224,14 @@ extension Repository {
             var fetchOptions = git_fetch_options()
             try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "fetch options")
             installCallbacks(&fetchOptions.callbacks, context: context)
+            context.remoteURL = git_remote_url(remote).map { String(cString: $0) } ?? nameOrURL
             fetchOptions.prune = pruning ? GIT_FETCH_PRUNE : GIT_FETCH_NO_PRUNE
             fetchOptions.download_tags = downloadTags ? GIT_REMOTE_DOWNLOAD_TAGS_ALL : GIT_REMOTE_DOWNLOAD_TAGS_AUTO
             let code = try withStrArray(refspecs) { specs in
                 git_remote_fetch(remote, refspecs.isEmpty ? nil : specs, &fetchOptions, "fetch")
             }
             if context.cancelled { throw GitError(code: GIT_EUSER.rawValue, operation: "fetch", subject: nameOrURL, message: "cancelled") }
+            if code < 0 { try context.throwIfHostKeyRefused("fetch", nameOrURL) }
             try check(code, "fetch", nameOrURL)
             return git_remote_stats(remote).map { TransferProgress($0.pointee) } ?? TransferProgress()
         }
@@ -190,7 +244,10 @@ extension Repository {
             var callbacks = git_remote_callbacks()
             try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "remote callbacks")
             installCallbacks(&callbacks, context: context)
-            try check(git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil), "connect", nameOrURL)
+            context.remoteURL = git_remote_url(remote).map { String(cString: $0) } ?? nameOrURL
+            let connected = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil)
+            if connected < 0 { try context.throwIfHostKeyRefused("connect", nameOrURL) }
+            try check(connected, "connect", nameOrURL)
             defer { git_remote_disconnect(remote) }
             var buf = git_buf()
             defer { git_buf_dispose(&buf) }
@@ -208,8 +265,10 @@ extension Repository {
             var pushOptions = git_push_options()
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "push options")
             installCallbacks(&pushOptions.callbacks, context: context)
+            context.remoteURL = (git_remote_pushurl(remote) ?? git_remote_url(remote)).map { String(cString: $0) } ?? nameOrURL
             let code = try withStrArray(refspecs) { specs in git_remote_push(remote, specs, &pushOptions) }
             if context.cancelled { throw GitError(code: GIT_EUSER.rawValue, operation: "push", subject: nameOrURL, message: "cancelled") }
+            if code < 0 { try context.throwIfHostKeyRefused("push", nameOrURL) }
             try check(code, "push", nameOrURL)
             if !context.rejected.isEmpty {
                 throw GitError(operation: "push", subject: nameOrURL, message: "rejected: " + context.rejected.joined(separator: "; "))
