@@ -80,7 +80,19 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
 
     // MARK: Commands
 
-    func perform(_ effect: AppEffect) async throws {
+    func perform(_ effect: AppEffect) async throws { try performNow(effect) }
+
+    var editorName: String? { editorManifest?.id }
+
+    /// Runs the command on the calling thread (the editor host's worker). A cancel (Esc) reads as
+    /// `editor 'tally': 'spin' cancelled; nothing was changed`.
+    func performNow(_ effect: AppEffect) throws {
+        do { try performLocked(effect) } catch let failure as PluginHostFailure where failure.cause == .cancelled {
+            throw PluginCallCancelled(editor: failure.editor, command: failure.command)
+        }
+    }
+
+    private func performLocked(_ effect: AppEffect) throws {
         try locked {
             switch effect {
             case let .runEditorCommand(id, arguments):
@@ -134,7 +146,8 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
             if let opened {
                 let view = ViewSelection(cursor: cursor.map { $0 + 1 } ?? 0, anchor: selection == nil ? 0 : anchor + 1, scroll: scroll)
                 do { lines = try opened.view(width: width, height: height, selection: view) } catch {
-                    lines = ["✗ " + FolioCommandLine.oneLine(error)]
+                    let cancelled = (error as? PluginHostFailure).flatMap { $0.cause == .cancelled ? PluginCallCancelled(editor: $0.editor, command: $0.command) : nil }
+                    lines = ["✗ " + FolioCommandLine.oneLine(cancelled ?? error)]
                     // The plugin's host was replaced (or the document is gone from it): open it again next frame.
                     if error is PluginHostFailure { openedHead = nil }
                 }
@@ -197,6 +210,13 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
             return lines.last == "" ? Array(lines.dropLast()) : lines
         }
     }
+}
+
+/// A plugin call the user stopped (Esc in the editor host); its host was killed and nothing was written.
+struct PluginCallCancelled: Error, CustomStringConvertible {
+    let editor: String
+    let command: String
+    var description: String { "editor '\(editor)': '\(command)' cancelled; nothing was changed" }
 }
 
 /// The plugin's view of a session's document.
