@@ -34,17 +34,19 @@ struct EditorCalls: Sendable {
     let worker = DocumentWorker()
     let cache = EditorViewCache()
 
-    /// Runs a command (or undo, redo, restore, tag) off the UI thread; the result arrives as `.finished`.
-    func start(_ effect: AppEffect, label: String) {
-        worker.submit(label: label, isCommand: true) { [document, mailbox] in
-            let result: CallResult
+    /// Runs a command (or undo, redo, restore, tag) off the UI thread; the result arrives as `.finished`. The new
+    /// head's item layout (a render) is read by a job of its own, so the spinner names what is slow.
+    func start(_ effect: AppEffect, label: String, renderLabel: String) {
+        worker.submit(label: label, isCommand: true) { [document, mailbox, worker] in
             do {
                 try document.performNow(effect)
-                result = .succeeded(DocumentSnapshot.read(document))
             } catch {
-                result = .failed(LaunchApp.oneLine(error))
+                mailbox.post(.finished(effect, .failed(LaunchApp.oneLine(error))))
+                return
             }
-            mailbox.post(.finished(effect, result))
+            worker.submit(label: renderLabel, isCommand: false) {
+                mailbox.post(.finished(effect, .succeeded(DocumentSnapshot.read(document))))
+            }
         }
     }
 

@@ -108,7 +108,7 @@ public enum LaunchApp {
                             Task { do { mailbox.post(.diff(try await document.history.diff(between: a, and: b))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
                         }
                     case .runEditorCommand, .restore, .tag:
-                        calls?.start(effect, label: state.callLabel(effect))
+                        calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render")
                     case let .saveSettings(settings):
                         do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
                     default: break

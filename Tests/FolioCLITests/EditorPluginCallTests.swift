@@ -1,10 +1,12 @@
 import FolioCLI
+import FolioCore
 import FolioTestSupport
 import Foundation
 import XCTest
 
 /// The editor host while a plugin call runs, driven in tmux like a user would: a small C plugin ("tally", a count)
-/// whose `c` command segfaults and whose `s` command spins is installed on `FOLIO_PLUGIN_PATH`; `i` counts up.
+/// whose `c` command segfaults and whose `s` command spins is installed on `FOLIO_PLUGIN_PATH`; `i` counts up; a
+/// count of 7 makes its render spin.
 /// Each pane runs `stty -g >before; folio open DOC; echo FOLIO-EXIT=$?; stty -g >after; sleep 30`. Every wait polls
 /// the pane with short sleeps and is bounded; tearDown kills the tmux server (and with it any folio left).
 final class EditorPluginCallTests: XCTestCase {
@@ -90,18 +92,36 @@ final class EditorPluginCallTests: XCTestCase {
         XCTAssertTrue(waitUntil { self.hostProcesses().isEmpty }, "a plugin host outlived folio: \(hostProcesses())")
     }
 
+    func testGivenARenderThatSpinsWhenEscIsPressedAfterTheSpinnerThenItIsCancelledAndACommandStillWorks() throws {
+        let opened = try DocumentStore(environment: env).open(at: document)
+        _ = try opened.write(Data("6\n".utf8), to: opened.metadata.primaryFile, message: "six")
+        try openEditor(callSeconds: 30, renderSeconds: 30, showing: "tally 6")
+        try keys("i")
+        waitFor(text: "tally: render…")
+        XCTAssertEqual(commitCount(), 3, "the command committed before its view spun")
+        // One Esc stops the render: the view of that version is not asked for again until the document changes.
+        try keys("Escape")
+        let cancelled = waitFor(text: "editor 'tally': 'render' cancelled; nothing was changed")
+        XCTAssertTrue(cancelled.contains("counted 7"), "the editor stays open on the new commit:\n\(cancelled)")
+        try keys("i")
+        waitFor(text: "tally 8")
+        try keys("C-q")
+        assertExitedAndRestored()
+    }
+
     // MARK: Helpers
 
     /// Writes the settings with the call deadline, opens the document in a pane and waits for the plugin's view.
-    func openEditor(callSeconds: Int) throws {
-        _ = try dir.write("home/.config/folio/settings.json", #"{"pluginLimits": {"callSeconds": \#(callSeconds), "renderSeconds": 1}}"#)
+    func openEditor(callSeconds: Int, renderSeconds: Int = 1, showing: String = "tally 0") throws {
+        _ = try dir.write("home/.config/folio/settings.json",
+                          #"{"pluginLimits": {"callSeconds": \#(callSeconds), "renderSeconds": \#(renderSeconds)}}"#)
         let folio = [folioExecutable.path, "open", document.path].map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let command = "stty -g >'\(dir.path("before").path)'; " + folio.joined(separator: " ")
             + "; echo FOLIO-EXIT=$?; stty -g >'\(dir.path("after").path)'; sleep 30"
         let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
         let result = try tmux(["new-session", "-d", "-s", "calls", "-x", "100", "-y", "24", "-c", dir.url.path] + flags + [command])
         XCTAssertEqual(result.status, 0, result.stderr)
-        waitFor(text: "tally 0")
+        waitFor(text: showing)
     }
 
     func assertExitedAndRestored(file: StaticString = #filePath, line: UInt = #line) {
@@ -251,6 +271,7 @@ final class EditorPluginCallTests: XCTestCase {
     }
     static folio_status t_render(const folio_editor *e, const folio_document *doc, uint32_t w, uint32_t h,
                                  const folio_selection *sel, folio_buffer *out, folio_buffer *err) {
+        if (doc->count == 7) { for (volatile long i = 0;; i++) {} }
         char text[64]; snprintf(text, sizeof text, "tally %ld", doc->count);
         return t_set(out, text);
     }
