@@ -68,8 +68,8 @@ extension AppEffect {
 }
 
 extension AppState {
-    /// Keys while a call runs: ^Q cancels it and quits, Esc (or ^C) cancels it; other keys wait for a command and
-    /// pass for a render. Nil when the key is handled as usual.
+    /// Keys while a call runs: ^Q cancels it and quits, Esc (or ^C) cancels it; other keys wait for a command (typed
+    /// ahead, at most `typeAheadLimit`) and pass for a render. Nil when the key is handled as usual.
     func handlingDuringCall(_ key: Key) -> (AppState, [AppEffect])? {
         guard var running = call else { return nil }
         if key == .ctrl("q") { return (self, [.cancelPluginCall, .quit]) }
@@ -79,10 +79,15 @@ extension AppState {
         if stops {
             running.cancelling = true
             state.call = running
+            state.typeAhead = []
             return (state, [.cancelPluginCall])
         }
+        if state.typeAhead.count < Self.typeAheadLimit { state.typeAhead.append(key) }
         return (state, [])
     }
+
+    /// How many keys typed during a command are kept for after it.
+    static let typeAheadLimit = 64
 
     /// Marks a command call as running when `effects` start one, so that the next keys already wait for it.
     mutating func beginCall(for effects: [AppEffect]) {
@@ -110,12 +115,15 @@ extension AppState {
         call = running
     }
 
-    /// A command call ended: the document's new head is shown, or the one-line failure.
-    public mutating func finishingCall(_ result: CallResult) {
+    /// A command call ended: the document's new head is shown, or the one-line failure. Returns the keys typed
+    /// meanwhile to handle now (none after a failure: the user reads the line first).
+    public mutating func finishingCall(_ result: CallResult) -> [Key] {
         call = nil
+        let typed = typeAhead
+        typeAhead = []
         switch result {
-        case let .succeeded(snapshot): applying(snapshot)
-        case let .failed(text): showFailure(text)
+        case let .succeeded(snapshot): applying(snapshot); return typed
+        case let .failed(text): showFailure(text); return []
         }
     }
 

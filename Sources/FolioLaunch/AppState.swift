@@ -259,6 +259,8 @@ public struct AppState: Equatable, Sendable {
     public var message: String?
     /// The call into the open document running off the UI thread, if any.
     public var call: PluginCall?
+    /// Keys typed while a command ran, replayed in order once it succeeds (dropped when it fails or is cancelled).
+    public var typeAhead: [Key] = []
 
     public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = []) { self.recent = recent; self.templates = templates }
 

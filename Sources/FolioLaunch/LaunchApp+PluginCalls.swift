@@ -97,21 +97,4 @@ extension LaunchApp {
         grid.put(String(repeating: " ", count: grid.width), x: 0, y: y, style: style)
         grid.put(" " + text, x: 0, y: y, style: style, maxWidth: grid.width)
     }
-
-    /// Applies what the worker sent back: a command's result (a restore reloads the history) or a newer head.
-    static func receive(_ message: Mailbox.Message, state: inout AppState, pending: inout [AppEffect]) -> Bool {
-        switch message {
-        case let .finished(effect, result):
-            state.finishingCall(result)
-            if case .succeeded = result, case .restore = effect, case .history(_, let editor) = state.screen {
-                state.screen = .history(HistoryState(), editor)
-                pending.append(.loadHistoryPage(after: nil))
-            }
-        case let .snapshot(snapshot):
-            state.applying(snapshot)
-        default:
-            return false
-        }
-        return true
-    }
 }

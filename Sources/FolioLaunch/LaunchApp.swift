@@ -115,38 +115,26 @@ public enum LaunchApp {
                     }
                 }
                 pending = []
-                // Plugin calls run on the worker: the frame shows the latest finished render and, after 200 ms, a spinner.
+                // Plugin calls run on the worker: observe the call, then take its results (a finished call posts its
+                // result before the worker goes idle, so both are seen together).
+                var replay: [Key] = []
                 if let calls { calls.keepCancelling(state); state.observeCall(calls.worker.running) }
+                for message in mailbox.drain() { receive(message, state: &state, pending: &pending, replay: &replay) }
+                if case var .editor(editor) = state.screen {
+                    editor.viewRows = max(1, size.height - 3 - (editor.items?.headerLines ?? 0))
+                    state.screen = .editor(editor)
+                }
+                // The frame shows the latest finished render and, after 200 ms, a spinner.
                 var grid = frame(state, scene: scene, services: services, view: calls?.view(for: state), width: size.width, height: size.height)
                 drawSpinner(state, into: &grid)
                 terminal.write(buffer.update(to: grid))
-                let events = terminal.nextEvents(timeoutMilliseconds: calls?.isBusy == true || calls?.cache.isCurrent == false ? 20 : 80)
+                let events = replay.map(TerminalEvent.key)
+                    + terminal.nextEvents(timeoutMilliseconds: calls?.isBusy == true || calls?.cache.isCurrent == false ? 20 : 80)
                 if Date().timeIntervalSince(lastTick) > 0.08 { state.tick += 1; lastTick = Date() }
                 // Another window (or process) may have changed the document: poll its head (on the worker) and re-render on change.
                 if let calls, Date().timeIntervalSince(lastPoll) > 0.3 {
                     lastPoll = Date()
                     if let editor = state.currentEditor { calls.poll(label: EditorCalls.renderLabel(editor)) }
-                }
-                for message in mailbox.drain() {
-                    if receive(message, state: &state, pending: &pending) { continue }
-                    switch message {
-                    case .finished, .snapshot: break
-                    case let .source(name, sourceState):
-                        if let index = state.templates.firstIndex(where: { $0.name == name }) { state.templates[index].state = sourceState }
-                    case let .history(page):
-                        if case .history(var history, let editor) = state.screen {
-                            history.entries += page.entries; history.next = page.next; history.exhausted = page.next == nil; history.loading = false
-                            state.screen = .history(history, editor)
-                        }
-                    case let .diff(lines):
-                        if case .history(var history, let editor) = state.screen { history.diff = lines; state.screen = .history(history, editor) }
-                    case let .failure(text):
-                        state.showFailure(text)
-                    }
-                }
-                if case var .editor(editor) = state.screen {
-                    editor.viewRows = max(1, size.height - 3 - (editor.items?.headerLines ?? 0))
-                    state.screen = .editor(editor)
                 }
                 for event in events {
                     switch event {
@@ -171,6 +159,32 @@ public enum LaunchApp {
                     }
                 }
             }
+        }
+    }
+
+    /// Takes one result from a background task or the worker into the state; keys typed during a command that
+    /// succeeded are added to `replay`.
+    static func receive(_ message: Mailbox.Message, state: inout AppState, pending: inout [AppEffect], replay: inout [Key]) {
+        switch message {
+        case let .finished(effect, result):
+            replay += state.finishingCall(result)
+            if case .succeeded = result, case .restore = effect, case .history(_, let editor) = state.screen {
+                state.screen = .history(HistoryState(), editor)
+                pending.append(.loadHistoryPage(after: nil))
+            }
+        case let .snapshot(snapshot):
+            state.applying(snapshot)
+        case let .source(name, sourceState):
+            if let index = state.templates.firstIndex(where: { $0.name == name }) { state.templates[index].state = sourceState }
+        case let .history(page):
+            if case .history(var history, let editor) = state.screen {
+                history.entries += page.entries; history.next = page.next; history.exhausted = page.next == nil; history.loading = false
+                state.screen = .history(history, editor)
+            }
+        case let .diff(lines):
+            if case .history(var history, let editor) = state.screen { history.diff = lines; state.screen = .history(history, editor) }
+        case let .failure(text):
+            state.showFailure(text)
         }
     }
 

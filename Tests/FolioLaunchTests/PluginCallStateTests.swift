@@ -71,16 +71,37 @@ final class PluginCallStateTests: XCTestCase {
         XCTAssertEqual(spinning(elapsed: 3).handling(.ctrl("q"), scene: scene).1, [.cancelPluginCall, .quit])
     }
 
-    func testGivenARunningCommandWhenOtherKeysArePressedThenNothingElseRunsAndTheCursorStays() {
-        let before = spinning(elapsed: 0.5)
-        var state = before
+    /// Types `keys` into `state`; returns the state and every effect.
+    func type(_ keys: [Key], into state: AppState) -> (AppState, [AppEffect]) {
+        var state = state
         var effects: [AppEffect] = []
-        for key in [Key.character("i"), .down, .ctrl("z"), .enter] {
+        for key in keys {
             let (next, more) = state.handling(key, scene: scene)
             state = next; effects += more
         }
+        return (state, effects)
+    }
+
+    func testGivenARunningCommandWhenOtherKeysArePressedThenNothingRunsUntilItSucceedsAndThenTheyRunInOrder() {
+        let before = spinning(elapsed: 0.5)
+        let (typed, effects) = type([.character("i"), .down, .character("i")], into: before)
         XCTAssertEqual(effects, [])
-        XCTAssertEqual(editor(state)?.cursor, editor(before)?.cursor)
+        XCTAssertEqual(editor(typed)?.cursor, editor(before)?.cursor)
+        var finished = typed
+        let replay = finished.finishingCall(.succeeded(DocumentSnapshot(commitID: "b2", commitMessage: "counted 1", items: ItemLayout(count: 3, headerLines: 1))))
+        XCTAssertEqual(replay, [.character("i"), .down, .character("i")])
+        let (after, replayed) = type(replay, into: finished)
+        XCTAssertEqual(replayed, [.runEditorCommand("inc", arguments: [])], "the first replayed command starts a call; the rest wait for it")
+        XCTAssertEqual(after.typeAhead, [.down, .character("i")])
+    }
+
+    func testGivenKeysTypedDuringACommandWhenItFailsOrIsCancelledThenTheyAreDropped() {
+        var failed = type([.character("i"), .character("i")], into: spinning(elapsed: 0.5)).0
+        XCTAssertEqual(failed.finishingCall(.failed("editor 'tally' crashed (SIGSEGV) in 'spin'; nothing was changed")), [])
+        let cancelled = type([.character("i"), .escape], into: spinning(elapsed: 0.5)).0
+        XCTAssertEqual(cancelled.typeAhead, [])
+        let many = type(Array(repeating: Key.character("i"), count: 500), into: spinning(elapsed: 0.5)).0
+        XCTAssertEqual(many.typeAhead.count, AppState.typeAheadLimit)
     }
 
     func testGivenARenderRunningWhenKeysArePressedThenTheyMoveAsUsualAndEscCancelsOnlyOnceTheSpinnerShows() {
@@ -97,7 +118,7 @@ final class PluginCallStateTests: XCTestCase {
     func testGivenARunningCommandWhenItSucceedsThenTheNewHeadAndItemsAreShownAndTheCursorKeptInRange() {
         var state = spinning(elapsed: 0.3)
         if case var .editor(e) = state.screen { e.cursor = 2; state.screen = .editor(e) }
-        state.finishingCall(.succeeded(DocumentSnapshot(commitID: "bbbbbbb2", commitMessage: "counted 1", items: ItemLayout(count: 2, headerLines: 1))))
+        _ = state.finishingCall(.succeeded(DocumentSnapshot(commitID: "bbbbbbb2", commitMessage: "counted 1", items: ItemLayout(count: 2, headerLines: 1))))
         XCTAssertNil(state.call)
         XCTAssertEqual(editor(state)?.commitID, "bbbbbbb2")
         XCTAssertEqual(editor(state)?.commitMessage, "counted 1")
@@ -108,7 +129,7 @@ final class PluginCallStateTests: XCTestCase {
 
     func testGivenARunningCommandWhenItFailsThenTheOneLineIsShownAndTheHeadIsUnchanged() {
         var state = spinning(elapsed: 1.2)
-        state.finishingCall(.failed("editor 'tally' did not answer 'spin' within 1 s; nothing was changed"))
+        _ = state.finishingCall(.failed("editor 'tally' did not answer 'spin' within 1 s; nothing was changed"))
         XCTAssertNil(state.call)
         XCTAssertEqual(editor(state)?.message, "editor 'tally' did not answer 'spin' within 1 s; nothing was changed")
         XCTAssertEqual(editor(state)?.commitID, "aaaaaaa1")
