@@ -14,8 +14,10 @@ public struct PluginCall: Equatable, Sendable {
     public var elapsed: TimeInterval = 0
     /// Esc was pressed: the call is being stopped.
     public var cancelling = false
-    public init(label: String, isCommand: Bool, elapsed: TimeInterval = 0) {
-        self.label = label; self.isCommand = isCommand; self.elapsed = elapsed
+    /// The run loop's number for the call (0 until it is known), so that a cancel never reaches the next call.
+    public var job = 0
+    public init(label: String, isCommand: Bool, elapsed: TimeInterval = 0, job: Int = 0) {
+        self.label = label; self.isCommand = isCommand; self.elapsed = elapsed; self.job = job
     }
 
     /// How long a call runs before the spinner shows.
@@ -107,10 +109,11 @@ extension AppState {
         }
     }
 
-    /// The run loop's view of the call in progress (nil when none runs); keeps a cancel in progress.
+    /// The run loop's view of the call in progress (nil when none runs); keeps a cancel in progress for the same call
+    /// (or one asked for before its number was known).
     public mutating func observeCall(_ running: PluginCall?) {
         guard var running else { call = nil; return }
-        if let call, call.label == running.label { running.cancelling = call.cancelling }
+        if let call, call.job == 0 || call.job == running.job { running.cancelling = call.cancelling }
         running.isCommand = running.isCommand || (call?.isCommand ?? false)
         call = running
     }

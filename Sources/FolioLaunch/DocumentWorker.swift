@@ -42,7 +42,15 @@ final class DocumentWorker: Sendable {
             guard let first = state.jobs.first else { return nil }
             let elapsed = state.started.map { ContinuousClock.now - $0 } ?? .zero
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            return PluginCall(label: first.label, isCommand: state.jobs.contains(where: \.isCommand), elapsed: seconds)
+            return PluginCall(label: first.label, isCommand: state.jobs.contains(where: \.isCommand), elapsed: seconds, job: first.id)
+        }
+    }
+
+    /// Calls `cancel` if job `id` is the one running; the job cannot end meanwhile (its end takes the same lock), so
+    /// the cancel never reaches the job after it.
+    func cancel(job id: Int, _ cancel: () -> Void) {
+        state.withLock { state in
+            if state.jobs.first?.id == id { cancel() }
         }
     }
 

@@ -69,9 +69,10 @@ struct EditorCalls: Sendable {
     var isBusy: Bool { !worker.isIdle }
 
     /// Cancels again while the user is stopping a call: a cancel sent before the call reached the plugin's host finds
-    /// nothing to stop.
+    /// nothing to stop. Only that call: the render queued behind it is not touched.
     func keepCancelling(_ state: AppState) {
-        if state.call?.cancelling == true, !worker.isIdle { document.cancelPluginCall() }
+        guard let call = state.call, call.cancelling, call.job != 0 else { return }
+        worker.cancel(job: call.job) { document.cancelPluginCall() }
     }
 
     /// Stops what runs and waits (at most 2 s) for the worker, so that leaving the editor host never cuts a commit

@@ -118,7 +118,7 @@ public enum LaunchApp {
                 // Plugin calls run on the worker: observe the call, then take its results (a finished call posts its
                 // result before the worker goes idle, so both are seen together).
                 var replay: [Key] = []
-                if let calls { calls.keepCancelling(state); state.observeCall(calls.worker.running) }
+                if let calls { state.observeCall(calls.worker.running); calls.keepCancelling(state) }
                 for message in mailbox.drain() { receive(message, state: &state, pending: &pending, replay: &replay) }
                 if case var .editor(editor) = state.screen {
                     editor.viewRows = max(1, size.height - 3 - (editor.items?.headerLines ?? 0))

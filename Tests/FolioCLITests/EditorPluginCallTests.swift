@@ -61,6 +61,7 @@ final class EditorPluginCallTests: XCTestCase {
         let cancelled = waitFor(text: "editor 'tally': 'spin' cancelled; nothing was changed")
         XCTAssertLessThan(Date().timeIntervalSince(started), 3, "Esc, not the 30 s deadline, ended the call")
         XCTAssertFalse(cancelled.contains("tally: spin…"), "the spinner is gone:\n\(cancelled)")
+        XCTAssertTrue(cancelled.contains("tally 0"), "the view is still drawn:\n\(cancelled)")
         try keys("i")
         waitFor(text: "tally 1")
         XCTAssertEqual(commitCount(), 2, "only the count-up committed")

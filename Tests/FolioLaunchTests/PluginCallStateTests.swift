@@ -25,7 +25,7 @@ final class PluginCallStateTests: XCTestCase {
     func spinning(elapsed: TimeInterval = 0) -> AppState {
         var (state, effects) = editorApp().handling(.character("s"), scene: scene)
         XCTAssertEqual(effects, [.runEditorCommand("spin", arguments: [])])
-        state.observeCall(PluginCall(label: "tally: spin", isCommand: true, elapsed: elapsed))
+        state.observeCall(PluginCall(label: "tally: spin", isCommand: true, elapsed: elapsed, job: 1))
         return state
     }
 
@@ -63,8 +63,19 @@ final class PluginCallStateTests: XCTestCase {
         XCTAssertNotNil(editor(state), "Esc stops the call; it does not close the editor")
         XCTAssertEqual(state.call?.spinnerText(tick: 0), nil)
         var shown = state
-        shown.observeCall(PluginCall(label: "tally: spin", isCommand: true, elapsed: 0.4))
+        shown.observeCall(PluginCall(label: "tally: spin", isCommand: true, elapsed: 0.4, job: 1))
         XCTAssertEqual(shown.call?.spinnerText(tick: 0), "⠋ tally: spin… (stopping)", "the cancel is kept while the call ends")
+        var next = shown
+        next.observeCall(PluginCall(label: "tally: render", isCommand: false, elapsed: 0.3, job: 2))
+        XCTAssertEqual(next.call?.cancelling, false, "the render queued behind the cancelled call is not cancelled")
+    }
+
+    func testGivenEscBeforeTheCallsNumberIsKnownWhenTheWorkerReportsItThenTheCancelHolds() {
+        var (state, _) = editorApp().handling(.character("s"), scene: scene)
+        (state, _) = state.handling(.escape, scene: scene)
+        state.observeCall(PluginCall(label: "tally: spin", isCommand: true, elapsed: 0.01, job: 7))
+        XCTAssertEqual(state.call?.cancelling, true)
+        XCTAssertEqual(state.call?.job, 7)
     }
 
     func testGivenARunningCommandWhenCtrlQIsPressedThenTheCallIsCancelledAndTheAppQuits() {
