@@ -93,27 +93,7 @@ public enum LaunchApp {
             var pending = startEffects
             while true {
                 // Effects that stay inside the launcher (loading history, running editor commands, saving settings).
-                for effect in pending {
-                    switch effect {
-                    case let .loadHistoryPage(cursor):
-                        if let document = services.document {
-                            Task { do { mailbox.post(.history(try await document.history.page(after: cursor, limit: 50))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
-                        }
-                    case let .loadDiff(id):
-                        if let document = services.document {
-                            Task { do { mailbox.post(.diff(try await document.history.diff(of: id))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
-                        }
-                    case let .compare(a, b):
-                        if let document = services.document {
-                            Task { do { mailbox.post(.diff(try await document.history.diff(between: a, and: b))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
-                        }
-                    case .runEditorCommand, .restore, .tag:
-                        calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render")
-                    case let .saveSettings(settings):
-                        do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
-                    default: break
-                    }
-                }
+                for effect in pending { carryOut(effect, state: state, services: services, mailbox: mailbox, calls: calls) }
                 pending = []
                 // Plugin calls run on the worker: observe the call, then take its results (a finished call posts its
                 // result before the worker goes idle, so both are seen together).
@@ -159,6 +139,30 @@ public enum LaunchApp {
                     }
                 }
             }
+        }
+    }
+
+    /// Starts an effect that stays inside the launcher: a history page or diff (a task), an editor command (the
+    /// worker), saving settings.
+    static func carryOut(_ effect: AppEffect, state: AppState, services: LaunchServices, mailbox: Mailbox, calls: EditorCalls?) {
+        switch effect {
+        case let .loadHistoryPage(cursor):
+            if let document = services.document {
+                Task { do { mailbox.post(.history(try await document.history.page(after: cursor, limit: 50))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
+            }
+        case let .loadDiff(id):
+            if let document = services.document {
+                Task { do { mailbox.post(.diff(try await document.history.diff(of: id))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
+            }
+        case let .compare(a, b):
+            if let document = services.document {
+                Task { do { mailbox.post(.diff(try await document.history.diff(between: a, and: b))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
+            }
+        case .runEditorCommand, .restore, .tag:
+            calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render")
+        case let .saveSettings(settings):
+            do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
+        default: break
         }
     }
 
