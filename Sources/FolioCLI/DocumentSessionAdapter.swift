@@ -30,6 +30,9 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     private var layout: ItemLayout?
     private var cachedKey: RenderKey?
     private var cachedLines: [String] = []
+    /// The head whose render or open the user cancelled (Esc), with the line to show instead: not retried until the
+    /// head changes, so one Esc stops a view that spins.
+    private var cancelled: (head: String, line: String)?
 
     private struct RenderKey: Equatable {
         var head: String, width: Int, height: Int, cursor: Int, anchor: Int, scroll: Int, numbered: Bool
@@ -80,7 +83,19 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
 
     // MARK: Commands
 
-    func perform(_ effect: AppEffect) async throws {
+    func perform(_ effect: AppEffect) async throws { try performNow(effect) }
+
+    var editorName: String? { editorManifest?.id }
+
+    /// Runs the command on the calling thread (the editor host's worker). A cancel (Esc) reads as
+    /// `editor 'tally': 'spin' cancelled; nothing was changed`.
+    func performNow(_ effect: AppEffect) throws {
+        do { try performLocked(effect) } catch let failure as PluginHostFailure where failure.cause == .cancelled {
+            throw PluginCallCancelled(editor: failure.editor, command: failure.command)
+        }
+    }
+
+    private func performLocked(_ effect: AppEffect) throws {
         try locked {
             switch effect {
             case let .runEditorCommand(id, arguments):
@@ -116,7 +131,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
                 do {
                     opened = try host.backend(editorManifest.id).openDocument(try document.read(path: document.metadata.primaryFile))
                 } catch {
-                    openError = FolioCommandLine.oneLine(error)
+                    openError = FolioCommandLine.oneLine(noteCancel(error, head: head))
                 }
             }
         }
@@ -131,10 +146,12 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
             let key = RenderKey(head: head, width: width, height: height, cursor: cursor ?? -1, anchor: anchor, scroll: scroll, numbered: cursor != nil)
             if key == cachedKey { return cachedLines }
             var lines: [String]
-            if let opened {
+            if let cancelled, cancelled.head == head {
+                lines = ["✗ " + cancelled.line]
+            } else if let opened {
                 let view = ViewSelection(cursor: cursor.map { $0 + 1 } ?? 0, anchor: selection == nil ? 0 : anchor + 1, scroll: scroll)
                 do { lines = try opened.view(width: width, height: height, selection: view) } catch {
-                    lines = ["✗ " + FolioCommandLine.oneLine(error)]
+                    lines = ["✗ " + FolioCommandLine.oneLine(noteCancel(error, head: head))]
                     // The plugin's host was replaced (or the document is gone from it): open it again next frame.
                     if error is PluginHostFailure { openedHead = nil }
                 }
@@ -150,12 +167,27 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
         }
     }
 
+    /// `error`, or the cancel it is (remembered for `head`) as `PluginCallCancelled`.
+    private func noteCancel(_ error: any Error, head: String) -> any Error {
+        guard let failure = error as? PluginHostFailure, failure.cause == .cancelled else { return error }
+        let cancel = PluginCallCancelled(editor: failure.editor, command: failure.command)
+        cancelled = (head, cancel.description)
+        return cancel
+    }
+
     func itemLayout() -> ItemLayout? {
-        locked {
+        locked { () -> ItemLayout? in
             let (head, opened) = openedDocument()
             if head == layoutHead { return layout }
             layoutHead = head
-            layout = (try? opened?.view(width: 200, height: 10_000_000, selection: ViewSelection())).flatMap { ViewLines.layout($0) }
+            guard cancelled?.head != head else { layout = nil; return nil }
+            do {
+                let lines = try opened?.view(width: 200, height: 10_000_000, selection: ViewSelection())
+                layout = lines.flatMap { ViewLines.layout($0) }
+            } catch {
+                _ = noteCancel(error, head: head)
+                layout = nil
+            }
             return layout
         }
     }
@@ -197,6 +229,13 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
             return lines.last == "" ? Array(lines.dropLast()) : lines
         }
     }
+}
+
+/// A plugin call the user stopped (Esc in the editor host); its host was killed and nothing was written.
+struct PluginCallCancelled: Error, CustomStringConvertible {
+    let editor: String
+    let command: String
+    var description: String { "editor '\(editor)': '\(command)' cancelled; nothing was changed" }
 }
 
 /// The plugin's view of a session's document.

@@ -4,7 +4,16 @@ import FolioTerminal
 
 extension AppState {
     /// Applies a key: the new state and the effects for the runtime. Pure; never traps.
+    /// While a call runs, Esc and ^Q stop it first (`handlingDuringCall`); a key that starts one marks it running.
     public func handling(_ key: Key, scene: LaunchScene) -> (AppState, [AppEffect]) {
+        if let during = handlingDuringCall(key) { return during }
+        var (state, effects) = handlingKey(key, scene: scene)
+        state.beginCall(for: effects)
+        if effects.contains(.quit), state.call != nil { effects.insert(.cancelPluginCall, at: 0) }
+        return (state, effects)
+    }
+
+    private func handlingKey(_ key: Key, scene: LaunchScene) -> (AppState, [AppEffect]) {
         var state = self
         if key == .ctrl("q") { return (state, [.quit]) }
         var effects: [AppEffect] = []

@@ -18,6 +18,8 @@ public enum AppEffect: Equatable, Sendable {
     case compare(String, String)
     case openSettings
     case saveSettings(Settings)
+    /// Stop the plugin call in progress (Esc while it runs); it ends with a one-line failure, nothing changed.
+    case cancelPluginCall
     case quit
 }
 
@@ -92,6 +94,8 @@ public struct EditorState: Equatable, Sendable {
     public var commitID: String
     public var commitMessage: String
     public var commands: [EditorCommand]
+    /// The editor's id ("tally"), for the spinner; nil when the document has no editor.
+    public var editorName: String?
     public var cursor: Int = 0
     public var selectionAnchor: Int?
     public var scroll: Int = 0
@@ -253,6 +257,10 @@ public struct AppState: Equatable, Sendable {
     public var settings = Settings()
     /// A one-line message on the launch screen (a command's output or an error), cleared by the next key.
     public var message: String?
+    /// The call into the open document running off the UI thread, if any.
+    public var call: PluginCall?
+    /// Keys typed while a command ran, replayed in order once it succeeds (dropped when it fails or is cancelled).
+    public var typeAhead: [Key] = []
 
     public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = []) { self.recent = recent; self.templates = templates }
 

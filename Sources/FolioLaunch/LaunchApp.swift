@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioTerminal
+import Synchronization
 
 /// An open document as the editor host and history browser need it.
 public protocol DocumentSession: Sendable {
@@ -12,7 +13,19 @@ public protocol DocumentSession: Sendable {
     var editor: any EditorViewProvider { get }
     var history: any HistoryPageProvider { get }
     /// Performs `.runEditorCommand`, `.restore` or `.tag` as one commit (a tag makes none); throws with a one-line reason.
+    /// The editor host calls it off the UI thread.
     func perform(_ effect: AppEffect) async throws
+    /// `perform` on the calling thread (the editor host's worker thread); defaults to waiting for `perform`.
+    func performNow(_ effect: AppEffect) throws
+    /// The id of the document's editor ("tally"), nil when none fits.
+    var editorName: String? { get }
+    /// Stops the plugin call in progress, if any (from any thread): `perform` or the render then ends with an error.
+    func cancelPluginCall()
+}
+
+extension DocumentSession {
+    public var editorName: String? { nil }
+    public func cancelPluginCall() {}
 }
 
 /// What the launcher needs from the rest of Folio.
@@ -71,6 +84,7 @@ public enum LaunchApp {
         }
         defer { loaders.cancel() }
 
+        let calls = services.document.map { EditorCalls(document: $0, mailbox: mailbox) }
         return try await TerminalSession.run { terminal in
             var buffer = FrameBuffer(capability: capability, synchronized: environment["TERM"] != "dumb")
             var size = terminal.size
@@ -79,68 +93,28 @@ public enum LaunchApp {
             var pending = startEffects
             while true {
                 // Effects that stay inside the launcher (loading history, running editor commands, saving settings).
-                for effect in pending {
-                    switch effect {
-                    case let .loadHistoryPage(cursor):
-                        if let document = services.document {
-                            Task { do { mailbox.post(.history(try await document.history.page(after: cursor, limit: 50))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
-                        }
-                    case let .loadDiff(id):
-                        if let document = services.document {
-                            Task { do { mailbox.post(.diff(try await document.history.diff(of: id))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
-                        }
-                    case let .compare(a, b):
-                        if let document = services.document {
-                            Task { do { mailbox.post(.diff(try await document.history.diff(between: a, and: b))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
-                        }
-                    case .runEditorCommand, .restore, .tag:
-                        if let document = services.document {
-                            Task {
-                                do { try await document.perform(effect); mailbox.post(.performed(effect)) } catch { mailbox.post(.failure(Self.oneLine(error))) }
-                            }
-                        }
-                    case let .saveSettings(settings):
-                        do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
-                    default: break
-                    }
-                }
+                for effect in pending { carryOut(effect, state: state, services: services, mailbox: mailbox, calls: calls) }
                 pending = []
-                terminal.write(buffer.update(to: frame(state, scene: scene, services: services, width: size.width, height: size.height)))
-                let events = terminal.nextEvents(timeoutMilliseconds: 80)
-                if Date().timeIntervalSince(lastTick) > 0.08 { state.tick += 1; lastTick = Date() }
-                // Another window (or process) may have changed the document: poll its head and re-render on change.
-                if let document = services.document, Date().timeIntervalSince(lastPoll) > 0.3 {
-                    lastPoll = Date()
-                    state.refreshDocument(document)
-                }
-                for message in mailbox.drain() {
-                    switch message {
-                    case let .performed(effect):
-                        if let document = services.document { state.refreshDocument(document) }
-                        if case .restore = effect, case .history(_, let editor) = state.screen {
-                            state.screen = .history(HistoryState(), editor); pending.append(.loadHistoryPage(after: nil))
-                        }
-                    case let .source(name, sourceState):
-                        if let index = state.templates.firstIndex(where: { $0.name == name }) { state.templates[index].state = sourceState }
-                    case let .history(page):
-                        if case .history(var history, let editor) = state.screen {
-                            history.entries += page.entries; history.next = page.next; history.exhausted = page.next == nil; history.loading = false
-                            state.screen = .history(history, editor)
-                        }
-                    case let .diff(lines):
-                        if case .history(var history, let editor) = state.screen { history.diff = lines; state.screen = .history(history, editor) }
-                    case let .failure(text):
-                        switch state.screen {
-                        case .history(var history, let editor): history.error = text; history.loading = false; state.screen = .history(history, editor)
-                        case var .editor(editor): editor.message = text; state.screen = .editor(editor)
-                        case var .settings(settings): settings.message = "✗ " + text; state.screen = .settings(settings)
-                        default: state.message = text
-                        }
-                    }
-                }
+                // Plugin calls run on the worker: observe the call, then take its results (a finished call posts its
+                // result before the worker goes idle, so both are seen together).
+                var replay: [Key] = []
+                if let calls { state.observeCall(calls.worker.running); calls.keepCancelling(state) }
+                for message in mailbox.drain() { receive(message, state: &state, pending: &pending, replay: &replay) }
                 if case var .editor(editor) = state.screen {
                     editor.viewRows = max(1, size.height - 3 - (editor.items?.headerLines ?? 0))
                     state.screen = .editor(editor)
+                }
+                // The frame shows the latest finished render and, after 200 ms, a spinner.
+                var grid = frame(state, scene: scene, services: services, view: calls?.view(for: state), width: size.width, height: size.height)
+                drawSpinner(state, into: &grid)
+                terminal.write(buffer.update(to: grid))
+                let events = replay.map(TerminalEvent.key)
+                    + terminal.nextEvents(timeoutMilliseconds: calls?.isBusy == true || calls?.cache.isCurrent == false ? 20 : 80)
+                if Date().timeIntervalSince(lastTick) > 0.08 { state.tick += 1; lastTick = Date() }
+                // Another window (or process) may have changed the document: poll its head (on the worker) and re-render on change.
+                if let calls, Date().timeIntervalSince(lastPoll) > 0.3 {
+                    lastPoll = Date()
+                    if let editor = state.currentEditor { calls.poll(label: EditorCalls.renderLabel(editor)) }
                 }
                 for event in events {
                     switch event {
@@ -152,8 +126,11 @@ public enum LaunchApp {
                         state = next
                         for effect in effects {
                             switch effect {
+                            case .cancelPluginCall:
+                                services.document?.cancelPluginCall()
                             case .createBlank, .instantiate, .open, .runCommand, .quit:
                                 try? store.save(sceneState(state), id: sceneID)
+                                calls?.stop()
                                 return LaunchOutcome(effect: effect)
                             default: pending.append(effect)
                             }
@@ -165,8 +142,60 @@ public enum LaunchApp {
         }
     }
 
+    /// Starts an effect that stays inside the launcher: a history page or diff (a task), an editor command (the
+    /// worker), saving settings.
+    static func carryOut(_ effect: AppEffect, state: AppState, services: LaunchServices, mailbox: Mailbox, calls: EditorCalls?) {
+        switch effect {
+        case let .loadHistoryPage(cursor):
+            if let document = services.document {
+                Task { do { mailbox.post(.history(try await document.history.page(after: cursor, limit: 50))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
+            }
+        case let .loadDiff(id):
+            if let document = services.document {
+                Task { do { mailbox.post(.diff(try await document.history.diff(of: id))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
+            }
+        case let .compare(a, b):
+            if let document = services.document {
+                Task { do { mailbox.post(.diff(try await document.history.diff(between: a, and: b))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
+            }
+        case .runEditorCommand, .restore, .tag:
+            calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render")
+        case let .saveSettings(settings):
+            do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
+        default: break
+        }
+    }
+
+    /// Takes one result from a background task or the worker into the state; keys typed during a command that
+    /// succeeded are added to `replay`.
+    static func receive(_ message: Mailbox.Message, state: inout AppState, pending: inout [AppEffect], replay: inout [Key]) {
+        switch message {
+        case let .finished(effect, result):
+            replay += state.finishingCall(result)
+            if case .succeeded = result, case .restore = effect, case .history(_, let editor) = state.screen {
+                state.screen = .history(HistoryState(), editor)
+                pending.append(.loadHistoryPage(after: nil))
+            }
+        case let .snapshot(snapshot):
+            state.applying(snapshot)
+        case let .source(name, sourceState):
+            if let index = state.templates.firstIndex(where: { $0.name == name }) { state.templates[index].state = sourceState }
+        case let .history(page):
+            if case .history(var history, let editor) = state.screen {
+                history.entries += page.entries; history.next = page.next; history.exhausted = page.next == nil; history.loading = false
+                state.screen = .history(history, editor)
+            }
+        case let .diff(lines):
+            if case .history(var history, let editor) = state.screen { history.diff = lines; state.screen = .history(history, editor) }
+        case let .failure(text):
+            state.showFailure(text)
+        }
+    }
+
     /// One frame of the current screen.
-    static func frame(_ state: AppState, scene: LaunchScene, services: LaunchServices, width: Int, height: Int) -> CellGrid {
+    /// `view` replaces the document's own view (the editor host passes the one that never calls a plugin).
+    static func frame(_ state: AppState, scene: LaunchScene, services: LaunchServices, view: (any EditorViewProvider)? = nil,
+                      width: Int, height: Int) -> CellGrid {
         switch state.screen {
         case .launch:
             var grid = LaunchLayout(scene: scene, width: width, height: height, context: state.launchContext).grid
@@ -180,7 +209,7 @@ public enum LaunchApp {
         case let .form(form): return Screens.form(form, width: width, height: height)
         case let .editor(editor):
             guard let document = services.document else { return CellGrid(width: width, height: height) }
-            return Screens.editor(editor, view: document.editor, width: width, height: height)
+            return Screens.editor(editor, view: view ?? document.editor, width: width, height: height)
         case let .history(history, editor): return Screens.history(history, title: editor.title, width: width, height: height, tick: state.tick)
         case let .settings(settings): return Screens.settings(state.settings, path: services.settingsPath, width: width, height: height, editing: settings)
         }
@@ -191,6 +220,7 @@ public enum LaunchApp {
         let head = document.latestCommit()
         var editor = EditorState(path: document.path, title: document.title, contentType: document.contentType,
                                  commitID: head.id, commitMessage: head.message, commands: document.editor.commands())
+        editor.editorName = document.editorName
         editor.items = document.editor.itemLayout()
         guard let saved, saved.documentPath == document.path else { return .editor(editor) }
         editor.scroll = max(0, saved.scroll)
@@ -220,19 +250,21 @@ public enum LaunchApp {
     }
 }
 
-/// Results from background tasks, handed to the run loop.
-final class Mailbox: @unchecked Sendable {
+/// Results from background tasks and the worker, handed to the run loop.
+final class Mailbox: Sendable {
     enum Message: Sendable {
-        case performed(AppEffect)
+        /// A command call ended.
+        case finished(AppEffect, CallResult)
+        /// The document's head, read by a poll.
+        case snapshot(DocumentSnapshot)
         case source(String, SourceState)
         case history(HistoryPage)
         case diff([String])
         case failure(String)
     }
-    private let lock = NSLock()
-    private var messages: [Message] = []
-    func post(_ message: Message) { lock.lock(); messages.append(message); lock.unlock() }
-    func drain() -> [Message] { lock.lock(); defer { messages.removeAll(); lock.unlock() }; return messages }
+    private let messages = Mutex<[Message]>([])
+    func post(_ message: Message) { messages.withLock { $0.append(message) } }
+    func drain() -> [Message] { messages.withLock { drained in defer { drained.removeAll() }; return drained } }
 }
 
 extension EditorState {
@@ -244,23 +276,6 @@ extension AppState {
     /// Picks up a new head of the open document (a command here, another window, another process): the status line,
     /// the item layout, and the cursor kept in range.
     mutating func refreshDocument(_ document: any DocumentSession) {
-        func refreshed(_ editor: EditorState) -> EditorState {
-            var editor = editor
-            let head = document.latestCommit()
-            guard head.id != editor.commitID || head.message != editor.commitMessage else { return editor }
-            editor.commitID = head.id
-            editor.commitMessage = head.message
-            editor.items = document.editor.itemLayout()
-            if let items = editor.items {
-                editor.cursor = min(editor.cursor, max(0, items.count - 1))
-                if let anchor = editor.selectionAnchor { editor.selectionAnchor = min(anchor, max(0, items.count - 1)) }
-            }
-            return editor
-        }
-        switch screen {
-        case let .editor(editor): screen = .editor(refreshed(editor))
-        case let .history(history, editor): screen = .history(history, refreshed(editor))
-        default: break
-        }
+        applying(DocumentSnapshot.read(document))
     }
 }

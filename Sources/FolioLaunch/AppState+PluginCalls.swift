@@ -1,0 +1,173 @@
+import Foundation
+import FolioCore
+import FolioTerminal
+
+/// A call into the open document running off the UI thread: an editor command (or undo, redo, restore, tag), or a
+/// render of the plugin's view. The run loop reports how long it has run; the state machine decides what keys do
+/// meanwhile.
+public struct PluginCall: Equatable, Sendable {
+    /// What the spinner says: "tally: spin", "tally: render", "undo".
+    public var label: String
+    /// A command changes the document: other keys wait until it ends. A render lets keys through.
+    public var isCommand: Bool
+    /// Seconds since the call started.
+    public var elapsed: TimeInterval = 0
+    /// Esc was pressed: the call is being stopped.
+    public var cancelling = false
+    /// The run loop's number for the call (0 until it is known), so that a cancel never reaches the next call.
+    public var job = 0
+    public init(label: String, isCommand: Bool, elapsed: TimeInterval = 0, job: Int = 0) {
+        self.label = label; self.isCommand = isCommand; self.elapsed = elapsed; self.job = job
+    }
+
+    /// How long a call runs before the spinner shows.
+    public static let spinnerDelay: TimeInterval = 0.2
+    static let spinnerFrames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+    /// Whether the spinner shows (the call has run 200 ms).
+    public var showsSpinner: Bool { elapsed >= Self.spinnerDelay }
+
+    /// The status-line text while the spinner shows, nil before: "⠋ tally: spin… (esc cancels)".
+    public func spinnerText(tick: Int) -> String? {
+        guard showsSpinner else { return nil }
+        let frame = Self.spinnerFrames[((tick % Self.spinnerFrames.count) + Self.spinnerFrames.count) % Self.spinnerFrames.count]
+        return "\(frame) \(label)… " + (cancelling ? "(stopping)" : "(esc cancels)")
+    }
+}
+
+/// The open document's head as the editor host shows it, read off the UI thread.
+public struct DocumentSnapshot: Equatable, Sendable {
+    public var commitID: String
+    public var commitMessage: String
+    public var items: ItemLayout?
+    public init(commitID: String, commitMessage: String, items: ItemLayout?) {
+        self.commitID = commitID; self.commitMessage = commitMessage; self.items = items
+    }
+
+    /// Reads the head and the item layout (a plugin call when the head changed); call it off the UI thread.
+    public static func read(_ document: any DocumentSession) -> DocumentSnapshot {
+        let head = document.latestCommit()
+        return DocumentSnapshot(commitID: head.id, commitMessage: head.message, items: document.editor.itemLayout())
+    }
+}
+
+/// How a command call ended.
+public enum CallResult: Equatable, Sendable {
+    /// It ran; the document is now at `snapshot`.
+    case succeeded(DocumentSnapshot)
+    /// It failed, or was cancelled or timed out: the one line to show (nothing was changed).
+    case failed(String)
+}
+
+extension AppEffect {
+    /// Whether the effect runs on the open document (off the UI thread, with a spinner and Esc to cancel).
+    public var isDocumentCall: Bool {
+        switch self {
+        case .runEditorCommand, .restore, .tag: return true
+        default: return false
+        }
+    }
+}
+
+extension AppState {
+    /// Keys while a call runs: ^Q cancels it and quits, Esc (or ^C) cancels it; other keys wait for a command (typed
+    /// ahead, at most `typeAheadLimit`) and pass for a render. Nil when the key is handled as usual.
+    func handlingDuringCall(_ key: Key) -> (AppState, [AppEffect])? {
+        guard var running = call else { return nil }
+        if key == .ctrl("q") { return (self, [.cancelPluginCall, .quit]) }
+        let stops = key == .escape || key == .ctrl("c")
+        if !running.isCommand, !(stops && running.showsSpinner) { return nil }
+        var state = self
+        if stops {
+            running.cancelling = true
+            state.call = running
+            state.typeAhead = []
+            return (state, [.cancelPluginCall])
+        }
+        if state.typeAhead.count < Self.typeAheadLimit { state.typeAhead.append(key) }
+        return (state, [])
+    }
+
+    /// How many keys typed during a command are kept for after it.
+    static let typeAheadLimit = 64
+
+    /// Marks a command call as running when `effects` start one, so that the next keys already wait for it.
+    mutating func beginCall(for effects: [AppEffect]) {
+        guard let effect = effects.first(where: \.isDocumentCall) else { return }
+        call = PluginCall(label: callLabel(effect), isCommand: true)
+    }
+
+    /// What the spinner calls `effect`: "tally: spin", "undo", "restore".
+    func callLabel(_ effect: AppEffect) -> String {
+        switch effect {
+        case let .runEditorCommand(id, _):
+            if id.hasPrefix("folio.") { return String(id.dropFirst("folio.".count)) }
+            return currentEditor?.editorName.map { "\($0): \(id)" } ?? id
+        case .restore: return "restore"
+        case .tag: return "tag"
+        default: return ""
+        }
+    }
+
+    /// The run loop's view of the call in progress (nil when none runs); keeps a cancel in progress for the same call
+    /// (or one asked for before its number was known).
+    public mutating func observeCall(_ running: PluginCall?) {
+        guard var running else { call = nil; return }
+        if let call, call.job == 0 || call.job == running.job { running.cancelling = call.cancelling }
+        running.isCommand = running.isCommand || (call?.isCommand ?? false)
+        call = running
+    }
+
+    /// A command call ended: the document's new head is shown, or the one-line failure. Returns the keys typed
+    /// meanwhile to handle now (none after a failure: the user reads the line first).
+    public mutating func finishingCall(_ result: CallResult) -> [Key] {
+        call = nil
+        let typed = typeAhead
+        typeAhead = []
+        switch result {
+        case let .succeeded(snapshot): applying(snapshot); return typed
+        case let .failed(text): showFailure(text); return []
+        }
+    }
+
+    /// Shows a new head (a command here, another window, another process): the status line, the item layout, and
+    /// the cursor kept in range.
+    public mutating func applying(_ snapshot: DocumentSnapshot) {
+        func refreshed(_ editor: EditorState) -> EditorState {
+            var editor = editor
+            guard snapshot.commitID != editor.commitID || snapshot.commitMessage != editor.commitMessage else { return editor }
+            editor.commitID = snapshot.commitID
+            editor.commitMessage = snapshot.commitMessage
+            editor.items = snapshot.items
+            if let items = editor.items {
+                editor.cursor = min(editor.cursor, max(0, items.count - 1))
+                if let anchor = editor.selectionAnchor { editor.selectionAnchor = min(anchor, max(0, items.count - 1)) }
+            }
+            return editor
+        }
+        switch screen {
+        case let .editor(editor): screen = .editor(refreshed(editor))
+        case let .history(history, editor): screen = .history(history, refreshed(editor))
+        default: break
+        }
+    }
+
+    /// A one-line failure where the current screen shows messages.
+    public mutating func showFailure(_ text: String) {
+        switch screen {
+        case .history(var history, let editor): history.error = text; history.loading = false; screen = .history(history, editor)
+        case var .editor(editor): editor.message = text; screen = .editor(editor)
+        case var .settings(settings): settings.message = "✗ " + text; screen = .settings(settings)
+        default: message = text
+        }
+    }
+
+    /// The editor the current screen shows, if any.
+    var currentEditor: EditorState? {
+        switch screen {
+        case let .editor(editor), let .history(_, editor): return editor
+        case let .settings(settings): return settings.returnTo
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+
+/// The plugin's view as the UI thread draws it: the lines of the latest finished render. A frame that needs another
+/// render (the cursor moved, the head changed, the window was resized) asks the worker for it and draws the previous
+/// lines meanwhile; renders asked for while one runs collapse into one for the latest request.
+final class EditorViewCache: Sendable {
+    struct Request: Equatable, Sendable {
+        var width: Int, height: Int, cursor: Int?, selection: EditorSelection?, scroll: Int, head: String
+    }
+    private struct State: Sendable {
+        var wanted: Request?
+        var shown: (request: Request, lines: [String])?
+        var jobQueued = false
+    }
+    private let state = Mutex(State())
+
+    /// The lines to draw for `request` now; queues a render on `worker` when they are not the ones for `request`.
+    func lines(for request: Request, view: any EditorViewProvider, worker: DocumentWorker, label: String) -> [String] {
+        let (lines, submit) = state.withLock { state -> ([String], Bool) in
+            state.wanted = request
+            if let shown = state.shown, shown.request == request { return (shown.lines, false) }
+            let submit = !state.jobQueued
+            state.jobQueued = true
+            return (state.shown?.lines ?? [], submit)
+        }
+        if submit { worker.submit(label: label, isCommand: false) { [self] in renderWanted(view) } }
+        return lines
+    }
+
+    /// Whether the lines drawn are the ones for the latest request (no render pending).
+    var isCurrent: Bool { state.withLock { !$0.jobQueued } }
+
+    /// Renders the latest request until the lines shown are for it (on the worker).
+    private func renderWanted(_ view: any EditorViewProvider) {
+        while true {
+            let next = state.withLock { state -> Request? in
+                guard let wanted = state.wanted, wanted != state.shown?.request else { state.jobQueued = false; return nil }
+                return wanted
+            }
+            guard let request = next else { return }
+            let lines = request.cursor.map {
+                view.render(width: request.width, height: request.height, cursor: $0, selection: request.selection, scroll: request.scroll)
+            } ?? view.render(width: request.width, height: request.height, selection: request.selection)
+            state.withLock { $0.shown = (request, lines) }
+        }
+    }
+}
+
+/// The view provider a frame draws with: renders come from the cache (never a plugin call on the UI thread).
+struct CachedEditorView: EditorViewProvider {
+    let view: any EditorViewProvider
+    let cache: EditorViewCache
+    let worker: DocumentWorker
+    /// The head the state shows, so a new head asks for a new render.
+    let head: String
+    /// The state's item layout (read off the UI thread with the head).
+    let items: ItemLayout?
+    let label: String
+
+    func render(width: Int, height: Int, selection: EditorSelection?) -> [String] {
+        cache.lines(for: .init(width: width, height: height, cursor: nil, selection: selection, scroll: 0, head: head), view: view, worker: worker, label: label)
+    }
+    func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int) -> [String] {
+        cache.lines(for: .init(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll, head: head),
+                    view: view, worker: worker, label: label)
+    }
+    func commands() -> [EditorCommand] { view.commands() }
+    func itemLayout() -> ItemLayout? { items }
+}

@@ -1,0 +1,303 @@
+import FolioCLI
+import FolioCore
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// The editor host while a plugin call runs, driven in tmux like a user would: a small C plugin ("tally", a count)
+/// whose `c` command segfaults and whose `s` command spins is installed on `FOLIO_PLUGIN_PATH`; `i` counts up; a
+/// count of 7 makes its render spin.
+/// Each pane runs `stty -g >before; folio open DOC; echo FOLIO-EXIT=$?; stty -g >after; sleep 30`. Every wait polls
+/// the pane with short sleeps and is bounded; tearDown kills the tmux server (and with it any folio left).
+final class EditorPluginCallTests: XCTestCase {
+    var tmuxPath = ""
+    var socket = ""
+    var dir: TemporaryDirectory!
+    var env: [String: String] = [:]
+    var document: URL { dir.path("count") }
+
+    override func setUpWithError() throws {
+        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("tmux is not installed (Debian package tmux)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
+        tmuxPath = path
+        socket = "folio-calls-\(getpid())-\(UUID().uuidString.prefix(8))"
+        dir = TemporaryDirectory("folio-calls")
+        env = dir.environment(["TERM": "xterm-256color", "FOLIO_PLUGIN_PATH": dir.path("plugins").path])
+        try buildTally()
+        let created = runFolio(["new", "count", "--type", "org.test.tally"], environment: env, cwd: dir.url)
+        XCTAssertEqual(created.status, 0, created.stderr)
+    }
+
+    override func tearDown() {
+        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
+        dir = nil
+        super.tearDown()
+    }
+
+    // MARK: Tests
+
+    func testGivenACommandThatCrashesThePluginWhenRunInTheEditorThenOneLineAndTheNextCommandCommits() throws {
+        try openEditor(callSeconds: 5)
+        try keys("c")
+        let crashed = waitFor(text: "crashed (SIGSEGV) in 'crash'; nothing was changed")
+        XCTAssertTrue(crashed.contains("tally 0"), "the view stays on screen:\n\(crashed)")
+        XCTAssertEqual(commitCount(), 1, "the crash committed nothing")
+        try keys("i")
+        let counted = waitFor(text: "tally 1")
+        XCTAssertTrue(counted.contains("counted 1"), "the status line shows the new commit:\n\(counted)")
+        XCTAssertEqual(commitCount(), 2)
+        try keys("C-q")
+        assertExitedAndRestored()
+    }
+
+    func testGivenABusyLoopWhenEscIsPressedAfterTheSpinnerThenItIsCancelledAndTheEditorStaysUsable() throws {
+        try openEditor(callSeconds: 30)
+        try keys("s")
+        waitFor(text: "tally: spin…")
+        let started = Date()
+        try keys("Escape")
+        let cancelled = waitFor(text: "editor 'tally': 'spin' cancelled; nothing was changed")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "Esc, not the 30 s deadline, ended the call")
+        XCTAssertFalse(cancelled.contains("tally: spin…"), "the spinner is gone:\n\(cancelled)")
+        XCTAssertTrue(cancelled.contains("tally 0"), "the view is still drawn:\n\(cancelled)")
+        try keys("i")
+        waitFor(text: "tally 1")
+        XCTAssertEqual(commitCount(), 2, "only the count-up committed")
+        try keys("C-q")
+        assertExitedAndRestored()
+    }
+
+    func testGivenABusyLoopWhenTheDeadlinePassesThenTheDeadlineLineShowsAndTheEditorStaysUsable() throws {
+        try openEditor(callSeconds: 1)
+        try keys("s")
+        waitFor(text: "tally: spin…")
+        waitFor(text: "editor 'tally' did not answer 'spin' within 1 s; nothing was changed")
+        try keys("i")
+        waitFor(text: "tally 1")
+        XCTAssertEqual(commitCount(), 2)
+        try keys("C-q")
+        assertExitedAndRestored()
+    }
+
+    func testGivenABusyLoopWhenCtrlQIsPressedThenFolioExitsAndTheTerminalIsAsBefore() throws {
+        try openEditor(callSeconds: 30)
+        try keys("s")
+        waitFor(text: "tally: spin…")
+        let started = Date()
+        try keys("C-q")
+        assertExitedAndRestored()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "^Q did not wait for the deadline")
+        XCTAssertEqual(commitCount(), 1)
+        XCTAssertTrue(waitUntil { self.hostProcesses().isEmpty }, "a plugin host outlived folio: \(hostProcesses())")
+    }
+
+    func testGivenARenderThatSpinsWhenEscIsPressedAfterTheSpinnerThenItIsCancelledAndACommandStillWorks() throws {
+        let opened = try DocumentStore(environment: env).open(at: document)
+        _ = try opened.write(Data("6\n".utf8), to: opened.metadata.primaryFile, message: "six")
+        try openEditor(callSeconds: 30, renderSeconds: 30, showing: "tally 6")
+        try keys("i")
+        waitFor(text: "tally: render…")
+        XCTAssertEqual(commitCount(), 3, "the command committed before its view spun")
+        // One Esc stops the render: the view of that version is not asked for again until the document changes.
+        try keys("Escape")
+        let cancelled = waitFor(text: "editor 'tally': 'render' cancelled; nothing was changed")
+        XCTAssertTrue(cancelled.contains("counted 7"), "the editor stays open on the new commit:\n\(cancelled)")
+        try keys("i")
+        waitFor(text: "tally 8")
+        try keys("C-q")
+        assertExitedAndRestored()
+    }
+
+    // MARK: Helpers
+
+    /// Writes the settings with the call deadline, opens the document in a pane and waits for the plugin's view.
+    func openEditor(callSeconds: Int, renderSeconds: Int = 1, showing: String = "tally 0") throws {
+        _ = try dir.write("home/.config/folio/settings.json",
+                          #"{"pluginLimits": {"callSeconds": \#(callSeconds), "renderSeconds": \#(renderSeconds)}}"#)
+        let folio = [folioExecutable.path, "open", document.path].map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let command = "stty -g >'\(dir.path("before").path)'; " + folio.joined(separator: " ")
+            + "; echo FOLIO-EXIT=$?; stty -g >'\(dir.path("after").path)'; sleep 30"
+        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
+        let result = try tmux(["new-session", "-d", "-s", "calls", "-x", "100", "-y", "24", "-c", dir.url.path] + flags + [command])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        waitFor(text: showing)
+    }
+
+    func assertExitedAndRestored(file: StaticString = #filePath, line: UInt = #line) {
+        let screen = waitFor("folio to exit", file: file, line: line) { $0.contains("FOLIO-EXIT=") }
+        XCTAssertTrue(screen.contains("FOLIO-EXIT=0"), screen, file: file, line: line)
+        // The shell creates the file before stty writes its one line into it.
+        XCTAssertTrue(waitUntil { (try? String(contentsOf: self.dir.path("after"), encoding: .utf8))?.hasSuffix("\n") == true }, file: file, line: line)
+        let before = try? String(contentsOf: dir.path("before"), encoding: .utf8)
+        let after = try? String(contentsOf: dir.path("after"), encoding: .utf8)
+        XCTAssertNotNil(before, file: file, line: line)
+        XCTAssertEqual(before, after, "stty -g before and after folio", file: file, line: line)
+        let alternate = (try? tmux(["display-message", "-p", "-t", "calls:0", "#{alternate_on}"]))?.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(alternate, "0", "the alternate screen is still on", file: file, line: line)
+    }
+
+    func commitCount() -> Int {
+        runFolio(["log", document.path], environment: env, cwd: dir.url).stdout.split(separator: "\n").count
+    }
+
+    /// Plugin host processes (`folio __plugin-host`) started from this test's folio.
+    func hostProcesses() -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { Int32($0) != nil }.compactMap { pid -> String? in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                  let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return nil }
+            let command = String(decoding: data, as: UTF8.self)
+            let isOurs = String(decoding: environ, as: UTF8.self).contains(dir.url.path)
+            return command.contains("__plugin-host") && isOurs ? pid : nil
+        }
+    }
+
+    func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return false
+    }
+
+    func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "calls:0"] + keys) }
+
+    func capture() -> String { (try? tmux(["capture-pane", "-p", "-t", "calls:0"]))?.stdout ?? "" }
+
+    @discardableResult
+    func waitFor(_ what: String, timeout: TimeInterval = 6, file: StaticString = #filePath, line: UInt = #line, _ predicate: (String) -> Bool) -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = ""
+        repeat {
+            screen = capture()
+            if predicate(screen) { return screen }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
+        return screen
+    }
+
+    @discardableResult
+    func waitFor(text: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        waitFor("“\(text)”", file: file, line: line) { $0.contains(text) }
+    }
+
+    /// Runs tmux with posix_spawn and its output in files (not `Process`: the tmux server would inherit the
+    /// descriptor `Process` watches, and the wait would never end).
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let outPath = dir.path("tmux-\(UUID().uuidString).out").path, errPath = dir.path("tmux-\(UUID().uuidString).err").path
+        defer { try? FileManager.default.removeItem(atPath: outPath); try? FileManager.default.removeItem(atPath: errPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([tmuxPath, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, tmuxPath, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw NSError(domain: "tmux", code: Int(spawned)) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        return ((status >> 8) & 0xFF, stdout, stderr)
+    }
+
+    /// Builds the tally plugin with `cc` into `plugins/` with its manifest.
+    func buildTally() throws {
+        let folder = dir.path("plugins")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let source = folder.appendingPathComponent("tally.c")
+        try Data(Self.tallySource.utf8).write(to: source)
+        let header = repositoryRoot.appendingPathComponent("Sources/FolioPluginABI/include")
+        let library = folder.appendingPathComponent("libtally.so")
+        let result = try runProgram("cc", ["-shared", "-fPIC", "-I", header.path, "-o", library.path, source.path])
+        guard result.status == 0 else { throw XCTSkip("cc could not build the test plugin: \(result.stderr)") }
+        try Data(Self.tallyManifest.utf8).write(to: folder.appendingPathComponent("libtally.folio-plugin.json"))
+    }
+
+    static let tallyManifest = """
+    {"id": "test.tally", "name": "Tally", "version": "1.0.0", "abi": 1, "library": "libtally.so",
+     "editors": [{"id": "tally", "name": "Tally", "contentTypes": ["org.test.tally"], "priority": "default",
+       "declaredTypes": [{"identifier": "org.test.tally", "conformsTo": ["public.plain-text"], "extensions": ["tally"], "description": "A tally"}],
+       "commands": [{"id": "inc", "title": "Count", "shortcut": "i", "usage": "inc", "needsSelection": false},
+                    {"id": "crash", "title": "Crash", "shortcut": "c", "usage": "crash", "needsSelection": false},
+                    {"id": "spin", "title": "Spin", "shortcut": "s", "usage": "spin", "needsSelection": false}]}]}
+    """
+
+    static let tallySource = """
+    #include "folio_plugin.h"
+    #include <stdlib.h>
+    #include <string.h>
+    #include <stdio.h>
+
+    struct folio_document { long count; };
+    static void t_free(folio_buffer *b) { free(b->data); }
+    static folio_status t_set(folio_buffer *b, const char *text) {
+        size_t size = strlen(text);
+        b->data = malloc(size + 1);
+        if (!b->data) return FOLIO_STATUS_OUT_OF_MEMORY;
+        memcpy(b->data, text, size + 1); b->size = size; b->release = t_free;
+        return FOLIO_STATUS_OK;
+    }
+    static folio_status t_open(const folio_editor *e, const uint8_t *bytes, size_t size, folio_document **out, folio_buffer *err) {
+        folio_document *d = calloc(1, sizeof *d);
+        if (!d) return FOLIO_STATUS_OUT_OF_MEMORY;
+        char text[32] = {0}; memcpy(text, bytes, size < 31 ? size : 31);
+        d->count = strtol(text, NULL, 10);
+        *out = d;
+        return FOLIO_STATUS_OK;
+    }
+    static folio_status t_apply(const folio_editor *e, const folio_document *doc, const char *cmd, const char *args,
+                                const folio_selection *sel, folio_document **out, folio_buffer *desc, folio_buffer *err) {
+        if (strcmp(cmd, "crash") == 0) { *(volatile int *)0 = 1; }
+        if (strcmp(cmd, "spin") == 0) { for (volatile long i = 0;; i++) {} }
+        folio_document *d = calloc(1, sizeof *d);
+        if (!d) return FOLIO_STATUS_OUT_OF_MEMORY;
+        d->count = doc->count + 1;
+        *out = d;
+        char line[64]; snprintf(line, sizeof line, "counted %ld", d->count);
+        return t_set(desc, line);
+    }
+    static folio_status t_serialize(const folio_editor *e, const folio_document *doc, folio_buffer *out, folio_buffer *err) {
+        char text[32]; snprintf(text, sizeof text, "%ld\\n", doc->count);
+        return t_set(out, text);
+    }
+    static folio_status t_render(const folio_editor *e, const folio_document *doc, uint32_t w, uint32_t h,
+                                 const folio_selection *sel, folio_buffer *out, folio_buffer *err) {
+        if (doc->count == 7) { for (volatile long i = 0;; i++) {} }
+        char text[64]; snprintf(text, sizeof text, "tally %ld", doc->count);
+        return t_set(out, text);
+    }
+    static void t_release(const folio_editor *e, folio_document *doc) { free(doc); }
+    static const folio_command_info c0 = { sizeof(folio_command_info), 0, "inc", "Count", "i", "inc" };
+    static const folio_command_info c1 = { sizeof(folio_command_info), 0, "crash", "Crash", "c", "crash" };
+    static const folio_command_info c2 = { sizeof(folio_command_info), 0, "spin", "Spin", "s", "spin" };
+    static const folio_command_info *const commands[] = { &c0, &c1, &c2 };
+    static const char *const types[] = { "org.test.tally" };
+    static const char *const conforms[] = { "public.plain-text" };
+    static const char *const extensions[] = { "tally" };
+    static const folio_type_declaration tally_type = { sizeof(folio_type_declaration), 0, "org.test.tally", conforms, 1, extensions, 1, "A tally" };
+    static const folio_type_declaration *const declared[] = { &tally_type };
+    static const folio_editor editor = {
+        .struct_size = sizeof(folio_editor), .priority = FOLIO_PRIORITY_DEFAULT, .id = "tally", .name = "Tally",
+        .content_types = types, .content_type_count = 1, .declared_types = declared, .declared_type_count = 1,
+        .commands = commands, .command_count = 3,
+        .open = t_open, .apply = t_apply, .serialize = t_serialize, .render = t_render, .release = t_release,
+    };
+    static const folio_editor *const editors[] = { &editor };
+    static const folio_plugin_descriptor descriptor = {
+        .magic = FOLIO_PLUGIN_MAGIC, .abi_major = FOLIO_PLUGIN_ABI_MAJOR, .abi_minor = FOLIO_PLUGIN_ABI_MINOR,
+        .struct_size = sizeof(folio_plugin_descriptor), .id = "test.tally", .name = "Tally", .version = "1.0.0",
+        .editors = editors, .editor_count = 1,
+    };
+    const folio_plugin_descriptor *folio_plugin_entry(void) { return &descriptor; }
+    """
+}
