@@ -53,9 +53,10 @@ public struct PluginIsolation: Sendable {
         if let executable {
             if executable.lastPathComponent == Self.hostName { return executable }
             folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
+        } else {
+            folders.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
+            if let folder = PluginSearchPath.executableFolder, !folders.contains(folder) { folders.append(folder) }
         }
-        folders.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
-        if let folder = PluginSearchPath.executableFolder { folders.append(folder) }
         for folder in folders {
             for candidate in [folder.appendingPathComponent(Self.hostName),
                               folder.deletingLastPathComponent().appendingPathComponent("libexec/folio/\(Self.hostName)")] {
@@ -103,6 +104,9 @@ final class IsolatedPlugin: Sendable {
 
     /// The running host's process id, nil when none runs (for tests; blocks while a call runs).
     var hostPID: pid_t? { state.withLock { $0.connection?.pid } }
+
+    /// The standby host's process id, nil when none waits (for tests).
+    var standbyPID: pid_t? { state.withLock { $0.standby?.connection.pid } }
 
     /// The current host generation.
     var generation: Int { state.withLock { $0.generation } }
