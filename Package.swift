@@ -36,7 +36,12 @@ let package = Package(
         .target(name: "FolioCLI", dependencies: [
             "FolioCore", "FolioGit", "FolioMustache", "FolioTemplates", "FolioPlugins", "FolioTerminal", "FolioLaunch", "FolioSync",
         ]),
-        .executableTarget(name: "folio", dependencies: ["FolioCLI"]),
+        // The Swift runtime and Foundation linked statically (measured: `folio --help` 28 vs 49 ms median, `folio view`
+        // 58 vs 82 ms; the binary grows from 12 to 83 MB, mostly ICU data). Sound because no plugin code runs in this
+        // process: plugins run in `folio-plugin-host`, which stays dynamic and shares one runtime with them. Foundation's
+        // own static dependencies are named because the modules are compiled against the dynamic SDK; lld resolves them
+        // in any order. No test target depends on this target (its flags would reach the test bundle's link).
+        .executableTarget(name: "folio", dependencies: ["FolioCLI"], linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"])]),
         // Installed beside `folio` (or in ../libexec/folio/); Folio starts one per plugin to run its code.
         .executableTarget(name: "folio-plugin-host", dependencies: ["FolioPluginHost"]),
 
@@ -61,6 +66,6 @@ let package = Package(
         .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioTestSupport", "folio-plugin-host"]),
         .testTarget(name: "FolioLaunchTests", dependencies: ["FolioLaunch", "FolioTerminal", "FolioTestSupport", "folio-plugin-host"]),
         .testTarget(name: "FolioSyncTests", dependencies: ["FolioSync", "FolioTestSupport", "folio-plugin-host"]),
-        .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio", "folio-plugin-host", "folio-test-trap", "FolioTestSupport"]),
+        .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio-plugin-host", "folio-test-trap", "FolioTestSupport"]),
     ]
 )
