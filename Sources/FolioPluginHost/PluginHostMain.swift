@@ -13,6 +13,13 @@ public enum PluginHostMain {
 
     /// Runs the host loop; returns the exit code (0 when Folio closed the connection).
     public static func run(_ arguments: [String]) -> Int32 {
+        var info = stat()
+        guard fstat(socketFD, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else {
+            // Started by hand: write nothing to whatever fd 3 is.
+            let line = "folio-plugin-host: runs plugins for folio, which starts it with a socket as descriptor 3; not for direct use\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+            return 2
+        }
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)  // a plugin flooding stderr past the log's size limit gets EFBIG, not a signal
         let bufferCap = Int(clamping: option("--buffer", in: arguments) ?? 64 << 20)
