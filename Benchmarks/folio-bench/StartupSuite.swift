@@ -1,17 +1,18 @@
 import Foundation
 
-/// `startup`: how long a short `folio` command takes as a whole process, the `folio` built next to this benchmark
-/// (Swift runtime and Foundation linked dynamically) against the same sources linked with `-static-stdlib`.
+/// `startup`: how long a short `folio` command takes as a whole process, a `folio` with the Swift runtime and
+/// Foundation linked dynamically against one linked with `-static-stdlib` (what Package.swift now builds; plugins run
+/// in `folio-plugin-host`, never in `folio`). Keep a dynamic build to compare against, e.g.:
 ///
-///     swift build -c release
-///     swift build -c release --product folio -Xswiftc -static-stdlib --scratch-path .build-static
-///     .build/release/folio-bench startup --static .build-static/release/folio [--n 200]
+///     swift build -c release        # static folio (Package.swift)
+///     cp .build/release/folio /tmp/folio-static
+///     (build once with the linkerSettings of the folio target removed, and leave that dynamic folio in .build/release)
+///     .build/release/folio-bench startup --static /tmp/folio-static [--n 200]
 ///
 /// Without `--static` only the dynamic figures are printed, against the 6 ms for a dynamic Foundation
 /// hello-world. The runs alternate between the two binaries so a change in machine load hits both alike; the figure
 /// is the median, the minimum is in the note. The static binary is also asked to edit and show a checklist through
-/// the bundled Swift plugin (a second, dynamic Swift runtime loaded into its process) and must print what the
-/// dynamic one prints.
+/// the bundled Swift plugin (run in `folio-plugin-host` beside it) and must print what the dynamic one prints.
 func startupSuite(_ bench: Bench) throws {
     let runs = bench.option("--n", default: 200)
     let dynamic = folioExecutablePath

@@ -212,10 +212,6 @@ public enum FolioCommandLine {
     /// Runs with the process's arguments and streams, then exits.
     public static func main() -> Never {
         StandardStreams.ensureOpen()  // before anything opens a file
-        // Hidden mode: the plugin host process Folio starts to run plugin code (see PluginHostProcess).
-        if Swift.CommandLine.arguments.dropFirst().first == PluginHostProcess.modeArgument {
-            exit(PluginHostProcess.main(Array(Swift.CommandLine.arguments.dropFirst(2))))
-        }
         signal(SIGPIPE, SIG_IGN)
         FatalSignals.install()  // a crash restores the terminal and leaves a report, never the runtime's prompt
         let arguments: [String]

@@ -263,9 +263,10 @@ public enum PluginBenchmarks {
     }
 
     /// The plugin host of the benchmarks: isolated (the product) or in this process (the comparison).
-    static func host(_ environment: [String: String], inProcess: Bool, quarantine: Bool = true) -> PluginHost {
+    static func host(_ environment: [String: String], inProcess: Bool, quarantine: Bool = true, standby: Bool = false) -> PluginHost {
         var isolation = PluginIsolation.standard(environment: environment)
         if inProcess { isolation.mode = .inProcess }
+        isolation.standby = standby
         if !quarantine { isolation.stateFolder = nil }
         return PluginHost(searchPath: .standard(environment: environment), isolation: isolation)
     }
@@ -342,15 +343,17 @@ public enum PluginBenchmarks {
 
     /// Recovery after a crash in the editor: the host dies (SIGSEGV), the next frame reports it in one line, the one
     /// after starts a fresh host, reopens the document and renders. Each duration runs from the signal to that frame.
-    public static func recovery(document path: URL, count: Int, environment: [String: String]) throws -> [Duration] {
+    /// With `standby`, a loaded standby host is kept (as in a long editor session) and the timing starts once it is up.
+    public static func recovery(document path: URL, count: Int, environment: [String: String], standby: Bool = false) throws -> [Duration] {
         let document = try DocumentStore(environment: environment).open(at: path)
-        let host = host(environment, inProcess: false)
+        let host = host(environment, inProcess: false, standby: standby)
         let session = DocumentSessionAdapter(document: document, host: host, associations: [:])
         _ = session.render(width: 100, height: 30, cursor: 0, selection: nil, scroll: 0)
         let clock = ContinuousClock()
         var durations: [Duration] = []
         for i in 0..<count {
             guard let pid = host.hostProcessIDs.first else { throw FolioError.invalidRequest("no plugin host is running") }
+            usleep(300_000)  // not timed: the user works a while before the crash (a standby host is loaded by then)
             let start = clock.now
             kill(pid, SIGSEGV)
             let report = session.render(width: 100, height: 30, cursor: i + 1, selection: nil, scroll: 0)

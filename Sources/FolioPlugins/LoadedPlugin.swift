@@ -91,6 +91,15 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     /// Fails unless the library says what its manifest says (id, ABI, editors, types, commands).
     public func check(against manifest: PluginManifest, manifestURL: URL) throws {
+        try PluginManifestCheck.check(library: library, id: id, abiMajor: abiMajor, version: version, editors: editors.map(\.manifest),
+                                      against: manifest, manifestURL: manifestURL)
+    }
+}
+
+/// The check of what a library describes (loaded here or in a plugin host) against its manifest.
+enum PluginManifestCheck {
+    static func check(library: URL, id: String, abiMajor: Int, version: String, editors: [EditorManifest],
+                      against manifest: PluginManifest, manifestURL: URL) throws {
         func refuse(_ reason: String) -> PluginRefusal {
             PluginRefusal(file: library.path, reason: "\(reason) (manifest \(manifestURL.path))")
         }
@@ -102,10 +111,10 @@ public final class LoadedPlugin: @unchecked Sendable {
             throw refuse("the library provides editors [\(libraryEditors.joined(separator: ", "))] but its manifest lists [\(manifestEditors.joined(separator: ", "))]")
         }
         for (loaded, listed) in zip(editors, manifest.editors) {
-            if loaded.manifest.contentTypes != listed.contentTypes { throw refuse("editor '\(listed.id)' edits other content types than its manifest says") }
-            if loaded.manifest.priority != listed.priority { throw refuse("editor '\(listed.id)' has priority \(loaded.manifest.priority.rawValue) but its manifest says \(listed.priority.rawValue)") }
-            if loaded.manifest.commands.map(\.id) != listed.commands.map(\.id) { throw refuse("editor '\(listed.id)' has other commands than its manifest lists") }
-            if loaded.manifest.declaredTypes.map(\.identifier) != listed.declaredTypes.map(\.identifier) { throw refuse("editor '\(listed.id)' declares other types than its manifest says") }
+            if loaded.contentTypes != listed.contentTypes { throw refuse("editor '\(listed.id)' edits other content types than its manifest says") }
+            if loaded.priority != listed.priority { throw refuse("editor '\(listed.id)' has priority \(loaded.priority.rawValue) but its manifest says \(listed.priority.rawValue)") }
+            if loaded.commands.map(\.id) != listed.commands.map(\.id) { throw refuse("editor '\(listed.id)' has other commands than its manifest lists") }
+            if loaded.declaredTypes.map(\.identifier) != listed.declaredTypes.map(\.identifier) { throw refuse("editor '\(listed.id)' declares other types than its manifest says") }
         }
     }
 }

@@ -1,3 +1,4 @@
+import FolioPluginHost
 import Foundation
 import Synchronization
 
@@ -76,7 +77,7 @@ final class PluginHostConnection: Sendable {
         }
     }
 
-    /// Starts `executable __plugin-host` with Folio's end of a socketpair as fd 3, stdin and stdout on /dev/null,
+    /// Starts `folio-plugin-host` (`executable`) with Folio's end of a socketpair as fd 3, stdin and stdout on /dev/null,
     /// stderr appended to `log`, every other descriptor closed, a session of its own, and the Swift backtracer off.
     static func spawn(executable: URL, limits: PluginLimits, log: URL?, environment: [String: String]) throws -> PluginHostConnection {
         var pair: [Int32] = [-1, -1]
@@ -84,7 +85,7 @@ final class PluginHostConnection: Sendable {
             throw PluginWire.WireError.io("socketpair", errno)
         }
         var childEnd = pair[1]
-        if childEnd == PluginHostProcess.socketFD {  // dup2 onto itself would keep FD_CLOEXEC
+        if childEnd == PluginHostMain.socketFD {  // dup2 onto itself would keep FD_CLOEXEC
             childEnd = fcntl(pair[1], F_DUPFD_CLOEXEC, 10)
             close(pair[1])
         }
@@ -92,7 +93,7 @@ final class PluginHostConnection: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, childEnd, PluginHostProcess.socketFD)
+        posix_spawn_file_actions_adddup2(&actions, childEnd, PluginHostMain.socketFD)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         if let log {
@@ -101,7 +102,7 @@ final class PluginHostConnection: Sendable {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         // Every other descriptor (a document's lock, libgit2's files, the terminal) is closed in the child.
-        guard let closeFrom = Self.addCloseFrom, closeFrom(&actions, PluginHostProcess.socketFD + 1) == 0 else {
+        guard let closeFrom = Self.addCloseFrom, closeFrom(&actions, PluginHostMain.socketFD + 1) == 0 else {
             close(pair[0])
             throw PluginWire.WireError.io("posix_spawn_file_actions_addclosefrom_np", ENOSYS)
         }
@@ -123,7 +124,7 @@ final class PluginHostConnection: Sendable {
 
         var env = environment
         env["SWIFT_BACKTRACE"] = "enable=no"
-        let arguments = [executable.path, PluginHostProcess.modeArgument, "--memory", String(limits.memory), "--buffer", String(limits.buffer)]
+        let arguments = [executable.path, "--memory", String(limits.memory), "--buffer", String(limits.buffer)]
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = env.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

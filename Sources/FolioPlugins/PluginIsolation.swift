@@ -12,12 +12,16 @@ public struct PluginIsolation: Sendable {
     }
     public var mode: Mode
     public var limits: PluginLimits
-    /// The `folio` executable to run in host mode; nil finds it (`/proc/self/exe`, else `folio` beside it).
+    /// The `folio` executable whose plugin host to start (or `folio-plugin-host` itself); nil: the running program's.
     public var executable: URL?
     /// Where the quarantine and the hosts' stderr log live (`$XDG_STATE_HOME/folio`); nil keeps neither.
     public var stateFolder: URL?
     /// The environment the hosts start with.
     public var environment: [String: String]
+    /// Keep a standby host per plugin in use: spawned (and its plugin loaded) in the background once a host is up,
+    /// so that after a crash, timeout or cancel the next call finds a loaded host at once. For long-lived sessions
+    /// (the editor host); one-shot commands leave it off (they still start a fresh host right after a failure).
+    public var standby: Bool = false
 
     /// Creates an isolation setting.
     public init(mode: Mode = .isolated, limits: PluginLimits = PluginLimits(), executable: URL? = nil, stateFolder: URL? = nil,
@@ -39,18 +43,28 @@ public struct PluginIsolation: Sendable {
     /// The quarantine, when there is a state folder.
     public var quarantine: PluginQuarantine? { stateFolder.map(PluginQuarantine.init(folder:)) }
 
-    /// The executable to start hosts with: the running `folio`, else the `folio` built beside the running program.
+    /// The name of the plugin host executable.
+    public static let hostName = "folio-plugin-host"
+
+    /// The plugin host executable: `folio-plugin-host` beside `folio` (the running program, or `executable`), or in
+    /// `../libexec/folio/` from there (an installed layout).
     func hostExecutable() throws -> URL {
-        if let executable { return executable }
-        let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        if running.lastPathComponent == "folio" { return running }
-        let sibling = running.deletingLastPathComponent().appendingPathComponent("folio")
-        if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
-        if let folder = PluginSearchPath.executableFolder {
-            let beside = folder.appendingPathComponent("folio")
-            if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        var folders: [URL] = []
+        if let executable {
+            if executable.lastPathComponent == Self.hostName { return executable }
+            folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
+        } else {
+            folders.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
+            if let folder = PluginSearchPath.executableFolder, !folders.contains(folder) { folders.append(folder) }
         }
-        throw FolioError.invalidRequest("cannot find the folio executable to run plugins in (looked beside \(running.path))")
+        for folder in folders {
+            for candidate in [folder.appendingPathComponent(Self.hostName),
+                              folder.deletingLastPathComponent().appendingPathComponent("libexec/folio/\(Self.hostName)")] {
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.standardizedFileURL }
+            }
+        }
+        let looked = folders.map(\.path).joined(separator: ", ")
+        throw FolioError.invalidRequest("cannot find \(Self.hostName) to run plugins in (looked in \(looked) and their ../libexec/folio)")
     }
 }
 
@@ -70,6 +84,8 @@ final class IsolatedPlugin: Sendable {
         var pendingReleases: [Int64] = []
         /// A refusal from loading, kept so that every call reports it without restarting the host.
         var refusal: PluginRefusal?
+        /// A host already started (its ready and load replies unread) that the next start takes over.
+        var standby: (connection: PluginHostConnection, loadSequence: UInt32)?
     }
     private let state = Mutex(State())
     /// The connection a call is running on, for `cancel()` (separate from `state`, which the call holds).
@@ -88,6 +104,9 @@ final class IsolatedPlugin: Sendable {
 
     /// The running host's process id, nil when none runs (for tests; blocks while a call runs).
     var hostPID: pid_t? { state.withLock { $0.connection?.pid } }
+
+    /// The standby host's process id, nil when none waits (for tests).
+    var standbyPID: pid_t? { state.withLock { $0.standby?.connection.pid } }
 
     /// The current host generation.
     var generation: Int { state.withLock { $0.generation } }
@@ -143,8 +162,15 @@ final class IsolatedPlugin: Sendable {
                     }
                     let loaded = try connection.reply(to: loadSequence, deadline: deadline)
                     state.loadSequence = nil
+                    if isolation.standby, state.standby == nil, loaded.kind != .failure {
+                        state.standby = try? spawnLoading(editor: editor, command: command)
+                    }
                     if loaded.kind == .failure {
                         let refusal = PluginRefusal(file: (try? loaded.string(2)) ?? plugin.library.path, reason: PluginText.description(try loaded.field(1)))
+                        state.refusal = refusal
+                        throw refusal
+                    }
+                    if let refusal = checkDescription(loaded) {
                         state.refusal = refusal
                         throw refusal
                     }
@@ -166,6 +192,7 @@ final class IsolatedPlugin: Sendable {
                 return (reply, state.generation)
             } catch let refusal as PluginRefusal {
                 replace(&state)
+                state.standby = nil
                 state.refusal = refusal
                 throw refusal
             } catch let stale as StaleDocument {
@@ -178,8 +205,26 @@ final class IsolatedPlugin: Sendable {
                     quarantine.strike(library: plugin.library, plugin: plugin.manifest.id,
                                       PluginStrike(time: Date(), editor: editor, command: failure.command, cause: failure.strikeCause))
                 }
+                // A fresh host starts now, so that the next call (the user's next key) does not wait for a whole start.
+                if state.standby == nil, isolation.quarantine?.quarantined(library: plugin.library, plugin: plugin.manifest.id) == nil {
+                    state.standby = try? spawnLoading(editor: editor, command: command)
+                }
                 throw failure
             }
+        }
+    }
+
+    /// The refusal when the library the host loaded is not what its manifest says (id, ABI, version, editors).
+    private func checkDescription(_ loaded: PluginWire.Message) -> PluginRefusal? {
+        do {
+            let editors = try JSONDecoder().decode([EditorManifest].self, from: try loaded.field(6))
+            try PluginManifestCheck.check(library: plugin.library, id: try loaded.string(1), abiMajor: Int(try loaded.integer(4)),
+                                          version: try loaded.string(3), editors: editors, against: plugin.manifest, manifestURL: plugin.manifestURL)
+            return nil
+        } catch let refusal as PluginRefusal {
+            return refusal
+        } catch {
+            return PluginRefusal(file: plugin.library.path, reason: "the plugin host described the library badly: \(error)")
         }
     }
 
@@ -191,13 +236,27 @@ final class IsolatedPlugin: Sendable {
         state.pendingReleases = []
     }
 
-    /// Spawns a host and sends it the load request, unless one is running; refuses quarantined builds.
+    /// Makes a host current unless one is: the standby if there is one, else a new one; refuses quarantined builds.
     private func start(_ state: inout State, editor: String, command: String) throws {
         if let refusal = state.refusal { throw refusal }
         guard state.connection == nil else { return }
         if let record = isolation.quarantine?.quarantined(library: plugin.library, plugin: plugin.manifest.id) {
+            state.standby = nil
             throw PluginQuarantinedError(editor: editor, record: record)
         }
+        if let standby = state.standby {
+            state.standby = nil
+            state.connection = standby.connection
+            state.loadSequence = standby.loadSequence
+            return
+        }
+        let (connection, loadSequence) = try spawnLoading(editor: editor, command: command)
+        state.connection = connection
+        state.loadSequence = loadSequence
+    }
+
+    /// Spawns a host and sends it the load request without waiting for the reply.
+    private func spawnLoading(editor: String, command: String) throws -> (PluginHostConnection, UInt32) {
         var log: URL?
         if let folder = isolation.stateFolder {
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -215,13 +274,11 @@ final class IsolatedPlugin: Sendable {
             throw PluginHostFailure(editor: editor, command: command, cause: .spawnFailed("\(error)"))
         }
         do {
-            state.loadSequence = try connection.send(.load, [Data(plugin.library.path.utf8), Data(plugin.manifestURL.path.utf8)],
-                                                     deadline: .now + isolation.limits.call)
+            return (connection, try connection.send(.load, [Data(plugin.library.path.utf8)], deadline: .now + isolation.limits.call))
         } catch {
             let cause = connection.terminate(after: error, limit: isolation.limits.call)
             throw PluginHostFailure(editor: editor, command: "load", cause: cause)
         }
-        state.connection = connection
     }
 }
 

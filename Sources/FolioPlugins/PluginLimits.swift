@@ -1,3 +1,4 @@
+import FolioPluginHost
 import FolioCore
 import Foundation
 
@@ -29,7 +30,7 @@ public struct PluginLimits: Sendable, Equatable {
     }
 
     /// The largest message either side accepts: three buffers (a merge's inputs) and room for the framing.
-    static func messageCap(bufferCap: Int) -> Int { bufferCap.multipliedReportingOverflow(by: 3).partialValue + (64 << 10) }
+    static func messageCap(bufferCap: Int) -> Int { HostWire.messageCap(bufferCap: bufferCap) }
 
     /// A deadline as the user reads it: "5 s", "0.5 s".
     static func describe(_ duration: Duration) -> String {

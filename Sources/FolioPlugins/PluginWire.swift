@@ -1,3 +1,4 @@
+import FolioPluginHost
 import Foundation
 
 /// The protocol between Folio and its plugin host process, over one `AF_UNIX` stream socket.
@@ -13,16 +14,13 @@ import Foundation
 /// another version, an unknown kind, a length over the cap or a short field list as a protocol violation and ends
 /// the connection. Requests and replies alternate (one call at a time), and each reply repeats its request's sequence.
 enum PluginWire {
-    static let magic: UInt32 = 0x4850_4C46  // "FPLH" as little-endian bytes
-    /// Bumped on any incompatible change; both ends are the same executable, so a mismatch is a broken install.
-    static let version: UInt16 = 1
-    static let headerSize = 16
+    static let magic = HostWire.magic
+    /// Bumped on any incompatible change; both ends are built from this package, so a mismatch is a broken install.
+    static let version = HostWire.version
+    static let headerSize = HostWire.headerSize
 
-    /// Message kinds: requests from Folio (1…), replies from the host (100…).
-    enum Kind: UInt16 {
-        case load = 1, open, apply, serialize, render, release, diff, merge
-        case ready = 100, ok, failure, conflicts
-    }
+    /// Message kinds: requests from Folio (1…), replies from the host (100…) (shared with the host).
+    typealias Kind = HostWire.Kind
 
     /// One decoded message.
     struct Message {
@@ -115,7 +113,7 @@ enum PluginWire {
             guard payload.endIndex - offset >= length else { throw WireError.violation("a field longer than its message") }
             fields.append(payload.subdata(in: offset..<offset + length))
             offset += length
-            guard fields.count <= 64 else { throw WireError.violation("more than 64 fields") }
+            guard fields.count <= HostWire.maximumFields else { throw WireError.violation("more than \(HostWire.maximumFields) fields") }
         }
         return fields
     }

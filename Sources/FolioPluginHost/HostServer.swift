@@ -1,0 +1,106 @@
+import FolioPluginABI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The host's state: the loaded library and the documents Folio has open in it, by Folio's ids.
+final class HostServer {
+    private let bufferCap: Int
+    private var library: HostLibrary?
+    private var documents: [Int64: (editor: HostEditor, handle: OpaquePointer)] = [:]
+
+    init(bufferCap: Int) { self.bufferCap = bufferCap }
+
+    deinit {
+        for (editor, handle) in documents.values { HostCalls(editor: editor, bufferCap: bufferCap).release(handle) }
+    }
+
+    /// Runs one request; nil for requests without a reply (release). Throws only for protocol violations.
+    func handle(_ request: HostMessage) throws(HostWireError) -> (HostWire.Kind, [[UInt8]])? {
+        do {
+            return try dispatch(request)
+        } catch let refusal as HostRefusal {
+            return (.failure, [HostWire.integer(-1), Array(refusal.reason.utf8), Array(refusal.file.utf8)])
+        } catch let failure as HostCallFailure {
+            return (.failure, [HostWire.integer(failure.status), Array(failure.message.utf8)])
+        } catch let error as HostWireError {
+            throw error
+        } catch {
+            return (.failure, [HostWire.integer(7), Array("\(error)".utf8)])
+        }
+    }
+
+    private func calls(_ request: HostMessage) throws -> HostCalls {
+        let id = try request.string(0)
+        guard let library else { throw HostWireError.violation("a call before load") }
+        guard let editor = library.editors.first(where: { $0.id == id }) else {
+            throw HostCallFailure(status: 7, message: "the library does not provide editor '\(id)'")
+        }
+        return HostCalls(editor: editor, bufferCap: bufferCap)
+    }
+
+    private func document(_ request: HostMessage, _ index: Int) throws -> OpaquePointer {
+        let id = try request.integer(index)
+        guard let document = documents[id] else { throw HostWireError.violation("no document \(id)") }
+        return document.handle
+    }
+
+    private func selection(_ request: HostMessage, from index: Int) throws -> folio_selection {
+        folio_selection(struct_size: UInt32(MemoryLayout<folio_selection>.size), reserved: 0,
+                        cursor: try request.integer(index), anchor: try request.integer(index + 1), scroll: try request.integer(index + 2))
+    }
+
+    private func dispatch(_ request: HostMessage) throws -> (HostWire.Kind, [[UInt8]])? {
+        switch request.kind {
+        case .load:
+            guard library == nil else { throw HostWireError.violation("a second load") }
+            let loaded = try HostLibrary.load(try request.string(0))
+            library = loaded
+            return (.ok, [Array(loaded.editors.map(\.id).joined(separator: "\n").utf8), Array(loaded.id.utf8), Array(loaded.name.utf8),
+                          Array(loaded.version.utf8), HostWire.integer(Int64(loaded.abiMajor)), HostWire.integer(Int64(loaded.abiMinor)),
+                          loaded.editorsJSON])
+        case .open:
+            let calls = try calls(request)
+            let id = try request.integer(1)
+            let handle = try calls.open(try request.field(2))
+            if let old = documents.updateValue((calls.editor, handle), forKey: id) { HostCalls(editor: old.editor, bufferCap: bufferCap).release(old.handle) }
+            return (.ok, [])
+        case .apply:
+            let calls = try calls(request)
+            let handle = try document(request, 1)
+            let newID = try request.integer(2)
+            let command = try request.string(3)
+            let (changed, description) = try calls.apply(handle, command, arguments: try request.string(4), try selection(request, from: 5))
+            if let old = documents.updateValue((calls.editor, changed), forKey: newID) { HostCalls(editor: old.editor, bufferCap: bufferCap).release(old.handle) }
+            return (.ok, [try capped(Array(description.utf8))])
+        case .serialize:
+            let calls = try calls(request)
+            return (.ok, [try calls.serialize(try document(request, 1))])
+        case .render:
+            let calls = try calls(request)
+            let width = Int(clamping: try request.integer(2)), height = Int(clamping: try request.integer(3))
+            return (.ok, [try calls.render(try document(request, 1), width: width, height: height, try selection(request, from: 4))])
+        case .release:
+            if let old = documents.removeValue(forKey: try request.integer(1)) { HostCalls(editor: old.editor, bufferCap: bufferCap).release(old.handle) }
+            return nil
+        case .diff:
+            let calls = try calls(request)
+            guard let text = try calls.diff(try request.field(1), try request.field(2)) else { return (.ok, []) }
+            return (.ok, [text])
+        case .merge:
+            let calls = try calls(request)
+            switch try calls.merge(try request.field(1), try request.field(2), try request.field(3)) {
+            case nil: return (.ok, [])
+            case let .merged(bytes)?: return (.ok, [bytes])
+            case let .conflicts(lines)?: return (.conflicts, [lines])
+            }
+        case .ready, .ok, .failure, .conflicts:
+            throw HostWireError.violation("a reply sent as a request")
+        }
+    }
+
+    private func capped(_ bytes: [UInt8]) throws -> [UInt8] {
+        guard bytes.count <= bufferCap else { throw HostCallFailure(status: 7, message: "the plugin returned \(bytes.count) bytes, over the limit of \(bufferCap)") }
+        return bytes
+    }
+}
