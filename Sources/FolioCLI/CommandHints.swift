@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioLaunch
+import FolioPlugins
 import FolioSync
 import FolioTemplates
 
@@ -14,6 +15,7 @@ enum CommandHints {
         case let error as SyncError: return hint(for: error)
         case let error as LaunchError: return hint(for: error)
         case let error as FolioError: return hint(for: error)
+        case let error as PluginError: return hint(for: error)
         default: return nil
         }
     }
@@ -42,6 +44,14 @@ enum CommandHints {
         switch error {
         case .invalidSceneName: return " (--scene)"
         case .invalidFrameSize: return " (--width, --height)"
+        }
+    }
+
+    static func hint(for error: PluginError) -> String? {
+        switch error {
+        case .unknownPlugin, .unknownEditor, .unknownPluginOrEditor: return " (see folio plugins list)"
+        case .noEditor: return " (see folio plugins list, or use --editor ID)"
+        case .invalidManifest, .hostExecutableMissing, .noStateFolder: return nil
         }
     }
 

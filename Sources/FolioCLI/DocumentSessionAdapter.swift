@@ -15,8 +15,10 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     let associations: [String: String]
     /// The editor chosen for the document, nil when none fits (then the primary file is shown as text).
     let editorManifest: EditorManifest?
+    /// Why there is no editor (immutable after init; thrown again when a command needs the editor).
+    let editorError: (any Error)?
     /// Why there is no editor, shown in the view.
-    let editorProblem: String?
+    var editorProblem: String? { editorError.map(FolioCommandLine.oneLine) }
 
     let path: String
     let title: String
@@ -47,10 +49,10 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
         contentType = document.metadata.contentType
         do {
             editorManifest = try host.chooseEditor(for: document, associations: associations, override: editorOverride)
-            editorProblem = nil
+            editorError = nil
         } catch {
             editorManifest = nil
-            editorProblem = FolioCommandLine.oneLine(error)
+            editorError = error
         }
     }
 
@@ -103,12 +105,12 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
                 case "folio.undo": try document.undo()
                 case "folio.redo": try document.redo()
                 default:
-                    guard let editorManifest else { throw FolioError.invalidRequest(editorProblem ?? "no editor for \(contentType)") }
+                    guard let editorManifest else { throw editorError ?? PluginError.noEditor(contentType: "\(contentType)") }
                     let outcome = try host.edit(document, command: id, arguments: arguments, associations: associations, editor: editorManifest.id)
-                    if outcome.commit == nil { throw FolioError.invalidRequest("no change: \(outcome.description)") }
+                    if outcome.commit == nil { throw FolioError.noChange(outcome.description) }
                 }
             case let .restore(commitID):
-                if try document.restore(commitID) == nil { throw FolioError.invalidRequest("no change: that version is the current one") }
+                if try document.restore(commitID) == nil { throw FolioError.noChange("that version is the current one") }
             case let .tag(commitID, name):
                 try document.tag(name, at: commitID)
             default:

@@ -13,8 +13,20 @@ func pluginHost(_ io: CommandIO, settings: Settings? = nil) -> PluginHost {
 /// Runs `body`; a quarantined editor's error gets the hint how to enable it again.
 func withQuarantineHint<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as PluginQuarantinedError {
-        throw FolioError.invalidRequest("\(error); to try it again: folio plugins enable \(error.record.plugin)")
+        throw QuarantineHint(error: error)
     }
+}
+
+/// A quarantined editor's error with the command that enables it again.
+struct QuarantineHint: Error, CustomStringConvertible {
+    let error: PluginQuarantinedError
+    var description: String { "\(error); to try it again: folio plugins enable \(error.record.plugin)" }
+}
+
+/// A failure of the command line's own (no library error describes it).
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// The running `folio` executable, to check plugins in a child process.
@@ -26,7 +38,7 @@ func folioExecutable() throws -> URL {
         let sibling = folder.appendingPathComponent("folio")
         if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
     }
-    throw FolioError.invalidRequest("cannot find the folio executable to check plugins in a child process")
+    throw CommandFailure("cannot find the folio executable to check plugins in a child process")
 }
 
 private struct PluginListing: Encodable {
@@ -94,7 +106,7 @@ let pluginCommands: [Command] = [
             try args.expectAtMost(2)
             let host = pluginHost(io)
             guard let plugin = host.plugin(id) ?? host.editors.first(where: { $0.editor.id == id })?.plugin else {
-                throw FolioError.invalidRequest("no plugin or editor '\(id)' (see folio plugins list)")
+                throw PluginError.unknownPluginOrEditor(id: id)
             }
             if args.flag("--json") { try io.json(listingEntry(plugin, host)); return 0 }
             let m = plugin.manifest
@@ -136,9 +148,9 @@ let pluginCommands: [Command] = [
             try args.expectAtMost(2)
             let host = pluginHost(io)
             guard let plugin = host.plugin(id) ?? host.editors.first(where: { $0.editor.id == id })?.plugin else {
-                throw FolioError.invalidRequest("no plugin or editor '\(id)' (see folio plugins list)")
+                throw PluginError.unknownPluginOrEditor(id: id)
             }
-            guard let quarantine = host.isolation.quarantine else { throw FolioError.invalidRequest("no state folder to keep the quarantine in") }
+            guard let quarantine = host.isolation.quarantine else { throw PluginError.noStateFolder }
             let count = quarantine.enable(plugin: plugin.manifest.id)
             io.line(count > 0 ? "Enabled \(plugin.manifest.id): it will be loaded again" : "\(plugin.manifest.id) was not quarantined; its crash record is cleared")
             return 0
@@ -352,15 +364,15 @@ public enum PluginBenchmarks {
         let clock = ContinuousClock()
         var durations: [Duration] = []
         for i in 0..<count {
-            guard let pid = host.hostProcessIDs.first else { throw FolioError.invalidRequest("no plugin host is running") }
+            guard let pid = host.hostProcessIDs.first else { throw CommandFailure("no plugin host is running") }
             usleep(300_000)  // not timed: the user works a while before the crash (a standby host is loaded by then)
             let start = clock.now
             kill(pid, SIGSEGV)
             let report = session.render(width: 100, height: 30, cursor: i + 1, selection: nil, scroll: 0)
-            guard report.first?.contains("crashed (SIGSEGV)") == true else { throw FolioError.invalidRequest("no crash report: \(report.first ?? "")") }
+            guard report.first?.contains("crashed (SIGSEGV)") == true else { throw CommandFailure("no crash report: \(report.first ?? "")") }
             let back = session.render(width: 100, height: 30, cursor: i + 1, selection: nil, scroll: 0)
             durations.append(clock.now - start)
-            guard back.first?.hasPrefix("✗") == false else { throw FolioError.invalidRequest("not recovered: \(back.first ?? "")") }
+            guard back.first?.hasPrefix("✗") == false else { throw CommandFailure("not recovered: \(back.first ?? "")") }
             // Not timed: forget the strike so that the repetitions do not quarantine the checklist.
             if let plugin = host.plugins.first(where: { $0.manifest.editors.contains { $0.id == "checklist" } }) {
                 host.isolation.quarantine?.enable(plugin: plugin.manifest.id)

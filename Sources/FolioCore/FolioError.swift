@@ -40,9 +40,6 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
     case templateSourceExists(String)
     /// Input ended before the question (a template variable's name) was answered.
     case inputEnded(question: String)
-    /// A request that is well-formed but cannot be done, with the reason. Being phased out: new code throws one of
-    /// the specific cases above; the plugin host still uses it until it is converted.
-    case invalidRequest(String)
     /// Another writer kept the document busy for too long.
     case busy(String)
     /// An environment variable holds a value Folio refuses: the variable and the problem.
@@ -68,7 +65,6 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
         case let .unknownTemplateSource(name): return "no template source named '\(name)'"
         case let .templateSourceExists(name): return "a template source named '\(name)' already exists (remove it first)"
         case let .inputEnded(question): return "no answer for '\(question)': standard input ended"
-        case let .invalidRequest(why): return why
         case let .busy(path): return "\(path): document is busy (another writer holds its lock)"
         case let .invalidEnvironment(variable, problem): return "\(variable): \(problem)"
         }

@@ -23,7 +23,7 @@ extension PluginHost {
         let all = editors.map(\.editor)
         if let override {
             guard let editor = all.first(where: { $0.id == override }) else {
-                throw FolioError.invalidRequest("no editor '\(override)' (editors: \(all.map(\.id).sorted().joined(separator: ", ")))")
+                throw PluginError.unknownEditor(id: override, known: all.map(\.id))
             }
             return (editor, .override)
         }
@@ -31,7 +31,7 @@ extension PluginHost {
             return (editor, .association)
         }
         guard let best = rankedEditors(for: type).first else {
-            throw FolioError.invalidRequest("no editor for content type \(type) (see folio plugins list, or use --editor ID)")
+            throw PluginError.noEditor(contentType: "\(type)")
         }
         return (best, .ranking)
     }

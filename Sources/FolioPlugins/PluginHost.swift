@@ -141,7 +141,7 @@ public final class PluginHost: @unchecked Sendable {
     /// Loads (on first use) into this process and checks the plugin with `id` against its manifest. Only the plugin
     /// host process and the in-process benchmark path call plugin code this way.
     public func load(_ id: String) throws -> LoadedPlugin {
-        guard let plugin = plugin(id) else { throw FolioError.invalidRequest("no plugin '\(id)' (see folio plugins list)") }
+        guard let plugin = plugin(id) else { throw PluginError.unknownPlugin(id: id) }
         lock.lock()
         defer { lock.unlock() }
         if let existing = loaded[id] { return existing }
@@ -156,8 +156,7 @@ public final class PluginHost: @unchecked Sendable {
     public func backend(_ id: String) throws -> any EditorBackend {
         guard isolation.mode == .isolated else { return try editor(id) }
         guard let entry = editors.first(where: { $0.editor.id == id }) else {
-            let known = editors.map(\.editor.id).joined(separator: ", ")
-            throw FolioError.invalidRequest("no editor '\(id)' (editors: \(known.isEmpty ? "none" : known))")
+            throw PluginError.unknownEditor(id: id, known: editors.map(\.editor.id))
         }
         let plugin = isolatedPlugin(entry.plugin)
         try plugin.prepare(editor: id)
@@ -168,7 +167,9 @@ public final class PluginHost: @unchecked Sendable {
     /// document in the editor host can call this first so that the first frame does not wait for the load.
     public func warmUp(_ id: String) throws {
         guard isolation.mode == .isolated else { _ = try editor(id); return }
-        guard let entry = editors.first(where: { $0.editor.id == id }) else { throw FolioError.invalidRequest("no editor '\(id)'") }
+        guard let entry = editors.first(where: { $0.editor.id == id }) else {
+            throw PluginError.unknownEditor(id: id, known: editors.map(\.editor.id))
+        }
         try isolatedPlugin(entry.plugin).ready(editor: id)
     }
 
@@ -206,8 +207,7 @@ public final class PluginHost: @unchecked Sendable {
     /// The loaded editor with `id`, in this process.
     public func editor(_ id: String) throws -> PluginEditor {
         guard let entry = editors.first(where: { $0.editor.id == id }) else {
-            let known = editors.map(\.editor.id).joined(separator: ", ")
-            throw FolioError.invalidRequest("no editor '\(id)' (editors: \(known.isEmpty ? "none" : known))")
+            throw PluginError.unknownEditor(id: id, known: editors.map(\.editor.id))
         }
         let plugin = try load(entry.plugin.manifest.id)
         guard let editor = plugin.editor(id) else {

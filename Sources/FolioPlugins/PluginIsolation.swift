@@ -63,8 +63,7 @@ public struct PluginIsolation: Sendable {
                 if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.standardizedFileURL }
             }
         }
-        let looked = folders.map(\.path).joined(separator: ", ")
-        throw FolioError.invalidRequest("cannot find \(Self.hostName) to run plugins in (looked in \(looked) and their ../libexec/folio)")
+        throw PluginError.hostExecutableMissing(name: Self.hostName, looked: folders.map(\.path))
     }
 }
 

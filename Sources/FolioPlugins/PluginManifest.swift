@@ -54,9 +54,9 @@ public struct PluginManifest: Codable, Sendable, Equatable {
     }
 
     func validate() throws {
-        if id.isEmpty { throw FolioError.invalidRequest("empty plugin id") }
-        if library.contains("/") { throw FolioError.invalidRequest("'library' must be a file name, got '\(library)'") }
-        for editor in editors where editor.id.isEmpty { throw FolioError.invalidRequest("an editor has an empty id") }
+        if id.isEmpty { throw PluginError.invalidManifest(.emptyPluginID) }
+        if library.contains("/") { throw PluginError.invalidManifest(.libraryNotAFileName(library)) }
+        for editor in editors where editor.id.isEmpty { throw PluginError.invalidManifest(.emptyEditorID) }
     }
 }
 

@@ -54,7 +54,8 @@ final class EditorChoiceTests: XCTestCase {
         XCTAssertEqual(reopened.editor.id, "story")
         XCTAssertEqual(reopened.reason, .override)
         XCTAssertThrowsError(try host.chooseEditor(for: "public.data")) { error in
-            XCTAssertEqual("\(error)", "no editor for content type public.data (see folio plugins list, or use --editor ID)")
+            XCTAssertEqual(error as? PluginError, .noEditor(contentType: "public.data"))
+            XCTAssertEqual("\(error)", "no editor for content type public.data")
         }
     }
 

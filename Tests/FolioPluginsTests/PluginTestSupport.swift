@@ -38,7 +38,7 @@ enum PluginFixtures {
         try Data(source.utf8).write(to: sourceURL)
         let output = folder.appendingPathComponent(name)
         let result = try runProgram("cc", ["-shared", "-fPIC", "-I", headerFolder.path, "-o", output.path, sourceURL.path])
-        guard result.status == 0 else { throw FolioError.invalidRequest("cc failed for \(name): \(result.stderr)") }
+        guard result.status == 0 else { throw CompileFailure(name: name, stderr: result.stderr) }
         chmod(output.path, 0o755)
         return output
     }
@@ -63,4 +63,11 @@ extension EditorDocument {
     var text: String {
         get throws { String(decoding: try serialized(), as: UTF8.self) }
     }
+}
+
+/// `cc` refused a test plugin's source.
+struct CompileFailure: Error, CustomStringConvertible {
+    let name: String
+    let stderr: String
+    var description: String { "cc failed for \(name): \(stderr)" }
 }
