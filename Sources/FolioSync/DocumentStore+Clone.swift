@@ -49,12 +49,15 @@ extension DocumentStore {
         try repository.setConfig("branch.\(branch).remote", "origin")
         try repository.setConfig("branch.\(branch).merge", "refs/heads/\(branch)")
         try repository.checkoutHeadIntoEmptyWorkTree()
-        if settings.sync == .full { AtomicFile.syncDirectory(staging) }
+        // The fetched pack, refs, index and files are flushed at once (libgit2's own fsync is off process-wide),
+        // then the rename that makes the clone visible.
+        if settings.sync == .full { AtomicFile.syncFileSystem(containing: staging) }
         guard rename(staging.path, url.path) == 0 else {
             if errno == EEXIST || errno == ENOTEMPTY { throw FolioError.alreadyExists(url.path) }
             throw POSIXFailure(operation: "move clone into place", path: url.path)
         }
         moved = true
+        if settings.sync == .full { AtomicFile.syncDirectory(parent) }
         return try open(at: url)
     }
 }
