@@ -29,7 +29,7 @@ final class TemporaryFileTests: XCTestCase {
         try Data((current.hex + " " + shown.hex).utf8).write(to: URL(fileURLWithPath: document.url.path + "/.git/folio/lock"))
         try Data("one\n".utf8).write(to: document.url.appendingPathComponent("notes/a.txt"))
         try Data("two\n".utf8).write(to: document.url.appendingPathComponent("notes/.folio-tmp-4242-beef"))
-        try Data().write(to: document.url.appendingPathComponent(".folio-tmp-4242-0"))
+        try Data().write(to: document.url.appendingPathComponent("notes/.folio-tmp-4242-0"))
         let outside = dir.path("outside.txt")
         try Data("outside\n".utf8).write(to: outside)
         let link = document.url.path + "/notes/.folio-tmp-4243-a1"
