@@ -1,3 +1,4 @@
+@testable import FolioCLI
 import FolioCore
 import FolioTestSupport
 import Foundation
@@ -33,5 +34,30 @@ final class ChangeReportTests: XCTestCase {
             let file = report.message.hasPrefix("writer 0") ? "w0.txt" : "w1.txt"
             XCTAssertEqual(try git(["show", "\(id):\(file)"], in: dir.path("Doc"), environment: env).stdout, report.content)
         }
+    }
+}
+
+/// The report of one change, made while another writer has already moved the document on.
+final class ChangeReportAfterAnotherWriterTests: XCTestCase {
+    func testGivenAnotherWriterCommittedAfterThisChangeWhenReportedAsJSONThenTheReportNamesThisChangeNotTheNewest() throws {
+        // Given a change made through one handle, then another change through a second handle (the newest now)
+        let dir = TemporaryDirectory()
+        let env = dir.environment()
+        let store = DocumentStore(settings: Settings(sync: .none), environment: env)
+        let document = try store.create(at: dir.path("Doc"))
+        let mine = try XCTUnwrap(try document.write(Data("mine\n".utf8), to: "mine.txt", message: "Mine"))
+        let theirs = try XCTUnwrap(try store.open(at: document.url).write(Data("theirs\n".utf8), to: "theirs.txt", message: "Theirs"))
+        XCTAssertEqual(try document.head().id, theirs.id)
+        // When this change is reported with --json
+        var printed = ""
+        let io = CommandIO(environment: env, currentDirectory: dir.url, isInteractive: false,
+                           out: { printed += $0 }, err: { _ in }, stdin: { Data() })
+        let args = try Arguments(["--json"], options: [], flags: ["--json"])
+        XCTAssertEqual(try reportChange(mine, document: document, args, io, nothing: ""), 0)
+        // Then the report names this change
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: Any], printed)
+        let commit = try XCTUnwrap(object["commit"] as? [String: Any], printed)
+        XCTAssertEqual(commit["id"] as? String, mine.id.hex)
+        XCTAssertEqual(commit["summary"] as? String, "Mine")
     }
 }
