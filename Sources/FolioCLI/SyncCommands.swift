@@ -99,6 +99,8 @@ func syncOptions(_ io: CommandIO, label: String) -> SyncOptions {
 func reportPull(_ outcome: PullOutcome, document: Document, remote: String?, _ args: Arguments, _ io: CommandIO) throws -> Int32 {
     struct Pulled: Encodable { let outcome: String; let commit: String?; let conflictRef: String?; let conflicts: [String] }
     let path = document.url.path
+    // A pull whose files could not reach the work tree (a full disk) is kept; say what is out of date, as `write` does.
+    warnIfWorkTreeBehind(document, io)
     switch outcome {
     case .upToDate:
         if args.flag("--json") { try io.json(Pulled(outcome: "up-to-date", commit: nil, conflictRef: nil, conflicts: [])) } else { io.line("Already up to date") }
