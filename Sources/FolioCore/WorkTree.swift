@@ -346,3 +346,12 @@ private struct OpenHow {
 /// pointer arguments on Linux (x86_64 and arm64), and glibc's `syscall` only moves registers into place.
 @_silgen_name("syscall")
 private func linuxSyscall(_ number: Int, _ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Int
+
+/// Names Folio reserves for its work-tree temporary files (`WorkTree.temporaryPrefix`), for the modules that bring
+/// files in without a change (a clone).
+package enum ReservedNames {
+    /// The first part of `path` starting with `.folio-tmp-` (in any letter case), nil when none does.
+    package static func reservedPart(of path: String) -> String? {
+        path.split(separator: "/").first(where: WorkTree.isReserved).map(String.init)
+    }
+}

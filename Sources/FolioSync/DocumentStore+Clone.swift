@@ -44,6 +44,12 @@ extension DocumentStore {
         do { _ = try DocumentMetadata.decode(repository.readBlob(metadata.id)) } catch {
             throw SyncError.notADocumentSource(source, "its \(DocumentMetadata.path) is invalid: \(error)")
         }
+        // A file named like Folio's temporary files could be taken for one after a crash: refused, as in every change.
+        for entry in try repository.files(inTree: repository.commit(commit).tree) {
+            if let name = ReservedNames.reservedPart(of: entry.path) {
+                throw SyncError.notADocumentSource(source, "it holds '\(entry.path)': names starting with '\(name.prefix(11))' are reserved for Folio's temporary files")
+            }
+        }
         try repository.setReference("refs/heads/\(branch)", to: commit, logMessage: "clone: from \(source)")
         try repository.setHead("refs/heads/\(branch)")
         try repository.setConfig("branch.\(branch).remote", "origin")

@@ -64,3 +64,21 @@ final class StaleWorkTreeSyncTests: XCTestCase {
         }
     }
 }
+
+/// A repository holding a file named like Folio's temporary files is not cloned as a document.
+final class ReservedNameCloneTests: XCTestCase {
+    func testGivenARepositoryWithAFileNamedLikeAFolioTemporaryFileWhenClonedThenRefusedInOneLineAndNothingIsLeft() throws {
+        let ws = try SyncWorkspace()
+        let source = try ws.document("Source")
+        // Given a document into which plain git recorded a file with a reserved name
+        try Data("x".utf8).write(to: source.url.appendingPathComponent(".folio-tmp-1-a"))
+        XCTAssertEqual(try git(["add", "-A"], in: source.url, environment: ws.env).status, 0)
+        XCTAssertEqual(try git(["commit", "-qm", "Reserved"], in: source.url, environment: ws.env).status, 0)
+        // When cloned, then it is refused naming the file, and no folder is left
+        XCTAssertThrowsError(try ws.store.clone(from: source.url.path, to: ws.dir.path("Clone"))) { error in
+            XCTAssertTrue("\(error)".contains("'.folio-tmp-1-a'"), "\(error)")
+            XCTAssertFalse("\(error)".contains("\n"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws.dir.path("Clone").path))
+    }
+}
