@@ -116,6 +116,8 @@ private func soakSpawn(_ program: String, _ args: [String], input: String, env: 
 
 private func soakVerify(doc: URL, runs: [SoakRun], env: [String: String], bench: Bench, duration: Double) throws {
     var problems: [String] = []
+    // Temporary files the last killed writers left (nobody finished their change yet): the final open removes them.
+    let temporariesBefore = soakTemporaries(in: doc)
     // fsck first, before Folio opens (and so repairs) anything.
     let fsck = try soakSpawn("/usr/bin/git", ["-C", doc.path, "fsck", "--strict", "--no-dangling"], input: "", env: env,
                              files: bench.work.appendingPathComponent("fsck"), killAfter: nil, kind: .compact)
@@ -127,7 +129,7 @@ private func soakVerify(doc: URL, runs: [SoakRun], env: [String: String], bench:
     let status = try soakSpawn("/usr/bin/git", ["-C", doc.path, "status", "--porcelain"], input: "", env: env,
                                files: bench.work.appendingPathComponent("status"), killAfter: nil, kind: .compact)
     let statusLines = status.stdout.split(separator: "\n")
-    let strayTemporaries = statusLines.filter { $0.hasPrefix("?? ") && $0.contains(".folio-tmp-") }
+    let strayTemporaries = soakTemporaries(in: doc)
     if !strayTemporaries.isEmpty { problems.append("\(strayTemporaries.count) temporary files of killed writers left in the work tree, e.g. \(strayTemporaries[0])") }
     let otherStatus = statusLines.filter { !($0.hasPrefix("?? ") && $0.contains(".folio-tmp-")) }
     if !otherStatus.isEmpty || status.exitCode != 0 { problems.append("git status after a change: \(otherStatus.prefix(10)) \(status.stderr.prefix(500))") }
@@ -174,11 +176,23 @@ private func soakVerify(doc: URL, runs: [SoakRun], env: [String: String], bench:
     for (line, count) in failures.sorted(by: { $0.value > $1.value }) { print("  refused (not killed) \(count)×: \(line)") }
     let packs = (try? FileManager.default.contentsOfDirectory(atPath: doc.path + "/.git/objects/pack"))?.filter { $0.hasSuffix(".pack") }.count ?? 0
     print("  object store afterwards: \(packs) packs; refused runs (not killed): \(failures.values.reduce(0, +))")
+    print("  temporary files of killed writers: \(temporariesBefore.count) before the final open, \(strayTemporaries.count) after it")
     print("  git fsck --strict: \(fsck.exitCode == 0 ? "clean" : "FAILED"); crashes: \(crashes); problems: \(problems.count)")
     for problem in problems.prefix(20) { print("  PROBLEM: \(problem)") }
     bench.record("soak: acknowledged changes lost after \(kills.count) SIGKILLs", folio: Double(problems.count), peer: "target", 0,
                  unit: "problems", higherIsBetter: false)
     if !problems.isEmpty { throw SoakFailure(description: "\(problems.count) problems (run with --keep to inspect the document)") }
+}
+
+/// The work-tree paths (outside `.git`) whose name starts with Folio's temporary prefix.
+private func soakTemporaries(in doc: URL) -> [String] {
+    guard let walker = FileManager.default.enumerator(atPath: doc.path) else { return [] }
+    var found: [String] = []
+    while let path = walker.nextObject() as? String {
+        if path == ".git" { walker.skipDescendants(); continue }
+        if (path as NSString).lastPathComponent.hasPrefix(".folio-tmp-") { found.append(path) }
+    }
+    return found
 }
 
 /// `folio-bench soak-writer DOC LABEL`: changes DOC through the library until killed, printing

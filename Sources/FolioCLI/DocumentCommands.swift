@@ -41,7 +41,8 @@ func reportWorkTree(_ document: Document, repair: Bool, json: Bool, _ io: Comman
 
 func reportChange(_ commit: CommitInfo?, document: Document, _ args: Arguments, _ io: CommandIO, nothing: String) throws -> Int32 {
     warnIfWorkTreeBehind(document, io)
-    let entry = try commit.map { _ in try document.log(limit: 1).first } ?? nil
+    // The commit this change made (not HEAD, which another writer may have moved on since).
+    let entry = try commit.map(document.historyEntry)
     if args.flag("--json") {
         try io.json(ChangeReport(path: document.url.path, changed: commit != nil, commit: entry))
     } else if let commit {

@@ -190,6 +190,7 @@ let pluginCommands: [Command] = [
                                                         associations: settings.editorAssociations, editor: args.value("--editor"))
         }
         RecentDocuments(environment: io.environment).record(document)
+        warnIfWorkTreeBehind(document, io)
         if args.flag("--json") {
             struct Edited: Encodable { let path: String; let editor: String; let description: String; let changed: Bool; let commit: String? }
             try io.json(Edited(path: document.url.path, editor: outcome.editor, description: outcome.description,

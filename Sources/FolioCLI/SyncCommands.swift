@@ -15,6 +15,48 @@ func remoteLocation(_ text: String, _ io: CommandIO) -> String {
     return text
 }
 
+/// What `folio status --json` prints: the sync status, plus the work tree's state (`workTree.outOfDate` lists the
+/// files Folio could not bring up to date, `workTree.cause` why; `current` is true when there are none).
+struct StatusReport: Encodable {
+    struct WorkTree: Encodable {
+        let current: Bool
+        let outOfDate: [String]
+        let cause: String?
+    }
+    let path: String
+    let branch: String
+    let head: String
+    let unrecordedChanges: [String]
+    let remotes: [RemoteStatus]
+    let conflicts: [String]
+    let workTree: WorkTree
+
+    init(_ status: SyncStatus, unrecordedChanges: [String], workTree: WorkTreeStatus) {
+        path = status.path; branch = status.branch; head = status.head
+        self.unrecordedChanges = unrecordedChanges
+        remotes = status.remotes; conflicts = status.conflicts
+        self.workTree = WorkTree(current: workTree.isCurrent, outOfDate: workTree.outOfDate, cause: workTree.cause)
+    }
+
+    private enum CodingKeys: String, CodingKey { case path, branch, head, unrecordedChanges, remotes, conflicts, workTree }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(branch, forKey: .branch)
+        try container.encode(head, forKey: .head)
+        try container.encode(unrecordedChanges, forKey: .unrecordedChanges)
+        try container.encode(remotes, forKey: .remotes)
+        try container.encode(conflicts, forKey: .conflicts)
+        var tree = container.nestedContainer(keyedBy: WorkTreeKeys.self, forKey: .workTree)
+        try tree.encode(workTree.current, forKey: .current)
+        try tree.encode(workTree.outOfDate, forKey: .outOfDate)
+        try tree.encode(workTree.cause, forKey: .cause)  // null when current or unknown, never left out
+    }
+
+    private enum WorkTreeKeys: String, CodingKey { case current, outOfDate, cause }
+}
+
 /// Draws a transfer progress bar on standard error, on a terminal only, redrawing in place at most once per percent.
 final class TransferProgressBar: @unchecked Sendable {
     private let io: CommandIO
@@ -57,6 +99,8 @@ func syncOptions(_ io: CommandIO, label: String) -> SyncOptions {
 func reportPull(_ outcome: PullOutcome, document: Document, remote: String?, _ args: Arguments, _ io: CommandIO) throws -> Int32 {
     struct Pulled: Encodable { let outcome: String; let commit: String?; let conflictRef: String?; let conflicts: [String] }
     let path = document.url.path
+    // A pull whose files could not reach the work tree (a full disk) is kept; say what is out of date, as `write` does.
+    warnIfWorkTreeBehind(document, io)
     switch outcome {
     case .upToDate:
         if args.flag("--json") { try io.json(Pulled(outcome: "up-to-date", commit: nil, conflictRef: nil, conflicts: [])) } else { io.line("Already up to date") }
@@ -169,9 +213,13 @@ let syncCommands: [Command] = [
         try args.expectAtMost(1)
         try reportWorkTree(document, repair: args.flag("--repair"), json: args.flag("--json"), io)
         let status = try document.syncStatus()
-        if args.flag("--json") { try io.json(status); return 0 }
-        let changes = status.unrecordedChanges.isEmpty ? "no unrecorded changes"
-            : "unrecorded changes in \(status.unrecordedChanges.joined(separator: ", ")) (record them with 'folio commit \(document.url.path)')"
+        let workTree = try document.workTreeStatus()
+        // Files Folio could not bring up to date (and the user has not touched) are reported as such, not as changes.
+        let stale = try document.outOfDateFilesNotChangedByTheUser()
+        let unrecorded = status.unrecordedChanges.filter { !stale.contains($0) }
+        if args.flag("--json") { try io.json(StatusReport(status, unrecordedChanges: unrecorded, workTree: workTree)); return 0 }
+        let changes = unrecorded.isEmpty ? "no unrecorded changes"
+            : "unrecorded changes in \(unrecorded.joined(separator: ", ")) (record them with 'folio commit \(document.url.path)')"
         io.line("On \(status.branch) at \(status.head.prefix(7)); \(changes)")
         for remote in status.remotes {
             if remote.tracking == nil {

@@ -51,6 +51,10 @@ public final class Document {
 
     private var writesFastLooseObjects = false
 
+    /// Whether this document's durability setting asks for fsyncs (`sync: full`), for what other modules write
+    /// into it (fetched packs).
+    package var syncsToDisk: Bool { store.settings.sync == .full }
+
     /// Installs the level-1 loose-object writer on the first change (opening a document to read it needs none).
     private func prepareForWriting() throws {
         guard !writesFastLooseObjects else { return }
@@ -74,6 +78,11 @@ public final class Document {
     public func head() throws -> CommitInfo {
         guard let id = try repository.headCommitID() else { throw FolioError.notADocument(url.path, "it has no commits") }
         return try repository.commit(id)
+    }
+
+    /// The history entry of `commit` (e.g. one a change just returned), with the tags naming it.
+    public func historyEntry(_ commit: CommitInfo) throws -> HistoryEntry {
+        HistoryEntry(commit, tags: try repository.tags().filter { $0.target == commit.id }.map(\.name))
     }
 
     // MARK: Reading
@@ -348,6 +357,8 @@ public final class Document {
             let tree = try repository.stageWorkTree(write: false)
             if tree == headTree { return nil }
             let deltas = try repository.deltas(from: headTree, to: tree)
+            // Names Folio reserves for its temporary files are never recorded (a sweep after a crash would take them).
+            for delta in deltas where delta.status != .deleted { try workTree.checkNames(delta.newPath) }
             let text = message ?? Self.describe(deltas)
             let (author, committer) = try signatures()
             let commit = try repository.writeCommit(tree: tree, parents: headID.map { [$0] } ?? [], author: author, committer: committer, message: text)
@@ -355,6 +366,7 @@ public final class Document {
             try withStaleLockRetry(repository.gitDirectoryPath + "index.lock") {
                 _ = try repository.stageWorkTree(write: true)
             }
+            if store.settings.sync == .full { try repository.syncToDisk(["index"]) }
             if delta(metadataIn: deltas) { try reloadMetadata() }
             try maintainIfNeeded()
             return commit
@@ -421,7 +433,8 @@ public final class Document {
     /// work tree still shows when it is behind, nil when it is current.
     @discardableResult
     func recoverInterruptedChange() -> ObjectID? {
-        guard lock.readNote() != nil else { return nil }
+        guard let note = lock.readNote() else { return nil }
+        removeTemporaries(of: note)
         guard let pending = try? pendingWorkTree() else {
             try? clearIntent()
             return nil
@@ -441,6 +454,32 @@ public final class Document {
             try? noteWorkTreeFailure(error, commit: pending.current, from: pending.shown)
             return pending.shown
         }
+    }
+
+    /// Removes the temporary files a writer killed while writing the work tree left beside the files it wrote.
+    /// Work-tree files are written only while a note is kept, by a writer holding the lock, and only in the folders
+    /// of the files that differ between the tree the note says the work tree shows and the noted commit's tree (or
+    /// the current one, when finishing an earlier change): those folders are swept. Call holding the lock.
+    private func removeTemporaries(of note: String) {
+        let words = note.split(separator: " ")
+        guard let first = words.first, let noted = ObjectID(hex: String(first)) else { return }
+        var targets: [ObjectID] = []
+        if let commit = try? repository.commit(noted) { targets.append(commit.tree) }
+        if let current = try? repository.referenceTarget(branch), let commit = try? repository.commit(current) { targets.append(commit.tree) }
+        let shown: ObjectID?
+        if words.count > 1 { shown = ObjectID(hex: String(words[1])) } else {
+            // A note of an older Folio: the commit alone, whose first parent the work tree showed.
+            shown = try? repository.commit(noted).parents.first.map { try repository.commit($0).tree } ?? repository.emptyTree()
+        }
+        guard let shown else { return }
+        var folders: Set<String> = []
+        for target in Set(targets) {
+            guard let deltas = try? repository.deltas(from: shown, to: target) else { continue }
+            for delta in deltas {
+                for path in [delta.oldPath, delta.newPath] { folders.insert(String(WorkTree.split(path).folder)) }
+            }
+        }
+        workTree.removeTemporaries(in: folders)
     }
 
     /// Keeps the note of a failed work-tree write (with errno) and sets `workTreeProblem`.
@@ -486,6 +525,23 @@ public final class Document {
             outOfDate.insert(path)
         }
         return WorkTreeStatus(outOfDate: outOfDate.sorted(), cause: pending.failure.map { String(cString: strerror($0)) })
+    }
+
+    /// The out-of-date files of a work tree left behind by a failed write that still show what the work tree showed
+    /// before (missing where that version had none): Folio's stale content, not changes of the user's. Reading only.
+    package func outOfDateFilesNotChangedByTheUser() throws -> Set<String> {
+        try lock.whileReading {
+            guard let pending = try? pendingWorkTree() else { return [] }
+            var stale: Set<String> = []
+            for path in try computeWorkTreeStatus().outOfDate {
+                let before = try repository.entry(atPath: path, inTree: pending.shown)
+                let shown: Data?
+                if before?.isSymlink == true { shown = workTree.linkTarget(path).map { Data($0.utf8) } } else { shown = workTree.read(path) }
+                let expected = try before.flatMap { $0.kind == .blob ? try repository.readBlob($0.id) : nil }
+                if shown == expected && (before != nil || !workTree.exists(path)) { stale.insert(path) }
+            }
+            return stale
+        }
     }
 
     /// Writes the work tree's out-of-date files from the current version (after a failed write, once the cause is

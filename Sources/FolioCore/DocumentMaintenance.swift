@@ -52,7 +52,7 @@ public enum DocumentMaintenance {
             }
             // A Folio change writes a blob, a tree and a commit, so a third of the packed objects estimates the commits.
             if merged || repository.commitGraphIsStale(commits: repository.packs().reduce(0) { $0 + $1.objects } / 3) {
-                try repository.writeCommitGraph()
+                try repository.writeCommitGraphRemovingStaleLock()
             }
         }
     }
@@ -100,7 +100,7 @@ extension Document {
                 let repository = try Repository.open(at: repository.gitDirectory)
                 try repository.pack(all: true, extraRoots: noted)
                 repository.removeStaleTemporaryFiles()
-                try repository.writeCommitGraph()
+                try repository.writeCommitGraphRemovingStaleLock()
             }
         }
     }

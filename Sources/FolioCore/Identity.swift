@@ -16,10 +16,13 @@ public enum Identity {
 
     private static func resolve(prefix: String, settings: Settings, environment: [String: String], repository: Repository?) throws -> Signature {
         let login = environment["USER"] ?? environment["LOGNAME"] ?? loginName() ?? "folio"
+        // git config is read from the files this environment names, not through libgit2's process-wide search paths
+        // (which another environment in this process may have set).
+        let files = GitConfigFiles(environment: environment)
         let name = nonEmpty(environment["\(prefix)_NAME"]) ?? nonEmpty(settings.author?.name)
-            ?? nonEmpty(repository?.configString("user.name")) ?? login
+            ?? nonEmpty(repository?.configString("user.name", files: files)) ?? login
         let email = nonEmpty(environment["\(prefix)_EMAIL"]) ?? nonEmpty(settings.author?.email)
-            ?? nonEmpty(repository?.configString("user.email")) ?? nonEmpty(environment["EMAIL"]) ?? "\(login)@\(hostName())"
+            ?? nonEmpty(repository?.configString("user.email", files: files)) ?? nonEmpty(environment["EMAIL"]) ?? "\(login)@\(hostName())"
         var signature = Signature(name: name, email: email)
         let variable = "\(prefix)_DATE"
         if let text = nonEmpty(environment[variable]) {

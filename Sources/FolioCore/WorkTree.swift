@@ -25,10 +25,11 @@ struct WorkTree {
 
     // MARK: Checks before a change
 
-    /// Refuses names and paths the file system cannot hold.
+    /// Refuses names and paths the file system cannot hold, and names Folio reserves for its temporary files.
     func checkNames(_ path: String) throws {
-        for name in path.split(separator: "/") where name.utf8.count > Self.nameMax {
-            throw WorkTreeError.nameTooLong(path: display(path), name: String(name), bytes: name.utf8.count)
+        for name in path.split(separator: "/") {
+            if name.utf8.count > Self.nameMax { throw WorkTreeError.nameTooLong(path: display(path), name: String(name), bytes: name.utf8.count) }
+            if Self.isReserved(name) { throw WorkTreeError.reservedName(path: display(path), name: String(name)) }
         }
         let total = rootPath.utf8.count + path.utf8.count
         if total >= Self.pathMax { throw WorkTreeError.pathTooLong(path: display(path), bytes: total) }
@@ -252,9 +253,78 @@ struct WorkTree {
         return (path[..<slash], path[path.index(after: slash)...])
     }
 
-    /// A short temporary name (so that a file name of the full 255 bytes can still be written beside it).
+    // MARK: Temporary files
+
+    /// What every temporary file's name starts with. Names starting so are reserved: no file or folder of a document
+    /// may have one (`checkNames` refuses them in every change, pull and merge; recording the work tree refuses
+    /// them too), so a temporary file can never overwrite, or be mistaken for, a user's file.
+    static let temporaryPrefix = ".folio-tmp-"
+
+    /// A short temporary name (so that a file name of the full 255 bytes can still be written beside it):
+    /// `.folio-tmp-PID-HEX`.
     static func temporaryName() -> String {
-        ".folio-tmp-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        temporaryPrefix + "\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    }
+
+    /// Whether `name` starts with the reserved prefix (compared as bytes, in every letter case, since a
+    /// case-insensitive file system would take `.FOLIO-TMP-…` for the same name).
+    static func isReserved(_ name: some StringProtocol) -> Bool {
+        let prefix = temporaryPrefix.utf8
+        guard name.utf8.count >= prefix.count else { return false }
+        let lower: (UInt8) -> UInt8 = { (65...90).contains($0) ? $0 | 0x20 : $0 }
+        return zip(name.utf8, prefix).allSatisfy { lower($0) == $1 }
+    }
+
+    /// Whether `name` is exactly a temporary name `temporaryName()` makes: the prefix, decimal digits, "-", 1 to 8
+    /// lowercase hex digits.
+    static func isTemporaryName(_ name: some StringProtocol) -> Bool {
+        let bytes = Array(name.utf8)
+        let prefix = Array(temporaryPrefix.utf8)
+        guard bytes.count > prefix.count, bytes.starts(with: prefix) else { return false }
+        let rest = bytes[prefix.count...]
+        guard let dash = rest.firstIndex(of: UInt8(ascii: "-")) else { return false }
+        let pid = rest[..<dash], hex = rest[(dash + 1)...]
+        let isDigit: (UInt8) -> Bool = { (48...57).contains($0) }
+        let isHex: (UInt8) -> Bool = { isDigit($0) || (97...102).contains($0) }
+        return (1...10).contains(pid.count) && pid.allSatisfy(isDigit) && (1...8).contains(hex.count) && hex.allSatisfy(isHex)
+    }
+
+    /// Removes the temporary files (and links) a killed writer left in `folders` (relative, "" for the root): each
+    /// folder is opened beneath the root without following links, and only entries named exactly as
+    /// `temporaryName()` names them, that are files or links, are removed (`unlinkat` never follows a link). Call
+    /// holding the writer lock: every work-tree writer holds it, so whoever created them is dead. Returns how many
+    /// were removed.
+    @discardableResult
+    func removeTemporaries(in folders: Set<String>) -> Int {
+        var removed = 0
+        for folder in folders {
+            guard let directory = try? openFolder(Substring(folder), for: folder, create: false) else { continue }
+            defer { close(directory) }
+            for name in Self.entries(of: directory) where Self.isTemporaryName(name) {
+                var info = stat()
+                guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                let type = info.st_mode & S_IFMT
+                guard type == S_IFREG || type == S_IFLNK else { continue }
+                if unlinkat(directory, name, 0) == 0 { removed += 1 }
+            }
+        }
+        return removed
+    }
+
+    /// The names in the folder open at `directory` (the descriptor stays open and owned by the caller).
+    private static func entries(of directory: Int32) -> [String] {
+        let copy = dup(directory)
+        guard copy >= 0 else { return [] }
+        guard let stream = fdopendir(copy) else { close(copy); return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 }
 
@@ -276,3 +346,12 @@ private struct OpenHow {
 /// pointer arguments on Linux (x86_64 and arm64), and glibc's `syscall` only moves registers into place.
 @_silgen_name("syscall")
 private func linuxSyscall(_ number: Int, _ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Int
+
+/// Names Folio reserves for its work-tree temporary files (`WorkTree.temporaryPrefix`), for the modules that bring
+/// files in without a change (a clone).
+package enum ReservedNames {
+    /// The first part of `path` starting with `.folio-tmp-` (in any letter case), nil when none does.
+    package static func reservedPart(of path: String) -> String? {
+        path.split(separator: "/").first(where: WorkTree.isReserved).map(String.init)
+    }
+}

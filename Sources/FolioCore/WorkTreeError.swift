@@ -24,6 +24,8 @@ public enum WorkTreeError: Error, CustomStringConvertible, LocalizedError, Equat
     case redirectedGitFolder(document: String, what: String)
     /// Folio's own folder `.git/folio` or its lock cannot be used.
     case lockUnavailable(path: String, cause: String)
+    /// A part of the path starts with `.folio-tmp-`, which Folio reserves for its temporary files.
+    case reservedName(path: String, name: String)
 
     public var description: String {
         switch self {
@@ -47,6 +49,8 @@ public enum WorkTreeError: Error, CustomStringConvertible, LocalizedError, Equat
             return "\(document): not used as a Folio document: \(what)"
         case let .lockUnavailable(path, cause):
             return "\(path): cannot lock the document (\(cause))"
+        case let .reservedName(path, name):
+            return "\(path): the name '\(Self.abbreviate(name))' is reserved: names starting with '\(WorkTree.temporaryPrefix)' are Folio's temporary files"
         }
     }
 
@@ -66,6 +70,7 @@ public enum WorkTreeError: Error, CustomStringConvertible, LocalizedError, Equat
         case let .outOfDate(document, files, cause): return .outOfDate(document: fix(document), files: files, cause: cause)
         case let .redirectedGitFolder(document, what): return .redirectedGitFolder(document: fix(document), what: what)
         case let .lockUnavailable(path, cause): return .lockUnavailable(path: fix(path), cause: cause)
+        case let .reservedName(path, name): return .reservedName(path: fix(path), name: name)
         }
     }
 

@@ -95,11 +95,23 @@ public enum GitLibrary {
     /// Initializes libgit2 (idempotent).
     public static func ensureInitialized() { _ = initialized }
 
+    private static let configSearchSet = Mutex(false)
+
     /// Points libgit2's global, XDG and system config search at the folders `environment` names (HOME,
-    /// XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM), so that an embedding program or a test with its own environment
-    /// reads the same git config the git CLI would with that environment.
+    /// XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM), once per process: the first call sets them, later calls (every
+    /// `DocumentStore`) change nothing, so stores and threads never race on these process-wide options. In a process
+    /// whose environments differ (an embedding program, tests), the first one's config is what libgit2 reads by
+    /// itself; what Folio reads per environment (the committer's identity) it reads through `GitConfigFiles`.
     public static func configureConfigSearch(environment: [String: String]) {
         ensureInitialized()
+        configSearchSet.withLock { done in
+            guard !done else { return }
+            done = true
+            setConfigSearch(environment: environment)
+        }
+    }
+
+    private static func setConfigSearch(environment: [String: String]) {
         if let home = environment["HOME"] { setOption { folio_git_set_search_path(Int32(GIT_CONFIG_LEVEL_GLOBAL.rawValue), home) } }
         let xdg = environment["XDG_CONFIG_HOME"].map { $0 + "/git" } ?? environment["HOME"].map { $0 + "/.config/git" }
         if let xdg { setOption { folio_git_set_search_path(Int32(GIT_CONFIG_LEVEL_XDG.rawValue), xdg) } }

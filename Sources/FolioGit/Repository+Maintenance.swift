@@ -222,6 +222,22 @@ extension Repository {
         return commits * 4 > listed * 5
     }
 
+    /// Writes the commit-graph (`writeCommitGraph()`); call holding Folio's maintenance lock. Every Folio writer of
+    /// the commit-graph holds that lock, so a `commit-graph.lock` that outlives a short wait (about a second, for a
+    /// git process writing it meanwhile) was left by a killed one: it is removed and the write tried again, so a
+    /// packer or `compact` killed mid-write never makes every later `compact` fail (found by the soak benchmark).
+    public func writeCommitGraphRemovingStaleLock() throws {
+        var pause: useconds_t = 10_000
+        for attempt in 0..<8 {
+            do { return try writeCommitGraph() } catch let error as GitError where error.isLocked {
+                if attempt >= 5 { unlink(gitDirectoryPath + "objects/info/commit-graph.lock") }
+                usleep(pause)
+                pause *= 2
+            }
+        }
+        try writeCommitGraph()
+    }
+
     public func writeCommitGraph() throws {
         let info = gitDirectory.appendingPathComponent("objects/info")
         try FileManager.default.createDirectory(at: info, withIntermediateDirectories: true)

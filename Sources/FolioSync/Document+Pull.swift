@@ -53,11 +53,15 @@ extension Document {
     /// Fetches from a remote and brings its version of the current branch in: fast-forward when possible, else a
     /// three-way merge committed as "Merge <remote>/<branch>", else a kept conflict with nothing merged.
     public func pull(from remote: String? = nil, options: SyncOptions = SyncOptions()) throws -> PullOutcome {
+        // A work tree left behind by a failed write (a full disk) is written first; what still cannot be written
+        // holds Folio's old content, not the user's changes, so it does not stop the pull (the pull's own change
+        // writes those files too). A stale file the user has since changed still counts as their change.
         try finishInterruptedChange()
         let remote = try syncRemote(remote)
-        let unrecorded = try repository.changedPaths()
+        let stale = try outOfDateFilesNotChangedByTheUser()
+        let unrecorded = try repository.changedPaths().filter { !stale.contains($0) }
         guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(url.path, unrecorded.sorted()) }
-        try repository.fetch(remote.name, options: options.transfer)
+        try fetchDurably(remote.name, options: options.transfer)
         guard let theirs = try repository.referenceTarget(trackingRef(remote.name)) else { return .upToDate }
         return try integrate(theirs, source: "\(remote.name)/\(branchName)", semanticMerger: options.semanticMerger)
     }

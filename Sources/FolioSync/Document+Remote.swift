@@ -90,7 +90,17 @@ extension Document {
     @discardableResult
     public func fetch(from remote: String? = nil, options: TransferOptions = TransferOptions()) throws -> TransferProgress {
         let remote = try syncRemote(remote)
-        return try repository.fetch(remote.name, options: options)
+        return try fetchDurably(remote.name, options: options)
+    }
+
+    /// Fetches from `remote`, then fsyncs the packs and the tracking ref it wrote when the document's sync setting
+    /// asks for it (libgit2's own fsync is off process-wide).
+    @discardableResult
+    func fetchDurably(_ remote: String, options: TransferOptions) throws -> TransferProgress {
+        let packsBefore = syncsToDisk ? repository.packFileNames() : []
+        let progress = try repository.fetch(remote, options: options)
+        if syncsToDisk { try repository.syncFetched(packsBefore: packsBefore, refs: [trackingRef(remote)]) }
+        return progress
     }
 
     /// Sends the current branch to a remote; refused when the remote has versions not merged here.

@@ -44,17 +44,26 @@ extension DocumentStore {
         do { _ = try DocumentMetadata.decode(repository.readBlob(metadata.id)) } catch {
             throw SyncError.notADocumentSource(source, "its \(DocumentMetadata.path) is invalid: \(error)")
         }
+        // A file named like Folio's temporary files could be taken for one after a crash: refused, as in every change.
+        for entry in try repository.files(inTree: repository.commit(commit).tree) {
+            if let name = ReservedNames.reservedPart(of: entry.path) {
+                throw SyncError.notADocumentSource(source, "it holds '\(entry.path)': names starting with '\(name.prefix(11))' are reserved for Folio's temporary files")
+            }
+        }
         try repository.setReference("refs/heads/\(branch)", to: commit, logMessage: "clone: from \(source)")
         try repository.setHead("refs/heads/\(branch)")
         try repository.setConfig("branch.\(branch).remote", "origin")
         try repository.setConfig("branch.\(branch).merge", "refs/heads/\(branch)")
         try repository.checkoutHeadIntoEmptyWorkTree()
-        if settings.sync == .full { AtomicFile.syncDirectory(staging) }
+        // The fetched pack, refs, index and files are flushed at once (libgit2's own fsync is off process-wide),
+        // then the rename that makes the clone visible.
+        if settings.sync == .full { AtomicFile.syncFileSystem(containing: staging) }
         guard rename(staging.path, url.path) == 0 else {
             if errno == EEXIST || errno == ENOTEMPTY { throw FolioError.alreadyExists(url.path) }
             throw POSIXFailure(operation: "move clone into place", path: url.path)
         }
         moved = true
+        if settings.sync == .full { AtomicFile.syncDirectory(parent) }
         return try open(at: url)
     }
 }
