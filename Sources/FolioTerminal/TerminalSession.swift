@@ -33,10 +33,11 @@ nonisolated(unsafe) private var wakeWriteFD: Int32 = -1
 nonisolated(unsafe) private var resizePending: Int32 = 0
 nonisolated(unsafe) private var redrawPending: Int32 = 0
 
-private let enterSequence = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J".utf8)
-/// Undoes everything Folio turns on: attributes, synchronized output (a frame cut short), the hidden cursor, the
-/// alternate screen. Folio enables no mouse reporting and no bracketed paste, so there is nothing more to undo.
-private let leaveSequence = Array("\u{1B}[0m\u{1B}[?2026l\u{1B}[?25h\u{1B}[?1049l".utf8)
+/// The alternate screen, the hidden cursor, a cleared screen and bracketed paste (a paste arrives as one event).
+private let enterSequence = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J\u{1B}[?2004h".utf8)
+/// Undoes everything Folio turns on: attributes, synchronized output (a frame cut short), bracketed paste, the hidden
+/// cursor, the alternate screen. Folio enables no mouse reporting, so there is nothing more to undo.
+private let leaveSequence = Array("\u{1B}[0m\u{1B}[?2026l\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l".utf8)
 /// The same after a crash, first cancelling (CAN) an escape sequence the dying process may have cut in half.
 private let crashLeaveSequence = [0x18] + leaveSequence
 
