@@ -8,7 +8,7 @@ import Synchronization
 /// What Folio does when its own process dies of a fatal signal (SIGSEGV, SIGBUS, SIGILL — a Swift trap on x86_64 —,
 /// SIGFPE, SIGABRT, SIGTRAP): put the terminal back when a `TerminalSession` is active, write a crash report under
 /// `$XDG_STATE_HOME/folio/crashes/`, print one line naming it, and die of the same signal with its default action so
-/// the parent sees the signal. The handlers replace the Swift runtime's backtracer, so it never holds the screen.
+/// the parent sees the signal. The restore bytes are precomputed (`crashLeaveSequence`) and turn bracketed paste off. The handlers replace the Swift runtime's backtracer, so it never holds the screen.
 ///
 /// Everything the handler needs is prepared by `install()`; in the handler only async-signal-safe calls run
 /// (write, open, mkdir, close, tcsetattr, clock_gettime, alarm, sigaction, pthread_sigmask, raise) — plus glibc's
@@ -312,7 +312,7 @@ private struct ReportFile {
         text.put("\n")
         text.write(to: fd)
         writeAll(fd, plan.commandLine, plan.commandLineLength)
-        text.put(terminalRestored ? "terminal: restored (raw mode and the alternate screen were on)\n" : "terminal: not in full-screen mode\n")
+        text.put(terminalRestored ? "terminal: restored (raw mode, the alternate screen and bracketed paste were on)\n" : "terminal: not in full-screen mode\n")
         text.put("backtrace (addresses inside each object; `swift demangle` reads the symbols):\n")
         text.write(to: fd)
         if let backtrace = plan.backtrace, let symbols = plan.backtraceSymbolsFD {

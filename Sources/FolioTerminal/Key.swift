@@ -6,27 +6,49 @@ public enum Key: Hashable, Sendable {
     case ctrl(Character)
     /// A printable character (any UTF-8 grapheme).
     case character(Character)
+    /// Text the terminal pasted (bracketed paste): text, never commands.
+    case paste(PastedText)
 }
 
 /// Turns terminal input bytes into keys. A lone Esc stays pending until more bytes arrive or `flush()` is called
 /// after a short timeout, which tells the Esc key from the start of an escape sequence.
 public struct KeyDecoder: Sendable {
-    private var pending: [UInt8] = []
+    var pending: [UInt8] = []
+    /// The raw bytes of a paste whose end marker has not arrived yet (nil when not in a paste).
+    var pasteBytes: [UInt8]?
+    var pasteTruncated = false
 
     /// How long to wait after a lone Esc byte before deciding it was the Esc key.
     public static let escapeTimeoutMilliseconds: Int32 = 40
 
     public init() {}
 
-    /// Whether bytes are held back waiting for the rest of a sequence (call `flush()` if none come).
-    public var hasPending: Bool { !pending.isEmpty }
+    /// Whether bytes are held back waiting for the rest of a key sequence (call `flush()` if none come). A paste
+    /// waiting for its end marker does not count: see `isPasting`.
+    public var hasPending: Bool { !pending.isEmpty && pasteBytes == nil }
 
-    /// Decodes `bytes` (appended to any pending ones) into keys; an incomplete sequence at the end stays pending.
+    /// Whether a paste has started and its end marker has not arrived yet.
+    public var isPasting: Bool { pasteBytes != nil }
+
+    /// Decodes `bytes` (appended to any pending ones) into keys; an incomplete sequence at the end stays pending, and
+    /// so does a paste until its end marker (`ESC[201~`) arrives, however many reads it spans.
     public mutating func feed(_ bytes: [UInt8]) -> [Key] {
         pending += bytes
         var keys: [Key] = []
         var index = 0
         while index < pending.count {
+            if pasteBytes != nil {
+                guard let (paste, length) = takePaste(from: index) else { index = pending.count - Self.heldBack(pending, from: index); break }
+                keys.append(.paste(paste))
+                index += length
+                continue
+            }
+            if Self.hasPrefix(Self.pasteStart, pending, at: index) {
+                pasteBytes = []
+                pasteTruncated = false
+                index += Self.pasteStart.count
+                continue
+            }
             guard let (key, length) = Self.decodeOne(pending, at: index, final: false) else { break }
             if let key { keys.append(key) }
             index += length
@@ -35,8 +57,18 @@ public struct KeyDecoder: Sendable {
         return keys
     }
 
-    /// Decodes whatever is pending as complete (a lone Esc becomes `.escape`).
+    /// Ends a paste whose end marker never came (the terminal went quiet): what arrived, marked truncated.
+    public mutating func abandonPaste() -> [Key] {
+        guard pasteBytes != nil else { return [] }
+        collectPaste(pending[...])
+        pending.removeAll()
+        pasteTruncated = true
+        return [.paste(finishPaste())]
+    }
+
+    /// Decodes whatever is pending as complete (a lone Esc becomes `.escape`). A paste in progress stays pending.
     public mutating func flush() -> [Key] {
+        guard pasteBytes == nil else { return [] }
         var keys: [Key] = []
         var index = 0
         while index < pending.count {

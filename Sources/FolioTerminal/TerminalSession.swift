@@ -167,6 +167,10 @@ private let resizeHandler: @convention(c) (Int32) -> Void = { _ in
 public final class TerminalSession: @unchecked Sendable {
     private var decoder = KeyDecoder()
     private var queued: [TerminalEvent] = []
+    /// When input last arrived: a paste whose end marker does not come within `pasteQuietLimit` of it is ended.
+    private var lastInput = ContinuousClock.now
+    /// How long a paste may go without bytes before it is taken as ended (its end marker lost).
+    static let pasteQuietLimit: Duration = .seconds(1)
 
     private init() {}
 
@@ -244,7 +248,8 @@ public final class TerminalSession: @unchecked Sendable {
         FatalSignals.coverCurrentThread()
         var events: [TerminalEvent] = []
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0)]
-        let timeout = decoder.hasPending ? min(timeoutMilliseconds, KeyDecoder.escapeTimeoutMilliseconds) : timeoutMilliseconds
+        let timeout = decoder.hasPending ? min(timeoutMilliseconds, KeyDecoder.escapeTimeoutMilliseconds)
+            : decoder.isPasting ? min(timeoutMilliseconds, 250) : timeoutMilliseconds
         let ready = poll(&fds, 2, timeout)
         if ready > 0, fds[1].revents != 0 {
             var drain = [UInt8](repeating: 0, count: 64)
@@ -259,9 +264,11 @@ public final class TerminalSession: @unchecked Sendable {
         if ready > 0, fds[0].revents & Int16(POLLIN) != 0 {
             var buffer = [UInt8](repeating: 0, count: 1024)
             let count = read(STDIN_FILENO, &buffer, buffer.count)
-            if count > 0 { events += decoder.feed(Array(buffer[0..<count])).map(TerminalEvent.key) }
+            if count > 0 { lastInput = .now; events += decoder.feed(Array(buffer[0..<count])).map(TerminalEvent.key) }
         } else if ready == 0, decoder.hasPending {
             events += decoder.flush().map(TerminalEvent.key)
+        } else if ready == 0, decoder.isPasting, ContinuousClock.now - lastInput > Self.pasteQuietLimit {
+            events += decoder.abandonPaste().map(TerminalEvent.key)
         }
         return events
     }
