@@ -16,6 +16,7 @@ extension AppState {
     private func handlingKey(_ key: Key, scene: LaunchScene) -> (AppState, [AppEffect]) {
         var state = self
         if key == .ctrl("q") { return (state, [.quit]) }
+        if case let .paste(paste) = key { return handlingPaste(paste, scene: scene) }
         var effects: [AppEffect] = []
         switch screen {
         case .launch: state.launchKey(key, scene: scene, effects: &effects)

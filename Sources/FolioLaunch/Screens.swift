@@ -173,7 +173,7 @@ public enum Screens {
             // The one-line prompt replaces the command bar.
             let label = " \(prompt.command.title) — \(prompt.names.indices.contains(prompt.asking) ? prompt.names[prompt.asking] : ""): "
             grid.put(label, x: 0, y: barY, style: theme.key, maxWidth: width)
-            grid.put(prompt.text + "▏", x: min(width, DisplayWidth.width(of: label)), y: barY, style: CellStyle(bold: true),
+            grid.put(prompt.shownText + "▏", x: min(width, DisplayWidth.width(of: label)), y: barY, style: CellStyle(bold: true),
                      maxWidth: max(0, width - DisplayWidth.width(of: label)))
             if let message = state.message, barY - 1 > 0 { grid.put(" ✗ " + message, x: 0, y: barY - 1, style: theme.error, maxWidth: width) }
         } else if let message = state.message {

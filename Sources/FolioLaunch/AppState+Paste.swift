@@ -1,0 +1,77 @@
+import FolioTerminal
+
+extension EditorCommand {
+    /// Whether an argument takes several lines of text (a scene's or a file's TEXT); other arguments are one line.
+    public static func isMultiLineArgument(_ name: String) -> Bool { name == "TEXT" }
+}
+
+extension PastedText {
+    /// The text for a one-line field: every newline and tab becomes a space.
+    var oneLine: String { String(text.map { $0 == "\n" || $0 == "\t" || $0 == "\r\n" ? " " : $0 }) }
+}
+
+extension AppState {
+    /// A paste: text inserted into the field that has focus (one-line fields get newlines and tabs as spaces; a
+    /// multi-line argument keeps them), never keys. Without a field it is ignored and the status line says so.
+    /// Pure; the document is never changed by a paste.
+    func handlingPaste(_ paste: PastedText, scene: LaunchScene) -> (AppState, [AppEffect]) {
+        var state = self
+        switch screen {
+        case .launch:
+            if let filter { state.filter = filter + paste.oneLine; state.selection = scene.actions.count }
+            else { state.message = Self.pasteIgnored("/ to filter") }
+        case var .picker(picker):
+            picker.filter += paste.oneLine
+            picker.selection = 0
+            state.screen = .picker(picker)
+        case var .form(form):
+            if form.fields.indices.contains(form.focus), form.fields[form.focus].choices.isEmpty {
+                form.fields[form.focus].value += paste.oneLine
+                form.fields[form.focus].message = nil
+            } else {
+                state.message = Self.pasteIgnored("a text field, not a choice")
+            }
+            state.screen = .form(form)
+        case var .editor(editor):
+            editor.message = nil
+            if var prompt = editor.prompt {
+                let name = prompt.names.indices.contains(prompt.asking) ? prompt.names[prompt.asking] : ""
+                prompt.text += EditorCommand.isMultiLineArgument(name) ? paste.text : paste.oneLine
+                editor.prompt = prompt
+            } else {
+                editor.message = Self.pasteIgnored(Self.textCommandHint(editor))
+            }
+            state.screen = .editor(editor)
+        case .history(var history, let editor):
+            history.error = Self.pasteIgnored("the history has no text fields")
+            state.screen = .history(history, editor)
+        case var .settings(settings):
+            if settings.focus == .sync { settings.message = Self.pasteIgnored("↑/↓ to a text field") }
+            else { for character in paste.oneLine { settings.append(character) } }
+            state.screen = .settings(settings)
+        }
+        if paste.truncated, case var .editor(editor) = state.screen, editor.message == nil {
+            editor.message = "paste cut to its first \(KeyDecoder.pasteLimit / 1024) KiB"
+            state.screen = .editor(editor)
+        }
+        return (state, [])
+    }
+
+    /// "paste ignored: open a field first (a to add item, …)".
+    static func pasteIgnored(_ hint: String) -> String { "paste ignored: open a field first (\(hint))" }
+
+    /// The editor's commands that ask for text, by shortcut: "a to add item, r to rename item, …".
+    static func textCommandHint(_ editor: EditorState) -> String {
+        let asking = editor.commands.filter { command in
+            command.shortcut != nil && command.argumentNames.contains { !EditorCommand.isItemArgument($0) }
+        }
+        let named = asking.prefix(2).map { "\(displayShortcut($0.shortcut)) to \($0.title.lowercased())" }
+        if named.isEmpty { return "^P for the commands" }
+        return named.joined(separator: ", ") + (asking.count > 2 ? ", …" : "")
+    }
+}
+
+extension EditorPrompt {
+    /// The prompt's text as the one-line bar shows it: a kept newline as "⏎", a tab as a space.
+    public var shownText: String { String(text.map { $0 == "\n" ? "⏎" : $0 == "\t" ? " " : $0 }) }
+}
