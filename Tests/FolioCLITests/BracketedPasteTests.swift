@@ -1,0 +1,129 @@
+import FolioCLI
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// A paste in the real `folio` editor host, in tmux: `paste-buffer -p` brackets the text only when folio turned
+/// bracketed paste on, so this also checks the terminal mode. Every wait polls the pane and is bounded.
+final class BracketedPasteTests: XCTestCase {
+    var tmuxPath = ""
+    var socket = ""
+    var dir: TemporaryDirectory!
+    var env: [String: String] = [:]
+    var docs: URL { dir.path("docs") }
+
+    override func setUpWithError() throws {
+        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("tmux is not installed (Debian package tmux)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
+        tmuxPath = path
+        socket = "folio-paste-\(getpid())-\(UUID().uuidString.prefix(8))"
+        dir = TemporaryDirectory("folio-paste")
+        env = dir.environment(["TERM": "xterm-256color"])
+        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
+        super.tearDown()
+    }
+
+    /// Runs tmux with posix_spawn (not `Process`: the tmux server would inherit the descriptor Process waits on).
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let outPath = dir.path("tmux-\(UUID().uuidString).out").path, errPath = dir.path("tmux-\(UUID().uuidString).err").path
+        defer { try? FileManager.default.removeItem(atPath: outPath); try? FileManager.default.removeItem(atPath: errPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([tmuxPath, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, tmuxPath, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw NSError(domain: "tmux", code: Int(spawned)) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return ((status >> 8) & 0xFF, (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+                (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    }
+
+    func capture() -> String { (try? tmux(["capture-pane", "-p", "-t", "paste:0"]))?.stdout ?? "" }
+
+    @discardableResult
+    func waitFor(_ what: String, timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line,
+                 _ predicate: (String) -> Bool) -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = ""
+        repeat {
+            screen = capture()
+            if predicate(screen) { return screen }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
+        return screen
+    }
+
+    /// Opens `document` in the editor host in a 100×30 pane; the pane prints FOLIO-EXIT=status when folio ends.
+    func openInTmux(_ document: URL) throws {
+        let command = [folioExecutable.path, "open", document.path, "--scene", "paste"]
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ") + "; echo FOLIO-EXIT=$?; sleep 30"
+        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
+        let result = try tmux(["new-session", "-d", "-s", "paste", "-x", "100", "-y", "30", "-c", docs.path] + flags + [command])
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
+    func paste(_ text: String) throws {
+        let file = dir.path("paste-\(UUID().uuidString).txt")
+        try Data(text.utf8).write(to: file)
+        XCTAssertEqual(try tmux(["load-buffer", "-b", "clip", file.path]).status, 0)
+        XCTAssertEqual(try tmux(["paste-buffer", "-p", "-d", "-b", "clip", "-t", "paste:0"]).status, 0)
+    }
+
+    func checklistTitles(_ document: URL) throws -> [String] {
+        let data = try Data(contentsOf: document.appendingPathComponent("checklist.json"))
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let items = object?["items"] as? [[String: Any]] ?? []
+        return items.compactMap { $0["title"] as? String }
+    }
+
+    func testGivenTheAddPromptWhenTextWithANewlineIsPastedThenOneItemIsAddedAndNothingDeleted() throws {
+        let created = runFolio(["new", "groceries", "--template", "checklist/groceries", "--defaults"], environment: env, cwd: docs)
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let document = docs.appendingPathComponent("groceries")
+        let before = try checklistTitles(document)
+        XCTAssertEqual(before.count, 13)
+
+        try openInTmux(document)
+        waitFor("the checklist") { $0.contains("(0/13 done)") }
+        try tmux(["send-keys", "-t", "paste:0", "a"])
+        waitFor("the add prompt") { $0.contains("Add item — TITLE:") }
+        try paste("Figs\ndates")
+        waitFor("the pasted text in the prompt") { $0.contains("TITLE: Figs dates") }
+        try tmux(["send-keys", "-t", "paste:0", "Enter"])
+        let screen = waitFor("the new item") { $0.contains("14 [ ] Figs dates") }
+        XCTAssertFalse(screen.contains("Add item — TITLE:"), "no second prompt opened:\n\(screen)")
+
+        XCTAssertEqual(try checklistTitles(document), before + ["Figs dates"], "exactly one item added, none deleted")
+        let log = runFolio(["log", document.path], environment: env, cwd: docs).stdout.split(separator: "\n")
+        XCTAssertEqual(log.count, 2, "one commit for the paste:\n\(log.joined(separator: "\n"))")
+
+        // Outside a field a paste is ignored with a hint: "d" and "a" in it are not commands.
+        try paste("d\nad")
+        let hinted = waitFor("the hint") { $0.contains("paste ignored: open a field first") }
+        XCTAssertFalse(hinted.contains("Add item — TITLE:"), hinted)
+        XCTAssertEqual(try checklistTitles(document), before + ["Figs dates"])
+
+        try tmux(["send-keys", "-t", "paste:0", "C-q"])
+        waitFor("folio to exit") { $0.contains("FOLIO-EXIT=0") }
+        // Bracketed paste is off again: a paste into the shell's terminal arrives without the markers (the terminal
+        // echoes what `sleep` does not read; with the mode left on it would show "^[[200~").
+        try paste("after-exit")
+        let after = waitFor("the echoed paste") { $0.contains("after-exit") }
+        XCTAssertFalse(after.contains("200~"), "bracketed paste was left on:\n\(after)")
+    }
+}
