@@ -164,6 +164,14 @@ final class TerminalRestoreTests: XCTestCase {
         let screen = assertRestored(pane, status: status, name, file: file, line: line)
         assertOneLineNamesTheReport(screen, signal: name, restored: true, number: number, commandWord: "launch",
                                     sentBy: getpid(), file: file, line: line)
+        // Bracketed paste is off: a paste reaches the shell's terminal without markers (echoed, since `sleep` does
+        // not read it; with the mode left on the echo would show "^[[200~").
+        let clip = dir.path("clip-\(UUID().uuidString.prefix(8))")
+        try Data("after-crash".utf8).write(to: clip)
+        try tmux(["load-buffer", "-b", "clip", clip.path])
+        try tmux(["paste-buffer", "-p", "-d", "-b", "clip", "-t", "r:0"])
+        let pasted = waitFor(text: "after-crash", file: file, line: line)
+        XCTAssertFalse(pasted.contains("200~"), "bracketed paste was left on after \(name):\n\(pasted)", file: file, line: line)
     }
 
     struct Pane { let before: URL; let after: URL; let tty: String }
