@@ -51,7 +51,7 @@ extension AppState {
             state.screen = .settings(settings)
         }
         if paste.truncated, case var .editor(editor) = state.screen, editor.message == nil {
-            editor.message = "paste cut to its first \(KeyDecoder.pasteLimit / 1024) KiB"
+            editor.message = "paste cut short: over \(KeyDecoder.pasteLimit >> 20) MiB, or its end never arrived"
             state.screen = .editor(editor)
         }
         return (state, [])

@@ -126,4 +126,23 @@ final class BracketedPasteTests: XCTestCase {
         let after = waitFor("the echoed paste") { $0.contains("after-exit") }
         XCTAssertFalse(after.contains("200~"), "bracketed paste was left on:\n\(after)")
     }
+
+    func testGivenAPasteWhoseEndNeverArrivesWhenTheTerminalGoesQuietThenItIsTextAndKeysWorkAgain() throws {
+        let created = runFolio(["new", "groceries", "--template", "checklist/groceries", "--defaults"], environment: env, cwd: docs)
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let document = docs.appendingPathComponent("groceries")
+        try openInTmux(document)
+        waitFor("the checklist") { $0.contains("(0/13 done)") }
+        try tmux(["send-keys", "-t", "paste:0", "a"])
+        waitFor("the add prompt") { $0.contains("Add item — TITLE:") }
+        // ESC[200~ then "Figs" and no ESC[201~: held as a paste, then (a second without bytes) taken as text.
+        try tmux(["send-keys", "-t", "paste:0", "-H", "1b", "5b", "32", "30", "30", "7e", "46", "69", "67", "73"])
+        let cut = waitFor("the paste to be taken", timeout: 5) { $0.contains("TITLE: Figs") }
+        XCTAssertTrue(cut.contains("paste cut short"), cut)
+        try tmux(["send-keys", "-t", "paste:0", "-l", " more"])
+        try tmux(["send-keys", "-t", "paste:0", "Enter"])
+        waitFor("the new item") { $0.contains("14 [ ] Figs more") }
+        try tmux(["send-keys", "-t", "paste:0", "C-q"])
+        waitFor("folio to exit") { $0.contains("FOLIO-EXIT=0") }
+    }
 }
