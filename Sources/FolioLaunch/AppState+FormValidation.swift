@@ -105,8 +105,10 @@ extension AppState {
         let asked = names.indices.filter { !EditorCommand.isItemArgument(names[$0]) }
         guard let first = asked.first else { return }
         var values: [String?] = names.indices.map { $0 < arguments.count ? arguments[$0] : "" }
-        let words = Set(failure.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init))
-        let again = asked.first(where: { words.contains(CommandArgument(usageWord: names[$0]).name) }) ?? first
+        // The first argument name among the failure's words ("W must be…: got '0' (usage: add rect|ellipse X Y W H)").
+        let words = failure.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+        let named = words.lazy.compactMap { word in asked.first { CommandArgument(usageWord: names[$0]).name == word } }.first
+        let again = named ?? first
         let text = values[again] ?? ""
         values[again] = nil
         editor.prompt = EditorPrompt(command: command, values: values, names: names, text: text, asking: again)

@@ -143,4 +143,14 @@ final class FormValidationTests: XCTestCase {
         let (_, again) = run([.backspace] + typing("5") + [.enter], from: state)
         XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "2", "3", "4", "red"])])
     }
+
+    func testGivenTheRefusalNamesALaterArgumentBeforeTheUsageThenThatArgumentIsAskedAgain() {
+        let failure = "shapes add: W must be a whole number of at least 1: got '0' (usage: add rect|ellipse X Y W H [COLOR])"
+        var state = shapes()
+        state.reopeningPrompt(after: .runEditorCommand("add", arguments: ["rect", "5", "6", "0", "4"]), failure: failure)
+        XCTAssertEqual(prompt(state).0?.asking, 3, "W, not the X of the usage")
+        XCTAssertEqual(prompt(state).0?.text, "0")
+        let (_, again) = run([.backspace] + typing("7") + [.enter], from: state)
+        XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "6", "7", "4"])], "the empty COLOR is still left out")
+    }
 }
