@@ -153,4 +153,26 @@ final class FormValidationTests: XCTestCase {
         let (_, again) = run([.backspace] + typing("7") + [.enter], from: state)
         XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "6", "7", "4"])], "the empty COLOR is still left out")
     }
+
+    // MARK: - Golden frames
+
+    struct BlankView: EditorViewProvider {
+        func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { ["1 shape"] }
+        func commands() -> [EditorCommand] { [] }
+        func itemLayout() -> ItemLayout? { nil }
+    }
+
+    func testGoldenShapesPromptRefusingTriangleKeepsTheTextAndShowsWhy() {
+        let (state, _) = run([.character("a")] + typing("triangle") + [.enter], from: shapes())
+        guard case let .editor(editor) = state.screen else { return XCTFail("expected the editor") }
+        assertGolden(Screens.editor(editor, view: BlankView(), width: 60, height: 8).plainText(), "prompt-refused")
+    }
+
+    func testGoldenOpenFormBackWithItsError() {
+        guard case let .form(asked) = run([.character("o")] + typing("nowhere/doc"), from: AppState()).0.screen else { return XCTFail("expected the form") }
+        var state = AppState()
+        state.returningToForm(asked, failure: "/home/u/nowhere/doc: not a Folio document (no such folder)")
+        guard let form = form(state) else { return }
+        assertGolden(Screens.form(form, width: 80, height: 10).plainText(), "form-open-failed")
+    }
 }
