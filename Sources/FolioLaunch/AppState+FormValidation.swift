@@ -116,3 +116,15 @@ extension AppState {
         screen = .editor(editor)
     }
 }
+
+extension EditorPrompt {
+    /// Suggests the argument being asked from the cursor, ready to edit: a `LINE` is the line under the cursor (or the
+    /// selection's first) when the view numbers its lines.
+    func suggesting(from editor: EditorState) -> EditorPrompt {
+        guard text.isEmpty, names.indices.contains(asking), names[asking] == "LINE", editor.items != nil,
+              let target = editor.effectiveSelection else { return self }
+        var prompt = self
+        prompt.text = String(target.start + 1)
+        return prompt
+    }
+}

@@ -229,7 +229,7 @@ extension AppState {
             return String((target?.start ?? editor.cursor) + 1)
         }
         if let first = values.indices.first(where: { values[$0] == nil }) {
-            editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first)
+            editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first).suggesting(from: editor)
             values = []
             return
         }

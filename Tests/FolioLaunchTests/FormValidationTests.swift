@@ -154,6 +154,18 @@ final class FormValidationTests: XCTestCase {
         XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "6", "7", "4"])], "the empty COLOR is still left out")
     }
 
+    func testGivenTheCursorOnLineTwoWhenDeleteLineIsInvokedThenLineIsSuggestedAsTwoAndCanBeChanged() {
+        var state = AppState()
+        let delete = EditorCommand(id: "delete-line", title: "Delete line", shortcut: "d", needsSelection: true, usage: "delete-line LINE")
+        var editor = EditorState(path: "t", title: "Notes", contentType: "public.plain-text", commands: [delete])
+        editor.items = ItemLayout(count: 3, headerLines: 0)
+        state.screen = .editor(editor)
+        let (asking, _) = run([.down, .character("d")], from: state)
+        XCTAssertEqual(prompt(asking).0?.text, "2")
+        XCTAssertEqual(run([.enter], from: asking).1, [.runEditorCommand("delete-line", arguments: ["2"])])
+        XCTAssertEqual(run([.backspace, .character("3"), .enter], from: asking).1, [.runEditorCommand("delete-line", arguments: ["3"])])
+    }
+
     // MARK: - Golden frames
 
     struct BlankView: EditorViewProvider {
