@@ -28,6 +28,8 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
         documentURL = URL(fileURLWithPath: path)
     }
 
+    // The form whose action is being carried out: shown again, values kept, when the action fails.
+    var form: FormState?
     while true {
         var session: DocumentSessionAdapter?
         if let url = documentURL {
@@ -40,14 +42,18 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
             }
             documentURL = nil
         }
-        let services = LaunchServices(recent: RecentDocumentsAdapter(recent: recent), templates: catalog, document: session, settings: settings,
+        var configured = LaunchServices(recent: RecentDocumentsAdapter(recent: recent), templates: catalog, document: session, settings: settings,
                                       settingsPath: Settings.fileURL(environment: environment).path, message: message,
                                       saveSettings: { try $0.save(environment: environment) })
+        configured.form = message == nil ? nil : form
+        let services = configured
         message = nil
+        form = nil
         let outcome = try waitFor {
             try await LaunchApp.run(scene: scene, services: services, sceneID: sceneID, store: store, environment: environment)
         }
         if let reloaded = try? Settings.load(environment: environment) { settings = reloaded }
+        form = outcome.form
         switch outcome.effect {
         case .quit:
             return 0
@@ -56,6 +62,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
                 let url = try uniqueDestination(destination, scene: scene, io: io)
                 let document = try DocumentStore(environment: environment).create(at: url, contentType: contentType, title: nil)
                 documentURL = document.url
+                form = nil
             } catch {
                 message = FolioCommandLine.oneLine(error)
             }
@@ -69,6 +76,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
                 let collected = try template.answers(given: TemplateCatalogAdapter.answers(answers, for: template), mode: .defaults, context: context)
                 let document = try template.instantiate(at: url, answers: collected, store: try DocumentStore(environment: environment))
                 documentURL = document.url
+                form = nil
             } catch {
                 message = FolioCommandLine.oneLine(error)
             }

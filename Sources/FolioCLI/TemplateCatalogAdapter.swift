@@ -86,7 +86,7 @@ final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
         if variable.type == .multichoice, let options = variable.choices { prompt += " (\(options.joined(separator: ", ")))" }
         return FolioLaunch.TemplateVariable(name: variable.name, prompt: prompt, defaultValue: defaultText, choices: choices,
                                             required: variable.default == nil && variable.type == .string,
-                                            pattern: variable.type == .string ? variable.pattern : nil)
+                                            pattern: variable.type == .string ? variable.pattern : nil, declaration: variable)
     }
 
     /// The form's answers as the template takes them: empty answers to variables with a default are left out.

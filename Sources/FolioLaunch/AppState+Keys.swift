@@ -39,8 +39,8 @@ extension AppState {
         case var .form(form):
             switch key {
             case .escape: state.screen = form.back ?? .launch
-            case .up, .backTab: form.focus = max(0, form.focus - 1)
-            case .down, .tab: form.focus = min(max(0, form.fields.count - 1), form.focus + 1)
+            case .up, .backTab: form.move(by: -1)
+            case .down, .tab: form.move(by: 1)
             case .left, .right:
                 if form.fields.indices.contains(form.focus), !form.fields[form.focus].choices.isEmpty {
                     let field = form.fields[form.focus]
@@ -49,7 +49,10 @@ extension AppState {
                     form.fields[form.focus].value = field.choices[(index + step + field.choices.count) % field.choices.count]
                 }
             case .backspace:
-                if form.fields.indices.contains(form.focus), !form.fields[form.focus].value.isEmpty { form.fields[form.focus].value.removeLast() }
+                if form.fields.indices.contains(form.focus), !form.fields[form.focus].value.isEmpty {
+                    form.fields[form.focus].value.removeLast()
+                    form.fields[form.focus].message = nil
+                }
             case let .character(c):
                 if form.fields.indices.contains(form.focus), form.fields[form.focus].choices.isEmpty {
                     form.fields[form.focus].value.append(c)
@@ -139,7 +142,7 @@ extension AppState {
             case let .character(c): prompt.text.append(c); editor.prompt = prompt
             case .enter:
                 let answer = prompt.text
-                if answer.trimmingCharacters(in: .whitespaces).isEmpty { editor.message = "\(prompt.names[prompt.asking]) is needed (esc cancels)"; break }
+                if let problem = prompt.currentArgument?.problem(with: answer) { editor.message = problem; break }
                 prompt.values[prompt.asking] = answer
                 prompt.text = ""
                 if let next = prompt.values.indices.first(where: { prompt.values[$0] == nil }) {
@@ -147,7 +150,7 @@ extension AppState {
                     editor.prompt = prompt
                 } else {
                     editor.prompt = nil
-                    effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.values.map { $0 ?? "" }))
+                    effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments))
                 }
             default: break
             }
@@ -227,7 +230,7 @@ extension AppState {
             return String((target?.start ?? editor.cursor) + 1)
         }
         if let first = values.indices.first(where: { values[$0] == nil }) {
-            editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first)
+            editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first).suggesting(from: editor)
             values = []
             return
         }
@@ -299,7 +302,8 @@ extension AppState {
     static func templateForm(_ template: TemplateSummary, folder: String) -> FormState {
         var fields = template.variables.map { variable in
             FormState.Field(name: variable.name, label: variable.prompt, value: variable.defaultValue.isEmpty && !variable.choices.isEmpty ? variable.choices[0] : variable.defaultValue,
-                            choices: variable.choices, required: variable.required, pattern: variable.pattern, message: nil)
+                            choices: variable.choices, required: variable.required, pattern: variable.pattern, message: nil,
+                            declaration: variable.declaration)
         }
         fields.append(destinationField(folder: folder, name: template.name))
         return FormState(title: "New from “\(template.name)”", purpose: .template(template), fields: fields, focus: 0)

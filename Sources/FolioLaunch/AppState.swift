@@ -1,4 +1,5 @@
 import Foundation
+import FolioTemplates
 import FolioCore
 import FolioTerminal
 
@@ -41,6 +42,8 @@ public struct FormState: Equatable, Sendable {
         public var required: Bool
         public var pattern: String?
         public var message: String?
+        /// The template variable behind the field, when there is one: its own check is the one used.
+        public var declaration: FolioTemplates.TemplateVariable? = nil
     }
 
     public var title: String
@@ -56,6 +59,7 @@ public struct FormState: Equatable, Sendable {
     /// The validation message for `field`, nil when its value is acceptable.
     static func validate(_ field: Field) -> String? {
         if field.required, field.value.trimmingCharacters(in: .whitespaces).isEmpty { return "\(field.label) is required" }
+        if let declaration = field.declaration { return declaration.problem(withAnswer: field.value) }
         if !field.choices.isEmpty, !field.choices.contains(field.value) { return "choose one of: \(field.choices.joined(separator: ", "))" }
         if let pattern = field.pattern, !field.value.isEmpty {
             guard let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") else { return "the template's pattern '\(pattern)' is invalid" }

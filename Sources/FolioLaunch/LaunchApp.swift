@@ -40,6 +40,8 @@ public struct LaunchServices: Sendable {
     public var message: String?
     /// Saves edited settings (the integration layer writes `settings.json`); throws with a one-line reason.
     public var saveSettings: @Sendable (Settings) throws -> Void
+    /// A form to show again on start, with `message` (why its action failed) on its field and every value kept.
+    public var form: FormState?
     public init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
                 settings: Settings = Settings(), settingsPath: String = "", message: String? = nil,
                 saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
@@ -51,6 +53,8 @@ public struct LaunchServices: Sendable {
 /// Why the launcher returned: the effect the caller performs (create, instantiate, open, run a command) or quit.
 public struct LaunchOutcome: Equatable, Sendable {
     public var effect: AppEffect
+    /// The form that asked for the effect, if any: the runtime shows it again (values kept) when the effect fails.
+    public var form: FormState? = nil
 }
 
 /// The interactive launcher.
@@ -66,6 +70,7 @@ public enum LaunchApp {
                              templates: services.templates.sourceNames().map { TemplateSourceStatus(name: $0, state: .loading) })
         state.settings = services.settings
         state.message = services.message
+        if let form = services.form, let failure = services.message { state.returningToForm(form, failure: failure) }
         var startEffects: [AppEffect] = []
         if let document = services.document {
             let saved = (try? store.load(sceneID)) ?? nil
@@ -123,6 +128,7 @@ public enum LaunchApp {
                     case let .key(key):
                         state.message = nil
                         let (next, effects) = state.handling(key, scene: scene)
+                        let submitted = AppState.submittedForm(state.screen)
                         state = next
                         for effect in effects {
                             switch effect {
@@ -131,7 +137,7 @@ public enum LaunchApp {
                             case .createBlank, .instantiate, .open, .runCommand, .quit:
                                 try? store.save(sceneState(state), id: sceneID)
                                 calls?.stop()
-                                return LaunchOutcome(effect: effect)
+                                return LaunchOutcome(effect: effect, form: submitted)
                             default: pending.append(effect)
                             }
                         }
@@ -172,6 +178,7 @@ public enum LaunchApp {
         switch message {
         case let .finished(effect, result):
             replay += state.finishingCall(result)
+            if case let .failed(text) = result { state.reopeningPrompt(after: effect, failure: text) }
             if case .succeeded = result, case .restore = effect, case .history(_, let editor) = state.screen {
                 state.screen = .history(HistoryState(), editor)
                 pending.append(.loadHistoryPage(after: nil))

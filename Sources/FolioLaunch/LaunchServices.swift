@@ -1,4 +1,5 @@
 import Foundation
+import FolioTemplates
 import FolioCore
 
 // What the launcher needs from documents, templates and plugins. The integration layer adapts FolioCore,
@@ -30,9 +31,12 @@ public struct TemplateVariable: Equatable, Sendable {
     public var required: Bool
     /// A regular expression the answer must match, when given.
     public var pattern: String?
-    public init(name: String, prompt: String? = nil, defaultValue: String = "", choices: [String] = [], required: Bool = false, pattern: String? = nil) {
+    /// The template's own declaration, when known: the form checks answers with it (type, choices, pattern, range).
+    public var declaration: FolioTemplates.TemplateVariable?
+    public init(name: String, prompt: String? = nil, defaultValue: String = "", choices: [String] = [], required: Bool = false, pattern: String? = nil,
+                declaration: FolioTemplates.TemplateVariable? = nil) {
         self.name = name; self.prompt = prompt ?? name; self.defaultValue = defaultValue
-        self.choices = choices; self.required = required; self.pattern = pattern
+        self.choices = choices; self.required = required; self.pattern = pattern; self.declaration = declaration
     }
 }
 

@@ -1,0 +1,190 @@
+import Foundation
+import XCTest
+import FolioCore
+import FolioTemplates
+@testable import FolioLaunch
+@testable import FolioTerminal
+
+/// Forms check each field as it is left and command prompts each argument as it is entered; a failed final action
+/// comes back to the form or the prompt with every value kept.
+final class FormValidationTests: XCTestCase {
+    let scene = LaunchScene.defaultScene
+
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
+        var state = state
+        var effects: [AppEffect] = []
+        for key in keys { let (next, produced) = state.handling(key, scene: scene); state = next; effects += produced }
+        return (state, effects)
+    }
+
+    func typing(_ text: String) -> [Key] { text.map(Key.character) }
+
+    func form(_ state: AppState, file: StaticString = #filePath, line: UInt = #line) -> FormState? {
+        guard case let .form(form) = state.screen else { XCTFail("expected the form, got \(state.screen)", file: file, line: line); return nil }
+        return form
+    }
+
+    /// A swift/package-like template: a name and a year declared as a whole number from 1970 to 2100.
+    func packageForm() throws -> AppState {
+        let json = #"{"name": "year", "type": "int", "prompt": "Year", "min": 1970, "max": 2100, "default": 2025}"#
+        let year = try JSONDecoder().decode(FolioTemplates.TemplateVariable.self, from: Data(json.utf8))
+        let template = TemplateSummary(id: "swift/package", name: "Package", contentType: "public.plain-text", variables: [
+            TemplateVariable(name: "name", prompt: "Name", defaultValue: "Demo", required: true),
+            TemplateVariable(name: "year", prompt: "Year", defaultValue: "2025", declaration: year),
+        ])
+        var state = AppState()
+        state.screen = .form(AppState.templateForm(template, folder: "."))
+        return state
+    }
+
+    func testGivenYearAbcWhenTheFieldIsLeftThenTheErrorIsOnTheFieldAndEveryValueIsKept() throws {
+        let keys: [Key] = typing("Kit") + [.tab] + Array(repeating: .backspace, count: 4) + typing("abc") + [.tab]
+        let (state, effects) = run(keys, from: try packageForm())
+        XCTAssertEqual(effects, [])
+        guard let form = form(state) else { return }
+        XCTAssertEqual(form.focus, 1, "the focus stays on the year")
+        XCTAssertEqual(form.fields[1].message, "'abc' is not a whole number")
+        XCTAssertEqual(form.fields.map(\.value), ["DemoKit", "abc", "package"])
+        XCTAssertTrue(Screens.form(form, width: 80, height: 16).plainText().contains("! 'abc' is not a whole number"))
+    }
+
+    func testGivenAYearOutOfRangeWhenEnterIsPressedThenTheTemplatesOwnRangeCheckRefusesIt() throws {
+        let (state, effects) = run([.tab] + Array(repeating: .backspace, count: 4) + typing("1800") + [.enter], from: try packageForm())
+        XCTAssertEqual(effects, [])
+        XCTAssertEqual(form(state)?.fields[1].message, "1800 is less than 1970")
+    }
+
+    func testGivenAnInvalidYearWhenItIsFixedThenTheFormProceedsAndCreates() throws {
+        let bad: [Key] = [.tab] + Array(repeating: .backspace, count: 4) + typing("abc") + [.tab]
+        let fixed: [Key] = Array(repeating: .backspace, count: 3) + typing("2024") + [.tab, .enter]
+        let (state, effects) = run(bad + fixed, from: try packageForm())
+        XCTAssertEqual(effects, [.instantiate(templateID: "swift/package", answers: ["name": "Demo", "year": "2024"], destination: "package")])
+        XCTAssertEqual(state.screen, .launch)
+    }
+
+    func testGivenAnInvalidFieldLeftUpwardsWhenTheLastFieldSubmitsThenTheFocusGoesBackToIt() throws {
+        let keys: [Key] = [.tab] + Array(repeating: .backspace, count: 4) + typing("x") + [.backTab, .down, .down]
+        let (moved, _) = run(keys, from: try packageForm())
+        XCTAssertEqual(form(moved)?.focus, 1, "Down does not leave an invalid field")
+        let (state, effects) = run([.up, .enter, .enter], from: moved)
+        XCTAssertEqual(effects, [])
+        XCTAssertEqual(form(state)?.fields[1].value, "x")
+        XCTAssertEqual(form(state)?.fields[1].message, "'x' is not a whole number")
+    }
+
+    func testGivenOpenWithABadPathWhenOpeningFailsThenTheFormComesBackWithThePathAndTheError() {
+        let (submitted, effects) = run([.character("o")] + typing("nowhere/doc") + [.enter], from: AppState())
+        XCTAssertEqual(effects, [.open(path: "nowhere/doc")])
+        guard case let .form(asked) = run([.character("o")] + typing("nowhere/doc"), from: AppState()).0.screen else { return XCTFail("expected the form") }
+        var state = submitted
+        state.returningToForm(asked, failure: "nowhere/doc: no such document")
+        guard let form = form(state) else { return }
+        XCTAssertEqual(form.fields[0].value, "nowhere/doc")
+        XCTAssertEqual(form.fields[0].message, "nowhere/doc: no such document")
+        XCTAssertEqual(run(typing("2") + [.enter], from: state).1, [.open(path: "nowhere/doc2")], "the kept path can be corrected")
+    }
+
+    func testGivenInstantiatingFailsOnAVariableThenTheErrorIsOnThatFieldWithTheAnswersKept() throws {
+        guard let asked = form(try packageForm()) else { return }
+        var state = AppState()
+        state.returningToForm(asked, failure: "swift/package: variable 'name': 'Demo' does not match the pattern [a-z]+")
+        XCTAssertEqual(form(state)?.focus, 0)
+        XCTAssertEqual(form(state)?.fields[0].message, "swift/package: variable 'name': 'Demo' does not match the pattern [a-z]+")
+        XCTAssertEqual(form(state)?.fields.map(\.value), ["Demo", "2025", "package"])
+    }
+
+    // MARK: - Editor command arguments
+
+    func shapes() -> AppState {
+        var state = AppState()
+        let add = EditorCommand(id: "add", title: "Add shape", shortcut: "a", usage: "add rect|ellipse X Y W H [COLOR]")
+        state.screen = .editor(EditorState(path: "s", title: "Logo", contentType: "org.folio.shapes", commands: [add]))
+        return state
+    }
+
+    func prompt(_ state: AppState) -> (EditorPrompt?, String?) {
+        guard case let .editor(editor) = state.screen else { XCTFail("expected the editor"); return (nil, nil) }
+        return (editor.prompt, editor.message)
+    }
+
+    func testGivenTheShapesAddCommandWhenTriangleIsEnteredThenItIsRefusedBeforeXIsAsked() {
+        let (state, effects) = run([.character("a")] + typing("triangle") + [.enter], from: shapes())
+        XCTAssertEqual(effects, [])
+        let (asking, message) = prompt(state)
+        XCTAssertEqual(asking?.asking, 0, "still asking the kind, not X")
+        XCTAssertEqual(asking?.text, "triangle", "the typed value is kept")
+        XCTAssertEqual(message, "'triangle' is not one of rect, ellipse")
+    }
+
+    func testGivenTheOptionalColorWhenLeftEmptyThenTheCommandRunsWithoutIt() {
+        let keys: [Key] = [.character("a")] + ["rect", "1", "2", "3", "4"].flatMap { typing($0) + [.enter] } + [.enter]
+        let (state, effects) = run(keys, from: shapes())
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "1", "2", "3", "4"])])
+        XCTAssertNil(prompt(state).0)
+    }
+
+    func testGivenARequiredArgumentWhenLeftEmptyThenItIsAskedAgain() {
+        let (state, effects) = run([.character("a")] + typing("ellipse") + [.enter, .enter], from: shapes())
+        XCTAssertEqual(effects, [])
+        XCTAssertEqual(prompt(state).0?.asking, 1)
+        XCTAssertEqual(prompt(state).1, "X is needed (esc cancels)")
+    }
+
+    func testGivenTheEditorRefusesTheCommandThenThePromptComesBackOnTheNamedArgumentWithValuesKept() {
+        let keys: [Key] = [.character("a")] + ["rect", "x", "2", "3", "4", "red"].flatMap { typing($0) + [.enter] }
+        var (state, effects) = run(keys, from: shapes())
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "x", "2", "3", "4", "red"])])
+        _ = state.finishingCall(.failed("X must be a whole number: 'x' (usage: add rect|ellipse X Y W H [COLOR])"))
+        state.reopeningPrompt(after: effects[0], failure: "X must be a whole number: 'x' (usage: add rect|ellipse X Y W H [COLOR])")
+        let (asking, message) = prompt(state)
+        XCTAssertEqual(asking?.asking, 1)
+        XCTAssertEqual(asking?.text, "x")
+        XCTAssertEqual(message, "X must be a whole number: 'x' (usage: add rect|ellipse X Y W H [COLOR])")
+        let (_, again) = run([.backspace] + typing("5") + [.enter], from: state)
+        XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "2", "3", "4", "red"])])
+    }
+
+    func testGivenTheRefusalNamesALaterArgumentBeforeTheUsageThenThatArgumentIsAskedAgain() {
+        let failure = "shapes add: W must be a whole number of at least 1: got '0' (usage: add rect|ellipse X Y W H [COLOR])"
+        var state = shapes()
+        state.reopeningPrompt(after: .runEditorCommand("add", arguments: ["rect", "5", "6", "0", "4"]), failure: failure)
+        XCTAssertEqual(prompt(state).0?.asking, 3, "W, not the X of the usage")
+        XCTAssertEqual(prompt(state).0?.text, "0")
+        let (_, again) = run([.backspace] + typing("7") + [.enter], from: state)
+        XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "6", "7", "4"])], "the empty COLOR is still left out")
+    }
+
+    func testGivenTheCursorOnLineTwoWhenDeleteLineIsInvokedThenLineIsSuggestedAsTwoAndCanBeChanged() {
+        var state = AppState()
+        let delete = EditorCommand(id: "delete-line", title: "Delete line", shortcut: "d", needsSelection: true, usage: "delete-line LINE")
+        var editor = EditorState(path: "t", title: "Notes", contentType: "public.plain-text", commands: [delete])
+        editor.items = ItemLayout(count: 3, headerLines: 0)
+        state.screen = .editor(editor)
+        let (asking, _) = run([.down, .character("d")], from: state)
+        XCTAssertEqual(prompt(asking).0?.text, "2")
+        XCTAssertEqual(run([.enter], from: asking).1, [.runEditorCommand("delete-line", arguments: ["2"])])
+        XCTAssertEqual(run([.backspace, .character("3"), .enter], from: asking).1, [.runEditorCommand("delete-line", arguments: ["3"])])
+    }
+
+    // MARK: - Golden frames
+
+    struct BlankView: EditorViewProvider {
+        func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { ["1 shape"] }
+        func commands() -> [EditorCommand] { [] }
+        func itemLayout() -> ItemLayout? { nil }
+    }
+
+    func testGoldenShapesPromptRefusingTriangleKeepsTheTextAndShowsWhy() {
+        let (state, _) = run([.character("a")] + typing("triangle") + [.enter], from: shapes())
+        guard case let .editor(editor) = state.screen else { return XCTFail("expected the editor") }
+        assertGolden(Screens.editor(editor, view: BlankView(), width: 60, height: 8).plainText(), "prompt-refused")
+    }
+
+    func testGoldenOpenFormBackWithItsError() {
+        guard case let .form(asked) = run([.character("o")] + typing("nowhere/doc"), from: AppState()).0.screen else { return XCTFail("expected the form") }
+        var state = AppState()
+        state.returningToForm(asked, failure: "/home/u/nowhere/doc: not a Folio document (no such folder)")
+        guard let form = form(state) else { return }
+        assertGolden(Screens.form(form, width: 80, height: 10).plainText(), "form-open-failed")
+    }
+}
