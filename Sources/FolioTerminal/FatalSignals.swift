@@ -232,8 +232,8 @@ private let crashHandler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>
     dieWithDefaultAction(signalNumber)
 }
 
-/// Async-signal-safe.
-private func setDefaultAction(_ signalNumber: Int32) {
+/// Puts back the default action of `signalNumber`. Async-signal-safe (also used by `TerminalSession`).
+func setDefaultAction(_ signalNumber: Int32) {
     var action = sigaction()
     #if canImport(Glibc)
     action.__sigaction_handler.sa_handler = SIG_DFL

@@ -103,16 +103,6 @@ private func install(_ signalNumber: Int32, _ handler: @convention(c) (Int32) ->
     _ = sigaction(signalNumber, &action, nil)
 }
 
-private func setDefault(_ signalNumber: Int32) {
-    var action = sigaction()
-    #if canImport(Glibc)
-    action.__sigaction_handler.sa_handler = SIG_DFL
-    #else
-    action.__sigaction_u.__sa_handler = SIG_DFL
-    #endif
-    sigemptyset(&action.sa_mask)
-    _ = sigaction(signalNumber, &action, nil)
-}
 
 private func unblock(_ signalNumber: Int32) {
     var set = sigset_t()
@@ -125,7 +115,7 @@ private func unblock(_ signalNumber: Int32) {
 private let fatalHandler: @convention(c) (Int32) -> Void = { signalNumber in
     restoreTerminal()
     sessionActive.store(0, ordering: .releasing)
-    setDefault(signalNumber)
+    setDefaultAction(signalNumber)
     unblock(signalNumber)
     _ = raise(signalNumber)
 }
@@ -134,7 +124,7 @@ private let fatalHandler: @convention(c) (Int32) -> Void = { signalNumber in
 private let stopHandler: @convention(c) (Int32) -> Void = { _ in
     let errnoSaved = errno
     restoreTerminal()
-    setDefault(SIGTSTP)
+    setDefaultAction(SIGTSTP)
     unblock(SIGTSTP)
     _ = raise(SIGTSTP)
     // Execution resumes here after SIGCONT.
@@ -220,7 +210,7 @@ public final class TerminalSession: @unchecked Sendable {
     }
 
     private func end() {
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH] { setDefault(signalNumber) }
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH] { setDefaultAction(signalNumber) }
         restoreTerminal()
         sessionActive.store(0, ordering: .releasing)
         if wakeReadFD >= 0 { close(wakeReadFD); wakeReadFD = -1 }
