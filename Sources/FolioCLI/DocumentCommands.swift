@@ -140,7 +140,7 @@ let documentCommands: [Command] = [
         let b = args.optionalPositional(2)
         var text: String?
         if args.flag("--semantic") {
-            text = try semanticDiff(document: document, from: a, to: b, io: io).map { $0.isEmpty || $0.hasSuffix("\n") ? $0 : $0 + "\n" }
+            text = try semanticDiffOrFallback(document: document, from: a, to: b, io: io).map { $0.isEmpty || $0.hasSuffix("\n") ? $0 : $0 + "\n" }
         }
         let patch = try text ?? document.diff(from: a, to: b)
         if args.flag("--json") {

@@ -110,6 +110,12 @@ final class DocumentEditingTests: XCTestCase {
         let notes = try newDocument("notes", type: "public.plain-text")
         XCTAssertNil(try host.semanticDiff(document: notes), "plain text has no semantic diff: show the text diff")
         XCTAssertThrowsError(try host.semanticDiff(document: document, from: "nope"))
+        // And `folio diff --semantic` on plain text shows the text diff and says why
+        try notes.write(Data("one\n".utf8), to: notes.metadata.primaryFile, message: "One")
+        let text = folio("diff", "notes", "--semantic")
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertEqual(text.stdout, try notes.diff(from: nil, to: nil))
+        XCTAssertEqual(text.stderr, "folio diff: this document's editor has no semantic diff; showing the text diff\n")
     }
 
     func testGivenATenThousandItemChecklistWhenOneItemIsToggledThenOneCommitIsMadeAndThePluginTimeIsMeasured() throws {

@@ -217,6 +217,11 @@ final class PluginIsolationTests: XCTestCase {
         XCTAssertEqual(view.status, 0)
         XCTAssertEqual(view.stdout, "5\n", "read-only: the file as text")
         XCTAssertTrue(view.stderr.hasPrefix("folio view: editor 'tally' is quarantined"), view.stderr)
+        let diff = folio("diff", "count", "--semantic")
+        XCTAssertEqual(diff.status, 0, diff.stderr)
+        XCTAssertEqual(diff.stdout, try document.diff(from: nil, to: nil), "the text diff instead")
+        XCTAssertTrue(diff.stderr.hasPrefix("folio diff: editor 'tally' is quarantined"), diff.stderr)
+        XCTAssertTrue(diff.stderr.hasSuffix("; showing the text diff\n"), diff.stderr)
 
         let enabled = folio("plugins", "enable", "test.tally")
         XCTAssertEqual(enabled.stdout, "Enabled test.tally: it will be loaded again\n")
