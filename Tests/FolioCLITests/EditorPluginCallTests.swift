@@ -185,29 +185,9 @@ final class EditorPluginCallTests: XCTestCase {
         waitFor("“\(text)”", file: file, line: line) { $0.contains(text) }
     }
 
-    /// Runs tmux with posix_spawn and its output in files (not `Process`: the tmux server would inherit the
-    /// descriptor `Process` watches, and the wait would never end).
     @discardableResult
-    func tmux(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let outPath = dir.path("tmux-\(UUID().uuidString).out").path, errPath = dir.path("tmux-\(UUID().uuidString).err").path
-        defer { try? FileManager.default.removeItem(atPath: outPath); try? FileManager.default.removeItem(atPath: errPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([tmuxPath, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, tmuxPath, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw NSError(domain: "tmux", code: Int(spawned)) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return ((status >> 8) & 0xFF, stdout, stderr)
+    func tmux(_ arguments: [String]) throws -> TmuxResult {
+        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
     }
 
     /// Builds the tally plugin with `cc` into `plugins/` with its manifest.

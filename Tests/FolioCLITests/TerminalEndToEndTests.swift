@@ -7,7 +7,6 @@ import XCTest
 /// Each pane runs `folio …; echo FOLIO-EXIT=$?; stty -a; sleep 30` so the exit status and the terminal settings
 /// after folio has gone can be read from the pane. Every wait is bounded; the tmux server is killed in tearDown.
 final class TerminalEndToEndTests: XCTestCase {
-    struct TmuxResult { let status: Int32; let stdout: String; let stderr: String }
 
     var tmuxPath = ""
     var socket = ""
@@ -34,29 +33,9 @@ final class TerminalEndToEndTests: XCTestCase {
 
     // MARK: Helpers
 
-    /// Runs tmux with posix_spawn and its output in files. Not `Foundation.Process`: the tmux server the first
-    /// command starts would inherit the descriptor Process watches for the child's exit, and the wait would never end.
     @discardableResult
     func tmux(_ arguments: [String]) throws -> TmuxResult {
-        let outPath = dir.path("tmux-\(UUID().uuidString).out").path, errPath = dir.path("tmux-\(UUID().uuidString).err").path
-        defer { try? FileManager.default.removeItem(atPath: outPath); try? FileManager.default.removeItem(atPath: errPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([tmuxPath, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, tmuxPath, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw NSError(domain: "tmux", code: Int(spawned)) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return TmuxResult(status: (status >> 8) & 0xFF, stdout: stdout, stderr: stderr)
+        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
     }
 
     /// The shell command a pane runs: folio, then its exit status and the terminal settings.

@@ -9,7 +9,6 @@ import XCTest
 /// would see: the settings as before, the main screen, the cursor shown, one line naming the crash report, and
 /// never the Swift runtime's "Press space to interact" prompt. Every wait is bounded; tearDown kills the tmux server.
 final class TerminalRestoreTests: XCTestCase {
-    struct TmuxResult { let status: Int32; let stdout: String; let stderr: String }
 
     var tmuxPath = ""
     var socket = ""
@@ -325,29 +324,9 @@ final class TerminalRestoreTests: XCTestCase {
         waitFor("“\(text)”", timeout: timeout, file: file, line: line) { $0.contains(text) }
     }
 
-    /// Runs tmux with posix_spawn (not Foundation.Process: the tmux server would inherit the descriptor Process
-    /// watches for the child's exit, and the wait would never end).
     @discardableResult
     func tmux(_ arguments: [String]) throws -> TmuxResult {
-        let outPath = dir.path("tmux-\(UUID().uuidString).out").path, errPath = dir.path("tmux-\(UUID().uuidString).err").path
-        defer { try? FileManager.default.removeItem(atPath: outPath); try? FileManager.default.removeItem(atPath: errPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([tmuxPath, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, tmuxPath, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw NSError(domain: "tmux", code: Int(spawned)) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return TmuxResult(status: (status >> 8) & 0xFF, stdout: stdout, stderr: stderr)
+        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
     }
 }
 
