@@ -103,6 +103,8 @@ func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thro
 
 /// Carries a result from a task to the waiting thread (written once before the semaphore is signalled; a task that
 /// never ran reads as cancelled).
+/// `@unchecked Sendable` is safe: the one write happens before `DispatchSemaphore.signal()` and the one read after
+/// `wait()`, which orders them; nothing else touches `result`.
 final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error> = .failure(CancellationError()) }
 
 /// A one-line progress bar on standard error, only when it is a terminal.

@@ -114,6 +114,8 @@ private func makeAlternateStackKey() -> pthread_key_t? {
 // MARK: - State prepared before any signal
 
 /// Written once by `FatalSignals.install()`, before `installState` reads 2 to other threads.
+/// `nonisolated(unsafe)` is safe: the single write happens-before every read (the atomic store of `installState`
+/// publishes it), and a signal handler may not take a lock, so a `Mutex` is not an option.
 nonisolated(unsafe) private var alternateStackKey: pthread_key_t?
 
 /// 0 before `install()`, 1 while it runs, 2 once the handlers are in place.
@@ -122,6 +124,8 @@ private let installState = Atomic<Int32>(0)
 private let handlingThread = Atomic<UInt>(0)
 
 /// Written once by `FatalSignals.install()` before the handlers exist, only read by them afterwards.
+/// `nonisolated(unsafe)` is safe: the write precedes `sigaction`, which orders it before any handler runs, and an
+/// async-signal-safe handler cannot take a lock to read it through a `Mutex`.
 nonisolated(unsafe) private var crashPlan: CrashPlan?
 
 /// Buffers and functions the handler uses, all allocated up front (never freed: they live as long as the process).
