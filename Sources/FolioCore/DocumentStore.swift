@@ -53,7 +53,8 @@ public final class DocumentStore: Sendable {
         }
         let repository: Repository
         do { repository = try Repository.openDocument(at: url) } catch let error as GitError {
-            if error.isOwnedByAnotherUser {
+            // libgit2 1.5 may report the ownership check as a missing `safe.directory` value: judge by the owner.
+            if error.isOwnedByAnotherUser || gitInfo.st_uid != geteuid() {
                 throw FolioError.notADocument(url.path, "it belongs to another user; git's safe.directory setting must list it")
             }
             throw FolioError.notADocument(url.path, error.message)

@@ -189,8 +189,9 @@ extension Settings {
                 return value
             }
             func mebibytes(_ key: CodingKeys, _ range: ClosedRange<Int>) throws -> Int? {
-                guard let value = try c.decodeIfPresent(Int.self, forKey: key) else { return nil }
-                guard range.contains(value) else {
+                // Read as a number first: Foundation calls a number that does not fit an Int "not valid JSON".
+                guard let number = try c.decodeIfPresent(Double.self, forKey: key) else { return nil }
+                guard let value = Int(exactly: number), range.contains(value) else {
                     throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must be between \(range.lowerBound) and \(range.upperBound) MiB")
                 }
                 return value

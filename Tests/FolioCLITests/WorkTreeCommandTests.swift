@@ -118,6 +118,22 @@ final class WorkTreeCommandTests: XCTestCase {
         XCTAssertEqual(try asNobody("log", doc).stdout.split(separator: "\n").count, 2)
     }
 
+    func testGivenADocumentOfAnotherUserWhenReadThenOneLineSaysWhoseItIs() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            throw XCTSkip("running as another user needs root and setpriv")
+        }
+        // Given root's document, readable by everyone, and no git config at all in the reader's home
+        let doc = dir.path("Doc").path
+        folio("new", doc)
+        XCTAssertEqual(try runProgram("/usr/bin/chmod", ["-R", "a+rX", dir.url.path]).status, 0)
+        // When nobody reads it
+        let log = try runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", folioExecutable.path, "log", doc],
+                                 cwd: dir.url, environment: env, stdin: Data())
+        // Then one line names the document and the owner check, not a missing config value
+        XCTAssertEqual(log.status, 1)
+        XCTAssertEqual(log.stderr, "folio log: \(doc): not a Folio document (it belongs to another user; git's safe.directory setting must list it)\n")
+    }
+
     func testGivenGitDirAndGitWorkTreeInTheProcessEnvironmentWhenWritingThenTheDocumentIsWritten() throws {
         let doc = dir.path("Doc").path
         folio("new", doc)

@@ -60,6 +60,13 @@ final class PluginWireTests: XCTestCase {
                 XCTAssertFalse("\(error)".contains("\n"))
             }
         }
+        // A size too big for an Int, or not whole, is named as out of range (not as invalid JSON)
+        for bad in [#"{"pluginLimits": {"memoryMiB": 1e30}}"#, #"{"pluginLimits": {"bufferMiB": 9223372036854775808}}"#, #"{"pluginLimits": {"bufferMiB": 1.5}}"#] {
+            try Data(bad.utf8).write(to: url)
+            XCTAssertThrowsError(try Settings.load(environment: env)) { error in
+                XCTAssertTrue("\(error)".contains("must be between"), "\(error)")
+            }
+        }
     }
 
     func testGivenAKnownInputWhenHashedThenSHA256MatchesTheStandardDigest() {
