@@ -1,0 +1,110 @@
+import Foundation
+import FolioCore
+import FolioTerminal
+
+extension AppState {
+    /// Keys in the editor host: the prompt first, then the palette, then movement, host and plugin shortcuts.
+    mutating func editorKey(_ key: Key, editor: inout EditorState, effects: inout [AppEffect]) {
+        editor.message = nil
+        if var prompt = editor.prompt {
+            switch key {
+            case .escape: editor.prompt = nil
+            case .backspace: if !prompt.text.isEmpty { prompt.text.removeLast() }; editor.prompt = prompt
+            case let .character(c): prompt.text.append(c); editor.prompt = prompt
+            case .enter:
+                let answer = prompt.text
+                if let problem = prompt.currentArgument?.problem(with: answer) { editor.message = problem; break }
+                prompt.values[prompt.asking] = answer
+                prompt.text = ""
+                if let next = prompt.values.indices.first(where: { prompt.values[$0] == nil }) {
+                    prompt.asking = next
+                    editor.prompt = prompt
+                } else {
+                    editor.prompt = nil
+                    effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments))
+                }
+            default: break
+            }
+            return
+        }
+        if editor.paletteOpen {
+            let commands = editor.paletteCommands
+            switch key {
+            case .escape: editor.paletteOpen = false
+            case .up, .ctrl("p"): editor.paletteIndex = max(0, editor.paletteIndex - 1)
+            case .down, .ctrl("n"): editor.paletteIndex = min(max(0, commands.count - 1), editor.paletteIndex + 1)
+            case .enter:
+                if commands.indices.contains(editor.paletteIndex) {
+                    let command = commands[editor.paletteIndex]
+                    if !command.needsSelection || editor.effectiveSelection != nil { editor.paletteOpen = false }
+                    invoke(command, editor: &editor, effects: &effects)
+                }
+            default: break
+            }
+            return
+        }
+        let last = max(0, (editor.items?.count ?? Int.max / 2) - 1)
+        let page = max(1, editor.viewRows - 1)
+        switch key {
+        case .escape:
+            if editor.selectionAnchor != nil { editor.selectionAnchor = nil } else { screen = .launch; return }
+        case .up: editor.cursor = max(0, editor.cursor - 1)
+        case .down: editor.cursor = min(last, editor.cursor + 1)
+        case .pageUp: editor.cursor = max(0, editor.cursor - page)
+        case .pageDown: editor.cursor = min(last, editor.cursor + page)
+        case .home: editor.cursor = 0
+        case .end: editor.cursor = editor.items == nil ? editor.cursor : last
+        default:
+            if let command = (editor.commands + EditorState.hostCommands).first(where: { Self.matches(key, $0.shortcut) }) {
+                invoke(command, editor: &editor, effects: &effects)
+            } else if key == .character("k") {
+                editor.cursor = max(0, editor.cursor - 1)
+            } else if key == .character("j") {
+                editor.cursor = min(last, editor.cursor + 1)
+            } else if key == .character("v") {
+                editor.selectionAnchor = editor.selectionAnchor == nil ? editor.cursor : nil
+            }
+        }
+        // Keep the cursor on screen.
+        let rows = max(1, editor.viewRows)
+        if editor.cursor < editor.scroll { editor.scroll = editor.cursor }
+        if editor.cursor >= editor.scroll + rows { editor.scroll = editor.cursor - rows + 1 }
+    }
+
+    /// Runs a command from a shortcut or the palette: host commands change the screen; plugin commands get their item
+    /// numbers from the cursor or the selection and ask for text arguments first.
+    mutating func invoke(_ command: EditorCommand, editor: inout EditorState, effects: inout [AppEffect]) {
+        switch command.id {
+        case "folio.palette": editor.paletteOpen = true; editor.paletteIndex = 0; return
+        case "folio.history":
+            editor.paletteOpen = false
+            screen = .history(HistoryState(), editor)
+            effects += [.openHistory, .loadHistoryPage(after: nil)]
+            return
+        case "folio.settings":
+            editor.paletteOpen = false
+            screen = .settings(SettingsState(settings: settings, returnTo: editor))
+            effects.append(.openSettings)
+            return
+        case "folio.close": screen = .launch; return
+        case "folio.undo", "folio.redo": effects.append(.runEditorCommand(command.id)); return
+        default: break
+        }
+        let target = editor.effectiveSelection
+        if command.needsSelection, target == nil {
+            editor.message = "\(command.title) needs a selection (v selects)"
+            return
+        }
+        let names = command.argumentNames
+        var values: [String?] = names.map { name in
+            guard EditorCommand.isItemArgument(name) else { return nil }
+            return String((target?.start ?? editor.cursor) + 1)
+        }
+        if let first = values.indices.first(where: { values[$0] == nil }) {
+            editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first).suggesting(from: editor)
+            values = []
+            return
+        }
+        effects.append(.runEditorCommand(command.id, arguments: values.map { $0 ?? "" }))
+    }
+}
