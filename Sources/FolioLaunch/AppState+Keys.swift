@@ -76,34 +76,7 @@ extension AppState {
             state.editorKey(key, editor: &editor, effects: &effects)
             if case .editor = state.screen { state.screen = .editor(editor) }
         case .history(var history, let editor):
-            switch key {
-            case .escape: state.screen = .editor(editor); return (state, effects)
-            case .up: history.selection = max(0, history.selection - 1)
-            case .down: history.selection = min(max(0, history.entries.count - 1), history.selection + 1)
-            case .enter: if history.entries.indices.contains(history.selection) { effects.append(.loadDiff(commitID: history.entries[history.selection].id)) }
-            case .character("r"): if history.entries.indices.contains(history.selection) { effects.append(.restore(commitID: history.entries[history.selection].id)) }
-            case .character("t"):
-                if history.entries.indices.contains(history.selection) {
-                    let id = history.entries[history.selection].id
-                    state.screen = .form(FormState(title: "Tag \(String(id.prefix(7)))", purpose: .tag(commitID: id), fields: [
-                        .init(name: "tag", label: "Tag name", value: "", choices: [], required: true, pattern: "[A-Za-z0-9._/-]+", message: nil),
-                    ], focus: 0, back: .history(history, editor)))
-                    return (state, effects)
-                }
-            case .character("c"):
-                if history.entries.indices.contains(history.selection) {
-                    let id = history.entries[history.selection].id
-                    if let mark = history.compareMark, mark != id { effects.append(.compare(mark, id)); history.compareMark = nil }
-                    else { history.compareMark = history.compareMark == id ? nil : id }
-                }
-            default: break
-            }
-            // Load the next page lazily when the selection nears the end of what is loaded.
-            if !history.exhausted, !history.loading, history.selection >= history.entries.count - 3, !history.entries.isEmpty {
-                history.loading = true
-                effects.append(.loadHistoryPage(after: history.next))
-            }
-            state.screen = .history(history, editor)
+            if state.historyKey(key, history: &history, editor: editor, effects: &effects) { state.screen = .history(history, editor) }
         case var .settings(settings):
             settings.message = nil
             switch key {
