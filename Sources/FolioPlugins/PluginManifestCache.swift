@@ -6,8 +6,10 @@ import Synchronization
 /// folder), so that discovery probes a library once per build of it, not once per run. Kept in memory for the process
 /// and on disk in `$XDG_CACHE_HOME/folio/plugin-manifests/`, one file per library path, holding the library's file
 /// identity (device, inode, size, modification and change times to the nanosecond) and what probing it gave: the
-/// manifest, or the refusal when it would refuse again. A library whose identity changed (rebuilt, replaced, touched)
-/// is probed again. A cache file that cannot be read is ignored and rewritten.
+/// manifest, or the refusal when it would refuse again (a refusal that may not repeat, such as a load that passed its
+/// deadline on a busy machine, is kept for `retryDelay` only, so that a hanging library does not cost every run its
+/// deadline). A library whose identity changed (rebuilt, replaced, touched) is probed again. A cache file that cannot
+/// be read is ignored and rewritten.
 struct PluginManifestCache: Sendable {
     /// The cache folder; nil keeps generated manifests in memory only.
     let folder: URL?
@@ -36,12 +38,22 @@ struct PluginManifestCache: Sendable {
         }
     }
 
-    /// One cache file: the key and the manifest or the lasting refusal.
+    /// One cache file: the key and the manifest or the refusal, which is kept until `expires` (seconds since 1970)
+    /// when it may not repeat.
     struct Entry: Codable, Sendable {
         var key: FileKey
         var manifest: PluginManifest?
         var refusal: String?
+        var expires: Double?
+
+        /// Whether the entry still stands at `now`.
+        func isCurrent(for key: FileKey, now: Date) -> Bool {
+            self.key == key && (manifest != nil || refusal != nil) && (expires.map { now.timeIntervalSince1970 < $0 } ?? true)
+        }
     }
+
+    /// How long a refusal that may not repeat (a timeout) is kept.
+    static let retryDelay: TimeInterval = 300
 
     /// Entries found or made in this process, by real path (a test process discovers the same bundled plugins often).
     private static let memory = Mutex<[String: Entry]>([:])
@@ -80,24 +92,27 @@ struct PluginManifestCache: Sendable {
 
     /// The entry for `key` if one is cached for exactly this file.
     private func cached(_ key: FileKey) throws -> Entry? {
-        if let entry = Self.memory.withLock({ $0[key.path] }), entry.key == key { return entry }
+        let now = Date()
+        if let entry = Self.memory.withLock({ $0[key.path] }), entry.isCurrent(for: key, now: now) { return entry }
         guard let url = fileURL(forLibraryAt: key.path), let data = FileManager.default.contents(atPath: url.path),
               (try? JSONNode.parse(data)) != nil,
-              let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.key == key,
-              entry.manifest != nil || entry.refusal != nil else { return nil }
+              let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.isCurrent(for: key, now: now) else { return nil }
         if let manifest = entry.manifest, (try? manifest.validate()) == nil { return nil }
         Self.memory.withLock { $0[key.path] = entry }
         return entry
     }
 
-    /// Probes the library and keeps what lasts (a manifest, a refusal that would repeat).
+    /// Probes the library and keeps the manifest or the refusal (one that may not repeat for `retryDelay`).
     private func generate(_ library: URL, key: FileKey, to url: URL) throws -> Entry {
         switch PluginManifest.describe(library: library, isolation: isolation) {
         case let .success(manifest):
-            return store(Entry(key: key, manifest: manifest, refusal: nil), to: url)
+            return store(Entry(key: key, manifest: manifest), to: url)
+        case let .failure(failure) where failure.lasting:
+            return store(Entry(key: key, refusal: failure.refusal.reason), to: url)
         case let .failure(failure):
-            guard failure.lasting else { throw failure.refusal }
-            return store(Entry(key: key, manifest: nil, refusal: failure.refusal.reason), to: url)
+            let minutes = Int(Self.retryDelay / 60)
+            return store(Entry(key: key, refusal: failure.refusal.reason + " (tried again in \(minutes) minutes or when the file changes)",
+                               expires: Date().timeIntervalSince1970 + Self.retryDelay), to: url)
         }
     }
 

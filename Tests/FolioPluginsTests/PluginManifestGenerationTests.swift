@@ -132,4 +132,38 @@ final class PluginManifestGenerationTests: XCTestCase {
             XCTAssertEqual("\(error)", "\(fake.path): plugin refused: not a shared object (no ELF header)")
         }
     }
+
+    func testGivenALibraryThatHangsWhileLoadingWhenDiscoveredTwiceThenItIsProbedOnceAndRefusedBothTimes() throws {
+        let home = try PluginFixtures.temporaryFolder(self), folder = try PluginFixtures.temporaryFolder(self)
+        let marker = folder.appendingPathComponent("probes")
+        // The entry notes each call in `marker`, then spins.
+        let hang = try PluginFixtures.compilePlugin("#include <stdio.h>\n" + PluginRefusalTests.pluginSource(id: "test.hang", entryBody: """
+            FILE *f = fopen("\(marker.path)", "a"); if (f) { fputs("x", f); fclose(f); } for (;;) {} return 0;
+            """), named: "libhang.so", in: folder)
+        var isolation = PluginIsolation.standard(environment: environment(home))
+        isolation.limits.call = .milliseconds(500)
+        let search = PluginSearchPath(folders: [.init(folder, bundled: false)])
+        let expected = "\(hang.path): plugin refused: it did not finish loading within 0.5 s (tried again in 5 minutes or when the file changes)"
+        XCTAssertEqual(PluginHost(searchPath: search, isolation: isolation).refusals.map(\.description), [expected])
+        XCTAssertEqual(PluginHost(searchPath: search, isolation: isolation).refusals.map(\.description), [expected])
+        XCTAssertEqual(try String(contentsOf: marker, encoding: .utf8), "x", "the second discovery used the cached refusal")
+    }
+
+    func testGivenALibraryThatCrashesWhenTwoFolioProcessesListPluginsThenOnlyTheFirstProbesItAndBothRefuseIt() throws {
+        let folio = PluginFixtures.folioExecutable
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: folio.path), "needs the folio executable (swift build)")
+        let home = try PluginFixtures.temporaryFolder(self), folder = try PluginFixtures.temporaryFolder(self)
+        let marker = folder.appendingPathComponent("probes")
+        let crash = try PluginFixtures.compilePlugin("#include <stdio.h>\n" + PluginRefusalTests.pluginSource(id: "test.crash", entryBody: """
+            FILE *f = fopen("\(marker.path)", "a"); if (f) { fputs("x", f); fclose(f); } volatile int *p = 0; *p = 1; return 0;
+            """), named: "libcrash.so", in: folder)
+        var env = environment(home)
+        env["FOLIO_PLUGIN_PATH"] = folder.path
+        for _ in 0..<2 {
+            let listed = try runProgram(folio.path, ["plugins", "list"], environment: env)
+            XCTAssertEqual(listed.status, 0)
+            XCTAssertTrue(listed.stderr.contains("\(crash.path): plugin refused: loading it crashed the plugin host (SIGSEGV)"), listed.stderr)
+        }
+        XCTAssertEqual(try String(contentsOf: marker, encoding: .utf8), "x", "the second process read the cached refusal")
+    }
 }
