@@ -212,7 +212,8 @@ static folio_status op_apply(const folio_editor *editor, const folio_document *d
     folio_status status = FOLIO_STATUS_OK;
     (void)editor;
     (void)selection; /* `remove N` gets N as its argument: Folio fills it from the cursor */
-    if (!arguments_read(arguments_json, &args)) return folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, "the arguments are not a list of texts");
+    if (!arguments_read(arguments_json, &args))
+        return folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, "the arguments must be a list of at most 8 texts");
     if (strcmp(command, "add") == 0) {
         if (args.count != 1) status = folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, "expected 1 argument (usage: add TEXT)");
         else if (args.values[0][0] == 0 || strchr(args.values[0], '\n') != NULL)
@@ -265,7 +266,7 @@ static folio_status op_serialize(const folio_editor *editor, const folio_documen
 static folio_status op_render(const folio_editor *editor, const folio_document *document, uint32_t width,
                               uint32_t height, const folio_selection *selection, folio_buffer *out,
                               folio_buffer *error) {
-    size_t first = 0, row, capacity = ((size_t)width + 1) * height + 1, size = 0;
+    size_t first = 0, row, size = 0, capacity;
     int64_t cursor = selection != NULL ? selection->cursor : 0;
     char *text, line[512];
     folio_status status;
@@ -273,6 +274,8 @@ static folio_status op_render(const folio_editor *editor, const folio_document *
     if (selection != NULL && selection->scroll > 0) first = (size_t)selection->scroll;
     if (cursor > 0 && height > 1 && (size_t)cursor > first + height - 1) first = (size_t)cursor - (height - 1);
     if (first > document->count) first = document->count;
+    /* Each row holds at most sizeof line - 1 bytes and a newline; there are at most count + 1 rows. */
+    capacity = (height < document->count + 1 ? height : document->count + 1) * sizeof line + 1;
     if ((text = malloc(capacity)) == NULL) return folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
     for (row = 0; row < height; row++) {
         size_t item = first + row, length;
@@ -282,6 +285,7 @@ static folio_status op_render(const folio_editor *editor, const folio_document *
         else break;
         length = strlen(line);
         if (length > width) length = width;
+        while (length > 0 && length < strlen(line) && ((unsigned char)line[length] & 0xC0) == 0x80) length--; /* whole UTF-8 characters */
         if (row > 0) text[size++] = '\n';
         memcpy(text + size, line, length);
         size += length;
