@@ -167,3 +167,26 @@ final class PluginManifestGenerationTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: marker, encoding: .utf8), "x", "the second process read the cached refusal")
     }
 }
+
+/// `folio plugins manifest FILE.so`: the generated manifest as a file Folio reads back (what install scripts ship).
+final class PluginManifestCommandTests: XCTestCase {
+    func testGivenABundledLibraryWhenItsManifestIsPrintedThenFolioReadsItBackAsTheGeneratedManifest() throws {
+        let temp = TemporaryDirectory("folio-manifest-command")
+        let library = PluginFixtures.buildFolder.appendingPathComponent("libFolioShapes.so")
+        let printed = runFolio(["plugins", "manifest", library.path], environment: temp.environment(), cwd: temp.url)
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        let file = temp.path("libFolioShapes.folio-plugin.json")
+        try Data(printed.stdout.utf8).write(to: file)
+        XCTAssertEqual(try PluginManifest.load(from: file), try PluginManifest.generate(forLibrary: library, isolation: PluginIsolation()))
+    }
+
+    func testGivenAFileThatIsNoLibraryWhenItsManifestIsAskedThenOneLineNamesItAndNothingIsPrinted() throws {
+        let temp = TemporaryDirectory("folio-manifest-command")
+        let fake = try temp.write("libfake.so", "text")
+        let printed = runFolio(["plugins", "manifest", fake.path], environment: temp.environment(), cwd: temp.url)
+        XCTAssertNotEqual(printed.status, 0)
+        XCTAssertEqual(printed.stdout, "")
+        XCTAssertTrue(printed.stderr.contains("\(fake.path): plugin refused: not a shared object (no ELF header)"), printed.stderr)
+        XCTAssertEqual(printed.stderr.split(separator: "\n").count, 1, printed.stderr)
+    }
+}
