@@ -8,6 +8,9 @@ let package = Package(
         .executable(name: "folio-plugin-host", targets: ["folio-plugin-host"]),
         .executable(name: "folio-bench", targets: ["FolioBench"]),
         .library(name: "FolioCore", targets: ["FolioCore"]),
+        // The plugin SDK: a Swift plugin package depends on FolioPluginKit (docs/PLUGINS.md); FolioPluginABI is the C header.
+        .library(name: "FolioPluginKit", targets: ["FolioPluginKit"]),
+        .library(name: "FolioPluginABI", targets: ["FolioPluginABI"]),
         // Bundled editor plugins: shared objects loaded at run time through the C ABI.
         .library(name: "FolioChecklist", type: .dynamic, targets: ["ChecklistPlugin"]),
         .library(name: "FolioStory", type: .dynamic, targets: ["StoryPlugin"]),
@@ -46,10 +49,10 @@ let package = Package(
         .executableTarget(name: "folio-plugin-host", dependencies: ["FolioPluginHost"]),
 
         // Bundled editor plugins (Swift through FolioPluginKit, C directly against the header).
-        .target(name: "ChecklistPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/Checklist", exclude: ["plugin.json"]),
-        .target(name: "StoryPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/Story", exclude: ["plugin.json"]),
-        .target(name: "PlainTextPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/PlainText", exclude: ["plugin.json"]),
-        .target(name: "ShapesPlugin", dependencies: ["FolioPluginABI"], path: "Plugins/Shapes", exclude: ["plugin.json"]),
+        .target(name: "ChecklistPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/Checklist"),
+        .target(name: "StoryPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/Story"),
+        .target(name: "PlainTextPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/PlainText"),
+        .target(name: "ShapesPlugin", dependencies: ["FolioPluginABI"], path: "Plugins/Shapes"),
 
         // Benchmarks: `swift run -c release folio-bench SUITE [--json]`.
         .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "FolioTemplates", "CGit2"], path: "Benchmarks/folio-bench"),

@@ -80,7 +80,7 @@ private func describeCommands(_ commands: [PluginCommand], _ io: CommandIO) {
 }
 
 let pluginCommands: [Command] = [
-    Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins enable ID",
+    Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins manifest FILE.so | plugins enable ID",
             summary: "List, describe, check or re-enable editor plugins") { args, io in
         let verb = try args.positional(0, "list, info, check or enable")
         switch verb {
@@ -153,6 +153,13 @@ let pluginCommands: [Command] = [
             guard let quarantine = host.isolation.quarantine else { throw PluginError.noStateFolder }
             let count = quarantine.enable(plugin: plugin.manifest.id)
             io.line(count > 0 ? "Enabled \(plugin.manifest.id): it will be loaded again" : "\(plugin.manifest.id) was not quarantined; its crash record is cleared")
+            return 0
+        case "manifest":
+            // The manifest generated from the library's own descriptor, in a plugin host process (for install scripts).
+            let file = try args.positional(1, "FILE.so")
+            try args.expectAtMost(2)
+            let manifest = try PluginManifest.generate(forLibrary: io.url(file), isolation: .standard(environment: io.environment))
+            io.line(String(decoding: try manifest.encodedForFile().dropLast(), as: UTF8.self))
             return 0
         case "__probe":
             // Internal: runs in the child process of `plugins check`; prints the report as JSON.

@@ -1,6 +1,7 @@
 import FolioCore
 import FolioPluginABI
 import Foundation
+import Synchronization
 
 /// A plugin found on the search path: its manifest and files. Listing needs nothing more; code loads on first use.
 public struct DiscoveredPlugin: Sendable, Equatable {
@@ -29,7 +30,8 @@ public final class PluginHost: @unchecked Sendable {
     private var loaded: [String: LoadedPlugin] = [:]
     private var isolated: [String: IsolatedPlugin] = [:]
 
-    /// Scans the search path (manifests and file checks only; no plugin code runs).
+    /// Scans the search path: file checks and manifests; a library without a manifest beside it is described by its
+    /// own descriptor in a plugin host process, once per build of it (`PluginManifestCache`). No plugin code runs here.
     public init(searchPath: PluginSearchPath, isolation: PluginIsolation = PluginIsolation()) {
         self.isolation = isolation
         var plugins: [DiscoveredPlugin] = []
@@ -37,8 +39,9 @@ public final class PluginHost: @unchecked Sendable {
         var byID: [String: URL] = [:]
         var byEditor: [String: URL] = [:]
         var seenLibraries: Set<String> = []
+        let manifests = PluginManifestCache(isolation: isolation)
         for folder in searchPath.folders {
-            for candidate in Self.scan(folder, refusals: &refusals) {
+            for candidate in Self.scan(folder, manifests: manifests, refusals: &refusals) {
                 let realPath = candidate.library.resolvingSymlinksInPath().path
                 guard seenLibraries.insert(realPath).inserted else { continue }
                 if let first = byID[candidate.manifest.id] {
@@ -73,42 +76,39 @@ public final class PluginHost: @unchecked Sendable {
         self.init(searchPath: .standard(environment: environment), isolation: .standard(environment: environment, settings: settings))
     }
 
-    /// The plugins of one folder that pass the file checks and have a readable, matching manifest.
-    static func scan(_ folder: PluginSearchPath.Folder, refusals: inout [PluginRefusal]) -> [DiscoveredPlugin] {
+    /// The plugins of one folder that pass the file checks and have a readable, matching manifest: the manifest beside
+    /// the library (written by `plugins install`), else the one generated from the library itself (`manifests`).
+    static func scan(_ folder: PluginSearchPath.Folder, manifests: PluginManifestCache, refusals: inout [PluginRefusal]) -> [DiscoveredPlugin] {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: folder.url.path) else { return [] }
+        let libraries = names.sorted().filter { $0.hasSuffix(".so") && (!folder.bundled || $0.hasPrefix("libFolio")) }
+        // Libraries without a manifest beside them are described in plugin host processes, at the same time.
+        let found = Mutex<[String: Result<(PluginManifest, URL), any Error>]>([:])
+        let generated = libraries.filter { !fm.fileExists(atPath: ManifestLocator.besideManifest(for: folder.url.appendingPathComponent($0)).path) }
+        DispatchQueue.concurrentPerform(iterations: generated.count) { index in
+            let name = generated[index]
+            let result = Result { try manifests.manifest(for: folder.url.appendingPathComponent(name)) }
+            found.withLock { $0[name] = result }
+        }
         var result: [DiscoveredPlugin] = []
-        var sourceManifests: [String: URL]?
         var claimedManifests: Set<String> = []
-        for name in names.sorted() where name.hasSuffix(".so") {
-            if folder.bundled && !name.hasPrefix("libFolio") { continue }
+        for name in libraries {
             let library = folder.url.appendingPathComponent(name)
-            var manifestURL = ManifestLocator.besideManifest(for: library)
-            if !fm.fileExists(atPath: manifestURL.path) {
-                if folder.bundled {
-                    if sourceManifests == nil { sourceManifests = ManifestLocator.sourceManifests(near: folder.url) }
-                    if let source = sourceManifests?[name] {
-                        manifestURL = source
-                    } else if sourceManifests?.isEmpty == false {
-                        continue  // a build product that no Plugins/*/plugin.json names: not a plugin
-                    } else {
-                        refusals.append(PluginRefusal(file: library.path, reason: "no manifest \(manifestURL.lastPathComponent) beside it"))
-                        continue
-                    }
-                } else {
-                    refusals.append(PluginRefusal(file: library.path, reason: "no manifest \(manifestURL.lastPathComponent) beside it"))
-                    continue
-                }
-            }
-            claimedManifests.insert(manifestURL.lastPathComponent)
+            let generated = found.withLock { $0[name] }
+            if generated == nil { claimedManifests.insert(ManifestLocator.besideManifest(for: library).lastPathComponent) }
             do {
                 try PluginFileChecks.checkPermissions(library)
                 try PluginFileChecks.checkSharedObject(library)
-                let manifest: PluginManifest
-                do {
-                    manifest = try PluginManifest.load(from: manifestURL)
-                } catch {
-                    throw PluginRefusal(file: library.path, reason: "bad manifest: \(error)")
+                let manifest: PluginManifest, manifestURL: URL
+                if let generated {
+                    (manifest, manifestURL) = try generated.get()
+                } else {
+                    manifestURL = ManifestLocator.besideManifest(for: library)
+                    do {
+                        manifest = try PluginManifest.load(from: manifestURL)
+                    } catch {
+                        throw PluginRefusal(file: library.path, reason: "bad manifest: \(error)")
+                    }
                 }
                 if manifest.library != name {
                     throw PluginRefusal(file: library.path, reason: "its manifest \(manifestURL.path) names library '\(manifest.library)'")

@@ -256,18 +256,9 @@ final class IsolatedPlugin: Sendable {
 
     /// Spawns a host and sends it the load request without waiting for the reply.
     private func spawnLoading(editor: String, command: String) throws -> (PluginHostConnection, UInt32) {
-        var log: URL?
-        if let folder = isolation.stateFolder {
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let url = folder.appendingPathComponent("plugin-host.log")
-            if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > 512 << 10 {
-                try? FileManager.default.removeItem(at: url)
-            }
-            log = url
-        }
         let connection: PluginHostConnection
         do {
-            connection = try PluginHostConnection.spawn(executable: try isolation.hostExecutable(), limits: isolation.limits, log: log,
+            connection = try PluginHostConnection.spawn(executable: try isolation.hostExecutable(), limits: isolation.limits, log: isolation.hostLog,
                                                         environment: isolation.environment)
         } catch {
             throw PluginHostFailure(editor: editor, command: command, cause: .spawnFailed("\(error)"))

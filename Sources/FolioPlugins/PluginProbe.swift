@@ -4,7 +4,7 @@ import Foundation
 /// What `folio plugins check FILE.so` found: what the library provides, or why it is refused.
 public struct PluginProbeReport: Codable, Sendable, Equatable {
     public var library: String
-    /// Whether the library loads, passes every check and matches its manifest.
+    /// Whether the library loads, passes every check and matches its manifest (when one is beside it).
     public var ok: Bool
     /// The one-line reason when it is refused (or crashed).
     public var refusal: String?
@@ -13,7 +13,7 @@ public struct PluginProbeReport: Codable, Sendable, Equatable {
     public var version: String?
     /// "major.minor" the library was built for.
     public var abi: String?
-    /// The manifest it was checked against, if one was found.
+    /// The manifest beside it that it was checked against; nil when it has none (its description is its manifest).
     public var manifest: String?
     public var editors: [EditorManifest]
 
@@ -37,20 +37,17 @@ extension PluginHost {
             report.version = loaded.version
             report.abi = "\(loaded.abiMajor).\(loaded.abiMinor)"
             report.editors = loaded.editors.map(\.manifest)
-            var manifestURL = ManifestLocator.besideManifest(for: library)
-            if !FileManager.default.fileExists(atPath: manifestURL.path),
-               let source = ManifestLocator.sourceManifests(near: library.deletingLastPathComponent())[library.lastPathComponent] {
-                manifestURL = source
+            // A manifest beside the library (an installed plugin) must say what the library says; without one, the
+            // description above is the manifest discovery generates.
+            let manifestURL = ManifestLocator.besideManifest(for: library)
+            if FileManager.default.fileExists(atPath: manifestURL.path) {
+                report.manifest = manifestURL.path
+                let manifest: PluginManifest
+                do { manifest = try PluginManifest.load(from: manifestURL) } catch {
+                    throw PluginRefusal(file: library.path, reason: "bad manifest: \(error)")
+                }
+                try loaded.check(against: manifest, manifestURL: manifestURL)
             }
-            guard FileManager.default.fileExists(atPath: manifestURL.path) else {
-                throw PluginRefusal(file: library.path, reason: "no manifest \(manifestURL.lastPathComponent) beside it (needed for discovery)")
-            }
-            report.manifest = manifestURL.path
-            let manifest: PluginManifest
-            do { manifest = try PluginManifest.load(from: manifestURL) } catch {
-                throw PluginRefusal(file: library.path, reason: "bad manifest: \(error)")
-            }
-            try loaded.check(against: manifest, manifestURL: manifestURL)
             report.ok = true
         } catch {
             report.refusal = "\(error)"

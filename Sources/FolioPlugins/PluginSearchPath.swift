@@ -6,8 +6,7 @@ public struct PluginSearchPath: Sendable, Equatable {
     /// One folder to scan.
     public struct Folder: Sendable, Equatable {
         public var url: URL
-        /// Bundled folders hold Folio's own build products: only `libFolio*.so` there, and their manifests may
-        /// come from the source tree's `Plugins/*/plugin.json`.
+        /// Bundled folders hold Folio's own build products: only `libFolio*.so` there are plugins.
         public var bundled: Bool
 
         /// Creates a search folder.
@@ -39,8 +38,8 @@ public struct PluginSearchPath: Sendable, Equatable {
     }
 }
 
-/// Finds the manifest of a library: `libX.folio-plugin.json` beside it, or for bundled libraries the
-/// source tree's `Plugins/*/plugin.json` naming it.
+/// Finds the manifest written beside a library: `libX.folio-plugin.json` (a library without one has its manifest
+/// generated from its descriptor: `PluginManifestCache`).
 enum ManifestLocator {
     static let suffix = ".folio-plugin.json"
 
@@ -48,37 +47,5 @@ enum ManifestLocator {
     static func besideManifest(for library: URL) -> URL {
         let base = library.deletingPathExtension().lastPathComponent
         return library.deletingLastPathComponent().appendingPathComponent(base + suffix)
-    }
-
-    /// The source tree holding `folder` (a build folder such as `<root>/.build/x86_64-unknown-linux-gnu/debug`),
-    /// else the tree this module was compiled from.
-    static func sourceRoot(near folder: URL) -> URL? {
-        var candidate = folder.resolvingSymlinksInPath()
-        for _ in 0..<5 {
-            if isSourceRoot(candidate) { return candidate }
-            candidate = candidate.deletingLastPathComponent()
-        }
-        let compiled = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return isSourceRoot(compiled) ? compiled : nil
-    }
-
-    private static func isSourceRoot(_ url: URL) -> Bool {
-        let fm = FileManager.default
-        return fm.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
-            && fm.fileExists(atPath: url.appendingPathComponent("Plugins").path)
-    }
-
-    /// Library file name → source manifest URL, from `<root>/Plugins/*/plugin.json`.
-    static func sourceManifests(near folder: URL) -> [String: URL] {
-        guard let root = sourceRoot(near: folder) else { return [:] }
-        let plugins = root.appendingPathComponent("Plugins")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: plugins.path)) ?? []
-        var result: [String: URL] = [:]
-        for name in names.sorted() {
-            let url = plugins.appendingPathComponent(name).appendingPathComponent("plugin.json")
-            guard let manifest = try? PluginManifest.load(from: url) else { continue }
-            result[manifest.library] = url
-        }
-        return result
     }
 }

@@ -77,8 +77,7 @@ final class EditorChoiceTests: XCTestCase {
         try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         let library = plugins.appendingPathComponent("libFolioChecklist.so")
         try FileManager.default.copyItem(at: PluginFixtures.buildFolder.appendingPathComponent("libFolioChecklist.so"), to: library)
-        try FileManager.default.copyItem(at: PluginFixtures.root.appendingPathComponent("Plugins/Checklist/plugin.json"),
-                                         to: plugins.appendingPathComponent("libFolioChecklist.folio-plugin.json"))
+        try PluginFixtures.writeManifest(try PluginManifest.generate(forLibrary: library, isolation: PluginIsolation()), beside: library)
         let path = PluginSearchPath.standard(environment: ["HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path],
                                              executableFolder: nil)
         let host = PluginHost(searchPath: path)

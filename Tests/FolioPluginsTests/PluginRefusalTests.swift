@@ -138,12 +138,6 @@ final class PluginRefusalTests: XCTestCase {
         }
     }
 
-    func testGivenALibraryWithoutAManifestWhenDiscoveredThenItIsRefused() throws {
-        let folder = try PluginFixtures.temporaryFolder(self)
-        let library = try PluginFixtures.compilePlugin(Self.pluginSource(id: "test.bare"), named: "libbare.so", in: folder)
-        XCTAssertEqual(host(folder).refusals.map(\.description), ["\(library.path): plugin refused: no manifest libbare.folio-plugin.json beside it"])
-    }
-
     func testGivenAPluginThatCrashesWhileLoadingWhenCheckedThenTheChildDiesAndTheCallerReportsIt() throws {
         let folio = PluginFixtures.folioExecutable
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: folio.path), "needs the folio executable (swift build)")

@@ -17,7 +17,7 @@ final class TemplateCLITests: XCTestCase {
         XCTAssertEqual(list.status, 0, list.stderr)
         struct Listing: Decodable { struct T: Decodable { let id: String; let contentType: String? }; let templates: [T] }
         let listing = try JSONDecoder().decode(Listing.self, from: Data(list.stdout.utf8))
-        XCTAssertEqual(listing.templates.map(\.id), ["story/three-act", "checklist/groceries", "shapes/blank", "swift/package"])
+        XCTAssertEqual(listing.templates.map(\.id), ["story/three-act", "checklist/groceries", "shapes/blank", "swift/package", "plugin/swift", "plugin/c"])
         for (index, template) in listing.templates.enumerated() {
             // When each is instantiated with defaults
             let result = runFolio(["new", "doc\(index)", "--template", template.id, "--defaults"], environment: env, cwd: temp.url)

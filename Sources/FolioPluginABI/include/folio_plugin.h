@@ -25,6 +25,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -205,16 +207,44 @@ typedef struct folio_semantic_merge_v1 {
                           folio_buffer *out_merged, folio_buffer *out_conflicts, folio_buffer *out_error);
 } folio_semantic_merge_v1;
 
-/* ---- Helpers for plugins (compiled into each plugin; hidden, so each image frees its own) --------------- */
+/* ---- Helpers for plugins ------------------------------------------------------------------------------ */
+
+/* Static inline, so that each plugin image has its own copy and frees what it allocated, and so that this header
+ * is all a plugin needs (no library to link). */
+
+/* Frees a buffer filled by folio_buffer_set (its `release`). */
+static inline void folio_buffer_free_(folio_buffer *buffer) {
+    if (buffer == NULL) return;
+    free(buffer->data);
+    buffer->data = NULL;
+    buffer->size = 0;
+}
 
 /* Fills `buffer` with a malloc'd, NUL-terminated copy of `size` bytes and a release that frees it.
  * Returns FOLIO_STATUS_OUT_OF_MEMORY when allocation fails. A NULL buffer is ignored. */
-folio_status folio_buffer_set(folio_buffer *buffer, const void *bytes, size_t size)
-    __attribute__((visibility("hidden")));
+static inline folio_status folio_buffer_set(folio_buffer *buffer, const void *bytes, size_t size) {
+    uint8_t *copy;
+    if (buffer == NULL) return FOLIO_STATUS_OK;
+    buffer->data = NULL;
+    buffer->size = 0;
+    buffer->release = NULL;
+    if (size == SIZE_MAX) return FOLIO_STATUS_OUT_OF_MEMORY;
+    copy = (uint8_t *)malloc(size + 1);
+    if (copy == NULL) return FOLIO_STATUS_OUT_OF_MEMORY;
+    if (size > 0 && bytes != NULL) memcpy(copy, bytes, size);
+    copy[size] = 0;
+    buffer->data = copy;
+    buffer->size = size;
+    buffer->release = folio_buffer_free_;
+    return FOLIO_STATUS_OK;
+}
 
 /* folio_buffer_set with a C string; returns `status` so that `return folio_fail(err, CODE, "...")` works. */
-folio_status folio_fail(folio_buffer *error, folio_status status, const char *message)
-    __attribute__((visibility("hidden")));
+static inline folio_status folio_fail(folio_buffer *error, folio_status status, const char *message) {
+    if (message == NULL) message = "";
+    folio_buffer_set(error, message, strlen(message));
+    return status;
+}
 
 #ifdef __cplusplus
 }
