@@ -26,7 +26,7 @@ extension Screens {
         let wrap = state.wrap ? "w unwrap" : "w wrap · ←→ scroll"
         if fullScreen { return "↑↓ j/k PgUp/PgDn scroll · \(wrap) · esc list" }
         if state.focus == .diff { return "↑↓ j/k PgUp/PgDn scroll · \(wrap) · tab list · esc list" }
-        return "↑↓ select · " + (split ? "tab/⏎ diff · PgUp/PgDn scroll" : "⏎ diff") + " · r restore · t tag · c compare · esc back"
+        return (split ? "↑↓ select · tab/⏎ diff · PgUp/PgDn scroll" : "↑↓ · ⏎ diff") + " · r restore · t tag · c compare · esc back"
     }
 
     /// The commit list, with an error wrapped above it.
@@ -51,7 +51,7 @@ extension Screens {
             var message = entry.message
             if !entry.tags.isEmpty { message = "(" + entry.tags.joined(separator: ", ") + ") " + message }
             let dateWidth = listWidth >= 50 ? DisplayWidth.width(of: entry.date) : 0
-            grid.put(message, x: 10, y: y, style: style, maxWidth: max(0, listWidth - 12 - dateWidth))
+            grid.put(message, x: 10, y: y, style: style, maxWidth: max(0, listWidth - 12 - dateWidth - (dateWidth > 0 ? 1 : 0)))
             if dateWidth > 0 { grid.put(entry.date, x: listWidth - dateWidth - 2, y: y, style: selected ? style : theme.subtitle) }
             y += 1
         }
