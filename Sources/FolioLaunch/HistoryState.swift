@@ -88,12 +88,28 @@ public struct HistoryState: Equatable, Sendable {
     @discardableResult
     public mutating func receive(_ diff: HistoryDiff, for subject: DiffSubject) -> Bool {
         guard subject == wanted else { return false }
-        self.diff = diff.lines
+        self.diff = Self.capped(diff.lines)
         diffKind = diff.kind
         diffSubject = subject
         diffError = nil
         clampScroll()
         return true
+    }
+
+    /// The most diff lines the browser keeps: enough for any change a person reads here, and it bounds the work of
+    /// every frame and key (wrapping, the widest line); the rest is one line pointing at `folio diff`.
+    public static let maximumDiffLines = 20_000
+
+    static func capped(_ lines: [String]) -> [String] {
+        guard lines.count > maximumDiffLines else { return lines }
+        return Array(lines.prefix(maximumDiffLines)) + ["… \(lines.count - maximumDiffLines) more lines (the whole diff: folio diff)"]
+    }
+
+    /// The diff rows from `first` on, at most `count`: only those are expanded (and wrapped when `wrap` is on, which
+    /// needs the rows before them too).
+    public func diffRows(width: Int, from first: Int, count: Int) -> [String] {
+        guard !wrap else { return Array(diffRows(width: width).dropFirst(first).prefix(count)) }
+        return diff.dropFirst(first).prefix(count).map { $0.replacingOccurrences(of: "\t", with: "    ") }
     }
 
     /// Takes a failure to make the diff for `subject` (dropped when stale).
@@ -140,7 +156,7 @@ public struct HistoryState: Equatable, Sendable {
     }
 
     mutating func clampScroll() {
-        let rows = diffRows(width: layout.diffWidth(fullScreen: diffFullScreen)).count
+        let rows = wrap ? diffRows(width: layout.diffWidth(fullScreen: diffFullScreen)).count : diff.count
         diffScroll = min(diffScroll, max(0, rows - layout.diffRows))
     }
 }

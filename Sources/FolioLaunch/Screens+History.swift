@@ -84,8 +84,7 @@ extension Screens {
         guard state.diffIsCurrent else { line("\(Spinner.frame(tick)) loading…", theme.subtitle); return }
         line(diffKindLabel(state.diffKind), theme.subtitle)
         if state.diff.isEmpty { line("(no changes)", theme.subtitle); return }
-        let rows = state.diffRows(width: width)
-        for row in rows.dropFirst(state.diffScroll) {
+        for row in state.diffRows(width: width, from: state.diffScroll, count: max(0, bottom - y)) {
             guard y < bottom else { break }
             let style: CellStyle = row.hasPrefix("+") ? theme.success : row.hasPrefix("-") ? theme.error : row.hasPrefix("@@") ? theme.key : .plain
             line(state.wrap ? row : HistoryLayout.dropCells(row, state.diffColumn), style)

@@ -90,6 +90,15 @@ final class HistoryBrowserTests: XCTestCase {
         XCTAssertFalse(text.contains("+line \(page) "), text)
     }
 
+    func testGivenAHugeDiffWhenItArrivesThenTheBrowserKeepsABoundedPartAndSaysHowMuchIsLeft() {
+        let start = answered(browser(), .commit("c0"), (1...100_000).map { "+line \($0)" })
+        let kept = history(start).diff
+        XCTAssertEqual(kept.count, HistoryState.maximumDiffLines + 1)
+        XCTAssertEqual(kept.last, "… 80000 more lines (the whole diff: folio diff)")
+        let text = Screens.history(history(press([.tab, .end], start).0), title: "S", width: 160, height: 45).plainText()
+        XCTAssertTrue(text.contains("80000 more lines"), text)
+    }
+
     func testGivenLongLinesWhenScrolledSidewaysOrWrappedThenTheirEndIsShown() {
         let long = "+" + String(repeating: "a", count: 100) + "END"
         let start = answered(browser(width: 100, height: 20), .commit("c0"), [long])
