@@ -40,63 +40,102 @@ enum StoryMerge {
         return o
     }
 
-    /// Where each scene ends up: which act (by heading), in which order, with which heading and text.
+    /// Where a scene is and what it holds on one side.
     struct Placed: Equatable {
         var act: String
         var scene: Story.Scene
     }
 
-    static func placed(_ story: Story) -> [SceneKey: Placed] {
-        var table: [SceneKey: Placed] = [:]
-        for (key, record) in story.sceneRecords { table[key] = Placed(act: story.acts[record.act].header, scene: record.scene) }
-        return table
+    /// A scene's identity across the three versions: a base scene (followed through a rename on either side), or
+    /// one added (by title, so the same scene added on both sides is one).
+    enum SceneID: Hashable, Comparable {
+        case base(SceneKey)
+        case added(SceneKey)
+        static func < (a: SceneID, b: SceneID) -> Bool { a.order < b.order }
+        var order: (Int, String, Int) {
+            switch self {
+            case let .base(key): return (0, key.title, key.occurrence)
+            case let .added(key): return (1, key.title, key.occurrence)
+            }
+        }
+        var title: String { switch self { case let .base(key), let .added(key): return key.title } }
+    }
+
+    /// Each scene of `side` with its identity: a base scene keeps its title, or was renamed in place (a base scene
+    /// missing from the side and a new title at the same act and position); any other scene was added.
+    static func identities(base: Story, side: Story) -> [(id: SceneID, placed: Placed)] {
+        let baseRecords = base.sceneRecords, sideRecords = side.sceneRecords
+        let baseKeys = Set(baseRecords.map(\.key)), sideKeys = Set(sideRecords.map(\.key))
+        struct Slot: Hashable { let act: String; let position: Int }
+        var missing: [Slot: SceneKey] = [:]
+        for (key, record) in baseRecords where !sideKeys.contains(key) { missing[Slot(act: base.acts[record.act].header, position: record.position)] = key }
+        return sideRecords.map { key, record in
+            let act = side.acts[record.act].header
+            let placed = Placed(act: act, scene: record.scene)
+            if baseKeys.contains(key) { return (.base(key), placed) }
+            if let renamed = missing.removeValue(forKey: Slot(act: act, position: record.position)) { return (.base(renamed), placed) }
+            return (.added(key), placed)
+        }
     }
 
     /// The scenes of each merged act, in order.
     static func mergeScenes(base: Story, ours: Story, theirs: Story, acts: [String], conflicts: inout [String]) -> [Int: [Story.Scene]] {
-        let b = placed(base), o = placed(ours), t = placed(theirs)
-        var merged: [SceneKey: Placed] = [:]
-        let keys = Set(b.keys).union(o.keys).union(t.keys)
-        for key in keys.sorted(by: { ($0.title, $0.occurrence) < ($1.title, $1.occurrence) }) {
-            let name = "scene '\(key.title)'"
-            switch (b[key], o[key], t[key]) {
-            case let (b?, o?, t?):
-                let act = merged3(b.act, o.act, t.act, name + " moved", &conflicts) ?? o.act
-                let body = merged3(Story.text(b.scene), Story.text(o.scene), Story.text(t.scene), name + " text", &conflicts)
-                let scene = body == Story.text(o.scene) ? o.scene : t.scene
-                merged[key] = Placed(act: act, scene: scene)
-            case let (b?, nil, t?):
-                if t != b { conflicts.append(name + ": removed by us, changed by them") }
-            case let (b?, o?, nil):
-                if o != b { conflicts.append(name + ": changed by us, removed by them") }
-            case let (nil, o?, t?):
-                if Story.text(o.scene) != Story.text(t.scene) || o.act != t.act { conflicts.append(name + ": added differently on both sides") }
-                merged[key] = o
-            case let (nil, o?, nil): merged[key] = o
-            case let (nil, nil, t?): merged[key] = t
-            case (_, nil, nil): break
-            }
+        let baseList = base.sceneRecords.map { (id: SceneID.base($0.key), placed: Placed(act: base.acts[$0.record.act].header, scene: $0.record.scene)) }
+        let ourList = identities(base: base, side: ours), theirList = identities(base: base, side: theirs)
+        func table(_ list: [(id: SceneID, placed: Placed)]) -> [SceneID: Placed] {
+            Dictionary(list.map { ($0.id, $0.placed) }, uniquingKeysWith: { first, _ in first })
+        }
+        let b = table(baseList), o = table(ourList), t = table(theirList)
+        var merged: [SceneID: Placed] = [:]
+        for id in Set(b.keys).union(o.keys).union(t.keys).sorted() {
+            if let scene = mergeScene(id, b[id], o[id], t[id], &conflicts) { merged[id] = scene }
         }
         var result: [Int: [Story.Scene]] = [:]
         for (index, act) in acts.enumerated() {
-            func order(_ story: Story) -> [SceneKey] {
-                story.sceneRecords.filter { story.acts[$0.record.act].header == act }.map(\.key)
+            func order(_ list: [(id: SceneID, placed: Placed)]) -> [SceneID] { list.filter { $0.placed.act == act }.map(\.id) }
+            let keep = { (id: SceneID) in merged[id]?.act == act }
+            guard let ids = orderKeys(base: order(baseList), ours: order(ourList), theirs: order(theirList), keep: keep) else {
+                conflicts.append("act '\(Story.headingText(act))': scenes reordered differently on both sides")
+                continue
             }
-            let keys = orderKeys(base: order(base), ours: order(ours), theirs: order(theirs), keep: { merged[$0]?.act == act })
-            guard let keys else { conflicts.append("act '\(Story.headingText(act))': scenes reordered differently on both sides"); continue }
-            // Scenes moved into this act from another act on one side come after those placed by order.
-            let moved = merged.filter { $0.value.act == act && !keys.contains($0.key) }.keys.sorted { ($0.title, $0.occurrence) < ($1.title, $1.occurrence) }
-            result[index] = (keys + moved).compactMap { merged[$0]?.scene }
+            // Scenes moved into this act that neither side's order placed come last.
+            let moved = merged.filter { $0.value.act == act && !ids.contains($0.key) }.keys.sorted()
+            result[index] = (ids + moved).compactMap { merged[$0]?.scene }
         }
         return result
     }
 
+    /// One scene merged field by field (its act, heading and text); nil when it is gone.
+    static func mergeScene(_ id: SceneID, _ b: Placed?, _ o: Placed?, _ t: Placed?, _ conflicts: inout [String]) -> Placed? {
+        let name = "scene '\(id.title)'"
+        switch (b, o, t) {
+        case let (b?, o?, t?):
+            let act = merged3(b.act, o.act, t.act, name + " moved", &conflicts) ?? o.act
+            let header = merged3(b.scene.header, o.scene.header, t.scene.header, name + " renamed", &conflicts) ?? o.scene.header
+            let text = merged3(Story.text(b.scene), Story.text(o.scene), Story.text(t.scene), name + " text", &conflicts)
+            let body = text == Story.text(o.scene) ? o.scene.body : t.scene.body
+            return Placed(act: act, scene: Story.Scene(header: header, body: body))
+        case let (b?, nil, t?):
+            if t != b { conflicts.append(name + ": removed by us, changed by them") }
+            return nil
+        case let (b?, o?, nil):
+            if o != b { conflicts.append(name + ": changed by us, removed by them") }
+            return nil
+        case let (nil, o?, t?):
+            if Story.text(o.scene) != Story.text(t.scene) || o.act != t.act { conflicts.append(name + ": added differently on both sides") }
+            return o
+        case let (nil, o?, nil): return o
+        case let (nil, nil, t?): return t
+        case (_, nil, nil): return nil
+        }
+    }
+
     /// One act's scene order: the side that reordered the common scenes wins, the other side's additions follow
     /// their predecessor; nil when both reordered them differently.
-    static func orderKeys(base: [SceneKey], ours: [SceneKey], theirs: [SceneKey], keep: (SceneKey) -> Bool) -> [SceneKey]? {
+    static func orderKeys(base: [SceneID], ours: [SceneID], theirs: [SceneID], keep: (SceneID) -> Bool) -> [SceneID]? {
         let common = Set(base).intersection(ours).intersection(theirs)
         let baseOrder = base.filter(common.contains), ourOrder = ours.filter(common.contains), theirOrder = theirs.filter(common.contains)
-        let skeleton: [SceneKey], other: [SceneKey]
+        let skeleton: [SceneID], other: [SceneID]
         if ourOrder == baseOrder { skeleton = theirs; other = ours }
         else if theirOrder == baseOrder || theirOrder == ourOrder { skeleton = ours; other = theirs }
         else { return nil }

@@ -91,6 +91,21 @@ final class StorySemanticTests: XCTestCase {
                        ["moved scene 'The Refusal' to act 2, position 1", "changed the text of scene 'The Refusal' (3 words, +0)"])
     }
 
+    func testGivenASceneRenamedOnOneSideAndItsTextEditedOnTheOtherWhenMergedThenBothApply() throws {
+        let ours = base.replacingOccurrences(of: "### The Refusal", with: "### The Doubt")
+        let theirs = base.replacingOccurrences(of: "She says no.", with: "She says yes.")
+        guard case let .merged(data) = try merge(base, ours, theirs) else { return XCTFail("expected a clean merge") }
+        let merged = String(decoding: data, as: UTF8.self)
+        XCTAssertTrue(merged.contains("### The Doubt\nShe says yes.\n"), merged)
+        XCTAssertFalse(merged.contains("The Refusal"), merged)
+    }
+
+    func testGivenTheSameSceneRenamedTwoWaysWhenMergedThenItIsAConflict() throws {
+        let ours = base.replacingOccurrences(of: "### The Refusal", with: "### The Doubt")
+        let theirs = base.replacingOccurrences(of: "### The Refusal", with: "### The No")
+        XCTAssertEqual(try merge(base, ours, theirs), .conflicts(["scene 'The Refusal' renamed: changed differently on both sides"]))
+    }
+
     func testGivenTheSameSceneTextChangedTwoWaysWhenMergedThenItIsAConflictNamingTheScene() throws {
         let ours = base.replacingOccurrences(of: "She says no.", with: "She says maybe.")
         let theirs = base.replacingOccurrences(of: "She says no.", with: "She says yes.")
