@@ -91,3 +91,45 @@ final class ShapesSemanticTests: XCTestCase {
         XCTAssertEqual(try diff(drawing(many), drawing(changed)), ["removed rect 2501 at (2500, 2500), 1 x 1, red"])
     }
 }
+
+/// Random drawings: a merge where one side changed nothing is the other side, and diffing never fails on valid input.
+final class ShapesMergePropertyTests: XCTestCase {
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+    }
+
+    func testGivenRandomDrawingsWhenOneSideIsUnchangedThenTheMergeIsTheOtherSide() throws {
+        let editor = try PluginFixtures.bundledHost().editor("shapes")
+        var random = Generator(state: 12345)
+        func drawing(_ count: Int) -> [String] {
+            (0..<count).map { _ in
+                #"{"kind": "\#(random.next(2) == 0 ? "rect" : "ellipse")", "x": \#(random.next(5)), "y": \#(random.next(5)), "w": \#(random.next(3)), "h": \#(random.next(3)), "color": "\#(["red", "blue"][random.next(2)])"}"#
+            }
+        }
+        func text(_ shapes: [String]) -> Data { Data((#"{"shapes": ["# + shapes.joined(separator: ", ") + "]}").utf8) }
+        func edited(_ shapes: [String]) -> [String] {
+            var shapes = shapes
+            for _ in 0..<random.next(4) {
+                switch random.next(3) {
+                case 0 where !shapes.isEmpty: shapes.remove(at: random.next(shapes.count))
+                case 1 where !shapes.isEmpty: shapes[random.next(shapes.count)] = drawing(1)[0]
+                default: shapes.insert(drawing(1)[0], at: random.next(shapes.count + 1))
+                }
+            }
+            return shapes
+        }
+        for _ in 0..<300 {
+            let base = drawing(random.next(8))
+            let changed = edited(base)
+            let serialized = try editor.open(text(changed)).text
+            XCTAssertEqual(try editor.semanticMerge(base: text(base), ours: text(base), theirs: text(changed)), .merged(Data(serialized.utf8)))
+            XCTAssertEqual(try editor.semanticMerge(base: text(base), ours: text(changed), theirs: text(base)), .merged(Data(serialized.utf8)))
+            XCTAssertNotNil(try editor.semanticDiff(from: text(base), to: text(changed)))
+            _ = try editor.semanticMerge(base: text(base), ours: text(edited(base)), theirs: text(edited(base)))
+        }
+    }
+}
