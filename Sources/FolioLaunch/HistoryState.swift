@@ -191,6 +191,24 @@ struct HistoryLayout: Equatable {
         return rows
     }
 
+    /// Prose (an error, a reason) in rows of at most `width` cells, broken between words; a word longer than a row
+    /// is cut across rows, so nothing is lost.
+    static func wrapWords(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [text] }
+        var rows: [String] = []
+        var row = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let candidate = row.isEmpty ? word : row + " " + word
+            if DisplayWidth.width(of: candidate) <= width { row = candidate; continue }
+            if !row.isEmpty { rows.append(row) }
+            let pieces = wrapCells(word, width: width)
+            rows += pieces.dropLast()
+            row = pieces.last ?? ""
+        }
+        rows.append(row)
+        return rows
+    }
+
     /// `text` without its first `columns` cells (a wide cluster cut in half becomes a space).
     static func dropCells(_ text: String, _ columns: Int) -> String {
         guard columns > 0 else { return text }

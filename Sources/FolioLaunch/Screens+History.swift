@@ -33,7 +33,7 @@ extension Screens {
     static func historyList(_ grid: inout CellGrid, _ state: HistoryState, width listWidth: Int, bottom: Int, tick: Int) {
         var y = 1
         if let error = state.error {
-            for line in HistoryLayout.wrapCells("✗ " + error, width: max(1, listWidth - 2)).prefix(max(0, bottom - y - 1)) {
+            for line in HistoryLayout.wrapWords("✗ " + error, width: max(1, listWidth - 2)).prefix(max(0, bottom - y - 1)) {
                 grid.put(" " + line, x: 0, y: y, style: theme.error, maxWidth: listWidth)
                 y += 1
             }
@@ -78,11 +78,12 @@ extension Screens {
             line("\(entry.shortID) · \(entry.author) · \(entry.date)", theme.subtitle)
         }
         if let problem = state.diffError {
-            for row in HistoryLayout.wrapCells("✗ " + problem, width: width) { line(row, theme.error) }
+            for row in HistoryLayout.wrapWords("✗ " + problem, width: width) { line(row, theme.error) }
             return
         }
         guard state.diffIsCurrent else { line("\(Spinner.frame(tick)) loading…", theme.subtitle); return }
-        line(diffKindLabel(state.diffKind), theme.subtitle)
+        // Why there is no semantic diff can be long (a plugin's error): wrapped, never cut.
+        for row in HistoryLayout.wrapWords(diffKindLabel(state.diffKind), width: width) { line(row, theme.subtitle) }
         if state.diff.isEmpty { line("(no changes)", theme.subtitle); return }
         for row in state.diffRows(width: width, from: state.diffScroll, count: max(0, bottom - y)) {
             guard y < bottom else { break }

@@ -142,6 +142,14 @@ final class HistoryBrowserTests: XCTestCase {
         XCTAssertTrue(text.contains("FINAL-WORD"), text)
     }
 
+    func testGivenALongReasonForATextDiffWhenShownThenItIsWrappedNotCutOff() {
+        let reason = "shapes semantic diff: not a shapes document: expected '{' at byte 12 and the LAST-WORD"
+        let start = answered(browser(), .commit("c0"), ["+x"], kind: .text(note: reason))
+        let text = Screens.history(history(start), title: "S", width: 100, height: 20).plainText()
+        XCTAssertTrue(text.contains("LAST-WORD"), text)
+        XCTAssertTrue(text.contains("+x"), text)
+    }
+
     func testGivenATextDiffWhenShownThenThePaneSaysItIsATextDiffAndWhy() {
         let start = answered(browser(), .commit("c0"), ["+x"], kind: .text(note: "plaintext has no semantic diff"))
         XCTAssertTrue(Screens.history(history(start), title: "S", width: 160, height: 45).plainText().contains("text diff — plaintext has no semantic diff"))
