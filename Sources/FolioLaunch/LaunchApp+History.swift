@@ -1,9 +1,19 @@
 import Foundation
+import Synchronization
 
 extension LaunchApp {
-    /// Makes a history diff off the UI thread; its answer names what it describes, so a late one is dropped.
+    /// The number of the latest history diff asked for: one superseded while it waits is never made.
+    static let latestDiffRequest = Mutex<UInt64>(0)
+    /// How long a diff request waits for a newer one (a held arrow key) before it is made.
+    static let diffDebounce: Duration = .milliseconds(40)
+
+    /// Makes a history diff off the UI thread after a short wait, unless a newer request came meanwhile; its answer
+    /// names what it describes, so one that arrives after the selection moved on is dropped by the state.
     static func loadDiff(_ subject: HistoryState.DiffSubject, from a: String?, to b: String, history: any HistoryPageProvider, mailbox: Mailbox) {
+        let request = latestDiffRequest.withLock { latest in latest &+= 1; return latest }
         Task {
+            try? await Task.sleep(for: diffDebounce)
+            guard latestDiffRequest.withLock({ $0 }) == request else { return }
             do { mailbox.post(.diff(subject, try await history.describedDiff(from: a, to: b))) }
             catch { mailbox.post(.diffFailed(subject, oneLine(error))) }
         }

@@ -81,6 +81,14 @@ final class HistoryEndToEndTests: XCTestCase {
         try tmux(["send-keys", "-t", "h:0", "Up"])
         let first = diffPane(waitFor("the addition's diff again") { diffPane($0).contains("added 'Saffron'") })
         XCTAssertFalse(first.contains("checked 'Milk'"), first)
+        // And after keys in quick succession, the header and the diff both belong to the commit the selection ended on
+        try tmux(["send-keys", "-t", "h:0", "Down", "Down", "Up"])
+        let settled = waitFor("the toggle's diff after quick keys") { screen in
+            let rows = diffPane(screen).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            return rows.first == "checked 'Milk'" && rows.dropFirst(3).contains("checked 'Milk'")
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertEqual(diffPane(capture()), diffPane(settled), "a late answer for another commit replaced the diff")
         try tmux(["send-keys", "-t", "h:0", "C-q"])
         waitFor("folio to exit") { $0.contains("FOLIO-EXIT=0") }
     }
