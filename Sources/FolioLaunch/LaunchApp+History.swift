@@ -47,16 +47,21 @@ extension AppState {
 
     /// Shows a tag just made on its commit in the history list (also when the tag form is still the screen).
     public mutating func historyTagged(_ commitID: String, name: String) {
+        updateHistory { $0.tagged(commitID, name: name) }
+    }
+
+    /// Applies `change` to the history browser: the screen, or the one a form (the tag form) returns to, so an
+    /// answer that arrives while the form is open is not lost.
+    public mutating func updateHistory(_ change: (inout HistoryState) -> Void) {
         switch screen {
         case .history(var history, let editor):
-            history.tagged(commitID, name: name)
+            change(&history)
             screen = .history(history, editor)
         case var .form(form):
-            if case .history(var history, let editor)? = form.back {
-                history.tagged(commitID, name: name)
-                form.back = .history(history, editor)
-                screen = .form(form)
-            }
+            guard case .history(var history, let editor)? = form.back else { return }
+            change(&history)
+            form.back = .history(history, editor)
+            screen = .form(form)
         default: break
         }
     }

@@ -186,14 +186,11 @@ public enum LaunchApp {
         case let .source(name, sourceState):
             if let index = state.templates.firstIndex(where: { $0.name == name }) { state.templates[index].state = sourceState }
         case let .history(page):
-            if case .history(var history, let editor) = state.screen {
-                if let effect = history.receive(page) { pending.append(effect) }
-                state.screen = .history(history, editor)
-            }
+            state.updateHistory { history in if let effect = history.receive(page) { pending.append(effect) } }
         case let .diff(subject, diff):
-            if case .history(var history, let editor) = state.screen { history.receive(diff, for: subject); state.screen = .history(history, editor) }
+            state.updateHistory { $0.receive(diff, for: subject) }
         case let .diffFailed(subject, text):
-            if case .history(var history, let editor) = state.screen { history.receiveFailure(text, for: subject); state.screen = .history(history, editor) }
+            state.updateHistory { $0.receiveFailure(text, for: subject) }
         case let .failure(text):
             state.showFailure(text)
         }

@@ -133,6 +133,16 @@ final class HistoryBrowserTests: XCTestCase {
         XCTAssertTrue(Screens.history(history(state), title: "S", width: 160, height: 45).plainText().contains("(v1) change 1"))
     }
 
+    func testGivenTheTagFormOpenWhenTheDiffArrivesThenItIsShownOnReturnNotLoadingForever() {
+        let (moved, _) = press([.down], browser())
+        var (form, _) = press([.character("t")], moved)
+        guard case .form = form.screen else { return XCTFail("expected the tag form") }
+        form.updateHistory { $0.receive(HistoryDiff(lines: ["+c1"], kind: .semantic), for: .commit("c1")) }
+        let (back, _) = press([.escape], form)
+        XCTAssertEqual(history(back).diff, ["+c1"])
+        XCTAssertTrue(history(back).diffIsCurrent)
+    }
+
     func testGivenALongErrorWhenShownThenItIsWrappedNotCutOff() {
         var state = browser(width: 60, height: 16)
         guard case .history(var h, let editor) = state.screen else { return XCTFail() }
