@@ -90,16 +90,20 @@ enum StoryMerge {
         for id in Set(b.keys).union(o.keys).union(t.keys).sorted() {
             if let scene = mergeScene(id, b[id], o[id], t[id], &conflicts) { merged[id] = scene }
         }
+        func byAct(_ list: [(id: SceneID, placed: Placed)]) -> [String: [SceneID]] { Dictionary(grouping: list, by: \.placed.act).mapValues { $0.map(\.id) } }
+        let baseOrder = byAct(baseList), ourOrder = byAct(ourList), theirOrder = byAct(theirList)
+        var mergedByAct: [String: [SceneID]] = [:]
+        for (id, placed) in merged { mergedByAct[placed.act, default: []].append(id) }
         var result: [Int: [Story.Scene]] = [:]
         for (index, act) in acts.enumerated() {
-            func order(_ list: [(id: SceneID, placed: Placed)]) -> [SceneID] { list.filter { $0.placed.act == act }.map(\.id) }
             let keep = { (id: SceneID) in merged[id]?.act == act }
-            guard let ids = orderKeys(base: order(baseList), ours: order(ourList), theirs: order(theirList), keep: keep) else {
+            guard let ids = orderKeys(base: baseOrder[act] ?? [], ours: ourOrder[act] ?? [], theirs: theirOrder[act] ?? [], keep: keep) else {
                 conflicts.append("act '\(Story.headingText(act))': scenes reordered differently on both sides")
                 continue
             }
             // Scenes moved into this act that neither side's order placed come last.
-            let moved = merged.filter { $0.value.act == act && !ids.contains($0.key) }.keys.sorted()
+            let placedHere = Set(ids)
+            let moved = (mergedByAct[act] ?? []).filter { !placedHere.contains($0) }.sorted()
             result[index] = (ids + moved).compactMap { merged[$0]?.scene }
         }
         return result
@@ -140,12 +144,14 @@ enum StoryMerge {
         else if theirOrder == baseOrder || theirOrder == ourOrder { skeleton = ours; other = theirs }
         else { return nil }
         var order = skeleton.filter(keep)
-        for (index, key) in other.enumerated() where keep(key) && !order.contains(key) {
+        var placed = Set(order)
+        for (index, key) in other.enumerated() where keep(key) && !placed.contains(key) {
             var position = 0
             for look in stride(from: index - 1, through: 0, by: -1) {
                 if let at = order.firstIndex(of: other[look]) { position = at + 1; break }
             }
             order.insert(key, at: position)
+            placed.insert(key)
         }
         return order
     }

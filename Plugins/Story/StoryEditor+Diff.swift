@@ -95,11 +95,12 @@ enum StoryDiff {
         // Scenes that kept their order are the longest increasing run of new positions; the others moved.
         let stay = Set(longestIncreasingRun(oldToNew.compactMap { $0 }))
         // An unmatched old scene and an unmatched new one in the same act and position are one scene renamed.
+        struct Slot: Hashable { let act: Int; let position: Int }
+        var unmatchedOld: [Slot: Int] = [:]
+        for o in before.indices where oldToNew[o] == nil { unmatchedOld[Slot(act: before[o].record.act, position: before[o].record.position)] = o }
         var renamed: [Int: Int] = [:]  // new index → old index
-        let unmatchedOld = before.indices.filter { oldToNew[$0] == nil }
         for n in after.indices where !matchedNew.contains(n) {
-            let place = after[n].record
-            if let o = unmatchedOld.first(where: { before[$0].record.act == place.act && before[$0].record.position == place.position && !renamed.values.contains($0) }) {
+            if let o = unmatchedOld.removeValue(forKey: Slot(act: after[n].record.act, position: after[n].record.position)) {
                 renamed[n] = o
                 oldToNew[o] = n
             }
