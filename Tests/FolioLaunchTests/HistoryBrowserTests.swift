@@ -167,6 +167,18 @@ final class HistoryBrowserTests: XCTestCase {
         XCTAssertTrue(Screens.history(history(semantic), title: "S", width: 160, height: 45).plainText().contains("semantic diff"))
     }
 
+    func testGivenAnyTinyTerminalWhenTheBrowserDrawsAndScrollsThenNothingTraps() {
+        let lines = ["+" + String(repeating: "漢", count: 30), "\tTAB", "", "-🎉🎉"]
+        for (width, height) in [(0, 0), (1, 1), (2, 3), (5, 4), (10, 5), (69, 6), (70, 6)] {
+            var state = answered(browser(width: width, height: height), .commit("c0"), lines, kind: .text(note: "why " + String(repeating: "x", count: 40)))
+            for key: Key in [.character("w"), .enter, .pageDown, .right, .down, .end, .character("w"), .right, .tab, .end, .escape] {
+                state = press([key], state).0
+                guard case .history = state.screen else { break }
+                _ = Screens.history(history(state), title: "Ṫitle", width: width, height: height)
+            }
+        }
+    }
+
     func testGoldenFramesOfTheHistoryScreenAt60x16And160x45() {
         var state = browser(commits: 0)
         guard case .history(var h, let editor) = state.screen else { return XCTFail() }
