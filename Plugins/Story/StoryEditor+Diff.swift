@@ -61,7 +61,10 @@ extension Story {
 enum StoryDiff {
     static func describe(from old: Story, to new: Story) -> [String] {
         var lines: [String] = []
-        if old.title != new.title { lines.append("retitled the story from '\(old.title)' to '\(new.title)'") }
+        if old.title != new.title {
+            lines.append(old.title.isEmpty ? "titled the story '\(new.title)'" : new.title.isEmpty ? "removed the story's title '\(old.title)'"
+                         : "retitled the story from '\(old.title)' to '\(new.title)'")
+        }
         else if old.head != new.head { lines.append("changed the text before the first act") }
         lines += acts(from: old, to: new)
         lines += scenes(from: old, to: new)

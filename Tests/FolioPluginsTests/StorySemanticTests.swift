@@ -65,6 +65,12 @@ final class StorySemanticTests: XCTestCase {
         XCTAssertEqual(try diff(base, new), ["changed the text of scene 'The Refusal' (6 words, +3)"])
     }
 
+    func testGivenTheFirstVersionWhenDiffedAgainstNothingThenTheTitleActsAndScenesAreNamed() throws {
+        XCTAssertEqual(try diff("", "# Voyage\n\n## Act I: Departure\n\n### The Call\nIt begins.\n"),
+                       ["titled the story 'Voyage'", "added act 'Act I: Departure'", "added scene 'The Call' to act 1"])
+        XCTAssertEqual(try diff(base, base.replacingOccurrences(of: "# Voyage", with: "# Odyssey")), ["retitled the story from 'Voyage' to 'Odyssey'"])
+    }
+
     func testGivenNoChangeWhenDiffedThenTheDiffIsEmpty() throws {
         XCTAssertEqual(try diff(base, base), [])
     }
