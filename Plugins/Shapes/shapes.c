@@ -13,20 +13,6 @@
 #define MAX_COORDINATE 1000000LL
 #define MAX_SIZE 1000000LL
 #define MAX_CANVAS 2000u
-#define COLOR_CAPACITY 32
-
-enum { KIND_RECT = 0, KIND_ELLIPSE = 1 };
-
-typedef struct shape {
-    int kind;
-    long long x, y, w, h;
-    char color[COLOR_CAPACITY];
-} shape;
-
-struct folio_document {
-    size_t count;
-    shape *items;
-};
 
 static const char *kind_name(int kind) { return kind == KIND_ELLIPSE ? "ellipse" : "rect"; }
 
@@ -421,7 +407,8 @@ static void shapes_release(const folio_editor *editor, folio_document *doc) {
 
 static const void *shapes_extension(const folio_editor *editor, const char *id) {
     (void)editor;
-    (void)id;
+    if (id != NULL && strcmp(id, FOLIO_EXTENSION_SEMANTIC_DIFF) == 0) return &shapes_semantic_diff;
+    if (id != NULL && strcmp(id, FOLIO_EXTENSION_SEMANTIC_MERGE) == 0) return &shapes_semantic_merge;
     return NULL;
 }
 

@@ -4,6 +4,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shapes.h"
+
+#define COLOR_CAPACITY 32
+
+enum { KIND_RECT = 0, KIND_ELLIPSE = 1 };
+
+typedef struct shape {
+    int kind;
+    long long x, y, w, h;
+    char color[COLOR_CAPACITY];
+} shape;
+
+struct folio_document {
+    size_t count;
+    shape *items;
+};
+
+
+/* Semantic diff and merge (shapes_diff.c, shapes_merge.c): shapes are matched between versions by equality, then
+ * by kind and the fields left alike; the rest were added or removed. */
+extern const folio_semantic_diff_v1 shapes_semantic_diff __attribute__((visibility("hidden")));
+extern const folio_semantic_merge_v1 shapes_semantic_merge __attribute__((visibility("hidden")));
+/* Sets old_to_new[i] to the index of old shape i in `new`, or -1 when it was removed. Returns 0 when out of memory. */
+int shapes_match(const folio_document *old, const folio_document *new, long *old_to_new) __attribute__((visibility("hidden")));
+
 /* A cursor over JSON bytes; the first error message is kept. */
 typedef struct json_reader {
     const uint8_t *bytes;

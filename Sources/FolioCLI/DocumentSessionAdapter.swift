@@ -64,7 +64,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
                   associations: store.settings.editorAssociations)
     }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock(); defer { lock.unlock() }
         return try body()
     }

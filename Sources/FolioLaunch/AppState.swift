@@ -225,19 +225,6 @@ public struct SettingsState: Equatable, Sendable {
     }
 }
 
-/// The history browser: commits loaded so far (newest first), the cursor for more, the selection and its diff.
-public struct HistoryState: Equatable, Sendable {
-    public var entries: [HistoryEntry] = []
-    public var next: String?
-    public var exhausted = false
-    public var loading = true
-    public var selection = 0
-    public var diff: [String] = []
-    public var compareMark: String?
-    public var error: String?
-    public init() {}
-}
-
 /// Where the app is and what each screen holds.
 public struct AppState: Equatable, Sendable {
     public indirect enum Screen: Equatable, Sendable {

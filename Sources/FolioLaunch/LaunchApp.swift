@@ -98,13 +98,14 @@ public enum LaunchApp {
             var pending = startEffects
             while true {
                 // Effects that stay inside the launcher (loading history, running editor commands, saving settings).
-                for effect in pending { carryOut(effect, state: state, services: services, mailbox: mailbox, calls: calls) }
+                for effect in HistoryState.latestDiffOnly(pending) { carryOut(effect, state: state, services: services, mailbox: mailbox, calls: calls) }
                 pending = []
                 // Plugin calls run on the worker: observe the call, then take its results (a finished call posts its
                 // result before the worker goes idle, so both are seen together).
                 var replay: [Key] = []
                 if let calls { state.observeCall(calls.worker.running); calls.keepCancelling(state) }
                 for message in mailbox.drain() { receive(message, state: &state, pending: &pending, replay: &replay) }
+                state.sizeHistory(width: size.width, height: size.height)
                 if case var .editor(editor) = state.screen {
                     editor.viewRows = max(1, size.height - 3 - (editor.items?.headerLines ?? 0))
                     state.screen = .editor(editor)
@@ -157,13 +158,9 @@ public enum LaunchApp {
                 Task { do { mailbox.post(.history(try await document.history.page(after: cursor, limit: 50))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
             }
         case let .loadDiff(id):
-            if let document = services.document {
-                Task { do { mailbox.post(.diff(try await document.history.diff(of: id))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
-            }
+            if let document = services.document { loadDiff(.commit(id), from: nil, to: id, history: document.history, mailbox: mailbox) }
         case let .compare(a, b):
-            if let document = services.document {
-                Task { do { mailbox.post(.diff(try await document.history.diff(between: a, and: b))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
-            }
+            if let document = services.document { loadDiff(.compare(a, b), from: a, to: b, history: document.history, mailbox: mailbox) }
         case .runEditorCommand, .restore, .tag:
             calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render")
         case let .saveSettings(settings):
@@ -183,17 +180,17 @@ public enum LaunchApp {
                 state.screen = .history(HistoryState(), editor)
                 pending.append(.loadHistoryPage(after: nil))
             }
+            if case .succeeded = result, case let .tag(commitID, name) = effect { state.historyTagged(commitID, name: name) }
         case let .snapshot(snapshot):
             state.applying(snapshot)
         case let .source(name, sourceState):
             if let index = state.templates.firstIndex(where: { $0.name == name }) { state.templates[index].state = sourceState }
         case let .history(page):
-            if case .history(var history, let editor) = state.screen {
-                history.entries += page.entries; history.next = page.next; history.exhausted = page.next == nil; history.loading = false
-                state.screen = .history(history, editor)
-            }
-        case let .diff(lines):
-            if case .history(var history, let editor) = state.screen { history.diff = lines; state.screen = .history(history, editor) }
+            state.updateHistory { history in if let effect = history.receive(page) { pending.append(effect) } }
+        case let .diff(subject, diff):
+            state.updateHistory { $0.receive(diff, for: subject) }
+        case let .diffFailed(subject, text):
+            state.updateHistory { $0.receiveFailure(text, for: subject) }
         case let .failure(text):
             state.showFailure(text)
         }
@@ -266,7 +263,9 @@ final class Mailbox: Sendable {
         case snapshot(DocumentSnapshot)
         case source(String, SourceState)
         case history(HistoryPage)
-        case diff([String])
+        /// A history diff, for the commit (or pair) it describes.
+        case diff(HistoryState.DiffSubject, HistoryDiff)
+        case diffFailed(HistoryState.DiffSubject, String)
         case failure(String)
     }
     private let messages = Mutex<[Message]>([])

@@ -161,8 +161,15 @@ public protocol HistoryPageProvider: Sendable {
     func diff(of commitID: String) async throws -> [String]
     /// The changes from version `a` to version `b`.
     func diff(between a: String, and b: String) async throws -> [String]
+    /// The changes from `a` (nil: the parent of `b`) to `b`, with who described them: the editor's semantic diff
+    /// when it has one, else the text diff and why.
+    func describedDiff(from a: String?, to b: String) async throws -> HistoryDiff
 }
 
 extension HistoryPageProvider {
     public func diff(between a: String, and b: String) async throws -> [String] { try await diff(of: b) }
+    public func describedDiff(from a: String?, to b: String) async throws -> HistoryDiff {
+        let lines = if let a { try await diff(between: a, and: b) } else { try await diff(of: b) }
+        return HistoryDiff(lines: lines, kind: .text(note: nil))
+    }
 }

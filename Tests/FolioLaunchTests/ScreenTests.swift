@@ -57,7 +57,9 @@ final class ScreenTests: XCTestCase {
         ]
         state.loading = false
         state.exhausted = true
-        state.diff = ["@@ -1,3 +1,4 @@", " # The Lighthouse", "-The keeper climbed.", "+The keeper climbed the stairs at dusk,", "+counting each step as she went."]
+        _ = state.followSelection()
+        state.receive(HistoryDiff(lines: ["@@ -1,3 +1,4 @@", " # The Lighthouse", "-The keeper climbed.", "+The keeper climbed the stairs at dusk,", "+counting each step as she went."],
+                                  kind: .text(note: nil)), for: .commit("4f2a9c81d3e0"))
         assertGolden(Screens.history(state, title: "The Lighthouse", width: 90, height: 12).plainText(), "history")
     }
 
