@@ -98,7 +98,7 @@ extension Screens {
             grid.put(String(repeating: " ", count: numberWidth - number.count) + number, x: x, y: y, style: theme.subtitle)
             let shown = dropColumns(line, file.column)
             if DisplayWidth.width(of: shown) > textWidth, textWidth > 1 {
-                grid.put(shown, x: textX, y: y, maxWidth: textWidth - 1)
+                grid.put(DisplayWidth.truncate(shown, to: textWidth - 1, ellipsis: ""), x: textX, y: y, maxWidth: textWidth - 1)
                 grid.put("›", x: textX + textWidth - 1, y: y, style: theme.key)
             } else {
                 grid.put(shown, x: textX, y: y, maxWidth: textWidth)
