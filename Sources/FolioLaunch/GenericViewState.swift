@@ -77,9 +77,9 @@ public struct GenericFileView: Equatable, Sendable {
     }
 
     static func textLines(_ data: Data) -> [String] {
-        var lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            GenericText.sanitize(line.hasSuffix("\r") ? line.dropLast() : line, expandTabs: true)
-        }
+        // "\r\n" is one Character in Swift: both it and "\n" end a line; a lone "\r" is shown as ^M.
+        var lines = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map { GenericText.sanitize($0, expandTabs: true) }
         if lines.last == "" { lines.removeLast() }
         return lines
     }
