@@ -90,12 +90,15 @@ extension Screens {
         var y = top + 1
         if let note = file.note { grid.put(GenericText.sanitize(note), x: x, y: y, style: theme.subtitle, maxWidth: width); return }
         if file.lines.isEmpty { grid.put("(empty)", x: x, y: y, style: theme.subtitle, maxWidth: width); return }
-        let numberWidth = String(file.lines.count).count
+        // A hex dump has its offsets; text gets line numbers.
+        let numberWidth = file.binary ? 0 : String(file.lines.count).count
         let textX = x + numberWidth + 1
         let textWidth = max(0, width - numberWidth - 1)
         for (offset, line) in file.lines.dropFirst(file.scroll).prefix(max(0, bottom - y)).enumerated() {
-            let number = String(file.scroll + offset + 1)
-            grid.put(String(repeating: " ", count: numberWidth - number.count) + number, x: x, y: y, style: theme.subtitle)
+            if !file.binary {
+                let number = String(file.scroll + offset + 1)
+                grid.put(String(repeating: " ", count: max(0, numberWidth - number.count)) + number, x: x, y: y, style: theme.subtitle)
+            }
             let shown = dropColumns(line, file.column)
             if DisplayWidth.width(of: shown) > textWidth, textWidth > 1 {
                 grid.put(DisplayWidth.truncate(shown, to: textWidth - 1, ellipsis: ""), x: textX, y: y, maxWidth: textWidth - 1)
@@ -125,7 +128,7 @@ extension Screens {
         guard y > 0 else { return }
         let width = grid.width
         grid.put(String(repeating: " ", count: width), x: 0, y: y, style: CellStyle(reverse: true))
-        let left = " \(GenericText.sanitize(state.title)) · generic view: \(GenericText.sanitize(state.reason.text))"
+        let left = " \(GenericText.sanitize(state.title)) · \(width >= genericSplitWidth ? "generic view: " : "")\(GenericText.sanitize(state.reason.text))"
         let used = grid.put(left, x: 0, y: y, style: CellStyle(bold: true, reverse: true), maxWidth: max(0, width * 2 / 3))
         let commit = state.commitID.isEmpty ? "no commits yet" : "\(state.commitID.prefix(7)) \(GenericText.sanitize(state.commitMessage))"
         let right = DisplayWidth.truncate(commit, to: max(0, width - used - 3))
@@ -143,15 +146,16 @@ extension Screens {
         if state.filtering {
             hints = [("type", "filter"), ("⏎", "keep"), ("esc", "clear"), ("↑↓", "select")]
         } else if state.focus == .file {
-            hints = [("↑↓", "scroll"), ("PgUp/PgDn", "page"), ("←→", "sideways"), ("e", "edit"), ("esc", "back"), ("^G", "History"), ("^W", "Close")]
+            hints = [("esc", "back"), ("e", "edit"), ("↑↓", "scroll"), ("←→", "sideways"), ("PgUp/PgDn", "page"), ("^G", "History"), ("^W", "Close")]
         } else {
-            hints = [("↑↓", "select"), ("⏎", "open"), ("/", "filter"), ("e", "edit"), ("^G", "History"), ("^Z", "Undo"),
-                     ("^E", "Settings"), ("^W", "Close")]
+            // The keys only this view has first, then the ones every screen has; what does not fit is left out.
+            hints = [("e", "edit"), ("/", "filter"), ("^G", "History"), ("^E", "Settings"), ("^W", "Close"), ("⏎", "open"), ("^Z", "Undo"),
+                     ("↑↓", "select")]
         }
         var x = 1
         for (key, label) in hints {
             let cell = DisplayWidth.width(of: key) + DisplayWidth.width(of: label) + 3
-            if x + cell > grid.width { break }
+            if x + cell > grid.width { continue }
             grid.put(key, x: x, y: y, style: CellStyle(foreground: .named(.cyan), bold: true))
             grid.put(" " + label, x: x + DisplayWidth.width(of: key), y: y, style: theme.action)
             x += cell
