@@ -61,8 +61,8 @@ extension GenericViewState {
         let page = max(1, viewRows - 1)
         if filtering {
             switch key {
-            case let .character(c): filter.append(c); selection = 0
-            case .backspace: if !filter.isEmpty { filter.removeLast(); selection = 0 }
+            case let .character(c): filter.append(c); selection = firstFileRow
+            case .backspace: if !filter.isEmpty { filter.removeLast(); selection = firstFileRow }
             case .enter: filtering = false
             case .escape: filter = ""; filtering = false; selection = 0
             case .up, .down, .pageUp, .pageDown: moveSelection(key, count: count, page: page)
@@ -151,6 +151,9 @@ extension GenericViewState {
         guard let row = selectedRow, !row.isFolder else { file = nil; return }
         if file?.path != row.path { effects.append(.generic(.load(path: row.path))) }
     }
+
+    /// The first file among the rows (what a filter selects as it is typed, so that `e` has a file at once).
+    var firstFileRow: Int { rows.firstIndex { !$0.isFolder } ?? 0 }
 
     /// Takes the content read for `path` (ignored when the selection has moved on).
     public mutating func showing(_ view: GenericFileView) {

@@ -70,6 +70,7 @@ final class GenericViewStateTests: XCTestCase {
         let view = try XCTUnwrap(generic(state))
         XCTAssertTrue(view.filtering)
         XCTAssertEqual(view.rows.map(\.path), ["Sources", "Sources/PkgTool", "Sources/PkgTool/main.swift"])
+        XCTAssertEqual(view.selectedRow?.path, "Sources/PkgTool/main.swift", "the first matching file is selected, ready for e")
         XCTAssertFalse(effects.contains(.generic(.edit(path: "Sources/PkgTool/main.swift"))), "letters while filtering are text, not commands")
         let (cleared, _) = press([.escape], on: view)
         let clearedView = try XCTUnwrap(generic(cleared))
