@@ -100,6 +100,7 @@ public enum GenericText {
     /// `text` with C0 controls and DEL as caret notation (^[), C1 controls and U+2028/9 as "?", and tabs as spaces to
     /// the next multiple of 8 (or "^I" when `expandTabs` is off, as in file names).
     public static func sanitize(_ text: some StringProtocol, expandTabs: Bool = false) -> String {
+        if !text.unicodeScalars.contains(where: needsCare) { return String(text) }
         var out = ""
         var column = 0
         for character in String(text) {
@@ -121,6 +122,11 @@ public enum GenericText {
             column += DisplayWidth.width(of: shown)
         }
         return out
+    }
+
+    /// Whether a scalar is shown as something else (a control character, a tab, a line or paragraph separator).
+    static func needsCare(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// A size for people: "812 B", "4.2 KB", "1.5 MB".
@@ -146,14 +152,18 @@ public struct GenericViewState: Equatable, Sendable {
     public var commitID: String = ""
     public var commitMessage: String = ""
     /// The newest version's files.
-    public var entries: [GenericFileEntry] = []
+    public var entries: [GenericFileEntry] = [] { didSet { refreshRows() } }
     /// Why the files could not be listed, if they could not.
     public var loadError: String?
     /// The filter; `filtering` while it is being typed after `/`.
-    public var filter = ""
+    public var filter = "" { didSet { if filter != oldValue { refreshRows() } } }
     public var filtering = false
     /// Folders shown closed.
-    public var collapsed: Set<String> = []
+    public var collapsed: Set<String> = [] { didSet { if collapsed != oldValue { refreshRows() } } }
+    /// The tree's rows after the filter: folders first, then files, each by name; a filter shows every folder that
+    /// holds a match, open. Kept up to date as the entries, the filter and the closed folders change (a key or a
+    /// frame never rebuilds the tree).
+    public private(set) var rows: [GenericTreeRow] = []
     /// The selected row and the first row shown.
     public var selection = 0
     public var scroll = 0
@@ -169,12 +179,10 @@ public struct GenericViewState: Equatable, Sendable {
         self.path = path; self.title = title; self.contentType = contentType; self.reason = reason
     }
 
-    /// The tree's rows after the filter: folders first, then files, each by name; a filter shows every folder that
-    /// holds a match, open.
-    public var rows: [GenericTreeRow] {
+    private mutating func refreshRows() {
         let needle = filter.lowercased()
         let matching = needle.isEmpty ? entries : entries.filter { $0.path.lowercased().contains(needle) }
-        return GenericTree.rows(matching, collapsed: needle.isEmpty ? collapsed : [])
+        rows = GenericTree.rows(matching, collapsed: needle.isEmpty ? collapsed : [])
     }
 
     /// The selected row, if any.
@@ -228,13 +236,13 @@ enum GenericTree {
         }
         var rows: [GenericTreeRow] = []
         func emit(_ node: Node, prefix: String, depth: Int) {
-            for name in node.folders.keys.sorted(by: Self.byName) {
+            for name in Self.sortedByName(Array(node.folders.keys), key: { $0 }) {
                 guard let folder = node.folders[name] else { continue }
                 let path = prefix + name
                 rows.append(GenericTreeRow(path: path, name: GenericText.sanitize(name), depth: depth, isFolder: true, size: folder.size, kind: .file))
                 if !collapsed.contains(path) { emit(folder, prefix: path + "/", depth: depth + 1) }
             }
-            for file in node.files.sorted(by: { byName($0.path, $1.path) }) {
+            for file in Self.sortedByName(node.files, key: \.path) {
                 let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
                 rows.append(GenericTreeRow(path: file.path, name: GenericText.sanitize(name), depth: depth, isFolder: false, size: file.size, kind: file.kind))
             }
@@ -243,9 +251,10 @@ enum GenericTree {
         return rows
     }
 
-    /// Case-insensitive name order, ties broken by bytes.
-    static func byName(_ a: String, _ b: String) -> Bool {
-        let (la, lb) = (a.lowercased(), b.lowercased())
-        return la != lb ? la < lb : a < b
+    /// Case-insensitive name order, ties broken by bytes (each key lowercased once).
+    static func sortedByName<T>(_ items: [T], key: (T) -> String) -> [T] {
+        items.map { (item: $0, name: key($0), lower: key($0).lowercased()) }
+            .sorted { $0.lower != $1.lower ? $0.lower < $1.lower : $0.name < $1.name }
+            .map(\.item)
     }
 }
