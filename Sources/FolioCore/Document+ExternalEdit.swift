@@ -38,9 +38,10 @@ public struct ExternalEditOutcome: Sendable, Equatable {
 }
 
 extension Document {
-    /// The files of the newest version (Folio's own excluded), with their sizes, in git's order.
+    /// The files of the newest version (Folio's own excluded, and any path through a `.git` folder, in any letter
+    /// case, that a hostile tree might hold), with their sizes, in git's order.
     public func listFiles() throws -> [ListedFile] {
-        let entries = try files()
+        let entries = try files().filter { entry in !entry.path.split(separator: "/").contains { $0.lowercased() == ".git" } }
         let sizes = try repository.objectSizes(entries.filter { $0.kind == .blob }.map(\.id))
         return entries.map { entry in
             let kind: ListedFile.Kind = entry.kind == .commit ? .submodule : entry.isSymlink ? .link : entry.isExecutable ? .executable : .file

@@ -63,9 +63,9 @@ struct ExternalEditor: Sendable {
             sigaction(SIGQUIT, &oldQuit, nil)
         }
         var pid: pid_t = 0
-        guard let program = argv[0] else { throw ExternalEditorError(command: command, problem: "cannot start it: out of memory") }
+        guard let program = argv[0] else { throw ExternalEditorError(command: command, problem: "cannot start it: out of memory", ran: false) }
         let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw ExternalEditorError(command: command, problem: "cannot start it: " + String(cString: strerror(spawned))) }
+        guard spawned == 0 else { throw ExternalEditorError(command: command, problem: "cannot start it: " + String(cString: strerror(spawned)), ran: false) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw ExternalEditorError(command: command, problem: "cannot wait for it: " + String(cString: strerror(errno))) }
@@ -73,7 +73,7 @@ struct ExternalEditor: Sendable {
         let signal = status & 0x7f
         if signal != 0 { throw ExternalEditorError(command: command, problem: "it was killed by signal \(signal)") }
         let exit = (status >> 8) & 0xff
-        if exit == 127, arguments(file: file).first == "/bin/sh" { throw ExternalEditorError(command: command, problem: "the shell could not run it (status 127)") }
+        if exit == 127, arguments(file: file).first == "/bin/sh" { throw ExternalEditorError(command: command, problem: "the shell could not run it (status 127)", ran: false) }
         if exit != 0 { throw ExternalEditorError(command: command, problem: "it exited with status \(exit)") }
     }
 
@@ -86,5 +86,9 @@ struct ExternalEditor: Sendable {
 struct ExternalEditorError: Error, CustomStringConvertible {
     let command: String
     let problem: String
-    var description: String { "editor '\(command)': \(problem); nothing was recorded (the file keeps what was saved)" }
+    /// Whether the editor ran (then the file keeps whatever it saved, unrecorded).
+    var ran = true
+    var description: String {
+        "editor '\(command)': \(problem); nothing was recorded" + (ran ? " (the file keeps what the editor saved)" : "")
+    }
 }
