@@ -102,7 +102,7 @@ extension GenericViewState {
         guard var shown = file else { focus = .tree; return }
         let page = max(1, viewRows - 1)
         let lastLine = max(0, shown.lines.count - viewRows)
-        let widest = shown.lines.map { DisplayWidth.width(of: $0) }.max() ?? 0
+        let widest = shown.widestBound
         switch key {
         case .up, .character("k"): shown.scroll -= 1
         case .down, .character("j"), .enter: shown.scroll += 1

@@ -65,8 +65,13 @@ public struct GenericFileView: Equatable, Sendable {
     /// The bytes of a binary file shown as a hex dump.
     static let hexDumpLimit = 4096
 
+    /// At least the widest line's width in cells (its UTF-8 length, which never counts fewer cells than it
+    /// takes), worked out once: how far the view scrolls sideways.
+    public let widestBound: Int
+
     public init(path: String, lines: [String], binary: Bool, size: Int, note: String? = nil) {
         self.path = path; self.lines = lines; self.binary = binary; self.size = size; self.note = note
+        widestBound = lines.map(\.utf8.count).max() ?? 0
     }
 
     /// The view of `data`: text when it has no NUL byte in its first 8000 bytes (git's test), else a hex dump.

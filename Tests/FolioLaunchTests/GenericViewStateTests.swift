@@ -135,7 +135,8 @@ final class GenericViewStateTests: XCTestCase {
         let (state, _) = press([.enter, .right, .right], on: longFile())
         XCTAssertEqual(try XCTUnwrap(generic(state)).file?.column, 16)
         let (far, _) = press(Array(repeating: .right, count: 60), on: try XCTUnwrap(generic(state)))
-        XCTAssertEqual(try XCTUnwrap(generic(far)).file?.column, DisplayWidth.width(of: "line 3" + String(repeating: " long", count: 40)) - 8)
+        XCTAssertEqual(try XCTUnwrap(generic(far)).file?.column, DisplayWidth.width(of: "line 3" + String(repeating: " long", count: 40)) - 8,
+                       "the last 8 columns of the longest line stay in view")
         let (back, _) = press([.left, .home], on: try XCTUnwrap(generic(far)))
         XCTAssertEqual(try XCTUnwrap(generic(back)).file?.column, 0)
     }
