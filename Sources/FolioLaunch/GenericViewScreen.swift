@@ -35,7 +35,9 @@ extension Screens {
             }
         }
         genericStatus(state, into: &grid, y: height - 2)
-        genericBar(state, message: state.message ?? message, into: &grid, y: height - 1)
+        // The launcher's message on this screen is a failure (of an undo or redo run on the worker).
+        let failure = message.map { $0.hasPrefix("✗") ? $0 : "✗ " + $0 }
+        genericBar(state, message: state.message ?? failure, into: &grid, y: height - 1)
         return grid
     }
 

@@ -200,8 +200,14 @@ final class GenericViewStateTests: XCTestCase {
         XCTAssertNotNil(generic(back))
     }
 
-    func testGivenTheGenericViewWhenUndoThenFolioUndoRuns() {
+    func testGivenTheGenericViewWhenUndoThenFolioUndoRunsAndItsFailureShowsAsAnError() {
         XCTAssertEqual(press([.ctrl("z")], on: Self.view()).1, [.runEditorCommand("folio.undo")])
+        var state = AppState()
+        state.screen = .generic(Self.view())
+        state.showFailure("/docs/pkg: nothing to undo")
+        let bottom = LaunchApp.frame(state, scene: .defaultScene, services: LaunchServices(recent: NoRecent(), templates: NoTemplates()), width: 60, height: 10)
+            .plainText().split(separator: "\n").last.map(String.init)
+        XCTAssertEqual(bottom?.trimmingCharacters(in: .whitespaces), "✗ /docs/pkg: nothing to undo")
     }
 
     func testGivenAPasteOutsideTheFilterThenItIsIgnoredWithAHintAndInsideItIsFilterText() throws {
@@ -245,4 +251,10 @@ final class GenericViewStateTests: XCTestCase {
         XCTAssertEqual(ExternalEditor(environment: ["VISUAL": "nano", "EDITOR": "ed", "TERM": "dumb"]).command, "ed")
         XCTAssertEqual(ExternalEditor(environment: ["EDITOR": "  "]).command, "vi")
     }
+}
+
+private struct NoRecent: RecentDocumentsProvider { func recentDocuments(limit: Int) -> [RecentDocument] { [] } }
+private struct NoTemplates: TemplateCatalog {
+    func sourceNames() -> [String] { [] }
+    func templates(in source: String) async throws -> [TemplateSummary] { [] }
 }
