@@ -26,10 +26,29 @@ struct ExternalEditor: Sendable {
         return [command, file]
     }
 
-    /// Runs the editor on `file` in the foreground and waits for it. While it runs, ^C and ^\ reach the editor, not
+    /// Runs the editor on `file` in the foreground and waits for it. While it runs, ^C and ^\\ reach the editor, not
     /// Folio (ignored here as git ignores them); the editor starts with default signal actions and no descriptor of
     /// Folio's beyond the terminal's three. Throws when it cannot start or does not exit with status 0.
     func run(file: String) throws {
+        var ignore = sigaction(), oldInterrupt = sigaction(), oldQuit = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        sigemptyset(&ignore.sa_mask)
+        sigaction(SIGINT, &ignore, &oldInterrupt)
+        sigaction(SIGQUIT, &ignore, &oldQuit)
+        defer {
+            sigaction(SIGINT, &oldInterrupt, nil)
+            sigaction(SIGQUIT, &oldQuit, nil)
+        }
+        let pid = try spawn(arguments(file: file))
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw ExternalEditorError(command: command, problem: "cannot wait for it: " + String(cString: strerror(errno))) }
+        }
+        try check(status: status, throughShell: arguments(file: file).first == "/bin/sh")
+    }
+
+    /// Starts `arguments` (looked up on PATH) with the terminal's descriptors only and default signal actions.
+    private func spawn(_ arguments: [String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -46,34 +65,25 @@ struct ExternalEditor: Sendable {
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments(file: file).map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
-        var ignore = sigaction(), oldInterrupt = sigaction(), oldQuit = sigaction()
-        ignore.__sigaction_handler.sa_handler = SIG_IGN
-        sigemptyset(&ignore.sa_mask)
-        sigaction(SIGINT, &ignore, &oldInterrupt)
-        sigaction(SIGQUIT, &ignore, &oldQuit)
-        defer {
-            sigaction(SIGINT, &oldInterrupt, nil)
-            sigaction(SIGQUIT, &oldQuit, nil)
-        }
         var pid: pid_t = 0
         guard let program = argv[0] else { throw ExternalEditorError(command: command, problem: "cannot start it: out of memory", ran: false) }
         let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw ExternalEditorError(command: command, problem: "cannot start it: " + String(cString: strerror(spawned)), ran: false) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw ExternalEditorError(command: command, problem: "cannot wait for it: " + String(cString: strerror(errno))) }
-        }
+        return pid
+    }
+
+    /// Throws unless the wait status is a normal exit with status 0.
+    private func check(status: Int32, throughShell: Bool) throws {
         let signal = status & 0x7f
         if signal != 0 { throw ExternalEditorError(command: command, problem: "it was killed by signal \(signal)") }
         let exit = (status >> 8) & 0xff
-        if exit == 127, arguments(file: file).first == "/bin/sh" { throw ExternalEditorError(command: command, problem: "the shell could not run it (status 127)", ran: false) }
+        if exit == 127, throughShell { throw ExternalEditorError(command: command, problem: "the shell could not run it (status 127)", ran: false) }
         if exit != 0 { throw ExternalEditorError(command: command, problem: "it exited with status \(exit)") }
     }
 
