@@ -26,7 +26,7 @@ struct ExternalEditor: Sendable {
         return [command, file]
     }
 
-    /// Runs the editor on `file` in the foreground and waits for it. While it runs, ^C and ^\\ reach the editor, not
+    /// Runs the editor on `file` in the foreground and waits for it. While it runs, ^C and ^\ reach the editor, not
     /// Folio (ignored here as git ignores them); the editor starts with default signal actions and no descriptor of
     /// Folio's beyond the terminal's three. Throws when it cannot start or does not exit with status 0.
     func run(file: String) throws {
