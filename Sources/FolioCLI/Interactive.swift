@@ -46,6 +46,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
                                       settingsPath: Settings.fileURL(environment: environment).path, message: message,
                                       saveSettings: { try $0.save(environment: environment) })
         configured.form = message == nil ? nil : form
+        configured.generic = session.flatMap { GenericDocumentFiles(session: $0, environment: environment) }
         let services = configured
         message = nil
         form = nil
@@ -59,16 +60,17 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
             return 0
         case let .createBlank(contentType, destination):
             do {
-                let url = try uniqueDestination(destination, scene: scene, io: io)
+                let url = try newDestination(destination, io: io)
                 let document = try DocumentStore(environment: environment).create(at: url, contentType: contentType, title: nil)
                 documentURL = document.url
                 form = nil
             } catch {
                 message = FolioCommandLine.oneLine(error)
+                form = form.map { DestinationTaken.suggesting(in: $0, after: error) }
             }
         case let .instantiate(templateID, answers, destination):
             do {
-                let url = try uniqueDestination(destination, scene: scene, io: io)
+                let url = try newDestination(destination, io: io)
                 let template = try waitFor { try await catalog.template(templateID) }
                 let year = Calendar(identifier: .gregorian).component(.year, from: Date())
                 let context: [String: JSONValue] = ["folder_name": .string(url.deletingPathExtension().lastPathComponent),
@@ -79,6 +81,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
                 form = nil
             } catch {
                 message = FolioCommandLine.oneLine(error)
+                form = form.map { DestinationTaken.suggesting(in: $0, after: error) }
             }
         case let .open(path):
             documentURL = io.url(path)
@@ -110,20 +113,56 @@ final class CapturedLines: @unchecked Sendable {
 }
 
 /// Where a new document goes: the form's destination (it starts in the scene's `documentsFolder`) against the
-/// current folder, made unique with "-2", "-3"… when taken.
-func uniqueDestination(_ destination: String, scene: LaunchScene, io: CommandIO) throws -> URL {
+/// current folder. When something is there already the user is asked (`DestinationTaken`): nothing is created
+/// until they confirm the free name offered or type another.
+func newDestination(_ destination: String, io: CommandIO) throws -> URL {
     let trimmed = destination.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty else { throw FolioError.invalidDocumentPath(destination, problem: .noName) }
     let base = io.url(trimmed)
     let fileManager = FileManager.default
-    try fileManager.createDirectory(at: base.deletingLastPathComponent(), withIntermediateDirectories: true)
-    if !fileManager.fileExists(atPath: base.path) { return base }
-    let stem = base.deletingPathExtension().lastPathComponent
-    let ext = base.pathExtension
-    for number in 2...10_000 {
-        let name = "\(stem)-\(number)" + (ext.isEmpty ? "" : "." + ext)
-        let candidate = base.deletingLastPathComponent().appendingPathComponent(name)
-        if !fileManager.fileExists(atPath: candidate.path) { return candidate }
+    var isFolder: ObjCBool = false
+    if !fileManager.fileExists(atPath: base.path, isDirectory: &isFolder) {
+        try fileManager.createDirectory(at: base.deletingLastPathComponent(), withIntermediateDirectories: true)
+        return base
     }
-    throw FolioError.alreadyExists(base.path)
+    throw DestinationTaken(destination: trimmed, isFolder: isFolder.boolValue, suggestion: DestinationTaken.freeName(for: trimmed, io: io))
+}
+
+/// A new document's destination that already exists: the form asks again, offering the first free "NAME-2"-style
+/// name (nil when none of 10,000 is free).
+struct DestinationTaken: Error, CustomStringConvertible {
+    let destination: String
+    let isFolder: Bool
+    let suggestion: String?
+
+    var description: String {
+        let what = "'\(destination)' already exists" + (isFolder ? " (a folder)" : "")
+        guard let suggestion else { return what + ": type another name" }
+        return what + ": ⏎ creates '\(suggestion)' instead, or type another name"
+    }
+
+    /// The first of "NAME-2", "NAME-3"… beside `destination` that does not exist.
+    static func freeName(for destination: String, io: CommandIO) -> String? {
+        var trimmed = destination
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let slash = trimmed.lastIndex(of: "/")
+        let folder = slash.map { String(trimmed[...$0]) } ?? ""
+        let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed
+        let ext = (name as NSString).pathExtension
+        let stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
+        for number in 2...10_000 {
+            let candidate = folder + "\(stem)-\(number)" + (ext.isEmpty ? "" : "." + ext)
+            if !FileManager.default.fileExists(atPath: io.url(candidate).path) { return candidate }
+        }
+        return nil
+    }
+
+    /// `form` with the free name in its destination field when `error` is a taken destination (the message says so).
+    static func suggesting(in form: FormState, after error: any Error) -> FormState {
+        guard let taken = error as? DestinationTaken, let suggestion = taken.suggestion,
+              let index = form.fields.firstIndex(where: { $0.name == "destination" }) else { return form }
+        var form = form
+        form.fields[index].value = suggestion
+        return form
+    }
 }

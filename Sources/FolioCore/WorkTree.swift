@@ -312,7 +312,7 @@ struct WorkTree {
     }
 
     /// The names in the folder open at `directory` (the descriptor stays open and owned by the caller).
-    private static func entries(of directory: Int32) -> [String] {
+    static func entries(of directory: Int32) -> [String] {
         let copy = dup(directory)
         guard copy >= 0 else { return [] }
         guard let stream = fdopendir(copy) else { close(copy); return [] }

@@ -9,6 +9,7 @@ extension AppState {
         if let during = handlingDuringCall(key) { return during }
         var (state, effects) = handlingKey(key, scene: scene)
         state.beginCall(for: effects)
+        state.returningToGenericView()
         if effects.contains(.quit), state.call != nil { effects.insert(.cancelPluginCall, at: 0) }
         return (state, effects)
     }
@@ -77,6 +78,9 @@ extension AppState {
             if case .editor = state.screen { state.screen = .editor(editor) }
         case .history(var history, let editor):
             if state.historyKey(key, history: &history, editor: editor, effects: &effects) { state.screen = .history(history, editor) }
+        case var .generic(view):
+            state.genericKey(key, view: &view, effects: &effects)
+            if case .generic = state.screen { state.screen = .generic(view) }
         case var .settings(settings):
             settings.message = nil
             switch key {

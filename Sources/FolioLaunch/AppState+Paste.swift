@@ -45,6 +45,9 @@ extension AppState {
         case .history(var history, let editor):
             history.error = Self.pasteIgnored("the history has no text fields")
             state.screen = .history(history, editor)
+        case var .generic(view):
+            view.pasting(paste)
+            state.screen = .generic(view)
         case var .settings(settings):
             if settings.focus == .sync { settings.message = Self.pasteIgnored("↑/↓ to a text field") }
             else { for character in paste.oneLine { settings.append(character) } }

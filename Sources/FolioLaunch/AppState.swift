@@ -21,6 +21,8 @@ public enum AppEffect: Equatable, Sendable {
     case saveSettings(Settings)
     /// Stop the plugin call in progress (Esc while it runs); it ends with a one-line failure, nothing changed.
     case cancelPluginCall
+    /// A request of the generic document view (read a file, edit one in the user's editor).
+    case generic(GenericViewRequest)
     case quit
 }
 
@@ -234,6 +236,8 @@ public struct AppState: Equatable, Sendable {
         case editor(EditorState)
         case history(HistoryState, EditorState)
         case settings(SettingsState)
+        /// The generic document view, for a document no editor opens.
+        case generic(GenericViewState)
     }
 
     public var screen: Screen = .launch
@@ -252,6 +256,8 @@ public struct AppState: Equatable, Sendable {
     public var call: PluginCall?
     /// Keys typed while a command ran, replayed in order once it succeeds (dropped when it fails or is cancelled).
     public var typeAhead: [Key] = []
+    /// The generic view the history or settings screen was opened from, to come back to.
+    public var genericReturn: GenericViewState?
 
     public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = []) { self.recent = recent; self.templates = templates }
 

@@ -42,6 +42,8 @@ public struct LaunchServices: Sendable {
     public var saveSettings: @Sendable (Settings) throws -> Void
     /// A form to show again on start, with `message` (why its action failed) on its field and every value kept.
     public var form: FormState?
+    /// The open document's files for the generic view (used when no editor opens it).
+    public var generic: (any GenericDocumentAccess)?
     public init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
                 settings: Settings = Settings(), settingsPath: String = "", message: String? = nil,
                 saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
@@ -76,6 +78,7 @@ public enum LaunchApp {
             let saved = (try? store.load(sceneID)) ?? nil
             state.screen = initialScreen(document: document, saved: saved)
             if case .history = state.screen { startEffects.append(.loadHistoryPage(after: nil)) }
+            GenericViewRuntime.opening(&state, services: services)
         }
         let loaders = Task {
             await withTaskGroup(of: Void.self) { group in
@@ -95,6 +98,7 @@ public enum LaunchApp {
             var size = terminal.size
             var lastTick = Date()
             var lastPoll = Date()
+            var lastGenericPoll = Date()
             var pending = startEffects
             while true {
                 // Effects that stay inside the launcher (loading history, running editor commands, saving settings).
@@ -110,6 +114,7 @@ public enum LaunchApp {
                     editor.viewRows = max(1, size.height - 3 - (editor.items?.headerLines ?? 0))
                     state.screen = .editor(editor)
                 }
+                GenericViewRuntime.update(&state, services: services, height: size.height, lastPoll: &lastGenericPoll)
                 // The frame shows the latest finished render and, after 200 ms, a spinner.
                 var grid = frame(state, scene: scene, services: services, view: calls?.view(for: state), width: size.width, height: size.height)
                 drawSpinner(state, into: &grid)
@@ -135,6 +140,8 @@ public enum LaunchApp {
                             switch effect {
                             case .cancelPluginCall:
                                 services.document?.cancelPluginCall()
+                            case let .generic(request):
+                                if GenericViewRuntime.carryOut(request, state: &state, services: services, terminal: terminal, environment: environment) { buffer.invalidate() }
                             case .createBlank, .instantiate, .open, .runCommand, .quit:
                                 try? store.save(sceneState(state), id: sceneID)
                                 calls?.stop()
@@ -216,6 +223,7 @@ public enum LaunchApp {
             return Screens.editor(editor, view: view ?? document.editor, width: width, height: height)
         case let .history(history, editor): return Screens.history(history, title: editor.title, width: width, height: height, tick: state.tick)
         case let .settings(settings): return Screens.settings(state.settings, path: services.settingsPath, width: width, height: height, editing: settings)
+        case let .generic(view): return Screens.generic(view, message: state.message, width: width, height: height)
         }
     }
 
@@ -246,6 +254,7 @@ public enum LaunchApp {
             guard let editor = settings.returnTo else { return SceneState(panel: .settings) }
             return SceneState(documentPath: editor.path, selection: editor.savedSelection, scroll: editor.scroll, panel: .editor)
         case .launch, .form: return SceneState(panel: .launch)
+        case let .generic(view): return SceneState(documentPath: view.path, panel: .editor)
         }
     }
 

@@ -217,6 +217,22 @@ public final class TerminalSession: @unchecked Sendable {
         if wakeWriteFD >= 0 { close(wakeWriteFD); wakeWriteFD = -1 }
     }
 
+    /// Gives the terminal back while `body` runs another full-screen program (the user's editor): the saved
+    /// settings, the main screen, the cursor; then raw mode and the alternate screen again, and the next events
+    /// start with `.redraw` and the size (which may have changed meanwhile).
+    public func suspended<T>(_ body: () throws -> T) rethrows -> T {
+        restoreTerminal()
+        sessionActive.store(0, ordering: .releasing)
+        defer {
+            sessionActive.store(1, ordering: .releasing)
+            reenterTerminal()
+            decoder = KeyDecoder()
+            let (width, height) = Self.currentSize()
+            queued += [.redraw, .resize(width: width, height: height)]
+        }
+        return try body()
+    }
+
     /// The terminal size in columns and rows (80×24 when it cannot be read).
     public var size: (width: Int, height: Int) { Self.currentSize() }
 

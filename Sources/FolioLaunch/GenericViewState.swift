@@ -1,0 +1,265 @@
+import Foundation
+import FolioCore
+import FolioTerminal
+
+/// Why a document opens in the generic document view instead of an editor.
+public enum GenericViewReason: Equatable, Sendable {
+    /// No installed editor handles the content type.
+    case noEditor(contentType: String)
+    /// The editor for the content type is installed but turned off.
+    case editorDisabled(String)
+    /// The editor's build crashed or hung too often and is not loaded.
+    case editorQuarantined(String)
+    /// The editor the settings associate with the content type is not installed.
+    case editorMissing(String)
+
+    /// The status line's explanation.
+    public var text: String {
+        switch self {
+        case let .noEditor(type): return "no editor for \(type)"
+        case let .editorDisabled(id): return "editor '\(id)' is disabled"
+        case let .editorQuarantined(id): return "editor '\(id)' is quarantined after crashes"
+        case let .editorMissing(id): return "editor '\(id)' is not installed"
+        }
+    }
+}
+
+/// A file of the document as the generic view lists it.
+public struct GenericFileEntry: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable { case file, executable, link, submodule }
+    /// The path inside the document, '/'-separated, as stored (shown sanitized).
+    public var path: String
+    public var size: Int
+    public var kind: Kind
+    public init(path: String, size: Int, kind: Kind = .file) { self.path = path; self.size = size; self.kind = kind }
+}
+
+/// One row of the file tree: a folder or a file, indented by depth.
+public struct GenericTreeRow: Equatable, Sendable {
+    /// The file's path, or the folder's path without a trailing "/".
+    public var path: String
+    /// The last path component, sanitized for the terminal.
+    public var name: String
+    public var depth: Int
+    public var isFolder: Bool
+    /// The file's size, or the sum of the folder's files.
+    public var size: Int
+    public var kind: GenericFileEntry.Kind
+}
+
+/// A file's content as the read-only view shows it.
+public struct GenericFileView: Equatable, Sendable {
+    public var path: String
+    /// Lines sanitized for the terminal: tabs expanded, control characters shown as ^X; for a binary file, a hex dump.
+    public var lines: [String]
+    public var binary: Bool
+    public var size: Int
+    /// Why the content is not shown (too large, unreadable), if it is not.
+    public var note: String?
+    /// The first line shown and the first column shown (long lines scroll sideways).
+    public var scroll = 0
+    public var column = 0
+
+    /// The most bytes read for the view; bigger files are named, not shown.
+    public static let displayLimit = 8 << 20
+    /// The bytes of a binary file shown as a hex dump.
+    static let hexDumpLimit = 4096
+
+    /// At least the widest line's width in cells (its UTF-8 length, which never counts fewer cells than it
+    /// takes), worked out once: how far the view scrolls sideways.
+    public let widestBound: Int
+
+    public init(path: String, lines: [String], binary: Bool, size: Int, note: String? = nil) {
+        self.path = path; self.lines = lines; self.binary = binary; self.size = size; self.note = note
+        widestBound = lines.map(\.utf8.count).max() ?? 0
+    }
+
+    /// The view of `data`: text when it has no NUL byte in its first 8000 bytes (git's test), else a hex dump.
+    public init(path: String, data: Data) {
+        let binary = data.prefix(8000).contains(0)
+        let lines = binary ? Self.hexDump(data.prefix(Self.hexDumpLimit)) : Self.textLines(data)
+        self.init(path: path, lines: lines, binary: binary, size: data.count)
+    }
+
+    static func textLines(_ data: Data) -> [String] {
+        // "\r\n" is one Character in Swift: both it and "\n" end a line; a lone "\r" is shown as ^M.
+        var lines = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map { GenericText.sanitize($0, expandTabs: true) }
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    static func hexDump(_ data: Data) -> [String] {
+        let bytes = Array(data)
+        return stride(from: 0, to: bytes.count, by: 16).map { offset in
+            let row = bytes[offset..<min(offset + 16, bytes.count)]
+            let hex = row.map { String(format: "%02x", $0) }.joined(separator: " ")
+            let ascii = String(row.map { (32...126).contains($0) ? Character(Unicode.Scalar($0)) : "." })
+            return String(format: "%08x  ", offset) + hex.padding(toLength: 48, withPad: " ", startingAt: 0) + " " + ascii
+        }
+    }
+}
+
+/// Text from the document made safe to draw: no escape or control character reaches the terminal.
+public enum GenericText {
+    /// `text` with C0 controls and DEL as caret notation (^[), C1 controls and U+2028/9 as "?", and tabs as spaces to
+    /// the next multiple of 8 (or "^I" when `expandTabs` is off, as in file names).
+    public static func sanitize(_ text: some StringProtocol, expandTabs: Bool = false) -> String {
+        if !text.unicodeScalars.contains(where: needsCare) { return String(text) }
+        var out = ""
+        var column = 0
+        for character in String(text) {
+            if character == "\t", expandTabs {
+                let spaces = 8 - column % 8
+                out += String(repeating: " ", count: spaces); column += spaces
+                continue
+            }
+            var shown = ""
+            for scalar in character.unicodeScalars {
+                switch scalar.value {
+                case 0..<0x20: shown += "^" + String(Character(Unicode.Scalar(UInt8(scalar.value) + 0x40)))
+                case 0x7F: shown += "^?"
+                case 0x80..<0xA0, 0x2028, 0x2029: shown += "?"
+                default: shown.unicodeScalars.append(scalar)
+                }
+            }
+            out += shown
+            column += DisplayWidth.width(of: shown)
+        }
+        return out
+    }
+
+    /// Whether a scalar is shown as something else (a control character, a tab, a line or paragraph separator).
+    static func needsCare(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
+    /// A size for people: "812 B", "4.2 KB", "1.5 MB".
+    public static func size(_ bytes: Int) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.95, unit < units.count - 1 { value /= 1000; unit += 1 }
+        return String(format: "%.1f", value) + " " + units[unit]
+    }
+}
+
+/// The generic document view: the document's files as a tree with sizes, a `/` filter, a read-only view of the
+/// selected file, and `e` to change it in the user's own editor (one commit on return).
+public struct GenericViewState: Equatable, Sendable {
+    public enum Focus: Equatable, Sendable { case tree, file }
+
+    public var path: String
+    public var title: String
+    public var contentType: ContentType
+    public var reason: GenericViewReason
+    public var commitID: String = ""
+    public var commitMessage: String = ""
+    /// The newest version's files.
+    public var entries: [GenericFileEntry] = [] { didSet { refreshRows() } }
+    /// Why the files could not be listed, if they could not.
+    public var loadError: String?
+    /// The filter; `filtering` while it is being typed after `/`.
+    public var filter = "" { didSet { if filter != oldValue { refreshRows() } } }
+    public var filtering = false
+    /// Folders shown closed.
+    public var collapsed: Set<String> = [] { didSet { if collapsed != oldValue { refreshRows() } } }
+    /// The tree's rows after the filter: folders first, then files, each by name; a filter shows every folder that
+    /// holds a match, open. Kept up to date as the entries, the filter and the closed folders change (a key or a
+    /// frame never rebuilds the tree).
+    public private(set) var rows: [GenericTreeRow] = []
+    /// The selected row and the first row shown.
+    public var selection = 0
+    public var scroll = 0
+    /// The selected file's content (a preview beside the tree when wide, full-screen when focused).
+    public var file: GenericFileView?
+    public var focus: Focus = .tree
+    /// A one-line message (the result of an edit, a hint), cleared by the next key.
+    public var message: String?
+    /// The rows the list and the file view have (set by the run loop from the terminal size), for paging.
+    public var viewRows = 20
+
+    public init(path: String, title: String, contentType: ContentType, reason: GenericViewReason) {
+        self.path = path; self.title = title; self.contentType = contentType; self.reason = reason
+    }
+
+    private mutating func refreshRows() {
+        let needle = filter.lowercased()
+        let matching = needle.isEmpty ? entries : entries.filter { $0.path.lowercased().contains(needle) }
+        rows = GenericTree.rows(matching, collapsed: needle.isEmpty ? collapsed : [])
+    }
+
+    /// The selected row, if any.
+    public var selectedRow: GenericTreeRow? {
+        let rows = rows
+        return rows.indices.contains(selection) ? rows[selection] : nil
+    }
+
+    /// The file `e` edits: the file shown when it has focus, else the selected row when it is a file (not a link).
+    public var fileToEdit: String? {
+        if focus == .file, let file { return file.path }
+        guard let row = selectedRow, !row.isFolder, row.kind == .file || row.kind == .executable else { return nil }
+        return row.path
+    }
+
+    /// Takes a new listing (the first, or after a change), keeping the selection on the same path when it is still there.
+    public mutating func replacingEntries(_ entries: [GenericFileEntry], commitID: String, commitMessage: String) {
+        let selected = selectedRow?.path
+        self.entries = entries
+        self.commitID = commitID
+        self.commitMessage = commitMessage
+        loadError = nil
+        let rows = rows
+        if let selected, let index = rows.firstIndex(where: { $0.path == selected }) { selection = index }
+        selection = min(selection, max(0, rows.count - 1))
+        if let file, !entries.contains(where: { $0.path == file.path }) { self.file = nil; focus = .tree }
+    }
+}
+
+/// Building the tree rows from a flat list of paths.
+enum GenericTree {
+    private final class Node {
+        var folders: [String: Node] = [:]
+        var files: [GenericFileEntry] = []
+        var size = 0
+    }
+
+    static func rows(_ entries: [GenericFileEntry], collapsed: Set<String>) -> [GenericTreeRow] {
+        let root = Node()
+        for entry in entries {
+            var node = root
+            node.size += entry.size
+            let parts = entry.path.split(separator: "/").map(String.init)
+            for part in parts.dropLast() {
+                let next = node.folders[part] ?? Node()
+                node.folders[part] = next
+                node = next
+                node.size += entry.size
+            }
+            node.files.append(entry)
+        }
+        var rows: [GenericTreeRow] = []
+        func emit(_ node: Node, prefix: String, depth: Int) {
+            for name in Self.sortedByName(Array(node.folders.keys), key: { $0 }) {
+                guard let folder = node.folders[name] else { continue }
+                let path = prefix + name
+                rows.append(GenericTreeRow(path: path, name: GenericText.sanitize(name), depth: depth, isFolder: true, size: folder.size, kind: .file))
+                if !collapsed.contains(path) { emit(folder, prefix: path + "/", depth: depth + 1) }
+            }
+            for file in Self.sortedByName(node.files, key: \.path) {
+                let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+                rows.append(GenericTreeRow(path: file.path, name: GenericText.sanitize(name), depth: depth, isFolder: false, size: file.size, kind: file.kind))
+            }
+        }
+        emit(root, prefix: "", depth: 0)
+        return rows
+    }
+
+    /// Case-insensitive name order, ties broken by bytes (each key lowercased once).
+    static func sortedByName<T>(_ items: [T], key: (T) -> String) -> [T] {
+        items.map { (item: $0, name: key($0), lower: key($0).lowercased()) }
+            .sorted { $0.lower != $1.lower ? $0.lower < $1.lower : $0.name < $1.name }
+            .map(\.item)
+    }
+}
