@@ -156,7 +156,7 @@ public enum Screens {
         let shown = layout.rows.map(\.field)
         let position = shown.count < state.fields.count && !shown.isEmpty
             ? "fields \((shown.first ?? 0) + 1)–\((shown.last ?? 0) + 1) of \(state.fields.count)" : ""
-        chrome(&grid, title: state.title, right: position, hints: "⏎ next · ⏎ on last creates · tab/↑↓ move · ←→ choose · esc cancel · F1 help")
+        chrome(&grid, title: state.title, right: position, hints: "⏎ next/create · tab ↑↓ move · ←→ choose · esc cancel · F1 help")
         if layout.top > 2, case let .template(template) = state.purpose {
             grid.put(" " + template.summary, x: 0, y: 2, style: theme.subtitle, maxWidth: width - 1)
         }
