@@ -76,7 +76,7 @@ extension Screens {
         let scroll = editing.map { settingsScroll($0, height: height) } ?? 0
         let more = (scroll > 0 ? " ↑" : "") + (rows.count - scroll > room ? " ↓" : "")
         chrome(&grid, title: "Settings" + (more.isEmpty ? "" : " ·" + more + " more"), right: path,
-               hints: editing == nil ? "edit the file shown above · esc back" : "↑↓ field · type to edit · ←→ sync mode · ⏎ save · esc back · F1 help")
+               hints: editing == nil ? "edit the file shown above · esc back" : "↑↓ field · type to edit · ⏎ save · esc back · F1 help")
         for (offset, row) in rows.dropFirst(scroll).prefix(room).enumerated() {
             drawSettingsRow(row, into: &grid, y: 2 + offset, width: width, editing: editing)
         }
