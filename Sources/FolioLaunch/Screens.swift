@@ -121,8 +121,13 @@ public enum Screens {
     }
 
     public static func formLayout(_ state: FormState, width: Int, height: Int) -> FormLayout {
+        // Labels take what the values leave: the widest value (or row of choices) plus room to type, at most half.
         let natural = (state.fields.map { DisplayWidth.width(of: $0.label) + ($0.required ? 1 : 0) }.max() ?? 0) + 1
-        let labelWidth = max(4, min(natural, width * 2 / 5))
+        let values = state.fields.map { field in
+            field.choices.isEmpty ? DisplayWidth.width(of: field.value) + 4 : field.choices.reduce(0) { $0 + DisplayWidth.width(of: $1) + 3 }
+        }
+        let valueRoom = max(12, min(values.max() ?? 0, width / 2))
+        let labelWidth = max(4, min(natural, width - 6 - valueRoom))
         let valueX = 3 + labelWidth + 1
         var top = 2
         if case let .template(template) = state.purpose, !template.summary.isEmpty, height >= 12 { top = 4 }
@@ -156,7 +161,7 @@ public enum Screens {
         let shown = layout.rows.map(\.field)
         let position = shown.count < state.fields.count && !shown.isEmpty
             ? "fields \((shown.first ?? 0) + 1)–\((shown.last ?? 0) + 1) of \(state.fields.count)" : ""
-        chrome(&grid, title: state.title, right: position, hints: "⏎ next/create · tab ↑↓ move · ←→ choose · esc cancel · F1 help")
+        chrome(&grid, title: state.title, right: position, hints: "⏎ next · tab ↑↓ move · ←→ choose · esc cancel · F1 help")
         if layout.top > 2, case let .template(template) = state.purpose {
             grid.put(" " + template.summary, x: 0, y: 2, style: theme.subtitle, maxWidth: width - 1)
         }
