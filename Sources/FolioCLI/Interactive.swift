@@ -46,6 +46,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
                                       settingsPath: Settings.fileURL(environment: environment).path, message: message,
                                       saveSettings: { try $0.save(environment: environment) })
         configured.form = message == nil ? nil : form
+        configured.editorIDs = pluginHost(io, settings: settings).editors.map(\.editor.id)
         let services = configured
         message = nil
         form = nil

@@ -1,3 +1,4 @@
+import Foundation
 import FolioTerminal
 
 /// A question the state machine waits on: the same key again confirms, any other key takes it back.
@@ -23,7 +24,7 @@ public enum Confirmation: Equatable, Sendable {
         switch self {
         case .quit: "unsaved text will be lost: ^Q again quits, any other key stays"
         case .discardSettings: "unsaved settings: esc again discards them, ⏎ saves"
-        case let .removeRecent(path): "remove \(path) from recent documents? x again removes, any other key keeps it"
+        case let .removeRecent(path): "x again removes “\((path as NSString).lastPathComponent)” from the list (the document stays)"
         }
     }
 }

@@ -236,7 +236,7 @@ extension AppState {
         settings.home = home
         switch Self.settingsKeys.action(for: key) {
         case .cancel?:
-            if settings.edited { confirming = .discardSettings; settings.message = Confirmation.discardSettings.question; break }
+            if settings.edited { confirming = .discardSettings; break }
             screen = settings.returnTo.map(Screen.editor) ?? .launch
             return
         case .previous?: settings.move(by: -1)
@@ -326,9 +326,11 @@ extension EditorState {
 }
 
 extension SettingsState {
-    /// Moves the focus by `step` after checking the field being left (its problem stays on it; the value is kept).
+    /// Moves the focus by `step` after checking the field being left: forward stops on a field with a problem (as in
+    /// forms), backward moves on; the problem stays on the field and the value is kept.
     mutating func move(by step: Int) {
         check(focus)
+        if step > 0, problems[focus] != nil { return }
         let count = Field.allCases.count
         focus = Field(rawValue: min(count - 1, max(0, focus.rawValue + step))) ?? focus
     }

@@ -256,6 +256,8 @@ final class KeysBehaviourTests: XCTestCase {
             let shown = try XCTUnwrap(settings(after))
             XCTAssertEqual(shown.problems[field], expected, value)
             XCTAssertEqual(shown.text(field), value, "the value is kept")
+            XCTAssertEqual(shown.focus, expected == nil ? SettingsState.Field(rawValue: field.rawValue + 1) ?? field : field,
+                           "Tab stops on a field with a problem")
             XCTAssertEqual(effects, [])
         }
     }
