@@ -107,10 +107,12 @@ public struct TextField: Equatable, Sendable {
 
     /// The first cell shown in a box `width` cells wide: the stored scroll, moved just enough that the cursor (and a
     /// cell for it at the end of the text) is inside the box.
-    public func visibleScroll(width: Int) -> Int {
-        guard width > 1 else { return cursorColumn }
-        let column = cursorColumn
-        let cursorWidth = cursor < text.count ? max(1, cells()[cursor].width) : 1
+    public func visibleScroll(width: Int) -> Int { visibleScroll(width: width, cells: cells()) }
+
+    func visibleScroll(width: Int, cells: [(shown: String, width: Int)]) -> Int {
+        let column = cells.prefix(cursor).reduce(0) { $0 + $1.width }
+        guard width > 1 else { return column }
+        let cursorWidth = cursor < cells.count ? max(1, cells[cursor].width) : 1
         var start = min(max(0, scroll), column)
         if column + cursorWidth > start + width { start = column + cursorWidth - width }
         return max(0, start)
@@ -126,9 +128,10 @@ public struct TextField: Equatable, Sendable {
     /// blank) and the cursor's column inside the box.
     public func window(width: Int) -> (text: String, cursorX: Int) {
         guard width > 0 else { return ("", 0) }
-        let start = visibleScroll(width: width)
+        let cells = cells()
+        let start = visibleScroll(width: width, cells: cells)
         var out = "", column = 0
-        for cell in cells() {
+        for cell in cells {
             let end = column + cell.width
             defer { column = end }
             if end <= start { continue }
@@ -136,7 +139,7 @@ public struct TextField: Equatable, Sendable {
             if column < start || end > start + width { out += String(repeating: " ", count: min(end, start + width) - max(column, start)); continue }
             out += cell.shown
         }
-        return (out, cursorColumn - start)
+        return (out, cells.prefix(cursor).reduce(0) { $0 + $1.width } - start)
     }
 
     /// Draws the field in a box at (`x`, `y`) `width` cells wide; with `focused`, the cell under the cursor is shown

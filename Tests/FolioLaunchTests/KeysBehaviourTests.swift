@@ -312,3 +312,39 @@ struct NoTemplates: TemplateCatalog {
     func sourceNames() -> [String] { [] }
     func templates(in source: String) async throws -> [TemplateSummary] { [] }
 }
+
+final class KeysScreensNeverTrapTests: XCTestCase {
+    func testGivenEveryNewOverlayAndFieldWhenDrawnAtTinySizesThenNothingTrapsAndNothingLeavesTheGrid() {
+        let scene = LaunchScene.defaultScene
+        var editor = EditorState(path: "p", title: "T", contentType: "org.folio.story", commands: FakeEditor().commands())
+        editor.paletteOpen = true
+        editor.paletteFilter = TextField("日本🍣")
+        var prompted = editor
+        prompted.paletteOpen = false
+        prompted.prompt = EditorPrompt(command: EditorCommand(id: "a", title: "Add", usage: "a TITLE"), values: [nil], names: ["TITLE"],
+                                       text: String(repeating: "寿司", count: 50), asking: 0)
+        var form = FormState(title: "F", purpose: .open, fields: (0..<5).map {
+            .init(name: "f\($0)", label: "Label \($0)", value: "値\($0)", choices: [], required: true, pattern: nil, message: "bad")
+        }, focus: 4)
+        form.scroll = 99
+        var state = AppState(recent: Fixtures.recent)
+        state.helpOpen = true
+        state.helpScroll = 1000
+        state.confirming = .quit
+        var settings = SettingsState(settings: Settings())
+        settings.problems[.authorEmail] = "bad"
+        settings.focus = .association
+        for width in 0...12 {
+            for height in 0...8 {
+                _ = Screens.editor(editor, view: FakeEditor(), width: width, height: height)
+                _ = Screens.editor(prompted, view: FakeEditor(), width: width, height: height)
+                _ = Screens.form(form, width: width, height: height)
+                _ = Screens.settings(Settings(), path: "p", width: width, height: height, editing: settings)
+                var grid = CellGrid(width: width, height: height)
+                Screens.decorate(&grid, state: state, scene: scene)
+                XCTAssertEqual(grid.cells.count, max(0, width) * max(0, height))
+                _ = TextField("日本").window(width: width)
+            }
+        }
+    }
+}
