@@ -7,6 +7,8 @@ public enum Confirmation: Equatable, Sendable {
     case quit
     /// Esc on settings with unsaved changes.
     case discardSettings
+    /// Esc on a form whose values were changed.
+    case discardForm
     /// `x` on a recent document: `x` again removes it from the list (the document itself is untouched).
     case removeRecent(path: String)
 
@@ -14,7 +16,7 @@ public enum Confirmation: Equatable, Sendable {
     var key: Key {
         switch self {
         case .quit: .ctrl("q")
-        case .discardSettings: .escape
+        case .discardSettings, .discardForm: .escape
         case .removeRecent: .character("x")
         }
     }
@@ -24,6 +26,7 @@ public enum Confirmation: Equatable, Sendable {
         switch self {
         case .quit: "unsaved text will be lost: ^Q again quits, any other key stays"
         case .discardSettings: "unsaved settings: esc again discards them, ⏎ saves"
+        case .discardForm: "esc again discards what you typed in this form"
         case let .removeRecent(path): "x again removes “\((path as NSString).lastPathComponent)” from the list (the document stays)"
         }
     }

@@ -52,7 +52,7 @@ extension AppState {
         .init([.left], .choosePrevious, "←", "previous choice (in a choice field)"),
         .init([.right], .chooseNext, "→", "next choice (in a choice field)"),
         .init([.enter], .submit, "⏎", "next field; on the last one, create"),
-        .init([.escape], .cancel, "esc", "cancel the form"),
+        .init([.escape], .cancel, "esc", "cancel the form (asks when values were changed)"),
     ]
 
     public static let settingsKeys: [KeyBinding<FieldScreenAction>] = [
@@ -104,6 +104,9 @@ extension AppState {
         case .quit: return (state, [.quit])
         case .discardSettings:
             if case let .settings(settings) = screen { state.screen = settings.returnTo.map(Screen.editor) ?? .launch }
+            return (state, [])
+        case .discardForm:
+            if case let .form(form) = screen { state.screen = form.back ?? .launch }
             return (state, [])
         case let .removeRecent(path):
             state.recent.removeAll { $0.path == path }
@@ -197,7 +200,10 @@ extension AppState {
     mutating func formKey(_ key: Key, form: inout FormState, effects: inout [AppEffect]) {
         let focusedChoices = form.fields.indices.contains(form.focus) ? form.fields[form.focus].choices : []
         switch Self.formKeys.action(for: key) {
-        case .cancel?: screen = form.back ?? .launch; return
+        case .cancel?:
+            if form.fields.contains(where: { $0.value != $0.initial }) { confirming = .discardForm; break }
+            screen = form.back ?? .launch
+            return
         case .previous?: form.move(by: -1)
         case .next?: form.move(by: 1)
         case .submit?:

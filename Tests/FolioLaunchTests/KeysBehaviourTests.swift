@@ -76,6 +76,18 @@ final class KeysBehaviourTests: XCTestCase {
         XCTAssertEqual(run([.ctrl("q")], from: editorApp()).1, [.quit], "nothing typed: quits at once")
     }
 
+    func testGivenAFormWithChangedValuesWhenEscThenItAsksAndEscAgainDiscardsWhileAnUntouchedFormClosesAtOnce() {
+        let start = AppState(recent: Fixtures.recent, templates: Fixtures.loaded)
+        let (asked, none) = run([.character("n"), .character("x"), .escape], from: start)
+        XCTAssertEqual(none, [])
+        XCTAssertEqual(asked.confirming, .discardForm)
+        guard case .form = asked.screen else { return XCTFail("the form stays until Esc again") }
+        XCTAssertEqual(run([.escape], from: asked).0.screen, .launch)
+        guard case let .form(kept) = run([.character("y")], from: asked).0.screen else { return XCTFail("another key keeps the form") }
+        XCTAssertEqual(kept.fields[0].value, "untitledxy")
+        XCTAssertEqual(run([.character("n"), .escape], from: start).0.screen, .launch, "nothing changed: Esc closes at once")
+    }
+
     func testGivenTheLauncherFilterWhenQIsTypedThenItFiltersInsteadOfQuitting() {
         let start = AppState(recent: Fixtures.recent, templates: Fixtures.loaded)
         let (state, effects) = run([.character("/"), .character("q")], from: start)
