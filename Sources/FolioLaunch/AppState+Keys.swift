@@ -34,6 +34,7 @@ extension AppState {
         case var .picker(picker): state.pickerKey(key, picker: &picker, scene: scene)
         case var .form(form): state.formKey(key, form: &form, effects: &effects)
         case var .editor(editor):
+            editor.hint = nil
             if editor.paletteOpen { state.paletteKey(key, editor: &editor, effects: &effects) }
             else if editor.prompt == nil || !Self.editPromptText(key, editor: &editor) { state.editorKey(key, editor: &editor, effects: &effects) }
             else { editor.message = nil }
@@ -99,7 +100,7 @@ extension AppState {
         switch key {
         case .escape:
             // Esc cancels the selection and nothing more: ^W closes the document, ^Q quits.
-            if editor.selectionAnchor != nil { editor.selectionAnchor = nil } else { editor.message = Self.escapeHint(editor: true) }
+            if editor.selectionAnchor != nil { editor.selectionAnchor = nil } else { editor.hint = Self.escapeHint(editor: true) }
         case .up: editor.cursor = max(0, editor.cursor - 1)
         case .down: editor.cursor = min(last, editor.cursor + 1)
         case .pageUp: editor.cursor = max(0, editor.cursor - page)

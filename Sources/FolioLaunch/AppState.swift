@@ -142,6 +142,8 @@ public struct EditorState: Equatable, Sendable {
     public var prompt: EditorPrompt?
     /// A one-line message (an error from the plugin, a disabled command), cleared by the next key.
     public var message: String?
+    /// A one-line hint (how to close or quit), not an error; cleared by the next key.
+    public var hint: String?
     /// The view's numbered items, nil when it does not number them.
     public var items: ItemLayout?
     /// The rows the view has for items (set by the run loop from the terminal size), for scrolling.

@@ -230,6 +230,8 @@ public enum Screens {
             if let message = state.message, barY - 1 > 0 { grid.putLine(" ✗ " + message, y: barY - 1, style: theme.error) }
         } else if let message = state.message {
             grid.putLine(" ✗ " + message, y: barY, style: theme.error)
+        } else if let hint = state.hint {
+            grid.putLine(" " + hint, y: barY, style: theme.subtitle)
         } else {
             // Command bar.
             // Command bar: the plugin's commands, then Folio's, as many as fit; the palette (which lists them all) always.

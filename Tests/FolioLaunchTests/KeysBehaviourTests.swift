@@ -38,7 +38,11 @@ final class KeysBehaviourTests: XCTestCase {
     func testGivenTheEditorWhenEscIsPressedWithNothingOpenThenTheDocumentStaysOpenAndAHintSaysHowToClose() {
         let (state, effects) = run([.escape, .escape], from: editorApp())
         XCTAssertEqual(effects, [])
-        XCTAssertEqual(editor(state)?.message, AppState.escapeHint(editor: true))
+        XCTAssertEqual(editor(state)?.hint, AppState.escapeHint(editor: true))
+        XCTAssertNil(editor(state)?.message, "a hint, not an error")
+        guard let shown = editor(state) else { return XCTFail("editor") }
+        XCTAssertEqual(Screens.editor(shown, view: NumberedEditor(), width: 80, height: 10).line(9), " " + AppState.escapeHint(editor: true))
+        XCTAssertNil(editor(run([.down], from: state).0)?.hint, "the next key clears it")
     }
 
     func testGivenAPromptPaletteAndSelectionWhenEscIsPressedThenOnlyTheInnermostIsCancelled() {
