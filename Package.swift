@@ -28,12 +28,14 @@ let package = Package(
         .target(name: "FolioMustache"),
         .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache"]),
         .target(name: "FolioPluginABI"),
-        .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI"]),
+        // Display widths (utf8proc): one function for the host's screens, its clipping of plugin lines and plugins' layout.
+        .target(name: "FolioDisplayWidth", dependencies: ["CUtf8proc"]),
+        .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI", "FolioDisplayWidth"]),
         // The plugin host process's side of the boundary: Glibc and the ABI header only (no Foundation, no libgit2), so
         // that a host starts as fast as the plugin it loads allows.
         .target(name: "FolioPluginHost", dependencies: ["FolioPluginABI"]),
-        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginHost"]),
-        .target(name: "FolioTerminal", dependencies: ["CUtf8proc"]),
+        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginHost", "FolioDisplayWidth"]),
+        .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth"]),
         .target(name: "FolioLaunch", dependencies: ["FolioCore", "FolioTemplates", "FolioPlugins", "FolioTerminal"]),
         .target(name: "FolioSync", dependencies: ["FolioCore", "FolioGit", "FolioTemplates", "FolioPlugins"]),
         .target(name: "FolioCLI", dependencies: [

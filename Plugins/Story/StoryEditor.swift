@@ -109,7 +109,7 @@ struct StoryEditor: FolioEditor {
 
     /// `left` and `right` on one line, `right` flush to the edge when there is room.
     private func row(_ left: String, _ right: String, _ width: Int) -> String {
-        let gap = width - left.count - right.count
+        let gap = width - ViewText.width(of: left) - ViewText.width(of: right)
         return gap >= 2 ? left + String(repeating: " ", count: gap) + right : left + "  " + right
     }
 }

@@ -47,6 +47,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
                                       saveSettings: { try $0.save(environment: environment) })
         configured.form = message == nil ? nil : form
         configured.generic = session.flatMap { GenericDocumentFiles(session: $0, environment: environment) }
+        configured.editorIDs = pluginHost(io, settings: settings).editors.map(\.editor.id)
         let services = configured
         message = nil
         form = nil

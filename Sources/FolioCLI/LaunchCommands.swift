@@ -10,9 +10,13 @@ struct RecentDocumentsAdapter: RecentDocumentsProvider {
     func recentDocuments(limit: Int) -> [RecentDocument] {
         recent.load().prefix(limit).map { entry in
             let type = entry.contentType.split(separator: ".").last.map(String.init) ?? entry.contentType
-            return RecentDocument(path: entry.path, title: entry.title, detail: type)
+            let missing = !RecentDocuments.exists(entry)
+            return RecentDocument(path: entry.path, title: entry.title, detail: missing ? "missing" : type, pinned: entry.pinned == true, missing: missing)
         }
     }
+
+    func setPinned(_ pinned: Bool, path: String) throws { try recent.setPinned(pinned, path: path) }
+    func remove(path: String) throws { try recent.remove(path: path) }
 }
 
 let launchCommands: [Command] = [

@@ -235,7 +235,7 @@ let pluginCommands: [Command] = [
             // Read-only: a banner, then the primary file as text.
             io.error("folio view: \(error) (showing the file as text; enable with: folio plugins enable \(error.record.plugin))")
             let text = String(decoding: try document.read(path: document.metadata.primaryFile), as: UTF8.self)
-            let shown = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(height).map(PluginText.viewLine)
+            let shown = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(height).map { PluginText.viewLine($0, width: width) }
             if args.flag("--json") { try io.json(shown); return 0 }
             for line in shown { io.line(line) }
             return 0

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The documents the user opened or created, newest first, kept in `$XDG_STATE_HOME/folio/recent.json`.
+/// The documents the user opened or created, pinned first then newest first, kept in
+/// `$XDG_STATE_HOME/folio/recent.json`.
 public struct RecentDocuments: Sendable {
     /// One remembered document.
     public struct Entry: Codable, Sendable, Equatable {
@@ -8,9 +9,14 @@ public struct RecentDocuments: Sendable {
         public var title: String
         public var contentType: String
         public var opened: Date
+        /// Pinned from the launcher: kept at the top and never dropped for newer documents.
+        public var pinned: Bool?
+        public init(path: String, title: String, contentType: String, opened: Date, pinned: Bool? = nil) {
+            self.path = path; self.title = title; self.contentType = contentType; self.opened = opened; self.pinned = pinned
+        }
     }
 
-    /// How many entries are kept.
+    /// How many entries are kept (pinned ones are kept beyond it).
     public static let limit = 50
     public let fileURL: URL
 
@@ -18,7 +24,8 @@ public struct RecentDocuments: Sendable {
         fileURL = FolioPaths(environment: environment).stateHome.appendingPathComponent("recent.json")
     }
 
-    /// The remembered documents that still exist, newest first.
+    /// The remembered documents, pinned first, then newest first; a document that no longer exists is listed too
+    /// (`exists(_:)` tells), so the launcher can show it as missing and let the user remove it.
     public func load() -> [Entry] {
         guard let data = FileManager.default.contents(atPath: fileURL.path) else { return [] }
         let decoder = JSONDecoder()
@@ -27,19 +34,47 @@ public struct RecentDocuments: Sendable {
         // Strict JSON first: duplicate keys or a lone surrogate also make the list damaged, not half-read.
         guard (try? JSONNode.parse(data)) != nil else { return [] }
         let entries = (try? decoder.decode([Entry].self, from: data)) ?? []
-        return entries.filter { FileManager.default.fileExists(atPath: $0.path + "/" + DocumentMetadata.path) }
+        return entries.filter { $0.pinned == true } + entries.filter { $0.pinned != true }
     }
 
-    /// Puts `document` at the top of the list.
+    /// Whether the document at `entry.path` still exists.
+    public static func exists(_ entry: Entry) -> Bool {
+        FileManager.default.fileExists(atPath: entry.path + "/" + DocumentMetadata.path)
+    }
+
+    /// Puts `document` at the top of the list (after the pinned ones; a pinned document stays pinned).
     public func record(_ document: Document) {
-        var entries = load().filter { $0.path != document.url.path }
+        let old = load()
+        var entries = old.filter { $0.path != document.url.path }
+        let pinned = old.first { $0.path == document.url.path }?.pinned
         entries.insert(Entry(path: document.url.path, title: document.metadata.title,
-                             contentType: document.metadata.contentType.identifier, opened: Date()), at: 0)
+                             contentType: document.metadata.contentType.identifier, opened: Date(), pinned: pinned), at: 0)
+        save(entries)
+    }
+
+    /// Pins or unpins the entry for `path` (nothing happens when it is not in the list).
+    public func setPinned(_ pinned: Bool, path: String) throws {
+        var entries = load()
+        guard let index = entries.firstIndex(where: { $0.path == path }) else { return }
+        entries[index].pinned = pinned ? true : nil
+        try write(entries)
+    }
+
+    /// Forgets the entry for `path`; the document itself is not touched.
+    public func remove(path: String) throws {
+        let entries = load()
+        guard entries.contains(where: { $0.path == path }) else { return }
+        try write(entries.filter { $0.path != path })
+    }
+
+    private func save(_ entries: [Entry]) { try? write(entries) }
+
+    private func write(_ entries: [Entry]) throws {
+        let sorted = entries.filter { $0.pinned == true } + entries.filter { $0.pinned != true }
+        let kept = sorted.enumerated().filter { $0.element.pinned == true || $0.offset < Self.limit }.map(\.element)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        if let data = try? encoder.encode(Array(entries.prefix(Self.limit))) {
-            try? AtomicFile.write(data, to: fileURL, sync: false)
-        }
+        try AtomicFile.write(try encoder.encode(kept), to: fileURL, sync: false)
     }
 }

@@ -9,8 +9,6 @@ extension AppState {
         if var prompt = editor.prompt {
             switch key {
             case .escape: editor.prompt = nil
-            case .backspace: if !prompt.text.isEmpty { prompt.text.removeLast() }; editor.prompt = prompt
-            case let .character(c): prompt.text.append(c); editor.prompt = prompt
             case .enter:
                 let answer = prompt.text
                 if let problem = prompt.currentArgument?.problem(with: answer) { editor.message = problem; break }
@@ -27,27 +25,12 @@ extension AppState {
             }
             return
         }
-        if editor.paletteOpen {
-            let commands = editor.paletteCommands
-            switch key {
-            case .escape: editor.paletteOpen = false
-            case .up, .ctrl("p"): editor.paletteIndex = max(0, editor.paletteIndex - 1)
-            case .down, .ctrl("n"): editor.paletteIndex = min(max(0, commands.count - 1), editor.paletteIndex + 1)
-            case .enter:
-                if commands.indices.contains(editor.paletteIndex) {
-                    let command = commands[editor.paletteIndex]
-                    if !command.needsSelection || editor.effectiveSelection != nil { editor.paletteOpen = false }
-                    invoke(command, editor: &editor, effects: &effects)
-                }
-            default: break
-            }
-            return
-        }
         let last = max(0, (editor.items?.count ?? Int.max / 2) - 1)
         let page = max(1, editor.viewRows - 1)
         switch key {
         case .escape:
-            if editor.selectionAnchor != nil { editor.selectionAnchor = nil } else { screen = .launch; return }
+            // Esc cancels the selection and nothing more: ^W closes the document, ^Q quits.
+            if editor.selectionAnchor != nil { editor.selectionAnchor = nil } else { editor.hint = Self.escapeHint(editor: true) }
         case .up: editor.cursor = max(0, editor.cursor - 1)
         case .down: editor.cursor = min(last, editor.cursor + 1)
         case .pageUp: editor.cursor = max(0, editor.cursor - page)
@@ -75,7 +58,7 @@ extension AppState {
     /// numbers from the cursor or the selection and ask for text arguments first.
     mutating func invoke(_ command: EditorCommand, editor: inout EditorState, effects: inout [AppEffect]) {
         switch command.id {
-        case "folio.palette": editor.paletteOpen = true; editor.paletteIndex = 0; return
+        case "folio.palette": editor.paletteOpen = true; editor.paletteIndex = 0; editor.paletteFilter = TextField(); return
         case "folio.history":
             editor.paletteOpen = false
             screen = .history(HistoryState(), editor)

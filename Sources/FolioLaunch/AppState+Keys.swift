@@ -16,130 +16,38 @@ extension AppState {
 
     private func handlingKey(_ key: Key, scene: LaunchScene) -> (AppState, [AppEffect]) {
         var state = self
-        if key == .ctrl("q") { return (state, [.quit]) }
-        if case let .paste(paste) = key { return handlingPaste(paste, scene: scene) }
+        if let question = confirming {
+            state.confirming = nil
+            if key == question.key { return state.confirmed(question, scene: scene) }
+            // Esc only takes the question back; another key is also handled as usual.
+            if key == .escape { return (state, []) }
+        }
+        if key == .ctrl("q") {
+            if state.hasUnsavedText { state.confirming = .quit; return (state, []) }
+            return (state, [.quit])
+        }
+        if case let .paste(paste) = key { return state.handlingPaste(paste, scene: scene) }
+        if state.helpOpen { state.helpKey(key, scene: scene); return (state, []) }
+        if key == .f1 || (key == .character("?") && !state.isTyping) { state.helpOpen = true; state.helpScroll = 0; return (state, []) }
         var effects: [AppEffect] = []
         switch screen {
         case .launch: state.launchKey(key, scene: scene, effects: &effects)
-        case var .picker(picker):
-            let visible = picker.visible(templates)
-            switch key {
-            case .escape: state.screen = .launch
-            case .up: picker.selection = max(0, picker.selection - 1)
-            case .down: picker.selection = min(max(0, visible.count - 1), picker.selection + 1)
-            case .backspace: if !picker.filter.isEmpty { picker.filter.removeLast(); picker.selection = 0 }
-            case let .character(c): picker.filter.append(c); picker.selection = 0
-            case .enter:
-                if visible.indices.contains(picker.selection) {
-                    state.screen = .form(Self.templateForm(visible[picker.selection], folder: scene.documentsFolder))
-                    return (state, effects)
-                }
-            default: break
-            }
-            if case .picker = state.screen { state.screen = .picker(picker) }
-        case var .form(form):
-            switch key {
-            case .escape: state.screen = form.back ?? .launch
-            case .up, .backTab: form.move(by: -1)
-            case .down, .tab: form.move(by: 1)
-            case .left, .right:
-                if form.fields.indices.contains(form.focus), !form.fields[form.focus].choices.isEmpty {
-                    let field = form.fields[form.focus]
-                    let index = field.choices.firstIndex(of: field.value) ?? -1
-                    let step = key == .right ? 1 : field.choices.count - 1
-                    form.fields[form.focus].value = field.choices[(index + step + field.choices.count) % field.choices.count]
-                }
-            case .backspace:
-                if form.fields.indices.contains(form.focus), !form.fields[form.focus].value.isEmpty {
-                    form.fields[form.focus].value.removeLast()
-                    form.fields[form.focus].message = nil
-                }
-            case let .character(c):
-                if form.fields.indices.contains(form.focus), form.fields[form.focus].choices.isEmpty {
-                    form.fields[form.focus].value.append(c)
-                    form.fields[form.focus].message = nil
-                }
-            case .enter:
-                if form.fields.indices.contains(form.focus) {
-                    form.fields[form.focus].message = FormState.validate(form.fields[form.focus])
-                    if form.fields[form.focus].message != nil { break }
-                }
-                if form.focus + 1 < form.fields.count { form.focus += 1; break }
-                for index in form.fields.indices { form.fields[index].message = FormState.validate(form.fields[index]) }
-                if let bad = form.fields.firstIndex(where: { $0.message != nil }) { form.focus = bad; break }
-                effects.append(Self.submit(form))
-                state.screen = Self.afterSubmit(form, previous: screen)
-                return (state, effects)
-            default: break
-            }
-            if case .form = state.screen { state.screen = .form(form) }
+        case var .picker(picker): state.pickerKey(key, picker: &picker, scene: scene)
+        case var .form(form): state.formKey(key, form: &form, effects: &effects)
         case var .editor(editor):
-            state.editorKey(key, editor: &editor, effects: &effects)
+            editor.hint = nil
+            if editor.paletteOpen { state.paletteKey(key, editor: &editor, effects: &effects) }
+            else if editor.prompt == nil || !Self.editPromptText(key, editor: &editor) { state.editorKey(key, editor: &editor, effects: &effects) }
+            else { editor.message = nil }
             if case .editor = state.screen { state.screen = .editor(editor) }
         case .history(var history, let editor):
             if state.historyKey(key, history: &history, editor: editor, effects: &effects) { state.screen = .history(history, editor) }
         case var .generic(view):
             state.genericKey(key, view: &view, effects: &effects)
             if case .generic = state.screen { state.screen = .generic(view) }
-        case var .settings(settings):
-            settings.message = nil
-            switch key {
-            case .escape: state.screen = settings.returnTo.map(Screen.editor) ?? .launch; return (state, effects)
-            case .up, .backTab: settings.focus = SettingsState.Field(rawValue: max(0, settings.focus.rawValue - 1)) ?? .authorName
-            case .down, .tab: settings.focus = SettingsState.Field(rawValue: min(SettingsState.Field.allCases.count - 1, settings.focus.rawValue + 1)) ?? .sync
-            case .left, .right, .character(" "):
-                if settings.focus == .sync { settings.sync = settings.sync == .full ? .none : .full }
-                else if case let .character(c) = key { settings.append(c) }
-            case .backspace: settings.removeLast()
-            case .enter, .ctrl("s"):
-                if let problem = settings.entryProblem {
-                    settings.message = problem
-                } else {
-                    let updated = settings.applied(to: state.settings)
-                    state.settings = updated
-                    effects.append(.saveSettings(updated))
-                    settings.colorEntry = ""; settings.sourceEntry = ""; settings.associationEntry = ""
-                    settings.message = "Saved"
-                }
-            case let .character(c): settings.append(c)
-            default: break
-            }
-            state.screen = .settings(settings)
+        case var .settings(settings): state.settingsKey(key, settings: &settings, effects: &effects)
         }
         return (state, effects)
-    }
-
-    mutating func launchKey(_ key: Key, scene: LaunchScene, effects: inout [AppEffect]) {
-        let recentShown = LaunchLayout.visibleRows(scene: scene, context: launchContext)
-        let rowCount = scene.actions.count + recentShown.count
-        if var text = filter {
-            switch key {
-            case .escape: filter = nil; selection = min(selection, max(0, rowCount - 1))
-            case .backspace: if !text.isEmpty { text.removeLast() }; filter = text; selection = scene.actions.count
-            case let .character(c): text.append(c); filter = text; selection = scene.actions.count
-            case .up: selection = max(0, selection - 1)
-            case .down: selection = min(max(0, rowCount - 1), selection + 1)
-            case .enter: activate(row: selection, scene: scene, recent: recentShown, effects: &effects)
-            default: break
-            }
-            return
-        }
-        switch key {
-        case .escape, .character("q"): effects.append(.quit)
-        case .up, .character("k"): selection = max(0, selection - 1)
-        case .down, .character("j"): selection = min(max(0, rowCount - 1), selection + 1)
-        case .home: selection = 0
-        case .end: selection = max(0, rowCount - 1)
-        case .character("/"): filter = ""; selection = scene.actions.count
-        case .enter: activate(row: selection, scene: scene, recent: recentShown, effects: &effects)
-        case .character(","): screen = .settings(SettingsState(settings: settings)); effects.append(.openSettings)
-        case let .character(c):
-            if let index = scene.actions.firstIndex(where: { $0.key.map { String($0).lowercased() } == String(c).lowercased() }) {
-                selection = index
-                activate(row: index, scene: scene, recent: recentShown, effects: &effects)
-            }
-        default: break
-        }
     }
 
     mutating func activate(row: Int, scene: LaunchScene, recent shown: [RecentDocument], effects: inout [AppEffect]) {
@@ -161,7 +69,9 @@ extension AppState {
                 effects.append(.runCommand(arguments))
             }
         } else if shown.indices.contains(row - scene.actions.count) {
-            effects.append(.open(path: shown[row - scene.actions.count].path))
+            let document = shown[row - scene.actions.count]
+            if document.missing { message = "✗ \(document.path) no longer exists: x removes it from the list"; return }
+            effects.append(.open(path: document.path))
         }
     }
 

@@ -18,15 +18,15 @@ extension AppState {
         var state = self
         switch screen {
         case .launch:
-            if let filter { state.filter = filter + paste.oneLine; state.selection = scene.actions.count }
+            if var field = filterField { field.insert(paste.oneLine); state.filterField = field; state.selection = scene.actions.count }
             else { state.message = Self.pasteIgnored("/ to filter") }
         case var .picker(picker):
-            picker.filter += paste.oneLine
+            picker.filterField.insert(paste.oneLine)
             picker.selection = 0
             state.screen = .picker(picker)
         case var .form(form):
             if form.fields.indices.contains(form.focus), form.fields[form.focus].choices.isEmpty {
-                form.fields[form.focus].value += paste.oneLine
+                form.fields[form.focus].input.insert(paste.oneLine)
                 form.fields[form.focus].message = nil
             } else {
                 state.message = Self.pasteIgnored("a text field, not a choice")
@@ -36,8 +36,11 @@ extension AppState {
             editor.message = nil
             if var prompt = editor.prompt {
                 let name = prompt.names.indices.contains(prompt.asking) ? prompt.names[prompt.asking] : ""
-                prompt.text += EditorCommand.isMultiLineArgument(name) ? paste.text : paste.oneLine
+                prompt.input.insert(EditorCommand.isMultiLineArgument(name) ? paste.text : paste.oneLine)
                 editor.prompt = prompt
+            } else if editor.paletteOpen {
+                editor.paletteFilter.insert(paste.oneLine)
+                editor.paletteIndex = 0
             } else {
                 editor.message = Self.pasteIgnored(Self.textCommandHint(editor))
             }
@@ -50,7 +53,13 @@ extension AppState {
             state.screen = .generic(view)
         case var .settings(settings):
             if settings.focus == .sync { settings.message = Self.pasteIgnored("↑/↓ to a text field") }
-            else { for character in paste.oneLine { settings.append(character) } }
+            else {
+                var field = settings.inputs[settings.focus] ?? TextField()
+                field.insert(paste.oneLine)
+                settings.inputs[settings.focus] = field
+                settings.edited = true
+                settings.problems[settings.focus] = nil
+            }
             state.screen = .settings(settings)
         }
         if paste.truncated, case var .editor(editor) = state.screen, editor.message == nil {

@@ -23,6 +23,10 @@ public enum AppEffect: Equatable, Sendable {
     case cancelPluginCall
     /// A request of the generic document view (read a file, edit one in the user's editor).
     case generic(GenericViewRequest)
+    /// Pin or unpin a recent document (kept in the recent list's file).
+    case pinRecent(path: String, pinned: Bool)
+    /// Forget a recent document (the document itself is untouched).
+    case removeRecent(path: String)
     case quit
 }
 
@@ -39,19 +43,34 @@ public struct FormState: Equatable, Sendable {
     public struct Field: Equatable, Sendable {
         public var name: String
         public var label: String
-        public var value: String
+        /// The value being edited: text, cursor and scroll.
+        public var input: TextField
         public var choices: [String]
         public var required: Bool
         public var pattern: String?
         public var message: String?
         /// The template variable behind the field, when there is one: its own check is the one used.
         public var declaration: FolioTemplates.TemplateVariable? = nil
+        /// The value the field opened with (a form whose values all still equal these has nothing to lose).
+        public var initial: String
+        /// The field's text (setting it puts the cursor at its end).
+        public var value: String {
+            get { input.text }
+            set { input.set(newValue) }
+        }
+        public init(name: String, label: String, value: String, choices: [String], required: Bool, pattern: String?, message: String?,
+                    declaration: FolioTemplates.TemplateVariable? = nil) {
+            self.name = name; self.label = label; self.input = TextField(value); self.choices = choices; self.required = required
+            self.pattern = pattern; self.message = message; self.declaration = declaration; self.initial = value
+        }
     }
 
     public var title: String
     public var purpose: Purpose
     public var fields: [Field]
     public var focus: Int
+    /// The first row of fields shown when they do not all fit (kept so the focused field stays visible).
+    public var scroll = 0
     /// Where Esc and submitting go (the launch screen when nil).
     public var back: AppState.Screen?
     public init(title: String, purpose: Purpose, fields: [Field], focus: Int, back: AppState.Screen? = nil) {
@@ -77,8 +96,17 @@ public struct FormState: Equatable, Sendable {
 public struct PickerState: Equatable, Sendable {
     public var group: String?
     public var contentType: ContentType?
-    public var filter: String = ""
+    /// The filter being typed.
+    public var filterField = TextField()
     public var selection: Int = 0
+    /// The filter's text.
+    public var filter: String {
+        get { filterField.text }
+        set { filterField.set(newValue) }
+    }
+    public init(group: String? = nil, contentType: ContentType? = nil, filter: String = "", selection: Int = 0) {
+        self.group = group; self.contentType = contentType; self.filterField = TextField(filter); self.selection = selection
+    }
 
     /// The templates shown, grouped (group order, then name), after the scope and the filter.
     public func visible(_ sources: [TemplateSourceStatus]) -> [TemplateSummary] {
@@ -106,11 +134,18 @@ public struct EditorState: Equatable, Sendable {
     public var selectionAnchor: Int?
     public var scroll: Int = 0
     public var paletteOpen = false
+    /// The selected row among the palette's commands that match its filter.
     public var paletteIndex = 0
+    /// What the user typed in the open palette: the commands are filtered by it.
+    public var paletteFilter = TextField()
+    /// The terminal's width (set by the run loop), for the prompt's horizontal scroll.
+    public var columns: Int = 80
     /// The one-line prompt asking a command's text arguments, when open.
     public var prompt: EditorPrompt?
     /// A one-line message (an error from the plugin, a disabled command), cleared by the next key.
     public var message: String?
+    /// A one-line hint (how to close or quit), not an error; cleared by the next key.
+    public var hint: String?
     /// The view's numbered items, nil when it does not number them.
     public var items: ItemLayout?
     /// The rows the view has for items (set by the run loop from the terminal size), for scrolling.
@@ -148,7 +183,8 @@ public struct EditorPrompt: Equatable, Sendable {
     /// The arguments so far (item numbers already filled in), in usage order, nil where still to ask.
     public var values: [String?]
     public var names: [String]
-    public var text: String = ""
+    /// The answer being typed: text, cursor, scroll (`text` in AppState+Prompt.swift reads and sets it).
+    public var input = TextField()
     /// The index in `names` being asked.
     public var asking: Int
 }
@@ -156,41 +192,36 @@ public struct EditorPrompt: Equatable, Sendable {
 /// The settings screen: the editable fields and where Esc goes back to.
 public struct SettingsState: Equatable, Sendable {
     public enum Field: Int, CaseIterable, Sendable { case authorName, authorEmail, sync, color, source, association }
-    public var authorName: String
-    public var authorEmail: String
+    /// The text fields being edited, by field (`sync` is a choice, not text).
+    public var inputs: [Field: TextField] = [:]
     public var sync: SyncMode
-    /// `NAME=#rrggbb` (an empty value removes the color).
-    public var colorEntry = ""
-    /// `NAME URL [REF]` adds or replaces a template source; `-NAME` removes it.
-    public var sourceEntry = ""
-    /// `CONTENT.TYPE=EDITOR` associates an editor; `CONTENT.TYPE=` removes the association.
-    public var associationEntry = ""
     public var focus: Field = .authorName
+    /// A one-line note for the whole screen ("Saved").
     public var message: String?
+    /// The problem with a field's value, shown under that field; the value is kept.
+    public var problems: [Field: String] = [:]
+    /// The first row shown when the fields do not all fit.
+    public var scroll = 0
+    /// Whether a field was edited since the screen opened or was last saved.
+    public var edited = false
     /// The editor to return to, when opened from one.
     public var returnTo: EditorState?
-    mutating func append(_ c: Character) {
-        switch focus {
-        case .authorName: authorName.append(c)
-        case .authorEmail: authorEmail.append(c)
-        case .sync: break
-        case .color: colorEntry.append(c)
-        case .source: sourceEntry.append(c)
-        case .association: associationEntry.append(c)
-        }
-    }
-    mutating func removeLast() {
-        switch focus {
-        case .authorName: if !authorName.isEmpty { authorName.removeLast() }
-        case .authorEmail: if !authorEmail.isEmpty { authorEmail.removeLast() }
-        case .sync: break
-        case .color: if !colorEntry.isEmpty { colorEntry.removeLast() }
-        case .source: if !sourceEntry.isEmpty { sourceEntry.removeLast() }
-        case .association: if !associationEntry.isEmpty { associationEntry.removeLast() }
-        }
-    }
+    /// The ids of the installed editors (empty when unknown: then any id is accepted).
+    public var knownEditors: [String] = []
+    /// The home folder, for `~/` in a template source.
+    public var home: String?
+    public var authorName: String { get { text(.authorName) } set { inputs[.authorName] = TextField(newValue) } }
+    public var authorEmail: String { get { text(.authorEmail) } set { inputs[.authorEmail] = TextField(newValue) } }
+    /// `NAME=#rrggbb` (an empty value removes the color).
+    public var colorEntry: String { get { text(.color) } set { inputs[.color] = TextField(newValue) } }
+    /// `NAME URL [REF]` adds or replaces a template source; `-NAME` removes it.
+    public var sourceEntry: String { get { text(.source) } set { inputs[.source] = TextField(newValue) } }
+    /// `CONTENT.TYPE=EDITOR` associates an editor; `CONTENT.TYPE=` removes the association.
+    public var associationEntry: String { get { text(.association) } set { inputs[.association] = TextField(newValue) } }
+    func text(_ field: Field) -> String { inputs[field]?.text ?? "" }
     public init(settings: Settings, returnTo: EditorState? = nil) {
-        authorName = settings.author?.name ?? ""; authorEmail = settings.author?.email ?? ""; sync = settings.sync; self.returnTo = returnTo
+        sync = settings.sync; self.returnTo = returnTo
+        authorName = settings.author?.name ?? ""; authorEmail = settings.author?.email ?? ""
     }
     /// `base` with the edited fields applied.
     public func applied(to base: Settings) -> Settings {
@@ -244,7 +275,25 @@ public struct AppState: Equatable, Sendable {
     /// The focused row of the launch screen (actions, then recent documents).
     public var selection = 0
     /// The recent-list filter while typing after `/`.
-    public var filter: String?
+    public var filterField: TextField?
+    /// The filter's text, nil when not filtering.
+    public var filter: String? {
+        get { filterField?.text }
+        set { filterField = newValue.map { TextField($0) } }
+    }
+    /// A question waiting for its answer (quit with unsaved text, remove a recent document).
+    public var confirming: Confirmation?
+    /// Whether the help overlay is open over the launch, picker, form or settings screen.
+    public var helpOpen = false
+    /// The first row of the help overlay shown.
+    public var helpScroll = 0
+    /// The ids of the installed editors, for checking an editor association (empty when unknown).
+    public var knownEditors: [String] = []
+    /// The home folder, for `~/` in a template source path.
+    public var home: String?
+    /// The terminal's size, set by the run loop before each key (for fields and lists that scroll).
+    public var columns = 80
+    public var rows = 24
     public var recent: [RecentDocument] = []
     public var templates: [TemplateSourceStatus] = []
     public var tick = 0
@@ -263,6 +312,6 @@ public struct AppState: Equatable, Sendable {
 
     /// The launch-screen context for layout.
     public var launchContext: LaunchContext {
-        LaunchContext(recent: recent, templates: templates, selection: selection, filter: filter, tick: tick)
+        LaunchContext(recent: recent, templates: templates, selection: selection, tick: tick, filterField: filterField)
     }
 }

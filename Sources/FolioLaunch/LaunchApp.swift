@@ -44,6 +44,8 @@ public struct LaunchServices: Sendable {
     public var form: FormState?
     /// The open document's files for the generic view (used when no editor opens it).
     public var generic: (any GenericDocumentAccess)?
+    /// The ids of the installed editors, for checking an editor association in settings (empty: not checked).
+    public var editorIDs: [String] = []
     public init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
                 settings: Settings = Settings(), settingsPath: String = "", message: String? = nil,
                 saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
@@ -71,6 +73,8 @@ public enum LaunchApp {
                                                       count: scene.recent.count),
                              templates: services.templates.sourceNames().map { TemplateSourceStatus(name: $0, state: .loading) })
         state.settings = services.settings
+        state.knownEditors = services.editorIDs
+        state.home = environment["HOME"]
         state.message = services.message
         if let form = services.form, let failure = services.message { state.returningToForm(form, failure: failure) }
         var startEffects: [AppEffect] = []
@@ -112,6 +116,7 @@ public enum LaunchApp {
                 state.sizeHistory(width: size.width, height: size.height)
                 if case var .editor(editor) = state.screen {
                     editor.viewRows = max(1, size.height - 3 - (editor.items?.headerLines ?? 0))
+                    editor.columns = size.width
                     state.screen = .editor(editor)
                 }
                 GenericViewRuntime.update(&state, services: services, height: size.height, lastPoll: &lastGenericPoll)
@@ -133,6 +138,7 @@ public enum LaunchApp {
                     case .redraw: buffer.invalidate()
                     case let .key(key):
                         state.message = nil
+                        state.columns = size.width; state.rows = size.height
                         let (next, effects) = state.handling(key, scene: scene)
                         let submitted = AppState.submittedForm(state.screen)
                         state = next
@@ -172,6 +178,10 @@ public enum LaunchApp {
             calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render")
         case let .saveSettings(settings):
             do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
+        case let .pinRecent(path, pinned):
+            do { try services.recent.setPinned(pinned, path: path) } catch { mailbox.post(.failure(Self.oneLine(error))) }
+        case let .removeRecent(path):
+            do { try services.recent.remove(path: path) } catch { mailbox.post(.failure(Self.oneLine(error))) }
         default: break
         }
     }
@@ -207,13 +217,19 @@ public enum LaunchApp {
     /// `view` replaces the document's own view (the editor host passes the one that never calls a plugin).
     static func frame(_ state: AppState, scene: LaunchScene, services: LaunchServices, view: (any EditorViewProvider)? = nil,
                       width: Int, height: Int) -> CellGrid {
+        var grid = screenFrame(state, scene: scene, services: services, view: view, width: width, height: height)
+        Screens.decorate(&grid, state: state, scene: scene)
+        return grid
+    }
+
+    static func screenFrame(_ state: AppState, scene: LaunchScene, services: LaunchServices, view: (any EditorViewProvider)? = nil,
+                            width: Int, height: Int) -> CellGrid {
         switch state.screen {
         case .launch:
             var grid = LaunchLayout(scene: scene, width: width, height: height, context: state.launchContext).grid
             // A command's output or an error, one line at the bottom until the next key.
             if let message = state.message, height > 0, width > 0 {
-                grid.put(String(repeating: " ", count: width), x: 0, y: height - 1, style: .plain)
-                grid.put(" " + message, x: 0, y: height - 1, style: CellStyle(foreground: .named(message.hasPrefix("✗") ? .red : .yellow)), maxWidth: width)
+                grid.putLine(" " + message, y: height - 1, style: CellStyle(foreground: .named(message.hasPrefix("✗") ? .red : .yellow)))
             }
             return grid
         case let .picker(picker): return Screens.picker(picker, sources: state.templates, width: width, height: height, tick: state.tick)
@@ -222,8 +238,9 @@ public enum LaunchApp {
             guard let document = services.document else { return CellGrid(width: width, height: height) }
             return Screens.editor(editor, view: view ?? document.editor, width: width, height: height)
         case let .history(history, editor): return Screens.history(history, title: editor.title, width: width, height: height, tick: state.tick)
-        case let .settings(settings): return Screens.settings(state.settings, path: services.settingsPath, width: width, height: height, editing: settings)
         case let .generic(view): return Screens.generic(view, message: state.message, width: width, height: height)
+        case let .settings(settings): return Screens.settings(state.settings, path: services.settingsPath, width: width, height: height, editing: settings,
+                                                               sources: state.templates)
         }
     }
 

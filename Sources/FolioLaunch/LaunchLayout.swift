@@ -10,11 +10,15 @@ public struct LaunchContext: Equatable, Sendable {
     /// The focused row: actions first, then the recent documents shown.
     public var selection: Int
     /// The recent-list filter being typed after `/`, nil when not filtering.
-    public var filter: String?
+    public var filter: String? { filterField?.text }
+    /// The filter being typed (text and cursor), nil when not filtering.
+    public var filterField: TextField?
     /// Animation frame for spinners.
     public var tick: Int
-    public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = [], selection: Int = 0, filter: String? = nil, tick: Int = 0) {
-        self.recent = recent; self.templates = templates; self.selection = selection; self.filter = filter; self.tick = tick
+    public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = [], selection: Int = 0, filter: String? = nil, tick: Int = 0,
+                filterField: TextField? = nil) {
+        self.recent = recent; self.templates = templates; self.selection = selection; self.filterField = filterField ?? filter.map { TextField($0) }
+        self.tick = tick
     }
 
     /// The recent documents left after the filter.
@@ -123,9 +127,11 @@ public struct LaunchLayout: Sendable {
                 let innerWidth = blockWidth - (options.boxed ? 4 : 0)
                 grid.put("Recent ", x: x, y: y, style: theme.heading, maxWidth: innerWidth)
                 grid.put(String(repeating: "─", count: max(0, innerWidth - 7)), x: x + 7, y: y, style: theme.border)
-                if let filter = context.filter {
-                    let text = DisplayWidth.truncate("/ " + filter + "▏", to: max(0, innerWidth - 8))
-                    grid.put(" " + text, x: x + innerWidth - DisplayWidth.width(of: text) - 1, y: y, style: theme.key)
+                if let field = context.filterField {
+                    let box = min(Self.filterFieldWidth(columns: width), max(0, innerWidth - 11))
+                    let fieldX = x + innerWidth - box - 1
+                    grid.put(" / ", x: fieldX - 3, y: y, style: theme.key)
+                    field.draw(into: &grid, x: fieldX, y: y, width: box, style: theme.key, focused: true)
                 }
                 contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1))
             case let .recent(index):
@@ -135,12 +141,15 @@ public struct LaunchLayout: Sendable {
                 let innerWidth = max(0, blockWidth - (options.boxed ? 4 : 0))
                 let rowStyle = selected ? theme.selected : theme.action
                 grid.put(String(repeating: " ", count: innerWidth), x: x, y: y, style: rowStyle)
-                let marker = selected ? "▸ " : (document.pinned ? "★ " : "  ")
+                let marker = selected ? "▸ " : (document.missing ? "✗ " : document.pinned ? "★ " : "  ")
                 let detail = DisplayWidth.truncate(document.detail, to: max(0, innerWidth / 3))
                 let detailWidth = DisplayWidth.width(of: detail)
                 let titleWidth = max(0, innerWidth - 2 - detailWidth - (detailWidth > 0 ? 2 : 0))
-                grid.put(marker + DisplayWidth.truncate(document.title, to: titleWidth), x: x, y: y, style: rowStyle)
-                if detailWidth > 0 { grid.put(detail, x: x + innerWidth - detailWidth, y: y, style: selected ? theme.selected : theme.subtitle) }
+                let title = (selected && document.pinned ? "★ " : "") + document.title
+                grid.put(marker + DisplayWidth.truncate(title, to: titleWidth), x: x, y: y, style: document.missing && !selected ? theme.subtitle : rowStyle)
+                if detailWidth > 0 {
+                    grid.put(detail, x: x + innerWidth - detailWidth, y: y, style: selected ? theme.selected : document.missing ? theme.error : theme.subtitle)
+                }
                 contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1))
             case .recentEmpty:
                 let x = blockX + (options.boxed ? 2 : 0)
@@ -172,6 +181,9 @@ public struct LaunchLayout: Sendable {
         self.bannerFrames = bannerFrames
         self.visibleRecent = options.recentSection ? min(options.recentLimit, recent.count) : 0
     }
+
+    /// The cells the recent-list filter has (it shows at the right of the "Recent" heading).
+    public static func filterFieldWidth(columns: Int) -> Int { max(1, min(20, columns - 24)) }
 
     struct Options {
         var spacing = true, footer = true, subtitle = true, boxed = true, status = true, recentSection = true

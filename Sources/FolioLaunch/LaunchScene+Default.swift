@@ -27,7 +27,7 @@ extension LaunchScene {
       ],
       "background": { "kind": "gradient", "from": "#1e1e2e", "to": "#313244" },
       "recent": { "count": 5, "pinned": [] },
-      "footer": "↑↓ move · ⏎ open · / filter · esc quit",
+      "footer": "⏎ open · / filter · ? help · q quit",
       "documentsFolder": "."
     }
     """#
@@ -52,7 +52,7 @@ extension LaunchScene {
         }
         .background(.gradient(from: "#1e1e2e", to: "#313244"))
         .recentDocuments(count: 5)
-        .footer("↑↓ move · ⏎ open · / filter · esc quit")
+        .footer("⏎ open · / filter · ? help · q quit")
         .documentsFolder(".")
     }
 

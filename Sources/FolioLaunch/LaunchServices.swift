@@ -69,14 +69,26 @@ public struct RecentDocument: Equatable, Sendable {
     /// A short note shown on the right (content type, age…), preformatted by the provider.
     public var detail: String
     public var pinned: Bool
-    public init(path: String, title: String? = nil, detail: String = "", pinned: Bool = false) {
+    /// Whether the document is gone (moved or deleted): shown as missing, removable with `x`.
+    public var missing: Bool
+    public init(path: String, title: String? = nil, detail: String = "", pinned: Bool = false, missing: Bool = false) {
         self.path = path; self.title = title ?? (path as NSString).lastPathComponent; self.detail = detail; self.pinned = pinned
+        self.missing = missing
     }
 }
 
-/// The recently opened documents, newest first.
+/// The recently opened documents, pinned first, then newest first.
 public protocol RecentDocumentsProvider: Sendable {
     func recentDocuments(limit: Int) -> [RecentDocument]
+    /// Pins or unpins `path` (pinned documents stay at the top of the list).
+    func setPinned(_ pinned: Bool, path: String) throws
+    /// Forgets `path` (the document itself is not touched).
+    func remove(path: String) throws
+}
+
+extension RecentDocumentsProvider {
+    public func setPinned(_ pinned: Bool, path: String) throws {}
+    public func remove(path: String) throws {}
 }
 
 /// A command an editor plugin offers.

@@ -36,4 +36,15 @@ public enum RecentList {
         result += recent.filter { !pinned.contains($0.path) }
         return Array(result.prefix(max(0, count)))
     }
+
+    /// `list` with `path` pinned (moved after the other pinned documents) or unpinned (moved after them, before the
+    /// rest: the list is pinned first, then newest first).
+    public static func settingPin(_ pinned: Bool, path: String, in list: [RecentDocument]) -> [RecentDocument] {
+        guard var document = list.first(where: { $0.path == path }) else { return list }
+        document.pinned = pinned
+        var rest = list.filter { $0.path != path }
+        let pinnedCount = rest.prefix { $0.pinned }.count
+        rest.insert(document, at: pinnedCount)
+        return rest
+    }
 }

@@ -25,11 +25,11 @@ public enum Screens {
     public static func picker(_ state: PickerState, sources: [TemplateSourceStatus], width: Int, height: Int, tick: Int = 0) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         let scope = [state.group.map { "group \($0)" }, state.contentType.map { "type \($0.identifier)" }].compactMap { $0 }.joined(separator: ", ")
-        chrome(&grid, title: "Choose a Template", right: scope, hints: "↑↓ select · type to filter · ⏎ choose · esc back")
+        chrome(&grid, title: "Choose a Template", right: scope, hints: "↑↓ select · type to filter · ⏎ choose · esc back · F1 help")
         guard height >= 4 else { return grid }
-        let listWidth = width >= 70 ? max(24, width * 2 / 5) : width
+        let listWidth = pickerListWidth(columns: width)
         grid.put("Filter: ", x: 1, y: 1, style: theme.subtitle)
-        grid.put(state.filter + "▏", x: 9, y: 1, style: theme.key, maxWidth: max(0, listWidth - 10))
+        state.filterField.draw(into: &grid, x: 9, y: 1, width: pickerFilterWidth(columns: width), style: theme.key, focused: true)
         var y = 2
         let bottom = height - 1
         for source in sources where y < bottom {
@@ -100,36 +100,87 @@ public enum Screens {
         return grid
     }
 
-    /// The variable form: fields with values, choices and messages, and the destination.
+    /// Where the form's parts go on a `width`×`height` screen: the label column (as wide as the longest label when
+    /// there is room, else 40% of the width), the value boxes, and which fields are shown — all of them with a blank
+    /// line between when they fit, else without, else scrolled so the focused field (and its message) is shown.
+    public struct FormLayout: Equatable, Sendable {
+        public var labelWidth: Int
+        public var valueX: Int
+        public var valueWidth: Int
+        /// The first row of fields.
+        public var top: Int
+        /// The first field shown.
+        public var scroll: Int
+        /// The fields shown with the row each starts on.
+        public var rows: [(field: Int, y: Int)]
+        public var spaced: Bool
+        public static func == (a: FormLayout, b: FormLayout) -> Bool {
+            a.labelWidth == b.labelWidth && a.valueX == b.valueX && a.valueWidth == b.valueWidth && a.top == b.top && a.scroll == b.scroll
+                && a.rows.map(\.field) == b.rows.map(\.field) && a.rows.map(\.y) == b.rows.map(\.y) && a.spaced == b.spaced
+        }
+    }
+
+    public static func formLayout(_ state: FormState, width: Int, height: Int) -> FormLayout {
+        // Labels take what the values leave: the widest value (or row of choices) plus room to type, at most half.
+        let natural = (state.fields.map { DisplayWidth.width(of: $0.label) + ($0.required ? 1 : 0) }.max() ?? 0) + 1
+        let values = state.fields.map { field in
+            field.choices.isEmpty ? DisplayWidth.width(of: field.value) + 4 : field.choices.reduce(0) { $0 + DisplayWidth.width(of: $1) + 3 }
+        }
+        let valueRoom = max(12, min(values.max() ?? 0, width / 2))
+        let labelWidth = max(4, min(natural, width - 6 - valueRoom))
+        let valueX = 3 + labelWidth + 1
+        var top = 2
+        if case let .template(template) = state.purpose, !template.summary.isEmpty, height >= 12 { top = 4 }
+        let bottom = max(top, height - 1)
+        let heights = state.fields.map { $0.message == nil ? 1 : 2 }
+        let spaced = heights.reduce(0, +) + heights.count <= bottom - top
+        let step = spaced ? 1 : 0
+        var scroll = min(max(0, state.scroll), max(0, state.fields.count - 1))
+        let focus = min(max(0, state.focus), max(0, state.fields.count - 1))
+        if focus < scroll { scroll = focus }
+        while scroll < focus, heights[scroll...focus].reduce(0, +) + step * (focus - scroll) > bottom - top { scroll += 1 }
+        var rows: [(Int, Int)] = []
+        var y = top
+        for index in state.fields.indices.dropFirst(scroll) {
+            guard y + heights[index] <= bottom else { break }
+            rows.append((index, y))
+            y += heights[index] + step
+        }
+        return FormLayout(labelWidth: labelWidth, valueX: valueX, valueWidth: max(1, width - valueX - 2), top: top, scroll: scroll, rows: rows, spaced: spaced)
+    }
+
+    static func pickerListWidth(columns: Int) -> Int { columns >= 70 ? max(24, columns * 2 / 5) : columns }
+    /// The cells the picker's filter has.
+    static func pickerFilterWidth(columns: Int) -> Int { max(1, pickerListWidth(columns: columns) - 10) }
+
+    /// The variable form: fields with values, choices and messages, and the destination; scrolled to the focused
+    /// field when they do not all fit (the title bar says which fields are shown).
     public static func form(_ state: FormState, width: Int, height: Int) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
-        chrome(&grid, title: state.title, hints: "⏎ next · ⏎ on last creates · tab/↑↓ move · ←→ choose · esc cancel")
-        let labelWidth = min(20, (state.fields.map { DisplayWidth.width(of: $0.label) }.max() ?? 0) + 1)
-        var y = 2
-        if case let .template(template) = state.purpose, !template.summary.isEmpty {
-            grid.put(" " + template.summary, x: 0, y: y, style: theme.subtitle, maxWidth: width - 1)
-            y += 2
+        let layout = formLayout(state, width: width, height: height)
+        let shown = layout.rows.map(\.field)
+        let position = shown.count < state.fields.count && !shown.isEmpty
+            ? "fields \((shown.first ?? 0) + 1)–\((shown.last ?? 0) + 1) of \(state.fields.count)" : ""
+        chrome(&grid, title: state.title, right: position, hints: "⏎ next · tab ↑↓ move · ←→ choose · esc cancel · F1 help")
+        if layout.top > 2, case let .template(template) = state.purpose {
+            grid.put(" " + template.summary, x: 0, y: 2, style: theme.subtitle, maxWidth: width - 1)
         }
-        if state.fields.isEmpty { grid.put(" Nothing to fill in — press ⏎ to create.", x: 0, y: y, style: theme.subtitle) }
-        for (index, field) in state.fields.enumerated() where y < height - 2 {
+        if state.fields.isEmpty { grid.put(" Nothing to fill in — press ⏎ to create.", x: 0, y: layout.top, style: theme.subtitle, maxWidth: width) }
+        for (index, y) in layout.rows {
+            let field = state.fields[index]
             let focused = index == state.focus
             grid.put(focused ? "▸" : " ", x: 1, y: y, style: theme.key)
-            grid.put(DisplayWidth.pad(field.label + (field.required ? "*" : ""), to: labelWidth), x: 3, y: y, style: focused ? CellStyle(bold: true) : theme.action)
-            let x = 3 + labelWidth + 1
-            let boxWidth = max(0, width - x - 2)
-            let valueText: String
+            grid.put(DisplayWidth.pad(field.label + (field.required ? "*" : ""), to: layout.labelWidth), x: 3, y: y,
+                     style: focused ? CellStyle(bold: true) : theme.action)
             if field.choices.isEmpty {
-                valueText = field.value + (focused ? "▏" : "")
+                field.input.draw(into: &grid, x: layout.valueX, y: y, width: layout.valueWidth, style: CellStyle(underline: true), focused: focused)
             } else {
-                valueText = field.choices.map { $0 == field.value ? "[\($0)]" : " \($0) " }.joined(separator: " ")
+                let text = field.choices.map { $0 == field.value ? "[\($0)]" : " \($0) " }.joined(separator: " ")
+                grid.put(DisplayWidth.pad(text, to: layout.valueWidth), x: layout.valueX, y: y)
             }
-            grid.put(DisplayWidth.pad(valueText, to: boxWidth), x: x, y: y, style: CellStyle(underline: field.choices.isEmpty))
-            y += 1
             if let message = field.message {
-                grid.put("! " + message, x: x, y: y, style: theme.error, maxWidth: boxWidth)
-                y += 1
+                grid.put("✗ " + message, x: 3, y: y + 1, style: theme.error, maxWidth: max(0, width - 4))
             }
-            y += 1
         }
         return grid
     }
@@ -171,13 +222,16 @@ public enum Screens {
         let barY = height - 1
         if let prompt = state.prompt {
             // The one-line prompt replaces the command bar.
-            let label = " \(prompt.command.title) — \(prompt.names.indices.contains(prompt.asking) ? prompt.names[prompt.asking] : ""): "
+            let label = DisplayWidth.truncate(promptLabel(prompt), to: max(0, width * 2 / 3))
+            let labelWidth = DisplayWidth.width(of: label)
             grid.put(label, x: 0, y: barY, style: theme.key, maxWidth: width)
-            grid.put(prompt.shownText + "▏", x: min(width, DisplayWidth.width(of: label)), y: barY, style: CellStyle(bold: true),
-                     maxWidth: max(0, width - DisplayWidth.width(of: label)))
-            if let message = state.message, barY - 1 > 0 { grid.put(" ✗ " + message, x: 0, y: barY - 1, style: theme.error, maxWidth: width) }
+            prompt.input.draw(into: &grid, x: labelWidth, y: barY, width: max(0, width - labelWidth), style: CellStyle(bold: true), focused: true)
+            // The message replaces the whole status line (nothing of the old line is left beside it).
+            if let message = state.message, barY - 1 > 0 { grid.putLine(" ✗ " + message, y: barY - 1, style: theme.error) }
         } else if let message = state.message {
-            grid.put(" ✗ " + message, x: 0, y: barY, style: theme.error, maxWidth: width)
+            grid.putLine(" ✗ " + message, y: barY, style: theme.error)
+        } else if let hint = state.hint {
+            grid.putLine(" " + hint, y: barY, style: theme.subtitle)
         } else {
             // Command bar.
             // Command bar: the plugin's commands, then Folio's, as many as fit; the palette (which lists them all) always.
@@ -203,18 +257,32 @@ public enum Screens {
         return grid
     }
 
+    /// The one-line prompt's label: " Rename — TITLE: ".
+    static func promptLabel(_ prompt: EditorPrompt) -> String {
+        " \(prompt.command.title) — \(prompt.names.indices.contains(prompt.asking) ? prompt.names[prompt.asking] : ""): "
+    }
+
+    /// The palette: a filter line, then the commands that match, scrolled to keep the selected one shown.
     static func palette(_ state: EditorState, into grid: inout CellGrid) {
-        let commands = state.paletteCommands
-        let boxWidth = min(grid.width - 4, max(30, (commands.map { DisplayWidth.width(of: $0.title) }.max() ?? 0) + 26))
-        let boxHeight = min(grid.height - 4, commands.count + 2)
-        guard boxWidth > 4, boxHeight > 2 else { return }
+        let commands = state.filteredPaletteCommands
+        let boxWidth = min(grid.width - 4, max(30, (state.paletteCommands.map { DisplayWidth.width(of: $0.title) }.max() ?? 0) + 26))
+        let boxHeight = min(grid.height - 2, max(commands.count, 1) + 3)
+        guard boxWidth > 4, boxHeight > 3 else { return }
         let x = (grid.width - boxWidth) / 2, y = max(1, (grid.height - boxHeight) / 3)
+        let listRows = boxHeight - 3
+        let first = max(0, min(state.paletteIndex - listRows + 1, commands.count - listRows))
         grid.fill(Rect(x: x, y: y, width: boxWidth, height: boxHeight), with: Cell())
-        grid.put("╭─ Commands " + String(repeating: "─", count: max(0, boxWidth - 13)) + "╮", x: x, y: y, style: theme.border)
-        for row in 1..<(boxHeight - 1) {
+        let more = commands.count > listRows ? " \(first + 1)–\(min(commands.count, first + listRows)) of \(commands.count) " : ""
+        grid.put("╭─ Commands " + String(repeating: "─", count: max(0, boxWidth - 13 - DisplayWidth.width(of: more))) + more + "╮", x: x, y: y, style: theme.border)
+        grid.put("│", x: x, y: y + 1, style: theme.border)
+        grid.put("│", x: x + boxWidth - 1, y: y + 1, style: theme.border)
+        grid.put(" ⌕ ", x: x + 1, y: y + 1, style: theme.subtitle)
+        state.paletteFilter.draw(into: &grid, x: x + 4, y: y + 1, width: max(1, boxWidth - 6), style: theme.key, focused: true)
+        if commands.isEmpty { grid.put(" no command matches", x: x + 1, y: y + 2, style: theme.subtitle, maxWidth: boxWidth - 2) }
+        for row in 2..<(boxHeight - 1) {
             grid.put("│", x: x, y: y + row, style: theme.border)
             grid.put("│", x: x + boxWidth - 1, y: y + row, style: theme.border)
-            let index = row - 1
+            let index = first + row - 2
             guard commands.indices.contains(index) else { continue }
             let command = commands[index]
             let enabled = !command.needsSelection || state.effectiveSelection != nil
@@ -225,62 +293,6 @@ public enum Screens {
             grid.put(label + " " + shortcut + " ", x: x + 1, y: y + row, style: style)
         }
         grid.put("╰" + String(repeating: "─", count: boxWidth - 2) + "╯", x: x, y: y + boxHeight - 1, style: theme.border)
-    }
-
-    /// The settings screen: author, sync mode, colors, template sources and editor associations.
-    public static func settings(_ settings: Settings, path: String, width: Int, height: Int, editing: SettingsState? = nil) -> CellGrid {
-        var grid = CellGrid(width: width, height: height)
-        guard width > 0, height > 0 else { return grid }
-        chrome(&grid, title: "Settings", right: path,
-               hints: editing == nil ? "edit the file shown above · esc back" : "↑↓ field · type to edit · ←→ sync mode · ⏎ save · esc back")
-        var y = 2
-        if let editing {
-            func field(_ label: String, _ value: String, _ which: SettingsState.Field) {
-                guard y < height - 1 else { return }
-                let focused = editing.focus == which
-                grid.put(focused ? " ▸ " : "   ", x: 0, y: y, style: theme.key)
-                grid.put(DisplayWidth.pad(label, to: 18), x: 3, y: y, style: focused ? CellStyle(bold: true) : theme.subtitle)
-                grid.put(value + (focused && which != .sync ? "▏" : ""), x: 22, y: y, style: CellStyle(underline: which != .sync), maxWidth: max(0, width - 23))
-                y += 1
-            }
-            field("Author name", editing.authorName, .authorName)
-            field("Author email", editing.authorEmail, .authorEmail)
-            field("Sync mode", [SyncMode.full, SyncMode.none].map { $0 == editing.sync ? "[\($0.rawValue)]" : " \($0.rawValue) " }.joined(separator: " "), .sync)
-            field("Set color", editing.colorEntry.isEmpty && editing.focus != .color ? "NAME=#rrggbb" : editing.colorEntry, .color)
-            field("Add source", editing.sourceEntry.isEmpty && editing.focus != .source ? "NAME URL [REF] · -NAME removes" : editing.sourceEntry, .source)
-            field("Editor for type", editing.associationEntry.isEmpty && editing.focus != .association ? "CONTENT.TYPE=EDITOR" : editing.associationEntry, .association)
-            if let message = editing.message, y < height - 1 { grid.put("   " + message, x: 0, y: y, style: theme.success, maxWidth: width) }
-            y += 2
-        }
-        func section(_ title: String) { if y < height - 1 { grid.put(" " + title, x: 0, y: y, style: theme.heading) }; y += 1 }
-        func row(_ key: String, _ value: String) {
-            if y < height - 1 {
-                grid.put("   " + DisplayWidth.pad(key, to: 18), x: 0, y: y, style: theme.subtitle)
-                grid.put(value, x: 22, y: y, style: theme.action, maxWidth: max(0, width - 23))
-            }
-            y += 1
-        }
-        if editing == nil {
-            section("Author")
-            row("name", settings.author?.name ?? "(not set)")
-            row("email", settings.author?.email ?? "(not set)")
-            y += 1
-            section("Sync")
-            row("mode", settings.sync.rawValue)
-            y += 1
-        }
-        section("Colors")
-        if settings.colors.isEmpty { row("(defaults)", "") }
-        for (key, value) in settings.colors.sorted(by: { $0.key < $1.key }) { row(key, value) }
-        y += 1
-        section("Template sources")
-        if settings.templateSources.isEmpty { row("(none)", "") }
-        for source in settings.templateSources { row(source.name, source.url + (source.ref.map { " @ \($0)" } ?? "")) }
-        y += 1
-        section("Editor associations")
-        if settings.editorAssociations.isEmpty { row("(defaults)", "") }
-        for (key, value) in settings.editorAssociations.sorted(by: { $0.key < $1.key }) { row(key, value) }
-        return grid
     }
 
     /// `text` wrapped at word boundaries to lines of at most `width` cells.

@@ -1,12 +1,17 @@
+import FolioDisplayWidth
+
 /// Helpers for rendering plain-text views that fit a terminal.
 public enum ViewText {
-    /// `text` cut to at most `width` characters, ending in "…" when cut.
+    /// `text` cut to at most `width` terminal cells (the host's own width function: wide CJK and emoji are two
+    /// cells), ending in "…" when cut; tabs and newlines become spaces.
     public static func fit(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
         let clean = String(text.map { $0 == "\t" ? " " : ($0.isNewline ? " " : $0) })
-        if clean.count <= width { return clean }
-        return String(clean.prefix(max(0, width - 1))) + "…"
+        return DisplayWidth.truncate(clean, to: width)
     }
+
+    /// The number of terminal cells `text` takes, as the host measures it (for lining up columns).
+    public static func width(of text: String) -> Int { DisplayWidth.width(of: text) }
 
     /// At most `height` of `lines`, each fitted to `width`, scrolled so that line `focus` (0-based) is visible.
     public static func window(_ lines: [String], width: Int, height: Int, focus: Int? = nil, scroll: Int = 0) -> [String] {

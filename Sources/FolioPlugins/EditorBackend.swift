@@ -44,7 +44,7 @@ extension EditorDocument: EditorDocumentHandle {
     }
     public func bytes() throws -> Data { try serialized() }
     public func view(width: Int, height: Int, selection: ViewSelection) throws -> [String] {
-        try render(width: width, height: height, selection: selection).map(PluginText.viewLine)
+        try render(width: width, height: height, selection: selection).map { PluginText.viewLine($0, width: width) }
     }
 }
 
@@ -156,6 +156,6 @@ final class IsolatedDocument: EditorDocumentHandle {
         try editor.check(reply, "render")
         let text = String(decoding: try reply.field(0), as: UTF8.self)
         if text.isEmpty { return [] }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).prefix(Int(h)).map(PluginText.viewLine)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).prefix(Int(h)).map { PluginText.viewLine($0, width: Int(w)) }
     }
 }

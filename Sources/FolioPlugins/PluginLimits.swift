@@ -1,3 +1,4 @@
+import FolioDisplayWidth
 import FolioPluginHost
 import FolioCore
 import Foundation
@@ -68,6 +69,12 @@ public enum PluginText {
         var result = String(scalars)
         if result.count > descriptionLimit { result = String(result.prefix(descriptionLimit)) }
         return result
+    }
+
+    /// One line of an editor's view for a `width`-cell screen: control characters removed (tabs become a space),
+    /// clipped to `width` cells with the host's width function (`DisplayWidth`), whatever the plugin measured.
+    public static func viewLine<S: StringProtocol>(_ line: S, width: Int) -> String {
+        DisplayWidth.truncate(viewLine(line), to: max(0, width))
     }
 
     /// One line of an editor's view: control characters removed (tabs become a space).

@@ -196,3 +196,13 @@ public struct CellGrid: Hashable, Sendable {
         return lines.joined(separator: "\n")
     }
 }
+
+extension CellGrid {
+    /// Replaces row `y` with `text`: every cell of the row is blanked first, so nothing of the line it replaces is
+    /// left beside a shorter one (status lines, messages, prompts). The text is truncated to the width.
+    public mutating func putLine(_ text: String, y: Int, style: CellStyle = .plain) {
+        guard y >= 0, y < height else { return }
+        fill(Rect(x: 0, y: y, width: width, height: 1), with: Cell(" ", style: CellStyle(background: style.background)))
+        put(text, x: 0, y: y, style: style, maxWidth: width)
+    }
+}

@@ -1,6 +1,8 @@
 /// A decoded key press.
 public enum Key: Hashable, Sendable {
     case up, down, left, right, home, end, pageUp, pageDown, delete
+    /// F1 (help).
+    case f1
     case enter, escape, tab, backTab, backspace
     /// Ctrl with a letter, lowercased (`.ctrl("q")` for Ctrl-Q).
     case ctrl(Character)
@@ -129,6 +131,7 @@ public struct KeyDecoder: Sendable {
         case UInt8(ascii: "H"): return .home
         case UInt8(ascii: "F"): return .end
         case UInt8(ascii: "Z"): return .backTab
+        case UInt8(ascii: "P"): return params.isEmpty || params.hasPrefix("1;") ? .f1 : nil
         case UInt8(ascii: "~"):
             switch params.split(separator: ";").first ?? "" {
             case "1", "7": return .home
@@ -136,6 +139,7 @@ public struct KeyDecoder: Sendable {
             case "3": return .delete
             case "5": return .pageUp
             case "6": return .pageDown
+            case "11": return .f1
             default: return nil
             }
         default: return nil

@@ -165,6 +165,9 @@ final class TerminalEndToEndTests: XCTestCase {
         waitFor(text: "✗ checklist move")
         XCTAssertEqual(folioLog(document).count, 3)
 
+        // The refused prompt keeps its text, so ^Q asks once before losing it.
+        try keys("C-q")
+        waitFor(text: "^Q again quits")
         try keys("C-q")
         assertRestored(status: 0)
     }
@@ -186,7 +189,9 @@ final class TerminalEndToEndTests: XCTestCase {
         waitFor(text: "Destination")
         try keys("Escape")
         waitFor("the launch screen") { $0.contains("New Document") && !$0.contains("Destination") }
-        try keys("Escape")  // Esc on the launch screen quits.
+        try keys("Escape")  // Esc on the launch screen never quits: it says how to.
+        waitFor(text: "q or ^Q quits")
+        try keys("q")
         assertRestored(status: 0)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: docs.path), [])
     }

@@ -30,14 +30,23 @@ final class AppStateTests: XCTestCase {
         XCTAssertEqual(effects, [.open(path: "notes/groceries.checklist")])
     }
 
-    func testEscapeAndQuitFromLaunch() {
-        XCTAssertEqual(run([.escape]).1, [.quit])
+    func testGivenTheLauncherWhenEscIsPressedThenNothingQuitsAndQOrCtrlQQuits() {
+        let (state, effects) = run([.escape])
+        XCTAssertEqual(effects, [], "Esc never quits")
+        XCTAssertEqual(state.message, AppState.escapeHint(editor: false))
         XCTAssertEqual(run([.character("q")]).1, [.quit])
+        XCTAssertEqual(run([.ctrl("q")]).1, [.quit])
     }
 
-    func testCtrlQQuitsFromAnywhere() {
-        XCTAssertEqual(run([.character("t"), .ctrl("q")]).1, [.quit])
-        XCTAssertEqual(run([.character("n"), .character("x"), .ctrl("q")]).1, [.quit])
+    func testGivenAnyScreenWhenCtrlQThenItQuitsAskingOnceWhenTypedTextWouldBeLost() {
+        XCTAssertEqual(run([.character("t"), .ctrl("q")]).1, [.quit], "a picker has nothing to lose")
+        XCTAssertEqual(run([.character("n"), .character("x"), .ctrl("q")]).1, [], "the form's typed text asks first")
+        XCTAssertEqual(run([.character("n"), .character("x"), .ctrl("q")]).0.confirming, .quit)
+        XCTAssertEqual(run([.character("n"), .character("x"), .ctrl("q"), .ctrl("q")]).1, [.quit])
+        let (kept, none) = run([.character("n"), .character("x"), .ctrl("q"), .escape])
+        XCTAssertEqual(none, [])
+        guard case let .form(form) = kept.screen else { return XCTFail("the form stays") }
+        XCTAssertEqual(form.fields[0].value, "untitledx", "nothing typed is lost")
     }
 
     func testNewDocumentFormCreatesBlankOnEnter() {
@@ -125,7 +134,8 @@ final class AppStateTests: XCTestCase {
         XCTAssertEqual(run([.character("v"), .down, .ctrl("b")], from: editorState()).1, [.runEditorCommand("story.bold")])
         XCTAssertEqual(run([.ctrl("p"), .enter], from: editorState()).1, [], "disabled in the palette too")
         XCTAssertEqual(run([.ctrl("p"), .down, .enter], from: editorState()).1, [.runEditorCommand("story.act")])
-        XCTAssertEqual(run([.escape], from: editorState()).0.screen, .launch)
+        XCTAssertNotEqual(run([.escape], from: editorState()).0.screen, .launch, "Esc never closes the document")
+        XCTAssertEqual(run([.ctrl("w")], from: editorState()).0.screen, .launch, "^W closes it")
     }
 
     func testHistoryLoadsLazilyAndOffersRestoreTagCompare() {

@@ -107,7 +107,9 @@ final class EditorHostTests: XCTestCase {
         let (bad, none) = run([.up, .up] + typing("accent") + [.enter], from: after)
         XCTAssertEqual(none, [])
         guard case let .settings(screen) = bad.screen else { return XCTFail("still on settings") }
-        XCTAssertEqual(screen.message, "Color: write NAME=#rrggbb")
+        XCTAssertEqual(screen.problems[.color], "write NAME=#rrggbb (or NAME= to remove)")
+        XCTAssertEqual(screen.focus, .color, "the focus goes to the field with the problem")
+        XCTAssertEqual(screen.colorEntry, "accent", "the value is kept")
     }
 
     func testItemLayoutAndShortcuts() {

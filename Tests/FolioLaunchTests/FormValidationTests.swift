@@ -45,7 +45,7 @@ final class FormValidationTests: XCTestCase {
         XCTAssertEqual(form.focus, 1, "the focus stays on the year")
         XCTAssertEqual(form.fields[1].message, "'abc' is not a whole number")
         XCTAssertEqual(form.fields.map(\.value), ["DemoKit", "abc", "package"])
-        XCTAssertTrue(Screens.form(form, width: 80, height: 16).plainText().contains("! 'abc' is not a whole number"))
+        XCTAssertTrue(Screens.form(form, width: 80, height: 16).plainText().contains("✗ 'abc' is not a whole number"))
     }
 
     func testGivenAYearOutOfRangeWhenEnterIsPressedThenTheTemplatesOwnRangeCheckRefusesIt() throws {

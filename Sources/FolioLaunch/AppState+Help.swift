@@ -1,0 +1,86 @@
+import FolioTerminal
+
+/// One line of the help overlay: keys and what they do, or a heading.
+public struct HelpLine: Equatable, Sendable {
+    public var keys: String
+    public var text: String
+    public var heading: Bool
+    public init(keys: String, text: String, heading: Bool = false) { self.keys = keys; self.text = text; self.heading = heading }
+    static func heading(_ title: String) -> HelpLine { HelpLine(keys: "", text: title, heading: true) }
+}
+
+extension AppState {
+    /// Every key of the current screen, from the tables the screen's key handling uses (the screen's table, the text
+    /// field's, the editor's commands with their shortcuts), then the keys every screen has.
+    public func helpLines(scene: LaunchScene) -> [HelpLine] {
+        var lines: [HelpLine] = []
+        func table<A>(_ title: String, _ bindings: [KeyBinding<A>]) {
+            lines.append(.heading(title))
+            lines += bindings.map { HelpLine(keys: $0.label, text: $0.help) }
+        }
+        func textField(_ title: String) {
+            lines.append(.heading(title))
+            lines += TextField.bindings.map { HelpLine(keys: $0.label, text: $0.help) }
+        }
+        switch screen {
+        case .launch:
+            table("Launcher", Self.launchKeys)
+            let lettered = scene.actions.filter { $0.key != nil }
+            if !lettered.isEmpty {
+                lines.append(.heading("Actions"))
+                lines += lettered.map { HelpLine(keys: String($0.key ?? " "), text: $0.label) }
+            }
+            textField("While filtering (/)")
+        case .picker:
+            table("Template picker", Self.pickerKeys)
+            textField("Filter")
+        case .form:
+            table("Form", Self.formKeys)
+            textField("Text fields")
+        case let .editor(editor):
+            lines.append(.heading("Moving"))
+            lines += Self.editorNavigation.map { HelpLine(keys: $0.label, text: $0.help) }
+            let plugin = editor.commands.filter { $0.shortcut != nil }
+            if !plugin.isEmpty {
+                lines.append(.heading("\(editor.editorName ?? "Editor") commands"))
+                lines += plugin.map { HelpLine(keys: Self.displayShortcut($0.shortcut), text: $0.title + ($0.needsSelection ? " (on the selection)" : "")) }
+            }
+            let unbound = editor.commands.filter { $0.shortcut == nil }
+            if !unbound.isEmpty { lines.append(HelpLine(keys: "^P", text: "also: " + unbound.map(\.title).joined(separator: ", "))) }
+            lines.append(.heading("Folio"))
+            lines += EditorState.hostCommands.map { HelpLine(keys: Self.displayShortcut($0.shortcut), text: $0.title) }
+            lines.append(.heading("Command palette (^P)"))
+            lines += [HelpLine(keys: "type", text: "filter the commands"), HelpLine(keys: "↑ ↓ ^P ^N", text: "select"),
+                      HelpLine(keys: "⏎", text: "run"), HelpLine(keys: "esc", text: "clear the filter, then close")]
+            textField("Prompt (⏎ answers, esc cancels)")
+        case .history:
+            lines.append(.heading("History"))
+            lines += Self.historyKeys.map { HelpLine(keys: $0.label, text: $0.help) }
+        case .settings:
+            table("Settings", Self.settingsKeys)
+            textField("Text fields")
+        }
+        lines.append(.heading("Everywhere"))
+        lines += Self.globalKeys.map { HelpLine(keys: $0.label, text: $0.help) }
+        return lines
+    }
+
+    /// The editor's moving keys (`editorKey` handles them; plugin and host commands are listed from their tables).
+    static let editorNavigation: [(label: String, help: String)] = [
+        ("↑ ↓ k j", "previous / next item"),
+        ("PgUp PgDn", "a page up / down"),
+        ("Home End", "first / last item"),
+        ("v", "start or end a selection (commands act on it)"),
+        ("esc", "cancel the prompt, palette or selection (never closes)"),
+    ]
+
+    /// The history browser's keys (its key handling lives with the history screen).
+    static let historyKeys: [(label: String, help: String)] = [
+        ("↑ ↓", "select a commit"),
+        ("⏎", "show its diff"),
+        ("r", "restore this version (a new commit)"),
+        ("t", "tag this version"),
+        ("c", "mark for compare, then c on another"),
+        ("esc", "back to the editor"),
+    ]
+}

@@ -1,0 +1,64 @@
+import Foundation
+import FolioTerminal
+
+/// A question the state machine waits on: the same key again confirms, any other key takes it back.
+public enum Confirmation: Equatable, Sendable {
+    /// ^Q with typed text that would be lost (a prompt, a form, unsaved settings).
+    case quit
+    /// Esc on settings with unsaved changes.
+    case discardSettings
+    /// Esc on a form whose values were changed.
+    case discardForm
+    /// `x` on a recent document: `x` again removes it from the list (the document itself is untouched).
+    case removeRecent(path: String)
+
+    /// The key that confirms.
+    var key: Key {
+        switch self {
+        case .quit: .ctrl("q")
+        case .discardSettings, .discardForm: .escape
+        case .removeRecent: .character("x")
+        }
+    }
+
+    /// The question as the status line asks it.
+    var question: String {
+        switch self {
+        case .quit: "unsaved text will be lost: ^Q again quits, any other key stays"
+        case .discardSettings: "unsaved settings: esc again discards them, ⏎ saves"
+        case .discardForm: "esc again discards what you typed in this form"
+        case let .removeRecent(path): "x again removes “\((path as NSString).lastPathComponent)” from the list (the document stays)"
+        }
+    }
+}
+
+extension EditorPrompt {
+    /// A prompt with `text` ready to edit, the cursor at its end.
+    public init(command: EditorCommand, values: [String?], names: [String], text: String, asking: Int) {
+        self.init(command: command, values: values, names: names, input: TextField(text), asking: asking)
+    }
+
+    /// The answer typed so far (setting it puts the cursor at its end).
+    public var text: String {
+        get { input.text }
+        set { input.set(newValue) }
+    }
+}
+
+extension AppState {
+    /// The prompt's text-editing keys (characters, ←/→, Home/End, ^A/^E, ^U, ^W, ^K, ⌫, Del); false for other keys.
+    static func editPromptText(_ key: Key, editor: inout EditorState) -> Bool {
+        guard var prompt = editor.prompt, prompt.input.handle(key) else { return false }
+        prompt.input.reveal(width: max(1, editor.promptFieldWidth))
+        editor.prompt = prompt
+        return true
+    }
+}
+
+extension EditorState {
+    /// The cells the prompt's answer has on the command bar (the label takes the rest); set from the terminal width.
+    var promptFieldWidth: Int {
+        guard let prompt else { return 0 }
+        return max(1, columns - DisplayWidth.width(of: Screens.promptLabel(prompt)))
+    }
+}

@@ -1,0 +1,132 @@
+import FolioCore
+import FolioTerminal
+
+extension Screens {
+    /// One row of the settings screen.
+    enum SettingsRow: Equatable {
+        case field(SettingsState.Field)
+        case problem(SettingsState.Field, String)
+        case note(String)
+        case blank
+        case section(String)
+        case item(String, String, failed: Bool)
+    }
+
+    /// The label column of the settings fields.
+    static let settingsLabelWidth = 18
+    /// The cells a settings text field has.
+    static func settingsFieldWidth(columns: Int) -> Int { max(1, columns - settingsLabelWidth - 5) }
+
+    /// The rows of the editable fields (each followed by its problem when it has one) and the screen's note.
+    static func settingsFieldRows(_ editing: SettingsState) -> [SettingsRow] {
+        var rows: [SettingsRow] = []
+        for field in SettingsState.Field.allCases {
+            rows.append(.field(field))
+            if let problem = editing.problems[field] { rows.append(.problem(field, problem)) }
+        }
+        if let message = editing.message { rows.append(.note(message)) }
+        return rows
+    }
+
+    /// The rows the settings screen has below the title bar, before the footer.
+    static func settingsRows(height: Int) -> Int { max(1, height - 3) }
+
+    /// The first row shown: the stored scroll, moved just enough to show the focused field and its problem.
+    static func settingsScroll(_ editing: SettingsState, height: Int) -> Int {
+        let rows = settingsFieldRows(editing)
+        let room = settingsRows(height: height)
+        guard let at = rows.firstIndex(of: .field(editing.focus)) else { return 0 }
+        let last = rows.indices.contains(at + 1) && { if case .problem = rows[at + 1] { return true } else { return false } }() ? at + 1 : at
+        var scroll = min(max(0, editing.scroll), at)
+        if last >= scroll + room { scroll = last - room + 1 }
+        return max(0, scroll)
+    }
+
+    /// The settings screen: the editable fields (with their problems) when `editing`, then colors, template sources
+    /// (a source that failed to load says why and how to remove it) and editor associations; scrolled to keep the
+    /// focused field shown.
+    public static func settings(_ settings: Settings, path: String, width: Int, height: Int, editing: SettingsState? = nil,
+                                sources: [TemplateSourceStatus] = []) -> CellGrid {
+        var grid = CellGrid(width: width, height: height)
+        guard width > 0, height > 0 else { return grid }
+        var rows: [SettingsRow] = []
+        if let editing {
+            rows = settingsFieldRows(editing) + [.blank]
+        } else {
+            rows += [.section("Author"), .item("name", settings.author?.name ?? "(not set)", failed: false),
+                     .item("email", settings.author?.email ?? "(not set)", failed: false), .blank,
+                     .section("Sync"), .item("mode", settings.sync.rawValue, failed: false), .blank]
+        }
+        rows.append(.section("Colors"))
+        if settings.colors.isEmpty { rows.append(.item("(defaults)", "", failed: false)) }
+        rows += settings.colors.sorted(by: { $0.key < $1.key }).map { .item($0.key, $0.value, failed: false) }
+        rows += [.blank, .section("Template sources")]
+        if settings.templateSources.isEmpty { rows.append(.item("(none)", "", failed: false)) }
+        for source in settings.templateSources {
+            rows.append(.item(source.name, source.url + (source.ref.map { " @ \($0)" } ?? ""), failed: false))
+            if let status = sources.first(where: { $0.name == source.name }), case let .failed(reason) = status.state {
+                rows.append(.item("", "✗ \(reason) — Add source: -\(source.name) removes it", failed: true))
+            }
+        }
+        rows += [.blank, .section("Editor associations")]
+        if settings.editorAssociations.isEmpty { rows.append(.item("(defaults)", "", failed: false)) }
+        rows += settings.editorAssociations.sorted(by: { $0.key < $1.key }).map { .item($0.key, $0.value, failed: false) }
+
+        let room = settingsRows(height: height)
+        let scroll = editing.map { settingsScroll($0, height: height) } ?? 0
+        let more = (scroll > 0 ? " ↑" : "") + (rows.count - scroll > room ? " ↓" : "")
+        chrome(&grid, title: "Settings" + (more.isEmpty ? "" : " ·" + more + " more"), right: path,
+               hints: editing == nil ? "edit the file shown above · esc back" : "↑↓ field · type to edit · ⏎ save · esc back · F1 help")
+        for (offset, row) in rows.dropFirst(scroll).prefix(room).enumerated() {
+            drawSettingsRow(row, into: &grid, y: 2 + offset, width: width, editing: editing)
+        }
+        return grid
+    }
+
+    static func drawSettingsRow(_ row: SettingsRow, into grid: inout CellGrid, y: Int, width: Int, editing: SettingsState?) {
+        let valueX = settingsLabelWidth + 4
+        switch row {
+        case let .field(which):
+            guard let editing else { return }
+            let focused = editing.focus == which
+            grid.put(focused ? " ▸ " : "   ", x: 0, y: y, style: theme.key)
+            grid.put(DisplayWidth.pad(settingsLabel(which), to: settingsLabelWidth), x: 3, y: y, style: focused ? CellStyle(bold: true) : theme.subtitle)
+            let boxWidth = settingsFieldWidth(columns: width)
+            if which == .sync {
+                let text = [SyncMode.full, SyncMode.none].map { $0 == editing.sync ? "[\($0.rawValue)]" : " \($0.rawValue) " }.joined(separator: " ")
+                grid.put(text, x: valueX, y: y, maxWidth: boxWidth)
+            } else if !focused, editing.text(which).isEmpty {
+                grid.put(DisplayWidth.pad(settingsPlaceholder(which), to: boxWidth), x: valueX, y: y, style: CellStyle(dim: true, underline: true))
+            } else {
+                (editing.inputs[which] ?? TextField()).draw(into: &grid, x: valueX, y: y, width: boxWidth, style: CellStyle(underline: true), focused: focused)
+            }
+        case let .problem(_, text): grid.put("✗ " + text, x: 3, y: y, style: theme.error, maxWidth: max(0, width - 4))
+        case let .note(text): grid.put("   " + text, x: 0, y: y, style: text == "Saved" ? theme.success : theme.error, maxWidth: width)
+        case .blank: break
+        case let .section(title): grid.put(" " + title, x: 0, y: y, style: theme.heading, maxWidth: width)
+        case let .item(key, value, failed):
+            grid.put("   " + DisplayWidth.pad(key, to: settingsLabelWidth), x: 0, y: y, style: theme.subtitle)
+            grid.put(value, x: valueX, y: y, style: failed ? theme.error : theme.action, maxWidth: max(0, width - valueX - 1))
+        }
+    }
+
+    static func settingsLabel(_ field: SettingsState.Field) -> String {
+        switch field {
+        case .authorName: "Author name"
+        case .authorEmail: "Author email"
+        case .sync: "Sync mode"
+        case .color: "Set color"
+        case .source: "Add source"
+        case .association: "Editor for type"
+        }
+    }
+
+    static func settingsPlaceholder(_ field: SettingsState.Field) -> String {
+        switch field {
+        case .color: "NAME=#rrggbb"
+        case .source: "NAME URL [REF] · -NAME removes"
+        case .association: "CONTENT.TYPE=EDITOR"
+        default: ""
+        }
+    }
+}
