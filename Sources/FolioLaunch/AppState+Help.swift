@@ -53,6 +53,9 @@ extension AppState {
             lines += [HelpLine(keys: "type", text: "filter the commands"), HelpLine(keys: "↑ ↓ ^P ^N", text: "select"),
                       HelpLine(keys: "⏎", text: "run"), HelpLine(keys: "esc", text: "clear the filter, then close")]
             textField("Prompt (⏎ answers, esc cancels)")
+        case .generic:
+            lines.append(.heading("Files"))
+            lines += Self.genericKeys.map { HelpLine(keys: $0.label, text: $0.help) }
         case .history:
             lines.append(.heading("History"))
             lines += Self.historyKeys.map { HelpLine(keys: $0.label, text: $0.help) }

@@ -77,6 +77,7 @@ extension AppState {
         case let .form(form): return form.fields.indices.contains(form.focus) && form.fields[form.focus].choices.isEmpty
         case let .editor(editor): return editor.prompt != nil || editor.paletteOpen
         case .history: return false
+        case let .generic(view): return view.filtering
         case let .settings(settings): return settings.focus != .sync
         }
     }
@@ -88,7 +89,7 @@ extension AppState {
         case let .editor(editor): return editor.prompt.map { !$0.text.isEmpty } ?? false
         case let .form(form): return form.fields.contains { $0.value != $0.initial }
         case let .settings(settings): return settings.edited
-        case .launch, .picker, .history: return false
+        case .launch, .picker, .history, .generic: return false
         }
     }
 

@@ -50,6 +50,22 @@ extension AppState {
     }
 }
 
+extension AppState {
+    /// The generic view's keys, for the help overlay (`genericKey`, `treeKey` and `fileKey` handle them).
+    static let genericKeys: [(label: String, help: String)] = [
+        ("↑ ↓ k j PgUp PgDn", "select a file (in a file: scroll)"),
+        ("⏎ → l", "show the file / open or close a folder"),
+        ("← h", "close the folder / go to its parent (in a file: scroll left)"),
+        ("/", "filter the files (⏎ keeps the filter, esc clears it)"),
+        ("e", "edit the file in $VISUAL or $EDITOR; the change is one commit"),
+        ("esc q", "back from the file to the tree"),
+        ("^G", "history"),
+        ("^E", "settings"),
+        ("^Z ^Y", "undo / redo"),
+        ("^W", "close the document"),
+    ]
+}
+
 extension GenericViewState {
     /// The editor state the history and settings screens are given to come back to.
     var editorForPanels: EditorState {
