@@ -29,7 +29,7 @@ final class TemplateCLITests: XCTestCase {
             XCTAssertEqual(document.metadata.origin.template?.source, TemplateSource.bundledLocation)
             let log = try document.log()
             XCTAssertEqual(log.count, 1)
-            XCTAssertTrue(log[0].summary.hasPrefix("Create from \(template.id) 1.0.0 ("), log[0].summary)
+            XCTAssertTrue(log[0].summary.hasPrefix("Create from \(template.id) \(template.version ?? "") ("), log[0].summary)
             XCTAssertNoThrow(try document.read(path: document.metadata.primaryFile))
             XCTAssertEqual(try git(["fsck", "--strict"], in: document.url, environment: env).status, 0)
             if template.contentType?.hasSuffix("checklist") == true || template.contentType?.hasSuffix("shapes") == true {
