@@ -172,3 +172,38 @@ extension String {
     /// The rest of the string after `prefix`, or nil when it does not start with it.
     func dropping(prefix: String) -> String? { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : nil }
 }
+
+extension TemplateAuthoringTree {
+    /// The template these parts make, as instantiation would load it (the manifest parsed and checked, partials as
+    /// text). `commit` stands for the version it is recorded as.
+    public func template(commit: String, limits: TemplateLimits = TemplateLimits()) throws -> Template {
+        guard let data = manifest else { throw TemplateError(name, "template.json: missing") }
+        let parsed = try TemplateManifest.parse(data, file: "\(name)/template.json")
+        func texts(_ partials: [String: Data], _ folder: String) throws -> [String: String] {
+            var result: [String: String] = [:]
+            for (key, data) in partials {
+                guard let text = String(data: data, encoding: .utf8) else { throw TemplateError("\(name)/\(folder)/\(key).mustache", "partial is not valid UTF-8") }
+                result[key] = text
+            }
+            return result
+        }
+        var template = Template(manifest: parsed, path: "", source: TemplateSource(name: name, location: folder?.path ?? name), commit: commit, ref: nil,
+                                files: files, partials: try texts(partials, "partials"), repositoryPartials: try texts(repositoryPartials, "(repository) partials"))
+        template.renderLimits = limits.render
+        return template
+    }
+
+    /// The parts of the fixture-described template under `tests/<prefix>` (for update fixtures' older versions);
+    /// the repository's partials are this template's.
+    public func subtree(_ prefix: String) -> TemplateAuthoringTree {
+        let base = prefix.hasSuffix("/") ? prefix : prefix + "/"
+        var result = TemplateAuthoringTree(name: "\(name)/tests/\(base.dropLast())", manifest: nil, files: [], repositoryPartials: repositoryPartials)
+        for file in tests {
+            guard let rest = file.path.dropping(prefix: base) else { continue }
+            if rest == "template.json" { result.manifest = file.data }
+            else if let path = rest.dropping(prefix: "files/") { result.files.append(TemplateFile(path: path, data: file.data, mode: file.mode)) }
+            else if let path = rest.dropping(prefix: "partials/"), path.hasSuffix(".mustache") { result.partials[String(path.dropLast(".mustache".count))] = file.data }
+        }
+        return result
+    }
+}
