@@ -69,7 +69,8 @@ extension TemplateTester {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-template-test-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let settings = Settings(author: Settings.Author(name: "Folio template test", email: "template-test@folio.invalid"))
+        // A scratch document thrown away at once: no fsync.
+        let settings = Settings(author: Settings.Author(name: "Folio template test", email: "template-test@folio.invalid"), sync: .none)
         let store = DocumentStore(settings: settings, environment: ["HOME": scratch.path, "XDG_CONFIG_HOME": scratch.path])
 
         let oldDeclared = Set(older.manifest.variables.map(\.name))
