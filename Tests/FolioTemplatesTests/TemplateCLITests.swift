@@ -15,7 +15,7 @@ final class TemplateCLITests: XCTestCase {
         let env = bundledEnvironment(temp)
         let list = runFolio(["templates", "list", "--json"], environment: env, cwd: temp.url)
         XCTAssertEqual(list.status, 0, list.stderr)
-        struct Listing: Decodable { struct T: Decodable { let id: String; let contentType: String? }; let templates: [T] }
+        struct Listing: Decodable { struct T: Decodable { let id: String; let contentType: String?; let version: String? }; let templates: [T] }
         let listing = try JSONDecoder().decode(Listing.self, from: Data(list.stdout.utf8))
         XCTAssertEqual(listing.templates.map(\.id), ["story/three-act", "checklist/groceries", "shapes/blank", "swift/package"])
         for (index, template) in listing.templates.enumerated() {
