@@ -80,8 +80,8 @@ enum LineDiff {
         var i = 0, j = 0
         while i < n || j < m {
             if i < n, j < m, old[i] == new[j] { i += 1; j += 1 }
-            else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] { output.append("+\(j + 1): \(new[j])"); j += 1 }
-            else { output.append("-\(i + 1): \(old[i])"); i += 1 }
+            else if i < n, j == m || table[i + 1][j] >= table[i][j + 1] { output.append("-\(i + 1): \(old[i])"); i += 1 }
+            else { output.append("+\(j + 1): \(new[j])"); j += 1 }
         }
         return output
     }
