@@ -15,6 +15,9 @@ func authoringTrees(_ args: Arguments, _ io: CommandIO) throws -> (trees: [Templ
             tree.name = target
             return ([tree], [])
         }
+        if target.hasPrefix("/") || target.hasPrefix("."), FileManager.default.fileExists(atPath: url.path) {
+            throw FolioError.invalidFile(url.path, "not a template folder (give the folder holding template.json)")
+        }
         let sources = try chosenSources(args, io)
         let resolver = try templateResolver(io, offline: args.flag("--offline"))
         return ([try waitFor { try await resolver.authoringTree(target, in: sources) }], [])

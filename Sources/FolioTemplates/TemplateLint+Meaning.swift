@@ -80,6 +80,14 @@ struct MeaningLint {
 
     private mutating func lintContents() {
         let open = Data("{{".utf8)
+        for file in tree.files where file.isSymlink && !isExcluded(file.path) {
+            let target = String(decoding: file.data, as: UTF8.self)
+            do { try Template.checkLink(target: target, sourcePath: file.path, outputPath: file.path, where_: "files/" + file.path) } catch let error as TemplateError {
+                add(.refusedPath, "files/" + file.path, error.message)
+            } catch {
+                add(.refusedPath, "files/" + file.path, TemplateError.oneLine(error))
+            }
+        }
         for file in tree.files where !file.isSymlink && !isExcluded(file.path) {
             let name = "files/" + file.path
             let hasTags = file.data.range(of: open) != nil

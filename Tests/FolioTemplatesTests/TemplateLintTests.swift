@@ -200,6 +200,16 @@ final class TemplateLintTests: XCTestCase {
         expect(.refusedPath, in: lint(manifest(), files: ["a.txt": "{{who}}", "b.txt": "x", "{{#who}}b.txt{{%2Fwho}}": "y"]))
     }
 
+    func testGivenALinkPointingOutsideWhenLintedThenT402EvenWithOtherErrors() {
+        let tree = TemplateAuthoringTree(name: "t", manifest: Data(manifest().utf8),
+                                         files: [TemplateFile(path: "a.txt", data: Data("{{who}}{{ghost}}".utf8)),
+                                                 TemplateFile(path: "passwd", data: Data("/etc/passwd".utf8), mode: 0o120000)],
+                                         tests: [TemplateFile(path: "one/fixture.json", data: Data("{}".utf8))])
+        let findings = TemplateLinter.lint(tree).findings
+        XCTAssertEqual(expect(.refusedPath, in: findings)?.file, "files/passwd")
+        expect(.unknownName, in: findings)
+    }
+
     func testGivenAPrimaryFileThatIsNotRenderedWhenLintedThenT403() {
         expect(.primaryFileMissing, in: lint(manifest(#", "primaryFile": "missing.txt""#)))
     }
