@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import FolioCore
 import FolioTemplates
+import FolioTestSupport
 
 /// `folio templates lint`: one failing template per code, positions, and hostile input.
 final class TemplateLintTests: XCTestCase {
@@ -220,6 +221,13 @@ final class TemplateLintTests: XCTestCase {
 
     func testGivenNoFixturesWhenLintedThenT501Warning() {
         expect(.noFixtures, in: lint(manifest(), fixtures: false))
+    }
+
+    func testGivenTheAuthoringGuideWhenReadThenEveryLintCodeIsDocumentedWithItsSeverity() throws {
+        let guide = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/TEMPLATES.md"), encoding: .utf8)
+        for code in TemplateLintCode.allCases {
+            XCTAssertTrue(guide.contains("| \(code.rawValue) | \(code.severity.rawValue) |"), "\(code.rawValue) is not in docs/TEMPLATES.md's table")
+        }
     }
 
     // MARK: Hostile input
