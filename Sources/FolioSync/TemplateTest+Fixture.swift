@@ -4,7 +4,11 @@ import FolioTemplates
 
 /// `tests/NAME/fixture.json`.
 struct TemplateFixture {
-    struct Update { var delete: [String] }
+    struct Update {
+        /// A ref of the template's git repository holding the older version; nil: the tree in `older/`.
+        var from: String?
+        var delete: [String]
+    }
 
     /// Given answers (the rest take their defaults).
     var answers: [String: JSONValue]
@@ -22,7 +26,7 @@ struct TemplateFixture {
             try node.rejectUnknownKeys { path in
                 switch path {
                 case []: return ["description", "answers", "context", "update"]
-                case ["update"]: return ["delete"]
+                case ["update"]: return ["from", "delete"]
                 default: return nil
                 }
             }
@@ -43,7 +47,12 @@ struct TemplateFixture {
                 }
                 deletes = paths
             }
-            fixture.update = Update(delete: deletes)
+            var from: String?
+            if let ref = members["from"] {
+                guard case let .string(text) = ref, !text.isEmpty else { throw TemplateError(file, "'update.from' must be a ref (a tag, branch or commit)") }
+                from = text
+            }
+            fixture.update = Update(from: from, delete: deletes)
         }
         return fixture
     }
@@ -64,7 +73,16 @@ extension TemplateTester {
     /// the current template with `Document.updateFromTemplate`, and returns the document's files and the conflicts.
     static func runUpdate(_ name: String, fixture: TemplateFixture, update: TemplateFixture.Update, tree: TemplateAuthoringTree,
                           limits: TemplateLimits) throws -> (FixtureTree, [UpdateConflict]) {
-        let older = try tree.subtree("\(name)/older").template(commit: String(repeating: "1", count: 40), limits: limits)
+        let olderTree: TemplateAuthoringTree
+        if let ref = update.from {
+            guard let atRef = tree.atRef else {
+                throw TemplateError(tree.name, "fixture '\(name)' updates from '\(ref)', but the template is in no git repository; describe the older version in tests/\(name)/older/")
+            }
+            olderTree = try atRef(ref)
+        } else {
+            olderTree = tree.subtree("\(name)/older")
+        }
+        let older = try olderTree.template(commit: String(repeating: "1", count: 40), limits: limits)
         let current = try tree.template(commit: String(repeating: "2", count: 40), limits: limits)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-template-test-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

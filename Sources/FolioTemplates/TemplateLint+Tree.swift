@@ -19,6 +19,9 @@ public struct TemplateAuthoringTree: Sendable {
     public var repositoryPartials: [String: Data]
     /// Everything under `tests/` (paths relative to `tests/`).
     public var tests: [TemplateFile]
+    /// Reads this template as it was at a ref (tag, branch or commit) of the git repository it lives in; nil when
+    /// it lives in no repository (update fixtures then describe the older version as a tree).
+    public var atRef: (@Sendable (String) throws -> TemplateAuthoringTree)?
 
     /// Creates a tree from its parts (for tests and tools).
     public init(name: String, folder: URL? = nil, manifest: Data?, files: [TemplateFile], partials: [String: Data] = [:],
@@ -50,6 +53,7 @@ public struct TemplateAuthoringTree: Sendable {
                 tree.partials[String(rest.dropLast(".mustache".count))] = file.data
             }
         }
+        tree.atRef = gitReader(for: folder)
         if let root = repositoryRoot(above: folder) {
             let partialsFolder = root.appendingPathComponent("partials")
             if FileManager.default.fileExists(atPath: partialsFolder.path) {
@@ -88,6 +92,31 @@ public struct TemplateAuthoringTree: Sendable {
                 result.repositoryPartials[String(file.path.dropLast(".mustache".count))] = file.data
             }
         }
+        return result
+    }
+
+    /// A reader of `folder`'s template at a ref, when `folder` is inside a git work tree.
+    static func gitReader(for folder: URL) -> (@Sendable (String) throws -> TemplateAuthoringTree)? {
+        var root = folder
+        while !FileManager.default.fileExists(atPath: root.appendingPathComponent(".git").path) {
+            let parent = root.deletingLastPathComponent()
+            if parent.path == root.path || parent.path.isEmpty { return nil }
+            root = parent
+        }
+        let relative = String(folder.path.dropFirst(root.path.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let repositoryRoot = root
+        return { ref in
+            let repository = try readingTemplate(repositoryRoot.path) { try Repository.open(at: repositoryRoot) }
+            return try read(repository: repository, path: relative, ref: ref, name: "\(folder.path)@\(ref)")
+        }
+    }
+
+    /// Reads the template at `path` of `repository` at `ref`.
+    static func read(repository: Repository, path: String, ref: String, name: String) throws -> TemplateAuthoringTree {
+        let (commit, _) = try TemplateResolver.pickCommit(in: repository, ref: ref, exact: false, source: TemplateSource(name: name, location: name))
+        let tree = try readingTemplate("\(name): commit \(commit.hex)") { try repository.commit(commit).tree }
+        var result = try read(repository: repository, tree: tree, path: path, name: name)
+        result.atRef = nil
         return result
     }
 
@@ -155,7 +184,13 @@ extension TemplateResolver {
             guard let commitID = ObjectID(hex: resolved.commit) else { throw TemplateError(source.name, "bad commit id \(resolved.commit)") }
             let repository = try readingTemplate("\(source.name): \(resolved.gitDirectory.path)") { try Repository.open(at: resolved.gitDirectory) }
             let tree = try readingTemplate("\(source.name): commit \(resolved.commit)") { try repository.commit(commitID).tree }
-            return try TemplateAuthoringTree.read(repository: repository, tree: tree, path: summary.path, name: "\(source.name): \(summary.path)")
+            var result = try TemplateAuthoringTree.read(repository: repository, tree: tree, path: summary.path, name: "\(source.name): \(summary.path)")
+            let gitDirectory = resolved.gitDirectory
+            result.atRef = { ref in
+                let repository = try readingTemplate("\(source.name): \(gitDirectory.path)") { try Repository.open(at: gitDirectory) }
+                return try TemplateAuthoringTree.read(repository: repository, path: summary.path, ref: ref, name: "\(source.name): \(summary.path)@\(ref)")
+            }
+            return result
         }
     }
 

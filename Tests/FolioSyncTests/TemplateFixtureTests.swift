@@ -113,6 +113,40 @@ final class TemplateFixtureTests: XCTestCase {
         XCTAssertTrue(try run(folder).passed)
     }
 
+    func testGivenAnUpdateFixtureFromATagOfTheTemplatesRepositoryWhenTestedThenTheTaggedVersionIsTheBase() throws {
+        // Given a template repository where v1.0.0 greets "Hello Ada!" and the work tree (1.1.0) "Hello, Ada!"
+        let temp = TemporaryDirectory()
+        let env = temp.environment()
+        let folder = try makeTemplate(temp, greeting: "Hello {{who}}!\n", version: "1.0.0")
+        func git(_ args: [String]) throws { XCTAssertEqual(try FolioTestSupport.git(args, in: temp.url, environment: env).status, 0, args.joined(separator: " ")) }
+        try git(["init", "-q", "-b", "main"])
+        try git(["add", "-A"])
+        try git(["commit", "-q", "-m", "1.0.0"])
+        try git(["tag", "-a", "v1.0.0", "-m", "v1.0.0"])
+        _ = try makeTemplate(temp, greeting: "Hello, {{who}}!\n", version: "1.1.0")
+        try write(folder, "tests/upgrade/fixture.json", #"{"answers": {"who": "Ada"}, "update": {"from": "v1.0.0"}}"#)
+        try write(folder, "tests/upgrade/edits/note.txt", "first line\nsecond line, mine\n")
+        try write(folder, "tests/upgrade/expected/hello.txt", "Hello, Ada!\n")
+        try write(folder, "tests/upgrade/expected/note.txt", "first line\nsecond line, mine\n")
+        // When its fixtures run, Then the update from the tag merges the template's change with the user's edit
+        let report = try run(folder)
+        XCTAssertTrue(report.passed, "\(report.fixtures.flatMap(\.differences))")
+        // And a ref the repository lacks fails the fixture, naming it
+        try write(folder, "tests/upgrade/fixture.json", #"{"answers": {"who": "Ada"}, "update": {"from": "v9.9.9"}}"#)
+        let missing = try XCTUnwrap(try run(folder).fixtures.first)
+        XCTAssertFalse(missing.passed)
+        XCTAssertTrue(missing.differences.first?.contains("unknown ref 'v9.9.9'") ?? false, "\(missing.differences)")
+    }
+
+    func testGivenAnUpdateFromARefOutsideAnyRepositoryWhenTestedThenTheFixtureSaysToUseOlder() throws {
+        let temp = TemporaryDirectory()
+        let folder = try makeTemplate(temp)
+        try write(folder, "tests/upgrade/fixture.json", #"{"update": {"from": "v1.0.0"}}"#)
+        let fixture = try XCTUnwrap(try run(folder).fixtures.first)
+        XCTAssertFalse(fixture.passed)
+        XCTAssertTrue(fixture.differences.first?.contains("in no git repository") ?? false, "\(fixture.differences)")
+    }
+
     func testGivenATemplateFromAGitSourceWhenTestedWithUpdateGoldenThenItRefusesToWrite() throws {
         let tree = TemplateAuthoringTree(name: "remote: t", manifest: Data(#"{"id": "t/x", "name": "X"}"#.utf8), files: [])
         XCTAssertThrowsError(try TemplateTester.run(tree, updateGolden: true)) { error in
