@@ -75,7 +75,7 @@ struct MeaningLint {
 
     // MARK: Contents
 
-    private func isExcluded(_ path: String) -> Bool { manifest.exclude.contains { Glob.matches($0, path: path) } }
+    func isExcluded(_ path: String) -> Bool { manifest.exclude.contains { Glob.matches($0, path: path) } }
     private func isCopyOnly(_ path: String) -> Bool { manifest.copyOnly.contains { Glob.matches($0, path: path) } }
 
     private mutating func lintContents() {

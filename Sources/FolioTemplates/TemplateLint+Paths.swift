@@ -7,6 +7,52 @@ extension MeaningLint {
         for file in tree.files where file.path.contains("{{") {
             checkPath(file.path, place: LintPlace(file: "files/" + file.path))
         }
+        if !findings.contains(where: { $0.code == TemplateLintCode.mustacheSyntax.rawValue }) { lintPathVariants() }
+    }
+
+    /// T401 for what sections put in a path: each tagged path is rendered with several answer sets (every bool true,
+    /// every bool false, each choice in turn; text answers a harmless `x`), and one that makes a refused path is reported.
+    private mutating func lintPathVariants() {
+        let template = Template(manifest: manifest, path: "", source: TemplateSource(name: "lint", location: "lint"), commit: "", ref: nil, files: [])
+        let options = MustacheRenderOptions(strict: false, escapeHTML: false, limits: MustacheLimits(maxOutputBytes: 1 << 20, maxSteps: 100_000))
+        let paths = tree.files.map(\.path).filter { $0.contains("{{") && !isExcluded($0) }
+        guard !paths.isEmpty else { return }
+        var reported: Set<String> = []
+        for answers in answerVariants() {
+            let context = template.renderContext(answers)
+            var cache: [String: String] = [:]
+            for path in paths where !reported.contains(path) {
+                do { _ = try template.renderPath(path, context: context, options: options, cache: &cache, where_: path) } catch let error as TemplateError {
+                    reported.insert(path)
+                    let shown = answers.filter { if case .string = $0.value { return false } else { return true } }
+                        .sorted { $0.key < $1.key }.map { "\($0.key)=\(TemplateVariable.display($0.value))" }.joined(separator: ", ")
+                    add(.unsafePathSegment, "files/" + path, 1, 1, "with \(shown.isEmpty ? "some answers" : shown): \(error.message)")
+                } catch {
+                    continue  // a render limit: reported by the render with the defaults (T404)
+                }
+            }
+        }
+    }
+
+    /// At most 64 answer sets: a base (text `x`, numbers at their minimum, the first choice, no picks), every bool
+    /// true, every bool false, and each choice (all of a multichoice's) in turn.
+    private func answerVariants() -> [[String: JSONValue]] {
+        var base: [String: JSONValue] = [:]
+        for variable in manifest.variables {
+            switch variable.type {
+            case .string: base[variable.name] = .string("x")
+            case .bool: base[variable.name] = .bool(false)
+            case .int: base[variable.name] = .number(Double(variable.min ?? 0))
+            case .choice: base[variable.name] = (variable.choices?.first).map(JSONValue.string) ?? .null
+            case .multichoice: base[variable.name] = .array([])
+            }
+        }
+        var variants = [base, base.mapValues { if case .bool = $0 { return .bool(true) } else { return $0 } }]
+        for variable in manifest.variables {
+            if variable.type == .choice { for choice in variable.choices ?? [] { variants.append(base.merging([variable.name: .string(choice)]) { _, new in new }) } }
+            if variable.type == .multichoice { variants.append(base.merging([variable.name: .array((variable.choices ?? []).map(JSONValue.string))]) { _, new in new }) }
+        }
+        return Array(variants.prefix(64))
     }
 
     /// Checks the tags of each segment of `path` (positions: `place` is where the path's first character is).

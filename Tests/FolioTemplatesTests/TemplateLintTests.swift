@@ -196,6 +196,12 @@ final class TemplateLintTests: XCTestCase {
         expect(.unsafePathSegment, in: lint(manifest(variables: choices), files: ["{{who}}/a.txt": "x"]))
     }
 
+    func testGivenASectionThatPutsDotsInAPathWhenLintedThenT401ForThoseAnswers() {
+        let variables = #"[{"name": "who", "type": "string", "default": "w"}, {"name": "up", "type": "bool", "default": false}]"#
+        let finding = expect(.unsafePathSegment, in: lint(manifest(variables: variables), files: ["{{#up}}..{{%2Fup}}{{^up}}ok{{%2Fup}}/a.txt": "{{who}}"]))
+        XCTAssertTrue(finding?.message.contains("up=yes") ?? false, finding?.message ?? "")
+    }
+
     func testGivenAPathRefusedWithTheDefaultsWhenLintedThenT402() {
         expect(.refusedPath, in: lint(manifest(), files: ["a.txt": "{{who}}", ".folio/x": "y"]))
         expect(.refusedPath, in: lint(manifest(), files: ["a.txt": "{{who}}", "b.txt": "x", "{{#who}}b.txt{{%2Fwho}}": "y"]))
