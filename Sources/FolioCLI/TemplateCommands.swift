@@ -19,7 +19,10 @@ let templateCommands: [Command] = [
         case "update": try args.expectAtMost(1); return try updateSources(args, io)
         case "add": try args.expectAtMost(3); return try addSource(try args.positional(1, "NAME"), try args.positional(2, "URL"), args, io)
         case "remove": try args.expectAtMost(2); return try removeSource(try args.positional(1, "NAME"), io)
-        case "lint": try args.expectAtMost(2); return try lintTemplates(args, io)
+        case "lint":
+            try args.expectAtMost(2)
+            if args.flag("--update-golden") { throw UsageError("--update-golden is for 'templates test'") }
+            return try lintTemplates(args, io)
         case "test": try args.expectAtMost(2); return try testTemplates(args, io)
         default: throw UsageError("unknown action '\(action)' (list, show, update, add, remove, lint, test)")
         }
