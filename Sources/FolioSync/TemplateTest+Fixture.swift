@@ -72,7 +72,7 @@ extension TemplateTester {
     /// Renders `older/` with the answers into a new document, applies `edits/` and the deletions, updates it to
     /// the current template with `Document.updateFromTemplate`, and returns the document's files and the conflicts.
     static func runUpdate(_ name: String, fixture: TemplateFixture, update: TemplateFixture.Update, tree: TemplateAuthoringTree,
-                          limits: TemplateLimits) throws -> (FixtureTree, [UpdateConflict]) {
+                          limits: TemplateLimits) throws -> (FixtureTree, [UpdateConflict], String?) {
         let olderTree: TemplateAuthoringTree
         if let ref = update.from {
             guard let atRef = tree.atRef else {
@@ -113,8 +113,14 @@ extension TemplateTester {
             files[entry.path] = FixtureTree.Entry(data: try document.read(path: entry.path), mode: entry.mode)
         }
         document.waitForMaintenance()
-        return (FixtureTree(files: files), result.conflicts)
+        return (FixtureTree(files: files), result.conflicts, versionProblem(older: older.manifest.version, current: current.manifest.version))
     }
+}
+
+/// Why an update from `older` to `current` would not move forward, or nil when it does (or either is unversioned).
+func versionProblem(older: String?, current: String?) -> String? {
+    guard let older, let current, let from = SemanticVersion(older), let to = SemanticVersion(current) else { return nil }
+    return from < to ? nil : "version: the current version \(current) is not newer than the older version \(older) (bump \"version\" in template.json)"
 }
 
 extension String {

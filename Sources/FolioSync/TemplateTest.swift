@@ -52,8 +52,9 @@ public enum TemplateTester {
             if fixture.update != nil { kind = "update" }
             let actual: FixtureTree
             let conflicts: [UpdateConflict]
+            var versionProblem: String?
             if let update = fixture.update {
-                (actual, conflicts) = try runUpdate(name, fixture: fixture, update: update, tree: tree, limits: limits)
+                (actual, conflicts, versionProblem) = try runUpdate(name, fixture: fixture, update: update, tree: tree, limits: limits)
             } else {
                 let template = try tree.template(commit: String(repeating: "0", count: 40), limits: limits)
                 let answers = try template.answers(given: fixture.answers, mode: .defaults, context: fixture.context)
@@ -67,9 +68,10 @@ public enum TemplateTester {
             if kind == "update" && expectedConflicts != conflicts {
                 differences.append("conflicts: expected \(describe(expectedConflicts)), got \(describe(conflicts))")
             }
+            if let versionProblem { differences.append(versionProblem) }
             if updateGolden, !differences.isEmpty, let folder = tree.folder {
                 try FixtureGolden.write(actual, conflicts: kind == "update" ? conflicts : nil, to: folder.appendingPathComponent("tests/\(name)"))
-                return TemplateFixtureResult(name: name, kind: kind, passed: true, differences: differences, updated: true)
+                return TemplateFixtureResult(name: name, kind: kind, passed: versionProblem == nil, differences: differences, updated: true)
             }
             return TemplateFixtureResult(name: name, kind: kind, passed: differences.isEmpty, differences: differences, updated: false)
         } catch {

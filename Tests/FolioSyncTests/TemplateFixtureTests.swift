@@ -96,6 +96,17 @@ final class TemplateFixtureTests: XCTestCase {
         XCTAssertTrue(report.passed, "\(report.fixtures.flatMap(\.differences))")
     }
 
+    func testGivenAnUpdateFixtureWhoseCurrentVersionWasNotBumpedWhenTestedThenItFails() throws {
+        let temp = TemporaryDirectory()
+        let folder = try makeUpdateFixture(temp, userEdit: "note")
+        try write(folder, "template.json", #"{"id": "t/greet", "name": "Greet", "version": "1.0.0", "variables": [{"name": "who", "type": "string", "default": "world"}]}"#)
+        try write(folder, "tests/upgrade/expected/hello.txt", "Hello, Ada!\n")
+        try write(folder, "tests/upgrade/expected/note.txt", "first line\nsecond line, mine\n")
+        let fixture = try XCTUnwrap(try run(folder).fixtures.first)
+        XCTAssertFalse(fixture.passed)
+        XCTAssertEqual(fixture.differences, [#"version: the current version 1.0.0 is not newer than the older version 1.0.0 (bump "version" in template.json)"#])
+    }
+
     func testGivenAnUpdateThatConflictsUnexpectedlyWhenTestedThenTheConflictListDiffers() throws {
         let temp = TemporaryDirectory()
         let folder = try makeUpdateFixture(temp, userEdit: "hello")
