@@ -100,6 +100,19 @@ func templatesSuite(_ bench: Bench) throws {
     let list = try best(of: 5) { _ = try run(folio, ["templates", "list"], env: env) }
     bench.record("folio templates list, warm", folio: list * 1000, peer: "target", 50, unit: "ms", higherIsBetter: false)
 
+    // Authoring: lint and test every bundled template together (one process each, cache warm), against the 1 s target.
+    var authoringStatus: [String: Int32] = [:]
+    func authoring(_ action: String) throws -> Double {
+        _ = try run(folio, ["templates", action], env: env)
+        return try best(of: 5) { authoringStatus[action] = try run(folio, ["templates", action], env: env).0 }
+    }
+    let lint = try authoring("lint"), test = try authoring("test")
+    let exits = "exit lint \(authoringStatus["lint"] ?? -1), test \(authoringStatus["test"] ?? -1)"
+    bench.record("folio templates lint, all bundled templates", folio: lint * 1000, peer: "target", 1000, unit: "ms", higherIsBetter: false, note: exits)
+    bench.record("folio templates lint + test, all bundled templates", folio: (lint + test) * 1000, peer: "target", 1000, unit: "ms",
+                 higherIsBetter: false, note: "test alone \(String(format: "%.0f", test * 1000)) ms")
+    bench.reproduceWith("folio templates lint && folio templates test")
+
     // A second resolution of an unchanged remote source transfers no objects.
     let remote = bench.work.appendingPathComponent("remote-templates")
     try run("cp", ["-a", folioTemplates.path, remote.path], env: env)

@@ -8,17 +8,23 @@ import Synchronization
 
 /// `folio templates …` and `folio render`.
 let templateCommands: [Command] = [
-    Command("templates", usage: "templates list [--source S] [--offline] | show ID [--source S] [--ref R] | update | add NAME URL [--ref R] | remove NAME",
-            summary: "List, inspect, refresh and configure template sources",
-            options: ["--source", "--ref"], flags: ["--offline"]) { args, io in
-        let action = try args.positional(0, "an action (list, show, update, add, remove)")
+    Command("templates", usage: "templates list [--source S] [--offline] | show ID [--source S] [--ref R] | update | add NAME URL [--ref R] | remove NAME"
+                + " | lint [DIR|ID] [--source S] | test [DIR|ID] [--source S] [--update-golden]",
+            summary: "List, inspect, refresh, configure, lint and test templates",
+            options: ["--source", "--ref"], flags: ["--offline", "--update-golden"]) { args, io in
+        let action = try args.positional(0, "an action (list, show, update, add, remove, lint, test)")
         switch action {
         case "list": try args.expectAtMost(1); return try listTemplates(args, io)
         case "show": try args.expectAtMost(2); return try showTemplate(try args.positional(1, "template ID"), args, io)
         case "update": try args.expectAtMost(1); return try updateSources(args, io)
         case "add": try args.expectAtMost(3); return try addSource(try args.positional(1, "NAME"), try args.positional(2, "URL"), args, io)
         case "remove": try args.expectAtMost(2); return try removeSource(try args.positional(1, "NAME"), io)
-        default: throw UsageError("unknown action '\(action)' (list, show, update, add, remove)")
+        case "lint":
+            try args.expectAtMost(2)
+            if args.flag("--update-golden") { throw UsageError("--update-golden is for 'templates test'") }
+            return try lintTemplates(args, io)
+        case "test": try args.expectAtMost(2); return try testTemplates(args, io)
+        default: throw UsageError("unknown action '\(action)' (list, show, update, add, remove, lint, test)")
         }
     },
     Command("render", usage: "render TEMPLATE_FILE --data DATA.json [--partials DIR] [--strict]",

@@ -15,7 +15,7 @@ final class TemplateCLITests: XCTestCase {
         let env = bundledEnvironment(temp)
         let list = runFolio(["templates", "list", "--json"], environment: env, cwd: temp.url)
         XCTAssertEqual(list.status, 0, list.stderr)
-        struct Listing: Decodable { struct T: Decodable { let id: String; let contentType: String? }; let templates: [T] }
+        struct Listing: Decodable { struct T: Decodable { let id: String; let contentType: String?; let version: String? }; let templates: [T] }
         let listing = try JSONDecoder().decode(Listing.self, from: Data(list.stdout.utf8))
         XCTAssertEqual(listing.templates.map(\.id), ["story/three-act", "checklist/groceries", "shapes/blank", "swift/package", "plugin/swift", "plugin/c"])
         for (index, template) in listing.templates.enumerated() {
@@ -29,7 +29,7 @@ final class TemplateCLITests: XCTestCase {
             XCTAssertEqual(document.metadata.origin.template?.source, TemplateSource.bundledLocation)
             let log = try document.log()
             XCTAssertEqual(log.count, 1)
-            XCTAssertTrue(log[0].summary.hasPrefix("Create from \(template.id) 1.0.0 ("), log[0].summary)
+            XCTAssertTrue(log[0].summary.hasPrefix("Create from \(template.id) \(template.version ?? "") ("), log[0].summary)
             XCTAssertNoThrow(try document.read(path: document.metadata.primaryFile))
             XCTAssertEqual(try git(["fsck", "--strict"], in: document.url, environment: env).status, 0)
             if template.contentType?.hasSuffix("checklist") == true || template.contentType?.hasSuffix("shapes") == true {

@@ -1,0 +1,5 @@
+#!/bin/sh
+# Builds and tests {{name}} the way CI does. Run from the package folder: scripts/check.sh
+set -eu
+swift build
+swift test --parallel
