@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import FolioPlugins
 import FolioTerminal
 import Synchronization
 
@@ -40,6 +41,10 @@ struct EditorCalls: Sendable {
         worker.submit(label: label, isCommand: true) { [document, mailbox, worker] in
             do {
                 try document.performNow(effect)
+            } catch let conflict as EditConflict {
+                // Refused, and the window shows what changed meanwhile.
+                mailbox.post(.finished(effect, .conflicted(LaunchApp.oneLine(conflict), DocumentSnapshot.read(document))))
+                return
             } catch {
                 mailbox.post(.finished(effect, .failed(LaunchApp.oneLine(error))))
                 return

@@ -95,7 +95,7 @@ public struct EditorCommand: Equatable, Sendable {
     /// The argument names from `usage`.
     public var argumentNames: [String] { usage.split(separator: " ").dropFirst().map(String.init) }
     /// Whether an argument name is an item number the host fills in from the cursor or the selection.
-    public static func isItemArgument(_ name: String) -> Bool { name == "N" || name == "ITEM" }
+    public static func isItemArgument(_ name: String) -> Bool { name == "N" || name == "ITEM" || name == "LINE" }
 }
 
 /// What is selected in an editor: a range of lines/items, nil when nothing is.
