@@ -22,7 +22,7 @@ struct ChecklistEditor: FolioEditor {
             CommandSpec("rename", title: "Rename item", shortcut: "r", usage: "rename N TITLE", needsSelection: true),
             CommandSpec("toggle", title: "Check or uncheck item", shortcut: "space", usage: "toggle N", needsSelection: true),
             CommandSpec("delete", title: "Delete item", shortcut: "d", usage: "delete N", needsSelection: true),
-            CommandSpec("move", title: "Move item", shortcut: "m", usage: "move N TO", needsSelection: true),
+            CommandSpec("move", title: "Move item", shortcut: "m", usage: "move N TO:int+", needsSelection: true),
             CommandSpec("check-all", title: "Check all items", shortcut: "ctrl+a", usage: "check-all"),
             CommandSpec("uncheck-all", title: "Uncheck all items", shortcut: "ctrl+u", usage: "uncheck-all"),
         ])

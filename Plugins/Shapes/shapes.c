@@ -311,7 +311,7 @@ static folio_status shapes_apply(const folio_editor *editor, const folio_documen
     folio_status status = FOLIO_STATUS_OK;
 
     if (strcmp(command, "add") == 0) {
-        const char *usage = "add rect|ellipse X Y W H [COLOR]";
+        const char *usage = "add rect|ellipse X:int Y:int W:int+ H:int+ [COLOR]";
         shape s;
         memset(&s, 0, sizeof s);
         strcpy(s.color, "black");
@@ -332,7 +332,7 @@ static folio_status shapes_apply(const folio_editor *editor, const folio_documen
         snprintf(message, sizeof message, "added %s %zu at (%lld, %lld), %lld x %lld, %s", kind_name(s.kind), next->count, s.x, s.y, s.w, s.h, s.color);
     } else if (strcmp(command, "move") == 0 || strcmp(command, "resize") == 0) {
         int moving = command[0] == 'm';
-        const char *usage = moving ? "move N X Y" : "resize N W H";
+        const char *usage = moving ? "move N X:int Y:int" : "resize N W:int+ H:int+";
         size_t index;
         long long a, b;
         if ((status = expect_count(&args, 3, 3, usage, error)) != FOLIO_STATUS_OK) goto failed;
@@ -484,9 +484,9 @@ static const void *shapes_extension(const folio_editor *editor, const char *id) 
 
 #define COMMAND(ID, TITLE, KEY, USAGE, FLAGS) \
     static const folio_command_info command_##ID = {sizeof(folio_command_info), FLAGS, #ID, TITLE, KEY, USAGE};
-COMMAND(add, "Add shape", "a", "add rect|ellipse X Y W H [COLOR]", 0)
-COMMAND(move, "Move shape", "m", "move N X Y", FOLIO_COMMAND_NEEDS_SELECTION)
-COMMAND(resize, "Resize shape", "s", "resize N W H", FOLIO_COMMAND_NEEDS_SELECTION)
+COMMAND(add, "Add shape", "a", "add rect|ellipse X:int Y:int W:int+ H:int+ [COLOR]", 0)
+COMMAND(move, "Move shape", "m", "move N X:int Y:int", FOLIO_COMMAND_NEEDS_SELECTION)
+COMMAND(resize, "Resize shape", "s", "resize N W:int+ H:int+", FOLIO_COMMAND_NEEDS_SELECTION)
 COMMAND(delete, "Delete shape", "d", "delete N", FOLIO_COMMAND_NEEDS_SELECTION)
 static const folio_command_info *const commands[] = {&command_add, &command_move, &command_resize, &command_delete};
 

@@ -8,10 +8,10 @@ struct StoryEditor: FolioEditor {
         priority: .default,
         commands: [
             CommandSpec("add-act", title: "Add act", shortcut: "A", usage: "add-act TITLE"),
-            CommandSpec("add-scene", title: "Add scene", shortcut: "a", usage: "add-scene ACT TITLE", needsSelection: true),
-            CommandSpec("rename-scene", title: "Rename scene", shortcut: "r", usage: "rename-scene ACT SCENE TITLE", needsSelection: true),
-            CommandSpec("move-scene", title: "Move scene", shortcut: "m", usage: "move-scene ACT SCENE TO_ACT TO_POS", needsSelection: true),
-            CommandSpec("set-text", title: "Set scene text", shortcut: "e", usage: "set-text ACT SCENE TEXT", needsSelection: true),
+            CommandSpec("add-scene", title: "Add scene", shortcut: "a", usage: "add-scene ACT:int+ TITLE", needsSelection: true),
+            CommandSpec("rename-scene", title: "Rename scene", shortcut: "r", usage: "rename-scene ACT:int+ SCENE:int+ TITLE", needsSelection: true),
+            CommandSpec("move-scene", title: "Move scene", shortcut: "m", usage: "move-scene ACT:int+ SCENE:int+ TO_ACT:int+ TO_POS:int+", needsSelection: true),
+            CommandSpec("set-text", title: "Set scene text", shortcut: "e", usage: "set-text ACT:int+ SCENE:int+ TEXT", needsSelection: true),
         ])
 
     func open(_ bytes: [UInt8]) throws -> Story {
@@ -120,7 +120,8 @@ struct StoryEditor: FolioEditor {
         lines += ViewText.window(outline, width: width, height: outlineRows, focus: focus, scroll: selection.scroll)
         if let focus, room - outlineRows >= 2 {
             let name = String(rows[focus].label.trimmingSpaces)
-            lines.append(ViewText.fit("── " + name + " " + String(repeating: "─", count: max(0, width)), width: width))
+            let title = "── " + name + " "
+            lines.append(ViewText.fit(title + String(repeating: "─", count: max(0, width - title.count)), width: width))
             lines += text.prefix(room - outlineRows - 1).map { ViewText.fit("  " + $0, width: width) }
         }
         return Array(lines.prefix(height))

@@ -171,7 +171,7 @@ public enum Screens {
         let barY = height - 1
         if let prompt = state.prompt {
             // The one-line prompt replaces the command bar.
-            let label = " \(prompt.command.title) — \(prompt.names.indices.contains(prompt.asking) ? prompt.names[prompt.asking] : ""): "
+            let label = " \(prompt.command.title) — \(prompt.currentArgument?.name ?? ""): "
             grid.put(label, x: 0, y: barY, style: theme.key, maxWidth: width)
             grid.put(prompt.shownText + "▏", x: min(width, DisplayWidth.width(of: label)), y: barY, style: CellStyle(bold: true),
                      maxWidth: max(0, width - DisplayWidth.width(of: label)))

@@ -36,6 +36,7 @@ extension PluginHost {
     /// numbers mean the items the user meant. When the file changed since `base`, the result is merged with the
     /// newest content (the editor's semantic merge, else a three-way text merge) and committed as one change; when
     /// the two conflict, `EditConflict` is thrown and nothing is written (never a change to another item).
+    @discardableResult
     public func edit(_ document: Document, command: String, arguments: [String], base: String? = nil, associations: [String: String] = [:],
                      editor override: String? = nil) throws -> EditOutcome {
         let clock = ContinuousClock()

@@ -114,3 +114,72 @@ final class BaseVersionEditTests: XCTestCase {
         XCTAssertEqual(try checklist(document), "[ ] Milk, [ ] Bread, [ ] Ghee, [ ] Cheese")
     }
 }
+
+/// The bundled editors act on a whole range, and show the item under the cursor the way commands see it.
+final class EditorRangeAndCursorTests: XCTestCase {
+    private func editor(_ id: String) throws -> PluginEditor { try PluginFixtures.bundledHost().editor(id) }
+
+    func testGivenAChecklistWhenARangeIsToggledThenEveryItemInItIsCheckedAsOneChange() throws {
+        var (list, _) = try editor("checklist").open(Data()).apply("add", "A")
+        for title in ["B", "C", "D"] { (list, _) = try list.apply("add", title) }
+        (list, _) = try list.apply("toggle", "3")
+        let (toggled, description) = try list.apply("toggle", "2-3")
+        XCTAssertEqual(description, "checked 'B', 'C'", "one unchecked item in the range: the whole range is checked")
+        XCTAssertEqual(try toggled.render(width: 30, height: 5).dropFirst().map { String($0.dropFirst(3)) }, ["[ ] A", "[x] B", "[x] C", "[ ] D"])
+        let (unchecked, again) = try toggled.apply("toggle", "3-2")
+        XCTAssertEqual(again, "unchecked 'B', 'C'")
+        XCTAssertEqual(try unchecked.render(width: 30, height: 5).dropFirst().map { String($0.dropFirst(3)) }, ["[ ] A", "[ ] B", "[ ] C", "[ ] D"])
+        let (moved, movedText) = try list.apply("move", "1-2", "3")
+        XCTAssertEqual(movedText, "moved 'A', 'B' to 3")
+        XCTAssertEqual(try moved.render(width: 30, height: 5).dropFirst().map { String($0.dropFirst(7)) }, ["C", "D", "A", "B"])
+        XCTAssertThrowsError(try list.apply("rename", "1-2", "X")) { XCTAssertEqual("\($0)".contains("N must be one item, got the range 1-2"), true, "\($0)") }
+        XCTAssertThrowsError(try list.apply("delete", "0-2"))
+        XCTAssertThrowsError(try list.apply("delete", "2-"))
+    }
+
+    func testGivenShapesWhenARangeIsDeletedThenItIsOneChangeAndTheListNumbersTheRest() throws {
+        var (drawing, _) = try editor("shapes").open(Data()).apply("add", "rect", "0", "0", "2", "2")
+        for x in ["3", "6", "9"] { (drawing, _) = try drawing.apply("add", "ellipse", x, "0", "2", "2") }
+        let (after, description) = try drawing.apply("delete", "3-2")
+        XCTAssertEqual(description, "deleted shapes 2-3")
+        let lines = try after.render(width: 40, height: 8, selection: ViewSelection(cursor: 2))
+        XCTAssertEqual(Array(lines.prefix(3)), ["shape 2 of 2: ellipse at (9, 0), 2 x 2, b", " 1 rect at (0, 0), 2 x 2, black", ">2 ellipse at (9, 0), 2 x 2, black"].map { String($0.prefix(40)) })
+        XCTAssertThrowsError(try drawing.apply("delete", "2-9")) { XCTAssertTrue("\($0)".contains("N must be shape numbers from 1 to 4"), "\($0)") }
+        XCTAssertThrowsError(try drawing.apply("move", "1-2", "0", "0"))
+    }
+
+    func testGivenPlainTextWhenARangeOfLinesIsDeletedThenTheyGoAsOneChange() throws {
+        let (text, description) = try editor("plain-text").open(Data("a\nb\nc\nd\n".utf8)).apply("delete-line", "2-3")
+        XCTAssertEqual(description, "deleted lines 2–3")
+        XCTAssertEqual(try text.text, "a\nd\n")
+        let (inserted, _) = try text.apply("insert", "2", "x")
+        XCTAssertEqual(try inserted.text, "a\nx\nd\n")
+        let (appended, _) = try text.apply("insert", "3", "z")
+        XCTAssertEqual(try appended.text, "a\nd\nz\n", "one past the last line appends")
+    }
+
+    func testGivenAStoryWhenTheCursorIsOnASceneThenItsTextIsShownUnderTheOutline() throws {
+        let story = try editor("story").open(Data("# Voyage\n\n## Act I: Departure\n\n### The Call\n\nThe phone rang.\nTwice.\n\n### Silence\n".utf8))
+        let lines = try story.render(width: 40, height: 10, selection: ViewSelection(cursor: 2))
+        XCTAssertEqual(lines, [
+            "Voyage                           4 words",
+            " 1 Act I: Departure              4 words",
+            ">2   1.1 The Call                4 words",
+            " 3   1.2 Silence                 0 words",
+            "── 1.1 The Call ────────────────────────",
+            "  The phone rang.",
+            "  Twice.",
+        ])
+        XCTAssertEqual(try story.render(width: 40, height: 10, selection: ViewSelection(cursor: 3)).suffix(2), ["── 1.2 Silence ─────────────────────────", "  (no text: e sets it)"])
+    }
+
+    func testGivenAnActTitleTypedWithItsLabelWhenAddedThenTheLabelIsWrittenOnce() throws {
+        let story = try editor("story").open(Data("# Voyage\n".utf8))
+        let (one, description) = try story.apply("add-act", "Act I: Departure")
+        XCTAssertEqual(description, "added Act I: 'Departure'")
+        let (two, _) = try one.apply("add-act", "act 2 - Return")
+        let (three, _) = try two.apply("add-act", "Acting lessons")
+        XCTAssertEqual(try three.text.split(separator: "\n").filter { $0.hasPrefix("## ") },
+                       ["## Act I: Departure", "## Act II: Return", "## Act III: Acting lessons"])
+    }
+}
