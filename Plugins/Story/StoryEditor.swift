@@ -94,7 +94,7 @@ struct StoryEditor: FolioEditor {
         for (a, act) in story.acts.enumerated() {
             let actRow = rows.count
             var actWords = ViewText.wordCount(act.body.joined(separator: "\n"))
-            rows.append(("\(Story.headingText(act.header))", 0, act.body))
+            rows.append(("\(a + 1) \(Story.headingText(act.header))", 0, act.body))
             for (s, scene) in act.scenes.enumerated() {
                 let words = ViewText.wordCount(scene.body.joined(separator: "\n"))
                 actWords += words
@@ -105,11 +105,9 @@ struct StoryEditor: FolioEditor {
         }
         let header = row(story.title.isEmpty ? "Untitled story" : story.title, "\(total) words", width)
         guard !rows.isEmpty else { return ViewText.window([header, "  (no acts: add-act TITLE)"], width: width, height: height) }
-        let digits = String(rows.count).count
+        // Each row shows its position (act "2", scene "2.3"): the host reads the items and suggests ACT and SCENE from it.
         let outline = rows.enumerated().map { index, item -> String in
-            let number = String(index + 1)
-            let marker = selection.cursor == index + 1 ? ">" : " "
-            return row(marker + String(repeating: " ", count: digits - number.count) + number + " " + item.label, "\(item.words) words", width)
+            row((selection.cursor == index + 1 ? ">" : " ") + item.label, "\(item.words) words", width)
         }
         let room = max(0, height - 1)
         let focus = selection.cursor > 0 && selection.cursor <= rows.count ? selection.cursor - 1 : nil

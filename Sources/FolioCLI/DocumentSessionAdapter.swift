@@ -185,7 +185,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
             guard cancelled?.head != head else { layout = nil; return nil }
             do {
                 let lines = try opened?.view(width: 200, height: 10_000_000, selection: ViewSelection())
-                layout = lines.flatMap { ViewLines.layout($0) }
+                layout = lines.flatMap { ViewLines.outlineLayout($0) }
             } catch {
                 _ = noteCancel(error, head: head)
                 layout = nil

@@ -18,7 +18,7 @@ extension AppState {
                 prompt.text = ""
                 if let next = prompt.values.indices.first(where: { prompt.values[$0] == nil }) {
                     prompt.asking = next
-                    editor.prompt = prompt
+                    editor.prompt = prompt.suggesting(from: editor)
                 } else {
                     editor.prompt = nil
                     effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments, base: prompt.base))

@@ -95,13 +95,17 @@ extension AppState {
 }
 
 extension EditorPrompt {
-    /// Suggests the argument being asked from the cursor, ready to edit: a `LINE` is the line under the cursor (or the
-    /// selection's first) when the view numbers its lines.
+    /// Suggests the argument being asked from the item under the cursor (the selection's first), ready to edit: a
+    /// command's leading whole-number arguments are that item's position as its line shows it — the story's
+    /// `add-scene ACT TITLE` on scene 2.3 suggests ACT 2, `set-text ACT SCENE TEXT` ACT 2 then SCENE 3.
     func suggesting(from editor: EditorState) -> EditorPrompt {
-        guard text.isEmpty, names.indices.contains(asking), names[asking] == "LINE", editor.items != nil,
-              let target = editor.effectiveSelection else { return self }
+        guard text.isEmpty, names.indices.contains(asking), let items = editor.items, let target = editor.effectiveSelection,
+              items.paths.indices.contains(target.start) else { return self }
+        let path = items.paths[target.start]
+        let leading = names[...asking].allSatisfy { CommandArgument(usageWord: $0).kind != .text || EditorCommand.isItemArgument($0) }
+        guard leading, asking < path.count, CommandArgument(usageWord: names[asking]).kind != .text else { return self }
         var prompt = self
-        prompt.text = String(target.start + 1)
+        prompt.text = String(path[asking])
         return prompt
     }
 }

@@ -123,7 +123,10 @@ public protocol EditorViewProvider: Sendable {
 public struct ItemLayout: Equatable, Sendable {
     public var count: Int
     public var headerLines: Int
-    public init(count: Int, headerLines: Int) { self.count = count; self.headerLines = headerLines }
+    /// Each item's position as its line shows it ([3], or [1, 2] in an outline), when known; commands' leading
+    /// whole-number arguments are suggested from the one under the cursor.
+    public var paths: [[Int]]
+    public init(count: Int, headerLines: Int, paths: [[Int]] = []) { self.count = count; self.headerLines = headerLines; self.paths = paths }
 }
 
 extension EditorViewProvider {

@@ -150,7 +150,7 @@ public enum Screens {
             let y = row + 1
             let selected: Bool
             if numbered {
-                selected = state.selection.map { selection in ViewLines.itemNumber(text).map { selection.start + 1...selection.end + 1 ~= $0 } ?? false } ?? false
+                selected = state.selection.map { selection in ViewLines.itemIndex(text, in: state.items).map { selection.start...selection.end ~= $0 } ?? false } ?? false
             } else {
                 selected = state.selection.map { $0.start...$0.end ~= row } ?? false
                 if row == state.cursor { grid.put("›", x: 0, y: y, style: theme.key) }

@@ -72,3 +72,75 @@ final class EditorArgumentCheckTests: XCTestCase {
         XCTAssertNotNil(CommandArgument(usageWord: "X:int").problem(with: "99999999999999999999999"), "too big is not a number, and never traps")
     }
 }
+
+/// The story's outline rows are the items the cursor moves over, and a command's ACT and SCENE are suggested from
+/// the row under the cursor.
+final class OutlineCursorTests: XCTestCase {
+    let scene = LaunchScene.defaultScene
+    let outline = [
+        "Voyage                           4 words",
+        " 1 Act I: Departure              4 words",
+        "   1.1 The Call                  4 words",
+        "   1.2 Silence                   0 words",
+        " 2 Act II: Return                0 words",
+        "── 1.1 The Call ────────────────────────",
+        "  3 ships sailed.",
+    ]
+    let commands = [
+        EditorCommand(id: "add-scene", title: "Add scene", shortcut: "a", needsSelection: true, usage: "add-scene ACT:int+ TITLE"),
+        EditorCommand(id: "set-text", title: "Set scene text", shortcut: "e", needsSelection: true, usage: "set-text ACT:int+ SCENE:int+ TEXT"),
+    ]
+
+    func story(cursor: Int) -> AppState {
+        var state = AppState()
+        var editor = EditorState(path: "v", title: "Voyage", contentType: "org.folio.story", commitID: "c1", commands: commands)
+        editor.items = ViewLines.outlineLayout(outline)
+        editor.cursor = cursor
+        state.screen = .editor(editor)
+        return state
+    }
+
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
+        var state = state
+        var effects: [AppEffect] = []
+        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
+        return (state, effects)
+    }
+
+    func promptText(_ state: AppState) -> String? {
+        if case let .editor(editor) = state.screen { return editor.prompt?.text }
+        return nil
+    }
+
+    func testGivenAStoryOutlineThenEveryActAndSceneRowIsAnItemWithItsPositionAndTheTextBelowIsNot() {
+        XCTAssertEqual(ViewLines.outlineLayout(outline), ItemLayout(count: 4, headerLines: 1, paths: [[1], [1, 1], [1, 2], [2]]))
+        XCTAssertEqual(ViewLines.itemIndex(">  1.2 Silence    0 words", in: ViewLines.outlineLayout(outline)), 2)
+        XCTAssertNil(ViewLines.itemPath("  1.x Odd"))
+        XCTAssertNil(ViewLines.itemPath("  99999999999999999999 overflow"), "never traps")
+    }
+
+    func testGivenTheCursorOnScene12WhenAddSceneIsPressedThenACTIsSuggestedAs1() {
+        let (asking, _) = run([.character("a")], from: story(cursor: 2))
+        XCTAssertEqual(promptText(asking), "1")
+        let (_, effects) = run([.enter] + "Storm".map(Key.character) + [.enter], from: asking)
+        XCTAssertEqual(effects, [.runEditorCommand("add-scene", arguments: ["1", "Storm"], base: "c1")])
+    }
+
+    func testGivenTheCursorOnAct2WhenAddSceneIsPressedThenACTIsSuggestedAs2() {
+        XCTAssertEqual(promptText(run([.character("a")], from: story(cursor: 3)).0), "2")
+    }
+
+    func testGivenTheCursorOnScene12WhenSetTextIsPressedThenACTThenSCENEAreSuggestedAndTEXTIsNot() {
+        let (act, _) = run([.character("e")], from: story(cursor: 2))
+        XCTAssertEqual(promptText(act), "1")
+        let (sceneAsked, _) = run([.enter], from: act)
+        XCTAssertEqual(promptText(sceneAsked), "2")
+        let (text, _) = run([.enter], from: sceneAsked)
+        XCTAssertEqual(promptText(text), "")
+    }
+
+    func testGivenTheCursorOnAnActWhenSetTextIsPressedThenSCENEIsAskedEmpty() {
+        let (act, _) = run([.character("e")], from: story(cursor: 0))
+        XCTAssertEqual(promptText(run([.enter], from: act).0), "")
+    }
+}

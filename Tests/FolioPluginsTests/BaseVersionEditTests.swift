@@ -164,8 +164,8 @@ final class EditorRangeAndCursorTests: XCTestCase {
         XCTAssertEqual(lines, [
             "Voyage                           4 words",
             " 1 Act I: Departure              4 words",
-            ">2   1.1 The Call                4 words",
-            " 3   1.2 Silence                 0 words",
+            ">  1.1 The Call                  4 words",
+            "   1.2 Silence                   0 words",
             "── 1.1 The Call ────────────────────────",
             "  The phone rang.",
             "  Twice.",

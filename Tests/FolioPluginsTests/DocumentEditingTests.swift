@@ -80,7 +80,7 @@ final class DocumentEditingTests: XCTestCase {
         XCTAssertEqual(viewed.stdout, """
         Untitled story         4 words
          1 Act I: Beginning    4 words
-         2   1.1 Dawn          4 words
+           1.1 Dawn            4 words
 
         """)
     }
