@@ -22,6 +22,7 @@ extension AppState {
                 } else {
                     editor.prompt = nil
                     effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments, base: prompt.base))
+                    editor.selectionAnchor = nil  // the range was given to the command, as a visual selection ends with it
                 }
             default: break
             }
@@ -108,6 +109,7 @@ extension AppState {
             return
         }
         effects.append(.runEditorCommand(command.id, arguments: values.map { $0 ?? "" }, base: base))
+        if item != nil || command.needsSelection { editor.selectionAnchor = nil }  // the range was given to the command
     }
 }
 

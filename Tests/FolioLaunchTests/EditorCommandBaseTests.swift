@@ -47,6 +47,8 @@ final class EditorCommandBaseTests: XCTestCase {
         let (state, effects) = run([.character("v"), .down, .down, .character("d")], from: window())
         XCTAssertEqual(effects, [.runEditorCommand("delete", arguments: ["1-3"], base: "c1")])
         XCTAssertNotNil(state.call, "one call runs")
+        XCTAssertNil(editor(state)?.selection, "the range went to the command: the selection ends with it")
+        XCTAssertEqual(editor(state)?.cursor, 2)
     }
 
     func testGivenARangeSelectedUpwardsWhenSpaceIsPressedThenTheRangeIsGivenLowestFirst() {
