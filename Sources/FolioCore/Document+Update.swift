@@ -17,7 +17,7 @@ extension Document {
             let current = try entry.map { try repository.readBlob($0.id) }
             let data = try transform(current)
             if let headTree, data == current { return headTree }
-            let blob = try repository.writeBlob(data)
+            let blob = try saving(path) { try repository.writeBlob(data) }
             return try repository.updateTree(headTree, [.upsert(path: path, blob: blob, mode: entry?.isExecutable == true ? 0o100755 : 0o100644)])
         }
     }
