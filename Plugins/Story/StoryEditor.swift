@@ -120,7 +120,8 @@ struct StoryEditor: FolioEditor {
             let name = String(rows[focus].label.trimmingSpaces)
             let title = "── " + name + " "
             lines.append(ViewText.fit(title + String(repeating: "─", count: max(0, width - title.count)), width: width))
-            lines += text.prefix(room - outlineRows - 1).map { ViewText.fit("  " + $0, width: width) }
+            // A bar before the text: a line of it starting with a number never reads as an outline row.
+            lines += text.prefix(room - outlineRows - 1).map { ViewText.fit("│ " + $0, width: width) }
         }
         return Array(lines.prefix(height))
     }

@@ -84,7 +84,7 @@ final class OutlineCursorTests: XCTestCase {
         "   1.2 Silence                   0 words",
         " 2 Act II: Return                0 words",
         "── 1.1 The Call ────────────────────────",
-        "  3 ships sailed.",
+        "│ 3 ships sailed.",
     ]
     let commands = [
         EditorCommand(id: "add-scene", title: "Add scene", shortcut: "a", needsSelection: true, usage: "add-scene ACT:int+ TITLE"),

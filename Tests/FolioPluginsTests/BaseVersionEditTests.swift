@@ -167,10 +167,10 @@ final class EditorRangeAndCursorTests: XCTestCase {
             ">  1.1 The Call                  4 words",
             "   1.2 Silence                   0 words",
             "── 1.1 The Call ────────────────────────",
-            "  The phone rang.",
-            "  Twice.",
+            "│ The phone rang.",
+            "│ Twice.",
         ])
-        XCTAssertEqual(try story.render(width: 40, height: 10, selection: ViewSelection(cursor: 3)).suffix(2), ["── 1.2 Silence ─────────────────────────", "  (no text: e sets it)"])
+        XCTAssertEqual(try story.render(width: 40, height: 10, selection: ViewSelection(cursor: 3)).suffix(2), ["── 1.2 Silence ─────────────────────────", "│ (no text: e sets it)"])
     }
 
     func testGivenAnActTitleTypedWithItsLabelWhenAddedThenTheLabelIsWrittenOnce() throws {
