@@ -22,7 +22,9 @@ extension AppState {
                 } else {
                     editor.prompt = nil
                     effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments, base: prompt.base))
-                    editor.selectionAnchor = nil  // the range was given to the command, as a visual selection ends with it
+                    if prompt.command.needsSelection || prompt.names.contains(where: EditorCommand.isItemArgument) {
+                        editor.selectionAnchor = nil  // the range was given to the command, as a visual selection ends with it
+                    }
                 }
             default: break
             }

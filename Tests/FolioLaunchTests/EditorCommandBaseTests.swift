@@ -51,6 +51,18 @@ final class EditorCommandBaseTests: XCTestCase {
         XCTAssertEqual(editor(state)?.cursor, 2)
     }
 
+    func testGivenARangeWhenACommandWithoutItemsIsRunThenTheRangeStays() {
+        let (state, effects) = run([.character("v"), .down, .character("a")] + "Figs".map(Key.character) + [.enter], from: window())
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["Figs"], base: "c1")])
+        XCTAssertEqual(editor(state)?.selection, EditorSelection(start: 0, end: 1))
+    }
+
+    func testGivenARangeWhenARenameIsSubmittedFromThePromptThenTheSelectionEnds() {
+        let (state, effects) = run([.character("v"), .character("r")] + "Oat milk".map(Key.character) + [.enter], from: window())
+        XCTAssertEqual(effects, [.runEditorCommand("rename", arguments: ["1", "Oat milk"], base: "c1")])
+        XCTAssertNil(editor(state)?.selection)
+    }
+
     func testGivenARangeSelectedUpwardsWhenSpaceIsPressedThenTheRangeIsGivenLowestFirst() {
         let (_, effects) = run([.end, .character("v"), .up, .up, .character(" ")], from: window())
         XCTAssertEqual(effects, [.runEditorCommand("toggle", arguments: ["2-4"], base: "c1")])
