@@ -17,6 +17,7 @@ enum ChecklistMerge {
             return result
         }
         let baseItems = table(baseKeys, base.items), ourItems = table(ourKeys, ours.items), theirItems = table(theirKeys, theirs.items)
+        conflicts += renameConflicts(baseKeys, ourKeys, theirKeys)
 
         // Which items survive, and with which checked state.
         var merged: [ItemKey: Checklist.Item] = [:]
@@ -69,5 +70,23 @@ enum ChecklistMerge {
             placed.insert(key)
         }
         return .merged(Checklist(title: title, items: order.compactMap { merged[$0] }))
+    }
+
+    /// A side that replaced exactly one item by one new item in its place renamed it (items are matched by title):
+    /// the other side deleting or renaming that item otherwise conflicts with it.
+    static func renameConflicts(_ base: [ItemKey], _ ours: [ItemKey], _ theirs: [ItemKey]) -> [String] {
+        func rename(_ side: [ItemKey]) -> (old: ItemKey, new: ItemKey)? {
+            let removed = base.filter { !side.contains($0) }, added = side.filter { !base.contains($0) }
+            guard removed.count == 1, added.count == 1, base.firstIndex(of: removed[0]) == side.firstIndex(of: added[0]) else { return nil }
+            return (removed[0], added[0])
+        }
+        var conflicts: [String] = []
+        if let ourRename = rename(ours), !theirs.contains(ourRename.old), !theirs.contains(ourRename.new) {
+            let their = rename(theirs).flatMap { $0.old == ourRename.old ? "renamed to '\($0.new.title)'" : nil } ?? "deleted"
+            conflicts.append("'\(ourRename.old.title)': renamed to '\(ourRename.new.title)' by us, \(their) by them")
+        } else if let theirRename = rename(theirs), !ours.contains(theirRename.old), !ours.contains(theirRename.new) {
+            conflicts.append("'\(theirRename.old.title)': deleted by us, renamed to '\(theirRename.new.title)' by them")
+        }
+        return conflicts
     }
 }

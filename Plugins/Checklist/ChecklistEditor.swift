@@ -22,7 +22,7 @@ struct ChecklistEditor: FolioEditor {
             CommandSpec("rename", title: "Rename item", shortcut: "r", usage: "rename N TITLE", needsSelection: true),
             CommandSpec("toggle", title: "Check or uncheck item", shortcut: "space", usage: "toggle N", needsSelection: true),
             CommandSpec("delete", title: "Delete item", shortcut: "d", usage: "delete N", needsSelection: true),
-            CommandSpec("move", title: "Move item", shortcut: "m", usage: "move N TO", needsSelection: true),
+            CommandSpec("move", title: "Move item", shortcut: "m", usage: "move N TO:int+", needsSelection: true),
             CommandSpec("check-all", title: "Check all items", shortcut: "ctrl+a", usage: "check-all"),
             CommandSpec("uncheck-all", title: "Uncheck all items", shortcut: "ctrl+u", usage: "uncheck-all"),
         ])
@@ -87,28 +87,33 @@ struct ChecklistEditor: FolioEditor {
             return (list, "added '\(title)'")
         case "rename":
             try arguments.expect(2)
-            let index = try arguments.item(0, "N", count: list.items.count)
+            let index = try arguments.singleItem(0, "N", count: list.items.count)
             let title = try nonEmpty(arguments.text(1, "TITLE"))
             let old = list.items[index].title
             list.items[index].title = title
             return (list, "renamed '\(old)' to '\(title)'")
         case "toggle":
             try arguments.expect(1)
-            let index = try arguments.item(0, "N", count: list.items.count)
-            list.items[index].checked.toggle()
-            return (list, "\(list.items[index].checked ? "checked" : "unchecked") '\(list.items[index].title)'")
+            // A range is checked when any of it is unchecked, else unchecked: one state for all, as one change.
+            let range = try arguments.items(0, "N", count: list.items.count)
+            let value = range.count == 1 ? !list.items[range.lowerBound].checked : list.items[range].contains { !$0.checked }
+            for index in range { list.items[index].checked = value }
+            return (list, "\(value ? "checked" : "unchecked") \(Self.names(list.items[range]))")
         case "delete":
             try arguments.expect(1)
-            let index = try arguments.item(0, "N", count: list.items.count)
-            let removed = list.items.remove(at: index)
-            return (list, "deleted '\(removed.title)'")
+            let range = try arguments.items(0, "N", count: list.items.count)
+            let removed = list.items[range]
+            list.items.removeSubrange(range)
+            return (list, "deleted \(Self.names(removed))")
         case "move":
             try arguments.expect(2)
-            let index = try arguments.item(0, "N", count: list.items.count)
+            let range = try arguments.items(0, "N", count: list.items.count)
             let target = try arguments.item(1, "TO", count: list.items.count)
-            let item = list.items.remove(at: index)
-            list.items.insert(item, at: target)
-            return (list, "moved '\(item.title)' to \(target + 1)")
+            let moving = Array(list.items[range])
+            list.items.removeSubrange(range)
+            let position = min(target, list.items.count)
+            list.items.insert(contentsOf: moving, at: position)
+            return (list, "moved \(Self.names(moving[...])) to \(position + 1)")
         case "check-all", "uncheck-all":
             try arguments.expect(0)
             let value = command == "check-all"
@@ -144,6 +149,16 @@ struct ChecklistEditor: FolioEditor {
 
     func semanticMerge(base: Checklist, ours: Checklist, theirs: Checklist) throws -> MergeOutcome<Checklist> {
         ChecklistMerge.merge(base: base, ours: ours, theirs: theirs)
+    }
+
+    /// Items named for a description: "'Milk'", "'Milk', 'Eggs'", "3 items ('Milk' … 'Eggs')".
+    static func names(_ items: ArraySlice<Checklist.Item>) -> String {
+        guard let first = items.first, let last = items.last else { return "no items" }
+        switch items.count {
+        case 1: return "'\(first.title)'"
+        case 2: return "'\(first.title)', '\(last.title)'"
+        default: return "\(items.count) items ('\(first.title)' … '\(last.title)')"
+        }
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {

@@ -49,15 +49,19 @@ struct PlainTextEditor: FolioEditor {
             return (document, added.count > 1 ? "appended lines \(first)–\(document.lines.count)" : "appended line \(first)")
         case "insert":
             try arguments.expect(2)
-            let line = try arguments.int(0, "LINE", in: 1...(document.lines.count + 1))
+            // A range inserts before its first line; one past the last line appends.
+            let end = document.lines.count + 1
+            let line = try (try? arguments.int(0, "LINE", in: end...end)) ?? arguments.items(0, "LINE", count: document.lines.count).lowerBound + 1
             let added = TextLines(try arguments.text(1, "TEXT")).lines
             document.lines.insert(contentsOf: added.isEmpty ? [""] : added, at: line - 1)
             return (document, "inserted line \(line)")
         case "delete-line":
             try arguments.expect(1)
-            let index = try arguments.item(0, "LINE", count: document.lines.count)
-            let removed = document.lines.remove(at: index)
-            return (document, "deleted line \(index + 1) ('\(ViewText.fit(removed, width: 40))')")
+            let range = try arguments.items(0, "LINE", count: document.lines.count)
+            let removed = document.lines[range]
+            document.lines.removeSubrange(range)
+            if range.count > 1 { return (document, "deleted lines \(range.lowerBound + 1)–\(range.upperBound + 1)") }
+            return (document, "deleted line \(range.lowerBound + 1) ('\(ViewText.fit(removed.first ?? "", width: 40))')")
         case "replace":
             try arguments.expect(2)
             let old = try arguments.text(0, "OLD"), new = try arguments.text(1, "NEW")

@@ -254,6 +254,33 @@ static folio_status item_number(const arguments *args, int index, size_t count, 
     return FOLIO_STATUS_OK;
 }
 
+/* Items `first`..`last` (0-based) named by "N" or "A-B" (either order), among `count`. */
+static folio_status item_range(const arguments *args, int index, size_t count, const char *usage, size_t *first, size_t *last,
+                               folio_buffer *error) {
+    const char *value = args->values[index];
+    const char *dash = strchr(value, '-');
+    if (dash == NULL || dash == value) {
+        if ((item_number(args, index, count, usage, first, error)) != FOLIO_STATUS_OK) return FOLIO_STATUS_INVALID_ARGUMENT;
+        *last = *first;
+        return FOLIO_STATUS_OK;
+    }
+    char low[32];
+    size_t n = (size_t)(dash - value);
+    if (n >= sizeof low) return bad(error, "N must be a shape number or a range A-B", value, usage);
+    memcpy(low, value, n);
+    low[n] = 0;
+    long long a, b;
+    if (count == 0) return bad(error, "there are no shapes", value, usage);
+    if (!parse_number(low, 1, (long long)count, &a) || !parse_number(dash + 1, 1, (long long)count, &b)) {
+        char what[80];
+        snprintf(what, sizeof what, "N must be shape numbers from 1 to %zu", count);
+        return bad(error, what, value, usage);
+    }
+    *first = (size_t)((a < b ? a : b) - 1);
+    *last = (size_t)((a < b ? b : a) - 1);
+    return FOLIO_STATUS_OK;
+}
+
 static folio_status shapes_apply(const folio_editor *editor, const folio_document *doc, const char *command, const char *arguments_json,
                                  const folio_selection *selection, folio_document **out, folio_buffer *description, folio_buffer *error) {
     (void)editor;
@@ -270,7 +297,7 @@ static folio_status shapes_apply(const folio_editor *editor, const folio_documen
     folio_status status = FOLIO_STATUS_OK;
 
     if (strcmp(command, "add") == 0) {
-        const char *usage = "add rect|ellipse X Y W H [COLOR]";
+        const char *usage = "add rect|ellipse X:int Y:int W:int+ H:int+ [COLOR]";
         shape s;
         memset(&s, 0, sizeof s);
         strcpy(s.color, "black");
@@ -291,7 +318,7 @@ static folio_status shapes_apply(const folio_editor *editor, const folio_documen
         snprintf(message, sizeof message, "added %s %zu at (%lld, %lld), %lld x %lld, %s", kind_name(s.kind), next->count, s.x, s.y, s.w, s.h, s.color);
     } else if (strcmp(command, "move") == 0 || strcmp(command, "resize") == 0) {
         int moving = command[0] == 'm';
-        const char *usage = moving ? "move N X Y" : "resize N W H";
+        const char *usage = moving ? "move N X:int Y:int" : "resize N W:int+ H:int+";
         size_t index;
         long long a, b;
         if ((status = expect_count(&args, 3, 3, usage, error)) != FOLIO_STATUS_OK) goto failed;
@@ -305,12 +332,13 @@ static folio_status shapes_apply(const folio_editor *editor, const folio_documen
                  moving ? "" : "size ", a, b);
     } else if (strcmp(command, "delete") == 0) {
         const char *usage = "delete N";
-        size_t index;
+        size_t index, last;
         if ((status = expect_count(&args, 1, 1, usage, error)) != FOLIO_STATUS_OK) goto failed;
-        if ((status = item_number(&args, 0, next->count, usage, &index, error)) != FOLIO_STATUS_OK) goto failed;
-        snprintf(message, sizeof message, "deleted %s %zu", kind_name(next->items[index].kind), index + 1);
-        memmove(&next->items[index], &next->items[index + 1], (next->count - index - 1) * sizeof(shape));
-        next->count--;
+        if ((status = item_range(&args, 0, next->count, usage, &index, &last, error)) != FOLIO_STATUS_OK) goto failed;
+        if (last == index) snprintf(message, sizeof message, "deleted %s %zu", kind_name(next->items[index].kind), index + 1);
+        else snprintf(message, sizeof message, "deleted shapes %zu-%zu", index + 1, last + 1);
+        memmove(&next->items[index], &next->items[last + 1], (next->count - last - 1) * sizeof(shape));
+        next->count -= last - index + 1;
     } else {
         snprintf(message, sizeof message, "unknown command '%.40s' (commands: add, move, resize, delete)", command);
         status = folio_fail(error, FOLIO_STATUS_UNKNOWN_COMMAND, message);
@@ -364,39 +392,66 @@ static void draw(char *canvas, long long width, long long height, const shape *s
     if (number < 10) plot(canvas, width, height, x0 + (s->w > 2 ? 1 : 0), y0 + (s->h > 2 ? 1 : 0), (char)('0' + number));
 }
 
+/* The view: a summary line, the numbered list of shapes (the items the cursor moves over, so that the
+ * highlighted row is the shape commands act on), then the drawing with the selected shapes drawn in '*'. */
 static folio_status shapes_render(const folio_editor *editor, const folio_document *doc, uint32_t width, uint32_t height,
                                   const folio_selection *selection, folio_buffer *out, folio_buffer *error) {
     (void)editor;
     if (doc == NULL) return folio_fail(error, FOLIO_STATUS_INTERNAL, "no document");
     long long w = width > MAX_CANVAS ? MAX_CANVAS : width, h = height > MAX_CANVAS ? MAX_CANVAS : height;
-    long long cursor = 0;
-    if (selection != NULL && selection->struct_size >= sizeof(folio_selection)) cursor = selection->cursor;
+    long long cursor = 0, anchor = 0, scroll = 0, count = (long long)doc->count;
+    if (selection != NULL && selection->struct_size >= sizeof(folio_selection)) {
+        cursor = selection->cursor; anchor = selection->anchor; scroll = selection->scroll;
+    }
+    long long low = cursor, high = cursor;
+    if (anchor >= 1 && anchor < low) low = anchor;
+    if (anchor > high) high = anchor;
     text t = {0};
     if (w < 1 || h < 1) return text_finish(&t, out, error);
-    long long rows = h - 1;
+    char line[256];
+    if (cursor >= 1 && cursor <= count) {
+        const shape *s = &doc->items[cursor - 1];
+        snprintf(line, sizeof line, "shape %lld of %zu: %s at (%lld, %lld), %lld x %lld, %s", cursor, doc->count, kind_name(s->kind),
+                 s->x, s->y, s->w, s->h, s->color);
+    } else {
+        snprintf(line, sizeof line, "shapes: %zu", doc->count);
+    }
+    size_t n = strlen(line);
+    text_add(&t, line, n > (size_t)w ? (size_t)w : n);
+    long long room = h - 1;
+    /* The list takes what it needs, at most half the rows below the summary (at least one). */
+    long long listRows = count < (room + 1) / 2 ? count : (room + 1) / 2;
+    if (h >= (long long)MAX_CANVAS) listRows = count < room ? count : room;
+    long long first = scroll < 0 ? 0 : scroll;
+    if (cursor >= 1 && cursor - 1 < first) first = cursor - 1;
+    if (cursor >= 1 && cursor - 1 >= first + listRows) first = cursor - listRows;
+    if (first > count - listRows) first = count - listRows;
+    if (first < 0) first = 0;
+    int digits = snprintf(NULL, 0, "%lld", count > 0 ? count : 1);
+    for (long long i = first; i < first + listRows && i < count; i++) {
+        const shape *s = &doc->items[i];
+        snprintf(line, sizeof line, "%c%*lld %s at (%lld, %lld), %lld x %lld, %s", cursor == i + 1 ? '>' : ' ', digits, i + 1,
+                 kind_name(s->kind), s->x, s->y, s->w, s->h, s->color);
+        n = strlen(line);
+        text_add(&t, "\n", 1);
+        text_add(&t, line, n > (size_t)w ? (size_t)w : n);
+    }
+    long long rows = room - listRows;
     if (rows > 0) {
         char *canvas = malloc((size_t)(w * rows));
-        if (canvas == NULL) return folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
+        if (canvas == NULL) { free(t.data); return folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory"); }
         memset(canvas, ' ', (size_t)(w * rows));
-        for (size_t i = 0; i < doc->count; i++) draw(canvas, w, rows, &doc->items[i], i + 1, cursor == (long long)i + 1);
+        for (size_t i = 0; i < doc->count; i++) draw(canvas, w, rows, &doc->items[i], i + 1, (long long)i + 1 >= low && (long long)i + 1 <= high && low >= 1);
         for (long long y = 0; y < rows; y++) {
             long long end = w;
             while (end > 0 && canvas[y * w + end - 1] == ' ') end--;
-            text_add(&t, canvas + y * w, (size_t)end);
             text_add(&t, "\n", 1);
+            /* A drawing row never reads as a list row: it starts with '|' when it would start with a digit. */
+            if (end > 0 && canvas[y * w] >= '0' && canvas[y * w] <= '9') canvas[y * w] = '|';
+            text_add(&t, canvas + y * w, (size_t)end);
         }
         free(canvas);
     }
-    char summary[200];
-    if (cursor >= 1 && cursor <= (long long)doc->count) {
-        const shape *s = &doc->items[cursor - 1];
-        snprintf(summary, sizeof summary, "shape %lld of %zu: %s at (%lld, %lld), %lld x %lld, %s", cursor, doc->count, kind_name(s->kind),
-                 s->x, s->y, s->w, s->h, s->color);
-    } else {
-        snprintf(summary, sizeof summary, "%zu shape%s", doc->count, doc->count == 1 ? "" : "s");
-    }
-    size_t n = strlen(summary);
-    text_add(&t, summary, n > (size_t)w ? (size_t)w : n);
     return text_finish(&t, out, error);
 }
 
@@ -416,9 +471,9 @@ static const void *shapes_extension(const folio_editor *editor, const char *id) 
 
 #define COMMAND(ID, TITLE, KEY, USAGE, FLAGS) \
     static const folio_command_info command_##ID = {sizeof(folio_command_info), FLAGS, #ID, TITLE, KEY, USAGE};
-COMMAND(add, "Add shape", "a", "add rect|ellipse X Y W H [COLOR]", 0)
-COMMAND(move, "Move shape", "m", "move N X Y", FOLIO_COMMAND_NEEDS_SELECTION)
-COMMAND(resize, "Resize shape", "s", "resize N W H", FOLIO_COMMAND_NEEDS_SELECTION)
+COMMAND(add, "Add shape", "a", "add rect|ellipse X:int Y:int W:int+ H:int+ [COLOR]", 0)
+COMMAND(move, "Move shape", "m", "move N X:int Y:int", FOLIO_COMMAND_NEEDS_SELECTION)
+COMMAND(resize, "Resize shape", "s", "resize N W:int+ H:int+", FOLIO_COMMAND_NEEDS_SELECTION)
 COMMAND(delete, "Delete shape", "d", "delete N", FOLIO_COMMAND_NEEDS_SELECTION)
 static const folio_command_info *const commands[] = {&command_add, &command_move, &command_resize, &command_delete};
 

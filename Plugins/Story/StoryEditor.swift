@@ -8,10 +8,10 @@ struct StoryEditor: FolioEditor {
         priority: .default,
         commands: [
             CommandSpec("add-act", title: "Add act", shortcut: "A", usage: "add-act TITLE"),
-            CommandSpec("add-scene", title: "Add scene", shortcut: "a", usage: "add-scene ACT TITLE", needsSelection: true),
-            CommandSpec("rename-scene", title: "Rename scene", shortcut: "r", usage: "rename-scene ACT SCENE TITLE", needsSelection: true),
-            CommandSpec("move-scene", title: "Move scene", shortcut: "m", usage: "move-scene ACT SCENE TO_ACT TO_POS", needsSelection: true),
-            CommandSpec("set-text", title: "Set scene text", shortcut: "e", usage: "set-text ACT SCENE TEXT", needsSelection: true),
+            CommandSpec("add-scene", title: "Add scene", shortcut: "a", usage: "add-scene ACT:int+ TITLE", needsSelection: true),
+            CommandSpec("rename-scene", title: "Rename scene", shortcut: "r", usage: "rename-scene ACT:int+ SCENE:int+ TITLE", needsSelection: true),
+            CommandSpec("move-scene", title: "Move scene", shortcut: "m", usage: "move-scene ACT:int+ SCENE:int+ TO_ACT:int+ TO_POS:int+", needsSelection: true),
+            CommandSpec("set-text", title: "Set scene text", shortcut: "e", usage: "set-text ACT:int+ SCENE:int+ TEXT", needsSelection: true),
         ])
 
     func open(_ bytes: [UInt8]) throws -> Story {
@@ -26,7 +26,8 @@ struct StoryEditor: FolioEditor {
         switch command {
         case "add-act":
             try arguments.expect(1)
-            let title = try oneLine(arguments.text(0, "TITLE"))
+            // "Act II: Storm" typed in full is taken as the title "Storm": the label is never written twice.
+            let title = try oneLine(Story.droppingActLabel(arguments.text(0, "TITLE")))
             let label = "Act \(Story.roman(story.acts.count + 1))"
             story.acts.append(.init(header: "## \(label): \(title)", body: [""], scenes: []))
             story.separateHeadings()
@@ -85,32 +86,74 @@ struct StoryEditor: FolioEditor {
         return trimmed
     }
 
+    /// The outline — every act and scene on a numbered row, so the cursor moves over them and the highlighted row
+    /// is the one commands act on — then the text of the scene (or act) under the cursor.
     func render(_ story: Story, width: Int, height: Int, selection: Selection) -> [String] {
-        var lines: [String] = []
         var total = ViewText.wordCount(story.head.filter { Story.level(of: $0) != 1 }.joined(separator: "\n"))
-        var actLines: [String] = []
+        var rows: [(label: String, words: Int, body: [String])] = []
         for (a, act) in story.acts.enumerated() {
+            let actRow = rows.count
             var actWords = ViewText.wordCount(act.body.joined(separator: "\n"))
-            var sceneLines: [String] = []
+            rows.append(("\(a + 1) \(Story.headingText(act.header))", 0, act.body))
             for (s, scene) in act.scenes.enumerated() {
                 let words = ViewText.wordCount(scene.body.joined(separator: "\n"))
                 actWords += words
-                sceneLines.append(row("    \(a + 1).\(s + 1) \(Story.headingText(scene.header))", "\(words) words", width))
+                rows.append(("  \(a + 1).\(s + 1) \(Story.headingText(scene.header))", words, scene.body))
             }
+            rows[actRow].words = actWords
             total += actWords
-            actLines.append(row("\(a + 1) \(Story.headingText(act.header))", "\(actWords) words", width))
-            actLines += sceneLines
         }
-        lines.append(row(story.title.isEmpty ? "Untitled story" : story.title, "\(total) words", width))
-        lines += actLines.isEmpty ? ["  (no acts: add-act TITLE)"] : actLines
-        let marked = lines.enumerated().map { index, line in index > 0 && index == selection.cursor ? ">" + line.dropFirst() : line }
-        return ViewText.window(marked, width: width, height: height, focus: selection.cursor > 0 ? selection.cursor : nil, scroll: selection.scroll)
+        let header = row(story.title.isEmpty ? "Untitled story" : story.title, "\(total) words", width)
+        guard !rows.isEmpty else { return ViewText.window([header, "  (no acts: add-act TITLE)"], width: width, height: height) }
+        // Each row shows its position (act "2", scene "2.3"): the host reads the items and suggests ACT and SCENE from it.
+        let outline = rows.enumerated().map { index, item -> String in
+            row((selection.cursor == index + 1 ? ">" : " ") + item.label, "\(item.words) words", width)
+        }
+        let room = max(0, height - 1)
+        let focus = selection.cursor > 0 && selection.cursor <= rows.count ? selection.cursor - 1 : nil
+        // The text under the cursor gets what the outline leaves, the outline at least half the rows.
+        let text = focus.map { Self.text(rows[$0].body) } ?? []
+        let outlineRows = text.isEmpty ? room : min(outline.count, max(room / 2, room - text.count - 1))
+        var lines = [ViewText.fit(header, width: width)]
+        lines += ViewText.window(outline, width: width, height: outlineRows, focus: focus, scroll: selection.scroll)
+        if let focus, room - outlineRows >= 2 {
+            let name = String(rows[focus].label.trimmingSpaces)
+            let title = "── " + name + " "
+            lines.append(ViewText.fit(title + String(repeating: "─", count: max(0, width - title.count)), width: width))
+            // A bar before the text: a line of it starting with a number never reads as an outline row.
+            lines += text.prefix(room - outlineRows - 1).map { ViewText.fit("│ " + $0, width: width) }
+        }
+        return Array(lines.prefix(height))
+    }
+
+    /// A scene's or act's text as shown under the outline: without the blank lines around it, "(no text)" when empty.
+    private static func text(_ body: [String]) -> [String] {
+        var lines = body[...]
+        while lines.first?.trimmingSpaces.isEmpty == true { lines = lines.dropFirst() }
+        while lines.last?.trimmingSpaces.isEmpty == true { lines = lines.dropLast() }
+        return lines.isEmpty ? ["(no text: e sets it)"] : Array(lines)
     }
 
     /// `left` and `right` on one line, `right` flush to the edge when there is room.
     private func row(_ left: String, _ right: String, _ width: Int) -> String {
         let gap = width - ViewText.width(of: left) - ViewText.width(of: right)
         return gap >= 2 ? left + String(repeating: " ", count: gap) + right : left + "  " + right
+    }
+}
+
+extension Story {
+    /// `title` without an act label the user typed ("Act II: Storm", "act 2 - Storm" → "Storm").
+    static func droppingActLabel(_ title: String) -> String {
+        let words = title.trimmingSpaces.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        guard words.count >= 2, words[0].lowercased() == "act" else { return title }
+        var number = Substring(words[1])
+        var rest = words.count > 2 ? Substring(words[2]) : ""
+        if number.hasSuffix(":") { number = number.dropLast() }
+        else if rest.hasPrefix(":") || rest.hasPrefix("-") || rest.hasPrefix("–") { rest = rest.dropFirst() }
+        else { return title }
+        let isNumber = !number.isEmpty && (number.allSatisfy(\.isNumber) || number.uppercased().allSatisfy { "IVXLCDM".contains($0) })
+        let remaining = rest.drop { $0 == " " }
+        return isNumber && !remaining.isEmpty ? String(remaining) : title
     }
 }
 

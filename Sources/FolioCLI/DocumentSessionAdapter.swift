@@ -100,13 +100,13 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     private func performLocked(_ effect: AppEffect) throws {
         try locked {
             switch effect {
-            case let .runEditorCommand(id, arguments):
+            case let .runEditorCommand(id, arguments, base):
                 switch id {
                 case "folio.undo": try document.undo()
                 case "folio.redo": try document.redo()
                 default:
                     guard let editorManifest else { throw editorError ?? PluginError.noEditor(contentType: "\(contentType)") }
-                    let outcome = try host.edit(document, command: id, arguments: arguments, associations: associations, editor: editorManifest.id)
+                    let outcome = try host.edit(document, command: id, arguments: arguments, base: base, associations: associations, editor: editorManifest.id)
                     if outcome.commit == nil { throw FolioError.noChange(outcome.description) }
                 }
             case let .restore(commitID):
@@ -185,7 +185,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
             guard cancelled?.head != head else { layout = nil; return nil }
             do {
                 let lines = try opened?.view(width: 200, height: 10_000_000, selection: ViewSelection())
-                layout = lines.flatMap { ViewLines.layout($0) }
+                layout = lines.flatMap { ViewLines.outlineLayout($0) }
             } catch {
                 _ = noteCancel(error, head: head)
                 layout = nil

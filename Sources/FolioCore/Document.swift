@@ -158,7 +158,7 @@ public final class Document {
 
     /// Runs an object-store write for `path` (nil: the whole change), turning libgit2's failure into one naming the
     /// file (or the document) and the cause.
-    private func saving<R>(_ path: String?, _ body: () throws -> R) throws -> R {
+    func saving<R>(_ path: String?, _ body: () throws -> R) throws -> R {
         do { return try body() } catch let error as GitError {
             throw WorkTreeError.storeFailed(path: path.map(workTree.display) ?? url.path, cause: Self.cause(of: error))
         }

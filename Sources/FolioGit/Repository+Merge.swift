@@ -71,14 +71,23 @@ extension Repository {
         guard ours.mode != 0o120000, theirs.mode != 0o120000 else { return nil }
         let base = try conflict.ancestor.map { try readBlob($0.id) } ?? Data()
         let ourData = try readBlob(ours.id), theirData = try readBlob(theirs.id)
-        guard !Self.looksBinary(base), !Self.looksBinary(ourData), !Self.looksBinary(theirData) else { return nil }
+        return try Self.mergeText(base: base, ours: ourData, theirs: theirData, path: ours.path, mode: ours.mode, theirPath: theirs.path,
+                                  theirMode: theirs.mode, ourLabel: ourLabel, theirLabel: theirLabel, ancestorLabel: ancestorLabel)
+    }
+
+    /// A line-based three-way merge of one file's three versions given as bytes (libgit2's `git_merge_file`, the
+    /// merge pulls use); nil when a side is binary. Conflicting lines get standard markers and `isClean` false.
+    public static func mergeText(base: Data, ours ourData: Data, theirs theirData: Data, path: String, mode: UInt32 = 0o100644,
+                                 theirPath: String? = nil, theirMode: UInt32? = nil, ourLabel: String = "ours", theirLabel: String = "theirs",
+                                 ancestorLabel: String = "base") throws -> FileMergeResult? {
+        guard !looksBinary(base), !looksBinary(ourData), !looksBinary(theirData) else { return nil }
         var options = git_merge_file_options()
         try check(git_merge_file_options_init(&options, UInt32(GIT_MERGE_FILE_OPTIONS_VERSION)), "merge file options")
         var result = git_merge_file_result()
         defer { git_merge_file_result_free(&result) }
         let code: Int32 = base.withUnsafeBytes { b in ourData.withUnsafeBytes { o in theirData.withUnsafeBytes { t in
             ancestorLabel.withCString { al in ourLabel.withCString { ol in theirLabel.withCString { tl in
-                ours.path.withCString { op in theirs.path.withCString { tp in
+                path.withCString { op in (theirPath ?? path).withCString { tp in
                     options.ancestor_label = al
                     options.our_label = ol
                     options.their_label = tl
@@ -88,14 +97,14 @@ extension Repository {
                     git_merge_file_input_init(&theirInput, UInt32(GIT_MERGE_FILE_INPUT_VERSION))
                     baseInput.ptr = b.baseAddress?.assumingMemoryBound(to: CChar.self); baseInput.size = b.count
                     ourInput.ptr = o.baseAddress?.assumingMemoryBound(to: CChar.self); ourInput.size = o.count
-                    ourInput.path = op; ourInput.mode = ours.mode
+                    ourInput.path = op; ourInput.mode = mode
                     theirInput.ptr = t.baseAddress?.assumingMemoryBound(to: CChar.self); theirInput.size = t.count
-                    theirInput.path = tp; theirInput.mode = theirs.mode
+                    theirInput.path = tp; theirInput.mode = theirMode ?? mode
                     return git_merge_file(&result, &baseInput, &ourInput, &theirInput, &options)
                 } }
             } } }
         } } }
-        try check(code, "merge text", conflict.path)
+        try check(code, "merge text", path)
         let data = result.ptr.map { Data(bytes: $0, count: result.len) } ?? Data()
         return FileMergeResult(data: data, isClean: result.automergeable != 0)
     }

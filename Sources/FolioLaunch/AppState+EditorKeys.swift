@@ -16,10 +16,13 @@ extension AppState {
                 prompt.text = ""
                 if let next = prompt.values.indices.first(where: { prompt.values[$0] == nil }) {
                     prompt.asking = next
-                    editor.prompt = prompt
+                    editor.prompt = prompt.suggesting(from: editor)
                 } else {
                     editor.prompt = nil
-                    effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments))
+                    effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments, base: prompt.base))
+                    if prompt.command.needsSelection || prompt.names.contains(where: EditorCommand.isItemArgument) {
+                        editor.selectionAnchor = nil  // the range was given to the command, as a visual selection ends with it
+                    }
                 }
             default: break
             }
@@ -79,15 +82,27 @@ extension AppState {
             return
         }
         let names = command.argumentNames
-        var values: [String?] = names.map { name in
-            guard EditorCommand.isItemArgument(name) else { return nil }
-            return String((target?.start ?? editor.cursor) + 1)
+        // The first item argument is the selection (a range "2-4", or the item under the cursor).
+        let item = names.firstIndex(where: EditorCommand.isItemArgument)
+        let values: [String?] = names.indices.map { index in
+            index == item ? EditorSelection.argument(target, cursor: editor.cursor) : nil
         }
+        // Item numbers mean the items of the version shown now: the command applies to it.
+        let base = editor.commitID.isEmpty ? nil : editor.commitID
         if let first = values.indices.first(where: { values[$0] == nil }) {
-            editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first).suggesting(from: editor)
-            values = []
+            editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first, base: base).suggesting(from: editor)
             return
         }
-        effects.append(.runEditorCommand(command.id, arguments: values.map { $0 ?? "" }))
+        effects.append(.runEditorCommand(command.id, arguments: values.map { $0 ?? "" }, base: base))
+        if item != nil || command.needsSelection { editor.selectionAnchor = nil }  // the range was given to the command
+    }
+}
+
+extension EditorSelection {
+    /// The item argument a command gets for `selection` (the cursor's item when nil): "3", or "2-4" for a range
+    /// (items numbered from 1, as on the command line).
+    static func argument(_ selection: EditorSelection?, cursor: Int) -> String {
+        let start = selection?.start ?? cursor, end = selection?.end ?? cursor
+        return start == end ? String(start + 1) : "\(start + 1)-\(end + 1)"
     }
 }

@@ -57,6 +57,9 @@ public enum CallResult: Equatable, Sendable {
     case succeeded(DocumentSnapshot)
     /// It failed, or was cancelled or timed out: the one line to show (nothing was changed).
     case failed(String)
+    /// It was made on a version the document has moved on from and conflicts with the newer change: the one line to
+    /// show (nothing was changed) and the newest version, which the window shows instead.
+    case conflicted(String, DocumentSnapshot)
 }
 
 extension AppEffect {
@@ -100,7 +103,7 @@ extension AppState {
     /// What the spinner calls `effect`: "tally: spin", "undo", "restore".
     func callLabel(_ effect: AppEffect) -> String {
         switch effect {
-        case let .runEditorCommand(id, _):
+        case let .runEditorCommand(id, _, _):
             if id.hasPrefix("folio.") { return String(id.dropFirst("folio.".count)) }
             return currentEditor?.editorName.map { "\($0): \(id)" } ?? id
         case .restore: return "restore"
@@ -127,6 +130,7 @@ extension AppState {
         switch result {
         case let .succeeded(snapshot): applying(snapshot); return typed
         case let .failed(text): showFailure(text); return []
+        case let .conflicted(text, snapshot): applying(snapshot); showFailure(text); return []
         }
     }
 

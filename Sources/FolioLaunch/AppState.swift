@@ -9,8 +9,9 @@ public enum AppEffect: Equatable, Sendable {
     case instantiate(templateID: String, answers: [String: String], destination: String)
     case open(path: String)
     case runCommand([String])
-    /// An editor command with its arguments (host commands are `folio.undo` and `folio.redo`).
-    case runEditorCommand(String, arguments: [String] = [])
+    /// An editor command with its arguments (host commands are `folio.undo` and `folio.redo`), made on version `base`
+    /// (the commit the window showed when the command was started; nil: the newest).
+    case runEditorCommand(String, arguments: [String] = [], base: String? = nil)
     case openHistory
     case loadHistoryPage(after: String?)
     case loadDiff(commitID: String)
@@ -187,6 +188,8 @@ public struct EditorPrompt: Equatable, Sendable {
     public var input = TextField()
     /// The index in `names` being asked.
     public var asking: Int
+    /// The version the window showed when the command started: item numbers refer to it, and the command applies to it.
+    public var base: String? = nil
 }
 
 /// The settings screen: the editable fields and where Esc goes back to.

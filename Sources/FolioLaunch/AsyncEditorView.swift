@@ -39,11 +39,25 @@ final class EditorViewCache: Sendable {
                 return wanted
             }
             guard let request = next else { return }
-            let lines = request.cursor.map {
-                view.render(width: request.width, height: request.height, cursor: $0, selection: request.selection, scroll: request.scroll)
-            } ?? view.render(width: request.width, height: request.height, selection: request.selection)
+            let lines = Self.render(request, view)
             state.withLock { $0.shown = (request, lines) }
         }
+    }
+
+    /// Renders the latest request again for a new head `head` (on the worker, before the state learns of the head),
+    /// so that the frame that shows the new head's status and items also shows its lines: a key pressed meanwhile
+    /// acts on the version the user sees.
+    func prerender(head: String, view: any EditorViewProvider) {
+        guard var request = state.withLock({ $0.wanted }), request.head != head else { return }
+        request.head = head
+        let lines = Self.render(request, view)
+        state.withLock { $0.shown = (request, lines) }
+    }
+
+    private static func render(_ request: Request, _ view: any EditorViewProvider) -> [String] {
+        request.cursor.map {
+            view.render(width: request.width, height: request.height, cursor: $0, selection: request.selection, scroll: request.scroll)
+        } ?? view.render(width: request.width, height: request.height, selection: request.selection)
     }
 }
 

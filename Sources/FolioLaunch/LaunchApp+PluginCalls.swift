@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import FolioPlugins
 import FolioTerminal
 import Synchronization
 
@@ -37,15 +38,23 @@ struct EditorCalls: Sendable {
     /// Runs a command (or undo, redo, restore, tag) off the UI thread; the result arrives as `.finished`. The new
     /// head's item layout (a render) is read by a job of its own, so the spinner names what is slow.
     func start(_ effect: AppEffect, label: String, renderLabel: String) {
-        worker.submit(label: label, isCommand: true) { [document, mailbox, worker] in
+        worker.submit(label: label, isCommand: true) { [document, mailbox, worker, cache] in
             do {
                 try document.performNow(effect)
+            } catch let conflict as EditConflict {
+                // Refused, and the window shows what changed meanwhile.
+                let snapshot = DocumentSnapshot.read(document)
+                cache.prerender(head: snapshot.commitID, view: document.editor)
+                mailbox.post(.finished(effect, .conflicted(LaunchApp.oneLine(conflict), snapshot)))
+                return
             } catch {
                 mailbox.post(.finished(effect, .failed(LaunchApp.oneLine(error))))
                 return
             }
-            worker.submit(label: renderLabel, isCommand: false) {
-                mailbox.post(.finished(effect, .succeeded(DocumentSnapshot.read(document))))
+            worker.submit(label: renderLabel, isCommand: false) { [cache] in
+                let snapshot = DocumentSnapshot.read(document)
+                cache.prerender(head: snapshot.commitID, view: document.editor)
+                mailbox.post(.finished(effect, .succeeded(snapshot)))
             }
         }
     }
@@ -53,8 +62,10 @@ struct EditorCalls: Sendable {
     /// Reads the head (another window or process may have changed it) when nothing else runs; arrives as `.snapshot`.
     func poll(label: String) {
         guard worker.isIdle else { return }
-        worker.submit(label: label, isCommand: false) { [document, mailbox] in
-            mailbox.post(.snapshot(DocumentSnapshot.read(document)))
+        worker.submit(label: label, isCommand: false) { [document, mailbox, cache] in
+            let snapshot = DocumentSnapshot.read(document)
+            cache.prerender(head: snapshot.commitID, view: document.editor)
+            mailbox.post(.snapshot(snapshot))
         }
     }
 

@@ -107,7 +107,7 @@ public struct EditorCommand: Equatable, Sendable {
     /// The argument names from `usage`.
     public var argumentNames: [String] { usage.split(separator: " ").dropFirst().map(String.init) }
     /// Whether an argument name is an item number the host fills in from the cursor or the selection.
-    public static func isItemArgument(_ name: String) -> Bool { name == "N" || name == "ITEM" }
+    public static func isItemArgument(_ name: String) -> Bool { name == "N" || name == "ITEM" || name == "LINE" }
 }
 
 /// What is selected in an editor: a range of lines/items, nil when nothing is.
@@ -135,7 +135,10 @@ public protocol EditorViewProvider: Sendable {
 public struct ItemLayout: Equatable, Sendable {
     public var count: Int
     public var headerLines: Int
-    public init(count: Int, headerLines: Int) { self.count = count; self.headerLines = headerLines }
+    /// Each item's position as its line shows it ([3], or [1, 2] in an outline), when known; commands' leading
+    /// whole-number arguments are suggested from the one under the cursor.
+    public var paths: [[Int]]
+    public init(count: Int, headerLines: Int, paths: [[Int]] = []) { self.count = count; self.headerLines = headerLines; self.paths = paths }
 }
 
 extension EditorViewProvider {

@@ -201,7 +201,7 @@ public enum Screens {
             let y = row + 1
             let selected: Bool
             if numbered {
-                selected = state.selection.map { selection in ViewLines.itemNumber(text).map { selection.start + 1...selection.end + 1 ~= $0 } ?? false } ?? false
+                selected = state.selection.map { selection in ViewLines.itemIndex(text, in: state.items).map { selection.start...selection.end ~= $0 } ?? false } ?? false
             } else {
                 selected = state.selection.map { $0.start...$0.end ~= row } ?? false
                 if row == state.cursor { grid.put("›", x: 0, y: y, style: theme.key) }
@@ -259,7 +259,7 @@ public enum Screens {
 
     /// The one-line prompt's label: " Rename — TITLE: ".
     static func promptLabel(_ prompt: EditorPrompt) -> String {
-        " \(prompt.command.title) — \(prompt.names.indices.contains(prompt.asking) ? prompt.names[prompt.asking] : ""): "
+        " \(prompt.command.title) — \(prompt.currentArgument?.name ?? ""): "
     }
 
     /// The palette: a filter line, then the commands that match, scrolled to keep the selected one shown.

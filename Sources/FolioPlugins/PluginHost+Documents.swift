@@ -31,7 +31,13 @@ extension PluginHost {
 
     /// Applies one command to the document's primary file with its editor and writes the result as one commit
     /// whose message is the plugin's description. Bad arguments throw before anything is written.
-    public func edit(_ document: Document, command: String, arguments: [String], associations: [String: String] = [:],
+    ///
+    /// The command applies to version `base` — the one the user saw (default: the newest) — so that its item
+    /// numbers mean the items the user meant. When the file changed since `base`, the result is merged with the
+    /// newest content (the editor's semantic merge, else a three-way text merge) and committed as one change; when
+    /// the two conflict, `EditConflict` is thrown and nothing is written (never a change to another item).
+    @discardableResult
+    public func edit(_ document: Document, command: String, arguments: [String], base: String? = nil, associations: [String: String] = [:],
                      editor override: String? = nil) throws -> EditOutcome {
         let clock = ContinuousClock()
         var timings = EditTimings()
@@ -40,7 +46,8 @@ extension PluginHost {
         let editor = try backend(chosen.id)
         timings.load = clock.now - start
         let path = document.metadata.primaryFile
-        let bytes = try document.read(path: path)
+        let shown = try base.map { "\(try document.resolve($0))" }
+        let bytes = try document.read(path: path, at: shown)
         start = clock.now
         let opened = try editor.openDocument(bytes)
         timings.open = clock.now - start
@@ -51,7 +58,10 @@ extension PluginHost {
         let data = try changed.bytes()
         timings.serialize = clock.now - start
         start = clock.now
-        let commit = try document.write(data, to: path, message: description)
+        let commit = try document.update(path, message: description) { current in
+            guard let current, current != bytes else { return current == nil && shown != nil ? try Self.refuseGone(command, path) : data }
+            return try merging(command, editor: chosen, backend: editor, path: path, base: bytes, ours: data, theirs: current)
+        }
         timings.commit = clock.now - start
         return EditOutcome(editor: editor.editorID, description: description, commit: commit.map { "\($0.id)" }, timings: timings)
     }

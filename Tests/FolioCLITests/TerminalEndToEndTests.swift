@@ -162,6 +162,10 @@ final class TerminalEndToEndTests: XCTestCase {
         waitFor(text: "Move item — TO:")
         try type("zz")
         try keys("Enter")
+        waitFor(text: "✗ TO must be a whole number of at least 1, got 'zz'")  // checked as entered, from the usage
+        try keys("BSpace", "BSpace")
+        try type("99")
+        try keys("Enter")
         waitFor(text: "✗ checklist move")
         XCTAssertEqual(folioLog(document).count, 3)
 

@@ -41,7 +41,8 @@ final class EditorHostTests: XCTestCase {
         XCTAssertEqual(run([.down, .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["3"])])
         XCTAssertEqual(run([.down, .down, .down, .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["3"])],
                        "the cursor stops at the last item")
-        XCTAssertEqual(run([.down, .character("v"), .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["2"])])
+        XCTAssertEqual(run([.down, .character("v"), .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["2-3"])],
+                       "a range is given whole")
         XCTAssertEqual(run([.ctrl("a")], from: app()).1, [.runEditorCommand("check-all", arguments: [])])
     }
 

@@ -154,16 +154,16 @@ final class FormValidationTests: XCTestCase {
         XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "6", "7", "4"])], "the empty COLOR is still left out")
     }
 
-    func testGivenTheCursorOnLineTwoWhenDeleteLineIsInvokedThenLineIsSuggestedAsTwoAndCanBeChanged() {
+    func testGivenTheCursorOnLineTwoWhenDeleteLineIsInvokedThenLineTwoIsDeletedWithoutAsking() {
         var state = AppState()
         let delete = EditorCommand(id: "delete-line", title: "Delete line", shortcut: "d", needsSelection: true, usage: "delete-line LINE")
         var editor = EditorState(path: "t", title: "Notes", contentType: "public.plain-text", commands: [delete])
         editor.items = ItemLayout(count: 3, headerLines: 0)
         state.screen = .editor(editor)
-        let (asking, _) = run([.down, .character("d")], from: state)
-        XCTAssertEqual(prompt(asking).0?.text, "2")
-        XCTAssertEqual(run([.enter], from: asking).1, [.runEditorCommand("delete-line", arguments: ["2"])])
-        XCTAssertEqual(run([.backspace, .character("3"), .enter], from: asking).1, [.runEditorCommand("delete-line", arguments: ["3"])])
+        let (after, effects) = run([.down, .character("d")], from: state)
+        XCTAssertNil(prompt(after).0, "the line is the cursor's: nothing is asked")
+        XCTAssertEqual(effects, [.runEditorCommand("delete-line", arguments: ["2"])])
+        XCTAssertEqual(run([.down, .character("v"), .down, .character("d")], from: state).1, [.runEditorCommand("delete-line", arguments: ["2-3"])])
     }
 
     // MARK: - Golden frames

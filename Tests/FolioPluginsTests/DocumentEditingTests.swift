@@ -62,10 +62,10 @@ final class DocumentEditingTests: XCTestCase {
         XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertEqual(listed.stdout, """
         Shapes (shapes) for org.folio.shapes:
-          add rect|ellipse X Y W H [COLOR]  a  Add shape
-          move N X Y                        m  Move shape
-          resize N W H                      s  Resize shape
-          delete N                          d  Delete shape
+          add rect|ellipse X:int Y:int W:int+ H:int+ [COLOR]  a  Add shape
+          move N X:int Y:int                                  m  Move shape
+          resize N W:int+ H:int+                              s  Resize shape
+          delete N                                            d  Delete shape
 
         """)
     }
@@ -79,8 +79,8 @@ final class DocumentEditingTests: XCTestCase {
         XCTAssertEqual(viewed.status, 0, viewed.stderr)
         XCTAssertEqual(viewed.stdout, """
         Untitled story         4 words
-        1 Act I: Beginning     4 words
-            1.1 Dawn           4 words
+         1 Act I: Beginning    4 words
+           1.1 Dawn            4 words
 
         """)
     }

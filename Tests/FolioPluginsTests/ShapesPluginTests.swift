@@ -24,14 +24,14 @@ final class ShapesPluginTests: XCTestCase {
 
         """)
         XCTAssertEqual(try document.render(width: 20, height: 7), [
+            "shapes: 2",
+            " 1 rect at (1, 1), 6",
+            " 2 ellipse at (8, 0)",
             "          ooooo",
             " +----+ o2     oo",
             " |1   | o       o",
             " +----+ oo     oo",
-            "          ooooo",
-            "",
-            "2 shapes",
-        ])
+        ], "the summary, the numbered list (the items the cursor moves over), then the drawing")
     }
 
     func testGivenBadArgumentsWhenAppliedThenTheCPluginReturnsAnErrorStatus() throws {
@@ -85,7 +85,7 @@ final class ShapesPluginTests: XCTestCase {
 
     func testGivenHugeCoordinatesWhenRenderedThenOnlyTheVisiblePartIsDrawn() throws {
         let document = try editor().open(Data(#"{"shapes":[{"kind":"ellipse","x":-1000000,"y":-1000000,"w":1000000,"h":1000000}]}"#.utf8))
-        XCTAssertEqual(try document.render(width: 5, height: 3, selection: ViewSelection(cursor: 1)).last, "shape")
+        XCTAssertEqual(try document.render(width: 5, height: 3, selection: ViewSelection(cursor: 1)).first, "shape")
         XCTAssertEqual(try document.render(width: 100_000, height: 100_000).count, 2000, "the canvas is capped")
     }
 }

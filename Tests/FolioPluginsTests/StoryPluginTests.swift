@@ -65,10 +65,10 @@ final class StoryPluginTests: XCTestCase {
         """)
         XCTAssertEqual(try document.render(width: 40, height: 10), [
             "Voyage                           4 words",
-            "1 Act I: Departure               0 words",
-            "    1.1 The Call                 0 words",
-            "2 Act II: Return                 4 words",
-            "    2.1 The Answer               4 words",
+            " 1 Act I: Departure              0 words",
+            "   1.1 The Call                  0 words",
+            " 2 Act II: Return                4 words",
+            "   2.1 The Answer                4 words",
         ])
     }
 

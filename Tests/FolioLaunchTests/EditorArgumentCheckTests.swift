@@ -1,0 +1,146 @@
+import Foundation
+import XCTest
+import FolioCore
+@testable import FolioLaunch
+import FolioTerminal
+
+/// Each argument of a command is checked when Enter is pressed on it, with the type its usage declares (the shapes
+/// editor's own usage); a refused value stays on the prompt line with the problem above it.
+final class EditorArgumentCheckTests: XCTestCase {
+    let scene = LaunchScene.defaultScene
+    let add = EditorCommand(id: "add", title: "Add shape", shortcut: "a", usage: "add rect|ellipse X:int Y:int W:int+ H:int+ [COLOR]")
+
+    func shapes() -> AppState {
+        var state = AppState()
+        state.screen = .editor(EditorState(path: "s", title: "Logo", contentType: "org.folio.shapes", commitID: "c1", commands: [add]))
+        return state
+    }
+
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
+        var state = state
+        var effects: [AppEffect] = []
+        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
+        return (state, effects)
+    }
+
+    func entering(_ values: [String]) -> [Key] { [.character("a")] + values.flatMap { $0.map(Key.character) + [.enter] } }
+
+    func prompt(_ state: AppState) -> (EditorPrompt?, String?) {
+        guard case let .editor(editor) = state.screen else { XCTFail("expected the editor"); return (nil, nil) }
+        return (editor.prompt, editor.message)
+    }
+
+    func testGivenXWhenAWordIsEnteredThenItIsRefusedOnXWithTheTextKept() {
+        let (state, effects) = run(entering(["rect", "abc"]), from: shapes())
+        XCTAssertEqual(effects, [])
+        XCTAssertEqual(prompt(state).0?.asking, 1, "still asking X")
+        XCTAssertEqual(prompt(state).0?.text, "abc")
+        XCTAssertEqual(prompt(state).1, "X must be a whole number, got 'abc'")
+        // Fixing it moves on to Y, with the message gone.
+        let (fixed, _) = run([.backspace, .backspace, .backspace] + "-4".map(Key.character) + [.enter], from: state)
+        XCTAssertEqual(prompt(fixed).0?.asking, 2)
+        XCTAssertNil(prompt(fixed).1)
+    }
+
+    func testGivenWWhenZeroIsEnteredThenItIsRefusedBeforeHIsAsked() {
+        let (state, effects) = run(entering(["ellipse", "1", "2", "0"]), from: shapes())
+        XCTAssertEqual(effects, [])
+        XCTAssertEqual(prompt(state).0?.asking, 3)
+        XCTAssertEqual(prompt(state).1, "W must be a whole number of at least 1, got '0'")
+    }
+
+    func testGivenEveryArgumentValidAndColorLeftEmptyWhenSubmittedThenTheCommandRunsOnTheShownVersionWithoutColor() {
+        let (state, effects) = run(entering(["rect", "1", "-2", "3", "4", ""]), from: shapes())
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "1", "-2", "3", "4"], base: "c1")])
+        XCTAssertNil(prompt(state).0)
+    }
+
+    func testGivenATypedUsageWordThenThePromptLabelShowsItsName() {
+        let (state, _) = run(entering(["rect"]), from: shapes())
+        guard case let .editor(editor) = state.screen else { return XCTFail("expected the editor") }
+        let bar = Screens.editor(editor, view: NumberedEditor(), width: 60, height: 10).plainText().split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        XCTAssertTrue(bar.hasPrefix(" Add shape — X: "), bar)
+    }
+
+    func testGivenUsageWordsThenTheirTypesAreRead() {
+        XCTAssertEqual(CommandArgument(usageWord: "W:int+").kind, .positiveInteger)
+        XCTAssertEqual(CommandArgument(usageWord: "W:int+").name, "W")
+        XCTAssertEqual(CommandArgument(usageWord: "[N:int]").kind, .integer)
+        XCTAssertEqual(CommandArgument(usageWord: "[N:int]").optional, true)
+        XCTAssertEqual(CommandArgument(usageWord: "URL:port").name, "URL:port", "an unknown type is part of the name")
+        XCTAssertNil(CommandArgument(usageWord: "X:int").problem(with: " 12 "))
+        XCTAssertNotNil(CommandArgument(usageWord: "X:int").problem(with: "99999999999999999999999"), "too big is not a number, and never traps")
+    }
+}
+
+/// The story's outline rows are the items the cursor moves over, and a command's ACT and SCENE are suggested from
+/// the row under the cursor.
+final class OutlineCursorTests: XCTestCase {
+    let scene = LaunchScene.defaultScene
+    let outline = [
+        "Voyage                           4 words",
+        " 1 Act I: Departure              4 words",
+        "   1.1 The Call                  4 words",
+        "   1.2 Silence                   0 words",
+        " 2 Act II: Return                0 words",
+        "── 1.1 The Call ────────────────────────",
+        "│ 3 ships sailed.",
+    ]
+    let commands = [
+        EditorCommand(id: "add-scene", title: "Add scene", shortcut: "a", needsSelection: true, usage: "add-scene ACT:int+ TITLE"),
+        EditorCommand(id: "set-text", title: "Set scene text", shortcut: "e", needsSelection: true, usage: "set-text ACT:int+ SCENE:int+ TEXT"),
+    ]
+
+    func story(cursor: Int) -> AppState {
+        var state = AppState()
+        var editor = EditorState(path: "v", title: "Voyage", contentType: "org.folio.story", commitID: "c1", commands: commands)
+        editor.items = ViewLines.outlineLayout(outline)
+        editor.cursor = cursor
+        state.screen = .editor(editor)
+        return state
+    }
+
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
+        var state = state
+        var effects: [AppEffect] = []
+        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
+        return (state, effects)
+    }
+
+    func promptText(_ state: AppState) -> String? {
+        if case let .editor(editor) = state.screen { return editor.prompt?.text }
+        return nil
+    }
+
+    func testGivenAStoryOutlineThenEveryActAndSceneRowIsAnItemWithItsPositionAndTheTextBelowIsNot() {
+        XCTAssertEqual(ViewLines.outlineLayout(outline), ItemLayout(count: 4, headerLines: 1, paths: [[1], [1, 1], [1, 2], [2]]))
+        XCTAssertEqual(ViewLines.itemIndex(">  1.2 Silence    0 words", in: ViewLines.outlineLayout(outline)), 2)
+        XCTAssertNil(ViewLines.itemPath("  1.x Odd"))
+        XCTAssertNil(ViewLines.itemPath("  99999999999999999999 overflow"), "never traps")
+    }
+
+    func testGivenTheCursorOnScene12WhenAddSceneIsPressedThenACTIsSuggestedAs1() {
+        let (asking, _) = run([.character("a")], from: story(cursor: 2))
+        XCTAssertEqual(promptText(asking), "1")
+        let (_, effects) = run([.enter] + "Storm".map(Key.character) + [.enter], from: asking)
+        XCTAssertEqual(effects, [.runEditorCommand("add-scene", arguments: ["1", "Storm"], base: "c1")])
+    }
+
+    func testGivenTheCursorOnAct2WhenAddSceneIsPressedThenACTIsSuggestedAs2() {
+        XCTAssertEqual(promptText(run([.character("a")], from: story(cursor: 3)).0), "2")
+    }
+
+    func testGivenTheCursorOnScene12WhenSetTextIsPressedThenACTThenSCENEAreSuggestedAndTEXTIsNot() {
+        let (act, _) = run([.character("e")], from: story(cursor: 2))
+        XCTAssertEqual(promptText(act), "1")
+        let (sceneAsked, _) = run([.enter], from: act)
+        XCTAssertEqual(promptText(sceneAsked), "2")
+        let (text, _) = run([.enter], from: sceneAsked)
+        XCTAssertEqual(promptText(text), "")
+    }
+
+    func testGivenTheCursorOnAnActWhenSetTextIsPressedThenSCENEIsAskedEmpty() {
+        let (act, _) = run([.character("e")], from: story(cursor: 0))
+        XCTAssertEqual(promptText(run([.enter], from: act).0), "")
+    }
+}
