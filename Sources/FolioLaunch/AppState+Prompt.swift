@@ -34,8 +34,8 @@ public enum Confirmation: Equatable, Sendable {
 
 extension EditorPrompt {
     /// A prompt with `text` ready to edit, the cursor at its end.
-    public init(command: EditorCommand, values: [String?], names: [String], text: String, asking: Int) {
-        self.init(command: command, values: values, names: names, input: TextField(text), asking: asking)
+    public init(command: EditorCommand, values: [String?], names: [String], text: String, asking: Int, base: String? = nil) {
+        self.init(command: command, values: values, names: names, input: TextField(text), asking: asking, base: base)
     }
 
     /// The answer typed so far (setting it puts the cursor at its end).
