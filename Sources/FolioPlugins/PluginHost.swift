@@ -19,6 +19,8 @@ public final class PluginHost: @unchecked Sendable {
     public let plugins: [DiscoveredPlugin]
     /// Files refused during discovery, with the reason.
     public let refusals: [PluginRefusal]
+    /// Plugins found but not loaded: disabled by the user, or installed files that changed (`PluginState`).
+    public let inactive: [InactivePlugin]
     /// The content-type graph: Folio's built-in types plus what plugins declare.
     public let contentTypes: ContentTypeRegistry
 
@@ -37,7 +39,9 @@ public final class PluginHost: @unchecked Sendable {
         var byID: [String: URL] = [:]
         var byEditor: [String: URL] = [:]
         var seenLibraries: Set<String> = []
-        for folder in searchPath.folders {
+        let states = PluginStates(searchPath: searchPath)
+        refusals += states.refusals
+        for folder in states.expanded(searchPath) {
             for candidate in Self.scan(folder, refusals: &refusals) {
                 let realPath = candidate.library.resolvingSymlinksInPath().path
                 guard seenLibraries.insert(realPath).inserted else { continue }
@@ -54,6 +58,11 @@ public final class PluginHost: @unchecked Sendable {
                 plugins.append(candidate)
             }
         }
+        let inactive = plugins.compactMap { plugin -> InactivePlugin? in
+            let state = states.state(of: plugin)
+            return state.isLoadable ? nil : InactivePlugin(plugin: plugin, state: state)
+        }
+        plugins.removeAll { plugin in inactive.contains { $0.plugin == plugin } }
         var registry = ContentTypeRegistry()
         for plugin in plugins {
             for editor in plugin.manifest.editors {
@@ -63,6 +72,7 @@ public final class PluginHost: @unchecked Sendable {
                 }
             }
         }
+        self.inactive = inactive
         self.plugins = plugins
         self.refusals = refusals
         self.contentTypes = registry
