@@ -102,6 +102,7 @@ let pluginCommands: [Command] = [
         case "remove": return try removePlugin(args, io)
         case "disable": return try disablePlugin(args, io)
         case "enable": return try enablePlugin(args, io)
+        case "validate": return try validatePlugin(args, io)
         case "list":
             try args.expectAtMost(1)
             let host = pluginHost(io)
