@@ -8,8 +8,37 @@ public enum ViewText {
             if character == "\t" || character.isNewline { return " " }
             return character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } ? "\u{FFFD}" : character
         })
-        if clean.count <= width { return clean }
-        return String(clean.prefix(max(0, width - 1))) + "…"
+        if cells(clean) <= width { return clean }
+        var kept = "", used = 0
+        for character in clean {
+            let wide = cells(character)
+            if used + wide > width - 1 { break }
+            kept.append(character)
+            used += wide
+        }
+        return kept + "…"
+    }
+
+    /// Terminal cells of `text`, erring wide: each scalar counts 0 (a combining mark or format character), 2 (East Asian
+    /// wide or full-width, emoji presentation) or 1.
+    public static func cells(_ text: some StringProtocol) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + cells($1) }
+    }
+
+    private static func cells(_ character: Character) -> Int {
+        character.unicodeScalars.reduce(0) { $0 + cells($1) }
+    }
+
+    private static func cells(_ scalar: Unicode.Scalar) -> Int {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if scalar.properties.isEmojiPresentation { return 2 }
+        let wide: [ClosedRange<UInt32>] = [0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+                                           0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+                                           0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD]
+        return wide.contains { $0.contains(scalar.value) } ? 2 : 1
     }
 
     /// At most `height` of `lines`, each fitted to `width`, scrolled so that line `focus` (0-based) is visible.
