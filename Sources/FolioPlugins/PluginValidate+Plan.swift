@@ -20,6 +20,7 @@ extension PluginValidator {
             ("out-of-range-negative", Array(repeating: "-1", count: n)),
             ("out-of-range-overflow", Array(repeating: "99999999999999999999999", count: n)),
             ("huge", Array(repeating: String(repeating: "9", count: 1 << 20), count: n)),
+            ("wide-text", Array(repeating: String(repeating: "日本語🥚e\u{301} ", count: 30), count: n)),
         ]
     }
 
