@@ -222,10 +222,13 @@ extension HostValidate {
         step("open the sample")
         let handle = try editor.openAccepted(sample, what: "the sample")
         defer { editor.release(handle) }
+        step("serialize the sample")
         let serializedSize = try editor.serialized(handle, what: "the sample").count
+        step("render 80x24")
         let render = editor.render(handle, width: 80, height: 24)
         try expectText(render.text, "render(80x24)'s text", oneLine: false)
         let renderSize = render.text.bytes?.count ?? 0
+        step("apply an unknown command")
         let unknown = editor.apply(handle, "folio-validate-no-such-command", Array("[]".utf8))
         try expectText(unknown.error, "apply(unknown command)'s error message", oneLine: false)
         if let stray = unknown.handle { editor.release(stray) }

@@ -77,6 +77,11 @@ public enum HostValidate {
         let documents = try options.documents.map(readFile)
         let sample = documents.first ?? []
         switch options.test {
+        case "sample":
+            for (index, document) in documents.enumerated() {
+                step("open sample \(index + 1)")
+                raw.release(try raw.openAccepted(document, what: "sample \(index + 1)"))
+            }
         case "document": try document(raw, sample)
         case "round-trip": try roundTrip(raw, documents.isEmpty ? [[]] : documents)
         case "render": try render(raw, sample, width: options.width, height: options.height)

@@ -35,6 +35,7 @@ extension PluginValidator {
                 tests.append(PlannedTest(name: "documents/\(e)/\(document.name)", kind: "document", editor: e, inputs: [(input, document.bytes)],
                                          options: ["--document", input.path]))
             }
+            tests.append(PlannedTest(name: "samples/\(e)", kind: "sample", editor: e, options: samples.flatMap { ["--document", $0.path] }))
             tests.append(PlannedTest(name: "round-trip/\(e)", kind: "round-trip", editor: e, options: samples.flatMap { ["--document", $0.path] }))
             for (width, height) in [(1, 1), (500, 200)] {
                 tests.append(PlannedTest(name: "render/\(e)/\(width)x\(height)", kind: "render", editor: e,
