@@ -36,7 +36,7 @@ func removePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let installer = PluginInstaller.standard(environment: io.environment)
     do {
         let entry = try installer.remove(id: id)
-        io.line("Removed \(entry.id) \(entry.version)")
+        io.line("Removed \(id)" + (entry.map { " \($0.version)" } ?? " (it had no entry in the lock file)"))
         return 0
     } catch PluginInstallError.notInstalled(let id, .none) {
         if let plugin = pluginHost(io).anyPlugin(id) {

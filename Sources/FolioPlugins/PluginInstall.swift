@@ -107,6 +107,10 @@ public struct PluginInstaller: Sendable {
             let stagedManifest = ManifestLocator.besideManifest(for: staged)
             if FileManager.default.fileExists(atPath: besideSource.path) {
                 try copy(besideSource, to: stagedManifest, mode: 0o644)
+                // Discovery would refuse a manifest naming another file; so does install.
+                if let named = try? PluginManifest.load(from: stagedManifest).library, named != library.lastPathComponent {
+                    throw PluginInstallError.refused("\(library.path): plugin refused: its manifest \(besideSource.path) names library '\(named)'")
+                }
             } else {
                 try write(try Self.installManifest(library: staged, check: { Self.naming(library, check($0)) }), to: stagedManifest)
             }
@@ -191,15 +195,17 @@ public struct PluginInstaller: Sendable {
 
     // MARK: Remove, disable, enable
 
-    /// Removes the plugin installed as `id` (its folder and lock entry); returns the entry it had.
+    /// Removes the plugin installed as `id` (its folder and lock entry); returns the entry it had (nil when its folder
+    /// had none: an install killed before it wrote the lock).
     @discardableResult
-    public func remove(id: String) throws -> PluginLock.Entry {
+    public func remove(id: String) throws -> PluginLock.Entry? {
         try withLock {
             var lock = try self.lock()
             let final = folder.appendingPathComponent(id)
-            guard Self.isUsableID(id), let entry = lock.entry(id), FileManager.default.fileExists(atPath: final.path) else {
+            guard Self.isUsableID(id), FileManager.default.fileExists(atPath: final.path) else {
                 throw PluginInstallError.notInstalled(id: id, location: nil)
             }
+            let entry = lock.entry(id)
             let trash = folder.appendingPathComponent(Self.stagingPrefix + "remove-" + UUID().uuidString)
             guard rename(final.path, trash.path) == 0 else { throw PluginInstallError.fileSystem(POSIXFailure(operation: "rename", path: final.path).description) }
             lock.plugins.removeAll { $0.id == id }

@@ -214,7 +214,7 @@ final class PluginInstallTests: XCTestCase {
     func testGivenAnInstalledPluginWhenRemovedThenItsFolderAndLockEntryAreGoneAndRemovingAgainSaysItIsNotInstalled() throws {
         try installer.install(from: try build(), check: check)
         try installer.setDisabled("org.test.mini", true)
-        XCTAssertEqual(try installer.remove(id: "org.test.mini").version, "1.0.0")
+        XCTAssertEqual(try installer.remove(id: "org.test.mini")?.version, "1.0.0")
 
         XCTAssertEqual(visibleNames(installed), [".install.lock", "plugins.lock.json"])
         XCTAssertEqual(try PluginLock.load(in: installed), PluginLock())
@@ -240,6 +240,34 @@ final class PluginInstallTests: XCTestCase {
             XCTAssertEqual("\(error)", "\(lockURL.path): line 1, column 47: unknown key 'extra'")
         }
         XCTAssertEqual(try Data(contentsOf: lockURL), corrupt)
+    }
+
+    func testGivenAManifestBesideTheLibraryNamingAnotherFileWhenInstalledThenItIsRefusedAsDiscoveryWouldRefuseIt() throws {
+        let library = try build()
+        try PluginFixtures.writeManifest(PluginManifest(id: "org.test.mini", name: "Mini", version: "1.0.0", abi: 1, library: "libother.so",
+                                                        editors: [EditorManifest(id: "mini", name: "Mini", contentTypes: [ContentType("org.test.mini")])]),
+                                         beside: library)
+        XCTAssertThrowsError(try installer.install(from: library, check: check)) { error in
+            XCTAssertEqual("\(error)", "\(library.path): plugin refused: its manifest \(temp.path("src/libmini.folio-plugin.json").path) names library 'libother.so'")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: installed.appendingPathComponent("org.test.mini").path))
+    }
+
+    func testGivenAnInstallKilledBeforeItsRenameOrItsLockEntryWhenListedThenTheStagingIsIgnoredTheUnrecordedFolderIsChangedAndBothAreCleanedUp() throws {
+        let result = try installer.install(from: try build(), check: check)
+        // Killed after the rename, before the lock: the folder has no entry. Killed before the rename: a staging folder.
+        try PluginLock().write(in: installed)
+        let staging = installed.appendingPathComponent(PluginInstaller.stagingPrefix + "killed")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: result.library, to: staging.appendingPathComponent("libmini.so"))
+
+        let listed = host()
+        XCTAssertEqual(listed.plugins, [])
+        XCTAssertEqual(listed.inactive.map(\.state), [.changed(recorded: nil, actual: SHA256.hex(try Data(contentsOf: result.library)))])
+        XCTAssertEqual(listed.refusals, [], "the staging folder is not scanned")
+        XCTAssertNil(try installer.remove(id: "org.test.mini"), "removed although the lock had no entry")
+        try installer.install(from: try build(), check: check)
+        XCTAssertEqual(visibleNames(installed), [".install.lock", "org.test.mini", "plugins.lock.json"], "the next install removed the staging folder")
     }
 
     // MARK: Through the command line
