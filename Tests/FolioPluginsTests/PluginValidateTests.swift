@@ -87,7 +87,12 @@ final class PluginValidateTests: XCTestCase {
         #ifdef SPIN_AT_1X1
             if (w == 1) { for (volatile long i = 0;; i++) {} }
         #endif
-            char text[64]; snprintf(text, sizeof text, "count: %ld", doc->count);
+            char text[64];
+        #ifdef BAD_UTF8_RENDER
+            snprintf(text, sizeof text, "\\xff count: %ld", doc->count);
+        #else
+            snprintf(text, sizeof text, "count: %ld", doc->count);
+        #endif
             size_t n = strlen(text) < w ? strlen(text) : w;
         #ifdef DOUBLE_FREE_RENDER
             return c_set(out, text, n, c_free_twice);
@@ -96,9 +101,24 @@ final class PluginValidateTests: XCTestCase {
         #endif
         }
         static void c_release(const folio_editor *e, folio_document *doc) { free(doc); }
+        static folio_status c_diff(const folio_editor *e, const uint8_t *o, size_t os, const uint8_t *n, size_t ns, folio_buffer *out, folio_buffer *err) {
+            return c_set(out, "", 0, c_free);
+        }
+        static const folio_semantic_diff_v1 diff_table = { sizeof(folio_semantic_diff_v1), 0, c_diff };
+        static const void *c_extension(const folio_editor *e, const char *id) {
+        #ifdef EXTENSION_FOR_ANY_ID
+            return &diff_table;
+        #else
+            return strcmp(id, FOLIO_EXTENSION_SEMANTIC_DIFF) == 0 ? &diff_table : NULL;
+        #endif
+        }
         static const folio_command_info bump = { sizeof(folio_command_info), 0, "bump", "Bump", "b", "bump N" };
         static const folio_command_info reset = { sizeof(folio_command_info), 0, "reset", "Reset", "", "reset" };
+        #ifdef DUPLICATE_COMMAND
+        static const folio_command_info *const commands[] = { &bump, &bump };
+        #else
         static const folio_command_info *const commands[] = { &bump, &reset };
+        #endif
         static const char *const types[] = { "org.test.counter" };
         static const folio_editor editor = {
         #ifdef SMALL_EDITOR_TABLE
@@ -108,7 +128,7 @@ final class PluginValidateTests: XCTestCase {
         #endif
             .priority = FOLIO_PRIORITY_DEFAULT, .id = "counter", .name = "Counter", .content_types = types, .content_type_count = 1,
             .commands = commands, .command_count = 2,
-            .open = c_open, .apply = c_apply, .serialize = c_serialize, .render = c_render, .release = c_release,
+            .open = c_open, .apply = c_apply, .serialize = c_serialize, .render = c_render, .release = c_release, .extension = c_extension,
         };
         static const folio_editor *const editors[] = { &editor };
         static const folio_plugin_descriptor descriptor = {
@@ -199,6 +219,24 @@ final class PluginValidateTests: XCTestCase {
         let report = try validate(["BAD_UTF8_MESSAGE"])
         XCTAssertEqual(failures(report), ["commands/counter/bump/missing"])
         XCTAssertEqual(report.tests.first { !$0.passed }?.details, "apply('bump')'s error message is not valid UTF-8 (byte 13 of 15)")
+    }
+
+    func testGivenAnExtensionLookupAnsweringEveryIDWhenValidatedThenTheExtensionsTestFailsNamingAnIDNoPluginCanKnow() throws {
+        let report = try validate(["EXTENSION_FOR_ANY_ID"])
+        XCTAssertEqual(failures(report), ["extensions/counter"])
+        XCTAssertEqual(report.tests.first { !$0.passed }?.details, "extension('folio.no-such-extension/1') answered a table for an id it cannot know")
+    }
+
+    func testGivenARenderThatIsNotUTF8WhenValidatedThenBothRenderTestsFailNamingTheByte() throws {
+        let report = try validate(["BAD_UTF8_RENDER"])
+        XCTAssertEqual(report.tests.first { $0.name == "render/counter/1x1" }?.details, "render(1x1)'s text is not valid UTF-8 (byte 0 of 1)")
+        XCTAssertEqual(report.tests.first { $0.name == "render/counter/500x200" }?.details, "render(500x200)'s text is not valid UTF-8 (byte 0 of 10)")
+    }
+
+    func testGivenTwoCommandsWithOneIDWhenValidatedThenTheDescriptorTestFailsNamingIt() throws {
+        let report = try validate(["DUPLICATE_COMMAND"])
+        XCTAssertEqual(report.tests.map(\.name), ["descriptor"])
+        XCTAssertEqual(report.tests.first?.details, "editor 'counter': command 'bump' appears twice")
     }
 
     // MARK: Through the command line, and the bundled plugins
