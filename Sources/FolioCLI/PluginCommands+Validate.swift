@@ -28,7 +28,7 @@ func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         struct Output: Encodable { let library: String; let ok: Bool; let passed: Int; let failed: Int; let reproducers: String?; let tests: [PluginValidationTest] }
         try io.json(Output(library: report.library, ok: report.ok, passed: report.passed, failed: report.failed, reproducers: report.reproducers, tests: report.tests))
     } else {
-        io.line("\(library.path): \(report.tests.count) tests, \(report.passed) passed, \(report.failed) failed"
+        io.line("\(library.path): \(report.tests.count) test\(report.tests.count == 1 ? "" : "s"), \(report.passed) passed, \(report.failed) failed"
                 + (report.reproducers.map { "; reproducers in \($0)" } ?? ""))
     }
     return report.ok ? 0 : FolioCommandLine.failure

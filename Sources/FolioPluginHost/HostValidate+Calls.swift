@@ -46,11 +46,9 @@ struct RawEditor {
         var selection = Self.selection
         var newHandle: OpaquePointer?
         var description = folio_buffer(), error = folio_buffer()
-        let json = arguments + [0]
+        let json = (arguments + [0]).map { CChar(bitPattern: $0) }  // the JSON text, NUL-terminated
         let status = json.withUnsafeBufferPointer { args in
-            args.baseAddress!.withMemoryRebound(to: CChar.self, capacity: args.count) { argsPointer in
-                table.pointee.apply?(table, handle, command, argsPointer, &selection, &newHandle, &description, &error)
-            }
+            table.pointee.apply?(table, handle, command, args.baseAddress, &selection, &newHandle, &description, &error)
         } ?? -1
         return (status, newHandle, Self.take(&description), Self.take(&error))
     }

@@ -177,8 +177,15 @@ extension HostValidate {
 
     /// Each extension id answers a table of at least its size with its function, unknown ids answer NULL, and the
     /// semantic diff and merge work on the sample.
-    static func extensions(_ editor: RawEditor, _ host: HostEditor, _ sample: [UInt8]) throws {
-        guard let lookup = editor.table.pointee.extension else { return }
+    static func extensions(_ editor: RawEditor, _ host: HostEditor, _ sample: [UInt8], declared: [String]) throws {
+        guard let lookup = editor.table.pointee.extension else {
+            if let id = declared.first { throw ValidationFailure("the manifest declares extension '\(id)' but the editor has no extension function") }
+            return
+        }
+        for id in declared {
+            step("extension('\(id)') (declared)")
+            if lookup(editor.table, id) == nil { throw ValidationFailure("the manifest declares extension '\(id)' but extension('\(id)') answers NULL") }
+        }
         for id in unknownExtensionIDs {
             step("extension('\(id.prefix(40))')")
             if lookup(editor.table, id) != nil { throw ValidationFailure("extension('\(id.prefix(40))') answered a table for an id it cannot know") }

@@ -43,6 +43,8 @@ public enum HostValidate {
         var test = "", library = "", editor = "", command = ""
         var arguments: String?
         var documents: [String] = []
+        /// Extension ids the plugin's manifest declares for this editor.
+        var declared: [String] = []
         var width: UInt32 = 80, height: UInt32 = 24
 
         init(_ words: [String]) {
@@ -56,6 +58,7 @@ public enum HostValidate {
                 case "--command": command = value
                 case "--arguments": arguments = value
                 case "--document": documents.append(value)
+                case "--declared": declared.append(value)
                 case "--width": width = UInt32(value) ?? 80
                 case "--height": height = UInt32(value) ?? 24
                 default: break
@@ -88,7 +91,7 @@ public enum HostValidate {
         case "command":
             let arguments = try options.arguments.map(readFile) ?? Array("[]".utf8)
             try command(raw, editor, options.command, arguments: arguments, sample: sample)
-        case "extensions": try extensions(raw, editor, sample)
+        case "extensions": try extensions(raw, editor, sample, declared: options.declared)
         case "buffers": try buffers(raw, editor, sample)
         default: throw ValidationFailure("unknown test '\(options.test)'")
         }
@@ -99,9 +102,10 @@ public enum HostValidate {
     static func writeLine(_ text: String, fd: Int32 = 1) {
         var line = text + "\n"
         line.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let n = write(fd, base + offset, buffer.count - offset)
                 if n < 0 { if errno == EINTR { continue }; return }
                 offset += n
             }

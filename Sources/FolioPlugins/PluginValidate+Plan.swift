@@ -27,6 +27,8 @@ extension PluginValidator {
     /// Every test after the descriptor's, for the editors and commands it reported.
     func tests(_ plan: ValidationPlan, samples: [URL]) -> [PlannedTest] {
         let sample = ["--document", samples[0].path]
+        // The manifest beside the library, when there is one: the extensions it declares must be answered.
+        let manifest = try? PluginManifest.load(from: ManifestLocator.besideManifest(for: library))
         var tests: [PlannedTest] = []
         for editor in plan.editors {
             let e = editor.id
@@ -48,7 +50,8 @@ extension PluginValidator {
                 }
             }
             tests.append(commandTest(e, "folio-validate-no-such-command", "unknown", ["1"], sample: sample))
-            tests.append(PlannedTest(name: "extensions/\(e)", kind: "extensions", editor: e, options: sample))
+            let declared = manifest?.editors.first { $0.id == e }?.extensions ?? []
+            tests.append(PlannedTest(name: "extensions/\(e)", kind: "extensions", editor: e, options: sample + declared.flatMap { ["--declared", $0] }))
             tests.append(PlannedTest(name: "buffers/\(e)", kind: "buffers", editor: e, options: sample))
         }
         return tests

@@ -1,5 +1,6 @@
 import FolioCore
 import Foundation
+import Synchronization
 
 /// One conformance test of `folio plugins validate` and how it ended.
 public struct PluginValidationTest: Codable, Sendable, Equatable {
@@ -43,6 +44,8 @@ public struct PluginValidator: Sendable {
     public var samples: [URL] = []
     /// Each test's deadline.
     public var timeout: Duration = .seconds(30)
+    /// How many tests run at once (each in its own process).
+    public var jobs: Int = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
     /// The `folio-plugin-host` to run the tests in.
     public var hostExecutable: URL
     /// The environment the tests run with.
@@ -66,7 +69,7 @@ public struct PluginValidator: Sendable {
     }
 
     /// Runs the suite; `progress` sees each test as it ends.
-    public func run(progress: (PluginValidationTest) -> Void = { _ in }) throws -> PluginValidationReport {
+    public func run(progress: @Sendable (PluginValidationTest) -> Void = { _ in }) throws -> PluginValidationReport {
         try FileManager.default.createDirectory(at: reproducers, withIntermediateDirectories: true)
         var report = PluginValidationReport(library: library.path, tests: [], reproducers: reproducers.path)
         let sampleFiles = try samplesCopied()
@@ -74,24 +77,51 @@ public struct PluginValidator: Sendable {
         progress(descriptor)
         report.tests.append(descriptor)
         if descriptor.passed {
-            var refusedSample: Set<String> = []
-            for test in tests(plan, samples: sampleFiles) {
-                // Tests that start from the sample do not run when the editor refuses it (one failure says so).
-                if let editor = test.editor, refusedSample.contains(editor), test.kind != "document" { continue }
-                var (result, _) = runTest(test)
-                if test.kind == "sample", !result.passed, let editor = test.editor {
-                    refusedSample.insert(editor)
-                    result.details += "; the round-trip, render, command, extension and buffer tests of '\(editor)' need a sample it accepts (--document FILE)"
-                }
-                progress(result)
-                report.tests.append(result)
+            // First the tests that need no sample (documents, and opening the samples), then the rest for the editors
+            // that accept their sample: tests that start from a refused sample would all fail the same way.
+            let planned = tests(plan, samples: sampleFiles)
+            let first = planned.filter { $0.kind == "document" || $0.kind == "sample" }
+            var results = runAll(first, progress: progress)
+            var refused: Set<String> = []
+            for index in results.indices where first[index].kind == "sample" && !results[index].passed {
+                let editor = first[index].editor ?? ""
+                refused.insert(editor)
+                results[index].details += "; the round-trip, render, command, extension and buffer tests of '\(editor)' need a sample it accepts (--document FILE)"
             }
+            let rest = planned.filter { $0.kind != "document" && $0.kind != "sample" && !refused.contains($0.editor ?? "") }
+            report.tests += results + runAll(rest, progress: progress)
         }
         if report.ok {
             try? FileManager.default.removeItem(at: reproducers)
             report.reproducers = nil
         }
         return report
+    }
+
+    /// Runs `tests`, `jobs` at a time (each in its own process); results and progress in the order of `tests`.
+    private func runAll(_ tests: [PlannedTest], progress: @Sendable (PluginValidationTest) -> Void) -> [PluginValidationTest] {
+        let state = Mutex<(next: Int, results: [PluginValidationTest?])>((0, Array(repeating: nil, count: tests.count)))
+        let reported = Mutex<Int>(0)  // held while calling progress: one worker at a time, in order
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, tests.count))) { _ in
+            while true {
+                let index: Int? = state.withLock { state in
+                    guard state.next < tests.count else { return nil }
+                    defer { state.next += 1 }
+                    return state.next
+                }
+                guard let index else { return }
+                let result = runTest(tests[index]).0
+                state.withLock { $0.results[index] = result }
+                reported.withLock { reported in
+                    // Emit every finished result whose predecessors are all out.
+                    while reported < tests.count, let ready = state.withLock({ [reported] in $0.results[reported] }) {
+                        progress(ready)
+                        reported += 1
+                    }
+                }
+            }
+        }
+        return state.withLock { $0.results.compactMap { $0 } }
     }
 
     /// The samples copied into the reproducer folder (the empty document when none was given).
@@ -113,7 +143,7 @@ public struct PluginValidator: Sendable {
 }
 
 /// One test to run: its name, the host's test kind and options, and the reproducer inputs to write first.
-struct PlannedTest {
+struct PlannedTest: Sendable {
     var name: String
     var kind: String
     var editor: String?

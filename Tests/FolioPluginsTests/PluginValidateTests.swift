@@ -227,6 +227,19 @@ final class PluginValidateTests: XCTestCase {
         XCTAssertEqual(report.tests.first { !$0.passed }?.details, "extension('folio.no-such-extension/1') answered a table for an id it cannot know")
     }
 
+    func testGivenAManifestDeclaringAnExtensionTheEditorDoesNotAnswerWhenValidatedThenTheExtensionsTestFailsNamingIt() throws {
+        let library = try PluginFixtures.compilePlugin(Self.counterSource(), named: "libcounter.so", in: temp.url)
+        try PluginFixtures.writeManifest(PluginManifest(id: "org.test.counter", name: "Counter", version: "1.0.0", abi: 1, library: "libcounter.so", editors: [
+            EditorManifest(id: "counter", name: "Counter", contentTypes: [ContentType("org.test.counter")],
+                           extensions: ["folio.semantic-diff/1", "folio.semantic-merge/1"]),
+        ]), beside: library)
+        let report = try PluginValidator(library: library, hostExecutable: PluginFixtures.buildFolder.appendingPathComponent("folio-plugin-host"),
+                                         environment: temp.environment(), reproducers: temp.path("reproducers")).run()
+        XCTAssertEqual(failures(report), ["extensions/counter"])
+        XCTAssertEqual(report.tests.first { !$0.passed }?.details,
+                       "the manifest declares extension 'folio.semantic-merge/1' but extension('folio.semantic-merge/1') answers NULL")
+    }
+
     func testGivenARenderThatIsNotUTF8WhenValidatedThenBothRenderTestsFailNamingTheByte() throws {
         let report = try validate(["BAD_UTF8_RENDER"])
         XCTAssertEqual(report.tests.first { $0.name == "render/counter/1x1" }?.details, "render(1x1)'s text is not valid UTF-8 (byte 0 of 1)")
