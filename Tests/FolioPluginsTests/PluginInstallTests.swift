@@ -92,6 +92,8 @@ final class PluginInstallTests: XCTestCase {
         XCTAssertEqual(lock.plugins.map(\.id), ["org.test.mini"])
         XCTAssertEqual(lock.entry("org.test.mini")?.version, "1.0.0")
         XCTAssertEqual(lock.entry("org.test.mini")?.sha256, SHA256.hex(try Data(contentsOf: library)))
+        let sum = try runProgram("sha256sum", [library.path])
+        XCTAssertEqual(lock.entry("org.test.mini")?.sha256, sum.stdout.split(separator: " ").first.map(String.init), "the same digest as sha256sum")
         let host = host()
         XCTAssertEqual(host.plugins.map(\.manifest.id), ["org.test.mini"])
         XCTAssertEqual(host.refusals, [])
