@@ -39,9 +39,7 @@ func removePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         io.line("Removed \(id)" + (entry.map { " \($0.version)" } ?? " (it had no entry in the lock file)"))
         return 0
     } catch PluginInstallError.notInstalled(let id, .none) {
-        if let plugin = pluginHost(io).anyPlugin(id) {
-            throw CommandFailure("\(PluginInstallError.notInstalled(id: plugin.manifest.id, location: plugin.library.path)); to stop using it: folio plugins disable \(plugin.manifest.id)")
-        }
+        if let plugin = pluginHost(io).anyPlugin(id) { throw PluginInstallError.notInstalled(id: plugin.manifest.id, location: plugin.library.path) }
         throw PluginInstallError.notInstalled(id: id, location: nil)
     }
 }

@@ -66,14 +66,18 @@ private func listingEntry(_ plugin: DiscoveredPlugin, _ host: PluginHost) -> Plu
     let state = host.state(of: plugin)
     return PluginListing.Entry(id: plugin.manifest.id, name: plugin.manifest.name, version: plugin.manifest.version, abi: plugin.manifest.abi,
                                library: plugin.library.path, manifest: plugin.manifestURL.path, bundled: plugin.bundled, editors: plugin.manifest.editors,
-                               quarantine: host.quarantineRecord(plugin), state: state.word, stateDetail: state.explanation(id: plugin.manifest.id))
+                               quarantine: host.quarantineRecord(plugin), state: state.word, stateDetail: stateLine(plugin, host))
 }
 
-/// The line under a plugin saying why it is not enabled, or its recent crashes.
+/// The line under a plugin saying why it is not enabled and how to enable it, or its recent crashes.
 private func stateLine(_ plugin: DiscoveredPlugin, _ host: PluginHost) -> String? {
-    let state = host.state(of: plugin)
-    if let line = state.explanation(id: plugin.manifest.id) { return line }
-    return quarantineLine(host.quarantineRecord(plugin), plugin.manifest.id)
+    let id = plugin.manifest.id
+    switch host.state(of: plugin) {
+    case .enabled: return quarantineLine(host.quarantineRecord(plugin), id)
+    case let .changed(recorded, actual):
+        return (PluginState.changed(recorded: recorded, actual: actual).explanation ?? "") + " (folio plugins enable \(id) checks it first)"
+    case let state: return (state.explanation ?? "") + "; enable with: folio plugins enable \(id)"
+    }
 }
 
 /// The quarantine line of a plugin, when it has one.

@@ -26,20 +26,20 @@ public enum PluginState: Sendable, Equatable {
     /// Whether Folio loads the plugin (a quarantined build is loaded only after `enable`).
     public var isLoadable: Bool { self == .enabled }
 
-    /// One line saying why the plugin is not enabled, nil when it is.
-    public func explanation(id: String) -> String? {
+    /// One line saying why the plugin is not enabled, nil when it is (facts only: the command line adds how to enable it).
+    public var explanation: String? {
         switch self {
         case .enabled: return nil
-        case .disabled: return "disabled; not loaded (enable with: folio plugins enable \(id))"
-        case let .quarantined(record): return "QUARANTINED: \(record.summary); enable with: folio plugins enable \(id)"
+        case .disabled: return "disabled; not loaded"
+        case let .quarantined(record): return "QUARANTINED: \(record.summary)"
         case let .changed(recorded, actual):
             let what: String
             switch (recorded, actual) {
-            case (nil, _): what = "not recorded in \(PluginLock.fileName) (not installed by folio plugins install)"
+            case (nil, _): what = "not recorded in \(PluginLock.fileName) (not put there by the installer)"
             case (_, nil): what = "its library cannot be read"
             case let (recorded?, actual?): what = "its library changed since it was installed (SHA-256 \(actual.prefix(12))…, recorded \(recorded.prefix(12))…)"
             }
-            return "CHANGED: \(what); not loaded until reinstalled or enabled (folio plugins enable \(id))"
+            return "CHANGED: \(what); not loaded until reinstalled or enabled"
         }
     }
 }

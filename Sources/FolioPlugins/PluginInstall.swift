@@ -23,8 +23,8 @@ public enum PluginInstallError: Error, CustomStringConvertible, Sendable, Equata
         case let .noLibrary(path, reason): return "\(path): \(reason)"
         case let .refused(refusal): return refusal
         case let .unusableID(id): return "plugin id '\(id)' cannot name its folder (empty, starting with '.', or holding '/' or control characters)"
-        case let .clash(id, other, file): return "\(file): another plugin already provides \(id) (\(other)); remove or disable it first"
-        case let .notInstalled(id, location?): return "\(id) was not installed with folio plugins install (it is at \(location))"
+        case let .clash(id, other, file): return "\(file): another plugin already provides \(id) (\(other))"
+        case let .notInstalled(id, location?): return "\(id) is not in the installed plugins folder (it is at \(location))"
         case let .notInstalled(id, nil): return "no installed plugin '\(id)'"
         case let .notAccepted(id, refusal): return "\(id) stays changed: \(refusal)"
         case let .fileSystem(message): return message

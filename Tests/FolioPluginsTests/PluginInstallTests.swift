@@ -162,7 +162,7 @@ final class PluginInstallTests: XCTestCase {
         let host = PluginHost(searchPath: PluginSearchPath(folders: [.init(first.deletingLastPathComponent(), bundled: false)]))
         XCTAssertEqual(host.plugins.count, 1, "\(host.refusals)")
         XCTAssertThrowsError(try installer.install(from: second, others: host, check: check)) { error in
-            XCTAssertEqual("\(error)", "\(second.path): another plugin already provides editor id 'shared' (\(first.path)); remove or disable it first")
+            XCTAssertEqual("\(error)", "\(second.path): another plugin already provides editor id 'shared' (\(first.path))")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: installed.appendingPathComponent("org.test.second").path))
     }
@@ -182,7 +182,7 @@ final class PluginInstallTests: XCTestCase {
         XCTAssertEqual(recorded, result.entry.sha256)
         XCTAssertEqual(actual, SHA256.hex(try Data(contentsOf: other)))
         XCTAssertThrowsError(try host.backend("mini"))
-        XCTAssertTrue(try XCTUnwrap(inactive.state.explanation(id: "org.test.mini")).hasPrefix("CHANGED: its library changed since it was installed"))
+        XCTAssertTrue(try XCTUnwrap(inactive.state.explanation).hasPrefix("CHANGED: its library changed since it was installed"))
 
         try installer.accept(inactive.plugin, report: check(inactive.plugin.library))
         XCTAssertEqual(self.host().plugins.map(\.manifest.id), ["org.test.mini"])
@@ -306,7 +306,11 @@ final class PluginInstallTests: XCTestCase {
         XCTAssertEqual(folio("plugins", "remove", "org.test.mini").stdout, "Removed org.test.mini 1.0.0\n")
         let again = folio("plugins", "remove", "org.test.mini")
         XCTAssertEqual(again.status, 1)
-        XCTAssertEqual(again.stderr, "folio plugins: no installed plugin 'org.test.mini'\n")
+        XCTAssertEqual(again.stderr, "folio plugins: no installed plugin 'org.test.mini' (see folio plugins list)\n")
+        let bundled = folio("plugins", "remove", "org.folio.plugins.story")
+        XCTAssertEqual(bundled.status, 1)
+        XCTAssertTrue(bundled.stderr.hasPrefix("folio plugins: org.folio.plugins.story is not in the installed plugins folder (it is at "), bundled.stderr)
+        XCTAssertTrue(bundled.stderr.hasSuffix("libFolioStory.so); to stop using it: folio plugins disable org.folio.plugins.story\n"), bundled.stderr)
     }
 
     func testGivenTheCommandLineWhenInstallingWhatPluginsCheckRefusesThenItExitsOneWithTheRefusal() throws {
