@@ -26,6 +26,9 @@ final class PluginValidateTests: XCTestCase {
         #include <stdlib.h>
         #include <string.h>
         struct folio_document { long count; };
+        #ifdef ABORT_AT_LOAD
+        __attribute__((constructor)) static void boom(void) { abort(); }
+        #endif
         static void c_free(folio_buffer *b) { free(b->data); }
         static void c_keep(folio_buffer *b) { (void)b; }
         static void c_free_twice(folio_buffer *b) { free(b->data); free(b->data); }
@@ -190,6 +193,13 @@ final class PluginValidateTests: XCTestCase {
         XCTAssertEqual(report.tests.map(\.name), ["descriptor"])
         let details = try XCTUnwrap(report.tests.first?.details)
         XCTAssertTrue(details.hasPrefix("refused at load: an editor table is 16 bytes, ABI 1.0 needs "), details)
+    }
+
+    func testGivenAPluginThatAbortsWhileLoadingWhenValidatedThenTheDescriptorTestNamesTheSignalAndNothingElseRuns() throws {
+        let report = try validate(["ABORT_AT_LOAD"])
+        XCTAssertEqual(report.tests.map(\.name), ["descriptor"])
+        XCTAssertEqual(report.tests.first?.details, "crashed (SIGABRT) while loading \(temp.path("libcounter.so").path)")
+        XCTAssertEqual(report.tests.first?.signal, "SIGABRT")
     }
 
     func testGivenASerializerThatIsNoFixedPointWhenValidatedThenTheRoundTripTestFailsSayingWhere() throws {
