@@ -2,6 +2,7 @@ import FolioCore
 @testable import FolioPlugins
 import FolioTestSupport
 import Foundation
+import Synchronization
 import XCTest
 
 /// `folio plugins install/remove/disable/enable` and the lock file, through the library and the command line, with
@@ -165,6 +166,25 @@ final class PluginInstallTests: XCTestCase {
             XCTAssertEqual("\(error)", "\(second.path): another plugin already provides editor id 'shared' (\(first.path))")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: installed.appendingPathComponent("org.test.second").path))
+    }
+
+    func testGivenTwoInstallsOfTheSamePluginAtOnceWhenBothFinishThenTheLockAndTheInstalledFileAgree() throws {
+        let builds = [try build(folder: "a", Self.source(version: "1.0.0")), try build(folder: "b", Self.source(version: "2.0.0"))]
+        let installer = installer, env = env
+        let errors = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            do {
+                try installer.install(from: builds[index % 2]) { library in
+                    PluginHost.check(library: library, executable: PluginFixtures.folioExecutable, arguments: ["plugins", "__probe"], environment: env)
+                }
+            } catch { errors.withLock { $0.append("\(error)") } }
+        }
+        XCTAssertEqual(errors.withLock { $0 }, [])
+        let entry = try XCTUnwrap(try PluginLock.load(in: installed).entry("org.test.mini"))
+        let file = installed.appendingPathComponent("org.test.mini/libmini.so")
+        XCTAssertEqual(entry.sha256, SHA256.hex(try Data(contentsOf: file)), "the lock describes the file in place")
+        XCTAssertEqual(host().plugins.map(\.manifest.version), [entry.version])
+        XCTAssertEqual(visibleNames(installed), [".install.lock", "org.test.mini", "plugins.lock.json"])
     }
 
     // MARK: Changed behind Folio's back, disable, enable, remove
