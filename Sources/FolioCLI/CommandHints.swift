@@ -16,6 +16,7 @@ enum CommandHints {
         case let error as LaunchError: return hint(for: error)
         case let error as FolioError: return hint(for: error)
         case let error as PluginError: return hint(for: error)
+        case let error as PluginInstallError: return hint(for: error)
         default: return nil
         }
     }
@@ -44,6 +45,15 @@ enum CommandHints {
         switch error {
         case .invalidSceneName: return " (--scene)"
         case .invalidFrameSize: return " (--width, --height)"
+        }
+    }
+
+    static func hint(for error: PluginInstallError) -> String? {
+        switch error {
+        case .clash: return "; remove or disable it first (folio plugins remove ID, folio plugins disable ID)"
+        case .notInstalled(_, nil): return " (see folio plugins list)"
+        case let .notInstalled(id, _?): return "; to stop using it: folio plugins disable \(id)"
+        case .noLibrary, .refused, .unusableID, .notAccepted, .fileSystem: return nil
         }
     }
 

@@ -53,15 +53,31 @@ private struct PluginListing: Encodable {
         let editors: [EditorManifest]
         /// Set when the plugin's build is quarantined or has recent crashes.
         let quarantine: PluginBuildRecord?
+        /// `enabled`, `disabled`, `quarantined` or `changed` (disabled and changed plugins are not loaded).
+        let state: String
+        /// Why it is not enabled.
+        let stateDetail: String?
     }
     let plugins: [Entry]
     let refused: [String]
 }
 
 private func listingEntry(_ plugin: DiscoveredPlugin, _ host: PluginHost) -> PluginListing.Entry {
-    PluginListing.Entry(id: plugin.manifest.id, name: plugin.manifest.name, version: plugin.manifest.version, abi: plugin.manifest.abi,
-                        library: plugin.library.path, manifest: plugin.manifestURL.path, bundled: plugin.bundled, editors: plugin.manifest.editors,
-                        quarantine: host.quarantineRecord(plugin))
+    let state = host.state(of: plugin)
+    return PluginListing.Entry(id: plugin.manifest.id, name: plugin.manifest.name, version: plugin.manifest.version, abi: plugin.manifest.abi,
+                               library: plugin.library.path, manifest: plugin.manifestURL.path, bundled: plugin.bundled, editors: plugin.manifest.editors,
+                               quarantine: host.quarantineRecord(plugin), state: state.word, stateDetail: stateLine(plugin, host))
+}
+
+/// The line under a plugin saying why it is not enabled and how to enable it, or its recent crashes.
+private func stateLine(_ plugin: DiscoveredPlugin, _ host: PluginHost) -> String? {
+    let id = plugin.manifest.id
+    switch host.state(of: plugin) {
+    case .enabled: return quarantineLine(host.quarantineRecord(plugin), id)
+    case let .changed(recorded, actual):
+        return (PluginState.changed(recorded: recorded, actual: actual).explanation ?? "") + " (folio plugins enable \(id) checks it first)"
+    case let state: return (state.explanation ?? "") + "; enable with: folio plugins enable \(id)"
+    }
 }
 
 /// The quarantine line of a plugin, when it has one.
@@ -80,21 +96,29 @@ private func describeCommands(_ commands: [PluginCommand], _ io: CommandIO) {
 }
 
 let pluginCommands: [Command] = [
-    Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins manifest FILE.so | plugins enable ID",
-            summary: "List, describe, check or re-enable editor plugins") { args, io in
-        let verb = try args.positional(0, "list, info, check or enable")
+    Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins manifest FILE.so | plugins install PATH.so|DIR | "
+            + "plugins remove ID | plugins disable ID | plugins enable ID | plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS]",
+            summary: "List, describe, check, describe the manifest of, install, remove, disable, enable or validate editor plugins",
+            options: ["--document", "--timeout"]) { args, io in
+        let verb = try args.positional(0, "list, info, check, install, remove, disable, enable or validate")
         switch verb {
+        case "install": return try installPlugin(args, io)
+        case "remove": return try removePlugin(args, io)
+        case "disable": return try disablePlugin(args, io)
+        case "enable": return try enablePlugin(args, io)
+        case "validate": return try validatePlugin(args, io)
         case "list":
             try args.expectAtMost(1)
             let host = pluginHost(io)
             if args.flag("--json") {
-                try io.json(PluginListing(plugins: host.plugins.map { listingEntry($0, host) }, refused: host.refusals.map(\.description)))
+                try io.json(PluginListing(plugins: host.allPlugins.map { listingEntry($0, host) }, refused: host.refusals.map(\.description)))
                 return 0
             }
-            if host.plugins.isEmpty { io.line("No plugins found.") }
-            for plugin in host.plugins {
-                io.line("\(plugin.manifest.id)  \(plugin.manifest.name) \(plugin.manifest.version)\(plugin.bundled ? "  (bundled)" : "")  \(plugin.library.path)")
-                if let line = quarantineLine(host.quarantineRecord(plugin), plugin.manifest.id) { io.line("  " + line) }
+            if host.allPlugins.isEmpty { io.line("No plugins found.") }
+            for plugin in host.allPlugins {
+                let state = host.state(of: plugin)
+                io.line("\(plugin.manifest.id)  \(plugin.manifest.name) \(plugin.manifest.version)  \(state.word)\(plugin.bundled ? "  (bundled)" : "")  \(plugin.library.path)")
+                if let line = stateLine(plugin, host) { io.line("  " + line) }
                 for editor in plugin.manifest.editors {
                     io.line("  \(editor.id): \(editor.contentTypes.map(\.identifier).joined(separator: ", ")) (\(editor.priority.rawValue))")
                 }
@@ -105,13 +129,11 @@ let pluginCommands: [Command] = [
             let id = try args.positional(1, "ID")
             try args.expectAtMost(2)
             let host = pluginHost(io)
-            guard let plugin = host.plugin(id) ?? host.editors.first(where: { $0.editor.id == id })?.plugin else {
-                throw PluginError.unknownPluginOrEditor(id: id)
-            }
+            guard let plugin = host.anyPlugin(id) else { throw PluginError.unknownPluginOrEditor(id: id) }
             if args.flag("--json") { try io.json(listingEntry(plugin, host)); return 0 }
             let m = plugin.manifest
-            io.line("\(m.name) \(m.version) (\(m.id)), plugin ABI \(m.abi)")
-            if let line = quarantineLine(host.quarantineRecord(plugin), m.id) { io.line(line) }
+            io.line("\(m.name) \(m.version) (\(m.id)), plugin ABI \(m.abi), \(host.state(of: plugin).word)")
+            if let line = stateLine(plugin, host) { io.line(line) }
             io.line("library:  \(plugin.library.path)")
             io.line("manifest: \(plugin.manifestURL.path)")
             for editor in m.editors {
@@ -143,17 +165,6 @@ let pluginCommands: [Command] = [
                 io.error(report.refusal ?? "\(report.library): plugin refused")
             }
             return report.ok ? 0 : FolioCommandLine.failure
-        case "enable":
-            let id = try args.positional(1, "ID")
-            try args.expectAtMost(2)
-            let host = pluginHost(io)
-            guard let plugin = host.plugin(id) ?? host.editors.first(where: { $0.editor.id == id })?.plugin else {
-                throw PluginError.unknownPluginOrEditor(id: id)
-            }
-            guard let quarantine = host.isolation.quarantine else { throw PluginError.noStateFolder }
-            let count = quarantine.enable(plugin: plugin.manifest.id)
-            io.line(count > 0 ? "Enabled \(plugin.manifest.id): it will be loaded again" : "\(plugin.manifest.id) was not quarantined; its crash record is cleared")
-            return 0
         case "manifest":
             // The manifest generated from the library's own descriptor, in a plugin host process (for install scripts).
             let file = try args.positional(1, "FILE.so")
@@ -167,7 +178,7 @@ let pluginCommands: [Command] = [
             try io.json(report)
             return report.ok ? 0 : FolioCommandLine.failure
         default:
-            throw UsageError("unknown plugins command '\(verb)' (list, info, check or enable)")
+            throw UsageError("unknown plugins command '\(verb)' (list, info, check, install, remove, disable, enable or validate)")
         }
     },
     Command("types", usage: "types list [--json]", summary: "List content types, including those plugins declare") { args, io in

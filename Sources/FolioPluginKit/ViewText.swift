@@ -3,10 +3,14 @@ import FolioDisplayWidth
 /// Helpers for rendering plain-text views that fit a terminal.
 public enum ViewText {
     /// `text` cut to at most `width` terminal cells (the host's own width function: wide CJK and emoji are two
-    /// cells), ending in "…" when cut; tabs and newlines become spaces.
+    /// cells), ending in "…" when cut; tabs and newlines become spaces, other control characters (C0, DEL, C1: a
+    /// document's escape sequences must not reach the terminal) U+FFFD.
     public static func fit(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
-        let clean = String(text.map { $0 == "\t" ? " " : ($0.isNewline ? " " : $0) })
+        let clean = String(text.map { character -> Character in
+            if character == "\t" || character.isNewline { return " " }
+            return character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } ? "\u{FFFD}" : character
+        })
         return DisplayWidth.truncate(clean, to: width)
     }
 

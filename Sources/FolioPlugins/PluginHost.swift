@@ -20,6 +20,8 @@ public final class PluginHost: @unchecked Sendable {
     public let plugins: [DiscoveredPlugin]
     /// Files refused during discovery, with the reason.
     public let refusals: [PluginRefusal]
+    /// Plugins found but not loaded: disabled by the user, or installed files that changed (`PluginState`).
+    public let inactive: [InactivePlugin]
     /// The content-type graph: Folio's built-in types plus what plugins declare.
     public let contentTypes: ContentTypeRegistry
 
@@ -40,7 +42,9 @@ public final class PluginHost: @unchecked Sendable {
         var byEditor: [String: URL] = [:]
         var seenLibraries: Set<String> = []
         let manifests = PluginManifestCache(isolation: isolation)
-        for folder in searchPath.folders {
+        let states = PluginStates(searchPath: searchPath)
+        refusals += states.refusals
+        for folder in states.expanded(searchPath) {
             for candidate in Self.scan(folder, manifests: manifests, refusals: &refusals) {
                 let realPath = candidate.library.resolvingSymlinksInPath().path
                 guard seenLibraries.insert(realPath).inserted else { continue }
@@ -57,6 +61,11 @@ public final class PluginHost: @unchecked Sendable {
                 plugins.append(candidate)
             }
         }
+        let inactive = plugins.compactMap { plugin -> InactivePlugin? in
+            let state = states.state(of: plugin)
+            return state.isLoadable ? nil : InactivePlugin(plugin: plugin, state: state)
+        }
+        plugins.removeAll { plugin in inactive.contains { $0.plugin == plugin } }
         var registry = ContentTypeRegistry()
         for plugin in plugins {
             for editor in plugin.manifest.editors {
@@ -66,6 +75,7 @@ public final class PluginHost: @unchecked Sendable {
                 }
             }
         }
+        self.inactive = inactive
         self.plugins = plugins
         self.refusals = refusals
         self.contentTypes = registry

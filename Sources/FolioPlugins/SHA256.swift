@@ -1,7 +1,8 @@
 import Foundation
 
 /// SHA-256 (FIPS 180-4), to identify a plugin build by its file's content. Small and self-contained: the toolchain
-/// has no hashing module on Linux, and a plugin file is hashed only when the quarantine file has a record.
+/// has no hashing module on Linux. A plugin file is hashed when the quarantine file has a record, when it is installed, and
+/// when an installed file's stat stamp no longer matches the lock file.
 enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

@@ -224,7 +224,7 @@ final class PluginIsolationTests: XCTestCase {
         XCTAssertTrue(diff.stderr.hasSuffix("; showing the text diff\n"), diff.stderr)
 
         let enabled = folio("plugins", "enable", "test.tally")
-        XCTAssertEqual(enabled.stdout, "Enabled test.tally: it will be loaded again\n")
+        XCTAssertEqual(enabled.stdout, "Enabled test.tally: quarantine lifted\n")
         let next = folio("edit", "count", "inc")
         XCTAssertEqual(next.status, 0, next.stderr)
         XCTAssertTrue(next.stdout.hasSuffix("] counted 6\n"), next.stdout)

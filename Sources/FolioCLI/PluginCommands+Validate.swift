@@ -1,0 +1,35 @@
+import FolioCore
+import FolioPlugins
+import Foundation
+
+/// `folio plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS]`: the conformance suite, each test in
+/// its own plugin host process. Prints each test (failures with the command, the reproducer files and a command line
+/// that runs the test again) and a summary; exit 1 when a test failed.
+func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let library = io.url(try args.positional(1, "FILE.so"))
+    try args.expectAtMost(2)
+    guard FileManager.default.fileExists(atPath: library.path) else { throw FolioError.unreadableFile(library.path, reason: "no such file") }
+    var validator = try PluginValidator.standard(library: library, environment: io.environment)
+    validator.samples = args.values("--document").map(io.url)
+    if let seconds = try args.int("--timeout") {
+        guard (1...3600).contains(seconds) else { throw UsageError("--timeout must be between 1 and 3600 seconds") }
+        validator.timeout = .seconds(seconds)
+    }
+    let json = args.flag("--json")
+    let report = try validator.run { test in
+        guard !json else { return }
+        io.line("\(test.passed ? "pass" : "FAIL") \(test.name)")
+        guard !test.passed else { return }
+        io.line("  \(test.details)")
+        for input in test.inputs { io.line("  input: \(input)") }
+        if let rerun = test.rerun { io.line("  rerun: \(rerun)") }
+    }
+    if json {
+        struct Output: Encodable { let library: String; let ok: Bool; let passed: Int; let failed: Int; let reproducers: String?; let tests: [PluginValidationTest] }
+        try io.json(Output(library: report.library, ok: report.ok, passed: report.passed, failed: report.failed, reproducers: report.reproducers, tests: report.tests))
+    } else {
+        io.line("\(library.path): \(report.tests.count) test\(report.tests.count == 1 ? "" : "s"), \(report.passed) passed, \(report.failed) failed"
+                + (report.reproducers.map { "; reproducers in \($0)" } ?? ""))
+    }
+    return report.ok ? 0 : FolioCommandLine.failure
+}

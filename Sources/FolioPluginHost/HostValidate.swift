@@ -1,0 +1,141 @@
+import FolioPluginABI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `folio-plugin-host --validate TEST LIBRARY [--editor ID] [--command ID] [--arguments FILE] [--document FILE]...
+/// [--width W --height H]`: one test of `folio plugins validate`, run in its own process so that a crash, a signal or a
+/// hang ends only this test. Before each risky step a `step …` line is written to stdout (unbuffered), so that the
+/// parent can say where a crash happened; at the end one `result {"status": "pass"|"fail", "details": …}` line.
+/// The document and arguments files are the parent's reproducer files, fed to the plugin byte for byte.
+public enum HostValidate {
+    /// Runs one test; the exit code is 0 when it printed a result (pass or fail), 2 for bad usage.
+    public static func run(_ arguments: [String]) -> Int32 {
+        guard arguments.count >= 2 else {
+            writeLine("folio-plugin-host --validate TEST LIBRARY [options]: runs one test of folio plugins validate", fd: 2)
+            return 2
+        }
+        setlocale(LC_ALL, "C.UTF-8")
+        signal(SIGPIPE, SIG_IGN)
+        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
+        var memory = rlimit(rlim_cur: 4 << 30, rlim_max: 4 << 30)  // a runaway allocation fails here instead of swapping
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &memory)
+        let options = Options(arguments)
+        var extra: [(String, [String])] = []
+        do {
+            step("loading \(options.library)")
+            let library = try loadLibrary(options.library)
+            switch options.test {
+            case "descriptor": extra = try descriptor(library)
+            default: try run(options, library)
+            }
+            report(pass: true, details: "", extra: extra)
+        } catch let failure as ValidationFailure {
+            report(pass: false, details: failure.message, extra: [])
+        } catch {
+            report(pass: false, details: "\(error)", extra: [])
+        }
+        return 0
+    }
+
+    struct Options {
+        var test = "", library = "", editor = "", command = ""
+        var arguments: String?
+        var documents: [String] = []
+        /// Extension ids the plugin's manifest declares for this editor.
+        var declared: [String] = []
+        var width: UInt32 = 80, height: UInt32 = 24
+
+        init(_ words: [String]) {
+            test = words[0]
+            library = words[1]
+            var index = 2
+            while index + 1 < words.count {
+                let value = words[index + 1]
+                switch words[index] {
+                case "--editor": editor = value
+                case "--command": command = value
+                case "--arguments": arguments = value
+                case "--document": documents.append(value)
+                case "--declared": declared.append(value)
+                case "--width": width = UInt32(value) ?? 80
+                case "--height": height = UInt32(value) ?? 24
+                default: break
+                }
+                index += 2
+            }
+        }
+    }
+
+    private static func loadLibrary(_ path: String) throws -> HostLibrary {
+        do { return try HostLibrary.load(path) } catch { throw ValidationFailure("refused at load: \(error.reason)") }
+    }
+
+    private static func run(_ options: Options, _ library: HostLibrary) throws {
+        guard let editor = library.editors.first(where: { $0.id == options.editor }) else {
+            throw ValidationFailure("the library does not provide editor '\(options.editor)'")
+        }
+        let raw = RawEditor(table: editor.table, id: editor.id)
+        let documents = try options.documents.map(readFile)
+        let sample = documents.first ?? []
+        switch options.test {
+        case "sample":
+            for (index, document) in documents.enumerated() {
+                step("open sample \(index + 1)")
+                raw.release(try raw.openAccepted(document, what: "sample \(index + 1)"))
+            }
+        case "document": try document(raw, sample)
+        case "round-trip": try roundTrip(raw, documents.isEmpty ? [[]] : documents)
+        case "render": try render(raw, sample, width: options.width, height: options.height)
+        case "command":
+            let arguments = try options.arguments.map(readFile) ?? Array("[]".utf8)
+            try command(raw, editor, options.command, arguments: arguments, sample: sample)
+        case "extensions": try extensions(raw, editor, sample, declared: options.declared)
+        case "buffers": try buffers(raw, editor, sample)
+        default: throw ValidationFailure("unknown test '\(options.test)'")
+        }
+    }
+
+    // MARK: Output
+
+    static func writeLine(_ text: String, fd: Int32 = 1) {
+        var line = text + "\n"
+        line.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, base + offset, buffer.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return }
+                offset += n
+            }
+        }
+    }
+
+    /// Says what is about to run (the parent names the last step when the process dies).
+    static func step(_ text: String) { writeLine("step " + text.split(whereSeparator: \.isNewline).joined(separator: " ")) }
+
+    private static func report(pass: Bool, details: String, extra: [(String, [String])]) {
+        var json = HostJSON()
+        json.object { json in
+            json.member("status", pass ? "pass" : "fail")
+            json.member("details", details)
+            for (key, values) in extra { json.member(key, strings: values) }
+        }
+        writeLine("result " + String(decoding: json.bytes, as: UTF8.self))
+    }
+
+    private static func readFile(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ValidationFailure("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 { if errno == EINTR { continue }; throw ValidationFailure("cannot read \(path)") }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import FolioCore
+import Foundation
+
+/// `plugins.lock.json` in the installed-plugins folder (`$XDG_DATA_HOME/folio/plugins`): what `folio plugins install`
+/// put there (id, version, library and the SHA-256 of its file) and which plugins the user disabled. Read with the
+/// strict JSON reader; written atomically (temporary file, fsync, rename) under the installer's `flock`.
+public struct PluginLock: Codable, Sendable, Equatable {
+    /// One installed plugin, in the folder `<installed folder>/<id>/`.
+    public struct Entry: Codable, Sendable, Equatable {
+        public var id: String
+        public var version: String
+        /// The library's file name inside the plugin's folder.
+        public var library: String
+        /// SHA-256 of the library file as installed (64 lowercase hex digits).
+        public var sha256: String
+        /// When it was installed (ISO 8601).
+        public var installed: String
+        /// The file's identity when hashed (`device:inode:size:mtime-ns:ctime-ns`): while it is the same the file is
+        /// not hashed again; when it differs the file is hashed and compared.
+        public var stamp: String
+
+        /// Creates an entry.
+        public init(id: String, version: String, library: String, sha256: String, installed: String, stamp: String) {
+            self.id = id
+            self.version = version
+            self.library = library
+            self.sha256 = sha256
+            self.installed = installed
+            self.stamp = stamp
+        }
+    }
+
+    public var version: Int = 1
+    public var plugins: [Entry] = []
+    /// Ids of disabled plugins (installed or not: bundled and `FOLIO_PLUGIN_PATH` plugins can be disabled too).
+    public var disabled: [String] = []
+
+    /// An empty lock.
+    public init() {}
+
+    /// The lock's file name.
+    public static let fileName = "plugins.lock.json"
+
+    static let keys: Set<String> = ["version", "plugins", "disabled"]
+    static let entryKeys: Set<String> = ["id", "version", "library", "sha256", "installed", "stamp"]
+
+    /// The entry of plugin `id`.
+    public func entry(_ id: String) -> Entry? { plugins.first { $0.id == id } }
+
+    /// Reads the lock in `folder`; an absent file is an empty lock. Errors name the file, line and column.
+    public static func load(in folder: URL) throws -> PluginLock {
+        let url = folder.appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            if FileManager.default.fileExists(atPath: url.path) { throw FolioError.invalidFile(url.path, "cannot read the plugin lock file") }
+            return PluginLock()
+        }
+        do {
+            let node = try JSONNode.parse(data)
+            try node.rejectUnknownKeys { path in
+                switch path {
+                case []: return keys
+                case ["plugins", "*"]: return entryKeys
+                default: return nil
+                }
+            }
+            let lock = try JSONDecoder().decode(PluginLock.self, from: data)
+            guard lock.version == 1 else { throw FolioError.invalidFile(url.path, "lock file version \(lock.version) is not supported (expected 1)") }
+            for entry in lock.plugins where !PluginInstaller.isUsableID(entry.id) || entry.library.contains("/") {
+                throw FolioError.invalidFile(url.path, "entry '\(entry.id)' has an unusable id or library name")
+            }
+            return lock
+        } catch let error as FolioError {
+            throw error
+        } catch {
+            throw FolioError.invalidFile(url.path, JSONKeys.describe(error))
+        }
+    }
+
+    /// Writes the lock into `folder` atomically (temporary file, fsync, rename, fsync of the folder).
+    func write(in folder: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try AtomicFile.write(try encoder.encode(self) + Data("\n".utf8), to: folder.appendingPathComponent(Self.fileName), sync: true)
+    }
+}
+
+/// A file's identity for the lock: when it is unchanged the file's content is taken to be unchanged too (`ctime`
+/// cannot be set back by a user, so any write or replacement changes it).
+enum FileStamp {
+    static func of(_ url: URL) -> String? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+    }
+}

@@ -1,0 +1,253 @@
+import FolioCore
+import Foundation
+
+/// Why an install, remove, disable or enable was refused; one line naming the file or plugin.
+public enum PluginInstallError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The path to install is neither a shared object nor a folder holding exactly one.
+    case noLibrary(path: String, reason: String)
+    /// `plugins check` refused the library (its one-line refusal).
+    case refused(String)
+    /// The plugin's id cannot name a folder (empty, `.`-prefixed, a `/`, a control character or over 200 bytes).
+    case unusableID(String)
+    /// Another plugin on the search path already has this plugin id or one of its editor ids.
+    case clash(id: String, with: String, file: String)
+    /// No plugin with this id was installed with `folio plugins install`; `location` says where it is, if anywhere.
+    case notInstalled(id: String, location: String?)
+    /// A plugin whose changed file is to be accepted did not pass the check.
+    case notAccepted(id: String, refusal: String)
+    /// A file system operation failed.
+    case fileSystem(String)
+
+    public var description: String {
+        switch self {
+        case let .noLibrary(path, reason): return "\(path): \(reason)"
+        case let .refused(refusal): return refusal
+        case let .unusableID(id): return "plugin id '\(id)' cannot name its folder (empty, starting with '.', or holding '/' or control characters)"
+        case let .clash(id, other, file): return "\(file): another plugin already provides \(id) (\(other))"
+        case let .notInstalled(id, location?): return "\(id) is not in the installed plugins folder (it is at \(location))"
+        case let .notInstalled(id, nil): return "no installed plugin '\(id)'"
+        case let .notAccepted(id, refusal): return "\(id) stays changed: \(refusal)"
+        case let .fileSystem(message): return message
+        }
+    }
+}
+
+/// What an install did.
+public struct InstalledPlugin: Sendable, Equatable {
+    public let entry: PluginLock.Entry
+    /// The installed library.
+    public let library: URL
+    /// The version it replaced, when it was installed already.
+    public let replaced: String?
+    /// Whether the plugin is disabled (an upgrade keeps a plugin disabled).
+    public let disabled: Bool
+}
+
+/// Installs plugins into one folder (`$XDG_DATA_HOME/folio/plugins`), each in `<folder>/<id>/` with its manifest, and
+/// keeps `plugins.lock.json` there. Every change holds an exclusive `flock` on `<folder>/.install.lock`. An install is
+/// staged in a hidden temporary folder beside the final one and renamed into place (an upgrade swaps the two folders
+/// with `renameat2(RENAME_EXCHANGE)`), so a failed or killed install leaves the previous state.
+public struct PluginInstaller: Sendable {
+    public let folder: URL
+
+    /// The installer of `folder`.
+    public init(folder: URL) { self.folder = folder }
+
+    /// The installer of `$XDG_DATA_HOME/folio/plugins` for `environment`.
+    public static func standard(environment: [String: String]) -> PluginInstaller {
+        PluginInstaller(folder: FolioPaths(environment: environment).dataHome.appendingPathComponent("plugins"))
+    }
+
+    static let flockName = ".install.lock"
+    static let stagingPrefix = ".folio-install-"
+
+    /// Whether `folder` is managed by an installer (it holds the lock file or the installer's lock).
+    static func isInstalledFolder(_ folder: URL) -> Bool {
+        let fm = FileManager.default
+        return fm.fileExists(atPath: folder.appendingPathComponent(PluginLock.fileName).path)
+            || fm.fileExists(atPath: folder.appendingPathComponent(flockName).path)
+    }
+
+    /// The plugin folders inside an installed folder (visible subfolders).
+    static func pluginFolders(in folder: URL) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().filter { !$0.hasPrefix(".") }.map { folder.appendingPathComponent($0) }.filter { url in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+        }
+    }
+
+    /// Whether a plugin id can name its folder.
+    static func isUsableID(_ id: String) -> Bool {
+        !id.isEmpty && !id.hasPrefix(".") && !id.contains("/") && id.utf8.count <= 200
+            && !id.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+
+    /// The lock as it is now.
+    public func lock() throws -> PluginLock { try PluginLock.load(in: folder) }
+
+    // MARK: Install
+
+    /// Installs the plugin at `source` (a `.so`, or a folder holding exactly one) after `check` — `plugins check` in a
+    /// child process — accepted the staged copy with its manifest. The manifest is copied from beside the source when
+    /// there is one, else written from the check's description (`installManifest`). `others` is the plugin host
+    /// of the search path, to refuse an id or editor id another plugin already provides.
+    @discardableResult
+    public func install(from source: URL, others: PluginHost? = nil, check: (URL) -> PluginProbeReport) throws -> InstalledPlugin {
+        let library = try Self.library(in: source)
+        return try withLock {
+            var lock = try self.lock()
+            removeStaleStaging()
+            let staging = try makeStaging()
+            var committed = false
+            defer { if !committed { try? FileManager.default.removeItem(at: staging) } }
+            let staged = staging.appendingPathComponent(library.lastPathComponent)
+            try copy(library, to: staged, mode: 0o755)
+            let besideSource = ManifestLocator.besideManifest(for: library)
+            let stagedManifest = ManifestLocator.besideManifest(for: staged)
+            if FileManager.default.fileExists(atPath: besideSource.path) {
+                try copy(besideSource, to: stagedManifest, mode: 0o644)
+                // Discovery would refuse a manifest naming another file; so does install.
+                if let named = try? PluginManifest.load(from: stagedManifest).library, named != library.lastPathComponent {
+                    throw PluginInstallError.refused("\(library.path): plugin refused: its manifest \(besideSource.path) names library '\(named)'")
+                }
+            } else {
+                try write(try Self.installManifest(library: staged, check: { Self.naming(library, check($0)) }), to: stagedManifest)
+            }
+            let report = Self.naming(library, check(staged))
+            guard report.ok, let id = report.id, let version = report.version else {
+                throw PluginInstallError.refused(report.refusal ?? "\(library.path): plugin refused")
+            }
+            guard Self.isUsableID(id) else { throw PluginInstallError.unusableID(id) }
+            if let others { try Self.checkClashes(id: id, editors: report.editors.map(\.id), others: others, installedAt: folder.appendingPathComponent(id), source: library) }
+            guard let hash = PluginQuarantine.hash(staged) else { throw PluginInstallError.fileSystem("\(staged.path): cannot read the staged copy") }
+            let final = folder.appendingPathComponent(id)
+            let replaced = lock.entry(id)?.version
+            let existed = FileManager.default.fileExists(atPath: final.path)
+            try moveIntoPlace(staging, final, exchange: existed)
+            committed = true  // `staging` now holds the previous version (or nothing)
+            defer { try? FileManager.default.removeItem(at: staging) }
+            let installedLibrary = final.appendingPathComponent(library.lastPathComponent)
+            let entry = PluginLock.Entry(id: id, version: version, library: library.lastPathComponent, sha256: hash,
+                                         installed: ISO8601DateFormatter().string(from: Date()), stamp: FileStamp.of(installedLibrary) ?? "")
+            lock.plugins.removeAll { $0.id == id }
+            lock.plugins.append(entry)
+            lock.plugins.sort { $0.id < $1.id }
+            do { try lock.write(in: folder) } catch {
+                try? moveIntoPlace(staging, final, exchange: existed)  // put the previous state back
+                if !existed { try? FileManager.default.removeItem(at: staging) }
+                throw error
+            }
+            return InstalledPlugin(entry: entry, library: installedLibrary, replaced: replaced, disabled: lock.disabled.contains(id))
+        }
+    }
+
+    /// The manifest to install beside `library` when none came with it: written from the plugin's own description,
+    /// read by probing it in a child process. One small function so that it can become
+    /// `PluginManifest.generate(forLibrary:)` once manifests are generated from descriptors everywhere.
+    static func installManifest(library: URL, check: (URL) -> PluginProbeReport) throws -> PluginManifest {
+        let report = check(library)
+        guard let id = report.id, let name = report.name, let version = report.version,
+              let abi = report.abi?.split(separator: ".").first.flatMap({ Int($0) }) else {
+            throw PluginInstallError.refused(report.refusal ?? "\(library.path): plugin refused: it does not describe itself")
+        }
+        return PluginManifest(id: id, name: name, version: version, abi: abi, library: library.lastPathComponent, editors: report.editors)
+    }
+
+    /// `report` on the staged copy of `library`, its refusal naming `library` (the file the user gave).
+    static func naming(_ library: URL, _ report: PluginProbeReport) -> PluginProbeReport {
+        var report = report
+        let staged = URL(fileURLWithPath: report.library)
+        report.refusal = report.refusal?.replacingOccurrences(of: staged.deletingLastPathComponent().path + "/", with: library.deletingLastPathComponent().path + "/")
+        return report
+    }
+
+    /// The library to install from `source`: the file itself, or the only `.so` in the folder.
+    static func library(in source: URL) throws -> URL {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isFolder) else {
+            throw PluginInstallError.noLibrary(path: source.path, reason: "no such file or folder")
+        }
+        guard isFolder.boolValue else {
+            guard source.pathExtension == "so" else { throw PluginInstallError.noLibrary(path: source.path, reason: "not a plugin library (.so) or a folder holding one") }
+            return source
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: source.path)) ?? []).filter { $0.hasSuffix(".so") }.sorted()
+        switch names.count {
+        case 0: throw PluginInstallError.noLibrary(path: source.path, reason: "the folder holds no plugin library (.so)")
+        case 1: return source.appendingPathComponent(names[0])
+        default: throw PluginInstallError.noLibrary(path: source.path, reason: "the folder holds several libraries (\(names.joined(separator: ", "))); name one")
+        }
+    }
+
+    /// Fails when a plugin other than the installed `<folder>/<id>/` provides `id` or one of `editors`.
+    static func checkClashes(id: String, editors: [String], others: PluginHost, installedAt: URL, source: URL) throws {
+        let all = others.plugins + others.inactive.map(\.plugin)
+        for plugin in all where plugin.library.deletingLastPathComponent().standardizedFileURL.path != installedAt.standardizedFileURL.path {
+            if plugin.manifest.id == id {
+                throw PluginInstallError.clash(id: "plugin id '\(id)'", with: plugin.library.path, file: source.path)
+            }
+            if let editor = plugin.manifest.editors.first(where: { editors.contains($0.id) }) {
+                throw PluginInstallError.clash(id: "editor id '\(editor.id)'", with: plugin.library.path, file: source.path)
+            }
+        }
+    }
+
+    // MARK: Remove, disable, enable
+
+    /// Removes the plugin installed as `id` (its folder and lock entry); returns the entry it had (nil when its folder
+    /// had none: an install killed before it wrote the lock).
+    @discardableResult
+    public func remove(id: String) throws -> PluginLock.Entry? {
+        try withLock {
+            var lock = try self.lock()
+            let final = folder.appendingPathComponent(id)
+            guard Self.isUsableID(id), FileManager.default.fileExists(atPath: final.path) else {
+                throw PluginInstallError.notInstalled(id: id, location: nil)
+            }
+            let entry = lock.entry(id)
+            let trash = folder.appendingPathComponent(Self.stagingPrefix + "remove-" + UUID().uuidString)
+            guard rename(final.path, trash.path) == 0 else { throw PluginInstallError.fileSystem(POSIXFailure(operation: "rename", path: final.path).description) }
+            lock.plugins.removeAll { $0.id == id }
+            lock.disabled.removeAll { $0 == id }
+            try lock.write(in: folder)
+            try? FileManager.default.removeItem(at: trash)
+            return entry
+        }
+    }
+
+    /// Disables (or re-enables) plugin `id` in the lock; returns whether that changed anything.
+    @discardableResult
+    public func setDisabled(_ id: String, _ disabled: Bool) throws -> Bool {
+        try withLock {
+            var lock = try self.lock()
+            guard lock.disabled.contains(id) != disabled else { return false }
+            if disabled { lock.disabled.append(id); lock.disabled.sort() } else { lock.disabled.removeAll { $0 == id } }
+            try lock.write(in: folder)
+            return true
+        }
+    }
+
+    /// Records the current file of `plugin` (installed in this folder, whose file changed or has no entry) as its
+    /// installed build, when `report` (its `plugins check`) accepted it.
+    public func accept(_ plugin: DiscoveredPlugin, report: PluginProbeReport) throws {
+        guard report.ok else { throw PluginInstallError.notAccepted(id: plugin.manifest.id, refusal: report.refusal ?? "plugin refused") }
+        let pluginFolder = plugin.library.deletingLastPathComponent()
+        guard pluginFolder.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path,
+              pluginFolder.lastPathComponent == plugin.manifest.id else {
+            throw PluginInstallError.notInstalled(id: plugin.manifest.id, location: plugin.library.path)
+        }
+        try withLock {
+            var lock = try self.lock()
+            guard let hash = PluginQuarantine.hash(plugin.library) else {
+                throw PluginInstallError.fileSystem("\(plugin.library.path): cannot read the library")
+            }
+            let entry = PluginLock.Entry(id: plugin.manifest.id, version: report.version ?? plugin.manifest.version, library: plugin.library.lastPathComponent,
+                                         sha256: hash, installed: ISO8601DateFormatter().string(from: Date()), stamp: FileStamp.of(plugin.library) ?? "")
+            lock.plugins.removeAll { $0.id == entry.id }
+            lock.plugins.append(entry)
+            lock.plugins.sort { $0.id < $1.id }
+            try lock.write(in: folder)
+        }
+    }
+}

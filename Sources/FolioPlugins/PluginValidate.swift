@@ -1,0 +1,160 @@
+import FolioCore
+import Foundation
+import Synchronization
+
+/// One conformance test of `folio plugins validate` and how it ended.
+public struct PluginValidationTest: Codable, Sendable, Equatable {
+    /// `descriptor`, `documents/EDITOR/empty`, `commands/EDITOR/COMMAND/huge`, `render/EDITOR/1x1`, `buffers/EDITOR`…
+    public var name: String
+    /// `pass` or `fail`.
+    public var status: String
+    /// What was wrong: the plugin's wrong result, or how its process ended (`crashed (SIGSEGV) while apply 'toggle'`).
+    public var details: String
+    public var editor: String?
+    public var command: String?
+    /// The reproducer files fed to the plugin (kept only for failures).
+    public var inputs: [String]
+    /// The signal that ended the test's process, if one did.
+    public var signal: String?
+    /// The command line that runs this test again on the reproducer files.
+    public var rerun: String?
+
+    public var passed: Bool { status == "pass" }
+}
+
+/// Everything `folio plugins validate` found.
+public struct PluginValidationReport: Codable, Sendable {
+    public var library: String
+    public var tests: [PluginValidationTest]
+    /// Where failing tests' inputs were kept (nil when everything passed and the folder was removed).
+    public var reproducers: String?
+
+    public var passed: Int { tests.filter(\.passed).count }
+    public var failed: Int { tests.count - passed }
+    public var ok: Bool { failed == 0 }
+}
+
+/// A conformance suite for a plugin library in the spirit of clap-validator: each test runs in its own
+/// `folio-plugin-host --validate` process (a crash, a signal or a hang past the deadline ends only that test and is
+/// named), fed from reproducer files written first, so that a failure names the test, the command, the input file and
+/// the signal or wrong result.
+public struct PluginValidator: Sendable {
+    public var library: URL
+    /// Sample documents for the round trip, render, command, extension and buffer tests (none: the empty document).
+    public var samples: [URL] = []
+    /// Each test's deadline.
+    public var timeout: Duration = .seconds(30)
+    /// How many tests run at once (each in its own process).
+    public var jobs: Int = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+    /// The `folio-plugin-host` to run the tests in.
+    public var hostExecutable: URL
+    /// The environment the tests run with.
+    public var environment: [String: String]
+    /// Where the reproducer files go (a new folder; removed when every test passed).
+    public var reproducers: URL
+
+    /// A validator of `library` running tests in `hostExecutable`.
+    public init(library: URL, hostExecutable: URL, environment: [String: String], reproducers: URL? = nil) {
+        self.library = library
+        self.hostExecutable = hostExecutable
+        self.environment = environment
+        self.reproducers = reproducers ?? FileManager.default.temporaryDirectory.appendingPathComponent("folio-validate-\(getpid())-\(UUID().uuidString.prefix(8))")
+    }
+
+    /// The validator of `library` with the plugin host found as Folio finds it.
+    public static func standard(library: URL, environment: [String: String]) throws -> PluginValidator {
+        let temporary = environment["TMPDIR"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+        return PluginValidator(library: library, hostExecutable: try PluginIsolation(environment: environment).hostExecutable(), environment: environment,
+                               reproducers: temporary.appendingPathComponent("folio-validate-\(getpid())-\(UUID().uuidString.prefix(8))"))
+    }
+
+    /// Runs the suite; `progress` sees each test as it ends.
+    public func run(progress: @Sendable (PluginValidationTest) -> Void = { _ in }) throws -> PluginValidationReport {
+        try FileManager.default.createDirectory(at: reproducers, withIntermediateDirectories: true)
+        var report = PluginValidationReport(library: library.path, tests: [], reproducers: reproducers.path)
+        let sampleFiles = try samplesCopied()
+        let (descriptor, plan) = runTest(PlannedTest(name: "descriptor", kind: "descriptor"))
+        progress(descriptor)
+        report.tests.append(descriptor)
+        if descriptor.passed {
+            // First the tests that need no sample (documents, and opening the samples), then the rest for the editors
+            // that accept their sample: tests that start from a refused sample would all fail the same way.
+            let planned = tests(plan, samples: sampleFiles)
+            let first = planned.filter { $0.kind == "document" || $0.kind == "sample" }
+            var results = runAll(first, progress: progress)
+            var refused: Set<String> = []
+            for index in results.indices where first[index].kind == "sample" && !results[index].passed {
+                let editor = first[index].editor ?? ""
+                refused.insert(editor)
+                results[index].details += "; the round-trip, render, command, extension and buffer tests of '\(editor)' need a sample it accepts (--document FILE)"
+            }
+            let rest = planned.filter { $0.kind != "document" && $0.kind != "sample" && !refused.contains($0.editor ?? "") }
+            report.tests += results + runAll(rest, progress: progress)
+        }
+        if report.ok {
+            try? FileManager.default.removeItem(at: reproducers)
+            report.reproducers = nil
+        }
+        return report
+    }
+
+    /// Runs `tests`, `jobs` at a time (each in its own process); results and progress in the order of `tests`.
+    private func runAll(_ tests: [PlannedTest], progress: @Sendable (PluginValidationTest) -> Void) -> [PluginValidationTest] {
+        let state = Mutex<(next: Int, results: [PluginValidationTest?])>((0, Array(repeating: nil, count: tests.count)))
+        let reported = Mutex<Int>(0)  // held while calling progress: one worker at a time, in order
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, tests.count))) { _ in
+            while true {
+                let index: Int? = state.withLock { state in
+                    guard state.next < tests.count else { return nil }
+                    defer { state.next += 1 }
+                    return state.next
+                }
+                guard let index else { return }
+                let result = runTest(tests[index]).0
+                state.withLock { $0.results[index] = result }
+                reported.withLock { reported in
+                    // Emit every finished result whose predecessors are all out.
+                    while reported < tests.count, let ready = state.withLock({ [reported] in $0.results[reported] }) {
+                        progress(ready)
+                        reported += 1
+                    }
+                }
+            }
+        }
+        return state.withLock { $0.results.compactMap { $0 } }
+    }
+
+    /// The samples copied into the reproducer folder (the empty document when none was given).
+    private func samplesCopied() throws -> [URL] {
+        if samples.isEmpty {
+            let empty = reproducers.appendingPathComponent("sample-empty")
+            try Data().write(to: empty)
+            return [empty]
+        }
+        return try samples.enumerated().map { index, sample in
+            let copy = reproducers.appendingPathComponent("sample-\(index + 1)-\(sample.lastPathComponent)")
+            guard let data = FileManager.default.contents(atPath: sample.path) else {
+                throw FolioError.unreadableFile(sample.path, reason: "cannot read the sample document")
+            }
+            try data.write(to: copy)
+            return copy
+        }
+    }
+}
+
+/// One test to run: its name, the host's test kind and options, and the reproducer inputs to write first.
+struct PlannedTest: Sendable {
+    var name: String
+    var kind: String
+    var editor: String?
+    var command: String?
+    /// Files written before the test (reproducers), with their contents.
+    var inputs: [(url: URL, bytes: Data)] = []
+    /// Options passed to the host (`--document FILE`, `--width W`…).
+    var options: [String] = []
+}
+
+/// The editors and commands the descriptor test reported.
+struct ValidationPlan {
+    var editors: [(id: String, commands: [(id: String, usage: String)])] = []
+}

@@ -1,0 +1,343 @@
+import FolioCore
+@testable import FolioPlugins
+import FolioTestSupport
+import Foundation
+import Synchronization
+import XCTest
+
+/// `folio plugins install/remove/disable/enable` and the lock file, through the library and the command line, with
+/// small C plugins compiled by `cc`.
+final class PluginInstallTests: XCTestCase {
+    private var temp: TemporaryDirectory!
+    private var env: [String: String] = [:]
+    private var installed: URL { temp.path("home/.local/share/folio/plugins") }
+
+    override func setUpWithError() throws {
+        temp = TemporaryDirectory("folio-install")
+        env = temp.environment()
+        try FileManager.default.createDirectory(at: temp.path("src"), withIntermediateDirectories: true)
+        chmod(temp.path("src").path, 0o755)
+    }
+
+    override func tearDown() { temp = nil }
+
+    /// A well-behaved one-editor plugin; `version` and `id` vary the build.
+    static func source(id: String = "org.test.mini", editor: String = "mini", version: String = "1.0.0") -> String {
+        """
+        #include "folio_plugin.h"
+        #include <stdlib.h>
+        #include <string.h>
+        struct folio_document { int n; };
+        static void m_free(folio_buffer *b) { free(b->data); }
+        static folio_status m_set(folio_buffer *b, const char *text) {
+            size_t n = strlen(text); b->data = malloc(n + 1); if (!b->data) return FOLIO_STATUS_OUT_OF_MEMORY;
+            memcpy(b->data, text, n + 1); b->size = n; b->release = m_free; return FOLIO_STATUS_OK;
+        }
+        static folio_status m_open(const folio_editor *e, const uint8_t *b, size_t s, folio_document **out, folio_buffer *err) {
+            *out = calloc(1, sizeof **out); return *out ? FOLIO_STATUS_OK : FOLIO_STATUS_OUT_OF_MEMORY;
+        }
+        static folio_status m_apply(const folio_editor *e, const folio_document *d, const char *c, const char *a, const folio_selection *s,
+                                    folio_document **out, folio_buffer *desc, folio_buffer *err) {
+            m_set(err, "no such command"); return FOLIO_STATUS_UNKNOWN_COMMAND;
+        }
+        static folio_status m_serialize(const folio_editor *e, const folio_document *d, folio_buffer *out, folio_buffer *err) { return m_set(out, ""); }
+        static folio_status m_render(const folio_editor *e, const folio_document *d, uint32_t w, uint32_t h, const folio_selection *s,
+                                     folio_buffer *out, folio_buffer *err) { return m_set(out, "m"); }
+        static void m_release(const folio_editor *e, folio_document *d) { free(d); }
+        static const char *const types[] = { "org.test.\(editor)" };
+        static const folio_editor editor = { .struct_size = sizeof(folio_editor), .id = "\(editor)", .name = "Mini", .content_types = types,
+            .content_type_count = 1, .open = m_open, .apply = m_apply, .serialize = m_serialize, .render = m_render, .release = m_release };
+        static const folio_editor *const editors[] = { &editor };
+        static const folio_plugin_descriptor d = { .magic = FOLIO_PLUGIN_MAGIC, .abi_major = FOLIO_PLUGIN_ABI_MAJOR,
+            .abi_minor = FOLIO_PLUGIN_ABI_MINOR, .struct_size = sizeof(folio_plugin_descriptor), .id = "\(id)", .name = "Mini",
+            .version = "\(version)", .editors = editors, .editor_count = 1 };
+        const folio_plugin_descriptor *folio_plugin_entry(void) { return &d; }
+        """
+    }
+
+    private func build(_ name: String = "libmini.so", folder: String = "src", _ source: String = PluginInstallTests.source()) throws -> URL {
+        let url = temp.path(folder)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        chmod(url.path, 0o755)
+        return try PluginFixtures.compilePlugin(source, named: name, in: url)
+    }
+
+    private var installer: PluginInstaller { PluginInstaller(folder: installed) }
+
+    private func check(_ library: URL) -> PluginProbeReport {
+        PluginHost.check(library: library, executable: PluginFixtures.folioExecutable, arguments: ["plugins", "__probe"], environment: env)
+    }
+
+    /// The plugins found in the installed folder alone.
+    private func host() -> PluginHost {
+        PluginHost(searchPath: PluginSearchPath(folders: [.init(installed, bundled: false)]))
+    }
+
+    private func visibleNames(_ folder: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }
+
+    // MARK: Install
+
+    func testGivenALibraryWithoutAManifestWhenInstalledThenItIsCopiedWithAManifestFromItsDescriptionAndLockedWithItsHash() throws {
+        let library = try build()
+        let result = try installer.install(from: library, check: check)
+
+        XCTAssertEqual(result.library.path, installed.appendingPathComponent("org.test.mini/libmini.so").path)
+        XCTAssertEqual(visibleNames(installed.appendingPathComponent("org.test.mini")), ["libmini.folio-plugin.json", "libmini.so"])
+        XCTAssertEqual(try Data(contentsOf: result.library), try Data(contentsOf: library))
+        let manifest = try PluginManifest.load(from: installed.appendingPathComponent("org.test.mini/libmini.folio-plugin.json"))
+        XCTAssertEqual([manifest.id, manifest.version, manifest.library], ["org.test.mini", "1.0.0", "libmini.so"])
+        XCTAssertEqual(manifest.editors.map(\.id), ["mini"])
+        let lock = try PluginLock.load(in: installed)
+        XCTAssertEqual(lock.plugins.map(\.id), ["org.test.mini"])
+        XCTAssertEqual(lock.entry("org.test.mini")?.version, "1.0.0")
+        XCTAssertEqual(lock.entry("org.test.mini")?.sha256, SHA256.hex(try Data(contentsOf: library)))
+        let sum = try runProgram("sha256sum", [library.path])
+        XCTAssertEqual(lock.entry("org.test.mini")?.sha256, sum.stdout.split(separator: " ").first.map(String.init), "the same digest as sha256sum")
+        let host = host()
+        XCTAssertEqual(host.plugins.map(\.manifest.id), ["org.test.mini"])
+        XCTAssertEqual(host.refusals, [])
+        XCTAssertEqual(host.state(of: try XCTUnwrap(host.plugins.first)), .enabled)
+        XCTAssertFalse(visibleNames(installed).contains { $0.hasPrefix(PluginInstaller.stagingPrefix) }, "no staging folder is left")
+    }
+
+    func testGivenAnInstalledPluginWhenANewerBuildIsInstalledThenItReplacesTheOldOneAndTheLockRecordsTheNewHash() throws {
+        try installer.install(from: try build(), check: check)
+        let newer = try build(folder: "v2", Self.source(version: "1.1.0"))
+        let result = try installer.install(from: newer.deletingLastPathComponent(), check: check)  // a folder holding one .so
+
+        XCTAssertEqual(result.replaced, "1.0.0")
+        XCTAssertEqual(try Data(contentsOf: result.library), try Data(contentsOf: newer))
+        XCTAssertEqual(try PluginLock.load(in: installed).plugins.map(\.version), ["1.1.0"])
+        XCTAssertEqual(try PluginLock.load(in: installed).entry("org.test.mini")?.sha256, SHA256.hex(try Data(contentsOf: newer)))
+        XCTAssertEqual(host().plugins.map(\.manifest.version), ["1.1.0"])
+        XCTAssertEqual(visibleNames(installed), [".install.lock", "org.test.mini", "plugins.lock.json"], "the old version's folder is gone")
+    }
+
+    func testGivenALibraryThatPluginsCheckRefusesWhenInstalledThenTheRefusalIsReportedAndNothingIsLeft() throws {
+        try installer.install(from: try build(), check: check)
+        let lockBefore = try Data(contentsOf: installed.appendingPathComponent(PluginLock.fileName))
+        let notAPlugin = try build("libnot.so", folder: "bad", "int nothing_here(void) { return 1; }")
+
+        XCTAssertThrowsError(try installer.install(from: notAPlugin, check: check)) { error in
+            XCTAssertEqual("\(error)", "\(notAPlugin.path): plugin refused: missing entry symbol 'folio_plugin_entry'")
+        }
+        XCTAssertEqual(visibleNames(installed), [".install.lock", "org.test.mini", "plugins.lock.json"])
+        XCTAssertEqual(try Data(contentsOf: installed.appendingPathComponent(PluginLock.fileName)), lockBefore)
+    }
+
+    func testGivenAManifestBesideTheLibraryThatDisagreesWithItWhenInstalledThenItIsRefusedAsPluginsCheckRefusesIt() throws {
+        let library = try build()
+        try PluginFixtures.writeManifest(PluginManifest(id: "org.test.mini", name: "Mini", version: "9.9.9", abi: 1, library: "libmini.so", editors: []),
+                                         beside: library)
+        XCTAssertThrowsError(try installer.install(from: library, check: check)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(library.path): plugin refused: the library's version is 1.0.0 but its manifest says 9.9.9"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: installed.appendingPathComponent("org.test.mini").path))
+    }
+
+    func testGivenAFolderWithTwoLibrariesOrAFileThatIsNoLibraryWhenInstalledThenTheOneLineSaysWhy() throws {
+        _ = try build("liba.so", folder: "two")
+        _ = try build("libb.so", folder: "two")
+        XCTAssertThrowsError(try installer.install(from: temp.path("two"), check: check)) { error in
+            XCTAssertEqual("\(error)", "\(temp.path("two").path): the folder holds several libraries (liba.so, libb.so); name one")
+        }
+        let text = try temp.write("notes.txt", "hello")
+        XCTAssertThrowsError(try installer.install(from: text, check: check)) { error in
+            XCTAssertEqual("\(error)", "\(text.path): not a plugin library (.so) or a folder holding one")
+        }
+        let elfless = try temp.write("src/libfake.so", "not an ELF file")
+        XCTAssertThrowsError(try installer.install(from: elfless, check: check)) { error in
+            XCTAssertTrue("\(error)".contains("not a shared object (no ELF header)"), "\(error)")
+        }
+        XCTAssertEqual(visibleNames(installed).filter { !$0.hasPrefix(".") && $0 != PluginLock.fileName }, [])
+    }
+
+    func testGivenAnotherPluginWithTheSameEditorIDWhenInstalledThenItIsRefusedNamingTheOtherLibrary() throws {
+        let first = try build("libfirst.so", folder: "first", Self.source(id: "org.test.first", editor: "shared"))
+        try PluginFixtures.writeManifest(PluginManifest(id: "org.test.first", name: "Mini", version: "1.0.0", abi: 1, library: "libfirst.so",
+                                                             editors: [EditorManifest(id: "shared", name: "Mini", contentTypes: [ContentType("org.test.shared")])]),
+                                         beside: first)
+        let second = try build("libsecond.so", folder: "second", Self.source(id: "org.test.second", editor: "shared"))
+        let host = PluginHost(searchPath: PluginSearchPath(folders: [.init(first.deletingLastPathComponent(), bundled: false)]))
+        XCTAssertEqual(host.plugins.count, 1, "\(host.refusals)")
+        XCTAssertThrowsError(try installer.install(from: second, others: host, check: check)) { error in
+            XCTAssertEqual("\(error)", "\(second.path): another plugin already provides editor id 'shared' (\(first.path))")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: installed.appendingPathComponent("org.test.second").path))
+    }
+
+    func testGivenTwoInstallsOfTheSamePluginAtOnceWhenBothFinishThenTheLockAndTheInstalledFileAgree() throws {
+        let builds = [try build(folder: "a", Self.source(version: "1.0.0")), try build(folder: "b", Self.source(version: "2.0.0"))]
+        let installer = installer, env = env
+        let errors = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            do {
+                try installer.install(from: builds[index % 2]) { library in
+                    PluginHost.check(library: library, executable: PluginFixtures.folioExecutable, arguments: ["plugins", "__probe"], environment: env)
+                }
+            } catch { errors.withLock { $0.append("\(error)") } }
+        }
+        XCTAssertEqual(errors.withLock { $0 }, [])
+        let entry = try XCTUnwrap(try PluginLock.load(in: installed).entry("org.test.mini"))
+        let file = installed.appendingPathComponent("org.test.mini/libmini.so")
+        XCTAssertEqual(entry.sha256, SHA256.hex(try Data(contentsOf: file)), "the lock describes the file in place")
+        XCTAssertEqual(host().plugins.map(\.manifest.version), [entry.version])
+        XCTAssertEqual(visibleNames(installed), [".install.lock", "org.test.mini", "plugins.lock.json"])
+    }
+
+    // MARK: Changed behind Folio's back, disable, enable, remove
+
+    func testGivenAnInstalledLibraryReplacedBehindFoliosBackWhenListedThenItIsChangedAndNotLoadedUntilAcceptedAfterTheCheck() throws {
+        let result = try installer.install(from: try build(), check: check)
+        let other = try build("libmini.so", folder: "other", Self.source(version: "1.0.0").replacingOccurrences(of: "\"m\"", with: "\"M\""))
+        try FileManager.default.removeItem(at: result.library)
+        try FileManager.default.copyItem(at: other, to: result.library)
+
+        let host = host()
+        XCTAssertEqual(host.plugins, [], "a changed file is not loaded")
+        let inactive = try XCTUnwrap(host.inactive.first)
+        guard case let .changed(recorded, actual) = inactive.state else { return XCTFail("\(inactive.state)") }
+        XCTAssertEqual(recorded, result.entry.sha256)
+        XCTAssertEqual(actual, SHA256.hex(try Data(contentsOf: other)))
+        XCTAssertThrowsError(try host.backend("mini"))
+        XCTAssertTrue(try XCTUnwrap(inactive.state.explanation).hasPrefix("CHANGED: its library changed since it was installed"))
+
+        try installer.accept(inactive.plugin, report: check(inactive.plugin.library))
+        XCTAssertEqual(self.host().plugins.map(\.manifest.id), ["org.test.mini"])
+        XCTAssertEqual(try PluginLock.load(in: installed).entry("org.test.mini")?.sha256, SHA256.hex(try Data(contentsOf: other)))
+    }
+
+    func testGivenAnInstalledFileThatIsOnlyTouchedWhenListedThenItStaysEnabled() throws {
+        let result = try installer.install(from: try build(), check: check)
+        var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, result.library.path, &times, 0), 0)
+        XCTAssertEqual(host().plugins.map(\.manifest.id), ["org.test.mini"], "same bytes, new stamp: hashed again and still the same")
+    }
+
+    func testGivenAnInstalledPluginWhenDisabledThenItIsListedAsDisabledItsEditorIsNotOfferedAndEnableBringsItBack() throws {
+        try installer.install(from: try build(), check: check)
+        XCTAssertTrue(try installer.setDisabled("org.test.mini", true))
+        XCTAssertFalse(try installer.setDisabled("org.test.mini", true), "already disabled")
+
+        let host = host()
+        XCTAssertEqual(host.plugins, [])
+        XCTAssertEqual(host.inactive.map(\.state), [.disabled])
+        XCTAssertEqual(host.anyPlugin("mini")?.manifest.id, "org.test.mini", "still listed, found by its editor id")
+        XCTAssertThrowsError(try host.chooseEditor(for: ContentType("org.test.mini")))
+        XCTAssertThrowsError(try host.backend("mini"))
+
+        XCTAssertTrue(try installer.setDisabled("org.test.mini", false))
+        XCTAssertEqual(self.host().plugins.map(\.manifest.id), ["org.test.mini"])
+        XCTAssertEqual(try self.host().chooseEditor(for: ContentType("org.test.mini")).editor.id, "mini")
+    }
+
+    func testGivenAnInstalledPluginWhenRemovedThenItsFolderAndLockEntryAreGoneAndRemovingAgainSaysItIsNotInstalled() throws {
+        try installer.install(from: try build(), check: check)
+        try installer.setDisabled("org.test.mini", true)
+        XCTAssertEqual(try installer.remove(id: "org.test.mini")?.version, "1.0.0")
+
+        XCTAssertEqual(visibleNames(installed), [".install.lock", "plugins.lock.json"])
+        XCTAssertEqual(try PluginLock.load(in: installed), PluginLock())
+        XCTAssertThrowsError(try installer.remove(id: "org.test.mini")) { error in
+            XCTAssertEqual("\(error)", "no installed plugin 'org.test.mini'")
+        }
+        XCTAssertThrowsError(try installer.remove(id: "../../etc")) { error in
+            XCTAssertEqual("\(error)", "no installed plugin '../../etc'")
+        }
+    }
+
+    func testGivenACorruptLockFileWhenDiscoveringOrInstallingThenItIsNamedWithItsPositionAndNothingIsOverwritten() throws {
+        try installer.install(from: try build(), check: check)
+        let lockURL = installed.appendingPathComponent(PluginLock.fileName)
+        let corrupt = Data(#"{"version": 1, "plugins": [], "disabled": [], "extra": true}"#.utf8)
+        try corrupt.write(to: lockURL)
+
+        let host = host()
+        XCTAssertEqual(host.plugins, [], "without a readable lock the installed files cannot be checked")
+        XCTAssertEqual(host.refusals.map(\.description),
+                       ["\(lockURL.path): plugin refused: \(lockURL.path): line 1, column 47: unknown key 'extra'; the plugins installed beside it are not loaded"])
+        XCTAssertThrowsError(try installer.install(from: try build(), check: check)) { error in
+            XCTAssertEqual("\(error)", "\(lockURL.path): line 1, column 47: unknown key 'extra'")
+        }
+        XCTAssertEqual(try Data(contentsOf: lockURL), corrupt)
+    }
+
+    func testGivenAManifestBesideTheLibraryNamingAnotherFileWhenInstalledThenItIsRefusedAsDiscoveryWouldRefuseIt() throws {
+        let library = try build()
+        try PluginFixtures.writeManifest(PluginManifest(id: "org.test.mini", name: "Mini", version: "1.0.0", abi: 1, library: "libother.so",
+                                                        editors: [EditorManifest(id: "mini", name: "Mini", contentTypes: [ContentType("org.test.mini")])]),
+                                         beside: library)
+        XCTAssertThrowsError(try installer.install(from: library, check: check)) { error in
+            XCTAssertEqual("\(error)", "\(library.path): plugin refused: its manifest \(temp.path("src/libmini.folio-plugin.json").path) names library 'libother.so'")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: installed.appendingPathComponent("org.test.mini").path))
+    }
+
+    func testGivenAnInstallKilledBeforeItsRenameOrItsLockEntryWhenListedThenTheStagingIsIgnoredTheUnrecordedFolderIsChangedAndBothAreCleanedUp() throws {
+        let result = try installer.install(from: try build(), check: check)
+        // Killed after the rename, before the lock: the folder has no entry. Killed before the rename: a staging folder.
+        try PluginLock().write(in: installed)
+        let staging = installed.appendingPathComponent(PluginInstaller.stagingPrefix + "killed")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: result.library, to: staging.appendingPathComponent("libmini.so"))
+
+        let listed = host()
+        XCTAssertEqual(listed.plugins, [])
+        XCTAssertEqual(listed.inactive.map(\.state), [.changed(recorded: nil, actual: SHA256.hex(try Data(contentsOf: result.library)))])
+        XCTAssertEqual(listed.refusals, [], "the staging folder is not scanned")
+        XCTAssertNil(try installer.remove(id: "org.test.mini"), "removed although the lock had no entry")
+        try installer.install(from: try build(), check: check)
+        XCTAssertEqual(visibleNames(installed), [".install.lock", "org.test.mini", "plugins.lock.json"], "the next install removed the staging folder")
+    }
+
+    // MARK: Through the command line
+
+    private func folio(_ arguments: String...) -> RunResult { runFolio(arguments, environment: env, cwd: temp.url) }
+
+    func testGivenTheCommandLineWhenInstallingDisablingEnablingAndRemovingThenEachSaysWhatItDidAndListShowsTheState() throws {
+        let library = try build()
+        let install = folio("plugins", "install", library.path)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        XCTAssertEqual(install.stdout, "Installed org.test.mini 1.0.0: \(installed.path)/org.test.mini/libmini.so\n")
+        XCTAssertTrue(folio("plugins", "list").stdout.contains("org.test.mini  Mini 1.0.0  enabled  \(installed.path)/org.test.mini/libmini.so\n"))
+
+        XCTAssertEqual(folio("plugins", "disable", "mini").stdout, "Disabled org.test.mini: it is listed but not loaded\n")
+        let listed = folio("plugins", "list", "--json")
+        let json = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any]
+        let entry = (json?["plugins"] as? [[String: Any]])?.first { $0["id"] as? String == "org.test.mini" }
+        XCTAssertEqual(entry?["state"] as? String, "disabled")
+
+        XCTAssertEqual(folio("plugins", "enable", "org.test.mini").stdout, "Enabled org.test.mini: no longer disabled\n")
+        XCTAssertEqual(folio("plugins", "enable", "org.test.mini").stdout, "org.test.mini is enabled (nothing to change)\n")
+
+        // A file changed behind Folio's back is flagged; enable checks it and records it.
+        let installedLibrary = installed.appendingPathComponent("org.test.mini/libmini.so")
+        let other = try build("libmini.so", folder: "other", Self.source().replacingOccurrences(of: "\"m\"", with: "\"X\""))
+        try FileManager.default.removeItem(at: installedLibrary)
+        try FileManager.default.copyItem(at: other, to: installedLibrary)
+        let changed = folio("plugins", "list")
+        XCTAssertTrue(changed.stdout.contains("org.test.mini  Mini 1.0.0  changed  "), changed.stdout)
+        XCTAssertTrue(changed.stdout.contains("  CHANGED: its library changed since it was installed"), changed.stdout)
+        let enable = folio("plugins", "enable", "org.test.mini")
+        XCTAssertEqual(enable.stdout, "Enabled org.test.mini: its changed file passed the check and is recorded\n", enable.stderr)
+
+        XCTAssertEqual(folio("plugins", "remove", "org.test.mini").stdout, "Removed org.test.mini 1.0.0\n")
+        let again = folio("plugins", "remove", "org.test.mini")
+        XCTAssertEqual(again.status, 1)
+        XCTAssertEqual(again.stderr, "folio plugins: no installed plugin 'org.test.mini' (see folio plugins list)\n")
+        let bundled = folio("plugins", "remove", "org.folio.plugins.story")
+        XCTAssertEqual(bundled.status, 1)
+        XCTAssertTrue(bundled.stderr.hasPrefix("folio plugins: org.folio.plugins.story is not in the installed plugins folder (it is at "), bundled.stderr)
+        XCTAssertTrue(bundled.stderr.hasSuffix("libFolioStory.so); to stop using it: folio plugins disable org.folio.plugins.story\n"), bundled.stderr)
+    }
+
+    func testGivenTheCommandLineWhenInstallingWhatPluginsCheckRefusesThenItExitsOneWithTheRefusal() throws {
+        let bad = try build("libbad.so", folder: "bad", PluginRefusalTests.pluginSource(id: "test.abi", major: "2"))
+        let result = folio("plugins", "install", bad.path)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "folio plugins: \(bad.path): plugin refused: built for plugin ABI 2.0, this Folio supports plugin ABI 1.0\n")
+        XCTAssertEqual(visibleNames(installed).filter { !$0.hasPrefix(".") && $0 != PluginLock.fileName }, [])
+    }
+}

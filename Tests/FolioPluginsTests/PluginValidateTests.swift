@@ -1,0 +1,300 @@
+import FolioCore
+@testable import FolioPlugins
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// `folio plugins validate`: a small C "counter" plugin passes; built with one defect each, it fails the right test
+/// for the right reason, with its reproducer kept; the bundled plugins pass.
+final class PluginValidateTests: XCTestCase {
+    private var temp: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        temp = TemporaryDirectory("folio-validate")
+        chmod(temp.url.path, 0o755)
+    }
+
+    override func tearDown() { temp = nil }
+
+    /// The counter: a document is a decimal count; `bump N` (1…1000) adds N, `reset` sets 0. `defects` switch on one
+    /// misbehaviour each.
+    static func counterSource(_ defects: [String] = []) -> String {
+        defects.map { "#define \($0) 1\n" }.joined() + """
+        #include "folio_plugin.h"
+        #include <errno.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+        struct folio_document { long count; };
+        #ifdef ABORT_AT_LOAD
+        __attribute__((constructor)) static void boom(void) { abort(); }
+        #endif
+        static void c_free(folio_buffer *b) { free(b->data); }
+        static void c_keep(folio_buffer *b) { (void)b; }
+        static void c_free_twice(folio_buffer *b) { free(b->data); free(b->data); }
+        static folio_status c_set(folio_buffer *b, const char *bytes, size_t n, void (*release)(folio_buffer *)) {
+            b->data = malloc(n + 1); if (!b->data) return FOLIO_STATUS_OUT_OF_MEMORY;
+            memcpy(b->data, bytes, n); b->data[n] = 0; b->size = n; b->release = release; return FOLIO_STATUS_OK;
+        }
+        static folio_status c_fail(folio_buffer *err, folio_status status, const char *message) {
+            c_set(err, message, strlen(message), c_free); return status;
+        }
+        static folio_status c_open(const folio_editor *e, const uint8_t *bytes, size_t size, folio_document **out, folio_buffer *err) {
+            long count = 0;
+            for (size_t i = 0; i < size; i++) {
+                if (bytes[i] == '\\n' && i == size - 1) break;
+                if (bytes[i] < '0' || bytes[i] > '9' || count > 100000000) return c_fail(err, FOLIO_STATUS_INVALID_DOCUMENT, "not a count");
+                count = count * 10 + (bytes[i] - '0');
+            }
+            folio_document *d = calloc(1, sizeof *d); if (!d) return FOLIO_STATUS_OUT_OF_MEMORY;
+            d->count = count; *out = d; return FOLIO_STATUS_OK;
+        }
+        static folio_status c_apply(const folio_editor *e, const folio_document *doc, const char *cmd, const char *args,
+                                    const folio_selection *sel, folio_document **out, folio_buffer *desc, folio_buffer *err) {
+            long n = 0;
+            if (strcmp(cmd, "bump") == 0) {
+                const char *quote = strchr(args, '"');
+        #ifdef BAD_UTF8_MESSAGE
+                if (!quote) return c_fail(err, FOLIO_STATUS_INVALID_ARGUMENT, "bump needs N \\xff\\xfe");
+        #else
+                if (!quote) return c_fail(err, FOLIO_STATUS_INVALID_ARGUMENT, "bump needs N");
+        #endif
+                char *end; errno = 0; n = strtol(quote + 1, &end, 10);
+        #ifdef CRASH_ON_NEGATIVE
+                if (n < 0) { *(volatile int *)0 = 1; }
+        #endif
+                if (errno || *end != '"' || n < 1 || n > 1000) return c_fail(err, FOLIO_STATUS_INVALID_ARGUMENT, "N must be 1 to 1000");
+            } else if (strcmp(cmd, "reset") != 0) {
+                return c_fail(err, FOLIO_STATUS_UNKNOWN_COMMAND, "no such command");
+            }
+            folio_document *d = calloc(1, sizeof *d); if (!d) return FOLIO_STATUS_OUT_OF_MEMORY;
+            d->count = n == 0 ? 0 : doc->count + n;
+            *out = d;
+            return c_set(desc, n == 0 ? "reset" : "bumped", n == 0 ? 5 : 6, c_free);
+        }
+        static folio_status c_serialize(const folio_editor *e, const folio_document *doc, folio_buffer *out, folio_buffer *err) {
+            char text[32];
+        #ifdef NO_ROUND_TRIP
+            snprintf(text, sizeof text, "%ld\\n", doc->count + 1);
+        #else
+            snprintf(text, sizeof text, "%ld\\n", doc->count);
+        #endif
+        #ifdef LEAK_SERIALIZE
+            return c_set(out, text, strlen(text), c_keep);
+        #else
+            return c_set(out, text, strlen(text), c_free);
+        #endif
+        }
+        static folio_status c_render(const folio_editor *e, const folio_document *doc, uint32_t w, uint32_t h,
+                                     const folio_selection *sel, folio_buffer *out, folio_buffer *err) {
+        #ifdef SPIN_AT_1X1
+            if (w == 1) { for (volatile long i = 0;; i++) {} }
+        #endif
+            char text[64];
+        #ifdef BAD_UTF8_RENDER
+            snprintf(text, sizeof text, "\\xff count: %ld", doc->count);
+        #else
+            snprintf(text, sizeof text, "count: %ld", doc->count);
+        #endif
+            size_t n = strlen(text) < w ? strlen(text) : w;
+        #ifdef DOUBLE_FREE_RENDER
+            return c_set(out, text, n, c_free_twice);
+        #else
+            return c_set(out, text, n, c_free);
+        #endif
+        }
+        static void c_release(const folio_editor *e, folio_document *doc) { free(doc); }
+        static folio_status c_diff(const folio_editor *e, const uint8_t *o, size_t os, const uint8_t *n, size_t ns, folio_buffer *out, folio_buffer *err) {
+            return c_set(out, "", 0, c_free);
+        }
+        static const folio_semantic_diff_v1 diff_table = { sizeof(folio_semantic_diff_v1), 0, c_diff };
+        static const void *c_extension(const folio_editor *e, const char *id) {
+        #ifdef EXTENSION_FOR_ANY_ID
+            return &diff_table;
+        #else
+            return strcmp(id, FOLIO_EXTENSION_SEMANTIC_DIFF) == 0 ? &diff_table : NULL;
+        #endif
+        }
+        static const folio_command_info bump = { sizeof(folio_command_info), 0, "bump", "Bump", "b", "bump N" };
+        static const folio_command_info reset = { sizeof(folio_command_info), 0, "reset", "Reset", "", "reset" };
+        #ifdef DUPLICATE_COMMAND
+        static const folio_command_info *const commands[] = { &bump, &bump };
+        #else
+        static const folio_command_info *const commands[] = { &bump, &reset };
+        #endif
+        static const char *const types[] = { "org.test.counter" };
+        static const folio_editor editor = {
+        #ifdef SMALL_EDITOR_TABLE
+            .struct_size = 16,
+        #else
+            .struct_size = sizeof(folio_editor),
+        #endif
+            .priority = FOLIO_PRIORITY_DEFAULT, .id = "counter", .name = "Counter", .content_types = types, .content_type_count = 1,
+            .commands = commands, .command_count = 2,
+            .open = c_open, .apply = c_apply, .serialize = c_serialize, .render = c_render, .release = c_release, .extension = c_extension,
+        };
+        static const folio_editor *const editors[] = { &editor };
+        static const folio_plugin_descriptor descriptor = {
+            .magic = FOLIO_PLUGIN_MAGIC, .abi_major = FOLIO_PLUGIN_ABI_MAJOR, .abi_minor = FOLIO_PLUGIN_ABI_MINOR,
+            .struct_size = sizeof(folio_plugin_descriptor), .id = "org.test.counter", .name = "Counter", .version = "1.0.0",
+            .editors = editors, .editor_count = 1,
+        };
+        const folio_plugin_descriptor *folio_plugin_entry(void) { return &descriptor; }
+        """
+    }
+
+    private func validate(_ defects: [String] = [], timeout: Duration = .seconds(30)) throws -> PluginValidationReport {
+        let library = try PluginFixtures.compilePlugin(Self.counterSource(defects), named: "libcounter.so", in: temp.url)
+        var validator = PluginValidator(library: library, hostExecutable: PluginFixtures.buildFolder.appendingPathComponent("folio-plugin-host"),
+                                        environment: temp.environment(), reproducers: temp.path("reproducers"))
+        validator.timeout = timeout
+        return try validator.run()
+    }
+
+    private func failures(_ report: PluginValidationReport) -> [String] { report.tests.filter { !$0.passed }.map(\.name) }
+
+    func testGivenAWellBehavedPluginWhenValidatedThenEveryTestPassesInItsOwnProcessAndNoReproducerIsKept() throws {
+        let report = try validate()
+        XCTAssertEqual(failures(report), [], report.tests.filter { !$0.passed }.map(\.details).joined(separator: "\n"))
+        let names = Set(report.tests.map(\.name))
+        for expected in ["descriptor", "documents/counter/empty", "documents/counter/malformed", "documents/counter/huge", "documents/counter/invalid-utf8",
+                         "samples/counter", "round-trip/counter", "render/counter/1x1", "render/counter/500x200",
+                         "commands/counter/bump/missing", "commands/counter/bump/wrong-type", "commands/counter/bump/out-of-range-zero",
+                         "commands/counter/bump/out-of-range-negative", "commands/counter/bump/out-of-range-overflow", "commands/counter/bump/huge",
+                         "commands/counter/reset/missing", "commands/counter/folio-validate-no-such-command/unknown", "extensions/counter", "buffers/counter"] {
+            XCTAssertTrue(names.contains(expected), "missing test \(expected)")
+        }
+        XCTAssertNil(report.reproducers)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("reproducers").path))
+    }
+
+    func testGivenAPluginThatCrashesOnANegativeArgumentWhenValidatedThenThatTestNamesTheSignalTheCommandAndAReproducerThatCrashesAgain() throws {
+        let report = try validate(["CRASH_ON_NEGATIVE"])
+        XCTAssertEqual(failures(report), ["commands/counter/bump/out-of-range-negative"])
+        let failure = try XCTUnwrap(report.tests.first { !$0.passed })
+        XCTAssertEqual(failure.details, "crashed (SIGSEGV) while apply 'bump'")
+        XCTAssertEqual(failure.signal, "SIGSEGV")
+        XCTAssertEqual(failure.command, "bump")
+        let input = try XCTUnwrap(failure.inputs.first)
+        XCTAssertEqual(try String(contentsOfFile: input, encoding: .utf8), #"["-1"]"#)
+        let rerun = try runProgram("/bin/sh", ["-c", try XCTUnwrap(failure.rerun)], environment: temp.environment(["SWIFT_BACKTRACE": "enable=no"]))
+        XCTAssertNotEqual(rerun.status, 0, "the reproducer crashes again")
+        XCTAssertTrue(rerun.stdout.hasSuffix("step apply 'bump'\n"), rerun.stdout)
+    }
+
+    func testGivenAPluginThatSpinsRenderingOneCellWhenValidatedThenTheRenderTestTimesOutNamingTheStep() throws {
+        let report = try validate(["SPIN_AT_1X1"], timeout: .seconds(3))
+        XCTAssertEqual(failures(report), ["render/counter/1x1"])
+        XCTAssertEqual(report.tests.first { !$0.passed }?.details, "timed out: did not finish within 3 s (while render 1x1)")
+    }
+
+    func testGivenAnEditorTableSmallerThanTheABIWhenValidatedThenTheDescriptorTestFailsAndNothingElseRuns() throws {
+        let report = try validate(["SMALL_EDITOR_TABLE"])
+        XCTAssertEqual(report.tests.map(\.name), ["descriptor"])
+        let details = try XCTUnwrap(report.tests.first?.details)
+        XCTAssertTrue(details.hasPrefix("refused at load: an editor table is 16 bytes, ABI 1.0 needs "), details)
+    }
+
+    func testGivenAPluginThatAbortsWhileLoadingWhenValidatedThenTheDescriptorTestNamesTheSignalAndNothingElseRuns() throws {
+        let report = try validate(["ABORT_AT_LOAD"])
+        XCTAssertEqual(report.tests.map(\.name), ["descriptor"])
+        XCTAssertEqual(report.tests.first?.details, "crashed (SIGABRT) while loading \(temp.path("libcounter.so").path)")
+        XCTAssertEqual(report.tests.first?.signal, "SIGABRT")
+    }
+
+    func testGivenASerializerThatIsNoFixedPointWhenValidatedThenTheRoundTripTestFailsSayingWhere() throws {
+        let report = try validate(["NO_ROUND_TRIP"])
+        XCTAssertTrue(failures(report).contains("round-trip/counter"), "\(failures(report))")
+        let roundTrip = try XCTUnwrap(report.tests.first { $0.name == "round-trip/counter" })
+        XCTAssertEqual(roundTrip.details, "no round trip: serialize(open(serialize(x))) differs from serialize(x) at byte 0 (2 vs 2 bytes)")
+        XCTAssertTrue(report.tests.filter { !$0.passed }.allSatisfy { $0.details.contains("no round trip") }, "every failure is the round trip")
+    }
+
+    func testGivenASerializeBufferWhoseReleaseFreesNothingWhenValidatedThenTheBuffersTestFailsNamingTheCall() throws {
+        let report = try validate(["LEAK_SERIALIZE"])
+        XCTAssertEqual(failures(report), ["buffers/counter"])
+        let details = try XCTUnwrap(report.tests.first { !$0.passed }?.details)
+        XCTAssertTrue(details.hasPrefix("serialize: the heap grew by "), details)
+    }
+
+    func testGivenARenderBufferReleasedTwiceWhenValidatedThenTheRenderTestsCrashWithSIGABRTInRender() throws {
+        let report = try validate(["DOUBLE_FREE_RENDER"])
+        let render = try XCTUnwrap(report.tests.first { $0.name == "render/counter/1x1" })
+        XCTAssertEqual(render.details, "crashed (SIGABRT) while render 1x1")
+        XCTAssertEqual(render.signal, "SIGABRT")
+        XCTAssertTrue(report.tests.filter { !$0.passed }.allSatisfy { $0.signal == "SIGABRT" && $0.details.contains("while render") })
+    }
+
+    func testGivenAnErrorMessageThatIsNotUTF8WhenValidatedThenTheMissingArgumentsTestFailsNamingTheByte() throws {
+        let report = try validate(["BAD_UTF8_MESSAGE"])
+        XCTAssertEqual(failures(report), ["commands/counter/bump/missing"])
+        XCTAssertEqual(report.tests.first { !$0.passed }?.details, "apply('bump')'s error message is not valid UTF-8 (byte 13 of 15)")
+    }
+
+    func testGivenAnExtensionLookupAnsweringEveryIDWhenValidatedThenTheExtensionsTestFailsNamingAnIDNoPluginCanKnow() throws {
+        let report = try validate(["EXTENSION_FOR_ANY_ID"])
+        XCTAssertEqual(failures(report), ["extensions/counter"])
+        XCTAssertEqual(report.tests.first { !$0.passed }?.details, "extension('folio.no-such-extension/1') answered a table for an id it cannot know")
+    }
+
+    func testGivenAManifestDeclaringAnExtensionTheEditorDoesNotAnswerWhenValidatedThenTheExtensionsTestFailsNamingIt() throws {
+        let library = try PluginFixtures.compilePlugin(Self.counterSource(), named: "libcounter.so", in: temp.url)
+        try PluginFixtures.writeManifest(PluginManifest(id: "org.test.counter", name: "Counter", version: "1.0.0", abi: 1, library: "libcounter.so", editors: [
+            EditorManifest(id: "counter", name: "Counter", contentTypes: [ContentType("org.test.counter")],
+                           extensions: ["folio.semantic-diff/1", "folio.semantic-merge/1"]),
+        ]), beside: library)
+        let report = try PluginValidator(library: library, hostExecutable: PluginFixtures.buildFolder.appendingPathComponent("folio-plugin-host"),
+                                         environment: temp.environment(), reproducers: temp.path("reproducers")).run()
+        XCTAssertEqual(failures(report), ["extensions/counter"])
+        XCTAssertEqual(report.tests.first { !$0.passed }?.details,
+                       "the manifest declares extension 'folio.semantic-merge/1' but extension('folio.semantic-merge/1') answers NULL")
+    }
+
+    func testGivenARenderThatIsNotUTF8WhenValidatedThenBothRenderTestsFailNamingTheByte() throws {
+        let report = try validate(["BAD_UTF8_RENDER"])
+        XCTAssertEqual(report.tests.first { $0.name == "render/counter/1x1" }?.details, "render(1x1)'s text is not valid UTF-8 (byte 0 of 1)")
+        XCTAssertEqual(report.tests.first { $0.name == "render/counter/500x200" }?.details, "render(500x200)'s text is not valid UTF-8 (byte 0 of 10)")
+    }
+
+    func testGivenTwoCommandsWithOneIDWhenValidatedThenTheDescriptorTestFailsNamingIt() throws {
+        let report = try validate(["DUPLICATE_COMMAND"])
+        XCTAssertEqual(report.tests.map(\.name), ["descriptor"])
+        XCTAssertEqual(report.tests.first?.details, "editor 'counter': command 'bump' appears twice")
+    }
+
+    // MARK: Through the command line, and the bundled plugins
+
+    func testGivenACrashingPluginWhenValidatedOnTheCommandLineThenItExitsOneWithTheTestTheInputAndJSONForEveryTest() throws {
+        let library = try PluginFixtures.compilePlugin(Self.counterSource(["CRASH_ON_NEGATIVE"]), named: "libcounter.so", in: temp.url)
+        let env = temp.environment(["TMPDIR": temp.url.path])
+        let text = runFolio(["plugins", "validate", library.path], environment: env, cwd: temp.url)
+        XCTAssertEqual(text.status, 1)
+        XCTAssertTrue(text.stdout.contains("pass descriptor\n"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("FAIL commands/counter/bump/out-of-range-negative\n  crashed (SIGSEGV) while apply 'bump'\n  input: "), text.stdout)
+        XCTAssertTrue(text.stdout.contains(" passed, 1 failed; reproducers in "), text.stdout)
+
+        let json = runFolio(["plugins", "validate", library.path, "--json"], environment: env, cwd: temp.url)
+        XCTAssertEqual(json.status, 1)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let tests = try XCTUnwrap(object["tests"] as? [[String: Any]])
+        XCTAssertEqual(object["failed"] as? Int, 1)
+        XCTAssertEqual(tests.count, (object["passed"] as? Int ?? -1) + 1)
+        XCTAssertTrue(tests.allSatisfy { $0["name"] is String && ["pass", "fail"].contains($0["status"] as? String) && $0["details"] is String })
+    }
+
+    func testGivenTheBundledPluginsWithSampleDocumentsWhenValidatedThenEveryTestPasses() throws {
+        let samples: [(String, String)] = [
+            ("Checklist", #"{"title": "Groceries", "items": [{"title": "Milk", "checked": false}, {"title": "Eggs 日本語", "checked": true}]}"# + "\n"),
+            ("Story", "# A Story\n\n## Act One\n\n### Opening\nIt begins.\n\n## Act Two\n\n### End\nIt ends.\n"),
+            ("Shapes", #"{"shapes": [{"kind": "rect", "x": 1, "y": 2, "w": 3, "h": 4, "color": "red"}]}"# + "\n"),
+            ("PlainText", "one\ntwo 日本語のテキストです\nthree\n"),
+        ]
+        for (name, sample) in samples {
+            let file = try temp.write("sample-\(name)", sample)
+            let library = PluginFixtures.buildFolder.appendingPathComponent("libFolio\(name).so")
+            let result = runFolio(["plugins", "validate", library.path, "--document", file.path], environment: temp.environment(), cwd: temp.url)
+            XCTAssertEqual(result.status, 0, "\(name): " + result.stdout.split(separator: "\n").filter { !$0.hasPrefix("pass") }.joined(separator: "\n"))
+            XCTAssertTrue(result.stdout.hasSuffix(" failed\n") && result.stdout.contains(", 0 failed"), result.stdout)
+        }
+    }
+}
