@@ -28,6 +28,11 @@ final class GenericDocumentFiles: GenericDocumentAccess {
     static func reason(for session: DocumentSessionAdapter) -> GenericViewReason? {
         let type = session.contentType.identifier
         guard let chosen = session.editorManifest else {
+            // An editor for this type that the user disabled (or whose installed file changed) is not loaded.
+            if let inactive = session.host.inactive.first(where: { $0.plugin.manifest.editors.contains { $0.contentTypes.contains(session.contentType) } }),
+               let editor = inactive.plugin.manifest.editors.first(where: { $0.contentTypes.contains(session.contentType) }) {
+                return .editorDisabled(editor.id)
+            }
             if let associated = session.associations[type], !session.host.editors.contains(where: { $0.editor.id == associated }) {
                 return .editorMissing(associated)
             }

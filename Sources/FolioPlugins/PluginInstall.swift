@@ -90,7 +90,7 @@ public struct PluginInstaller: Sendable {
 
     /// Installs the plugin at `source` (a `.so`, or a folder holding exactly one) after `check` — `plugins check` in a
     /// child process — accepted the staged copy with its manifest. The manifest is copied from beside the source when
-    /// there is one, else written from the check's description (`installManifest`). `others` is the plugin host
+    /// there is one, else generated from the library's descriptor (`installManifest`). `others` is the plugin host
     /// of the search path, to refuse an id or editor id another plugin already provides.
     @discardableResult
     public func install(from source: URL, others: PluginHost? = nil, check: (URL) -> PluginProbeReport) throws -> InstalledPlugin {
@@ -112,7 +112,7 @@ public struct PluginInstaller: Sendable {
                     throw PluginInstallError.refused("\(library.path): plugin refused: its manifest \(besideSource.path) names library '\(named)'")
                 }
             } else {
-                try write(try Self.installManifest(library: staged, check: { Self.naming(library, check($0)) }), to: stagedManifest)
+                try write(try Self.installManifest(library: staged, original: library), to: stagedManifest)
             }
             let report = Self.naming(library, check(staged))
             guard report.ok, let id = report.id, let version = report.version else {
@@ -142,16 +142,16 @@ public struct PluginInstaller: Sendable {
         }
     }
 
-    /// The manifest to install beside `library` when none came with it: written from the plugin's own description,
-    /// read by probing it in a child process. One small function so that it can become
-    /// `PluginManifest.generate(forLibrary:)` once manifests are generated from descriptors everywhere.
-    static func installManifest(library: URL, check: (URL) -> PluginProbeReport) throws -> PluginManifest {
-        let report = check(library)
-        guard let id = report.id, let name = report.name, let version = report.version,
-              let abi = report.abi?.split(separator: ".").first.flatMap({ Int($0) }) else {
-            throw PluginInstallError.refused(report.refusal ?? "\(library.path): plugin refused: it does not describe itself")
+    /// The manifest to install beside the staged `library` when none came with it: generated from the plugin's own
+    /// descriptor in a plugin host process (`PluginManifest.generate`), the one description of its editors; a refusal
+    /// names `original`, the file the user gave.
+    static func installManifest(library: URL, original: URL) throws -> PluginManifest {
+        do {
+            return try PluginManifest.generate(forLibrary: library)
+        } catch {
+            let staged = library.deletingLastPathComponent().path + "/", given = original.deletingLastPathComponent().path + "/"
+            throw PluginInstallError.refused("\(error)".replacingOccurrences(of: staged, with: given))
         }
-        return PluginManifest(id: id, name: name, version: version, abi: abi, library: library.lastPathComponent, editors: report.editors)
     }
 
     /// `report` on the staged copy of `library`, its refusal naming `library` (the file the user gave).

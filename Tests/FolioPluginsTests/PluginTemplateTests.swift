@@ -8,8 +8,17 @@ final class PluginTemplateTests: XCTestCase {
     /// HOOK for helper plugmgr's commands, to be wired after merging: `folio plugins validate LIBRARY` must pass and
     /// `folio plugins install LIBRARY` must install it, after which the document is edited through the installed
     /// copy (FOLIO_PLUGIN_PATH unset). Until then the plugin is used from its build folder.
-    private func validateAndInstall(_ library: URL, environment: inout [String: String], cwd: URL) {
-        environment["FOLIO_PLUGIN_PATH"] = library.deletingLastPathComponent().path
+    /// The project's plugin passes `folio plugins validate` and is installed with `folio plugins install` (into the
+    /// test's own `$XDG_DATA_HOME`), where Folio then finds it with no plugin path set.
+    private func validateAndInstall(_ library: URL, environment: inout [String: String], cwd: URL,
+                                    file: StaticString = #filePath, line: UInt = #line) {
+        environment["FOLIO_PLUGIN_PATH"] = nil
+        let validated = runFolio(["plugins", "validate", library.path], environment: environment, cwd: cwd)
+        XCTAssertEqual(validated.status, 0, validated.stdout + validated.stderr, file: file, line: line)
+        let installed = runFolio(["plugins", "install", library.path], environment: environment, cwd: cwd)
+        XCTAssertEqual(installed.status, 0, installed.stdout + installed.stderr, file: file, line: line)
+        let listed = runFolio(["plugins", "list", "--json"], environment: environment, cwd: cwd)
+        XCTAssertTrue(listed.stdout.contains(library.lastPathComponent), "installed and listed: \(listed.stdout)", file: file, line: line)
     }
 
     /// Creates a document of `type`, adds two lines, removes the first and checks the view and the file.
