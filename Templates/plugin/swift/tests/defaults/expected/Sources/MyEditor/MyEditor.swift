@@ -1,0 +1,55 @@
+import FolioPluginKit
+
+/// MyEditor: a Folio editor for org.example.my-editor documents, a list of lines (one item per line).
+/// `add TEXT` appends a line, `remove N` removes line N (the one under the cursor in the editor).
+/// Folio's plugin guide, docs/PLUGINS.md, explains the protocol and the rules.
+struct MyEditorEditor: FolioEditor {
+    let spec = EditorSpec(
+        id: "my-editor", name: "MyEditor", contentTypes: ["org.example.my-editor"],
+        declaredTypes: [TypeSpec("org.example.my-editor", conformsTo: ["public.plain-text"], description: "A MyEditor document")],
+        commands: [
+            CommandSpec("add", title: "Add line", shortcut: "a", usage: "add TEXT"),
+            CommandSpec("remove", title: "Remove line", shortcut: "d", usage: "remove N", needsSelection: true),
+        ])
+
+    func open(_ bytes: [UInt8]) throws -> [String] {
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw EditorFailure.invalidDocument("the file is not UTF-8 text") }
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    func serialize(_ lines: [String]) throws -> [UInt8] {
+        Array(lines.map { $0 + "\n" }.joined().utf8)
+    }
+
+    func apply(_ command: String, arguments: CommandArguments, to lines: [String], selection: Selection) throws -> ([String], String) {
+        var lines = lines
+        switch command {
+        case "add":
+            try arguments.expect(1)
+            let text = try arguments.text(0, "TEXT")
+            guard !text.isEmpty, !text.contains("\n") else { throw EditorFailure.invalidArgument("TEXT must be one non-empty line (usage: add TEXT)") }
+            lines.append(text)
+            return (lines, "added '\(ViewText.fit(text, width: 40))'")
+        case "remove":
+            try arguments.expect(1)
+            let index = try arguments.item(0, "N", count: lines.count)
+            let removed = lines.remove(at: index)
+            return (lines, "removed '\(ViewText.fit(removed, width: 40))'")
+        default:
+            throw EditorFailure(.unknownCommand, "unknown command '\(command)'")
+        }
+    }
+
+    /// A header line, then "> 2 text" for the cursor's item and "  2 text" for the others (Folio finds items by number).
+    func render(_ lines: [String], width: Int, height: Int, selection: Selection) -> [String] {
+        let items = lines.enumerated().map { index, line in (index + 1 == selection.cursor ? "> " : "  ") + "\(index + 1) \(line)" }
+        return ViewText.window(["MyEditor (\(lines.count) lines)"] + items, width: width, height: height,
+                               focus: selection.cursor, scroll: selection.scroll)
+    }
+}
+
+/// The one exported symbol: the plugin's descriptor, built once by FolioPluginKit.
+@_cdecl("folio_plugin_entry")
+public func folioPluginEntry() -> UnsafeRawPointer? {
+    FolioPluginExport.descriptor { FolioPlugin(id: "org.example.plugins.my-editor", name: "MyEditor", version: "0.1.0", editors: [MyEditorEditor()]) }
+}
