@@ -252,9 +252,3 @@ final class GenericViewStateTests: XCTestCase {
         XCTAssertEqual(ExternalEditor(environment: ["EDITOR": "  "]).command, "vi")
     }
 }
-
-private struct NoRecent: RecentDocumentsProvider { func recentDocuments(limit: Int) -> [RecentDocument] { [] } }
-private struct NoTemplates: TemplateCatalog {
-    func sourceNames() -> [String] { [] }
-    func templates(in source: String) async throws -> [TemplateSummary] { [] }
-}
