@@ -103,7 +103,7 @@ final class KeysEndToEndTests: XCTestCase {
         waitFor(text: "New Document")
         try keys("t")
         waitFor(text: "Swift package")
-        try type("swift")
+        try type("swift package")  // "swift" alone also matches the plugin/swift template, listed first
         waitFor("the filtered picker") { $0.contains("▸ Swift package") }
         try keys("Enter")
         waitFor(text: "New from")

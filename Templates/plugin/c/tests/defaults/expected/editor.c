@@ -171,12 +171,35 @@ static int arguments_read(const char *json, arguments *args) {
 
 /* ---- The editor's operations ------------------------------------------------------------------------------ */
 
+/* Whether `bytes` is well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF): Folio shows what
+ * a view returns on a terminal, so a document that is not text is refused when it is opened. */
+static int utf8_valid(const uint8_t *bytes, size_t size) {
+    size_t i = 0, extra, k;
+    while (i < size) {
+        uint8_t b = bytes[i];
+        uint32_t code;
+        if (b < 0x80) { i++; continue; }
+        extra = (b & 0xE0) == 0xC0 ? 1 : (b & 0xF0) == 0xE0 ? 2 : (b & 0xF8) == 0xF0 ? 3 : 0;
+        if (extra == 0 || extra >= size - i) return 0;
+        code = b & (0x7Fu >> (extra + 1));
+        for (k = 1; k <= extra; k++) {
+            if ((bytes[i + k] & 0xC0) != 0x80) return 0;
+            code = (code << 6) | (bytes[i + k] & 0x3Fu);
+        }
+        if ((extra == 1 && code < 0x80) || (extra == 2 && code < 0x800) || (extra == 3 && code < 0x10000)) return 0;
+        if (code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
+        i += extra + 1;
+    }
+    return 1;
+}
+
 static folio_status op_open(const folio_editor *editor, const uint8_t *bytes, size_t size, folio_document **out,
                             folio_buffer *error) {
     folio_document *document = calloc(1, sizeof *document);
     size_t start = 0, i, lines = 0;
     (void)editor;
     if (document == NULL) return folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
+    if (!utf8_valid(bytes, size)) { free(document); return folio_fail(error, FOLIO_STATUS_INVALID_DOCUMENT, "the file is not UTF-8 text"); }
     for (i = 0; i < size; i++) {
         if (bytes[i] == 0) { document_free(document); return folio_fail(error, FOLIO_STATUS_INVALID_DOCUMENT, "the file holds a NUL byte"); }
         if (bytes[i] == '\n') lines++;
@@ -200,7 +223,9 @@ static folio_status op_open(const folio_editor *editor, const uint8_t *bytes, si
 
 static folio_status describe(folio_buffer *out, const char *verb, const char *line) {
     char text[80];
-    snprintf(text, sizeof text, "%s '%.40s%s'", verb, line, strlen(line) > 40 ? "..." : "");
+    int shown = strlen(line) > 40 ? 40 : (int)strlen(line);
+    while (shown > 0 && ((unsigned char)line[shown] & 0xC0) == 0x80) shown--; /* cut between whole UTF-8 characters */
+    snprintf(text, sizeof text, "%s '%.*s%s'", verb, shown, line, strlen(line) > (size_t)shown ? "..." : "");
     return folio_buffer_set(out, text, strlen(text));
 }
 
