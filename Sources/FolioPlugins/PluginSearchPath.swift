@@ -22,15 +22,25 @@ public struct PluginSearchPath: Sendable, Equatable {
     /// A search path of explicit folders.
     public init(folders: [Folder]) { self.folders = folders }
 
-    /// The standard search path: the running executable's folder, then the user's and the environment's folders.
+    /// The standard search path: the bundled plugins (see `bundledFolder(beside:)`), then the user's and the
+    /// environment's folders.
     public static func standard(environment: [String: String], executableFolder: URL? = PluginSearchPath.executableFolder) -> PluginSearchPath {
         var folders: [Folder] = []
-        if let executableFolder { folders.append(Folder(executableFolder, bundled: true)) }
+        if let executableFolder { folders.append(Folder(bundledFolder(beside: executableFolder), bundled: true)) }
         folders.append(Folder(FolioPaths(environment: environment).dataHome.appendingPathComponent("plugins"), bundled: false))
         for entry in (environment["FOLIO_PLUGIN_PATH"] ?? "").split(separator: ":") where !entry.isEmpty {
             folders.append(Folder(URL(fileURLWithPath: String(entry)), bundled: false))
         }
         return PluginSearchPath(folders: folders)
+    }
+
+    /// Where the bundled plugins of a `folio` in `executableFolder` are: `../lib/folio/plugins` when Folio is installed
+    /// (`PREFIX/bin/folio`), else the executable's own folder (the build tree, where SwiftPM puts `libFolio*.so`).
+    public static func bundledFolder(beside executableFolder: URL) -> URL {
+        let installed = executableFolder.deletingLastPathComponent().appendingPathComponent("lib/folio/plugins")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: installed.path, isDirectory: &isDirectory), isDirectory.boolValue { return installed }
+        return executableFolder
     }
 
     /// The folder of the running executable (for `folio`, where the bundled `libFolio*.so` are built or installed).
@@ -39,8 +49,8 @@ public struct PluginSearchPath: Sendable, Equatable {
     }
 }
 
-/// Finds the manifest of a library: `libX.folio-plugin.json` beside it, or for bundled libraries the
-/// source tree's `Plugins/*/plugin.json` naming it.
+/// Finds the manifest of a library: `libX.folio-plugin.json` beside it (how plugins are installed), or for bundled
+/// libraries in a SwiftPM build folder the source tree's `Plugins/*/plugin.json` naming it.
 enum ManifestLocator {
     static let suffix = ".folio-plugin.json"
 
@@ -50,16 +60,18 @@ enum ManifestLocator {
         return library.deletingLastPathComponent().appendingPathComponent(base + suffix)
     }
 
-    /// The source tree holding `folder` (a build folder such as `<root>/.build/x86_64-unknown-linux-gnu/debug`),
-    /// else the tree this module was compiled from.
+    /// The source tree whose build folder holds `folder` (`<root>/.build/<triple>/debug` → `<root>`); nil anywhere
+    /// else, so an installed or copied Folio never looks into a source tree.
     static func sourceRoot(near folder: URL) -> URL? {
         var candidate = folder.resolvingSymlinksInPath()
-        for _ in 0..<5 {
-            if isSourceRoot(candidate) { return candidate }
+        while candidate.path != "/" && !candidate.path.isEmpty {
+            if candidate.lastPathComponent.hasPrefix(".build") {
+                let root = candidate.deletingLastPathComponent()
+                return isSourceRoot(root) ? root : nil
+            }
             candidate = candidate.deletingLastPathComponent()
         }
-        let compiled = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return isSourceRoot(compiled) ? compiled : nil
+        return nil
     }
 
     private static func isSourceRoot(_ url: URL) -> Bool {
