@@ -64,7 +64,7 @@ struct Completer {
         }
         let done = positionals(typed, command)
         var answer = CompletionAnswer()
-        for value in Self.positionalValues(usage: command.usage, typed: done) {
+        for value in Self.positionalValues(usage: command.usage, command: command.name, typed: done) {
             let part = self.answer(for: value, current: current, positionals: done, command: command)
             answer.candidates += part.candidates.filter { new in !answer.candidates.contains { $0.value == new.value } }
             if part.names != .none { answer.names = answer.names == .files ? .files : part.names }
@@ -159,14 +159,15 @@ struct Completer {
     /// What may come at the next positional, from each usage alternative (`a | b`) that agrees with the words typed
     /// so far (lower-case words in a usage are literal verbs; upper-case ones placeholders; `[--x V]` option groups
     /// are skipped).
-    static func positionalValues(usage: String, typed: [String]) -> [CompletionValue] {
+    static func positionalValues(usage: String, command: String, typed: [String]) -> [CompletionValue] {
         var values: [CompletionValue] = []
         for alternative in usage.components(separatedBy: " | ") {
-            let tokens = positionalTokens(alternative).dropFirst()  // the command's own name
+            var tokens = positionalTokens(alternative)
+            if tokens.first == command { tokens.removeFirst() }  // the command's own name (`a | b` may leave it out)
             var fits = true
             var index = 0
             var next: String?
-            var rest = Array(tokens)
+            var rest = tokens
             while let token = rest.first {
                 let repeated = token.hasSuffix("...")
                 let name = repeated ? String(token.dropLast(3)) : token
@@ -176,7 +177,6 @@ struct Completer {
                 if !repeated { rest.removeFirst() }
             }
             guard fits, let next else { continue }
-            let command = tokens.isEmpty ? "" : String(alternative.split(separator: " ").first ?? "")
             let value = !isLiteral(next) ? placeholder(next, command: command)
                 : next.contains("|") ? CompletionValue.choices(next.split(separator: "|").map(String.init)) : .literal(next)
             if !values.contains(value) { values.append(value) }
