@@ -5,15 +5,10 @@ import FolioTemplates
 
 /// What the shell should offer for the word being completed: words (each with an optional description), and
 /// whether file or folder names fit too (the shell completes those itself).
-struct CompletionAnswer: Equatable {
+struct CompletionAnswer {
     enum Names: Equatable { case none, files, folders }
     var candidates: [(value: String, description: String)] = []
     var names: Names = .none
-
-    static func == (a: CompletionAnswer, b: CompletionAnswer) -> Bool {
-        a.names == b.names && a.candidates.map(\.value) == b.candidates.map(\.value)
-            && a.candidates.map(\.description) == b.candidates.map(\.description)
-    }
 
     /// The lines `folio __complete` prints: `:files` or `:folders` first when names fit, then `value<TAB>description`.
     var lines: [String] {
@@ -57,7 +52,7 @@ struct Completer {
         guard let command = commands.first(where: { $0.name == words[0] }) else { return CompletionAnswer() }
         let typed = Array(words.dropFirst().dropLast())
         if let previous = typed.last, command.options.contains(previous) {
-            return answer(for: Self.optionValue(previous), current: current, positionals: positionals(typed, command), command: command)
+            return answer(for: Self.optionValue(previous), current: current, positionals: positionals(typed, command))
         }
         if current.hasPrefix("-") {
             return matching(current, (command.options.union(command.flags)).sorted().map { ($0, "") })
@@ -65,7 +60,7 @@ struct Completer {
         let done = positionals(typed, command)
         var answer = CompletionAnswer()
         for value in Self.positionalValues(usage: command.usage, command: command.name, typed: done) {
-            let part = self.answer(for: value, current: current, positionals: done, command: command)
+            let part = self.answer(for: value, current: current, positionals: done)
             answer.candidates += part.candidates.filter { new in !answer.candidates.contains { $0.value == new.value } }
             if part.names != .none { answer.names = answer.names == .files ? .files : part.names }
         }
@@ -92,7 +87,7 @@ struct Completer {
         CompletionAnswer(candidates: all.filter { $0.0.hasPrefix(current) }.map { (value: $0.0, description: $0.1) })
     }
 
-    private func answer(for value: CompletionValue, current: String, positionals: [String], command: Command) -> CompletionAnswer {
+    private func answer(for value: CompletionValue, current: String, positionals: [String]) -> CompletionAnswer {
         switch value {
         case let .literal(word): return matching(current, [(word, "")])
         case let .choices(words): return matching(current, words.map { ($0, "") })
