@@ -36,7 +36,9 @@ let package = Package(
         .target(name: "FolioPluginHost", dependencies: ["FolioPluginABI"]),
         .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginHost", "FolioDisplayWidth"]),
         .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth"]),
-        .target(name: "FolioLaunch", dependencies: ["FolioCore", "FolioTemplates", "FolioPlugins", "FolioTerminal"]),
+        // The launcher sees documents, templates and editors only through the protocols in LaunchServices.swift; FolioCLI
+        // adapts FolioTemplates' resolver and FolioPlugins to them (FolioTemplates is imported for its variable checks).
+        .target(name: "FolioLaunch", dependencies: ["FolioCore", "FolioTemplates", "FolioTerminal"]),
         .target(name: "FolioSync", dependencies: ["FolioCore", "FolioGit", "FolioTemplates", "FolioPlugins"]),
         .target(name: "FolioCLI", dependencies: [
             "FolioCore", "FolioGit", "FolioMustache", "FolioTemplates", "FolioPlugins", "FolioTerminal", "FolioLaunch", "FolioSync",
@@ -60,17 +62,21 @@ let package = Package(
         .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "FolioTemplates", "CGit2"], path: "Benchmarks/folio-bench"),
 
         // Tests.
-        .target(name: "FolioTestSupport", dependencies: ["FolioCore", "FolioGit", "FolioCLI"], path: "Tests/FolioTestSupport"),
+        // Temporary folders, processes, tmux, loopback servers: no Folio module beyond FolioCore.
+        .target(name: "FolioTestSupport", dependencies: ["FolioCore"], path: "Tests/FolioTestSupport"),
+        // `runFolio` (the command line in-process) for the test targets that drive `folio`; re-exports FolioTestSupport.
+        .target(name: "FolioCLITestSupport", dependencies: ["FolioCLI", "FolioTestSupport"], path: "Tests/FolioCLITestSupport"),
         // A writer process for the concurrency and crash tests: N changes to a document, one "ack N" line each.
         .executableTarget(name: "folio-test-writer", dependencies: ["FolioCore"], path: "Tests/FolioTestWriter"),
         .executableTarget(name: "folio-test-trap", dependencies: ["FolioTerminal"], path: "Tests/FolioTestTrap"),  // crashes on purpose
         .testTarget(name: "FolioGitTests", dependencies: ["FolioGit", "FolioTestSupport"]),
         .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "folio-test-writer"]),
         .testTarget(name: "FolioMustacheTests", dependencies: ["FolioMustache"]),
-        .testTarget(name: "FolioTemplatesTests", dependencies: ["FolioTemplates", "FolioTestSupport"]),
-        .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioTestSupport", "folio-plugin-host"]),
-        .testTarget(name: "FolioLaunchTests", dependencies: ["FolioLaunch", "FolioTerminal", "FolioTestSupport", "folio-plugin-host"]),
-        .testTarget(name: "FolioSyncTests", dependencies: ["FolioSync", "FolioTestSupport", "folio-plugin-host"]),
-        .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio-plugin-host", "folio-test-trap", "FolioTestSupport"]),
+        .testTarget(name: "FolioTemplatesTests", dependencies: ["FolioTemplates", "FolioCLITestSupport"]),
+        .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioCLITestSupport", "folio-plugin-host"]),
+        .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal"]),
+        .testTarget(name: "FolioLaunchTests", dependencies: ["FolioLaunch", "FolioTerminal", "FolioTemplates"]),
+        .testTarget(name: "FolioSyncTests", dependencies: ["FolioSync", "FolioCLITestSupport", "folio-plugin-host"]),
+        .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio-plugin-host", "folio-test-trap", "FolioCLITestSupport"]),
     ]
 )

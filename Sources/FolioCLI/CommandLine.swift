@@ -184,7 +184,18 @@ public enum FolioCommandLine {
             return 0
         }
         if name == "--version" || name == "version" {
-            io.line("folio \(FolioVersion.current)")
+            do { try printVersion(json: arguments.dropFirst().contains("--json"), io) } catch {
+                io.error("folio --version: \(oneLine(error))")
+                return failure
+            }
+            return 0
+        }
+        if name == "__complete" {
+            printCompletions(Array(arguments.dropFirst()), io)
+            return 0
+        }
+        if name == "__manpage" {
+            io.out(ManPage.render(commands))
             return 0
         }
         guard let command = commands.first(where: { $0.name == name }) else {

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import FolioPlugins
+import FolioCore
 import FolioTerminal
 import Synchronization
 

@@ -2,19 +2,6 @@ import FolioCore
 import FolioGit
 import Foundation
 
-/// A command made on a version of the document that has changed since, whose change cannot be combined with the
-/// newer one. Nothing was written.
-public struct EditConflict: Error, CustomStringConvertible, Equatable {
-    /// The command ("rename").
-    public let command: String
-    /// What conflicts, one line each (from the editor's merge, or the text merge's summary).
-    public let conflicts: [String]
-    public var description: String {
-        let what = conflicts.isEmpty ? "" : " (" + conflicts.prefix(3).joined(separator: "; ") + (conflicts.count > 3 ? "; …" : "") + ")"
-        return "'\(command)' conflicts with a change made to the document since it was shown\(what); nothing was changed"
-    }
-}
-
 extension PluginHost {
     /// `ours` (the command applied to `base`, the version the user saw) merged with `theirs` (the newest content):
     /// the editor's semantic merge when it has one, else libgit2's three-way text merge. Throws `EditConflict`.

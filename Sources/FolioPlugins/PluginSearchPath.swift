@@ -21,15 +21,25 @@ public struct PluginSearchPath: Sendable, Equatable {
     /// A search path of explicit folders.
     public init(folders: [Folder]) { self.folders = folders }
 
-    /// The standard search path: the running executable's folder, then the user's and the environment's folders.
+    /// The standard search path: the bundled plugins (see `bundledFolder(beside:)`), then the user's and the
+    /// environment's folders.
     public static func standard(environment: [String: String], executableFolder: URL? = PluginSearchPath.executableFolder) -> PluginSearchPath {
         var folders: [Folder] = []
-        if let executableFolder { folders.append(Folder(executableFolder, bundled: true)) }
+        if let executableFolder { folders.append(Folder(bundledFolder(beside: executableFolder), bundled: true)) }
         folders.append(Folder(FolioPaths(environment: environment).dataHome.appendingPathComponent("plugins"), bundled: false))
         for entry in (environment["FOLIO_PLUGIN_PATH"] ?? "").split(separator: ":") where !entry.isEmpty {
             folders.append(Folder(URL(fileURLWithPath: String(entry)), bundled: false))
         }
         return PluginSearchPath(folders: folders)
+    }
+
+    /// Where the bundled plugins of a `folio` in `executableFolder` are: `../lib/folio/plugins` when Folio is installed
+    /// (`PREFIX/bin/folio`), else the executable's own folder (the build tree, where SwiftPM puts `libFolio*.so`).
+    public static func bundledFolder(beside executableFolder: URL) -> URL {
+        let installed = executableFolder.deletingLastPathComponent().appendingPathComponent("lib/folio/plugins")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: installed.path, isDirectory: &isDirectory), isDirectory.boolValue { return installed }
+        return executableFolder
     }
 
     /// The folder of the running executable (for `folio`, where the bundled `libFolio*.so` are built or installed).

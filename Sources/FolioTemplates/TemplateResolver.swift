@@ -124,7 +124,7 @@ public struct TemplateResolver: Sendable {
         let repository: Repository
         if source.location == TemplateSource.bundledLocation {
             guard let folder = TemplateSource.bundledFolder(environment: environment) else {
-                throw TemplateError(source.name, "cannot find Folio's bundled templates (no Templates/catalog.json above the folio executable; set FOLIO_TEMPLATES)")
+                throw TemplateError(source.name, "cannot find Folio's bundled templates (no share/folio/templates/catalog.json beside the folio executable; set FOLIO_TEMPLATES)")
             }
             if source.ref != nil { throw TemplateError(source.name, "a plain folder has no refs", kind: .refOnPlainFolder) }
             repository = try FolderSnapshot.snapshot(folder, cache: cacheFolder, sourceName: source.name, limits: limits)

@@ -38,21 +38,34 @@ public struct TemplateSource: Sendable, Hashable, Codable, CustomStringConvertib
         return [.bundled] + settings.templateSources.map { TemplateSource(name: $0.name, location: $0.url, ref: $0.ref) }
     }
 
-    /// The folder holding Folio's bundled templates: `$FOLIO_TEMPLATES`, else the nearest folder above the running
-    /// executable that holds `Templates/catalog.json`.
+    /// The folder holding Folio's bundled templates: `$FOLIO_TEMPLATES`, else the running executable's (see
+    /// `bundledFolder(forExecutable:)`).
     public static func bundledFolder(environment: [String: String]) -> URL? {
         if let override = environment["FOLIO_TEMPLATES"], !override.isEmpty { return URL(fileURLWithPath: override).standardizedFileURL }
         var starts: [URL] = []
         if let exe = Bundle.main.executableURL { starts.append(exe.resolvingSymlinksInPath()) }
         if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { starts.append(URL(fileURLWithPath: link)) }
-        let fm = FileManager.default
         for start in starts {
-            var folder = start.deletingLastPathComponent()
-            while folder.path != "/" && !folder.path.isEmpty {
-                let candidate = folder.appendingPathComponent("Templates")
-                if fm.fileExists(atPath: candidate.appendingPathComponent("catalog.json").path) { return candidate }
-                folder = folder.deletingLastPathComponent()
+            if let folder = bundledFolder(forExecutable: start) { return folder }
+        }
+        return nil
+    }
+
+    /// The bundled templates of the Folio executable at `executable`: `../share/folio/templates` from its folder
+    /// (installed), else `<root>/Templates` when it runs from a SwiftPM build folder `<root>/.build/…` (the build
+    /// tree). Never anything else: an installed or copied Folio does not look into a source tree.
+    public static func bundledFolder(forExecutable executable: URL) -> URL? {
+        let fm = FileManager.default
+        let folder = executable.deletingLastPathComponent()
+        let installed = folder.deletingLastPathComponent().appendingPathComponent("share/folio/templates")
+        if fm.fileExists(atPath: installed.appendingPathComponent("catalog.json").path) { return installed }
+        var candidate = folder
+        while candidate.path != "/" && !candidate.path.isEmpty {
+            if candidate.lastPathComponent.hasPrefix(".build") {
+                let templates = candidate.deletingLastPathComponent().appendingPathComponent("Templates")
+                return fm.fileExists(atPath: templates.appendingPathComponent("catalog.json").path) ? templates : nil
             }
+            candidate = candidate.deletingLastPathComponent()
         }
         return nil
     }

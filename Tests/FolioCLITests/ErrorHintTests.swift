@@ -2,7 +2,7 @@
 import FolioCore
 import FolioLaunch
 import FolioSync
-import FolioTestSupport
+import FolioCLITestSupport
 import Foundation
 import XCTest
 

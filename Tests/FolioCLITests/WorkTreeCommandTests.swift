@@ -1,6 +1,6 @@
 @testable import FolioCLI
 import FolioCore
-import FolioTestSupport
+import FolioCLITestSupport
 import Foundation
 import XCTest
 

@@ -69,8 +69,13 @@ final class MustacheSpecTests: XCTestCase {
 
     func testOfficialSpecPassesEveryCase() throws {
         guard let directory = Self.specDirectory() else {
-            XCTFail("mustache spec not found: set FOLIO_SHARED_DIR to the shared/ folder (expected shared/spec/mustache/*.json)")
-            return
+            // A fresh clone has no shared/ folder beside it: skip with one line (CI sets FOLIO_SHARED_DIR, see .ci/run).
+            // A FOLIO_SHARED_DIR that was set but holds no spec is a mistake, not a reason to skip.
+            if let shared = ProcessInfo.processInfo.environment["FOLIO_SHARED_DIR"], !shared.isEmpty {
+                XCTFail("mustache spec not found in \(shared)/spec/mustache (FOLIO_SHARED_DIR is set)")
+                return
+            }
+            throw XCTSkip("mustache spec not found (no FOLIO_SHARED_DIR, no shared/spec/mustache beside the repository): skipped")
         }
         let cases = try Self.loadCases(from: directory)
         XCTAssertGreaterThanOrEqual(cases.count, 100, "too few spec cases found in \(directory.path)")

@@ -1,5 +1,5 @@
 import FolioCore
-import FolioTestSupport
+import FolioCLITestSupport
 import Foundation
 import XCTest
 

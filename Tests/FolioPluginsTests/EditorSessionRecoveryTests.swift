@@ -1,7 +1,7 @@
 import FolioCore
 @testable import FolioCLI
 @testable import FolioPlugins
-import FolioTestSupport
+import FolioCLITestSupport
 import Foundation
 import XCTest
 

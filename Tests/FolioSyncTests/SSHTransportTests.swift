@@ -1,5 +1,5 @@
 import Foundation
-import FolioTestSupport
+import FolioCLITestSupport
 import XCTest
 
 /// Sync and template sources over `ssh://` against a real OpenSSH server on loopback (`SSHTestServer`), with the

@@ -1,5 +1,5 @@
 import Foundation
-import FolioTestSupport
+import FolioCLITestSupport
 import XCTest
 
 final class SyncCommandTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import FolioCore
 import FolioGit
-import FolioTestSupport
+import FolioCLITestSupport
 import XCTest
 
 /// A Python HTTP/1.1 → CGI bridge for `git http-backend` on 127.0.0.1 (chunked request bodies included),

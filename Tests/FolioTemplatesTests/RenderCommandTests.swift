@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import FolioCore
 import FolioMustache
-import FolioTestSupport
+import FolioCLITestSupport
 
 /// `folio render` reads only regular files of bounded size and says in one line which file is wrong and why;
 /// its renders stay within the Mustache limits of the settings.

@@ -4,7 +4,7 @@ import FolioCore
 import FolioGit
 import FolioMustache
 import FolioTemplates
-import FolioTestSupport
+import FolioCLITestSupport
 
 /// Plain template folders are snapshotted only up to a number of files and bytes; a corrupt template repository
 /// is reported with the source and the file being read; templates render within the settings' limits.

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import FolioCore
 import FolioTemplates
-import FolioTestSupport
+import FolioCLITestSupport
 
 final class TemplateCLITests: XCTestCase {
     func bundledEnvironment(_ temp: TemporaryDirectory) -> [String: String] {

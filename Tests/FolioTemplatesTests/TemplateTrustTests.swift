@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import FolioCore
 import FolioTemplates
-import FolioTestSupport
+import FolioCLITestSupport
 
 /// A document's `.folio/document.json` may come from anyone: the template source it names is read (fetched or
 /// snapshotted) only when the user made the document here, configured the source, names it with `--source`, or

@@ -55,6 +55,12 @@ public struct RunResult: Sendable {
     public let status: Int32
     public let stdout: String
     public let stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// Runs a program (tests only: product code never starts processes) and captures its output.
@@ -171,28 +177,4 @@ public final class GitDaemon: @unchecked Sendable {
         process.terminate()
         process.waitUntilExit()
     }
-}
-
-/// Captured output of an in-process `folio` run.
-public final class CapturedOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var out = ""
-    private var err = ""
-    public init() {}
-    public func appendOut(_ s: String) { lock.lock(); out += s; lock.unlock() }
-    public func appendErr(_ s: String) { lock.lock(); err += s; lock.unlock() }
-    public var stdout: String { lock.lock(); defer { lock.unlock() }; return out }
-    public var stderr: String { lock.lock(); defer { lock.unlock() }; return err }
-}
-
-import FolioCLI
-
-/// Runs `folio` in-process with captured output; returns the exit code and what it printed.
-@discardableResult
-public func runFolio(_ arguments: [String], environment: [String: String], cwd: URL, stdin: Data = Data(), interactive: Bool = false) -> RunResult {
-    let captured = CapturedOutput()
-    let io = CommandIO(environment: environment, currentDirectory: cwd, isInteractive: interactive,
-                       out: { captured.appendOut($0) }, err: { captured.appendErr($0) }, stdin: { stdin })
-    let status = FolioCommandLine.run(arguments, io: io)
-    return RunResult(status: status, stdout: captured.stdout, stderr: captured.stderr)
 }

@@ -1,0 +1,34 @@
+import FolioGit
+import FolioPlugins
+
+let completionCommands: [Command] = [
+    Command("completions", usage: "completions bash|zsh|fish",
+            summary: "Print the shell completion script (e.g. `source <(folio completions bash)`)") { args, io in
+        let shell = try args.positional(0, "shell (bash, zsh or fish)")
+        try args.expectAtMost(1)
+        guard let script = CompletionScripts.script(for: shell) else {
+            throw UsageError("no completions for shell '\(shell)' (bash, zsh or fish)")
+        }
+        io.out(script)
+        return 0
+    },
+]
+
+extension FolioCommandLine {
+    /// `folio --version`: Folio's version, the plugin ABI it loads and the libgit2 it runs with.
+    static func printVersion(json: Bool, _ io: CommandIO) throws {
+        struct Versions: Encodable { let folio: String; let pluginABI: String; let libgit2: String }
+        let versions = Versions(folio: FolioVersion.current, pluginABI: "\(PluginABI.major).\(PluginABI.minor)", libgit2: GitLibrary.version)
+        if json { try io.json(versions); return }
+        io.line("folio \(versions.folio)")
+        io.line("plugin ABI \(versions.pluginABI)")
+        io.line("libgit2 \(versions.libgit2)")
+    }
+
+    /// `folio __complete WORDS…`: what the completion scripts offer for the last word. Never fails: a broken
+    /// document or source just offers less.
+    static func printCompletions(_ words: [String], _ io: CommandIO) {
+        let answer = Completer(commands: Commands.all, io: io).complete(words.isEmpty ? [""] : words)
+        for line in answer.lines { io.line(line) }
+    }
+}

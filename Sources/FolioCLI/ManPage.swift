@@ -1,0 +1,72 @@
+import Foundation
+
+/// folio(1) in roff, made from the same command table as `folio --help` (scripts/install writes it to
+/// share/man/man1/folio.1 with `folio __manpage`).
+enum ManPage {
+    /// The whole page.
+    static func render(_ commands: [Command]) -> String {
+        var page = """
+        .TH FOLIO 1 "" "folio \(FolioVersion.current)" "User Commands"
+        .SH NAME
+        folio \\- documents and projects from templates, edited with plug\\-in editors, every change kept as git history
+        .SH SYNOPSIS
+        .B folio
+        [\\fICOMMAND\\fR] [\\fIARGS\\fR...]
+        .br
+        .B folio \\-\\-version
+        .br
+        .B folio \\-\\-help
+        .SH DESCRIPTION
+        A Folio document is a folder that is a git repository: every change is one commit, undo and redo are new
+        commits, and plain git reads everything Folio writes. With no command on a terminal, \\fBfolio\\fR opens the
+        launch screen. Every command takes \\fB\\-\\-json\\fR for a machine\\-readable answer and \\fB\\-\\-help\\fR for
+        its usage; errors are one line on standard error with a non\\-zero exit status.
+        .SH COMMANDS
+
+        """
+        for command in commands {
+            page += ".TP\n.B folio \(escape(command.usage))\n\(escape(command.summary))\n"
+        }
+        page += """
+        .SH EXIT STATUS
+        0 on success, 1 when the command failed, 2 for a usage mistake.
+        .SH ENVIRONMENT
+        .TP
+        .B FOLIO_TEMPLATES
+        A folder used instead of the bundled templates.
+        .TP
+        .B FOLIO_PLUGIN_PATH
+        Colon\\-separated folders searched for editor plugins after the bundled ones and \\fI$XDG_DATA_HOME/folio/plugins\\fR.
+        .TP
+        .B FOLIO_SSH_KNOWN_HOSTS
+        The known_hosts file ssh remotes are checked against (default \\fI~/.ssh/known_hosts\\fR).
+        .TP
+        .B XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_STATE_HOME, XDG_CACHE_HOME
+        Where settings, user plugins, window state and crash reports, and template caches are kept (under \\fIfolio/\\fR).
+        .SH FILES
+        .TP
+        .I PREFIX/lib/folio/plugins/
+        The bundled editor plugins (\\fB.so\\fR) with their manifests, found relative to the \\fBfolio\\fR executable.
+        .TP
+        .I PREFIX/share/folio/templates/
+        The bundled template repository.
+        .TP
+        .I PREFIX/bin/folio\\-plugin\\-host
+        The process each plugin runs in (also looked for in \\fIPREFIX/libexec/folio/\\fR).
+        .TP
+        .I PREFIX/include/folio/folio_plugin.h, PREFIX/lib/pkgconfig/folio\\-plugin.pc
+        The plugin C ABI: \\fBcc $(pkg\\-config \\-\\-cflags folio\\-plugin) \\-shared \\-fPIC\\fR.
+        .SH SEE ALSO
+        .BR git (1)
+
+        """
+        return page
+    }
+
+    /// Text made safe for roff: backslashes and hyphens escaped, no line starting with a control character.
+    static func escape(_ text: String) -> String {
+        var escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
+        return escaped
+    }
+}

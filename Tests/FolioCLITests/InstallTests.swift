@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+import FolioCLITestSupport
+
+/// `scripts/install` lays Folio out under a prefix, and the installed `folio` works from there alone: with the source
+/// tree and the Swift toolchain hidden (a private mount namespace with empty tmpfs over both) and the prefix moved.
+final class InstallTests: XCTestCase {
+    var temp: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        temp = TemporaryDirectory("folio-install")
+        guard (try? runProgram("patchelf", ["--version"]))?.status == 0 else {
+            throw XCTSkip("patchelf is not installed (scripts/setup installs it): install tests skipped")
+        }
+    }
+
+    override func tearDown() { temp = nil }
+
+    /// Runs scripts/install on the products this test run built (no release build in a unit test).
+    @discardableResult
+    func install(prefix: String, destdir: String? = nil) throws -> RunResult {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DESTDIR"] = destdir
+        let result = try runProgram(repositoryRoot.appendingPathComponent("scripts/install").path,
+                                    ["--prefix", prefix, "--products", productsDirectory.path], cwd: temp.url, environment: environment)
+        XCTAssertEqual(result.status, 0, "scripts/install failed: \(result.stderr)")
+        return result
+    }
+
+    func testGivenAPrefixWhenInstalledThenEveryPieceIsInItsStandardPlace() throws {
+        let prefix = temp.path("prefix")
+        try install(prefix: prefix.path)
+        for file in ["bin/folio", "libexec/folio/folio-plugin-host", "lib/folio/plugins/libFolioChecklist.so",
+                     "lib/folio/plugins/libFolioChecklist.folio-plugin.json", "lib/folio/plugins/libFolioShapes.so",
+                     "lib/folio/swift/libswiftCore.so", "share/folio/templates/catalog.json", "include/folio/folio_plugin.h",
+                     "lib/pkgconfig/folio-plugin.pc", "share/man/man1/folio.1", "share/bash-completion/completions/folio",
+                     "share/zsh/site-functions/_folio", "share/fish/vendor_completions.d/folio.fish"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "missing \(file)")
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PKG_CONFIG_PATH"] = prefix.appendingPathComponent("lib/pkgconfig").path
+        let cflags = try runProgram("pkg-config", ["--cflags", "folio-plugin"], environment: environment)
+        XCTAssertEqual(cflags.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "-I\(prefix.path)/include/folio")
+        let version = try runProgram("pkg-config", ["--modversion", "folio-plugin"], environment: environment)
+        XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1.0", "the plugin ABI version")
+        let compiled = try runProgram("cc", ["-fsyntax-only", "-I\(prefix.path)/include/folio", "-x", "c", "-"],
+                                      stdin: Data("#include <folio_plugin.h>\nint main(void) { return FOLIO_PLUGIN_ABI_MAJOR - 1; }\n".utf8))
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+        let man = try runProgram("groff", ["-man", "-Tutf8", "-ww", "-z", prefix.appendingPathComponent("share/man/man1/folio.1").path])
+        XCTAssertEqual(man.status, 0)
+        XCTAssertEqual(man.stderr, "", "the man page has roff warnings")
+    }
+
+    func testGivenDestdirWhenInstalledThenFilesLandBelowItAndNameThePrefix() throws {
+        let stage = temp.path("stage")
+        try install(prefix: "/opt/folio-test", destdir: stage.path)
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: stage.path + "/opt/folio-test/bin/folio"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/opt/folio-test"), "nothing is written outside DESTDIR")
+        let pc = try String(contentsOfFile: stage.path + "/opt/folio-test/lib/pkgconfig/folio-plugin.pc", encoding: .utf8)
+        XCTAssertTrue(pc.contains("prefix=/opt/folio-test\n"), pc)
+    }
+
+    func testGivenAnInstallMovedElsewhereWhenTheSourceTreeAndToolchainAreHiddenThenTemplatesPluginsNewAndEditWork() throws {
+        try install(prefix: temp.path("prefix").path)
+        let moved = temp.path("moved")
+        try FileManager.default.moveItem(at: temp.path("prefix"), to: moved)
+        // The toolchain's runtime folder, where the built plugin host finds it: the installed Swift runtime must come
+        // from lib/folio/swift instead.
+        let ldd = try runProgram("ldd", [productsDirectory.appendingPathComponent("folio-plugin-host").path]).stdout
+        let runtime = try XCTUnwrap(ldd.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard fields.count >= 3, fields[0].hasPrefix("libswiftCore.so") else { return nil }
+            return URL(fileURLWithPath: String(fields[2])).resolvingSymlinksInPath().deletingLastPathComponent().path
+        }.first, "the plugin host loads no libswiftCore.so:\n\(ldd)")
+        let work = temp.path("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let script = """
+        set -eu
+        mount -t tmpfs -o size=1m tmpfs '\(repositoryRoot.path)'
+        mount -t tmpfs -o size=1m tmpfs '\(runtime)'
+        if [ -e '\(repositoryRoot.path)/Package.swift' ]; then echo "source tree still visible"; exit 97; fi
+        if [ -e '\(runtime)/libswiftCore.so' ]; then echo "Swift runtime still visible"; exit 98; fi
+        cd '\(work.path)'
+        folio='\(moved.path)/bin/folio'
+        echo '== templates'; "$folio" templates list
+        echo '== plugins'; "$folio" plugins list
+        echo '== new'; "$folio" new Groceries --template checklist/groceries --defaults
+        echo '== edit'; "$folio" edit Groceries toggle 1
+        echo '== view'; "$folio" view Groceries --width 40 --height 4
+        """
+        var arguments = ["--mount", "--propagation", "private"]
+        if getuid() != 0 { arguments.insert("--map-root-user", at: 0) }
+        let result = try runProgram("unshare", arguments + ["sh", "-c", script], cwd: work, environment: temp.environment())
+        if result.status != 0 && result.stdout.isEmpty && result.stderr.contains("unshare") {
+            throw XCTSkip("no private mount namespace here (\(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))): skipped")
+        }
+        XCTAssertEqual(result.status, 0, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        let sections = Self.sections(result.stdout)
+        XCTAssertTrue(sections["templates"]?.contains("checklist/groceries") ?? false, result.stdout)
+        XCTAssertTrue(sections["plugins"]?.contains("org.folio.plugins.checklist") ?? false, result.stdout)
+        XCTAssertTrue(sections["plugins"]?.contains("\(moved.path)/lib/folio/plugins/libFolioChecklist.so") ?? false, result.stdout)
+        XCTAssertTrue(sections["new"]?.contains("Created") ?? false, result.stdout)
+        XCTAssertTrue(sections["edit"]?.contains("checked 'Milk'") ?? false, result.stdout)
+        XCTAssertTrue(sections["view"]?.contains("[x] Milk") ?? false, result.stdout)
+        XCTAssertFalse(result.stderr.contains("refused"), result.stderr)
+    }
+
+    /// Output split at `== NAME` lines.
+    static func sections(_ output: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var current = ""
+        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("== ") { current = String(line.dropFirst(3)); continue }
+            result[current, default: ""] += line + "\n"
+        }
+        return result
+    }
+}
