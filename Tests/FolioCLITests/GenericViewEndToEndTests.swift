@@ -1,5 +1,5 @@
 import FolioCLI
-import FolioTestSupport
+import FolioCLITestSupport
 import Foundation
 import XCTest
 

@@ -33,7 +33,6 @@ final class InstalledLayoutTests: XCTestCase {
         let root = try makeSourceTree("checkout")
         let copied = root.appendingPathComponent("bin/folio")
         XCTAssertNil(TemplateSource.bundledFolder(forExecutable: copied), "a copied folio must not read the source tree above it")
-        XCTAssertNil(ManifestLocator.sourceRoot(near: copied.deletingLastPathComponent()))
         XCTAssertEqual(PluginSearchPath.bundledFolder(beside: copied.deletingLastPathComponent()).path, root.appendingPathComponent("bin").path)
     }
 
@@ -42,7 +41,6 @@ final class InstalledLayoutTests: XCTestCase {
         let debug = root.appendingPathComponent(".build/x86_64-unknown-linux-gnu/debug")
         XCTAssertEqual(TemplateSource.bundledFolder(forExecutable: debug.appendingPathComponent("folio"))?.path,
                        root.appendingPathComponent("Templates").path)
-        XCTAssertEqual(ManifestLocator.sourceRoot(near: debug)?.path, root.path)
         XCTAssertEqual(PluginSearchPath.bundledFolder(beside: debug).path, debug.path, "SwiftPM puts the plugins beside folio")
     }
 }

@@ -1,6 +1,6 @@
 import FolioCLI
 import FolioTerminal
-import FolioTestSupport
+import FolioCLITestSupport
 import Foundation
 import XCTest
 

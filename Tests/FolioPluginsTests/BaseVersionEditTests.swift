@@ -1,6 +1,6 @@
 import FolioCore
 @testable import FolioPlugins
-import FolioTestSupport
+import FolioCLITestSupport
 import Foundation
 import XCTest
 

@@ -1,4 +1,4 @@
-import FolioTestSupport
+import FolioCLITestSupport
 import Foundation
 import XCTest
 

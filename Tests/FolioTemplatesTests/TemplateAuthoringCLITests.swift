@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import FolioTestSupport
+import FolioCLITestSupport
 
 /// `folio templates lint` and `folio templates test` as a user runs them.
 final class TemplateAuthoringCLITests: XCTestCase {
