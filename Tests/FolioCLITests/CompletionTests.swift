@@ -69,7 +69,7 @@ final class CompletionTests: XCTestCase {
         try makeDocument()
         XCTAssertEqual(try bashCompletions(["log", "Gro"]), ["Groceries"])
         XCTAssertEqual(try bashCompletions(["plugins", "info", "org.folio.plugins.ch"]), ["org.folio.plugins.checklist"])
-        XCTAssertEqual(try bashCompletions(["plugins", "in"]), ["info"])
+        XCTAssertEqual(try bashCompletions(["plugins", "in"]), ["info", "install"])
         XCTAssertEqual(try bashCompletions(["templates", "show", "sw"]), ["swift/package"], "an alternative without the command's name")
         XCTAssertEqual(try bashCompletions(["remote", "Groceries", ""]), ["add", "list", "remove"])
         XCTAssertEqual(try bashCompletions(["diff", "Groceries", "--sem"]), ["--semantic"])
