@@ -103,7 +103,9 @@ final class KeysEndToEndTests: XCTestCase {
         waitFor(text: "New Document")
         try keys("t")
         waitFor(text: "Swift package")
-        try type("swift package")  // "swift" alone also matches the plugin/swift template, listed first
+        try type("swift")
+        waitFor(text: "Filter: swift")
+        try keys("Down")  // the plugin/swift template ("a Swift package on FolioPluginKit") is listed first
         waitFor("the filtered picker") { $0.contains("▸ Swift package") }
         try keys("Enter")
         waitFor(text: "New from")
