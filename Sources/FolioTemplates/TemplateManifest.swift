@@ -25,6 +25,9 @@ public struct TemplateVariable: Codable, Sendable, Equatable {
     public var when: String?
     /// A secret answer is used for rendering but never recorded in the document.
     public var secret: Bool?
+    /// Names this variable had in earlier versions of the template: an update carries a recorded answer under one
+    /// of them over to this name.
+    public var renamedFrom: [String]?
 
     /// The text shown when asking.
     public var question: String { prompt ?? name }
@@ -49,7 +52,7 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
         case id, name, summary, version, minFolioVersion, contentType, primaryFile, variables, exclude, copyOnly
     }
     enum VariableKeys: String, CaseIterable {
-        case name, type, prompt, help, `default`, choices, pattern, min, max, when, secret
+        case name, type, prompt, help, `default`, choices, pattern, min, max, when, secret, renamedFrom
     }
 
     public init(from decoder: any Decoder) throws {
@@ -121,6 +124,7 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
                 throw fail(at, "variable '\(variable.name)': when '\(when)' must name an earlier variable")
             }
         }
+        try checkRenames(manifest.variables) { index, message in fail(index < variableNodes.count ? variableNodes[index] : nil, message) }
         return manifest
     }
 
