@@ -231,9 +231,9 @@ let syncCommands: [Command] = [
         if !status.conflicts.isEmpty { io.line("\(status.conflicts.count) kept conflict(s): see 'folio conflicts \(document.url.path)'") }
         return 0
     },
-    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] | update --check PATH [--source S] [--json]",
+    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] [--dry-run [--json]] | update --check PATH [--source S] [--json]",
             summary: "Merge a newer version of the document's template into it (--check: exit 1 when one exists; --source: use the document's template source without asking)",
-            options: ["--to", "--set", "--conflict", "--source"], flags: ["--check", "--defaults", "--offline"]) { args, io in
+            options: ["--to", "--set", "--conflict", "--source"], flags: ["--check", "--defaults", "--offline", "--dry-run"]) { args, io in
         try updateCommand(args, io)
     },
     Command("conflicts", usage: "conflicts PATH [--keep local|remote REF]",
@@ -301,6 +301,10 @@ func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     guard plan.isNewer || !collected.changed.isEmpty else {
         io.line("Already up to date with \(origin.id) \(current)")
         return 0
+    }
+    if args.flag("--dry-run") {
+        let preview = try document.previewTemplateUpdate(plan, baseAnswers: collected.baseAnswers, answers: collected.answers)
+        return try printUpdatePreview(preview, collected, args, io)
     }
     if !args.flag("--json") { reportAnswerMigration(collected, defaults: !answerModeAsks(args, io), io) }
     let result = try document.updateFromTemplate(plan, baseAnswers: collected.baseAnswers, answers: collected.answers, conflictMode: mode,

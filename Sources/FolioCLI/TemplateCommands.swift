@@ -400,6 +400,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let context: [String: JSONValue] = ["folder_name": .string(destination.deletingPathExtension().lastPathComponent),
                                         "current_year": .string(String(year))]
     let answers = try template.answers(given: given, mode: mode, context: context)
+    if args.flag("--dry-run") { return try printInstantiationPlan(template, at: destination, answers: answers, store: store, args, io) }
     let document = try template.instantiate(at: destination, answers: answers, store: store)
     // Made here from a source the user chose: later updates may read that source without asking.
     try? document.recordTrustedTemplateSource(template.source.location)  // without it, the next update asks once

@@ -20,3 +20,24 @@ func reportAnswerMigration(_ collected: UpdateAnswers, defaults: Bool, _ io: Com
     }
 }
 
+/// `folio update DOC --dry-run`: what the update would do to every path, changing nothing.
+func printUpdatePreview(_ preview: TemplateUpdatePreview, _ collected: UpdateAnswers, _ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    if args.flag("--json") {
+        struct Planned: Encodable {
+            let template: String; let from: String; let to: String; let files: [PlannedUpdateFile]
+            let renamed: [String: String]; let removed: [String]; let fresh: [String]; let changed: [String]
+        }
+        try io.json(Planned(template: preview.template, from: preview.from, to: preview.to, files: preview.files,
+                            renamed: collected.migration.renamed, removed: collected.migration.removed, fresh: collected.fresh, changed: collected.changed))
+        return 0
+    }
+    reportAnswerMigration(collected, defaults: !answerModeAsks(args, io), io)
+    let width = preview.files.map(\.change.count).max() ?? 0
+    var text = "Update from \(preview.template) \(preview.from) → \(preview.to) would:\n"
+    for file in preview.files {
+        text += "  " + file.change.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (file.from.map { "\($0) → " } ?? "") + file.path + "\n"
+    }
+    text += "Nothing was changed (--dry-run).\n"
+    io.out(text)
+    return 0
+}
