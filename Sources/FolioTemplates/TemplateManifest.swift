@@ -47,9 +47,11 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
     public var variables: [TemplateVariable]
     public var exclude: [String]
     public var copyOnly: [String]
+    /// Words `folio templates search` finds the template by, besides its id, name and summary.
+    public var tags: [String]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, summary, version, minFolioVersion, contentType, primaryFile, variables, exclude, copyOnly
+        case id, name, summary, version, minFolioVersion, contentType, primaryFile, variables, exclude, copyOnly, tags
     }
     enum VariableKeys: String, CaseIterable {
         case name, type, prompt, help, `default`, choices, pattern, min, max, when, secret, renamedFrom
@@ -67,6 +69,7 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
         variables = try c.decodeIfPresent([TemplateVariable].self, forKey: .variables) ?? []
         exclude = try c.decodeIfPresent([String].self, forKey: .exclude) ?? []
         copyOnly = try c.decodeIfPresent([String].self, forKey: .copyOnly) ?? []
+        tags = try c.decodeIfPresent([String].self, forKey: .tags)
     }
 
     /// Parses and checks `template.json`; errors name `file` and, when known, the line and column.
