@@ -150,7 +150,8 @@ public final class DocumentStore: Sendable {
                     blob = try repository.writeBlob(Data(link.utf8))
                 } else {
                     mode = file.executable ? 0o100755 : 0o100644
-                    try workTree.write(file.data, to: file.path, mode: file.executable ? 0o755 : 0o644, sync: false)
+                    // The staging folder is private until its rename: files go straight to their names.
+                    try workTree.writeNew(file.data, to: file.path, mode: file.executable ? 0o755 : 0o644)
                     blob = try repository.writeBlob(file.data)
                 }
                 changes.append(.upsert(path: file.path, blob: blob, mode: mode))

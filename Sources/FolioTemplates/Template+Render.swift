@@ -45,7 +45,7 @@ extension Template {
                     return DocumentFile(path: path, data: Data(), symlinkTarget: target)
                 }
                 let executable = file.mode == 0o100755
-                if copyOnly.contains(where: { Glob.matches($0, path: file.path) }) || file.data.contains(0) {
+                if copyOnly.contains(where: { Glob.matches($0, path: file.path) }) || Self.holdsNUL(file.data) {
                     return DocumentFile(path: path, data: file.data, executable: executable)
                 }
                 guard let text = String(data: file.data, encoding: .utf8) else {
@@ -68,6 +68,11 @@ extension Template {
         let sources = Dictionary(planned.map { ($0.path, describe("files/" + $0.file.path)) }, uniquingKeysWith: { first, _ in first })
         try Self.checkLinkChains(out) { sources[$0] ?? $0 }
         return zip(out, planned).map { ($0, $1.file.path) }
+    }
+
+    /// Whether `data` holds a NUL byte (binary), with one `memchr` rather than a byte-by-byte iterator.
+    static func holdsNUL(_ data: Data) -> Bool {
+        data.withUnsafeBytes { buffer in buffer.baseAddress.map { memchr($0, 0, buffer.count) != nil } ?? false }
     }
 
     /// The most links one path may pass through (Linux's `MAXSYMLINKS`).
