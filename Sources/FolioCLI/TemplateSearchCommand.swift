@@ -5,7 +5,9 @@ import FolioTemplates
 /// `folio templates search WORDS… [--source S] [--offline] [--json]`: templates of every configured source whose
 /// id, name, summary, tags, content type or group holds every word; offline from the cached copies.
 func searchTemplates(_ words: [String], _ args: Arguments, _ io: CommandIO) throws -> Int32 {
-    guard !words.isEmpty else { throw UsageError("templates search needs at least one word") }
+    guard words.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+        throw UsageError("templates search needs at least one word")
+    }
     let sources = try chosenSources(args, io)
     let resolver = try templateResolver(io, offline: args.flag("--offline"))
     var resolved: [String: ResolvedSource] = [:]

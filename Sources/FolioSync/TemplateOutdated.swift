@@ -85,7 +85,8 @@ public enum TemplateOutdated {
             switch resolved[origin.source] {
             case let .success(source)?:
                 guard let summary = source.templates.first(where: { $0.id == origin.id }) else {
-                    statuses.append(failed("template '\(origin.id)' is no longer in \(origin.source)"))
+                    let why = source.warnings.isEmpty ? "" : " (\(source.warnings.joined(separator: "; ")))"
+                    statuses.append(failed("template '\(origin.id)' is no longer in \(origin.source)\(why)"))
                     continue
                 }
                 let latest = summary.version ?? source.ref ?? String(source.commit.prefix(7))

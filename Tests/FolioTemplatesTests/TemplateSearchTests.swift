@@ -60,6 +60,7 @@ final class TemplateSearchTests: XCTestCase {
         XCTAssertTrue(online.stdout.contains(#""id" : "docs\/guide""#) || online.stdout.contains(#""id" : "docs/guide""#), online.stdout)
         // And no words is a usage error
         XCTAssertEqual(runFolio(["templates", "search"], environment: env, cwd: temp.url).status, 2)
+        XCTAssertEqual(runFolio(["templates", "search", " "], environment: env, cwd: temp.url).status, 2)
     }
 
     func testGivenTaggedReleasesWhenShownThenEveryVersionHoldingTheTemplateIsListedNewestFirst() throws {
