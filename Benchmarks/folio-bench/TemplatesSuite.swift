@@ -70,6 +70,19 @@ func templatesSuite(_ bench: Bench) throws {
         let (status, _) = try run(folio, ["new", dest("folio").path, "--template", "bench", "--source", folioTemplates.path, "--defaults"], env: env)
         if status != 0 { throw GitError(operation: "folio new", message: "exit \(status)") }
     }
+    // The floor: copying the rendered tree and `git init && git add -A && git commit` (what folio new must not be slower than).
+    let rendered = bench.work.appendingPathComponent("rendered-tree")
+    try run("cp", ["-a", bench.work.appendingPathComponent("folio-1").path, rendered.path], env: env)
+    try FileManager.default.removeItem(at: rendered.appendingPathComponent(".git"))
+    let floor = try best(of: 5) {
+        let out = dest("floor")
+        let script = "cp -a \"$1\" \"$2\" && cd \"$2\" && git init -q && git add -A && git commit -q -m floor"
+        let (status, _) = try run("sh", ["-c", script, "floor", rendered.path, out.path], env: env)
+        if status != 0 { throw GitError(operation: "cp + git init/add/commit", message: "exit \(status)") }
+    }
+    bench.record("instantiate 300×40 template (incl. first commit) vs cp + git init/add/commit", folio: folioWarm * 1000, peer: "cp+git floor", floor * 1000,
+                 unit: "ms", higherIsBetter: false, note: "target: folio ≤ the floor")
+    bench.reproduceWith("cp -a RENDERED OUT && cd OUT && git init -q && git add -A && git commit -q -m floor")
     let haveCookiecutter = (try? run("cookiecutter", ["--version"], env: env).0) == 0
     let haveCopier = (try? run("copier", ["--version"], env: env).0) == 0
     if haveCookiecutter {

@@ -54,16 +54,17 @@ func reportChange(_ commit: CommitInfo?, document: Document, _ args: Arguments, 
 }
 
 let documentCommands: [Command] = [
-    Command("new", usage: "new PATH [--type TYPE] [--title TITLE] | new PATH --template ID [--source S] [--ref R] [--set NAME=VALUE]... [--data FILE.json] [--defaults] [--replay DOC]",
+    Command("new", usage: "new PATH [--type TYPE] [--title TITLE] | new PATH --template ID [--source S] [--ref R] [--set NAME=VALUE]... [--data FILE.json] [--defaults] [--replay DOC] [--dry-run]",
             summary: "Create a document, blank or from a template",
             options: ["--type", "--title", "--template", "--source", "--ref", "--set", "--data", "--replay"],
-            flags: ["--defaults", "--offline"]) { args, io in
+            flags: ["--defaults", "--offline", "--dry-run"]) { args, io in
         let path = try args.positional(0, "PATH")
         try args.expectAtMost(1)
         try NewDocumentPath.check(path)
         if args.value("--template") != nil || args.value("--replay") != nil {
             return try newFromTemplate(args, io)
         }
+        if args.flag("--dry-run") { throw UsageError("--dry-run plans a document from a template: give --template ID or --replay DOC") }
         let store = try DocumentStore(environment: io.environment)
         let type = ContentType(args.value("--type") ?? ContentType.plainText.identifier)
         guard store.contentTypes.declaration(of: type) != nil || type.identifier.contains(".") else {

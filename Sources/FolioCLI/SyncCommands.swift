@@ -231,9 +231,9 @@ let syncCommands: [Command] = [
         if !status.conflicts.isEmpty { io.line("\(status.conflicts.count) kept conflict(s): see 'folio conflicts \(document.url.path)'") }
         return 0
     },
-    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] | update --check PATH [--source S] [--json]",
+    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] [--dry-run [--json]] | update --check PATH [--source S] [--json]",
             summary: "Merge a newer version of the document's template into it (--check: exit 1 when one exists; --source: use the document's template source without asking)",
-            options: ["--to", "--set", "--conflict", "--source"], flags: ["--check", "--defaults", "--offline"]) { args, io in
+            options: ["--to", "--set", "--conflict", "--source"], flags: ["--check", "--defaults", "--offline", "--dry-run"]) { args, io in
         try updateCommand(args, io)
     },
     Command("conflicts", usage: "conflicts PATH [--keep local|remote REF]",
@@ -288,25 +288,33 @@ func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         }
         return plan.isNewer ? FolioCommandLine.failure : 0
     }
-    guard plan.isNewer else {
+    let given = try givenAnswers(args, io)
+    guard plan.isNewer || !given.isEmpty else {
         io.line("Already up to date with \(origin.id) \(current)")
         return 0
     }
     try plan.new.checkCompatible()
-    let declared = Set(plan.new.manifest.variables.map(\.name))
-    let given = origin.answers.filter { declared.contains($0.key) }.merging(try givenAnswers(args, io)) { _, new in new }
     let year = Calendar(identifier: .gregorian).component(.year, from: Date())
     let context: [String: JSONValue] = ["folder_name": .string(document.url.deletingPathExtension().lastPathComponent),
                                         "current_year": .string(String(year))]
-    let answers = try plan.new.answers(given: given, mode: answerMode(args, io), context: context)
-    let oldDeclared = Set(plan.old.manifest.variables.map(\.name))
-    let baseGiven = answers.merging(origin.answers) { _, recorded in recorded }.filter { oldDeclared.contains($0.key) }
-    let baseAnswers = (try? plan.old.answers(given: baseGiven, mode: .defaults, context: context)) ?? origin.answers
-    let result = try document.updateFromTemplate(plan, baseAnswers: baseAnswers, answers: answers, conflictMode: mode)
+    let collected = try plan.answers(recorded: origin.answers, given: given, mode: answerMode(args, io), context: context)
+    guard plan.isNewer || !collected.changed.isEmpty else {
+        io.line("Already up to date with \(origin.id) \(current)")
+        return 0
+    }
+    if args.flag("--dry-run") {
+        let preview = try document.previewTemplateUpdate(plan, baseAnswers: collected.baseAnswers, answers: collected.answers)
+        return try printUpdatePreview(preview, collected, args, io)
+    }
+    if !args.flag("--json") { reportAnswerMigration(collected, defaults: !answerModeAsks(args, io), io) }
+    let result = try document.updateFromTemplate(plan, baseAnswers: collected.baseAnswers, answers: collected.answers, conflictMode: mode,
+                                                 changedAnswers: collected.changed)
     if args.flag("--json") {
-        struct Updated: Encodable { let template: String; let from: String; let to: String; let commit: String?; let aborted: Bool; let conflicts: [UpdateConflict] }
+        struct Updated: Encodable { let template: String; let from: String; let to: String; let commit: String?; let aborted: Bool; let conflicts: [UpdateConflict]
+            let renamed: [String: String]; let removed: [String]; let fresh: [String]; let changed: [String] }
         try io.json(Updated(template: result.template, from: result.fromVersion, to: result.toVersion, commit: result.commit?.id.hex,
-                            aborted: result.aborted, conflicts: result.conflicts))
+                            aborted: result.aborted, conflicts: result.conflicts, renamed: collected.migration.renamed,
+                            removed: collected.migration.removed, fresh: collected.fresh, changed: collected.changed))
     }
     if result.aborted {
         io.error("update from \(result.template) \(result.fromVersion) → \(result.toVersion) aborted, nothing changed: conflicts in "
@@ -325,6 +333,9 @@ func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     }
     return 0
 }
+
+/// Whether missing answers are asked (a terminal without --defaults) rather than defaulted.
+func answerModeAsks(_ args: Arguments, _ io: CommandIO) -> Bool { !args.flag("--defaults") && io.isInteractive }
 
 /// How missing answers are obtained: asked on a terminal, else defaults.
 func answerMode(_ args: Arguments, _ io: CommandIO) -> AnswerMode {

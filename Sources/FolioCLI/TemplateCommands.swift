@@ -8,13 +8,14 @@ import Synchronization
 
 /// `folio templates …` and `folio render`.
 let templateCommands: [Command] = [
-    Command("templates", usage: "templates list [--source S] [--offline] | show ID [--source S] [--ref R] | update | add NAME URL [--ref R] | remove NAME"
-                + " | lint [DIR|ID] [--source S] | test [DIR|ID] [--source S] [--update-golden]",
-            summary: "List, inspect, refresh, configure, lint and test templates",
+    Command("templates", usage: "templates list [--source S] [--offline] | search WORDS... [--source S] [--offline] | show ID [--source S] [--ref R] | update"
+                + " | add NAME URL [--ref R] | remove NAME | lint [DIR|ID] [--source S] | test [DIR|ID] [--source S] [--update-golden]",
+            summary: "List, search, inspect, refresh, configure, lint and test templates",
             options: ["--source", "--ref"], flags: ["--offline", "--update-golden"]) { args, io in
-        let action = try args.positional(0, "an action (list, show, update, add, remove, lint, test)")
+        let action = try args.positional(0, "an action (list, search, show, update, add, remove, lint, test)")
         switch action {
         case "list": try args.expectAtMost(1); return try listTemplates(args, io)
+        case "search": return try searchTemplates(Array(args.positionals.dropFirst()), args, io)
         case "show": try args.expectAtMost(2); return try showTemplate(try args.positional(1, "template ID"), args, io)
         case "update": try args.expectAtMost(1); return try updateSources(args, io)
         case "add": try args.expectAtMost(3); return try addSource(try args.positional(1, "NAME"), try args.positional(2, "URL"), args, io)
@@ -24,7 +25,7 @@ let templateCommands: [Command] = [
             if args.flag("--update-golden") { throw UsageError("--update-golden is for 'templates test'") }
             return try lintTemplates(args, io)
         case "test": try args.expectAtMost(2); return try testTemplates(args, io)
-        default: throw UsageError("unknown action '\(action)' (list, show, update, add, remove, lint, test)")
+        default: throw UsageError("unknown action '\(action)' (list, search, show, update, add, remove, lint, test)")
         }
     },
     Command("render", usage: "render TEMPLATE_FILE --data DATA.json [--partials DIR] [--strict]",
@@ -213,17 +214,18 @@ func showTemplate(_ id: String, _ args: Arguments, _ io: CommandIO) throws -> In
     bar.finish()
     let m = template.manifest
     let files = template.files.map(\.path)
+    let versions = try waitFor { try await resolver.versions(of: template) }
     if args.flag("--json") {
         struct Shown: Encodable {
             let id: String; let name: String; let summary: String?; let version: String?; let minFolioVersion: String?
             let contentType: String?; let primaryFile: String?; let source: String; let location: String; let ref: String?
             let commit: String; let path: String; let variables: [TemplateVariable]; let files: [String]
-            let exclude: [String]; let copyOnly: [String]
+            let exclude: [String]; let copyOnly: [String]; let versions: [TemplateVersion]
         }
         try io.json(Shown(id: m.id, name: m.name, summary: m.summary, version: m.version, minFolioVersion: m.minFolioVersion,
                           contentType: m.contentType, primaryFile: m.primaryFile, source: template.source.name, location: template.source.location,
                           ref: template.ref, commit: template.commit, path: template.path, variables: m.variables, files: files,
-                          exclude: m.exclude, copyOnly: m.copyOnly))
+                          exclude: m.exclude, copyOnly: m.copyOnly, versions: versions))
         return 0
     }
     var text = "\(m.name) (\(m.id)\(m.version.map { " \($0)" } ?? ""))\n"
@@ -244,6 +246,7 @@ func showTemplate(_ id: String, _ args: Arguments, _ io: CommandIO) throws -> In
         line += " — \(v.question)"
         text += line + "\n"
     }
+    text += versionLines(versions)
     text += "files:\n"
     for file in files { text += "  \(file)\n" }
     io.out(text)
@@ -406,6 +409,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let context: [String: JSONValue] = ["folder_name": .string(destination.deletingPathExtension().lastPathComponent),
                                         "current_year": .string(String(year))]
     let answers = try template.answers(given: given, mode: mode, context: context)
+    if args.flag("--dry-run") { return try printInstantiationPlan(template, at: destination, answers: answers, store: store, args, io) }
     let document = try template.instantiate(at: destination, answers: answers, store: store)
     // Made here from a source the user chose: later updates may read that source without asking.
     try? document.recordTrustedTemplateSource(template.source.location)  // without it, the next update asks once

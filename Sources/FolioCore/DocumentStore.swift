@@ -90,6 +90,20 @@ public final class DocumentStore: Sendable {
     /// Everything is built in a temporary folder beside `url` and moved into place with one rename, so an error at
     /// any point leaves nothing behind. `url` must not exist.
     public func create(at url: URL, metadata: DocumentMetadata, files: [DocumentFile], message: String) throws -> Document {
+        try checkCreate(at: url, files: files)
+        let staging = url.deletingLastPathComponent().appendingPathComponent(".folio-new-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))")
+        do {
+            return try create(at: url, staging: staging, metadata: metadata, files: files, message: message)
+        } catch let error as WorkTreeError {
+            throw error.replacingRoot(staging.path, with: url.path)
+        } catch let error as GitError {
+            throw WorkTreeError.storeFailed(path: url.path, cause: Document.cause(of: error).replacingOccurrences(of: staging.path, with: url.path))
+        }
+    }
+
+    /// Checks, writing nothing, what `create(at:metadata:files:message:)` checks before it writes: the location,
+    /// that nothing is there, that its folder exists, and that every path is allowed and fits the file system.
+    public func checkCreate(at url: URL, files: [DocumentFile]) throws {
         let fm = FileManager.default
         try DocumentPath.validateLocation(url)
         if fm.fileExists(atPath: url.path) { throw FolioError.alreadyExists(url.path) }
@@ -108,14 +122,6 @@ public final class DocumentStore: Sendable {
         // Room for git's deepest own path (a pack index with a SHA-256 name) inside the document.
         let gitDepth = "/.git/objects/pack/pack-".utf8.count + 64 + ".idx".utf8.count
         if url.path.utf8.count + gitDepth >= WorkTree.pathMax { throw WorkTreeError.pathTooLong(path: url.path, bytes: url.path.utf8.count) }
-        let staging = parent.appendingPathComponent(".folio-new-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))")
-        do {
-            return try create(at: url, staging: staging, metadata: metadata, files: files, message: message)
-        } catch let error as WorkTreeError {
-            throw error.replacingRoot(staging.path, with: url.path)
-        } catch let error as GitError {
-            throw WorkTreeError.storeFailed(path: url.path, cause: Document.cause(of: error).replacingOccurrences(of: staging.path, with: url.path))
-        }
     }
 
     private func create(at url: URL, staging: URL, metadata: DocumentMetadata, files: [DocumentFile], message: String) throws -> Document {
@@ -144,7 +150,8 @@ public final class DocumentStore: Sendable {
                     blob = try repository.writeBlob(Data(link.utf8))
                 } else {
                     mode = file.executable ? 0o100755 : 0o100644
-                    try workTree.write(file.data, to: file.path, mode: file.executable ? 0o755 : 0o644, sync: false)
+                    // The staging folder is private until its rename: files go straight to their names.
+                    try workTree.writeNew(file.data, to: file.path, mode: file.executable ? 0o755 : 0o644)
                     blob = try repository.writeBlob(file.data)
                 }
                 changes.append(.upsert(path: file.path, blob: blob, mode: mode))

@@ -95,9 +95,10 @@ extension Document {
     /// Three-way merges the new template rendering into the document: base = the recorded version rendered with
     /// `baseAnswers`, ours = the document, theirs = the new version rendered with `answers`; one commit
     /// "Update from <id> <old> → <new>" that also records the new origin. Renames follow, deletions stay unless the
-    /// template changed the file, binary files are never merged as text.
+    /// template changed the file, binary files are never merged as text. With the same version and `changedAnswers`
+    /// (names of answers that changed), the commit is "Change answers of <id> <version>: <names>".
     public func updateFromTemplate(_ plan: TemplateUpdatePlan, baseAnswers: [String: JSONValue], answers: [String: JSONValue],
-                                   conflictMode: UpdateConflictMode) throws -> TemplateUpdateResult {
+                                   conflictMode: UpdateConflictMode, changedAnswers: [String] = []) throws -> TemplateUpdateResult {
         let unrecorded = try repository.changedPaths()
         guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(url.path, unrecorded.sorted()) }
         let origin = try templateOrigin()
@@ -112,7 +113,8 @@ extension Document {
 
         var conflicts: [UpdateConflict] = []
         struct Aborted: Error {}
-        let title = "Update from \(origin.id) \(fromLabel) → \(toLabel)"
+        let title = plan.isNewer || changedAnswers.isEmpty ? "Update from \(origin.id) \(fromLabel) → \(toLabel)"
+            : "Change answers of \(origin.id) \(toLabel): \(changedAnswers.joined(separator: ", "))"
         do {
             let commit = try commitTree(message: title) { headTree in
                 conflicts = []

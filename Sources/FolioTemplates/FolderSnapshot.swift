@@ -15,6 +15,8 @@ enum FolderSnapshot {
         let url: URL
         let isLink: Bool
         let executable: Bool
+        /// What `lstat` said while walking.
+        let stamp: FileStamp
     }
 
     /// Snapshots `folder` into its cache repository and returns it with `refs/heads/main` at the snapshot.
@@ -22,10 +24,20 @@ enum FolderSnapshot {
         var walk = Walk(root: folder, sourceName: sourceName, limits: limits)
         try walk.collect(folder, prefix: "")
         let repository = try CacheRepository.open(key: "folder:" + folder.path, label: folder.lastPathComponent, in: cache, sourceName: sourceName)
-        let changes = try walk.entries.map { try change(for: $0, repository: repository, sourceName: sourceName) }
-        let tree = try repository.updateTree(nil, changes)
+        let stats = SnapshotStatCache.load(repository)
         let previous = try repository.referenceTarget(branch)
-        if let previous, try repository.commit(previous).tree == tree { return repository }
+        // Unchanged since the last snapshot (by every file's stamp): nothing to read or write.
+        if let previous, previous == stats.commit, stats.isCurrent(walk.entries) { return repository }
+        let changes = try walk.entries.map { entry in
+            if let blob = stats.blob(for: entry) { return TreeChange.upsert(path: entry.path, blob: blob, mode: mode(of: entry)) }
+            return try change(for: entry, repository: repository, sourceName: sourceName)
+        }
+        let blobs = changes.compactMap { change -> ObjectID? in if case let .upsert(_, blob, _) = change { return blob } else { return nil } }
+        let tree = try repository.updateTree(nil, changes)
+        if let previous, try repository.commit(previous).tree == tree {
+            SnapshotStatCache.save(walk.entries, blobs: blobs, commit: previous, repository: repository)
+            return repository
+        }
         let signature = Signature(name: "Folio", email: "folio@localhost")
         let commit = try repository.createCommit(tree: tree, parents: previous.map { [$0] } ?? [], author: signature,
                                                  message: "Snapshot of \(folder.path)\n")
@@ -36,8 +48,13 @@ enum FolderSnapshot {
             try? repository.setReference("refs/folio/snapshots/\(commit.hex)", to: commit, logMessage: "snapshot")
         }
         try? repository.setReference("refs/folio/current", to: commit, logMessage: "snapshot")
+        if let current = try? repository.referenceTarget(branch), current == commit {
+            SnapshotStatCache.save(walk.entries, blobs: blobs, commit: current, repository: repository)
+        }
         return repository
     }
+
+    private static func mode(of entry: Entry) -> UInt32 { entry.isLink ? 0o120000 : entry.executable ? 0o100755 : 0o100644 }
 
     /// Writes one entry's blob; an unreadable file is an error naming it.
     private static func change(for entry: Entry, repository: Repository, sourceName: String) throws -> TreeChange {
@@ -105,7 +122,7 @@ enum FolderSnapshot {
             case S_IFDIR:
                 return true
             case S_IFLNK:
-                entries.append(Entry(path: path, url: url, isLink: true, executable: false))
+                entries.append(Entry(path: path, url: url, isLink: true, executable: false, stamp: FileStamp(info)))
             default:
                 // Compared before adding: a sparse file's size may be near Int.max.
                 let size = Int(clamping: info.st_size)
@@ -114,7 +131,7 @@ enum FolderSnapshot {
                                         + "a template folder is expected to be much smaller")
                 }
                 bytes += size
-                entries.append(Entry(path: path, url: url, isLink: false, executable: info.st_mode & S_IXUSR != 0))
+                entries.append(Entry(path: path, url: url, isLink: false, executable: info.st_mode & S_IXUSR != 0, stamp: FileStamp(info)))
             }
             return false
         }

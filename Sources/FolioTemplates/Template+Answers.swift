@@ -155,7 +155,7 @@ extension TemplateVariable {
     var choiceList: String { (choices ?? []).joined(separator: ", ") }
 
     /// A value as a user would type it.
-    static func display(_ value: JSONValue) -> String {
+    public static func display(_ value: JSONValue) -> String {
         switch value {
         case .null: return ""
         case let .bool(b): return b ? "yes" : "no"

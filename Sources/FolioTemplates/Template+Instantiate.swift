@@ -6,8 +6,19 @@ extension Template {
     /// "Create from <id> <version> (<commit>)". Its origin records the source, ref, commit and the answers minus
     /// secrets. Nothing is written when anything fails.
     public func instantiate(at url: URL, answers: [String: JSONValue], store: DocumentStore, title: String? = nil) throws -> Document {
+        let (metadata, files) = try prepare(at: url, answers: answers, store: store, title: title)
+        return try store.create(at: url, metadata: metadata, files: files, message: creationMessage)
+    }
+
+    /// The metadata and files a document made at `url` with `answers` gets (rendered, checked; nothing written).
+    func prepare(at url: URL, answers: [String: JSONValue], store: DocumentStore, title: String?) throws -> (DocumentMetadata, [DocumentFile]) {
         try checkCompatible()
         let files = try render(answers: answers)
+        return (try metadata(at: url, answers: answers, files: files, store: store, title: title), files)
+    }
+
+    /// The `.folio/document.json` of a document made at `url` with `answers` from the rendered `files`.
+    func metadata(at url: URL, answers: [String: JSONValue], files: [DocumentFile], store: DocumentStore, title: String?) throws -> DocumentMetadata {
         let primary: String
         if let rendered = try renderPrimaryFile(answers: answers) {
             guard files.contains(where: { $0.path == rendered }) else {
@@ -21,9 +32,8 @@ extension Template {
         let documentTitle = title ?? answers["title"]?.stringValue ?? answers["name"]?.stringValue ?? url.deletingPathExtension().lastPathComponent
         let origin = DocumentOrigin(kind: "template", template: .init(
             id: manifest.id, version: manifest.version, source: source.location, ref: ref, commit: commit, answers: recordableAnswers(answers)))
-        let metadata = DocumentMetadata(contentType: ContentType(manifest.contentType ?? ContentType.plainText.identifier), title: documentTitle,
-                                        primaryFile: primary, origin: origin)
-        return try store.create(at: url, metadata: metadata, files: files, message: creationMessage)
+        return DocumentMetadata(contentType: ContentType(manifest.contentType ?? ContentType.plainText.identifier), title: documentTitle,
+                                primaryFile: primary, origin: origin)
     }
 
     /// "Create from <id> <version> (<short commit>)".

@@ -9,6 +9,11 @@ extension Template {
     /// file or folder; binary files and `copyOnly` matches are copied byte for byte; the exec bit and links are kept.
     /// Paths that would leave the document, enter `.git` or `.folio`, or links pointing outside are refused.
     public func render(answers: [String: JSONValue]) throws -> [DocumentFile] {
+        try renderWithSources(answers: answers).map(\.file)
+    }
+
+    /// `render(answers:)`, each file with the template file it came from (its path under `files/`).
+    public func renderWithSources(answers: [String: JSONValue]) throws -> [(file: DocumentFile, source: String)] {
         let context = renderContext(answers)
         let options = MustacheRenderOptions(strict: false, escapeHTML: false, limits: renderLimits)
         let exclude = manifest.exclude
@@ -40,7 +45,7 @@ extension Template {
                     return DocumentFile(path: path, data: Data(), symlinkTarget: target)
                 }
                 let executable = file.mode == 0o100755
-                if copyOnly.contains(where: { Glob.matches($0, path: file.path) }) || file.data.contains(0) {
+                if copyOnly.contains(where: { Glob.matches($0, path: file.path) }) || Self.holdsNUL(file.data) {
                     return DocumentFile(path: path, data: file.data, executable: executable)
                 }
                 guard let text = String(data: file.data, encoding: .utf8) else {
@@ -62,7 +67,12 @@ extension Template {
         }
         let sources = Dictionary(planned.map { ($0.path, describe("files/" + $0.file.path)) }, uniquingKeysWith: { first, _ in first })
         try Self.checkLinkChains(out) { sources[$0] ?? $0 }
-        return out
+        return zip(out, planned).map { ($0, $1.file.path) }
+    }
+
+    /// Whether `data` holds a NUL byte (binary), with one `memchr` rather than a byte-by-byte iterator.
+    static func holdsNUL(_ data: Data) -> Bool {
+        data.withUnsafeBytes { buffer in buffer.baseAddress.map { memchr($0, 0, buffer.count) != nil } ?? false }
     }
 
     /// The most links one path may pass through (Linux's `MAXSYMLINKS`).

@@ -43,7 +43,7 @@ struct TemplateListing {
                 seen[manifest.id] = accepted[index].path
                 listing.templates.append(TemplateSummary(id: manifest.id, name: manifest.name, summary: manifest.summary, version: manifest.version,
                                                          contentType: manifest.contentType, path: accepted[index].path, source: sourceName,
-                                                         group: nil, featured: false))
+                                                         group: nil, featured: false, tags: manifest.tags))
             case let .failure(error):
                 listing.warnings.append(TemplateError.oneLine(error))
             }

@@ -25,6 +25,9 @@ public struct TemplateVariable: Codable, Sendable, Equatable {
     public var when: String?
     /// A secret answer is used for rendering but never recorded in the document.
     public var secret: Bool?
+    /// Names this variable had in earlier versions of the template: an update carries a recorded answer under one
+    /// of them over to this name.
+    public var renamedFrom: [String]?
 
     /// The text shown when asking.
     public var question: String { prompt ?? name }
@@ -44,12 +47,14 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
     public var variables: [TemplateVariable]
     public var exclude: [String]
     public var copyOnly: [String]
+    /// Words `folio templates search` finds the template by, besides its id, name and summary.
+    public var tags: [String]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, summary, version, minFolioVersion, contentType, primaryFile, variables, exclude, copyOnly
+        case id, name, summary, version, minFolioVersion, contentType, primaryFile, variables, exclude, copyOnly, tags
     }
     enum VariableKeys: String, CaseIterable {
-        case name, type, prompt, help, `default`, choices, pattern, min, max, when, secret
+        case name, type, prompt, help, `default`, choices, pattern, min, max, when, secret, renamedFrom
     }
 
     public init(from decoder: any Decoder) throws {
@@ -64,6 +69,7 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
         variables = try c.decodeIfPresent([TemplateVariable].self, forKey: .variables) ?? []
         exclude = try c.decodeIfPresent([String].self, forKey: .exclude) ?? []
         copyOnly = try c.decodeIfPresent([String].self, forKey: .copyOnly) ?? []
+        tags = try c.decodeIfPresent([String].self, forKey: .tags)
     }
 
     /// Parses and checks `template.json`; errors name `file` and, when known, the line and column.
@@ -121,6 +127,7 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
                 throw fail(at, "variable '\(variable.name)': when '\(when)' must name an earlier variable")
             }
         }
+        try checkRenames(manifest.variables) { index, message in fail(index < variableNodes.count ? variableNodes[index] : nil, message) }
         return manifest
     }
 

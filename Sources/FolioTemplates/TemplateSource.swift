@@ -110,6 +110,8 @@ public struct TemplateSummary: Sendable, Equatable, Codable {
     /// The catalog group it belongs to, if any.
     public var group: String?
     public var featured: Bool
+    /// The manifest's search words (`tags`).
+    public var tags: [String]? = nil
 }
 
 /// A catalog group of templates, from `catalog.json`.

@@ -181,4 +181,48 @@ final class TemplateUpdateTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("not made from a template"), refused.stderr)
         _ = doc
     }
+
+    func testGivenEditsAndV2WhenDryRunThenEveryPathIsClassifiedAndNothingChanges() throws {
+        // Given user edits and a v2 that changes, adds, removes, renames and changes a binary
+        let doc = try makeV1AndDocument()
+        try userEdits(doc)
+        try makeV2()
+        let head = try doc.head().id
+        let index = FileManager.default.contents(atPath: doc.url.appendingPathComponent(".git/index").path)
+        let objects = try git(["count-objects", "-v"], in: doc.url, environment: ws.env).stdout
+        let files = try FileManager.default.subpathsOfDirectory(atPath: doc.url.path).sorted()
+        // When the update runs with --dry-run --json
+        let result = ws.folio(["update", "Doc", "--dry-run", "--json"])
+        // Then every path is classified as the update would treat it
+        struct Plan: Decodable { struct File: Decodable { let path: String; let change: String; let from: String? }; let files: [File]; let from: String; let to: String }
+        let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
+        XCTAssertEqual([plan.from, plan.to], ["1.0.0", "2.0.0"])
+        let changes = Dictionary(uniqueKeysWithValues: plan.files.map { ($0.path, $0.change) })
+        XCTAssertEqual(changes, ["notes.md": "conflict", "keep.txt": "template", "new.txt": "added", "old.txt": "deleted",
+                                 "deleted-by-user.txt": "yours", "deleted-changed.txt": "conflict", "renamed.txt": "renamed",
+                                 "logo.bin": "binary"])
+        XCTAssertEqual(plan.files.first { $0.path == "renamed.txt" }?.from, "rename-me.txt")
+        // And the document's HEAD, index, objects and files are unchanged
+        XCTAssertEqual(try ws.store.open(at: doc.url).head().id, head)
+        XCTAssertEqual(FileManager.default.contents(atPath: doc.url.appendingPathComponent(".git/index").path), index)
+        XCTAssertEqual(try git(["count-objects", "-v"], in: doc.url, environment: ws.env).stdout, objects)
+        XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: doc.url.path).sorted(), files)
+        try ws.assertClean(doc.url)
+        // And the text form says the same, one path a line, and that nothing was changed
+        let text = ws.folio(["update", "Doc", "--dry-run"]).stdout
+        XCTAssertTrue(text.contains("renamed   rename-me.txt → renamed.txt"), text)
+        XCTAssertTrue(text.contains("Nothing was changed"), text)
+    }
+
+    func testGivenNonOverlappingEditWhenDryRunThenBothChangedTextIsAMergeAndUntouchedIsUnchanged() throws {
+        let doc = try makeV1AndDocument()
+        try doc.write(Data(("# Notes for Ada\n" + lines([2: "line 2 (user)"])).utf8), to: "notes.md", message: "Mine")
+        try makeV2()
+        let result = ws.folio(["update", "Doc", "--dry-run", "--json"])
+        XCTAssertTrue(result.stdout.contains(#""path" : "notes.md""#), result.stdout)
+        struct Plan: Decodable { struct File: Decodable { let path: String; let change: String }; let files: [File] }
+        let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
+        XCTAssertEqual(plan.files.first { $0.path == "notes.md" }?.change, "merge")
+        XCTAssertEqual(plan.files.first { $0.path == "deleted-by-user.txt" }?.change, "unchanged")
+    }
 }

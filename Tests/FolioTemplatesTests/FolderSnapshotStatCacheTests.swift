@@ -1,0 +1,80 @@
+import Foundation
+import XCTest
+import FolioCore
+import FolioTemplates
+import FolioTestSupport
+
+/// A plain-folder source is snapshotted again only as far as its files changed (a stat cache like git's index);
+/// whatever the cache says, the snapshot always holds the folder's current content.
+final class FolderSnapshotStatCacheTests: XCTestCase {
+    private var temp: TemporaryDirectory!
+    private var folder: TemplateRepoBuilder!
+    private var resolver: TemplateResolver!
+    private var source: TemplateSource!
+
+    override func setUpWithError() throws {
+        temp = TemporaryDirectory()
+        folder = TemplateRepoBuilder(root: temp.path("plain"), environment: temp.environment())
+        try folder.template("t", id: "p/t", body: "v1 {{who}}\n")
+        resolver = TemplateResolver(environment: temp.environment())
+        source = TemplateSource(name: "plain", location: folder.root.path)
+    }
+
+    /// Sets every file's time stamps an hour back, so the cache written next trusts them.
+    private func ageFiles() throws {
+        let old = Date().addingTimeInterval(-3600)
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder.root.path) {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder.root.appendingPathComponent(path).path)
+        }
+    }
+
+    private func rendered() throws -> String? {
+        let template = try await_ { [resolver, source] in try await resolver!.findTemplate("p/t", in: [source!]) }
+        return try template.render(answers: ["who": .string("a")]).first.map { String(decoding: $0.data, as: UTF8.self) }
+    }
+
+    private var statFile: URL? {
+        let sources = temp.path("home/.cache/folio/sources")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
+        return names.first { !$0.hasPrefix(".") }.map { sources.appendingPathComponent($0).appendingPathComponent("folio-snapshot-stat") }
+    }
+
+    func testGivenTrustedCacheWhenAFileChangesWithTheSameSizeThenTheNewContentIsSnapshotted() throws {
+        // Given a snapshot whose files are older than its stat cache
+        try ageFiles()
+        let first = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
+        XCTAssertNotNil(statFile.flatMap { FileManager.default.contents(atPath: $0.path) })
+        XCTAssertEqual(try await_ { [resolver, source] in try await resolver!.resolve(source!) }.commit, first.commit)
+        // When a file is rewritten with the same size
+        try folder.write("t/files/hello.txt", "v2 {{who}}\n")
+        // Then the next snapshot is a new commit with the new content
+        let second = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
+        XCTAssertNotEqual(second.commit, first.commit)
+        XCTAssertEqual(try rendered(), "v2 a\n")
+        // And adding or removing a file is seen as well
+        try ageFiles()
+        _ = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
+        try folder.write("t/files/extra.txt", "x\n")
+        let third = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
+        XCTAssertNotEqual(third.commit, second.commit)
+        try FileManager.default.removeItem(at: folder.root.appendingPathComponent("t/files/extra.txt"))
+        XCTAssertNotEqual(try await_ { [resolver, source] in try await resolver!.resolve(source!) }.commit, third.commit)
+        let template = try await_ { [resolver, source] in try await resolver!.findTemplate("p/t", in: [source!]) }
+        XCTAssertEqual(template.files.map(\.path), ["hello.txt"])
+    }
+
+    func testGivenCorruptOrLyingStatCacheWhenResolvedThenTheFolderIsReadAgain() throws {
+        try ageFiles()
+        let first = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
+        let file = try XCTUnwrap(statFile)
+        // A cache that does not parse is ignored
+        try Data("garbage\n\u{0}".utf8).write(to: file)
+        XCTAssertEqual(try await_ { [resolver, source] in try await resolver!.resolve(source!) }.commit, first.commit)
+        // A cache naming another commit than the branch is not taken at its word
+        let text = try XCTUnwrap(String(data: try Data(contentsOf: file), encoding: .utf8))
+        try Data(text.replacingOccurrences(of: first.commit, with: String(repeating: "0", count: 40)).utf8).write(to: file)
+        try folder.write("t/files/hello.txt", "v3 {{who}}\n")
+        XCTAssertNotEqual(try await_ { [resolver, source] in try await resolver!.resolve(source!) }.commit, first.commit)
+        XCTAssertEqual(try rendered(), "v3 a\n")
+    }
+}
