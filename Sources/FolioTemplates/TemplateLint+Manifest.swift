@@ -9,11 +9,12 @@ private enum ManifestSchema {
         ("id", .string, true), ("name", .string, true), ("summary", .string, false), ("version", .string, false),
         ("minFolioVersion", .string, false), ("contentType", .string, false), ("primaryFile", .string, false),
         ("variables", .array, false), ("exclude", .stringArray, false), ("copyOnly", .stringArray, false),
+        ("tags", .stringArray, false),
     ]
     static let variable: [(String, Kind, Bool)] = [
         ("name", .string, true), ("type", .string, true), ("prompt", .string, false), ("help", .string, false), ("default", .any, false),
         ("choices", .stringArray, false), ("pattern", .string, false), ("min", .wholeNumber, false), ("max", .wholeNumber, false),
-        ("when", .string, false), ("secret", .bool, false),
+        ("when", .string, false), ("secret", .bool, false), ("renamedFrom", .stringArray, false),
     ]
 
     static func matches(_ node: JSONNode, _ kind: Kind) -> Bool {

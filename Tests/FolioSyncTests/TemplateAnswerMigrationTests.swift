@@ -3,7 +3,7 @@ import FolioCore
 import FolioGit
 import FolioSync
 import FolioTemplates
-import FolioTestSupport
+import FolioCLITestSupport
 import Synchronization
 import XCTest
 

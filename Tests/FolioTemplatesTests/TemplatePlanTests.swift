@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import FolioCore
 import FolioTemplates
-import FolioTestSupport
+import FolioCLITestSupport
 
 /// `folio new … --dry-run`: the plan of every file, and nothing on disk.
 final class TemplatePlanTests: XCTestCase {

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import FolioCore
 import FolioTemplates
-import FolioTestSupport
+import FolioCLITestSupport
 
 /// `folio templates search` over the configured sources, and the versions `templates show` lists.
 final class TemplateSearchTests: XCTestCase {
