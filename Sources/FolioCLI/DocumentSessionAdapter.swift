@@ -194,12 +194,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
         }
     }
 
-    func commands() -> [EditorCommand] {
-        (editorManifest?.commands ?? []).map { command in
-            EditorCommand(id: command.id, title: command.title, shortcut: command.shortcut.isEmpty ? nil : command.shortcut,
-                          needsSelection: command.needsSelection, usage: command.usage)
-        }
-    }
+    func commands() -> [EditorCommand] { editorManifest?.commands ?? [] }
 
     // MARK: History (called through DocumentHistory)
 

@@ -86,12 +86,12 @@ private func quarantineLine(_ record: PluginBuildRecord?, _ id: String) -> Strin
     return record.quarantined != nil ? "QUARANTINED: \(record.summary); enable with: folio plugins enable \(id)" : "warning: \(record.summary)"
 }
 
-private func describeCommands(_ commands: [PluginCommand], _ io: CommandIO) {
+private func describeCommands(_ commands: [EditorCommand], _ io: CommandIO) {
     let usageWidth = commands.map(\.usage.count).max() ?? 0
-    let keyWidth = commands.map(\.shortcut.count).max() ?? 0
+    let keyWidth = commands.map { ($0.shortcut ?? "").count }.max() ?? 0
     for command in commands {
         io.line("  " + command.usage.padding(toLength: usageWidth + 2, withPad: " ", startingAt: 0)
-                + command.shortcut.padding(toLength: keyWidth + 2, withPad: " ", startingAt: 0) + command.title)
+                + (command.shortcut ?? "").padding(toLength: keyWidth + 2, withPad: " ", startingAt: 0) + command.title)
     }
 }
 
