@@ -197,15 +197,16 @@ let pluginCommands: [Command] = [
         }
         return 0
     },
-    Command("edit", usage: "edit PATH COMMAND [ARGS...] [--editor ID] [--json]",
-            summary: "Apply one editor command to a document as one change", options: ["--editor"]) { args, io in
+    Command("edit", usage: "edit PATH COMMAND [ARGS...] [--selection N|A-B] [--editor ID] [--json]",
+            summary: "Apply one editor command to a document as one change", options: ["--editor", "--selection"]) { args, io in
         let path = try args.positional(0, "PATH")
         let command = try args.positional(1, "COMMAND")
+        let selection = try args.value("--selection").map(ViewSelection.parse(option:)) ?? ViewSelection()
         let document = try openDocument(path, io)
         let settings = try Settings.load(environment: io.environment)
         let outcome = try withQuarantineHint {
             try pluginHost(io, settings: settings).edit(document, command: command, arguments: Array(args.positionals.dropFirst(2)),
-                                                        associations: settings.editorAssociations, editor: args.value("--editor"))
+                                                        selection: selection, associations: settings.editorAssociations, editor: args.value("--editor"))
         }
         RecentDocuments(environment: io.environment).record(document)
         warnIfWorkTreeBehind(document, io)
