@@ -2,6 +2,10 @@ import FolioCore
 @testable import FolioCLI
 import FolioLaunch
 @testable import FolioPlugins
+// `runFolio` moves from FolioTestSupport to FolioCLITestSupport on main (7bee51b); this file compiles on both sides.
+#if canImport(FolioCLITestSupport)
+import FolioCLITestSupport
+#endif
 import FolioTestSupport
 import Foundation
 import XCTest
