@@ -100,13 +100,14 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     private func performLocked(_ effect: AppEffect) throws {
         try locked {
             switch effect {
-            case let .runEditorCommand(id, arguments, base):
+            case let .runEditorCommand(id, arguments, base, selection):
                 switch id {
                 case "folio.undo": try document.undo()
                 case "folio.redo": try document.redo()
                 default:
                     guard let editorManifest else { throw editorError ?? PluginError.noEditor(contentType: "\(contentType)") }
-                    let outcome = try host.edit(document, command: id, arguments: arguments, base: base, associations: associations, editor: editorManifest.id)
+                    let outcome = try host.edit(document, command: id, arguments: arguments, base: base, selection: ViewSelection(selection),
+                                                associations: associations, editor: editorManifest.id)
                     if outcome.commit == nil { throw FolioError.noChange(outcome.description) }
                 }
             case let .restore(commitID):
@@ -194,12 +195,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
         }
     }
 
-    func commands() -> [EditorCommand] {
-        (editorManifest?.commands ?? []).map { command in
-            EditorCommand(id: command.id, title: command.title, shortcut: command.shortcut.isEmpty ? nil : command.shortcut,
-                          needsSelection: command.needsSelection, usage: command.usage)
-        }
-    }
+    func commands() -> [EditorCommand] { editorManifest?.commands ?? [] }
 
     // MARK: History (called through DocumentHistory)
 

@@ -86,12 +86,12 @@ private func quarantineLine(_ record: PluginBuildRecord?, _ id: String) -> Strin
     return record.quarantined != nil ? "QUARANTINED: \(record.summary); enable with: folio plugins enable \(id)" : "warning: \(record.summary)"
 }
 
-private func describeCommands(_ commands: [PluginCommand], _ io: CommandIO) {
+private func describeCommands(_ commands: [EditorCommand], _ io: CommandIO) {
     let usageWidth = commands.map(\.usage.count).max() ?? 0
-    let keyWidth = commands.map(\.shortcut.count).max() ?? 0
+    let keyWidth = commands.map { ($0.shortcut ?? "").count }.max() ?? 0
     for command in commands {
         io.line("  " + command.usage.padding(toLength: usageWidth + 2, withPad: " ", startingAt: 0)
-                + command.shortcut.padding(toLength: keyWidth + 2, withPad: " ", startingAt: 0) + command.title)
+                + (command.shortcut ?? "").padding(toLength: keyWidth + 2, withPad: " ", startingAt: 0) + command.title)
     }
 }
 
@@ -197,15 +197,16 @@ let pluginCommands: [Command] = [
         }
         return 0
     },
-    Command("edit", usage: "edit PATH COMMAND [ARGS...] [--editor ID] [--json]",
-            summary: "Apply one editor command to a document as one change", options: ["--editor"]) { args, io in
+    Command("edit", usage: "edit PATH COMMAND [ARGS...] [--selection N|A-B] [--editor ID] [--json]",
+            summary: "Apply one editor command to a document as one change", options: ["--editor", "--selection"]) { args, io in
         let path = try args.positional(0, "PATH")
         let command = try args.positional(1, "COMMAND")
+        let selection = try args.value("--selection").map(ViewSelection.parse(option:)) ?? ViewSelection()
         let document = try openDocument(path, io)
         let settings = try Settings.load(environment: io.environment)
         let outcome = try withQuarantineHint {
             try pluginHost(io, settings: settings).edit(document, command: command, arguments: Array(args.positionals.dropFirst(2)),
-                                                        associations: settings.editorAssociations, editor: args.value("--editor"))
+                                                        selection: selection, associations: settings.editorAssociations, editor: args.value("--editor"))
         }
         RecentDocuments(environment: io.environment).record(document)
         warnIfWorkTreeBehind(document, io)

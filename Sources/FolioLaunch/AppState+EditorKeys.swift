@@ -19,7 +19,7 @@ extension AppState {
                     editor.prompt = prompt.suggesting(from: editor)
                 } else {
                     editor.prompt = nil
-                    effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments, base: prompt.base))
+                    effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments, base: prompt.base, selection: prompt.selection))
                     if prompt.command.needsSelection || prompt.names.contains(where: EditorCommand.isItemArgument) {
                         editor.selectionAnchor = nil  // the range was given to the command, as a visual selection ends with it
                     }
@@ -90,10 +90,11 @@ extension AppState {
         // Item numbers mean the items of the version shown now: the command applies to it.
         let base = editor.commitID.isEmpty ? nil : editor.commitID
         if let first = values.indices.first(where: { values[$0] == nil }) {
-            editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first, base: base).suggesting(from: editor)
+            editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first, base: base,
+                                         selection: editor.commandSelection).suggesting(from: editor)
             return
         }
-        effects.append(.runEditorCommand(command.id, arguments: values.map { $0 ?? "" }, base: base))
+        effects.append(.runEditorCommand(command.id, arguments: values.map { $0 ?? "" }, base: base, selection: editor.commandSelection))
         if item != nil || command.needsSelection { editor.selectionAnchor = nil }  // the range was given to the command
     }
 }

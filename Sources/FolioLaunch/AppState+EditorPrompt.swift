@@ -76,7 +76,7 @@ extension AppState {
     /// The prompt again after the editor refused the command: the arguments kept, the one the failure names (else
     /// the first one asked) asked again with its value ready to edit. Item numbers from the cursor are kept as they were.
     public mutating func reopeningPrompt(after effect: AppEffect, failure: String) {
-        guard case let .runEditorCommand(id, arguments, base) = effect, case var .editor(editor) = screen,
+        guard case let .runEditorCommand(id, arguments, base, selection) = effect, case var .editor(editor) = screen,
               let command = editor.commands.first(where: { $0.id == id }) else { return }
         let names = command.argumentNames
         let asked = names.indices.filter { !EditorCommand.isItemArgument(names[$0]) }
@@ -88,7 +88,7 @@ extension AppState {
         let again = named ?? first
         let text = values[again] ?? ""
         values[again] = nil
-        editor.prompt = EditorPrompt(command: command, values: values, names: names, text: text, asking: again, base: base)
+        editor.prompt = EditorPrompt(command: command, values: values, names: names, text: text, asking: again, base: base, selection: selection)
         editor.message = failure
         screen = .editor(editor)
     }

@@ -1,3 +1,4 @@
+import FolioCore
 import FolioTerminal
 
 extension EditorCommand {

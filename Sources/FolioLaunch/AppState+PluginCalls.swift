@@ -103,7 +103,7 @@ extension AppState {
     /// What the spinner calls `effect`: "tally: spin", "undo", "restore".
     func callLabel(_ effect: AppEffect) -> String {
         switch effect {
-        case let .runEditorCommand(id, _, _):
+        case let .runEditorCommand(id, _, _, _):
             if id.hasPrefix("folio.") { return String(id.dropFirst("folio.".count)) }
             return currentEditor?.editorName.map { "\($0): \(id)" } ?? id
         case .restore: return "restore"

@@ -1,3 +1,4 @@
+import FolioCore
 import Foundation
 import FolioTerminal
 
@@ -34,8 +35,9 @@ public enum Confirmation: Equatable, Sendable {
 
 extension EditorPrompt {
     /// A prompt with `text` ready to edit, the cursor at its end.
-    public init(command: EditorCommand, values: [String?], names: [String], text: String, asking: Int, base: String? = nil) {
-        self.init(command: command, values: values, names: names, input: TextField(text), asking: asking, base: base)
+    public init(command: EditorCommand, values: [String?], names: [String], text: String, asking: Int, base: String? = nil,
+                selection: CommandSelection? = nil) {
+        self.init(command: command, values: values, names: names, input: TextField(text), asking: asking, base: base, selection: selection)
     }
 
     /// The answer typed so far (setting it puts the cursor at its end).

@@ -10,8 +10,9 @@ public enum AppEffect: Equatable, Sendable {
     case open(path: String)
     case runCommand([String])
     /// An editor command with its arguments (host commands are `folio.undo` and `folio.redo`), made on version `base`
-    /// (the commit the window showed when the command was started; nil: the newest).
-    case runEditorCommand(String, arguments: [String] = [], base: String? = nil)
+    /// (the commit the window showed when the command was started; nil: the newest), with the window's cursor and
+    /// selection then (`selection`; nil for host commands).
+    case runEditorCommand(String, arguments: [String] = [], base: String? = nil, selection: CommandSelection? = nil)
     case openHistory
     case loadHistoryPage(after: String?)
     case loadDiff(commitID: String)
@@ -190,6 +191,8 @@ public struct EditorPrompt: Equatable, Sendable {
     public var asking: Int
     /// The version the window showed when the command started: item numbers refer to it, and the command applies to it.
     public var base: String? = nil
+    /// The window's cursor and selection when the command started: the command gets them.
+    public var selection: CommandSelection? = nil
 }
 
 /// The settings screen: the editable fields and where Esc goes back to.

@@ -91,25 +91,6 @@ extension RecentDocumentsProvider {
     public func remove(path: String) throws {}
 }
 
-/// A command an editor plugin offers.
-public struct EditorCommand: Equatable, Sendable {
-    public var id: String
-    public var title: String
-    /// The shortcut shown in the command bar, e.g. "^B" or "x".
-    public var shortcut: String?
-    public var needsSelection: Bool
-    /// How the command is called, e.g. "rename N TITLE": the words after the first name its arguments.
-    /// `N` is an item number (taken from the cursor or the selection); any other word is asked for in a prompt.
-    public var usage: String
-    public init(id: String, title: String, shortcut: String? = nil, needsSelection: Bool = false, usage: String = "") {
-        self.id = id; self.title = title; self.shortcut = shortcut; self.needsSelection = needsSelection; self.usage = usage
-    }
-    /// The argument names from `usage`.
-    public var argumentNames: [String] { usage.split(separator: " ").dropFirst().map(String.init) }
-    /// Whether an argument name is an item number the host fills in from the cursor or the selection.
-    public static func isItemArgument(_ name: String) -> Bool { name == "N" || name == "ITEM" || name == "LINE" }
-}
-
 /// What is selected in an editor: a range of lines/items, nil when nothing is.
 public struct EditorSelection: Equatable, Sendable, Codable {
     public var start: Int

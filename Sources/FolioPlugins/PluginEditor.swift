@@ -70,13 +70,13 @@ public final class PluginEditor: @unchecked Sendable {
                 return entry.pointee
             }
         }
-        var commands: [PluginCommand] = []
+        var commands: [EditorCommand] = []
         for c in try entries(e.commands, e.command_count, \.struct_size, "command") {
             guard let commandID = c.id else { throw refuse("editor '\(id)': command \(commands.count + 1) is missing or malformed") }
-            commands.append(PluginCommand(
-                id: String(cString: commandID), title: c.title.map { String(cString: $0) } ?? String(cString: commandID),
-                shortcut: c.shortcut.map { String(cString: $0) } ?? "", usage: c.usage.map { String(cString: $0) } ?? String(cString: commandID),
-                needsSelection: c.flags & UInt32(FOLIO_COMMAND_NEEDS_SELECTION) != 0))
+            let name = String(cString: commandID)
+            commands.append(EditorCommand(
+                id: name, title: c.title.map { String(cString: $0) } ?? name, shortcut: c.shortcut.map { String(cString: $0) },
+                needsSelection: c.flags & UInt32(FOLIO_COMMAND_NEEDS_SELECTION) != 0, usage: c.usage.map { String(cString: $0) }))
         }
         var declared: [DeclaredType] = []
         for t in try entries(e.declared_types, e.declared_type_count, \.struct_size, "declared type") {

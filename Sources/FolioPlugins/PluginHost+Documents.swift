@@ -36,9 +36,10 @@ extension PluginHost {
     /// numbers mean the items the user meant. When the file changed since `base`, the result is merged with the
     /// newest content (the editor's semantic merge, else a three-way text merge) and committed as one change; when
     /// the two conflict, `EditConflict` is thrown and nothing is written (never a change to another item).
+    /// `selection` (the window's cursor and range in that version's items) is passed to the plugin's `apply`.
     @discardableResult
-    public func edit(_ document: Document, command: String, arguments: [String], base: String? = nil, associations: [String: String] = [:],
-                     editor override: String? = nil) throws -> EditOutcome {
+    public func edit(_ document: Document, command: String, arguments: [String], base: String? = nil, selection: ViewSelection = ViewSelection(),
+                     associations: [String: String] = [:], editor override: String? = nil) throws -> EditOutcome {
         let clock = ContinuousClock()
         var timings = EditTimings()
         let chosen = try chooseEditor(for: document, associations: associations, override: override)
@@ -52,7 +53,7 @@ extension PluginHost {
         let opened = try editor.openDocument(bytes)
         timings.open = clock.now - start
         start = clock.now
-        let (changed, description) = try opened.apply(command, arguments: arguments, selection: ViewSelection())
+        let (changed, description) = try opened.apply(command, arguments: arguments, selection: selection)
         timings.apply = clock.now - start
         start = clock.now
         let data = try changed.bytes()

@@ -70,11 +70,11 @@ public struct EditorManifest: Codable, Sendable, Equatable {
     public var declaredTypes: [DeclaredType]
     /// Optional capability ids, e.g. `folio.semantic-diff/1`.
     public var extensions: [String]
-    public var commands: [PluginCommand]
+    public var commands: [EditorCommand]
 
     /// Creates an editor manifest.
     public init(id: String, name: String, contentTypes: [ContentType], priority: EditorPriority = .default,
-                declaredTypes: [DeclaredType] = [], extensions: [String] = [], commands: [PluginCommand] = []) {
+                declaredTypes: [DeclaredType] = [], extensions: [String] = [], commands: [EditorCommand] = []) {
         self.id = id
         self.name = name
         self.contentTypes = contentTypes
@@ -92,7 +92,7 @@ public struct EditorManifest: Codable, Sendable, Equatable {
         priority = try c.decodeIfPresent(EditorPriority.self, forKey: .priority) ?? .default
         declaredTypes = try c.decodeIfPresent([DeclaredType].self, forKey: .declaredTypes) ?? []
         extensions = try c.decodeIfPresent([String].self, forKey: .extensions) ?? []
-        commands = try c.decodeIfPresent([PluginCommand].self, forKey: .commands) ?? []
+        commands = try c.decodeIfPresent([EditorCommand].self, forKey: .commands) ?? []
     }
 }
 
@@ -124,34 +124,5 @@ public struct DeclaredType: Codable, Sendable, Equatable {
         conformsTo = try c.decodeIfPresent([ContentType].self, forKey: .conformsTo) ?? []
         extensions = try c.decodeIfPresent([String].self, forKey: .extensions) ?? []
         description = try c.decodeIfPresent(String.self, forKey: .description) ?? ""
-    }
-}
-
-/// A command an editor offers.
-public struct PluginCommand: Codable, Sendable, Equatable {
-    public var id: String
-    public var title: String
-    /// Keyboard shortcut in the terminal UI, e.g. `space` or `ctrl+d`; empty for none.
-    public var shortcut: String
-    /// Usage with positional arguments, e.g. `move N TO`.
-    public var usage: String
-    public var needsSelection: Bool
-
-    /// Creates a command description.
-    public init(id: String, title: String, shortcut: String = "", usage: String, needsSelection: Bool = false) {
-        self.id = id
-        self.title = title
-        self.shortcut = shortcut
-        self.usage = usage
-        self.needsSelection = needsSelection
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        title = try c.decodeIfPresent(String.self, forKey: .title) ?? id
-        shortcut = try c.decodeIfPresent(String.self, forKey: .shortcut) ?? ""
-        usage = try c.decodeIfPresent(String.self, forKey: .usage) ?? id
-        needsSelection = try c.decodeIfPresent(Bool.self, forKey: .needsSelection) ?? false
     }
 }

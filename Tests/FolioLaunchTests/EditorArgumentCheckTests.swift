@@ -51,7 +51,7 @@ final class EditorArgumentCheckTests: XCTestCase {
 
     func testGivenEveryArgumentValidAndColorLeftEmptyWhenSubmittedThenTheCommandRunsOnTheShownVersionWithoutColor() {
         let (state, effects) = run(entering(["rect", "1", "-2", "3", "4", ""]), from: shapes())
-        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "1", "-2", "3", "4"], base: "c1")])
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "1", "-2", "3", "4"], base: "c1", selection: CommandSelection(cursor: 0))])
         XCTAssertNil(prompt(state).0)
     }
 
@@ -123,7 +123,7 @@ final class OutlineCursorTests: XCTestCase {
         let (asking, _) = run([.character("a")], from: story(cursor: 2))
         XCTAssertEqual(promptText(asking), "1")
         let (_, effects) = run([.enter] + "Storm".map(Key.character) + [.enter], from: asking)
-        XCTAssertEqual(effects, [.runEditorCommand("add-scene", arguments: ["1", "Storm"], base: "c1")])
+        XCTAssertEqual(effects, [.runEditorCommand("add-scene", arguments: ["1", "Storm"], base: "c1", selection: CommandSelection(cursor: 2))])
     }
 
     func testGivenTheCursorOnAct2WhenAddSceneIsPressedThenACTIsSuggestedAs2() {

@@ -119,7 +119,7 @@ final class FormValidationTests: XCTestCase {
     func testGivenTheOptionalColorWhenLeftEmptyThenTheCommandRunsWithoutIt() {
         let keys: [Key] = [.character("a")] + ["rect", "1", "2", "3", "4"].flatMap { typing($0) + [.enter] } + [.enter]
         let (state, effects) = run(keys, from: shapes())
-        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "1", "2", "3", "4"])])
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "1", "2", "3", "4"], selection: CommandSelection(cursor: 0))])
         XCTAssertNil(prompt(state).0)
     }
 
@@ -133,7 +133,7 @@ final class FormValidationTests: XCTestCase {
     func testGivenTheEditorRefusesTheCommandThenThePromptComesBackOnTheNamedArgumentWithValuesKept() {
         let keys: [Key] = [.character("a")] + ["rect", "x", "2", "3", "4", "red"].flatMap { typing($0) + [.enter] }
         var (state, effects) = run(keys, from: shapes())
-        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "x", "2", "3", "4", "red"])])
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "x", "2", "3", "4", "red"], selection: CommandSelection(cursor: 0))])
         _ = state.finishingCall(.failed("X must be a whole number: 'x' (usage: add rect|ellipse X Y W H [COLOR])"))
         state.reopeningPrompt(after: effects[0], failure: "X must be a whole number: 'x' (usage: add rect|ellipse X Y W H [COLOR])")
         let (asking, message) = prompt(state)
@@ -141,7 +141,7 @@ final class FormValidationTests: XCTestCase {
         XCTAssertEqual(asking?.text, "x")
         XCTAssertEqual(message, "X must be a whole number: 'x' (usage: add rect|ellipse X Y W H [COLOR])")
         let (_, again) = run([.backspace] + typing("5") + [.enter], from: state)
-        XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "2", "3", "4", "red"])])
+        XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "2", "3", "4", "red"], selection: CommandSelection(cursor: 0))])
     }
 
     func testGivenTheRefusalNamesALaterArgumentBeforeTheUsageThenThatArgumentIsAskedAgain() {
@@ -162,8 +162,8 @@ final class FormValidationTests: XCTestCase {
         state.screen = .editor(editor)
         let (after, effects) = run([.down, .character("d")], from: state)
         XCTAssertNil(prompt(after).0, "the line is the cursor's: nothing is asked")
-        XCTAssertEqual(effects, [.runEditorCommand("delete-line", arguments: ["2"])])
-        XCTAssertEqual(run([.down, .character("v"), .down, .character("d")], from: state).1, [.runEditorCommand("delete-line", arguments: ["2-3"])])
+        XCTAssertEqual(effects, [.runEditorCommand("delete-line", arguments: ["2"], selection: CommandSelection(cursor: 1))])
+        XCTAssertEqual(run([.down, .character("v"), .down, .character("d")], from: state).1, [.runEditorCommand("delete-line", arguments: ["2-3"], selection: CommandSelection(cursor: 2, anchor: 1))])
     }
 
     // MARK: - Golden frames

@@ -1,3 +1,4 @@
+import FolioCore
 import XCTest
 @testable import FolioLaunch
 @testable import FolioTerminal

@@ -63,7 +63,7 @@ final class PluginManifestGenerationTests: XCTestCase {
         XCTAssertEqual(manifest, PluginManifest(
             id: "test.counter", name: "Counter", version: "1.2.3", abi: 1, library: "libcounter.so",
             editors: [EditorManifest(id: "counter", name: "Counter", contentTypes: ["org.test.counter"], priority: .option,
-                                     commands: [PluginCommand(id: "bump", title: "Do it", shortcut: "x", usage: "bump N", needsSelection: true)])]))
+                                     commands: [EditorCommand(id: "bump", title: "Do it", shortcut: "x", needsSelection: true, usage: "bump N")])]))
     }
 
     func testGivenABundledPluginWhenGeneratedThenItsExtensionsAndDeclaredTypesAreInTheManifest() throws {
@@ -71,7 +71,7 @@ final class PluginManifestGenerationTests: XCTestCase {
         let manifest = try PluginManifest.generate(forLibrary: library, isolation: PluginIsolation())
         XCTAssertEqual(manifest.editors.first?.extensions, ["folio.semantic-diff/1", "folio.semantic-merge/1"])
         XCTAssertEqual(manifest.editors.first?.declaredTypes.map(\.identifier), ["org.folio.checklist"])
-        XCTAssertEqual(manifest.editors.first?.commands.first, PluginCommand(id: "add", title: "Add item", shortcut: "a", usage: "add TITLE"))
+        XCTAssertEqual(manifest.editors.first?.commands.first, EditorCommand(id: "add", title: "Add item", shortcut: "a", usage: "add TITLE"))
     }
 
     func testGivenALibraryWithoutAManifestWhenDiscoveredThenItIsListedWithItsGeneratedManifestCached() throws {

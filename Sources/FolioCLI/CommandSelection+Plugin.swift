@@ -1,0 +1,21 @@
+import FolioLaunch
+import FolioPlugins
+
+extension ViewSelection {
+    /// The editor host's cursor and range (items from 0) in the plugin ABI's terms (items from 1, 0 for none).
+    init(_ selection: CommandSelection?) {
+        func item(_ index: Int?) -> Int { index.flatMap { $0 >= 0 && $0 < Int.max ? $0 + 1 : nil } ?? 0 }
+        self.init(cursor: item(selection?.cursor), anchor: item(selection?.anchor))
+    }
+
+    /// `folio edit --selection`: `N` (the cursor on item N) or `A-B` (a range from A to the cursor on B), items from
+    /// 1 as the editor shows them.
+    static func parse(option text: String) throws -> ViewSelection {
+        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        let numbers = parts.map { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+        guard (1...2).contains(numbers.count), let cursor = numbers.last ?? nil, let anchor = numbers.count == 2 ? numbers[0] : 0 else {
+            throw UsageError("option --selection needs an item number N or a range A-B (items from 1), got '\(text)'")
+        }
+        return ViewSelection(cursor: cursor, anchor: anchor)
+    }
+}
