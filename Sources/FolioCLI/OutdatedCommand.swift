@@ -12,7 +12,9 @@ let outdatedCommand = Command("outdated", usage: "outdated [DIR] [--offline] [--
     if let dir = args.positionals.first {
         let url = io.url(dir)
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue else { throw FolioError.missingFolder(url.path) }
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw FolioError.notAFolder(url.path)
+        }
         folders = TemplateOutdated.documents(under: url)
     } else {
         folders = RecentDocuments(environment: io.environment).load().map { URL(fileURLWithPath: $0.path) }

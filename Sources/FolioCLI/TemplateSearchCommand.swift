@@ -25,7 +25,7 @@ func searchTemplates(_ words: [String], _ args: Arguments, _ io: CommandIO) thro
         try io.json(Found(words: words, offline: args.flag("--offline"), templates: hits, failedSources: failures))
     } else {
         let width = hits.map { $0.id.count }.max() ?? 0
-        var text = hits.isEmpty ? "No template matches \(words.joined(separator: " "))\n" : ""
+        var text = hits.isEmpty ? "No template matches \(shortened(words.joined(separator: " ")))\n" : ""
         for hit in hits {
             text += "\(printable(hit.source))  " + printable(hit.id).padding(toLength: width + 2, withPad: " ", startingAt: 0) + printable(hit.name)
                 + (hit.version.map { " \(printable($0))" } ?? "") + (hit.summary.map { " — \(printable($0))" } ?? "") + "\n"
@@ -48,3 +48,6 @@ func versionLines(_ versions: [TemplateVersion]) -> String {
     }
     return text
 }
+
+/// `text` cut to 80 characters for a one-line message (a search may be given anything).
+private func shortened(_ text: String) -> String { text.count > 80 ? String(text.prefix(79)) + "…" : text }

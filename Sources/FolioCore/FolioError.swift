@@ -18,6 +18,8 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
     case alreadyExists(String)
     /// The folder a new document is to be created or cloned in does not exist (the folder's path).
     case missingFolder(String)
+    /// A path that must be an existing folder (one to look in) is not one.
+    case notAFolder(String)
     /// A path given for a document, or for a file inside one, is refused: the path and why.
     case invalidDocumentPath(String, problem: DocumentPathProblem)
     /// A file is not in a version of a document.
@@ -54,6 +56,7 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
         case let .ambiguousRevision(rev, path): return "\(path): version '\(rev)' is ambiguous; give more digits"
         case let .alreadyExists(path): return "\(path): already exists"
         case let .missingFolder(path): return "\(path): the folder to put the document in does not exist"
+        case let .notAFolder(path): return "\(path): no such folder"
         case let .invalidDocumentPath(path, problem): return "'\(path)': \(problem)"
         case let .fileNotFound(file, where_): return "\(file): no such file in \(where_)"
         case let .nothingToUndo(path): return "\(path): nothing to undo"

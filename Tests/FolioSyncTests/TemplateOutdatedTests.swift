@@ -91,6 +91,6 @@ final class TemplateOutdatedTests: XCTestCase {
     func testGivenMissingFolderWhenOutdatedRunsThenOneLineNamesIt() {
         let result = ws.folio(["outdated", "nowhere"], expect: 1)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("nowhere"), result.stderr)
+        XCTAssertTrue(result.stderr.hasSuffix("nowhere: no such folder\n"), result.stderr)
     }
 }
