@@ -73,9 +73,12 @@ struct HostLibrary {
 
     /// Fails unless the file starts with the ELF magic of a shared object.
     private static func checkSharedObject(_ path: String) throws(HostRefusal) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO named like a library must not wait for a writer; only a regular file is read.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw HostRefusal(file: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw HostRefusal(file: path, reason: "not a regular file") }
         var header = [UInt8](repeating: 0, count: 18)
         let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, 18) }
         guard count >= 18, header[0] == 0x7F, header[1] == UInt8(ascii: "E"), header[2] == UInt8(ascii: "L"), header[3] == UInt8(ascii: "F") else {

@@ -123,9 +123,12 @@ enum PluginManifestCheck {
 enum PluginFileChecks {
     /// Fails unless the file starts with the ELF magic.
     static func checkSharedObject(_ url: URL) throws {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO named like a library must not wait for a writer; only a regular file is read.
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw PluginRefusal(file: url.path, reason: "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw PluginRefusal(file: url.path, reason: "not a regular file") }
         var header = [UInt8](repeating: 0, count: 18)
         let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, 18) }
         guard count >= 18, header[0] == 0x7F, header[1] == UInt8(ascii: "E"), header[2] == UInt8(ascii: "L"), header[3] == UInt8(ascii: "F") else {

@@ -29,6 +29,7 @@ struct PluginManifestCache: Sendable {
             let real = url.resolvingSymlinksInPath().path
             var info = stat()
             guard stat(real, &info) == 0 else { return nil }
+            guard info.st_mode & S_IFMT == S_IFREG else { errno = EINVAL; return nil }  // a FIFO or device is never probed
             path = real
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)

@@ -70,6 +70,11 @@ public struct PluginValidator: Sendable {
 
     /// Runs the suite; `progress` sees each test as it ends.
     public func run(progress: @Sendable (PluginValidationTest) -> Void = { _ in }) throws -> PluginValidationReport {
+        // A FIFO or a device would block the plugin host's dlopen (and any read of it) forever: only a regular file
+        // (through links) is a library.
+        var status = stat()
+        guard stat(library.path, &status) == 0 else { throw PluginRefusal(file: library.path, reason: "no such file") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw PluginRefusal(file: library.path, reason: "not a regular file") }
         try FileManager.default.createDirectory(at: reproducers, withIntermediateDirectories: true)
         var report = PluginValidationReport(library: library.path, tests: [], reproducers: reproducers.path)
         let sampleFiles = try samplesCopied()

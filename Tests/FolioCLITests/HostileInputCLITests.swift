@@ -192,6 +192,25 @@ final class HostileInputCLITests: XCTestCase {
         XCTAssertTrue(warnings.contains { $0.contains("libDeep.so") && $0.contains("nested deeper") }, list.stderr)
     }
 
+    func testGivenAFIFONamedLikeALibraryWhenPluginsAreListedCheckedValidatedOrInstalledThenItIsRefusedAndNothingWaits() throws {
+        // Given a FIFO named like a plugin (opening it for reading would wait for a writer forever)
+        let plugins = dir.path("fifo-plugins")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        let fifo = plugins.appendingPathComponent("libFifo.so").path
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        env["FOLIO_PLUGIN_PATH"] = plugins.path
+        // When plugins are listed, the FIFO is one refusal and the bundled plugins are still there
+        let list = try folio("plugins", "list")
+        XCTAssertTrue(list.stdout.contains("org.folio.plugins.checklist"), list.stdout)
+        XCTAssertEqual(list.stderr, "\(fifo): plugin refused: not a regular file\n")
+        // Then check, validate and install each refuse it in one line
+        for verb in ["check", "validate", "install"] {
+            let refused = try folio("plugins", verb, fifo, expect: 1)
+            XCTAssertTrue(refused.stderr.contains("not a regular file"), "\(verb): \(refused.stderr)")
+            XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, "\(verb): \(refused.stderr)")
+        }
+    }
+
     func testGivenHostileCommitDatesWhenWritingThenOneLineErrorNamingTheVariable() throws {
         try folio("new", "Doc")
         for (variable, value) in [("GIT_AUTHOR_DATE", "nan"), ("GIT_AUTHOR_DATE", "inf"), ("GIT_COMMITTER_DATE", "1e30 +0000"),
