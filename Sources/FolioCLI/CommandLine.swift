@@ -47,8 +47,26 @@ public final class CommandIO: @unchecked Sendable {
     public func out(_ text: String) { writeOut(text) }
     /// Writes a line to standard output.
     public func line(_ text: String = "") { writeOut(text + "\n") }
-    /// Writes a line to standard error.
-    public func error(_ text: String) { writeErr(text + "\n") }
+    /// Writes a line to standard error, its control characters made visible (`^[` for ESC): errors quote paths and
+    /// values from outside, which must not drive the terminal.
+    public func error(_ text: String) { writeErr(Self.visible(text) + "\n") }
+
+    /// `text` with C0 controls (but newline and tab), DEL and C1 controls written in caret or `\u{…}` notation.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard isControl(scalar) else { shown.append(scalar); continue }
+            if scalar.value == 0x7F { shown.append(contentsOf: "^?".unicodeScalars) }
+            else if scalar.value < 0x20, let caret = Unicode.Scalar(scalar.value + 0x40) { shown.append(contentsOf: ("^" + String(Character(caret))).unicodeScalars) }
+            else { shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars) }
+        }
+        return String(shown)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+    }
     /// Reads all of standard input; a directory or a descriptor not open for reading is an error.
     public func readStandardInput() throws -> Data { try readIn() }
 
