@@ -1,18 +1,30 @@
+import Foundation
+
 /// A variable or section name: `.` (implicit iterator) or dot-separated keys.
 struct MustacheName: Sendable {
     /// The name as written (trimmed).
     let raw: String
+    /// The first dot-separated part; nil for the implicit iterator `.`.
+    let first: String?
+    /// The parts after the first: empty for a plain name, which then needs no array of its own (a template of
+    /// thousands of tags built and freed one array per tag).
+    let rest: [String]
+
     /// Dot-separated parts; empty for the implicit iterator `.`.
-    let parts: [String]
+    var parts: [String] { first.map { [$0] + rest } ?? [] }
 
     init(_ raw: String) {
         self.raw = raw
         if raw == "." {
-            parts = []
-        } else if !raw.utf8.contains(UInt8(ascii: ".")) {
-            parts = [raw]
+            first = nil
+            rest = []
+        } else if !(raw.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) } ?? raw.utf8.contains(UInt8(ascii: "."))) {
+            first = raw
+            rest = []
         } else {
-            parts = raw.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let all = raw.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            first = all.first
+            rest = Array(all.dropFirst())
         }
     }
 }
@@ -162,7 +174,8 @@ struct MustacheParser {
 
     /// The content range and end of a tag whose opening delimiter ends at `afterOpen`.
     private func tagExtent(afterOpen: Int, sigil: UInt8?, _ location: SourceLocation) throws -> (content: Range<Int>, end: Int) {
-        let close = String(decoding: closeDelimiter, as: UTF8.self)
+        // Spelled out only for an error (building it for every tag cost a string per tag).
+        var close: String { String(decoding: closeDelimiter, as: UTF8.self) }
         if sigil == UInt8(ascii: "{") {
             guard let end = find([UInt8(ascii: "}")] + closeDelimiter, from: afterOpen + 1) else {
                 throw location.error("unclosed tag: missing '}\(close)'")
@@ -217,19 +230,24 @@ struct MustacheParser {
         return SourceLocation(file: file, line: currentLine, column: currentColumn)
     }
 
+    /// The first offset at or after `start` where `needle` begins (candidates found with `memchr`).
     private func find(_ needle: [UInt8], from start: Int) -> Int? {
         guard let first = needle.first, start >= 0 else { return nil }
         let last = bytes.count - needle.count
-        var i = start
-        while i <= last {
-            if bytes[i] == first {
+        guard start <= last else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
+            var i = start
+            while i <= last {
+                guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return nil }
+                i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 var j = 1
-                while j < needle.count && bytes[i + j] == needle[j] { j += 1 }
+                while j < needle.count && buffer[i + j] == needle[j] { j += 1 }
                 if j == needle.count { return i }
+                i += 1
             }
-            i += 1
+            return nil
         }
-        return nil
     }
 
     private func string(_ range: Range<Int>) -> String {
@@ -238,17 +256,22 @@ struct MustacheParser {
     }
 
     private static func trimmed(_ s: String) -> String {
+        // Most tag contents have nothing to trim: return them without building a new string.
+        if let first = s.utf8.first, let last = s.utf8.last, !isTrimmable(first), !isTrimmable(last) { return s }
         var scalars = Substring(s).unicodeScalars
         while let f = scalars.first, f == " " || f == "\t" || f == "\n" || f == "\r" { scalars.removeFirst() }
         while let l = scalars.last, l == " " || l == "\t" || l == "\n" || l == "\r" { scalars.removeLast() }
         return String(scalars)
     }
 
+    /// The bytes `trimmed` removes: space, tab, line feed, carriage return.
+    private static func isTrimmable(_ b: UInt8) -> Bool { b == Self.space || b == Self.tab || b == Self.newline || b == Self.carriageReturn }
+
     // MARK: Building
 
     private mutating func appendText(_ range: Range<Int>) {
         guard range.lowerBound < range.upperBound, range.lowerBound >= 0, range.upperBound <= bytes.count else { return }
-        pendingText.append(contentsOf: bytes[range])
+        bytes.withUnsafeBufferPointer { buffer in pendingText.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[range])) }
     }
 
     /// Moves the gathered text into the innermost frame as one node.

@@ -263,7 +263,7 @@ final class MustacheRenderer {
     }
 
     private func resolve(_ name: MustacheName) -> MustacheValue? {
-        guard let first = name.parts.first else { return stack.last }
+        guard let first = name.first else { return stack.last }
         var found: MustacheValue?
         for frame in stack.reversed() {
             if case .object(let dict) = frame, let value = dict[first] {
@@ -272,7 +272,7 @@ final class MustacheRenderer {
             }
         }
         guard var current = found else { return nil }
-        for part in name.parts.dropFirst() {
+        for part in name.rest {
             guard let next = current.member(part) else { return nil }
             current = next
         }

@@ -54,7 +54,9 @@ extension Template {
                 if !text.contains("{{") { return DocumentFile(path: path, data: file.data, executable: executable) }
                 let mustache = try MustacheTemplate(text, name: where_)
                 let output = try mustache.render(context, partials: partials, options: options)
-                return DocumentFile(path: path, data: Data(output.utf8), executable: executable)
+                // Copied from the string's contiguous UTF-8 in one go (Data's generic sequence init goes byte by byte).
+                let bytes = output.utf8.withContiguousStorageIfAvailable { Data($0) } ?? Data(output.utf8)
+                return DocumentFile(path: path, data: bytes, executable: executable)
             }
         }
         var out: [DocumentFile] = []
