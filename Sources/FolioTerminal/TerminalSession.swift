@@ -41,13 +41,13 @@ private let leaveSequence = Array("\u{1B}[0m\u{1B}[?2026l\u{1B}[?2004l\u{1B}[?25
 /// The same after a crash, first cancelling (CAN) an escape sequence the dying process may have cut in half.
 private let crashLeaveSequence = [0x18] + leaveSequence
 
-private func writeAll(_ bytes: [UInt8]) {
+private func writeAll(_ bytes: [UInt8], to fd: Int32 = STDOUT_FILENO) {
     // Async-signal-safe: the arrays are built before any handler can run, and this only reads them.
     bytes.withUnsafeBytes { buffer in
         guard var base = buffer.baseAddress else { return }
         var remaining = buffer.count
         while remaining > 0 {
-            let written = write(STDOUT_FILENO, base, remaining)
+            let written = write(fd, base, remaining)
             if written < 0 { if errno == EINTR { continue } else { return } }
             remaining -= written
             base = base.advanced(by: written)
@@ -74,7 +74,14 @@ func prepareTerminalRestoreForSignals() {
 /// Async-signal-safe. TCSANOW rather than TCSAFLUSH: a crash must not wait for output to drain.
 func restoreTerminalAfterCrash() -> Bool {
     guard sessionActive.exchange(0, ordering: .acquiringAndReleasing) == 1 else { return false }
-    writeAll(crashLeaveSequence)
+    // Another thread may be drawing a frame: from here on its writes to standard output go to /dev/null, so no rest
+    // of a frame lands on the restored screen (a write already in the terminal's lock finishes before ours starts).
+    // open, dup and dup2 are async-signal-safe.
+    let terminal = dup(STDOUT_FILENO)
+    let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+    if terminal >= 0, null >= 0 { _ = dup2(null, STDOUT_FILENO) }
+    if null >= 0 { _ = close(null) }
+    writeAll(crashLeaveSequence, to: terminal >= 0 ? terminal : STDOUT_FILENO)
     _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedTermios)
     return true
 }
