@@ -100,7 +100,12 @@ enum ChildProcess {
 
     static func run(executable: String, arguments: [String], environment: [String: String], timeout: Duration) throws -> ChildResult {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw SpawnError(call: "pipe", code: errno) }
+        // Close-on-exec from the start (a socketpair made with SOCK_CLOEXEC; Glibc's module has no pipe2): a child
+        // spawned at the same moment from another thread must not inherit this channel — it would hold it open, and
+        // this child's output would seem not to end until that other child exits.
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw SpawnError(call: "socketpair", code: errno)
+        }
         defer { close(fds[0]) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
