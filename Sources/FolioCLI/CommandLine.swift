@@ -2,6 +2,7 @@ import Foundation
 import FolioCore
 import FolioPlugins
 import FolioTerminal
+import Synchronization
 
 /// Where a command's output goes: the real standard streams, or buffers in tests.
 public final class CommandIO: @unchecked Sendable {
@@ -37,10 +38,17 @@ public final class CommandIO: @unchecked Sendable {
             stdin: { try StandardStreams.readAll(STDIN_FILENO) })
     }
 
-    /// Writes all of `text` to `fd`; a closed reader ends it quietly.
+    /// The first error writing standard output other than a closed reader (errno; 0 while none): a full disk or an
+    /// I/O error loses output, so `main` says so and fails instead of exiting 0 with a truncated result.
+    static let outputError = Atomic<Int32>(0)
+
+    /// Writes all of `text` to `fd`; a closed reader ends it quietly, any other error on standard output is noted.
     private static func writeAll(_ fd: Int32, _ text: String) {
         var text = text
-        text.withUTF8 { _ = AtomicFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
+        let written = text.withUTF8 { AtomicFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
+        if !written, fd == STDOUT_FILENO, errno != EPIPE {
+            _ = outputError.compareExchange(expected: 0, desired: errno, ordering: .relaxed)
+        }
     }
 
     /// Writes text to standard output as is.
@@ -248,9 +256,15 @@ public enum FolioCommandLine {
             CommandIO.standard().error("folio: \(oneLine(error))")
             exit(usageFailure)
         }
-        let code = run(arguments, io: .standard())
+        let io = CommandIO.standard()
+        var code = run(arguments, io: io)
         // Background packing started by a change finishes before the process ends.
         DocumentMaintenance.waitForAll()
+        let lost = CommandIO.outputError.load(ordering: .relaxed)
+        if lost != 0 {
+            io.error("folio: cannot write standard output (\(String(cString: strerror(lost)))); the output is incomplete")
+            if code == 0 { code = failure }
+        }
         exit(code)
     }
 

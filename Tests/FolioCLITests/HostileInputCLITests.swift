@@ -219,6 +219,19 @@ final class HostileInputCLITests: XCTestCase {
         XCTAssertFalse(result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, result.stderr)
     }
 
+    func testGivenStandardOutputOnAFullDeviceWhenACommandPrintsThenItFailsWithOneLineInsteadOfExitingZero() throws {
+        // Given stdout on /dev/full (every write fails with ENOSPC), When folio prints its version or a bash script
+        for command in ["--version", "completions bash"] {
+            let result = try runProgram("/bin/sh", ["-c", "'\(folioExecutable.path)' \(command) > /dev/full"], cwd: dir.url, environment: env)
+            // Then it exits 1 and says the output is incomplete, in one line
+            XCTAssertEqual(result.status, 1, "\(command): \(result.stderr)")
+            XCTAssertEqual(result.stderr, "folio: cannot write standard output (No space left on device); the output is incomplete\n", command)
+        }
+        // A reader that stops early is not an error (folio log | head)
+        let early = try runProgram("/bin/sh", ["-c", "'\(folioExecutable.path)' completions bash | head -c 1 > /dev/null; exit ${PIPESTATUS:-0}"], cwd: dir.url, environment: env)
+        XCTAssertEqual(early.stderr, "")
+    }
+
     func testGivenHostileCommitDatesWhenWritingThenOneLineErrorNamingTheVariable() throws {
         try folio("new", "Doc")
         for (variable, value) in [("GIT_AUTHOR_DATE", "nan"), ("GIT_AUTHOR_DATE", "inf"), ("GIT_COMMITTER_DATE", "1e30 +0000"),
