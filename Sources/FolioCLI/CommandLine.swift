@@ -1,5 +1,6 @@
 import Foundation
 import FolioCore
+import FolioGit
 import FolioPlugins
 import FolioTerminal
 import Synchronization
@@ -248,7 +249,9 @@ public enum FolioCommandLine {
 
     /// Runs with the process's arguments and streams, then exits.
     public static func main() -> Never {
+        PhaseTrace.mark("start")
         StandardStreams.ensureOpen()  // before anything opens a file
+        GitLibrary.initializeInBackground()  // overlaps libgit2's start-up with parsing arguments and settings
         signal(SIGPIPE, SIG_IGN)
         FatalSignals.install()  // a crash restores the terminal and leaves a report, never the runtime's prompt
         let arguments: [String]

@@ -385,6 +385,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         template = try waitFor { try await resolver.findTemplate(id, in: sources) { bar.update($0, $1) } }
     }
     bar.finish()
+    PhaseTrace.mark("template loaded")
     try template.checkCompatible()
     let mode: AnswerMode
     if !args.flag("--defaults") && io.isInteractive {
@@ -409,11 +410,14 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let context: [String: JSONValue] = ["folder_name": .string(destination.deletingPathExtension().lastPathComponent),
                                         "current_year": .string(String(year))]
     let answers = try template.answers(given: given, mode: mode, context: context)
+    PhaseTrace.mark("answers")
     if args.flag("--dry-run") { return try printInstantiationPlan(template, at: destination, answers: answers, store: store, args, io) }
     let document = try template.instantiate(at: destination, answers: answers, store: store)
+    PhaseTrace.mark("document opened")
     // Made here from a source the user chose: later updates may read that source without asking.
     try? document.recordTrustedTemplateSource(template.source.location)  // without it, the next update asks once
     RecentDocuments(environment: io.environment).record(document)
+    PhaseTrace.mark("recorded in recent documents")
     let head = try document.head()
     if args.flag("--json") {
         struct Created: Encodable {

@@ -135,45 +135,69 @@ public final class DocumentStore: Sendable {
         let sync = settings.sync == .full
         let repository = try Repository.create(at: staging)
         try repository.configureAsDocument()
-        let indexUpdates: [IndexUpdate] = try repository.writingObjectsAsOnePack {
-            var changes: [TreeChange] = []
-            var indexUpdates: [IndexUpdate] = []
-            let all = files + [DocumentFile(path: DocumentMetadata.path, data: try metadata.encoded())]
-            // Written beneath the staging folder without following links (a link among the files is never a way out).
-            let workTree = WorkTree(rootPath: staging.path, displayRoot: staging.path)
-            for file in all {
-                let mode: UInt32
-                let blob: ObjectID
-                if let link = file.symlinkTarget {
-                    try workTree.writeLink(link, to: file.path, sync: false)
-                    mode = 0o120000
-                    blob = try repository.writeBlob(Data(link.utf8))
-                } else {
-                    mode = file.executable ? 0o100755 : 0o100644
-                    // The staging folder is private until its rename: files go straight to their names.
-                    try workTree.writeNew(file.data, to: file.path, mode: file.executable ? 0o755 : 0o644)
-                    blob = try repository.writeBlob(file.data)
-                }
-                changes.append(.upsert(path: file.path, blob: blob, mode: mode))
-                indexUpdates.append(IndexUpdate(path: file.path, blob: blob, mode: mode))
+        let all = files + [DocumentFile(path: DocumentMetadata.path, data: try metadata.encoded())]
+        let indexUpdates: [IndexUpdate] = try repository.writingObjectsAsOnePack { writer in
+            PhaseTrace.mark("repository created")
+            // The files and their objects at the same time: the work tree on one thread, the blobs, tree and commit
+            // on another (the only one using `writer` until both are done).
+            let (written, blobs) = try concurrently(
+                { try Self.writeFiles(all, into: staging) },
+                { try self.writeFirstCommit(all, message: message, repository: writer) })
+            PhaseTrace.mark("files and objects written")
+            return zip(all, zip(written, blobs)).map { file, pair in
+                IndexUpdate(path: file.path, blob: pair.1, mode: Self.mode(of: file), written: pair.0)
             }
-            let tree = try repository.updateTree(nil, changes)
-            let author = try Identity.author(settings: settings, environment: environment, repository: repository)
-            let committer = try Identity.committer(settings: settings, environment: environment, repository: repository)
-            let commit = try repository.createCommit(tree: tree, parents: [], author: author, committer: committer, message: message)
-            let branch = try repository.headBranch() ?? "refs/heads/main"
-            try repository.updateReference(branch, to: commit, expecting: nil, logMessage: "commit (initial): \(message)")
-            return indexUpdates
         }
+        PhaseTrace.mark("pack written")
         try repository.updateIndex(indexUpdates, removing: [])
-        if sync { AtomicFile.syncFileSystem(containing: staging) }
+        PhaseTrace.mark("index written")
+        if sync { AtomicFile.syncFileSystem(containing: staging); PhaseTrace.mark("flushed to disk") }
         guard rename(staging.path, url.path) == 0 else {
             if errno == EEXIST || errno == ENOTEMPTY { throw FolioError.alreadyExists(url.path) }
             throw POSIXFailure(operation: "move new document into place", path: url.path)
         }
         moved = true
         if sync { AtomicFile.syncDirectory(parent) }
+        PhaseTrace.mark("moved into place")
         return try open(at: url)
+    }
+}
+
+extension DocumentStore {
+    fileprivate static func mode(of file: DocumentFile) -> UInt32 {
+        file.symlinkTarget != nil ? 0o120000 : file.executable ? 0o100755 : 0o100644
+    }
+
+    /// Writes `files` into the private staging folder beneath it without following links (a link among the files
+    /// is never a way out), straight to their names; returns what `fstat` said of each regular file.
+    fileprivate static func writeFiles(_ files: [DocumentFile], into staging: URL) throws -> [stat?] {
+        let workTree = WorkTree(rootPath: staging.path, displayRoot: staging.path)
+        let writer = NewFileWriter(workTree)
+        return try files.map { file in
+            if let link = file.symlinkTarget {
+                try workTree.writeLink(link, to: file.path, sync: false)
+                return nil
+            }
+            return try writer.write(file.data, to: file.path, mode: file.executable ? 0o755 : 0o644)
+        }
+    }
+
+    /// Writes the blobs of `files`, their tree and the first commit, and points the branch at it; returns the blobs.
+    fileprivate func writeFirstCommit(_ files: [DocumentFile], message: String, repository: Repository) throws -> [ObjectID] {
+        var changes: [TreeChange] = []
+        changes.reserveCapacity(files.count)
+        let blobs = try files.map { file in
+            let blob = try repository.writeBlob(file.symlinkTarget.map { Data($0.utf8) } ?? file.data)
+            changes.append(.upsert(path: file.path, blob: blob, mode: Self.mode(of: file)))
+            return blob
+        }
+        let tree = try repository.updateTree(nil, changes)
+        let author = try Identity.author(settings: settings, environment: environment, repository: repository)
+        let committer = try Identity.committer(settings: settings, environment: environment, repository: repository)
+        let commit = try repository.createCommit(tree: tree, parents: [], author: author, committer: committer, message: message)
+        let branch = try repository.headBranch() ?? "refs/heads/main"
+        try repository.updateReference(branch, to: commit, expecting: nil, logMessage: "commit (initial): \(message)")
+        return blobs
     }
 }
 

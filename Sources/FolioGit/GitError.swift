@@ -71,6 +71,7 @@ func check(_ code: Int32, _ operation: @autoclosure () -> String, _ subject: @au
 ///   commits), and Folio keeps the one commit it reads again (the last it wrote) itself. Trees and tags are cached.
 public enum GitLibrary {
     private static let initialized: Bool = {
+        defer { PhaseTrace.mark("libgit2 started") }
         git_libgit2_init()
         // Folio refers only to objects it has just written or read (a change's blob, tree and commit; a fetched
         // commit), so libgit2's check that each one exists would re-read it from disk four times per change.
@@ -79,6 +80,7 @@ public enum GitLibrary {
         setOption { folio_git_set_fsync_gitdir(0) }
         setOption { folio_git_set_caching(1) }
         setOption { folio_git_set_cache_object_limit(Int32(GIT_OBJECT_COMMIT.rawValue), 0) }
+        isInitialized.store(true, ordering: .releasing)
         return true
     }()
 
@@ -92,21 +94,46 @@ public enum GitLibrary {
         _ = body()
     }
 
-    /// Initializes libgit2 (idempotent).
-    public static func ensureInitialized() { _ = initialized }
+    /// Initializes libgit2 (idempotent), then points its config search where the first store asked (once).
+    public static func ensureInitialized() {
+        _ = initialized
+        applyConfigSearch()
+    }
 
-    private static let configSearchSet = Mutex(false)
+    /// Starts initializing libgit2 on a thread of its own and returns at once. `git_libgit2_init` decodes the
+    /// system's CA certificates (mbedTLS, about 7 ms) whether or not anything will connect; begun first thing in a
+    /// process, that overlaps with its own start-up work, and the first `ensureInitialized` waits only for the rest
+    /// (`initialized` is a `static let`: Swift runs its initializer exactly once and makes every other caller wait).
+    public static func initializeInBackground() {
+        let thread = Thread { ensureInitialized() }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// The first environment given to `configureConfigSearch`, and whether libgit2 has been pointed at it.
+    private static let configSearch = Mutex<(environment: [String: String]?, applied: Bool)>((nil, false))
 
     /// Points libgit2's global, XDG and system config search at the folders `environment` names (HOME,
-    /// XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM), once per process: the first call sets them, later calls (every
-    /// `DocumentStore`) change nothing, so stores and threads never race on these process-wide options. In a process
-    /// whose environments differ (an embedding program, tests), the first one's config is what libgit2 reads by
-    /// itself; what Folio reads per environment (the committer's identity) it reads through `GitConfigFiles`.
+    /// XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM), once per process: the first call decides, later calls (every
+    /// `DocumentStore`) change nothing, so stores and threads never race on these process-wide options. It does not
+    /// wait for libgit2: the search is set by the next `ensureInitialized`, which every handle calls before it opens
+    /// anything. In a process whose environments differ (an embedding program, tests), the first one's config is
+    /// what libgit2 reads by itself; what Folio reads per environment (the committer's identity) it reads through
+    /// `GitConfigFiles`.
     public static func configureConfigSearch(environment: [String: String]) {
-        ensureInitialized()
-        configSearchSet.withLock { done in
-            guard !done else { return }
-            done = true
+        configSearch.withLock { state in
+            if state.environment == nil { state.environment = environment }
+        }
+        if isInitialized.load(ordering: .acquiring) { applyConfigSearch() }
+    }
+
+    /// Set once `initialized` has run (so `configureConfigSearch` never blocks on a background initialization).
+    private static let isInitialized = Atomic<Bool>(false)
+
+    private static func applyConfigSearch() {
+        configSearch.withLock { state in
+            guard !state.applied, let environment = state.environment else { return }
+            state.applied = true
             setConfigSearch(environment: environment)
         }
     }

@@ -6,7 +6,11 @@ public struct IndexUpdate: Sendable {
     public let path: String
     public let blob: ObjectID
     public let mode: UInt32
-    public init(path: String, blob: ObjectID, mode: UInt32) { self.path = path; self.blob = blob; self.mode = mode }
+    /// What `fstat` said of the file right after Folio wrote it, when the writer kept it (saves an `lstat`).
+    public let written: stat?
+    public init(path: String, blob: ObjectID, mode: UInt32, written: stat? = nil) {
+        self.path = path; self.blob = blob; self.mode = mode; self.written = written
+    }
 }
 
 extension Repository {
@@ -25,8 +29,8 @@ extension Repository {
         try withIndex { index in
             for update in updates {
                 var entry = git_index_entry()
-                var info = stat()
-                if lstat(work + update.path, &info) == 0 {
+                var info = update.written ?? stat()
+                if update.written != nil || lstat(work + update.path, &info) == 0 {
                     entry.ctime.seconds = Int32(truncatingIfNeeded: info.st_ctim.tv_sec)
                     entry.ctime.nanoseconds = UInt32(truncatingIfNeeded: info.st_ctim.tv_nsec)
                     entry.mtime.seconds = Int32(truncatingIfNeeded: info.st_mtim.tv_sec)

@@ -2,30 +2,36 @@ import CGit2
 import Foundation
 
 extension Repository {
-    /// Runs `body` with new objects kept in memory, then writes them all as one pack (libgit2's mempack backend
-    /// and indexer): creating a 300-file project writes one pack instead of hundreds of loose objects.
-    /// Objects written by `body` are readable during it; refs pointing at them are fine once it returns.
-    public func writingObjectsAsOnePack<R>(_ body: () throws -> R) throws -> R {
+    /// Runs `body` with a second handle on this repository whose new objects are kept in memory, then writes them
+    /// all as one pack (libgit2's mempack backend and indexer): creating a 300-file project writes one pack instead
+    /// of hundreds of loose objects. Objects `body` writes are readable through the handle it gets; refs pointing at
+    /// them are fine once it returns. Only the commits `body` writes, and what they reach, are kept (libgit2's
+    /// mempack dump packs commits), so `body` writes the commit of its tree itself; a blob or tree no commit written
+    /// there reaches is dropped. libgit2 cannot take a backend off an object database again, so the in-memory
+    /// one goes on that second handle, which is dropped afterwards: objects written later through this handle go
+    /// to disk as usual (they would otherwise land in memory and be lost).
+    public func writingObjectsAsOnePack<R>(_ body: (Repository) throws -> R) throws -> R {
+        let writer = try Repository.open(at: gitDirectory)
         var odb: OpaquePointer?
-        try check(git_repository_odb(&odb, pointer), "open object database", displayPath)
+        try check(git_repository_odb(&odb, writer.pointer), "open object database", displayPath)
         defer { git_odb_free(odb) }
         var backend: UnsafeMutablePointer<git_odb_backend>?
         try check(git_mempack_new(&backend), "start in-memory pack", displayPath)
         // The object database owns and frees the backend from here on.
         try check(git_odb_add_backend(odb, backend, 999), "add in-memory pack", displayPath)
-        let result = try body()
+        let result = try body(writer)
         var pack = git_buf()
         defer { git_buf_dispose(&pack) }
-        try check(git_mempack_dump(&pack, pointer, backend), "dump in-memory pack", displayPath)
-        var writer: UnsafeMutablePointer<git_odb_writepack>?
-        try check(git_odb_write_pack(&writer, odb, nil, nil), "start pack", displayPath)
-        guard let writer else { throw GitError(operation: "start pack", subject: displayPath, message: "no pack writer") }
-        defer { writer.pointee.free(writer) }
+        try check(git_mempack_dump(&pack, writer.pointer, backend), "dump in-memory pack", displayPath)
+        var stream: UnsafeMutablePointer<git_odb_writepack>?
+        try check(git_odb_write_pack(&stream, odb, nil, nil), "start pack", displayPath)
+        guard let stream else { throw GitError(operation: "start pack", subject: displayPath, message: "no pack writer") }
+        defer { stream.pointee.free(stream) }
         var stats = git_indexer_progress()
         if let data = pack.ptr, pack.size > 0 {
-            try check(writer.pointee.append(writer, data, pack.size, &stats), "write pack", displayPath)
+            try check(stream.pointee.append(stream, data, pack.size, &stats), "write pack", displayPath)
         }
-        try check(writer.pointee.commit(writer, &stats), "index pack", displayPath)
+        try check(stream.pointee.commit(stream, &stats), "index pack", displayPath)
         _ = git_mempack_reset(backend)
         return result
     }

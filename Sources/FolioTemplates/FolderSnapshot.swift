@@ -12,35 +12,46 @@ enum FolderSnapshot {
     /// One file or link found in the folder.
     struct Entry {
         let path: String
-        let url: URL
+        /// The file's full path (the root's path, "/", `path`).
+        let fullPath: String
         let isLink: Bool
         let executable: Bool
         /// What `lstat` said while walking.
         let stamp: FileStamp
+
+        var url: URL { URL(fileURLWithPath: fullPath) }
     }
 
     /// Snapshots `folder` into its cache repository and returns it with `refs/heads/main` at the snapshot.
     static func snapshot(_ folder: URL, cache: URL, sourceName: String, limits: TemplateLimits = TemplateLimits()) throws -> Repository {
         var walk = Walk(root: folder, sourceName: sourceName, limits: limits)
         try walk.collect(folder, prefix: "")
+        PhaseTrace.mark("template folder walked")
         let repository = try CacheRepository.open(key: "folder:" + folder.path, label: folder.lastPathComponent, in: cache, sourceName: sourceName)
         let stats = SnapshotStatCache.load(repository)
+        PhaseTrace.mark("snapshot cache opened")
         let previous = try repository.referenceTarget(branch)
         // Unchanged since the last snapshot (by every file's stamp): nothing to read or write.
         if let previous, previous == stats.commit, stats.isCurrent(walk.entries) { return repository }
-        let changes = try walk.entries.map { entry in
-            if let blob = stats.blob(for: entry) { return TreeChange.upsert(path: entry.path, blob: blob, mode: mode(of: entry)) }
-            return try change(for: entry, repository: repository, sourceName: sourceName)
+        let unknown = walk.entries.reduce(0) { count, entry in stats.blob(for: entry) == nil ? count + 1 : count }
+        // The objects and the commit: many new files (a first snapshot) go into one pack, which later reads map once
+        // instead of opening a loose object per file; a few (an edited template) stay loose rather than adding a
+        // small pack per edit. (A pack keeps what the commit written in it reaches, so the commit is made inside.)
+        let write = { (repository: Repository) throws -> ([TreeChange], ObjectID?) in
+            let (changes, tree) = try snapshotTree(walk.entries, stats: stats, repository: repository, sourceName: sourceName)
+            if let previous, try repository.commit(previous).tree == tree { return (changes, nil) }
+            let commit = try repository.createCommit(tree: tree, parents: previous.map { [$0] } ?? [],
+                                                     author: Signature(name: "Folio", email: "folio@localhost"),
+                                                     message: "Snapshot of \(folder.path)\n")
+            return (changes, commit)
         }
+        let (changes, written) = try unknown >= packThreshold ? repository.writingObjectsAsOnePack(write) : write(repository)
         let blobs = changes.compactMap { change -> ObjectID? in if case let .upsert(_, blob, _) = change { return blob } else { return nil } }
-        let tree = try repository.updateTree(nil, changes)
-        if let previous, try repository.commit(previous).tree == tree {
-            SnapshotStatCache.save(walk.entries, blobs: blobs, commit: previous, repository: repository)
+        guard let commit = written else {
+            // Same content as the last snapshot (say, a file touched but not changed).
+            if let previous { SnapshotStatCache.save(walk.entries, blobs: blobs, commit: previous, repository: repository) }
             return repository
         }
-        let signature = Signature(name: "Folio", email: "folio@localhost")
-        let commit = try repository.createCommit(tree: tree, parents: previous.map { [$0] } ?? [], author: signature,
-                                                 message: "Snapshot of \(folder.path)\n")
         do {
             try repository.updateReference(branch, to: commit, expecting: previous, logMessage: "snapshot")
         } catch let error as GitError where error.isModified || error.isExists || error.isLocked {
@@ -52,6 +63,19 @@ enum FolderSnapshot {
             SnapshotStatCache.save(walk.entries, blobs: blobs, commit: current, repository: repository)
         }
         return repository
+    }
+
+    /// From this many files not known to the stat cache on, a snapshot's objects are written as one pack.
+    static let packThreshold = 64
+
+    /// The tree of `entries`, each file's blob taken from the stat cache or written.
+    private static func snapshotTree(_ entries: [Entry], stats: SnapshotStatCache, repository: Repository,
+                                     sourceName: String) throws -> ([TreeChange], ObjectID) {
+        let changes = try entries.map { entry in
+            if let blob = stats.blob(for: entry) { return TreeChange.upsert(path: entry.path, blob: blob, mode: mode(of: entry)) }
+            return try change(for: entry, repository: repository, sourceName: sourceName)
+        }
+        return (changes, try repository.updateTree(nil, changes))
     }
 
     private static func mode(of entry: Entry) -> UInt32 { entry.isLink ? 0o120000 : entry.executable ? 0o100755 : 0o100644 }
@@ -85,31 +109,42 @@ enum FolderSnapshot {
         }
 
         /// Walks `folder` with a list of folders still to read, not recursion: a folder nested thousands deep must
-        /// not exhaust the (small) stack of the worker thread this runs on.
+        /// not exhaust the (small) stack of the worker thread this runs on. Names are read with `readdir` and paths
+        /// kept as strings (Foundation's listing and URLs cost more than the `lstat`s themselves).
         mutating func collect(_ folder: URL, prefix: String) throws {
-            var pending = [(folder, prefix)]
+            var pending = [(folder.path, prefix)]
             while let (current, currentPrefix) = pending.popLast() {
-                let names: [String]
-                do { names = try FileManager.default.contentsOfDirectory(atPath: current.path) } catch {
-                    throw TemplateError(sourceName, "cannot read \(current.path): \(error.localizedDescription)")
-                }
-                for name in names.sorted() where name != ".git" && name != ".DS_Store" {
-                    let url = current.appendingPathComponent(name)
-                    if try visit(url, path: currentPrefix + name) { pending.append((url, currentPrefix + name + "/")) }
+                for name in try Self.names(in: current, sourceName: sourceName, root: root, prefix: currentPrefix).sorted()
+                where name != ".git" && name != ".DS_Store" {
+                    let full = current.hasSuffix("/") ? current + name : current + "/" + name
+                    if try visit(full, path: currentPrefix + name) { pending.append((full, currentPrefix + name + "/")) }
                 }
             }
         }
 
-        /// Counts one entry against the limits and keeps it; true when it is a folder to walk into.
-        private mutating func visit(_ url: URL, path: String) throws -> Bool {
-            var info = stat()
-            guard lstat(url.path, &info) == 0 else {
-                // Foundation lists a name that is not UTF-8 with U+FFFD in place of its bytes: refuse, never skip.
-                if path.unicodeScalars.contains("\u{FFFD}") {
-                    throw TemplateError(sourceName, "\(root.path): the file name '\(path)' is not valid UTF-8")
-                }
-                return false
+        /// The names in the folder at `path` (without `.` and `..`); a name that is not UTF-8 is refused, never skipped.
+        private static func names(in path: String, sourceName: String, root: URL, prefix: String) throws -> [String] {
+            guard let directory = opendir(path) else {
+                throw TemplateError(sourceName, "cannot read \(path): \(String(cString: strerror(errno)))")
             }
+            defer { closedir(directory) }
+            var names: [String] = []
+            while let entry = readdir(directory) {
+                let bytes: [UInt8] = withUnsafeBytes(of: &entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+                guard let name = String(validating: bytes, as: UTF8.self) else {
+                    // Shown with its bytes escaped (`caf\xE9`): the raw name could not be printed safely.
+                    let shown = bytes.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined()
+                    throw TemplateError(sourceName, "\(root.path): the file name '\(prefix)\(shown)' is not valid UTF-8")
+                }
+                if name != "." && name != ".." { names.append(name) }
+            }
+            return names
+        }
+
+        /// Counts one entry against the limits and keeps it; true when it is a folder to walk into.
+        private mutating func visit(_ fullPath: String, path: String) throws -> Bool {
+            var info = stat()
+            guard lstat(fullPath, &info) == 0 else { return false }  // removed while walking
             let kind = info.st_mode & S_IFMT
             guard kind == S_IFDIR || kind == S_IFLNK || kind == S_IFREG else { return false }
             // Folders count too: a tree of empty folders is as much work to walk as one of files.
@@ -122,7 +157,7 @@ enum FolderSnapshot {
             case S_IFDIR:
                 return true
             case S_IFLNK:
-                entries.append(Entry(path: path, url: url, isLink: true, executable: false, stamp: FileStamp(info)))
+                entries.append(Entry(path: path, fullPath: fullPath, isLink: true, executable: false, stamp: FileStamp(info)))
             default:
                 // Compared before adding: a sparse file's size may be near Int.max.
                 let size = Int(clamping: info.st_size)
@@ -131,7 +166,7 @@ enum FolderSnapshot {
                                         + "a template folder is expected to be much smaller")
                 }
                 bytes += size
-                entries.append(Entry(path: path, url: url, isLink: false, executable: info.st_mode & S_IXUSR != 0, stamp: FileStamp(info)))
+                entries.append(Entry(path: path, fullPath: fullPath, isLink: false, executable: info.st_mode & S_IXUSR != 0, stamp: FileStamp(info)))
             }
             return false
         }
@@ -152,7 +187,7 @@ enum CacheRepository {
 
     static func open(at url: URL, sourceName: String) throws -> Repository {
         let cache = url.deletingLastPathComponent()
-        if Repository.exists(at: url) { return try Repository.open(at: url) }
+        if let existing = try? Repository.open(at: url) { return existing }
         do {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             let staging = cache.appendingPathComponent(".\(url.lastPathComponent).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")

@@ -1,5 +1,6 @@
 import Foundation
 import FolioCore
+import FolioGit
 
 extension Template {
     /// Creates the document at `url` from this template with `answers` (already collected), as one first commit
@@ -14,6 +15,7 @@ extension Template {
     func prepare(at url: URL, answers: [String: JSONValue], store: DocumentStore, title: String?) throws -> (DocumentMetadata, [DocumentFile]) {
         try checkCompatible()
         let files = try render(answers: answers)
+        PhaseTrace.mark("rendered")
         return (try metadata(at: url, answers: answers, files: files, store: store, title: title), files)
     }
 

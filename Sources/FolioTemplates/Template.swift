@@ -54,13 +54,16 @@ public struct Template: Sendable {
             throw TemplateError(manifestFile, "missing")
         }
         let manifest = try TemplateManifest.parse(try readingTemplate(manifestFile) { try repository.readBlob(manifestEntry.id) }, file: manifestFile)
-        var files: [TemplateFile] = []
         let filesFolder = "\(resolved.source.name): \(prefix)files"
-        for entry in try readingTemplate(filesFolder, { try repository.files(under: prefix + "files", inTree: tree) }) {
-            let name = "\(filesFolder)/\(entry.path)"
-            guard entry.kind == .blob else { throw TemplateError(name, "submodules are not allowed in templates") }
-            files.append(TemplateFile(path: entry.path, data: try readingTemplate(name) { try repository.readBlob(entry.id) }, mode: entry.mode))
+        let entries = try readingTemplate(filesFolder, { try repository.files(under: prefix + "files", inTree: tree) })
+        for entry in entries where entry.kind != .blob {
+            throw TemplateError("\(filesFolder)/\(entry.path)", "submodules are not allowed in templates")
         }
+        // All at once over the cores; on a failure, again one by one so the error names the file.
+        let contents = try (try? repository.readBlobs(entries.map(\.id))) ?? entries.map { entry in
+            try readingTemplate("\(filesFolder)/\(entry.path)") { try repository.readBlob(entry.id) }
+        }
+        let files = zip(entries, contents).map { entry, data in TemplateFile(path: entry.path, data: data, mode: entry.mode) }
         func partials(under folder: String) throws -> [String: String] {
             var result: [String: String] = [:]
             let entries = try readingTemplate("\(resolved.source.name): \(folder)") { try repository.files(under: folder, inTree: tree) }

@@ -138,7 +138,7 @@ public struct TemplateResolver: Sendable {
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw TemplateError(source.name, "\(folder.path): no such folder")
             }
-            if Repository.exists(at: folder) {
+            if Self.mayHoldRepository(folder), Repository.exists(at: folder) {
                 do { repository = try Repository.open(at: folder) } catch {
                     throw TemplateError(source.name, "cannot open the git repository at \(folder.path): \(error)")
                 }
@@ -152,9 +152,18 @@ public struct TemplateResolver: Sendable {
         let (commitID, refName) = try Self.pickCommit(in: repository, ref: wanted ?? source.ref, exact: wanted != nil, source: source)
         let tree = try readingTemplate("\(source.name): commit \(commitID.hex)") { try repository.commit(commitID).tree }
         let listing = try TemplateListing.read(repository: repository, tree: tree, sourceName: source.name)
+        PhaseTrace.mark("template source resolved")
         return ResolvedSource(source: source, commit: commitID.hex, ref: snapshot ? nil : wanted == nil ? refName : source.ref, templates: listing.templates,
                               groups: listing.groups, warnings: warnings + listing.warnings, fetchedAt: fetchedAt,
                               gitDirectory: repository.gitDirectory)
+    }
+
+    /// Whether `folder` has what a git repository needs to be opened (a `.git`, or a bare layout's HEAD, objects and
+    /// refs), checked without libgit2: a plain folder then never waits for libgit2 to finish starting.
+    static func mayHoldRepository(_ folder: URL) -> Bool {
+        let path = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
+        if access(path + ".git", F_OK) == 0 { return true }
+        return access(path + "HEAD", F_OK) == 0 && access(path + "objects", F_OK) == 0 && access(path + "refs", F_OK) == 0
     }
 
     /// The commit for `ref` (a tag, branch or commit id); without one, the newest semver tag, else HEAD.

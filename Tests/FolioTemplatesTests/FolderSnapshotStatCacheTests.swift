@@ -39,6 +39,30 @@ final class FolderSnapshotStatCacheTests: XCTestCase {
         return names.first { !$0.hasPrefix(".") }.map { sources.appendingPathComponent($0).appendingPathComponent("folio-snapshot-stat") }
     }
 
+    func testGivenAFolderOfManyFilesWhenSnapshottedTwiceThenOnePackHoldsThemAndEveryFileRendersFromIt() throws {
+        // Given a template folder of 120 files (enough for the first snapshot to be written as one pack)
+        for i in 0..<120 { try folder.write(String(format: "t/files/many/f%03d.txt", i), "file \(i) of {{who}}\n") }
+        try ageFiles()
+        // When it is snapshotted, and again with nothing changed
+        let first = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
+        let second = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
+        // Then both name the same commit, the cache repository is whole for git, with its objects in one pack
+        XCTAssertEqual(second.commit, first.commit)
+        let cache = try XCTUnwrap(statFile).deletingLastPathComponent()
+        let fsck = try git(["fsck", "--strict", "--no-dangling"], in: cache, environment: temp.environment())
+        XCTAssertEqual(fsck.status, 0, fsck.stderr)
+        let packs = try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("objects/pack").path)
+        XCTAssertEqual(packs.filter { $0.hasSuffix(".pack") }.count, 1)
+        // And every file renders with its own content, in path order
+        let template = try await_ { [resolver, source] in try await resolver!.findTemplate("p/t", in: [source!]) }
+        let files = try template.render(answers: ["who": .string("a")])
+        XCTAssertEqual(files.count, 121)
+        for i in 0..<120 {
+            let file = try XCTUnwrap(files.first { $0.path == String(format: "many/f%03d.txt", i) })
+            XCTAssertEqual(String(decoding: file.data, as: UTF8.self), "file \(i) of a\n")
+        }
+    }
+
     func testGivenTrustedCacheWhenAFileChangesWithTheSameSizeThenTheNewContentIsSnapshotted() throws {
         // Given a snapshot whose files are older than its stat cache
         try ageFiles()
