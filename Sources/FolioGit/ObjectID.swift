@@ -24,11 +24,30 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible, Comparable 
     init(_ pointer: UnsafePointer<git_oid>) { self.init(pointer.pointee) }
 
     /// Parses a full 40-digit hex id; nil when it is not one.
+    /// Parsed here rather than by libgit2, so it needs no initialized library (ids are read while it starts).
     public init?(hex: String) {
-        guard hex.utf8.count == 40, hex.allSatisfy(\.isHexDigit) else { return nil }
-        var oid = git_oid()
-        guard git_oid_fromstr(&oid, hex) == 0 else { return nil }
-        self.init(oid)
+        var words: (UInt64, UInt64, UInt32) = (0, 0, 0)
+        var count = 0
+        for byte in hex.utf8 {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            switch count {
+            case 0..<16: words.0 = words.0 << 4 | UInt64(digit)
+            case 16..<32: words.1 = words.1 << 4 | UInt64(digit)
+            case 32..<40: words.2 = words.2 << 4 | UInt32(digit)
+            default: return nil
+            }
+            count += 1
+        }
+        guard count == 40 else { return nil }
+        high = words.0
+        middle = words.1
+        low = words.2
     }
 
     /// The 20 raw bytes.

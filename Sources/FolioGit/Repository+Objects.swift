@@ -12,6 +12,10 @@ public struct TreeEntry: Sendable, Equatable {
 
     public var isExecutable: Bool { mode == 0o100755 }
     public var isSymlink: Bool { mode == 0o120000 }
+
+    public init(path: String, id: ObjectID, mode: UInt32, kind: Kind) {
+        self.path = path; self.id = id; self.mode = mode; self.kind = kind
+    }
 }
 
 /// A change to apply to a tree: put a blob at a path, or remove a path.

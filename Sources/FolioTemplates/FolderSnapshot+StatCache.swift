@@ -36,14 +36,17 @@ struct SnapshotStatCache {
     var writtenAt: (Int64, Int64) = (0, 0)
     var records: [String: Record] = [:]
 
-    static func file(for repository: Repository) -> URL {
-        repository.gitDirectory.appendingPathComponent("folio-snapshot-stat")
-    }
+    static func file(for repository: Repository) -> URL { file(inGitDirectory: repository.gitDirectory) }
+
+    static func file(inGitDirectory gitDirectory: URL) -> URL { gitDirectory.appendingPathComponent("folio-snapshot-stat") }
 
     /// The cache of `repository`, or an empty one.
-    static func load(_ repository: Repository) -> SnapshotStatCache {
+    static func load(_ repository: Repository) -> SnapshotStatCache { load(at: file(for: repository)) }
+
+    /// The cache in the file at `url`, or an empty one.
+    static func load(at url: URL) -> SnapshotStatCache {
         var cache = SnapshotStatCache()
-        let path = file(for: repository).path
+        let path = url.path
         var info = stat()
         guard lstat(path, &info) == 0, let data = FileManager.default.contents(atPath: path),
               let text = String(data: data, encoding: .utf8) else { return cache }

@@ -24,10 +24,24 @@ enum FolderSnapshot {
 
     /// Snapshots `folder` into its cache repository and returns it with `refs/heads/main` at the snapshot.
     static func snapshot(_ folder: URL, cache: URL, sourceName: String, limits: TemplateLimits = TemplateLimits()) throws -> Repository {
+        try snapshot(try walk(folder, sourceName: sourceName, limits: limits), cache: cache, sourceName: sourceName)
+    }
+
+    /// The folder's files and links (nothing read), within `limits`.
+    static func walk(_ folder: URL, sourceName: String, limits: TemplateLimits) throws -> Walk {
         var walk = Walk(root: folder, sourceName: sourceName, limits: limits)
         try walk.collect(folder, prefix: "")
         PhaseTrace.mark("template folder walked")
-        let repository = try CacheRepository.open(key: "folder:" + folder.path, label: folder.lastPathComponent, in: cache, sourceName: sourceName)
+        return walk
+    }
+
+    /// Snapshots the walked folder into its cache repository and returns it with `refs/heads/main` at the snapshot.
+    static func snapshot(_ walk: Walk, cache: URL, sourceName: String) throws -> Repository {
+        let folder = walk.root
+        let location = CacheRepository.snapshotFolder(for: folder, in: cache)
+        let earlier = CacheRepository.folder(key: "folder:" + folder.path, label: folder.lastPathComponent, in: cache)
+        if access(location.path, F_OK) != 0 && access(earlier.path, F_OK) == 0 { rename(earlier.path, location.path) }
+        let repository = try CacheRepository.open(at: location, sourceName: sourceName)
         let stats = SnapshotStatCache.load(repository)
         PhaseTrace.mark("snapshot cache opened")
         let previous = try repository.referenceTarget(branch)
@@ -177,12 +191,22 @@ enum FolderSnapshot {
 enum CacheRepository {
     static func folder(key: String, label: String, in cache: URL) -> URL {
         let hash = ObjectID.blobHash(of: Data(key.utf8))?.hex.prefix(16) ?? "0"
-        let clean = String(label.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(40))
-        return cache.appendingPathComponent("\(hash)-\(clean.isEmpty ? "source" : clean)")
+        return cache.appendingPathComponent("\(hash)-\(clean(label))")
     }
 
-    static func open(key: String, label: String, in cache: URL, sourceName: String) throws -> Repository {
-        try open(at: folder(key: key, label: label, in: cache), sourceName: sourceName)
+    /// The cache repository of the plain folder `root`: named by a 64-bit FNV-1a hash of its path, computed without
+    /// libgit2 so that a current snapshot is found while libgit2 is still starting. (Before, folders were named like
+    /// remote mirrors, by the git blob hash of their key; `snapshot` moves such a repository to this name.)
+    static func snapshotFolder(for root: URL, in cache: URL) -> URL {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in ("folder:" + root.path).utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return cache.appendingPathComponent("f\(String(repeating: "0", count: 16 - hex.count))\(hex)-\(clean(root.lastPathComponent))")
+    }
+
+    private static func clean(_ label: String) -> String {
+        let clean = String(label.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(40))
+        return clean.isEmpty ? "source" : clean
     }
 
     static func open(at url: URL, sourceName: String) throws -> Repository {

@@ -48,27 +48,30 @@ public struct Template: Sendable {
     }
 
     static func load(repository: Repository, tree: ObjectID, path: String, resolved: ResolvedSource) throws -> Template {
+        try load(from: GitTemplateTree(repository: repository, tree: tree), path: path, resolved: resolved)
+    }
+
+    /// Loads the template at `path` of `tree`: its manifest, files and partials.
+    static func load(from tree: some TemplateTree, path: String, resolved: ResolvedSource) throws -> Template {
         let prefix = path.isEmpty ? "" : path + "/"
         let manifestFile = "\(resolved.source.name): \(prefix)template.json"
-        guard let manifestEntry = try readingTemplate(manifestFile, { try repository.entry(atPath: prefix + "template.json", inTree: tree) }) else {
+        guard let manifestEntry = try readingTemplate(manifestFile, { try tree.file(atPath: prefix + "template.json") }) else {
             throw TemplateError(manifestFile, "missing")
         }
-        let manifest = try TemplateManifest.parse(try readingTemplate(manifestFile) { try repository.readBlob(manifestEntry.id) }, file: manifestFile)
+        let manifest = try TemplateManifest.parse(try read(manifestEntry, from: tree, naming: manifestFile), file: manifestFile)
         let filesFolder = "\(resolved.source.name): \(prefix)files"
-        let entries = try readingTemplate(filesFolder, { try repository.files(under: prefix + "files", inTree: tree) })
+        let entries = try readingTemplate(filesFolder, { try tree.files(under: prefix + "files") })
         for entry in entries where entry.kind != .blob {
             throw TemplateError("\(filesFolder)/\(entry.path)", "submodules are not allowed in templates")
         }
         // All at once over the cores; on a failure, again one by one so the error names the file.
-        let contents = try (try? repository.readBlobs(entries.map(\.id))) ?? entries.map { entry in
-            try readingTemplate("\(filesFolder)/\(entry.path)") { try repository.readBlob(entry.id) }
-        }
+        let contents = try tree.contents(of: entries, naming: { "\(filesFolder)/\($0.path)" })
         let files = zip(entries, contents).map { entry, data in TemplateFile(path: entry.path, data: data, mode: entry.mode) }
         func partials(under folder: String) throws -> [String: String] {
             var result: [String: String] = [:]
-            let entries = try readingTemplate("\(resolved.source.name): \(folder)") { try repository.files(under: folder, inTree: tree) }
+            let entries = try readingTemplate("\(resolved.source.name): \(folder)") { try tree.files(under: folder) }
             for entry in entries where entry.kind == .blob && !entry.isSymlink && entry.path.hasSuffix(".mustache") {
-                let data = try readingTemplate("\(resolved.source.name): \(folder)/\(entry.path)") { try repository.readBlob(entry.id) }
+                let data = try read(entry, from: tree, naming: "\(resolved.source.name): \(folder)/\(entry.path)")
                 guard let text = String(data: data, encoding: .utf8) else {
                     throw TemplateError("\(resolved.source.name): \(folder)/\(entry.path)", "partial is not valid UTF-8")
                 }
@@ -79,6 +82,10 @@ public struct Template: Sendable {
         return Template(manifest: manifest, path: path, source: resolved.source, commit: resolved.commit, ref: resolved.ref, files: files,
                         partials: try partials(under: prefix + "partials"),
                         repositoryPartials: path.isEmpty ? [:] : try partials(under: "partials"))
+    }
+
+    private static func read(_ entry: TreeEntry, from tree: some TemplateTree, naming name: String) throws -> Data {
+        try readingTemplate(name) { try tree.contents(of: [entry]).first ?? Data() }
     }
 
     /// Fails when the template needs a newer Folio than `folioVersion`.

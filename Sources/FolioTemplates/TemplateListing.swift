@@ -9,8 +9,12 @@ struct TemplateListing {
     var warnings: [String] = []
 
     static func read(repository: Repository, tree: ObjectID, sourceName: String) throws -> TemplateListing {
+        try read(GitTemplateTree(repository: repository, tree: tree), sourceName: sourceName)
+    }
+
+    static func read(_ tree: some TemplateTree, sourceName: String) throws -> TemplateListing {
         var listing = TemplateListing()
-        let entries = try readingTemplate("\(sourceName): tree \(tree.hex)") { try repository.files(inTree: tree) }
+        let entries = try readingTemplate("\(sourceName): \(tree.name)") { try tree.files(under: "") }
         // Template folders: those holding template.json, outermost first; a template.json inside another template
         // (for example in its files/) belongs to that template's content and is not a template.
         var roots: [(path: String, blob: ObjectID)] = []
@@ -23,9 +27,8 @@ struct TemplateListing {
         for root in roots where !accepted.contains(where: { $0.path.isEmpty || root.path.hasPrefix($0.path + "/") }) {
             accepted.append(root)
         }
-        let blobs = try accepted.map { root in
-            try readingTemplate("\(sourceName): " + (root.path.isEmpty ? "" : root.path + "/") + "template.json") { try repository.readBlob(root.blob) }
-        }
+        let manifests = accepted.map { TreeEntry(path: ($0.path.isEmpty ? "" : $0.path + "/") + "template.json", id: $0.blob, mode: 0o100644, kind: .blob) }
+        let blobs = try tree.contents(of: manifests, naming: { "\(sourceName): \($0.path)" })
         let paths = accepted.map(\.path)
         // Many manifests are parsed on every core.
         let parsed = parallelMap(accepted.count, threshold: 16) { index -> Result<TemplateManifest, any Error> in
@@ -48,8 +51,8 @@ struct TemplateListing {
                 listing.warnings.append(TemplateError.oneLine(error))
             }
         }
-        if let catalog = try readingTemplate("\(sourceName): catalog.json", { try repository.entry(atPath: "catalog.json", inTree: tree) }), catalog.kind == .blob {
-            let data = try readingTemplate("\(sourceName): catalog.json") { try repository.readBlob(catalog.id) }
+        if let catalog = try readingTemplate("\(sourceName): catalog.json", { try tree.file(atPath: "catalog.json") }) {
+            let data = try tree.contents(of: [catalog], naming: { _ in "\(sourceName): catalog.json" }).first ?? Data()
             do {
                 listing.apply(try TemplateCatalog.parse(data, file: "\(sourceName): catalog.json"))
             } catch {

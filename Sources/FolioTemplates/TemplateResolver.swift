@@ -127,7 +127,9 @@ public struct TemplateResolver: Sendable {
                 throw TemplateError(source.name, "cannot find Folio's bundled templates (no share/folio/templates/catalog.json beside the folio executable; set FOLIO_TEMPLATES)")
             }
             if source.ref != nil { throw TemplateError(source.name, "a plain folder has no refs", kind: .refOnPlainFolder) }
-            repository = try FolderSnapshot.snapshot(folder, cache: cacheFolder, sourceName: source.name, limits: limits)
+            let walk = try FolderSnapshot.walk(folder, sourceName: source.name, limits: limits)
+            if wanted == nil, let resolved = resolveCurrent(walk, source: source) { return resolved }
+            repository = try FolderSnapshot.snapshot(walk, cache: cacheFolder, sourceName: source.name)
             snapshot = true
         } else if source.isRemote {
             let mirror = try RemoteMirror(location: source.location, cacheFolder: cacheFolder, sourceName: source.name, environment: environment)
@@ -144,7 +146,9 @@ public struct TemplateResolver: Sendable {
                 }
             } else {
                 if source.ref != nil && wanted == nil { throw TemplateError(source.name, "\(folder.path) is a plain folder, not a git repository; it has no refs") }
-                repository = try FolderSnapshot.snapshot(folder, cache: cacheFolder, sourceName: source.name, limits: limits)
+                let walk = try FolderSnapshot.walk(folder, sourceName: source.name, limits: limits)
+                if wanted == nil, let resolved = resolveCurrent(walk, source: source) { return resolved }
+                repository = try FolderSnapshot.snapshot(walk, cache: cacheFolder, sourceName: source.name)
                 snapshot = true
             }
         }
@@ -156,6 +160,16 @@ public struct TemplateResolver: Sendable {
         return ResolvedSource(source: source, commit: commitID.hex, ref: snapshot ? nil : wanted == nil ? refName : source.ref, templates: listing.templates,
                               groups: listing.groups, warnings: warnings + listing.warnings, fetchedAt: fetchedAt,
                               gitDirectory: repository.gitDirectory)
+    }
+
+    /// A plain folder whose snapshot is current, listed straight from its files (no libgit2); nil when it is not
+    /// current or changes while being listed (the caller then snapshots it).
+    private func resolveCurrent(_ walk: FolderSnapshot.Walk, source: TemplateSource) -> ResolvedSource? {
+        guard let current = FolderSnapshot.current(walk, cache: cacheFolder),
+              let listing = try? TemplateListing.read(FolderTemplateTree(current), sourceName: source.name) else { return nil }
+        PhaseTrace.mark("template source resolved (current folder)")
+        return ResolvedSource(source: source, commit: current.commit.hex, ref: nil, templates: listing.templates, groups: listing.groups,
+                              warnings: listing.warnings, fetchedAt: nil, gitDirectory: current.gitDirectory, folder: current)
     }
 
     /// Whether `folder` has what a git repository needs to be opened (a `.git`, or a bare layout's HEAD, objects and
@@ -200,6 +214,15 @@ public struct TemplateResolver: Sendable {
             let extra = resolved.warnings.isEmpty ? "" : " (\(resolved.warnings.joined(separator: "; ")))"
             throw TemplateError(id, "no such template in source '\(resolved.source.name)'\(extra)")
         }
+        if let folder = resolved.folder {
+            do {
+                var template = try Template.load(from: FolderTemplateTree(folder), path: summary.path, resolved: resolved)
+                template.renderLimits = limits.render
+                return template
+            } catch is FolderChanged {
+                // Changed since it was listed: the snapshot's commit (in the cache repository) holds what was listed.
+            }
+        }
         guard let commitID = ObjectID(hex: resolved.commit) else { throw TemplateError(resolved.source.name, "bad commit id \(resolved.commit)") }
         let repository = try readingTemplate("\(resolved.source.name): \(resolved.gitDirectory.path)") { try Repository.open(at: resolved.gitDirectory) }
         let tree = try readingTemplate("\(resolved.source.name): commit \(resolved.commit)") { try repository.commit(commitID).tree }
@@ -223,6 +246,8 @@ func readingTemplate<T>(_ what: String, _ body: () throws -> T) throws -> T {
         return try body()
     } catch let error as TemplateError {
         throw error
+    } catch let error as FolderChanged {
+        throw error  // not a broken repository: the caller reads the snapshot's commit instead
     } catch {
         throw TemplateError(what, "cannot read it from the template repository (\(TemplateError.oneLine(error)))")
     }

@@ -138,6 +138,8 @@ public struct ResolvedSource: Sendable {
     public let fetchedAt: Date?
     /// The git repository the commit lives in (the source itself, its mirror, or its snapshot).
     let gitDirectory: URL
+    /// For a plain folder whose snapshot was current when resolved: its files, read straight from the folder.
+    var folder: CurrentFolder? = nil
     /// The source location to record in documents.
     var recordedLocation: String { source.location }
 }

@@ -1,0 +1,111 @@
+import Foundation
+import XCTest
+import FolioCore
+import FolioGit
+@testable import FolioTemplates
+import FolioTestSupport
+
+/// A plain folder whose snapshot is current is listed and loaded straight from its files (no libgit2 reads), and
+/// whatever happens to the folder meanwhile, a template is always exactly the snapshot it names.
+final class CurrentFolderTests: XCTestCase {
+    private var temp: TemporaryDirectory!
+    private var folder: TemplateRepoBuilder!
+    private var resolver: TemplateResolver!
+    private var source: TemplateSource!
+
+    override func setUpWithError() throws {
+        temp = TemporaryDirectory()
+        folder = TemplateRepoBuilder(root: temp.path("plain"), environment: temp.environment())
+        try folder.template("t", id: "p/t", body: "v1 {{who}}\n")
+        try folder.write("t/files/sub/more.txt", "more {{who}}\n")
+        try folder.write("t/partials/sign.mustache", "-- {{who}}")
+        try folder.write("t/files/signed.txt", "{{>sign}}\n")
+        resolver = TemplateResolver(environment: temp.environment())
+        source = TemplateSource(name: "plain", location: folder.root.path)
+    }
+
+    private func ageFiles() throws {
+        let old = Date().addingTimeInterval(-3600)
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder.root.path) {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder.root.appendingPathComponent(path).path)
+        }
+    }
+
+    private func resolve() throws -> ResolvedSource { try await_ { [resolver, source] in try await resolver!.resolve(source!) } }
+
+    private func render(_ template: Template) throws -> [String: String] {
+        Dictionary(uniqueKeysWithValues: try template.render(answers: ["who": .string("a")]).map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
+    }
+
+    func testGivenACurrentSnapshotWhenResolvedAgainThenItIsReadFromTheFolderAndMatchesTheSnapshotExactly() throws {
+        // Given a folder snapshotted once, with files older than its stat cache
+        try ageFiles()
+        let first = try resolve()
+        XCTAssertNil(first.folder, "the first resolve snapshots through libgit2")
+        // When it is resolved again
+        let second = try resolve()
+        // Then it comes from the folder, names the same commit, and loads the same template as the snapshot's commit
+        let current = try XCTUnwrap(second.folder)
+        XCTAssertEqual(second.commit, first.commit)
+        XCTAssertEqual(second.templates.map(\.id), first.templates.map(\.id))
+        let fromFolder = try resolver.loadTemplate("p/t", in: second)
+        let fromGit = try resolver.loadTemplate("p/t", in: first)
+        XCTAssertEqual(fromFolder.files, fromGit.files)
+        XCTAssertEqual(fromFolder.partials.templateLevel, fromGit.partials.templateLevel)
+        XCTAssertEqual(try render(fromFolder), ["hello.txt": "v1 a\n", "sub/more.txt": "more a\n", "signed.txt": "-- a"])
+        XCTAssertEqual(fromFolder.commit, first.commit)
+        // And the blob ids the folder vouches for are the snapshot's own
+        let repository = try Repository.open(at: current.gitDirectory)
+        let tree = try repository.commit(try XCTUnwrap(ObjectID(hex: first.commit))).tree
+        for (entry, blob) in zip(current.entries, current.blobs) {
+            XCTAssertEqual(try repository.entry(atPath: entry.path, inTree: tree)?.id, blob, entry.path)
+        }
+    }
+
+    func testGivenAFolderListedFromItsFilesWhenAFileChangesBeforeLoadingThenTheListedSnapshotIsLoaded() throws {
+        // Given a current folder, resolved from its files
+        try ageFiles()
+        _ = try resolve()
+        let resolved = try resolve()
+        XCTAssertNotNil(resolved.folder)
+        // When a file is rewritten (same size) after the listing and before the template is loaded
+        try folder.write("t/files/hello.txt", "v2 {{who}}\n")
+        // Then the template loaded is the snapshot that was listed, never a mixture with the new file
+        let template = try resolver.loadTemplate("p/t", in: resolved)
+        XCTAssertEqual(try render(template)["hello.txt"], "v1 a\n")
+        XCTAssertEqual(template.commit, resolved.commit)
+        // And the next resolve sees the change as a new snapshot
+        let next = try resolve()
+        XCTAssertNotEqual(next.commit, resolved.commit)
+        XCTAssertEqual(try render(try resolver.loadTemplate("p/t", in: next))["hello.txt"], "v2 a\n")
+    }
+
+    func testGivenACacheRepositoryUnderItsEarlierNameWhenResolvedThenItIsMovedAndNotSnapshottedAgain() throws {
+        // Given a snapshot whose cache repository still has the name earlier versions gave it
+        try ageFiles()
+        let first = try resolve()
+        let sources = temp.path("home/.cache/folio/sources")
+        let now = CacheRepository.snapshotFolder(for: folder.root.standardizedFileURL, in: sources)
+        let earlier = CacheRepository.folder(key: "folder:" + folder.root.standardizedFileURL.path, label: "plain", in: sources)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: now.path))
+        try FileManager.default.moveItem(at: now, to: earlier)
+        // When the folder is resolved
+        let second = try resolve()
+        // Then the repository is back under its name, with the same snapshot, and nothing is left under the old one
+        XCTAssertEqual(second.commit, first.commit)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: now.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: earlier.path))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { !$0.hasPrefix(".") }.count, 1)
+    }
+
+    func testGivenHexTextWhenParsedAsAnObjectIDThenOnlyFortyHexDigitsAreAcceptedAndRoundTrip() throws {
+        let hex = "ce013625030ba8dba906f756967f9e9ca394464a"
+        XCTAssertEqual(ObjectID(hex: hex)?.hex, hex)
+        XCTAssertEqual(ObjectID(hex: hex.uppercased())?.hex, hex)
+        let dir = TemporaryDirectory()
+        XCTAssertEqual(try Repository.create(at: dir.path("r")).writeBlob(Data("hello\n".utf8)), ObjectID(hex: hex))
+        for bad in ["", String(hex.dropLast()), hex + "0", "g" + hex.dropFirst(), "０" + hex.dropFirst(), String(hex.dropLast()) + "\u{0}"] {
+            XCTAssertNil(ObjectID(hex: bad), bad)
+        }
+    }
+}
