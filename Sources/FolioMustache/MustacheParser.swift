@@ -13,6 +13,11 @@ struct MustacheName: Sendable {
     /// Dot-separated parts; empty for the implicit iterator `.`.
     var parts: [String] { first.map { [$0] + rest } ?? [] }
 
+    /// The name spelled by `bytes` (already trimmed).
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.init(String(decoding: bytes, as: UTF8.self))
+    }
+
     init(_ raw: String) {
         self.raw = raw
         if raw == "." {
@@ -36,8 +41,10 @@ struct TemplateReference: Sendable {
 }
 
 /// The compiled form of a template.
-indirect enum MustacheNode: Sendable {
-    case text([UInt8])
+/// Not `indirect`: children live in arrays already, and boxing every node cost an allocation per tag and per text.
+enum MustacheNode: Sendable {
+    /// Template text: usually a slice of the parsed source itself (no copy of its own).
+    case text(ArraySlice<UInt8>)
     case variable(MustacheName, escaped: Bool, SourceLocation)
     case section(MustacheName, inverted: Bool, children: [MustacheNode], SourceLocation)
     /// `indent` is non-nil only for standalone partials: it prefixes each line of the partial.
@@ -77,8 +84,8 @@ struct MustacheParser {
         let end: Int
         /// The byte after the opening delimiter (a sigil such as `#` or `/`, or the first byte of a name).
         let sigil: UInt8?
-        /// What is between the sigil and the closing delimiter, untrimmed.
-        let content: String
+        /// Where the bytes between the sigil and the closing delimiter are, untrimmed.
+        let content: Range<Int>
         let location: SourceLocation
         /// Only blanks (after the previous tag) separate the tag from the start of its line.
         let leftClear: Bool
@@ -97,8 +104,10 @@ struct MustacheParser {
     private var openDelimiter: [UInt8] = Array("{{".utf8)
     private var closeDelimiter: [UInt8] = Array("}}".utf8)
     private var frames: [Frame]
-    /// Text read but not yet added to the innermost frame.
-    private var pendingText: [UInt8] = []
+    /// Text read but not yet added to the innermost frame: one range of the source while the pieces are
+    /// contiguous (the usual case, kept as a slice of the source), copied out once they are not.
+    private var pendingRange: Range<Int>? = nil
+    private var pendingCopy: [UInt8]? = nil
     /// Where the next text to keep begins.
     private var textStart = 0
     /// Where the search for the next tag begins.
@@ -110,7 +119,11 @@ struct MustacheParser {
     private var currentColumn = 1
 
     init(source: String, name: String) {
-        bytes = Array(source.utf8)
+        self.init(bytes: Array(source.utf8), name: name)
+    }
+
+    init(bytes: [UInt8], name: String) {
+        self.bytes = bytes
         file = name
         frames = [Frame(kind: .root, rawName: "", location: SourceLocation(file: name, line: 1, column: 1))]
     }
@@ -168,7 +181,7 @@ struct MustacheParser {
         let extent = try tagExtent(afterOpen: afterOpen, sigil: sigil, location)
         let before = blanksBefore(start)
         let after = blanksAfter(extent.end)
-        return Tag(start: start, end: extent.end, sigil: sigil, content: string(extent.content), location: location,
+        return Tag(start: start, end: extent.end, sigil: sigil, content: extent.content, location: location,
                    leftClear: before.clear, rightClear: after.clear, lineStart: before.lineStart, lineEnd: after.lineEnd)
     }
 
@@ -255,6 +268,17 @@ struct MustacheParser {
         return String(decoding: bytes[range], as: UTF8.self)
     }
 
+    /// `range` without the bytes `trimmed` removes at either end.
+    private func trimmedRange(_ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound, upper = range.upperBound
+        while lower < upper && Self.isTrimmable(bytes[lower]) { lower += 1 }
+        while upper > lower && Self.isTrimmable(bytes[upper - 1]) { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// The tag's content, untrimmed, as a string (for the rarer tags; variables use the bytes directly).
+    private func content(_ tag: Tag) -> String { string(tag.content) }
+
     private static func trimmed(_ s: String) -> String {
         // Most tag contents have nothing to trim: return them without building a new string.
         if let first = s.utf8.first, let last = s.utf8.last, !isTrimmable(first), !isTrimmable(last) { return s }
@@ -271,14 +295,32 @@ struct MustacheParser {
 
     private mutating func appendText(_ range: Range<Int>) {
         guard range.lowerBound < range.upperBound, range.lowerBound >= 0, range.upperBound <= bytes.count else { return }
-        bytes.withUnsafeBufferPointer { buffer in pendingText.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[range])) }
+        if pendingCopy != nil {
+            pendingCopy?.append(contentsOf: bytes[range])
+        } else if let pending = pendingRange {
+            if pending.upperBound == range.lowerBound {
+                pendingRange = pending.lowerBound..<range.upperBound
+            } else {
+                var copy = Array(bytes[pending])
+                copy.append(contentsOf: bytes[range])
+                pendingCopy = copy
+                pendingRange = nil
+            }
+        } else {
+            pendingRange = range
+        }
     }
 
     /// Moves the gathered text into the innermost frame as one node.
     private mutating func flushText() {
-        guard !pendingText.isEmpty, !frames.isEmpty else { return }
-        frames[frames.count - 1].children.append(.text(pendingText))
-        pendingText = []
+        guard !frames.isEmpty else { return }
+        if let copy = pendingCopy {
+            frames[frames.count - 1].children.append(.text(copy[...]))
+        } else if let range = pendingRange {
+            frames[frames.count - 1].children.append(.text(bytes[range]))
+        }
+        pendingCopy = nil
+        pendingRange = nil
     }
 
     private mutating func append(_ node: MustacheNode) {
@@ -333,15 +375,15 @@ struct MustacheParser {
 
     private mutating func variable(_ tag: Tag) throws {
         let escaped = !(tag.sigil == UInt8(ascii: "&") || tag.sigil == UInt8(ascii: "{"))
-        let name = Self.trimmed(tag.content)
+        let name = trimmedRange(tag.content)
         guard !name.isEmpty else { throw tag.location.error("empty tag") }
         appendText(textStart..<tag.start)
         skip(to: tag.end)
-        append(.variable(MustacheName(name), escaped: escaped, tag.location))
+        append(.variable(MustacheName(bytes[name]), escaped: escaped, tag.location))
     }
 
     private mutating func setDelimiters(_ tag: Tag) throws {
-        let content = tag.content
+        let content = content(tag)
         guard content.hasSuffix("="), content.count >= 1 else {
             throw tag.location.error("unbalanced set-delimiter tag: expected a closing '='")
         }
@@ -356,7 +398,7 @@ struct MustacheParser {
     }
 
     private mutating func openSection(_ tag: Tag) throws {
-        let name = Self.trimmed(tag.content)
+        let name = string(trimmedRange(tag.content))
         guard !name.isEmpty else { throw tag.location.error("empty section name") }
         try checkNesting(tag.location)
         consume(tag, standalone: tag.standalone)
@@ -364,14 +406,14 @@ struct MustacheParser {
     }
 
     private mutating func partial(_ tag: Tag) throws {
-        let (reference, raw) = Self.reference(from: tag.content)
+        let (reference, raw) = Self.reference(from: content(tag))
         guard !raw.isEmpty, raw != "*" else { throw tag.location.error("empty partial name") }
         consume(tag, standalone: tag.standalone)
         append(.partial(reference, indent: tag.standalone ? indentation(tag) : nil, tag.location))
     }
 
     private mutating func openParent(_ tag: Tag) throws {
-        let (reference, raw) = Self.reference(from: tag.content)
+        let (reference, raw) = Self.reference(from: content(tag))
         guard !raw.isEmpty, raw != "*" else { throw tag.location.error("empty parent name") }
         try checkNesting(tag.location)
         // Whether the pair is standalone is known only at the close tag: hold the indentation back.
@@ -384,7 +426,7 @@ struct MustacheParser {
     }
 
     private mutating func openBlock(_ tag: Tag) throws {
-        let name = Self.trimmed(tag.content)
+        let name = string(trimmedRange(tag.content))
         guard !name.isEmpty else { throw tag.location.error("empty block name") }
         try checkNesting(tag.location)
         var frame = Frame(kind: .block, rawName: name, location: tag.location)
@@ -403,7 +445,7 @@ struct MustacheParser {
     }
 
     private mutating func close(_ tag: Tag) throws {
-        let closing = Self.closeName(tag.content)
+        let closing = Self.closeName(content(tag))
         guard frames.count > 1, let open = frames.last else {
             throw tag.location.error("close tag '\(closing)' has no open section")
         }
@@ -429,7 +471,7 @@ struct MustacheParser {
             if case .block(let name, let children, _, _, _) = child { overrides[name] = children }
         }
         guard let reference = open.reference else { return }
-        if !standalone, let whitespace = open.leadingWhitespace, !whitespace.isEmpty { append(.text(whitespace)) }
+        if !standalone, let whitespace = open.leadingWhitespace, !whitespace.isEmpty { append(.text(whitespace[...])) }
         append(.parent(reference, indent: standalone ? (open.leadingWhitespace ?? []) : nil, overrides: overrides, open.location))
     }
 
@@ -495,7 +537,8 @@ struct MustacheParser {
         result.reserveCapacity(nodes.count)
         for node in nodes {
             switch node {
-            case .text(let text):
+            case .text(let slice):
+                let text = Array(slice)
                 var out: [UInt8] = []
                 out.reserveCapacity(text.count)
                 var i = 0
@@ -510,7 +553,7 @@ struct MustacheParser {
                     if b == 0x0A { atLineStart = true }
                     i += 1
                 }
-                result.append(.text(out))
+                result.append(.text(out[...]))
             case .section(let name, let inverted, let children, let loc):
                 let inner = outdent(children, by: indent, atLineStart: &atLineStart)
                 result.append(.section(name, inverted: inverted, children: inner, loc))

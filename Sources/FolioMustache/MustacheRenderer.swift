@@ -64,11 +64,20 @@ public struct MustacheTemplate: Sendable {
     /// The template's name or path, used in error messages.
     public let name: String
     let nodes: [MustacheNode]
+    /// The size of the source in bytes: the first guess at the size of the output.
+    let sourceSize: Int
 
     /// Parses `source`; throws a located `MustacheError` on syntax errors.
     public init(_ source: String, name: String = "<template>") throws {
+        try self.init(utf8: Array(source.utf8), name: name)
+    }
+
+    /// Parses source given as UTF-8 bytes (the caller has checked they are UTF-8: text is kept byte for byte, names
+    /// are decoded with invalid sequences replaced); throws a located `MustacheError` on syntax errors.
+    public init(utf8 source: [UInt8], name: String = "<template>") throws {
         self.name = name
-        var parser = MustacheParser(source: source, name: name)
+        sourceSize = source.count
+        var parser = MustacheParser(bytes: source, name: name)
         nodes = try parser.parse()
     }
 
@@ -76,9 +85,18 @@ public struct MustacheTemplate: Sendable {
     public func render(
         _ data: MustacheValue, partials: any MustachePartialLoader = NoPartials(), options: MustacheRenderOptions = .init()
     ) throws -> String {
-        let renderer = MustacheRenderer(root: data, loader: partials, options: options, name: name)
+        String(decoding: try renderUTF8(data, partials: partials, options: options), as: UTF8.self)
+    }
+
+    /// `render(_:partials:options:)` as UTF-8 bytes, without building a string (the output of a UTF-8 template
+    /// rendered with string values is UTF-8).
+    public func renderUTF8(
+        _ data: MustacheValue, partials: any MustachePartialLoader = NoPartials(), options: MustacheRenderOptions = .init()
+    ) throws -> [UInt8] {
+        let renderer = MustacheRenderer(root: data, loader: partials, options: options, name: name,
+                                        expectedSize: min(sourceSize + sourceSize / 4, options.limits.maxOutputBytes))
         try renderer.render(nodes)
-        return String(decoding: renderer.output, as: UTF8.self)
+        return renderer.output
     }
 }
 
@@ -102,7 +120,7 @@ final class MustacheRenderer {
     private var current: SourceLocation?
     private var cache: [String: [MustacheNode]?] = [:]
 
-    init(root: MustacheValue, loader: any MustachePartialLoader, options: MustacheRenderOptions, name: String) {
+    init(root: MustacheValue, loader: any MustachePartialLoader, options: MustacheRenderOptions, name: String, expectedSize: Int) {
         stack = [root]
         self.loader = loader
         self.options = options
@@ -110,7 +128,7 @@ final class MustacheRenderer {
         limits.maxDepth = min(limits.maxDepth, MustacheLimits.depthCeiling)
         self.limits = limits
         self.name = name
-        output.reserveCapacity(4096)
+        output.reserveCapacity(max(expectedSize, 64))
     }
 
     func render(_ nodes: [MustacheNode]) throws {
@@ -281,22 +299,23 @@ final class MustacheRenderer {
 
     // MARK: Output
 
-    private func writeTemplateText(_ text: [UInt8]) {
+    private func writeTemplateText(_ text: ArraySlice<UInt8>) {
         guard !text.isEmpty else { return }
         if indent.isEmpty {
             output.append(contentsOf: text)
             atLineStart = text.last == 0x0A
             return
         }
-        var start = 0
-        while start < text.count {
+        let count = text.endIndex
+        var start = text.startIndex
+        while start < count {
             var end = start
-            while end < text.count && text[end] != 0x0A { end += 1 }
-            let lineEnd = end < text.count ? end + 1 : end
-            let isBlankLine = end == start || (end == start + 1 && text[start] == 0x0D && end < text.count)
+            while end < count && text[end] != 0x0A { end += 1 }
+            let lineEnd = end < count ? end + 1 : end
+            let isBlankLine = end == start || (end == start + 1 && text[start] == 0x0D && end < count)
             if atLineStart && !isBlankLine { output.append(contentsOf: indent) }
             output.append(contentsOf: text[start..<lineEnd])
-            atLineStart = end < text.count
+            atLineStart = end < count
             start = lineEnd
         }
     }

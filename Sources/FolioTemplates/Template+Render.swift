@@ -48,15 +48,14 @@ extension Template {
                 if copyOnly.contains(where: { Glob.matches($0, path: file.path) }) || Self.holdsNUL(file.data) {
                     return DocumentFile(path: path, data: file.data, executable: executable)
                 }
-                guard let text = String(data: file.data, encoding: .utf8) else {
+                // Bytes, not a String: decoding and searching through Foundation cost more than the render.
+                guard let source = Self.templateSource(file.data) else {
                     return DocumentFile(path: path, data: file.data, executable: executable)
                 }
-                if !text.contains("{{") { return DocumentFile(path: path, data: file.data, executable: executable) }
-                let mustache = try MustacheTemplate(text, name: where_)
-                let output = try mustache.render(context, partials: partials, options: options)
-                // Copied from the string's contiguous UTF-8 in one go (Data's generic sequence init goes byte by byte).
-                let bytes = output.utf8.withContiguousStorageIfAvailable { Data($0) } ?? Data(output.utf8)
-                return DocumentFile(path: path, data: bytes, executable: executable)
+                if !Self.holdsOpenTag(source) { return DocumentFile(path: path, data: file.data, executable: executable) }
+                let mustache = try MustacheTemplate(utf8: source, name: where_)
+                let output = try mustache.renderUTF8(context, partials: partials, options: options)
+                return DocumentFile(path: path, data: Data(output), executable: executable)
             }
         }
         var out: [DocumentFile] = []
@@ -70,6 +69,44 @@ extension Template {
         let sources = Dictionary(planned.map { ($0.path, describe("files/" + $0.file.path)) }, uniquingKeysWith: { first, _ in first })
         try Self.checkLinkChains(out) { sources[$0] ?? $0 }
         return zip(out, planned).map { ($0, $1.file.path) }
+    }
+
+    /// The bytes of a text file as the renderer reads them: nil when they are not UTF-8 (the file is then copied),
+    /// without a leading byte order mark (as `String(data:encoding:)` dropped it before).
+    static func templateSource(_ data: Data) -> [UInt8]? {
+        var bytes = [UInt8](data)
+        let isASCII = bytes.withUnsafeBufferPointer { buffer in
+            var any: UInt8 = 0
+            for byte in buffer { any |= byte }
+            return any < 0x80
+        }
+        if isASCII { return bytes }
+        guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        return bytes
+    }
+
+    /// Whether `bytes` hold `{{` (a file without it renders to itself and is copied).
+    static func holdsOpenTag(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            var i = 0
+            while i + 1 < buffer.count, let hit = memchr(base + i, Int32(UInt8(ascii: "{")), buffer.count - i - 1) {
+                i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+                if buffer[i] == UInt8(ascii: "{") { return true }
+            }
+            return false
+        }
+    }
+
+    /// Whether `bytes` hold `{{` (for short texts such as a path segment).
+    static func holdsOpenTag<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "{") && previous == UInt8(ascii: "{") { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// Whether `data` holds a NUL byte (binary), with one `memchr` rather than a byte-by-byte iterator.
@@ -147,7 +184,7 @@ extension Template {
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
             let raw = String(segment)
             let rendered: String
-            if !raw.contains("{{") {
+            if !Self.holdsOpenTag(segment.utf8) {
                 rendered = raw
             } else if let hit = cache[raw] {
                 rendered = hit
@@ -169,6 +206,7 @@ extension Template {
     /// backslashes, or enters `.git` / `.folio`.
     static func checkPath(_ path: String, where_: String) throws {
         func refuse(_ why: String) -> TemplateError { TemplateError(where_, "rendered path '\(path)' \(why)") }
+        if try checkPlainPath(path, refuse) { return }
         if path.hasPrefix("/") || path.hasPrefix("~") { throw refuse("is absolute") }
         if path.contains("\\") { throw refuse("contains a backslash") }
         if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { throw refuse("contains a control character") }
@@ -187,6 +225,41 @@ extension Template {
             }
         }
         if decoded != path { throw refuse("contains percent-encoding") }
+    }
+
+    /// `checkPath` for the usual path, plain ASCII without `%`, on its bytes (no Foundation, no lowercased copies):
+    /// the same refusals in the same order. False when the path is not such a path (the general check then runs).
+    private static func checkPlainPath(_ path: String, _ refuse: (String) -> TemplateError) throws -> Bool {
+        var path = path
+        return try path.withUTF8 { bytes -> Bool in
+            for byte in bytes where byte >= 0x80 || byte == UInt8(ascii: "%") { return false }
+            if let first = bytes.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "~") { throw refuse("is absolute") }
+            if bytes.contains(UInt8(ascii: "\\")) { throw refuse("contains a backslash") }
+            if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { throw refuse("contains a control character") }
+            for segment in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+                try checkPlainSegment(segment, refuse)
+            }
+            return true
+        }
+    }
+
+    /// One segment of a plain ASCII path: not empty, `.`, `..`, `.git` or `.folio` (in any case, with trailing dots
+    /// and spaces), nor `.git` hidden among leading dots and spaces.
+    private static func checkPlainSegment(_ segment: Slice<UnsafeBufferPointer<UInt8>>, _ refuse: (String) -> TemplateError) throws {
+        let dot = UInt8(ascii: "."), space = UInt8(ascii: " ")
+        if segment.isEmpty { throw refuse("has an empty part") }
+        if segment.elementsEqual([dot]) || segment.elementsEqual([dot, dot]) {
+            throw refuse("leaves the document's folder ('\(String(decoding: segment, as: UTF8.self))')")
+        }
+        func lower(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte }
+        var end = segment.endIndex
+        while end > segment.startIndex && (segment[end - 1] == dot || segment[end - 1] == space) { end -= 1 }
+        var start = segment.startIndex
+        while start < end && (segment[start] == dot || segment[start] == space) { start += 1 }
+        let trimmed = segment[segment.startIndex..<end].lazy.map(lower)
+        let bare = segment[start..<end].lazy.map(lower)
+        if trimmed.elementsEqual(".git".utf8) || bare.elementsEqual("git".utf8) && segment.first == dot { throw refuse("would write into .git") }
+        if trimmed.elementsEqual(".folio".utf8) { throw refuse("would write into .folio (managed by Folio)") }
     }
 
     /// Refuses two files rendering to one path, a file where a folder is needed, and files under a link.
