@@ -54,3 +54,18 @@ struct SourceLocation: Sendable {
         MustacheError(file: file, line: line, column: column, message: message)
     }
 }
+
+/// Where a tag is in its template (the template, and so the file, is known from where the tag is rendered).
+struct TagPosition: Sendable {
+    let line: Int
+    let column: Int
+
+    init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    init(_ location: SourceLocation) {
+        self.init(line: location.line, column: location.column)
+    }
+}

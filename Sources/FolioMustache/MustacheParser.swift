@@ -1,7 +1,10 @@
 import Foundation
 
 /// A variable or section name: `.` (implicit iterator) or dot-separated keys.
-struct MustacheName: Sendable {
+///
+/// A class, made once per distinct name of a template (the parser reuses it for every tag spelling it): nodes then
+/// hold one reference, and the renderer can remember what a name resolved to by identity.
+final class MustacheName: Sendable {
     /// The name as written (trimmed).
     let raw: String
     /// The first dot-separated part; nil for the implicit iterator `.`.
@@ -12,11 +15,6 @@ struct MustacheName: Sendable {
 
     /// Dot-separated parts; empty for the implicit iterator `.`.
     var parts: [String] { first.map { [$0] + rest } ?? [] }
-
-    /// The name spelled by `bytes` (already trimmed).
-    init(_ bytes: ArraySlice<UInt8>) {
-        self.init(String(decoding: bytes, as: UTF8.self))
-    }
 
     init(_ raw: String) {
         self.raw = raw
@@ -45,14 +43,14 @@ struct TemplateReference: Sendable {
 enum MustacheNode: Sendable {
     /// Template text: usually a slice of the parsed source itself (no copy of its own).
     case text(ArraySlice<UInt8>)
-    case variable(MustacheName, escaped: Bool, SourceLocation)
-    case section(MustacheName, inverted: Bool, children: [MustacheNode], SourceLocation)
+    case variable(MustacheName, escaped: Bool, TagPosition)
+    case section(MustacheName, inverted: Bool, children: [MustacheNode], TagPosition)
     /// `indent` is non-nil only for standalone partials: it prefixes each line of the partial.
-    case partial(TemplateReference, indent: [UInt8]?, SourceLocation)
+    case partial(TemplateReference, indent: [UInt8]?, TagPosition)
     /// A parent (`{{<x}}`) with its block overrides.
-    case parent(TemplateReference, indent: [UInt8]?, overrides: [String: [MustacheNode]], SourceLocation)
+    case parent(TemplateReference, indent: [UInt8]?, overrides: [String: [MustacheNode]], TagPosition)
     /// A block (`{{$x}}`): default content plus how an override is re-indented here.
-    case block(String, children: [MustacheNode], indent: [UInt8], indentFirstLine: Bool, SourceLocation)
+    case block(String, children: [MustacheNode], indent: [UInt8], indentFirstLine: Bool, TagPosition)
 }
 
 /// Parses template source (UTF-8 bytes) into `MustacheNode`s in one pass, in time linear in the source: tags are
@@ -86,7 +84,7 @@ struct MustacheParser {
         let sigil: UInt8?
         /// Where the bytes between the sigil and the closing delimiter are, untrimmed.
         let content: Range<Int>
-        let location: SourceLocation
+        let position: TagPosition
         /// Only blanks (after the previous tag) separate the tag from the start of its line.
         let leftClear: Bool
         /// Only blanks separate the tag from the end of its line or of the source.
@@ -117,6 +115,8 @@ struct MustacheParser {
     private var scannedUpTo = 0
     private var currentLine = 1
     private var currentColumn = 1
+    /// The names met so far, reused for later tags spelling the same name (a template names few things many times).
+    private var names: [MustacheName] = []
 
     init(source: String, name: String) {
         self.init(bytes: Array(source.utf8), name: name)
@@ -175,29 +175,29 @@ struct MustacheParser {
     /// The next tag from `position`, or nil when there is none.
     private mutating func nextTag() throws -> Tag? {
         guard let start = find(openDelimiter, from: position) else { return nil }
-        let location = location(at: start)
+        let position = position(at: start)
         let afterOpen = start + openDelimiter.count
         let sigil: UInt8? = afterOpen < bytes.count ? bytes[afterOpen] : nil
-        let extent = try tagExtent(afterOpen: afterOpen, sigil: sigil, location)
+        let extent = try tagExtent(afterOpen: afterOpen, sigil: sigil, position)
         let before = blanksBefore(start)
         let after = blanksAfter(extent.end)
-        return Tag(start: start, end: extent.end, sigil: sigil, content: extent.content, location: location,
+        return Tag(start: start, end: extent.end, sigil: sigil, content: extent.content, position: position,
                    leftClear: before.clear, rightClear: after.clear, lineStart: before.lineStart, lineEnd: after.lineEnd)
     }
 
     /// The content range and end of a tag whose opening delimiter ends at `afterOpen`.
-    private func tagExtent(afterOpen: Int, sigil: UInt8?, _ location: SourceLocation) throws -> (content: Range<Int>, end: Int) {
+    private func tagExtent(afterOpen: Int, sigil: UInt8?, _ position: TagPosition) throws -> (content: Range<Int>, end: Int) {
         // Spelled out only for an error (building it for every tag cost a string per tag).
         var close: String { String(decoding: closeDelimiter, as: UTF8.self) }
         if sigil == UInt8(ascii: "{") {
             guard let end = find([UInt8(ascii: "}")] + closeDelimiter, from: afterOpen + 1) else {
-                throw location.error("unclosed tag: missing '}\(close)'")
+                throw located(position).error("unclosed tag: missing '}\(close)'")
             }
             return ((afterOpen + 1)..<end, end + 1 + closeDelimiter.count)
         }
         var contentStart = afterOpen
         if let sigil, Self.sigils.contains(sigil) { contentStart += 1 }
-        guard let end = find(closeDelimiter, from: contentStart) else { throw location.error("unclosed tag: missing '\(close)'") }
+        guard let end = find(closeDelimiter, from: contentStart) else { throw located(position).error("unclosed tag: missing '\(close)'") }
         return (contentStart..<end, end + closeDelimiter.count)
     }
 
@@ -221,7 +221,7 @@ struct MustacheParser {
     }
 
     /// The line and column of `offset`, scanning only the bytes since the previous call.
-    private mutating func location(at offset: Int) -> SourceLocation {
+    private mutating func position(at offset: Int) -> TagPosition {
         let target = min(max(offset, 0), bytes.count)
         if target < scannedUpTo {  // not expected, but stay correct
             scannedUpTo = 0
@@ -240,7 +240,7 @@ struct MustacheParser {
             index += 1
         }
         scannedUpTo = target
-        return SourceLocation(file: file, line: currentLine, column: currentColumn)
+        return TagPosition(line: currentLine, column: currentColumn)
     }
 
     /// The first offset at or after `start` where `needle` begins (candidates found with `memchr`).
@@ -267,6 +267,42 @@ struct MustacheParser {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.lowerBound <= range.upperBound else { return "" }
         return String(decoding: bytes[range], as: UTF8.self)
     }
+
+    /// Where `position` is in this template, for errors and frames.
+    private func located(_ position: TagPosition) -> SourceLocation {
+        SourceLocation(file: file, line: position.line, column: position.column)
+    }
+
+    private func located(_ tag: Tag) -> SourceLocation { located(tag.position) }
+
+    /// The name spelled by `range` of the source (already trimmed), reusing one met before.
+    private mutating func name(_ range: Range<Int>) -> MustacheName {
+        let found = bytes.withUnsafeBufferPointer { source -> MustacheName? in
+            guard let base = source.baseAddress else { return nil }
+            for known in names.reversed() where known.raw.utf8.count == range.count {
+                let same = known.raw.utf8.withContiguousStorageIfAvailable { name in
+                    name.baseAddress.map { memcmp($0, base + range.lowerBound, range.count) == 0 } ?? range.isEmpty
+                }
+                if same ?? known.raw.utf8.elementsEqual(source[range]) { return known }
+            }
+            return nil
+        }
+        if let found { return found }
+        let made = MustacheName(String(decoding: bytes[range], as: UTF8.self))
+        if names.count < Self.maxRememberedNames { names.append(made) }
+        return made
+    }
+
+    /// The name `raw`, reusing one met before.
+    private mutating func name(_ raw: String) -> MustacheName {
+        for known in names.reversed() where known.raw == raw { return known }
+        let made = MustacheName(raw)
+        if names.count < Self.maxRememberedNames { names.append(made) }
+        return made
+    }
+
+    /// How many distinct names are remembered for reuse (the search for one is linear).
+    private static let maxRememberedNames = 32
 
     /// `range` without the bytes `trimmed` removes at either end.
     private func trimmedRange(_ range: Range<Int>) -> Range<Int> {
@@ -376,21 +412,21 @@ struct MustacheParser {
     private mutating func variable(_ tag: Tag) throws {
         let escaped = !(tag.sigil == UInt8(ascii: "&") || tag.sigil == UInt8(ascii: "{"))
         let name = trimmedRange(tag.content)
-        guard !name.isEmpty else { throw tag.location.error("empty tag") }
+        guard !name.isEmpty else { throw located(tag).error("empty tag") }
         appendText(textStart..<tag.start)
         skip(to: tag.end)
-        append(.variable(MustacheName(bytes[name]), escaped: escaped, tag.location))
+        append(.variable(self.name(name), escaped: escaped, tag.position))
     }
 
     private mutating func setDelimiters(_ tag: Tag) throws {
         let content = content(tag)
         guard content.hasSuffix("="), content.count >= 1 else {
-            throw tag.location.error("unbalanced set-delimiter tag: expected a closing '='")
+            throw located(tag).error("unbalanced set-delimiter tag: expected a closing '='")
         }
         let inner = Self.trimmed(String(content.dropLast()))
         let parts = inner.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
         guard parts.count == 2, let newOpen = parts.first, let newClose = parts.last, !newOpen.contains("="), !newClose.contains("=") else {
-            throw tag.location.error("bad set-delimiter tag '\(content.dropLast())': expected two delimiters separated by whitespace")
+            throw located(tag).error("bad set-delimiter tag '\(content.dropLast())': expected two delimiters separated by whitespace")
         }
         consume(tag, standalone: tag.standalone)
         openDelimiter = Array(newOpen.utf8)
@@ -399,27 +435,27 @@ struct MustacheParser {
 
     private mutating func openSection(_ tag: Tag) throws {
         let name = string(trimmedRange(tag.content))
-        guard !name.isEmpty else { throw tag.location.error("empty section name") }
-        try checkNesting(tag.location)
+        guard !name.isEmpty else { throw located(tag).error("empty section name") }
+        try checkNesting(located(tag))
         consume(tag, standalone: tag.standalone)
-        push(Frame(kind: tag.sigil == UInt8(ascii: "#") ? .section : .inverted, rawName: name, location: tag.location))
+        push(Frame(kind: tag.sigil == UInt8(ascii: "#") ? .section : .inverted, rawName: name, location: located(tag)))
     }
 
     private mutating func partial(_ tag: Tag) throws {
         let (reference, raw) = Self.reference(from: content(tag))
-        guard !raw.isEmpty, raw != "*" else { throw tag.location.error("empty partial name") }
+        guard !raw.isEmpty, raw != "*" else { throw located(tag).error("empty partial name") }
         consume(tag, standalone: tag.standalone)
-        append(.partial(reference, indent: tag.standalone ? indentation(tag) : nil, tag.location))
+        append(.partial(reference, indent: tag.standalone ? indentation(tag) : nil, tag.position))
     }
 
     private mutating func openParent(_ tag: Tag) throws {
         let (reference, raw) = Self.reference(from: content(tag))
-        guard !raw.isEmpty, raw != "*" else { throw tag.location.error("empty parent name") }
-        try checkNesting(tag.location)
+        guard !raw.isEmpty, raw != "*" else { throw located(tag).error("empty parent name") }
+        try checkNesting(located(tag))
         // Whether the pair is standalone is known only at the close tag: hold the indentation back.
         appendText(textStart..<(tag.leftClear ? tag.lineStart : tag.start))
         skip(to: tag.end)
-        var frame = Frame(kind: .parent, rawName: raw, location: tag.location)
+        var frame = Frame(kind: .parent, rawName: raw, location: located(tag))
         frame.reference = reference
         frame.leadingWhitespace = tag.leftClear ? indentation(tag) : nil
         push(frame)
@@ -427,9 +463,9 @@ struct MustacheParser {
 
     private mutating func openBlock(_ tag: Tag) throws {
         let name = string(trimmedRange(tag.content))
-        guard !name.isEmpty else { throw tag.location.error("empty block name") }
-        try checkNesting(tag.location)
-        var frame = Frame(kind: .block, rawName: name, location: tag.location)
+        guard !name.isEmpty else { throw located(tag).error("empty block name") }
+        try checkNesting(located(tag))
+        var frame = Frame(kind: .block, rawName: name, location: located(tag))
         frame.inParentBody = frames.last?.kind == .parent
         if frame.inParentBody {
             // An argument passed to a parent: left side is irrelevant, a line end after it is part of the tag.
@@ -447,10 +483,10 @@ struct MustacheParser {
     private mutating func close(_ tag: Tag) throws {
         let closing = Self.closeName(content(tag))
         guard frames.count > 1, let open = frames.last else {
-            throw tag.location.error("close tag '\(closing)' has no open section")
+            throw located(tag).error("close tag '\(closing)' has no open section")
         }
         guard open.rawName == closing else {
-            throw tag.location.error(
+            throw located(tag).error(
                 "mismatched close tag '\(closing)': the open section is '\(open.rawName)' (line \(open.location.line), column \(open.location.column))")
         }
         switch open.kind {
@@ -472,7 +508,7 @@ struct MustacheParser {
         }
         guard let reference = open.reference else { return }
         if !standalone, let whitespace = open.leadingWhitespace, !whitespace.isEmpty { append(.text(whitespace[...])) }
-        append(.parent(reference, indent: standalone ? (open.leadingWhitespace ?? []) : nil, overrides: overrides, open.location))
+        append(.parent(reference, indent: standalone ? (open.leadingWhitespace ?? []) : nil, overrides: overrides, TagPosition(open.location)))
     }
 
     /// Closes a block passed as an argument to a parent: its lines are outdented by its own first line's indentation.
@@ -485,7 +521,7 @@ struct MustacheParser {
             let intrinsic = Array(first.prefix(while: { Self.isBlank($0) }))
             if !intrinsic.isEmpty { children = Self.outdent(children, by: intrinsic) }
         }
-        append(.block(done.rawName, children: children, indent: [], indentFirstLine: false, done.location))
+        append(.block(done.rawName, children: children, indent: [], indentFirstLine: false, TagPosition(done.location)))
     }
 
     private mutating func closeBlock(_ tag: Tag) {
@@ -504,13 +540,13 @@ struct MustacheParser {
         } else if let whitespace = done.leadingWhitespace {
             indent = whitespace
         }
-        append(.block(done.rawName, children: done.children, indent: indent, indentFirstLine: firstLine, done.location))
+        append(.block(done.rawName, children: done.children, indent: indent, indentFirstLine: firstLine, TagPosition(done.location)))
     }
 
     private mutating func closeSection(_ tag: Tag) {
         consume(tag, standalone: tag.standalone)
         guard let done = pop() else { return }
-        append(.section(MustacheName(done.rawName), inverted: done.kind == .inverted, children: done.children, done.location))
+        append(.section(name(done.rawName), inverted: done.kind == .inverted, children: done.children, TagPosition(done.location)))
     }
 
     private static func closeName(_ content: String) -> String {
