@@ -57,12 +57,16 @@ struct SourceLocation: Sendable {
 
 /// Where a tag is in its template (the template, and so the file, is known from where the tag is rendered).
 struct TagPosition: Sendable {
-    let line: Int
-    let column: Int
+    // 32 bits each keep nodes small; a template of more than 2^31 lines or columns is clamped in messages.
+    private let storedLine: Int32
+    private let storedColumn: Int32
+
+    var line: Int { Int(storedLine) }
+    var column: Int { Int(storedColumn) }
 
     init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
+        storedLine = Int32(clamping: line)
+        storedColumn = Int32(clamping: column)
     }
 
     init(_ location: SourceLocation) {

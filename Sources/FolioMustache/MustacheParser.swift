@@ -45,12 +45,13 @@ enum MustacheNode: Sendable {
     case text(ArraySlice<UInt8>)
     case variable(MustacheName, escaped: Bool, TagPosition)
     case section(MustacheName, inverted: Bool, children: [MustacheNode], TagPosition)
+    // The rarer kinds are boxed: they are larger, and every node is as large as the largest kind.
     /// `indent` is non-nil only for standalone partials: it prefixes each line of the partial.
-    case partial(TemplateReference, indent: [UInt8]?, TagPosition)
+    indirect case partial(TemplateReference, indent: [UInt8]?, TagPosition)
     /// A parent (`{{<x}}`) with its block overrides.
-    case parent(TemplateReference, indent: [UInt8]?, overrides: [String: [MustacheNode]], TagPosition)
+    indirect case parent(TemplateReference, indent: [UInt8]?, overrides: [String: [MustacheNode]], TagPosition)
     /// A block (`{{$x}}`): default content plus how an override is re-indented here.
-    case block(String, children: [MustacheNode], indent: [UInt8], indentFirstLine: Bool, TagPosition)
+    indirect case block(String, children: [MustacheNode], indent: [UInt8], indentFirstLine: Bool, TagPosition)
 }
 
 /// Parses template source (UTF-8 bytes) into `MustacheNode`s in one pass, in time linear in the source: tags are
@@ -102,6 +103,8 @@ struct MustacheParser {
     private var openDelimiter: [UInt8] = Array("{{".utf8)
     private var closeDelimiter: [UInt8] = Array("}}".utf8)
     private var frames: [Frame]
+    /// The children of the innermost frame, held apart from `frames` so that appending never copies them.
+    private var nodes: [MustacheNode] = []
     /// Text read but not yet added to the innermost frame: one range of the source while the pieces are
     /// contiguous (the usual case, kept as a slice of the source), copied out once they are not.
     private var pendingRange: Range<Int>? = nil
@@ -115,8 +118,9 @@ struct MustacheParser {
     private var scannedUpTo = 0
     private var currentLine = 1
     private var currentColumn = 1
-    /// The names met so far, reused for later tags spelling the same name (a template names few things many times).
-    private var names: [MustacheName] = []
+    /// The names met so far with their spelling, reused for later tags spelling the same name (a template names
+    /// few things many times).
+    private var names: [(spelling: [UInt8], name: MustacheName)] = []
 
     init(source: String, name: String) {
         self.init(bytes: Array(source.utf8), name: name)
@@ -129,9 +133,19 @@ struct MustacheParser {
     }
 
     private static let space: UInt8 = 0x20, tab: UInt8 = 0x09, newline: UInt8 = 0x0A, carriageReturn: UInt8 = 0x0D
-    private static let sigils = Array("#^/!><$&=".utf8)
 
     private static func isBlank(_ b: UInt8) -> Bool { b == Self.space || b == Self.tab }
+
+    /// One of `#^/!><$&=`: the byte after the opening delimiter that says what kind of tag it is.
+    private static func isSigil(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: ">"), UInt8(ascii: "<"),
+             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "="):
+            return true
+        default:
+            return false
+        }
+    }
 
     // MARK: Driving
 
@@ -143,7 +157,7 @@ struct MustacheParser {
         try checkAllClosed()
         appendText(textStart..<bytes.count)
         flushText()
-        return frames.first?.children ?? []
+        return nodes
     }
 
     private mutating func handle(_ tag: Tag) throws {
@@ -196,7 +210,7 @@ struct MustacheParser {
             return ((afterOpen + 1)..<end, end + 1 + closeDelimiter.count)
         }
         var contentStart = afterOpen
-        if let sigil, Self.sigils.contains(sigil) { contentStart += 1 }
+        if let sigil, Self.isSigil(sigil) { contentStart += 1 }
         guard let end = find(closeDelimiter, from: contentStart) else { throw located(position).error("unclosed tag: missing '\(close)'") }
         return (contentStart..<end, end + closeDelimiter.count)
     }
@@ -228,16 +242,18 @@ struct MustacheParser {
             currentLine = 1
             currentColumn = 1
         }
-        var index = scannedUpTo
-        while index < target {
-            let byte = bytes[index]
-            if byte == Self.newline {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var index = scannedUpTo
+            // Whole lines with `memchr`, then the columns of the last one (every byte but UTF-8 continuations).
+            while index < target, let hit = memchr(base + index, Int32(Self.newline), target - index) {
+                index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
                 currentLine += 1
                 currentColumn = 1
-            } else if byte & 0xC0 != 0x80 {
-                currentColumn += 1
             }
-            index += 1
+            var columns = 0
+            for byte in buffer[index..<target] where byte & 0xC0 != 0x80 { columns += 1 }
+            currentColumn += columns
         }
         scannedUpTo = target
         return TagPosition(line: currentLine, column: currentColumn)
@@ -279,25 +295,26 @@ struct MustacheParser {
     private mutating func name(_ range: Range<Int>) -> MustacheName {
         let found = bytes.withUnsafeBufferPointer { source -> MustacheName? in
             guard let base = source.baseAddress else { return nil }
-            for known in names.reversed() where known.raw.utf8.count == range.count {
-                let same = known.raw.utf8.withContiguousStorageIfAvailable { name in
-                    name.baseAddress.map { memcmp($0, base + range.lowerBound, range.count) == 0 } ?? range.isEmpty
+            for index in names.indices.reversed() where names[index].spelling.count == range.count {
+                let same = names[index].spelling.withUnsafeBufferPointer { known in
+                    known.baseAddress.map { memcmp($0, base + range.lowerBound, range.count) == 0 } ?? true
                 }
-                if same ?? known.raw.utf8.elementsEqual(source[range]) { return known }
+                if same { return names[index].name }
             }
             return nil
         }
         if let found { return found }
-        let made = MustacheName(String(decoding: bytes[range], as: UTF8.self))
-        if names.count < Self.maxRememberedNames { names.append(made) }
+        let spelling = Array(bytes[range])
+        let made = MustacheName(String(decoding: spelling, as: UTF8.self))
+        if names.count < Self.maxRememberedNames { names.append((spelling, made)) }
         return made
     }
 
     /// The name `raw`, reusing one met before.
     private mutating func name(_ raw: String) -> MustacheName {
-        for known in names.reversed() where known.raw == raw { return known }
+        for known in names.reversed() where known.name.raw == raw { return known.name }
         let made = MustacheName(raw)
-        if names.count < Self.maxRememberedNames { names.append(made) }
+        if names.count < Self.maxRememberedNames { names.append((Array(raw.utf8), made)) }
         return made
     }
 
@@ -349,11 +366,10 @@ struct MustacheParser {
 
     /// Moves the gathered text into the innermost frame as one node.
     private mutating func flushText() {
-        guard !frames.isEmpty else { return }
         if let copy = pendingCopy {
-            frames[frames.count - 1].children.append(.text(copy[...]))
+            nodes.append(.text(copy[...]))
         } else if let range = pendingRange {
-            frames[frames.count - 1].children.append(.text(bytes[range]))
+            nodes.append(.text(bytes[range]))
         }
         pendingCopy = nil
         pendingRange = nil
@@ -361,18 +377,24 @@ struct MustacheParser {
 
     private mutating func append(_ node: MustacheNode) {
         flushText()
-        guard !frames.isEmpty else { return }
-        frames[frames.count - 1].children.append(node)
+        nodes.append(node)
     }
 
+    /// Opens `frame` inside the innermost one, whose children are put aside in it until it is innermost again.
     private mutating func push(_ frame: Frame) {
         flushText()
+        if !frames.isEmpty { swap(&frames[frames.count - 1].children, &nodes) }
         frames.append(frame)
     }
 
+    /// Closes the innermost frame, returned with its children.
     private mutating func pop() -> Frame? {
         flushText()
-        return frames.popLast()
+        guard var done = frames.popLast() else { return nil }
+        done.children = nodes
+        nodes = []
+        if !frames.isEmpty { swap(&frames[frames.count - 1].children, &nodes) }
+        return done
     }
 
     /// Continues after `offset`: text is kept from there on.

@@ -137,7 +137,8 @@ struct MustacheRenderer {
     private var cache: [String: Loaded?] = [:]
     /// What names resolved to from the root, by the name's identity (direct-mapped on its address; a template's
     /// few names are looked up over and over). Used only while no object frame is above the root.
-    private var rootResolutions: [(name: MustacheName, value: MustacheValue?)?]
+    private var rootNames: [MustacheName?]
+    private var rootValues: [MustacheValue?]
     private static let rootResolutionSlots = 32
 
     init(root: MustacheValue, loader: any MustachePartialLoader, options: MustacheRenderOptions, name: String, expectedSize: Int) {
@@ -149,7 +150,8 @@ struct MustacheRenderer {
         self.limits = limits
         self.name = name
         files = [name]
-        rootResolutions = Array(repeating: nil, count: Self.rootResolutionSlots)
+        rootNames = Array(repeating: nil, count: Self.rootResolutionSlots)
+        rootValues = Array(repeating: nil, count: Self.rootResolutionSlots)
         output.reserveCapacity(max(expectedSize, 64))
     }
 
@@ -337,9 +339,10 @@ struct MustacheRenderer {
     /// `resolve(name)` while no object frame is above the root: remembered per name, since it cannot change.
     private mutating func resolveFromRoot(_ name: MustacheName) -> MustacheValue? {
         let slot = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(name)) >> 4) & (Self.rootResolutionSlots - 1)
-        if let known = rootResolutions[slot], known.name === name { return known.value }
+        if rootNames[slot] === name { return rootValues[slot] }
         let value = resolve(name)
-        rootResolutions[slot] = (name, value)
+        rootNames[slot] = name
+        rootValues[slot] = value
         return value
     }
 
@@ -384,6 +387,14 @@ struct MustacheRenderer {
     }
 
     private mutating func writeValue(_ value: MustacheValue, escape: Bool) {
+        if !escape, case .string(let text) = value {
+            // The usual case, copied straight from the string's UTF-8.
+            guard !text.isEmpty else { return }
+            if atLineStart && !indent.isEmpty { output.append(contentsOf: indent) }
+            atLineStart = false
+            if text.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil { output.append(contentsOf: text.utf8) }
+            return
+        }
         let text = value.renderedText
         guard !text.isEmpty else { return }
         if atLineStart && !indent.isEmpty { output.append(contentsOf: indent) }

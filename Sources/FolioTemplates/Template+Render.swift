@@ -22,23 +22,23 @@ extension Template {
 
         // Paths first (cheap, shared segments rendered once).
         var segmentCache: [String: String] = [:]
-        var planned: [(file: TemplateFile, path: String)] = []
+        // Each file's description for errors is built once here (string concatenation showed in profiles).
+        var planned: [(file: TemplateFile, path: String, where_: String)] = []
         planned.reserveCapacity(kept.count)
         for file in kept {
             let where_ = describe("files/" + file.path)
             guard let rendered = try renderPath(file.path, context: context, options: options, cache: &segmentCache, where_: where_) else { continue }
-            planned.append((file, rendered))
+            planned.append((file, rendered, where_))
         }
-        try Self.checkLayout(planned.map { ($0.path, $0.file.isSymlink, describe("files/" + $0.file.path)) })
+        try Self.checkLayout(planned.map { ($0.path, $0.file.isSymlink, $0.where_) })
 
         // Contents, in parallel when there are many.
         let partials = self.partials
         let template = self
         let jobs = planned
         let results = parallelMap(planned.count, threshold: 64) { index -> Result<DocumentFile, any Error> in
-            let (file, path) = jobs[index]
+            let (file, path, where_) = jobs[index]
             return Result {
-                let where_ = template.describe("files/" + file.path)
                 if file.isSymlink {
                     let target = String(decoding: file.data, as: UTF8.self)
                     try Self.checkLink(target: target, sourcePath: file.path, outputPath: path, where_: where_)
@@ -66,7 +66,7 @@ extension Template {
             case let .failure(error): throw error
             }
         }
-        let sources = Dictionary(planned.map { ($0.path, describe("files/" + $0.file.path)) }, uniquingKeysWith: { first, _ in first })
+        let sources = Dictionary(planned.map { ($0.path, $0.where_) }, uniquingKeysWith: { first, _ in first })
         try Self.checkLinkChains(out) { sources[$0] ?? $0 }
         return zip(out, planned).map { ($0, $1.file.path) }
     }
@@ -180,6 +180,11 @@ extension Template {
 
     /// Renders each segment of `path`; nil when a segment renders empty (the file is dropped).
     func renderPath(_ path: String, context: MustacheValue, options: MustacheRenderOptions, cache: inout [String: String], where_: String) throws -> String? {
+        if Self.isPlainPath(path) {
+            // No tag and no empty part: it renders to itself.
+            try Self.checkPath(path, where_: where_)
+            return path
+        }
         var segments: [String] = []
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
             let raw = String(segment)
@@ -200,6 +205,17 @@ extension Template {
         let result = segments.joined(separator: "/")
         try Self.checkPath(result, where_: where_)
         return result
+    }
+
+    /// Whether `path` holds no `{{` and no empty part (those render to themselves, segment by segment).
+    static func isPlainPath(_ path: String) -> Bool {
+        var previous: UInt8 = UInt8(ascii: "/")
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "{") && previous == UInt8(ascii: "{") { return false }
+            if byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/") { return false }
+            previous = byte
+        }
+        return previous != UInt8(ascii: "/")
     }
 
     /// Refuses a rendered path that is absolute, climbs with `..`, hides them behind percent-encoding or
