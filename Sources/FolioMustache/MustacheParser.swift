@@ -86,16 +86,8 @@ struct MustacheParser {
         /// Where the bytes between the sigil and the closing delimiter are, untrimmed.
         let content: Range<Int>
         let position: TagPosition
-        /// Only blanks (after the previous tag) separate the tag from the start of its line.
-        let leftClear: Bool
-        /// Only blanks separate the tag from the end of its line or of the source.
-        let rightClear: Bool
-        /// Where the blanks before the tag begin.
-        let lineStart: Int
-        /// Just past the blanks and the line end after the tag.
-        let lineEnd: Int
-
-        var standalone: Bool { leftClear && rightClear }
+        // What surrounds the tag on its line is worked out only for the tags that need it (`isStandalone` and
+        // its parts): a variable never does, and a small `Tag` is cheaper to pass around.
     }
 
     private let bytes: [UInt8]
@@ -162,7 +154,7 @@ struct MustacheParser {
 
     private mutating func handle(_ tag: Tag) throws {
         switch tag.sigil {
-        case UInt8(ascii: "!"): consume(tag, standalone: tag.standalone)
+        case UInt8(ascii: "!"): consume(tag, standalone: isStandalone(tag))
         case UInt8(ascii: "="): try setDelimiters(tag)
         case UInt8(ascii: "#"), UInt8(ascii: "^"): try openSection(tag)
         case UInt8(ascii: ">"): try partial(tag)
@@ -193,11 +185,19 @@ struct MustacheParser {
         let afterOpen = start + openDelimiter.count
         let sigil: UInt8? = afterOpen < bytes.count ? bytes[afterOpen] : nil
         let extent = try tagExtent(afterOpen: afterOpen, sigil: sigil, position)
-        let before = blanksBefore(start)
-        let after = blanksAfter(extent.end)
-        return Tag(start: start, end: extent.end, sigil: sigil, content: extent.content, position: position,
-                   leftClear: before.clear, rightClear: after.clear, lineStart: before.lineStart, lineEnd: after.lineEnd)
+        return Tag(start: start, end: extent.end, sigil: sigil, content: extent.content, position: position)
     }
+
+    /// Only blanks (after the previous tag) separate the tag from the start of its line.
+    private func isLeftClear(_ tag: Tag) -> Bool { blanksBefore(tag.start).clear }
+    /// Where the blanks before the tag begin.
+    private func tagLineStart(_ tag: Tag) -> Int { blanksBefore(tag.start).lineStart }
+    /// Only blanks separate the tag from the end of its line or of the source.
+    private func isRightClear(_ tag: Tag) -> Bool { blanksAfter(tag.end).clear }
+    /// Just past the blanks and the line end after the tag.
+    private func tagLineEnd(_ tag: Tag) -> Int { blanksAfter(tag.end).lineEnd }
+    /// The tag stands alone on its line.
+    private func isStandalone(_ tag: Tag) -> Bool { isLeftClear(tag) && isRightClear(tag) }
 
     /// The content range and end of a tag whose opening delimiter ends at `afterOpen`.
     private func tagExtent(afterOpen: Int, sigil: UInt8?, _ position: TagPosition) throws -> (content: Range<Int>, end: Int) {
@@ -406,8 +406,8 @@ struct MustacheParser {
     /// Keeps the text before `tag` and skips the tag, with its whole line when it stands alone.
     private mutating func consume(_ tag: Tag, standalone: Bool) {
         if standalone {
-            appendText(textStart..<tag.lineStart)
-            skip(to: tag.lineEnd)
+            appendText(textStart..<tagLineStart(tag))
+            skip(to: tagLineEnd(tag))
         } else {
             appendText(textStart..<tag.start)
             skip(to: tag.end)
@@ -416,7 +416,7 @@ struct MustacheParser {
 
     /// The blanks before a tag that starts its line (empty otherwise).
     private func indentation(_ tag: Tag) -> [UInt8] {
-        tag.leftClear ? Array(bytes[tag.lineStart..<tag.start]) : []
+        isLeftClear(tag) ? Array(bytes[tagLineStart(tag)..<tag.start]) : []
     }
 
     /// Parses `{{>name}}` / `{{>*name}}` content into a reference; the raw form (`*name`) matches close tags.
@@ -450,7 +450,7 @@ struct MustacheParser {
         guard parts.count == 2, let newOpen = parts.first, let newClose = parts.last, !newOpen.contains("="), !newClose.contains("=") else {
             throw located(tag).error("bad set-delimiter tag '\(content.dropLast())': expected two delimiters separated by whitespace")
         }
-        consume(tag, standalone: tag.standalone)
+        consume(tag, standalone: isStandalone(tag))
         openDelimiter = Array(newOpen.utf8)
         closeDelimiter = Array(newClose.utf8)
     }
@@ -459,15 +459,15 @@ struct MustacheParser {
         let name = string(trimmedRange(tag.content))
         guard !name.isEmpty else { throw located(tag).error("empty section name") }
         try checkNesting(located(tag))
-        consume(tag, standalone: tag.standalone)
+        consume(tag, standalone: isStandalone(tag))
         push(Frame(kind: tag.sigil == UInt8(ascii: "#") ? .section : .inverted, rawName: name, location: located(tag)))
     }
 
     private mutating func partial(_ tag: Tag) throws {
         let (reference, raw) = Self.reference(from: content(tag))
         guard !raw.isEmpty, raw != "*" else { throw located(tag).error("empty partial name") }
-        consume(tag, standalone: tag.standalone)
-        append(.partial(reference, indent: tag.standalone ? indentation(tag) : nil, tag.position))
+        consume(tag, standalone: isStandalone(tag))
+        append(.partial(reference, indent: isStandalone(tag) ? indentation(tag) : nil, tag.position))
     }
 
     private mutating func openParent(_ tag: Tag) throws {
@@ -475,11 +475,11 @@ struct MustacheParser {
         guard !raw.isEmpty, raw != "*" else { throw located(tag).error("empty parent name") }
         try checkNesting(located(tag))
         // Whether the pair is standalone is known only at the close tag: hold the indentation back.
-        appendText(textStart..<(tag.leftClear ? tag.lineStart : tag.start))
+        appendText(textStart..<(isLeftClear(tag) ? tagLineStart(tag) : tag.start))
         skip(to: tag.end)
         var frame = Frame(kind: .parent, rawName: raw, location: located(tag))
         frame.reference = reference
-        frame.leadingWhitespace = tag.leftClear ? indentation(tag) : nil
+        frame.leadingWhitespace = isLeftClear(tag) ? indentation(tag) : nil
         push(frame)
     }
 
@@ -492,12 +492,12 @@ struct MustacheParser {
         if frame.inParentBody {
             // An argument passed to a parent: left side is irrelevant, a line end after it is part of the tag.
             appendText(textStart..<tag.start)
-            skip(to: tag.rightClear ? tag.lineEnd : tag.end)
-            frame.openEndsLine = tag.rightClear
+            skip(to: isRightClear(tag) ? tagLineEnd(tag) : tag.end)
+            frame.openEndsLine = isRightClear(tag)
         } else {
-            consume(tag, standalone: tag.standalone)
-            frame.openEndsLine = tag.standalone
-            frame.leadingWhitespace = tag.leftClear ? indentation(tag) : nil
+            consume(tag, standalone: isStandalone(tag))
+            frame.openEndsLine = isStandalone(tag)
+            frame.leadingWhitespace = isLeftClear(tag) ? indentation(tag) : nil
         }
         push(frame)
     }
@@ -522,8 +522,8 @@ struct MustacheParser {
     private mutating func closeParent(_ tag: Tag) {
         appendText(textStart..<tag.start)
         guard let open = pop() else { return }
-        let standalone = open.leadingWhitespace != nil && tag.rightClear
-        skip(to: standalone ? tag.lineEnd : tag.end)
+        let standalone = open.leadingWhitespace != nil && isRightClear(tag)
+        skip(to: standalone ? tagLineEnd(tag) : tag.end)
         var overrides: [String: [MustacheNode]] = [:]
         for child in open.children {
             if case .block(let name, let children, _, _, _) = child { overrides[name] = children }
@@ -535,7 +535,7 @@ struct MustacheParser {
 
     /// Closes a block passed as an argument to a parent: its lines are outdented by its own first line's indentation.
     private mutating func closeArgument(_ tag: Tag) {
-        appendText(textStart..<(tag.leftClear ? tag.lineStart : tag.start))
+        appendText(textStart..<(isLeftClear(tag) ? tagLineStart(tag) : tag.start))
         skip(to: tag.end)
         guard let done = pop() else { return }
         var children = done.children
@@ -547,7 +547,7 @@ struct MustacheParser {
     }
 
     private mutating func closeBlock(_ tag: Tag) {
-        consume(tag, standalone: tag.standalone)
+        consume(tag, standalone: isStandalone(tag))
         guard let done = pop() else { return }
         var indent: [UInt8] = []
         var firstLine = false
@@ -566,7 +566,7 @@ struct MustacheParser {
     }
 
     private mutating func closeSection(_ tag: Tag) {
-        consume(tag, standalone: tag.standalone)
+        consume(tag, standalone: isStandalone(tag))
         guard let done = pop() else { return }
         append(.section(name(done.rawName), inverted: done.kind == .inverted, children: done.children, TagPosition(done.location)))
     }

@@ -25,8 +25,9 @@ extension Template {
         // Each file's description for errors is built once here (string concatenation showed in profiles).
         var planned: [(file: TemplateFile, path: String, where_: String)] = []
         planned.reserveCapacity(kept.count)
+        let filesFolder = describe("files/")
         for file in kept {
-            let where_ = describe("files/" + file.path)
+            let where_ = filesFolder + file.path
             guard let rendered = try renderPath(file.path, context: context, options: options, cache: &segmentCache, where_: where_) else { continue }
             planned.append((file, rendered, where_))
         }
