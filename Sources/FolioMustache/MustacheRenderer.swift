@@ -96,7 +96,7 @@ public struct MustacheTemplate: Sendable {
         var renderer = MustacheRenderer(root: data, loader: partials, options: options, name: name,
                                         expectedSize: min(sourceSize + sourceSize / 4, options.limits.maxOutputBytes))
         try renderer.render(nodes)
-        return renderer.output
+        return renderer.output.bytes
     }
 }
 
@@ -105,14 +105,14 @@ public struct MustacheTemplate: Sendable {
 ///
 /// A struct with mutating methods rather than a class: the output buffer and counters are written for every node,
 /// and a class's stored properties pay a dynamic exclusivity check on each such access.
-struct MustacheRenderer {
+struct MustacheRenderer: ~Copyable {
     /// Nodes of a partial or parent, with the index in `files` of the template they were parsed from.
     private struct Loaded {
         let nodes: [MustacheNode]
         let file: Int
     }
 
-    private(set) var output: [UInt8] = []
+    private(set) var output: MustacheOutput
     private var stack: [MustacheValue]
     /// How many frames above the root are objects: while none is, a name resolves from the root alone.
     private var objectFrames = 0
@@ -152,7 +152,7 @@ struct MustacheRenderer {
         files = [name]
         rootNames = Array(repeating: nil, count: Self.rootResolutionSlots)
         rootValues = Array(repeating: nil, count: Self.rootResolutionSlots)
-        output.reserveCapacity(max(expectedSize, 64))
+        output = MustacheOutput(capacity: expectedSize)
     }
 
     mutating func render(_ nodes: [MustacheNode]) throws {
@@ -368,7 +368,7 @@ struct MustacheRenderer {
     private mutating func writeTemplateText(_ text: ArraySlice<UInt8>) {
         guard !text.isEmpty else { return }
         if indent.isEmpty {
-            output.append(contentsOf: text)
+            output.append(text)
             atLineStart = text.last == 0x0A
             return
         }
@@ -379,8 +379,8 @@ struct MustacheRenderer {
             while end < count && text[end] != 0x0A { end += 1 }
             let lineEnd = end < count ? end + 1 : end
             let isBlankLine = end == start || (end == start + 1 && text[start] == 0x0D && end < count)
-            if atLineStart && !isBlankLine { output.append(contentsOf: indent) }
-            output.append(contentsOf: text[start..<lineEnd])
+            if atLineStart && !isBlankLine { output.append(indent) }
+            output.append(text[start..<lineEnd])
             atLineStart = end < count
             start = lineEnd
         }
@@ -390,27 +390,27 @@ struct MustacheRenderer {
         if !escape, case .string(let text) = value {
             // The usual case, copied straight from the string's UTF-8.
             guard !text.isEmpty else { return }
-            if atLineStart && !indent.isEmpty { output.append(contentsOf: indent) }
+            if atLineStart && !indent.isEmpty { output.append(indent) }
             atLineStart = false
-            if text.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil { output.append(contentsOf: text.utf8) }
+            if text.utf8.withContiguousStorageIfAvailable({ output.append($0) }) == nil { output.append(Array(text.utf8)) }
             return
         }
         let text = value.renderedText
         guard !text.isEmpty else { return }
-        if atLineStart && !indent.isEmpty { output.append(contentsOf: indent) }
+        if atLineStart && !indent.isEmpty { output.append(indent) }
         atLineStart = false
         let utf8 = text.utf8
         guard escape, utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
-            output.append(contentsOf: utf8)
+            if utf8.withContiguousStorageIfAvailable({ output.append($0) }) == nil { output.append(Array(utf8)) }
             return
         }
         for byte in utf8 {
             switch byte {
-            case UInt8(ascii: "&"): output.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
-            case UInt8(ascii: "<"): output.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
-            case UInt8(ascii: ">"): output.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])  // &gt;
-            case UInt8(ascii: "\""): output.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
-            case UInt8(ascii: "'"): output.append(contentsOf: [0x26, 0x23, 0x33, 0x39, 0x3B])  // &#39;
+            case UInt8(ascii: "&"): output.append([0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
+            case UInt8(ascii: "<"): output.append([0x26, 0x6C, 0x74, 0x3B])  // &lt;
+            case UInt8(ascii: ">"): output.append([0x26, 0x67, 0x74, 0x3B])  // &gt;
+            case UInt8(ascii: "\""): output.append([0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
+            case UInt8(ascii: "'"): output.append([0x26, 0x23, 0x33, 0x39, 0x3B])  // &#39;
             default: output.append(byte)
             }
         }

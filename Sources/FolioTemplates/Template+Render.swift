@@ -282,6 +282,7 @@ extension Template {
     /// Refuses two files rendering to one path, a file where a folder is needed, and files under a link.
     static func checkLayout(_ entries: [(path: String, isLink: Bool, where_: String)]) throws {
         var byPath: [String: String] = [:]
+        byPath.reserveCapacity(entries.count)
         var links: Set<String> = []
         for entry in entries {
             if let other = byPath[entry.path] {
@@ -292,7 +293,9 @@ extension Template {
         }
         for entry in entries {
             var folder = Substring(entry.path)
-            while let slash = folder.lastIndex(of: "/") {
+            // Over UTF-8 for an ASCII path (a search by Character breaks graphemes at every step back).
+            let isASCII = entry.path.utf8.allSatisfy { $0 < 0x80 }
+            while let slash = isASCII ? folder.utf8.lastIndex(of: UInt8(ascii: "/")) : folder.lastIndex(of: "/") {
                 folder = folder[..<slash]
                 let name = String(folder)
                 if links.contains(name) { throw TemplateError(entry.where_, "would be written through the link '\(name)'") }
