@@ -53,8 +53,10 @@ extension Template {
                 guard let source = Self.templateSource(file.data) else {
                     return DocumentFile(path: path, data: file.data, executable: executable)
                 }
-                if !Self.holdsOpenTag(source) { return DocumentFile(path: path, data: file.data, executable: executable) }
-                let mustache = try MustacheTemplate(utf8: source, name: where_)
+                if !Self.holdsOpenTag(source.bytes, isASCII: source.isASCII) {
+                    return DocumentFile(path: path, data: file.data, executable: executable)
+                }
+                let mustache = try MustacheTemplate(utf8: source.bytes, name: where_)
                 let output = try mustache.renderUTF8(context, partials: partials, options: options)
                 return DocumentFile(path: path, data: Data(output), executable: executable)
             }
@@ -72,24 +74,31 @@ extension Template {
         return zip(out, planned).map { ($0, $1.file.path) }
     }
 
-    /// The bytes of a text file as the renderer reads them: nil when they are not UTF-8 (the file is then copied),
-    /// without a leading byte order mark (as `String(data:encoding:)` dropped it before).
-    static func templateSource(_ data: Data) -> [UInt8]? {
+    /// The bytes of a text file as the renderer reads them, and whether they are all ASCII: nil when they are not
+    /// UTF-8 (the file is then copied), without a leading byte order mark (as `String(data:encoding:)` dropped it).
+    static func templateSource(_ data: Data) -> (bytes: [UInt8], isASCII: Bool)? {
         var bytes = [UInt8](data)
-        let isASCII = bytes.withUnsafeBufferPointer { buffer in
+        if isASCII(bytes) { return (bytes, true) }
+        guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        return (bytes, false)
+    }
+
+    /// Whether every byte is below 0x80.
+    static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
             var any: UInt8 = 0
             for byte in buffer { any |= byte }
             return any < 0x80
         }
-        if isASCII { return bytes }
-        guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        return bytes
     }
 
-    /// Whether `bytes` hold `{{` (a file without it renders to itself and is copied).
-    static func holdsOpenTag(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
+    /// Whether UTF-8 `bytes` hold `{{` as Foundation's `String.contains` finds it (the test this replaces): in ASCII
+    /// a byte search says the same; otherwise Foundation is asked, since it does not see `{{` when a combining mark
+    /// follows it (that text was copied, not rendered, and still is).
+    static func holdsOpenTag(_ bytes: [UInt8], isASCII: Bool) -> Bool {
+        guard isASCII else { return String(decoding: bytes, as: UTF8.self).contains("{{") }
+        return bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return false }
             var i = 0
             while i + 1 < buffer.count, let hit = memchr(base + i, Int32(UInt8(ascii: "{")), buffer.count - i - 1) {
@@ -98,16 +107,6 @@ extension Template {
             }
             return false
         }
-    }
-
-    /// Whether `bytes` hold `{{` (for short texts such as a path segment).
-    static func holdsOpenTag<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
-        var previous: UInt8 = 0
-        for byte in bytes {
-            if byte == UInt8(ascii: "{") && previous == UInt8(ascii: "{") { return true }
-            previous = byte
-        }
-        return false
     }
 
     /// Whether `data` holds a NUL byte (binary), with one `memchr` rather than a byte-by-byte iterator.
@@ -190,7 +189,7 @@ extension Template {
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
             let raw = String(segment)
             let rendered: String
-            if !Self.holdsOpenTag(segment.utf8) {
+            if !Self.holdsOpenTag(Array(segment.utf8), isASCII: segment.utf8.allSatisfy { $0 < 0x80 }) {
                 rendered = raw
             } else if let hit = cache[raw] {
                 rendered = hit
