@@ -54,3 +54,22 @@ struct SourceLocation: Sendable {
         MustacheError(file: file, line: line, column: column, message: message)
     }
 }
+
+/// Where a tag is in its template (the template, and so the file, is known from where the tag is rendered).
+struct TagPosition: Sendable {
+    // 32 bits each keep nodes small; a template of more than 2^31 lines or columns is clamped in messages.
+    private let storedLine: Int32
+    private let storedColumn: Int32
+
+    var line: Int { Int(storedLine) }
+    var column: Int { Int(storedColumn) }
+
+    init(line: Int, column: Int) {
+        storedLine = Int32(clamping: line)
+        storedColumn = Int32(clamping: column)
+    }
+
+    init(_ location: SourceLocation) {
+        self.init(line: location.line, column: location.column)
+    }
+}

@@ -1,7 +1,10 @@
 import Foundation
 
 /// A variable or section name: `.` (implicit iterator) or dot-separated keys.
-struct MustacheName: Sendable {
+///
+/// A class, made once per distinct name of a template (the parser reuses it for every tag spelling it): nodes then
+/// hold one reference, and the renderer can remember what a name resolved to by identity.
+final class MustacheName: Sendable {
     /// The name as written (trimmed).
     let raw: String
     /// The first dot-separated part; nil for the implicit iterator `.`.
@@ -36,16 +39,19 @@ struct TemplateReference: Sendable {
 }
 
 /// The compiled form of a template.
-indirect enum MustacheNode: Sendable {
-    case text([UInt8])
-    case variable(MustacheName, escaped: Bool, SourceLocation)
-    case section(MustacheName, inverted: Bool, children: [MustacheNode], SourceLocation)
+/// Not `indirect`: children live in arrays already, and boxing every node cost an allocation per tag and per text.
+enum MustacheNode: Sendable {
+    /// Template text: usually a slice of the parsed source itself (no copy of its own).
+    case text(ArraySlice<UInt8>)
+    case variable(MustacheName, escaped: Bool, TagPosition)
+    case section(MustacheName, inverted: Bool, children: [MustacheNode], TagPosition)
+    // The rarer kinds are boxed: they are larger, and every node is as large as the largest kind.
     /// `indent` is non-nil only for standalone partials: it prefixes each line of the partial.
-    case partial(TemplateReference, indent: [UInt8]?, SourceLocation)
+    indirect case partial(TemplateReference, indent: [UInt8]?, TagPosition)
     /// A parent (`{{<x}}`) with its block overrides.
-    case parent(TemplateReference, indent: [UInt8]?, overrides: [String: [MustacheNode]], SourceLocation)
+    indirect case parent(TemplateReference, indent: [UInt8]?, overrides: [String: [MustacheNode]], TagPosition)
     /// A block (`{{$x}}`): default content plus how an override is re-indented here.
-    case block(String, children: [MustacheNode], indent: [UInt8], indentFirstLine: Bool, SourceLocation)
+    indirect case block(String, children: [MustacheNode], indent: [UInt8], indentFirstLine: Bool, TagPosition)
 }
 
 /// Parses template source (UTF-8 bytes) into `MustacheNode`s in one pass, in time linear in the source: tags are
@@ -77,19 +83,11 @@ struct MustacheParser {
         let end: Int
         /// The byte after the opening delimiter (a sigil such as `#` or `/`, or the first byte of a name).
         let sigil: UInt8?
-        /// What is between the sigil and the closing delimiter, untrimmed.
-        let content: String
-        let location: SourceLocation
-        /// Only blanks (after the previous tag) separate the tag from the start of its line.
-        let leftClear: Bool
-        /// Only blanks separate the tag from the end of its line or of the source.
-        let rightClear: Bool
-        /// Where the blanks before the tag begin.
-        let lineStart: Int
-        /// Just past the blanks and the line end after the tag.
-        let lineEnd: Int
-
-        var standalone: Bool { leftClear && rightClear }
+        /// Where the bytes between the sigil and the closing delimiter are, untrimmed.
+        let content: Range<Int>
+        let position: TagPosition
+        // What surrounds the tag on its line is worked out only for the tags that need it (`isStandalone` and
+        // its parts): a variable never does, and a small `Tag` is cheaper to pass around.
     }
 
     private let bytes: [UInt8]
@@ -97,8 +95,12 @@ struct MustacheParser {
     private var openDelimiter: [UInt8] = Array("{{".utf8)
     private var closeDelimiter: [UInt8] = Array("}}".utf8)
     private var frames: [Frame]
-    /// Text read but not yet added to the innermost frame.
-    private var pendingText: [UInt8] = []
+    /// The children of the innermost frame, held apart from `frames` so that appending never copies them.
+    private var nodes: [MustacheNode] = []
+    /// Text read but not yet added to the innermost frame: one range of the source while the pieces are
+    /// contiguous (the usual case, kept as a slice of the source), copied out once they are not.
+    private var pendingRange: Range<Int>? = nil
+    private var pendingCopy: [UInt8]? = nil
     /// Where the next text to keep begins.
     private var textStart = 0
     /// Where the search for the next tag begins.
@@ -108,17 +110,34 @@ struct MustacheParser {
     private var scannedUpTo = 0
     private var currentLine = 1
     private var currentColumn = 1
+    /// The names met so far with their spelling, reused for later tags spelling the same name (a template names
+    /// few things many times).
+    private var names: [(spelling: [UInt8], name: MustacheName)] = []
 
     init(source: String, name: String) {
-        bytes = Array(source.utf8)
+        self.init(bytes: Array(source.utf8), name: name)
+    }
+
+    init(bytes: [UInt8], name: String) {
+        self.bytes = bytes
         file = name
         frames = [Frame(kind: .root, rawName: "", location: SourceLocation(file: name, line: 1, column: 1))]
     }
 
     private static let space: UInt8 = 0x20, tab: UInt8 = 0x09, newline: UInt8 = 0x0A, carriageReturn: UInt8 = 0x0D
-    private static let sigils = Array("#^/!><$&=".utf8)
 
     private static func isBlank(_ b: UInt8) -> Bool { b == Self.space || b == Self.tab }
+
+    /// One of `#^/!><$&=`: the byte after the opening delimiter that says what kind of tag it is.
+    private static func isSigil(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: ">"), UInt8(ascii: "<"),
+             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "="):
+            return true
+        default:
+            return false
+        }
+    }
 
     // MARK: Driving
 
@@ -130,12 +149,12 @@ struct MustacheParser {
         try checkAllClosed()
         appendText(textStart..<bytes.count)
         flushText()
-        return frames.first?.children ?? []
+        return nodes
     }
 
     private mutating func handle(_ tag: Tag) throws {
         switch tag.sigil {
-        case UInt8(ascii: "!"): consume(tag, standalone: tag.standalone)
+        case UInt8(ascii: "!"): consume(tag, standalone: isStandalone(tag))
         case UInt8(ascii: "="): try setDelimiters(tag)
         case UInt8(ascii: "#"), UInt8(ascii: "^"): try openSection(tag)
         case UInt8(ascii: ">"): try partial(tag)
@@ -162,29 +181,37 @@ struct MustacheParser {
     /// The next tag from `position`, or nil when there is none.
     private mutating func nextTag() throws -> Tag? {
         guard let start = find(openDelimiter, from: position) else { return nil }
-        let location = location(at: start)
+        let position = position(at: start)
         let afterOpen = start + openDelimiter.count
         let sigil: UInt8? = afterOpen < bytes.count ? bytes[afterOpen] : nil
-        let extent = try tagExtent(afterOpen: afterOpen, sigil: sigil, location)
-        let before = blanksBefore(start)
-        let after = blanksAfter(extent.end)
-        return Tag(start: start, end: extent.end, sigil: sigil, content: string(extent.content), location: location,
-                   leftClear: before.clear, rightClear: after.clear, lineStart: before.lineStart, lineEnd: after.lineEnd)
+        let extent = try tagExtent(afterOpen: afterOpen, sigil: sigil, position)
+        return Tag(start: start, end: extent.end, sigil: sigil, content: extent.content, position: position)
     }
 
+    /// Only blanks (after the previous tag) separate the tag from the start of its line.
+    private func isLeftClear(_ tag: Tag) -> Bool { blanksBefore(tag.start).clear }
+    /// Where the blanks before the tag begin.
+    private func tagLineStart(_ tag: Tag) -> Int { blanksBefore(tag.start).lineStart }
+    /// Only blanks separate the tag from the end of its line or of the source.
+    private func isRightClear(_ tag: Tag) -> Bool { blanksAfter(tag.end).clear }
+    /// Just past the blanks and the line end after the tag.
+    private func tagLineEnd(_ tag: Tag) -> Int { blanksAfter(tag.end).lineEnd }
+    /// The tag stands alone on its line.
+    private func isStandalone(_ tag: Tag) -> Bool { isLeftClear(tag) && isRightClear(tag) }
+
     /// The content range and end of a tag whose opening delimiter ends at `afterOpen`.
-    private func tagExtent(afterOpen: Int, sigil: UInt8?, _ location: SourceLocation) throws -> (content: Range<Int>, end: Int) {
+    private func tagExtent(afterOpen: Int, sigil: UInt8?, _ position: TagPosition) throws -> (content: Range<Int>, end: Int) {
         // Spelled out only for an error (building it for every tag cost a string per tag).
         var close: String { String(decoding: closeDelimiter, as: UTF8.self) }
         if sigil == UInt8(ascii: "{") {
             guard let end = find([UInt8(ascii: "}")] + closeDelimiter, from: afterOpen + 1) else {
-                throw location.error("unclosed tag: missing '}\(close)'")
+                throw located(position).error("unclosed tag: missing '}\(close)'")
             }
             return ((afterOpen + 1)..<end, end + 1 + closeDelimiter.count)
         }
         var contentStart = afterOpen
-        if let sigil, Self.sigils.contains(sigil) { contentStart += 1 }
-        guard let end = find(closeDelimiter, from: contentStart) else { throw location.error("unclosed tag: missing '\(close)'") }
+        if let sigil, Self.isSigil(sigil) { contentStart += 1 }
+        guard let end = find(closeDelimiter, from: contentStart) else { throw located(position).error("unclosed tag: missing '\(close)'") }
         return (contentStart..<end, end + closeDelimiter.count)
     }
 
@@ -208,26 +235,28 @@ struct MustacheParser {
     }
 
     /// The line and column of `offset`, scanning only the bytes since the previous call.
-    private mutating func location(at offset: Int) -> SourceLocation {
+    private mutating func position(at offset: Int) -> TagPosition {
         let target = min(max(offset, 0), bytes.count)
         if target < scannedUpTo {  // not expected, but stay correct
             scannedUpTo = 0
             currentLine = 1
             currentColumn = 1
         }
-        var index = scannedUpTo
-        while index < target {
-            let byte = bytes[index]
-            if byte == Self.newline {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var index = scannedUpTo
+            // Whole lines with `memchr`, then the columns of the last one (every byte but UTF-8 continuations).
+            while index < target, let hit = memchr(base + index, Int32(Self.newline), target - index) {
+                index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
                 currentLine += 1
                 currentColumn = 1
-            } else if byte & 0xC0 != 0x80 {
-                currentColumn += 1
             }
-            index += 1
+            var columns = 0
+            for byte in buffer[index..<target] where byte & 0xC0 != 0x80 { columns += 1 }
+            currentColumn += columns
         }
         scannedUpTo = target
-        return SourceLocation(file: file, line: currentLine, column: currentColumn)
+        return TagPosition(line: currentLine, column: currentColumn)
     }
 
     /// The first offset at or after `start` where `needle` begins (candidates found with `memchr`).
@@ -255,6 +284,54 @@ struct MustacheParser {
         return String(decoding: bytes[range], as: UTF8.self)
     }
 
+    /// Where `position` is in this template, for errors and frames.
+    private func located(_ position: TagPosition) -> SourceLocation {
+        SourceLocation(file: file, line: position.line, column: position.column)
+    }
+
+    private func located(_ tag: Tag) -> SourceLocation { located(tag.position) }
+
+    /// The name spelled by `range` of the source (already trimmed), reusing one met before.
+    private mutating func name(_ range: Range<Int>) -> MustacheName {
+        let found = bytes.withUnsafeBufferPointer { source -> MustacheName? in
+            guard let base = source.baseAddress else { return nil }
+            for index in names.indices.reversed() where names[index].spelling.count == range.count {
+                let same = names[index].spelling.withUnsafeBufferPointer { known in
+                    known.baseAddress.map { memcmp($0, base + range.lowerBound, range.count) == 0 } ?? true
+                }
+                if same { return names[index].name }
+            }
+            return nil
+        }
+        if let found { return found }
+        let spelling = Array(bytes[range])
+        let made = MustacheName(String(decoding: spelling, as: UTF8.self))
+        if names.count < Self.maxRememberedNames { names.append((spelling, made)) }
+        return made
+    }
+
+    /// The name `raw`, reusing one met before.
+    private mutating func name(_ raw: String) -> MustacheName {
+        for known in names.reversed() where known.name.raw == raw { return known.name }
+        let made = MustacheName(raw)
+        if names.count < Self.maxRememberedNames { names.append((Array(raw.utf8), made)) }
+        return made
+    }
+
+    /// How many distinct names are remembered for reuse (the search for one is linear).
+    private static let maxRememberedNames = 32
+
+    /// `range` without the bytes `trimmed` removes at either end.
+    private func trimmedRange(_ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound, upper = range.upperBound
+        while lower < upper && Self.isTrimmable(bytes[lower]) { lower += 1 }
+        while upper > lower && Self.isTrimmable(bytes[upper - 1]) { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// The tag's content, untrimmed, as a string (for the rarer tags; variables use the bytes directly).
+    private func content(_ tag: Tag) -> String { string(tag.content) }
+
     private static func trimmed(_ s: String) -> String {
         // Most tag contents have nothing to trim: return them without building a new string.
         if let first = s.utf8.first, let last = s.utf8.last, !isTrimmable(first), !isTrimmable(last) { return s }
@@ -271,30 +348,53 @@ struct MustacheParser {
 
     private mutating func appendText(_ range: Range<Int>) {
         guard range.lowerBound < range.upperBound, range.lowerBound >= 0, range.upperBound <= bytes.count else { return }
-        bytes.withUnsafeBufferPointer { buffer in pendingText.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[range])) }
+        if pendingCopy != nil {
+            pendingCopy?.append(contentsOf: bytes[range])
+        } else if let pending = pendingRange {
+            if pending.upperBound == range.lowerBound {
+                pendingRange = pending.lowerBound..<range.upperBound
+            } else {
+                var copy = Array(bytes[pending])
+                copy.append(contentsOf: bytes[range])
+                pendingCopy = copy
+                pendingRange = nil
+            }
+        } else {
+            pendingRange = range
+        }
     }
 
     /// Moves the gathered text into the innermost frame as one node.
     private mutating func flushText() {
-        guard !pendingText.isEmpty, !frames.isEmpty else { return }
-        frames[frames.count - 1].children.append(.text(pendingText))
-        pendingText = []
+        if let copy = pendingCopy {
+            nodes.append(.text(copy[...]))
+        } else if let range = pendingRange {
+            nodes.append(.text(bytes[range]))
+        }
+        pendingCopy = nil
+        pendingRange = nil
     }
 
     private mutating func append(_ node: MustacheNode) {
         flushText()
-        guard !frames.isEmpty else { return }
-        frames[frames.count - 1].children.append(node)
+        nodes.append(node)
     }
 
+    /// Opens `frame` inside the innermost one, whose children are put aside in it until it is innermost again.
     private mutating func push(_ frame: Frame) {
         flushText()
+        if !frames.isEmpty { swap(&frames[frames.count - 1].children, &nodes) }
         frames.append(frame)
     }
 
+    /// Closes the innermost frame, returned with its children.
     private mutating func pop() -> Frame? {
         flushText()
-        return frames.popLast()
+        guard var done = frames.popLast() else { return nil }
+        done.children = nodes
+        nodes = []
+        if !frames.isEmpty { swap(&frames[frames.count - 1].children, &nodes) }
+        return done
     }
 
     /// Continues after `offset`: text is kept from there on.
@@ -306,8 +406,8 @@ struct MustacheParser {
     /// Keeps the text before `tag` and skips the tag, with its whole line when it stands alone.
     private mutating func consume(_ tag: Tag, standalone: Bool) {
         if standalone {
-            appendText(textStart..<tag.lineStart)
-            skip(to: tag.lineEnd)
+            appendText(textStart..<tagLineStart(tag))
+            skip(to: tagLineEnd(tag))
         } else {
             appendText(textStart..<tag.start)
             skip(to: tag.end)
@@ -316,7 +416,7 @@ struct MustacheParser {
 
     /// The blanks before a tag that starts its line (empty otherwise).
     private func indentation(_ tag: Tag) -> [UInt8] {
-        tag.leftClear ? Array(bytes[tag.lineStart..<tag.start]) : []
+        isLeftClear(tag) ? Array(bytes[tagLineStart(tag)..<tag.start]) : []
     }
 
     /// Parses `{{>name}}` / `{{>*name}}` content into a reference; the raw form (`*name`) matches close tags.
@@ -333,82 +433,82 @@ struct MustacheParser {
 
     private mutating func variable(_ tag: Tag) throws {
         let escaped = !(tag.sigil == UInt8(ascii: "&") || tag.sigil == UInt8(ascii: "{"))
-        let name = Self.trimmed(tag.content)
-        guard !name.isEmpty else { throw tag.location.error("empty tag") }
+        let name = trimmedRange(tag.content)
+        guard !name.isEmpty else { throw located(tag).error("empty tag") }
         appendText(textStart..<tag.start)
         skip(to: tag.end)
-        append(.variable(MustacheName(name), escaped: escaped, tag.location))
+        append(.variable(self.name(name), escaped: escaped, tag.position))
     }
 
     private mutating func setDelimiters(_ tag: Tag) throws {
-        let content = tag.content
+        let content = content(tag)
         guard content.hasSuffix("="), content.count >= 1 else {
-            throw tag.location.error("unbalanced set-delimiter tag: expected a closing '='")
+            throw located(tag).error("unbalanced set-delimiter tag: expected a closing '='")
         }
         let inner = Self.trimmed(String(content.dropLast()))
         let parts = inner.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
         guard parts.count == 2, let newOpen = parts.first, let newClose = parts.last, !newOpen.contains("="), !newClose.contains("=") else {
-            throw tag.location.error("bad set-delimiter tag '\(content.dropLast())': expected two delimiters separated by whitespace")
+            throw located(tag).error("bad set-delimiter tag '\(content.dropLast())': expected two delimiters separated by whitespace")
         }
-        consume(tag, standalone: tag.standalone)
+        consume(tag, standalone: isStandalone(tag))
         openDelimiter = Array(newOpen.utf8)
         closeDelimiter = Array(newClose.utf8)
     }
 
     private mutating func openSection(_ tag: Tag) throws {
-        let name = Self.trimmed(tag.content)
-        guard !name.isEmpty else { throw tag.location.error("empty section name") }
-        try checkNesting(tag.location)
-        consume(tag, standalone: tag.standalone)
-        push(Frame(kind: tag.sigil == UInt8(ascii: "#") ? .section : .inverted, rawName: name, location: tag.location))
+        let name = string(trimmedRange(tag.content))
+        guard !name.isEmpty else { throw located(tag).error("empty section name") }
+        try checkNesting(located(tag))
+        consume(tag, standalone: isStandalone(tag))
+        push(Frame(kind: tag.sigil == UInt8(ascii: "#") ? .section : .inverted, rawName: name, location: located(tag)))
     }
 
     private mutating func partial(_ tag: Tag) throws {
-        let (reference, raw) = Self.reference(from: tag.content)
-        guard !raw.isEmpty, raw != "*" else { throw tag.location.error("empty partial name") }
-        consume(tag, standalone: tag.standalone)
-        append(.partial(reference, indent: tag.standalone ? indentation(tag) : nil, tag.location))
+        let (reference, raw) = Self.reference(from: content(tag))
+        guard !raw.isEmpty, raw != "*" else { throw located(tag).error("empty partial name") }
+        consume(tag, standalone: isStandalone(tag))
+        append(.partial(reference, indent: isStandalone(tag) ? indentation(tag) : nil, tag.position))
     }
 
     private mutating func openParent(_ tag: Tag) throws {
-        let (reference, raw) = Self.reference(from: tag.content)
-        guard !raw.isEmpty, raw != "*" else { throw tag.location.error("empty parent name") }
-        try checkNesting(tag.location)
+        let (reference, raw) = Self.reference(from: content(tag))
+        guard !raw.isEmpty, raw != "*" else { throw located(tag).error("empty parent name") }
+        try checkNesting(located(tag))
         // Whether the pair is standalone is known only at the close tag: hold the indentation back.
-        appendText(textStart..<(tag.leftClear ? tag.lineStart : tag.start))
+        appendText(textStart..<(isLeftClear(tag) ? tagLineStart(tag) : tag.start))
         skip(to: tag.end)
-        var frame = Frame(kind: .parent, rawName: raw, location: tag.location)
+        var frame = Frame(kind: .parent, rawName: raw, location: located(tag))
         frame.reference = reference
-        frame.leadingWhitespace = tag.leftClear ? indentation(tag) : nil
+        frame.leadingWhitespace = isLeftClear(tag) ? indentation(tag) : nil
         push(frame)
     }
 
     private mutating func openBlock(_ tag: Tag) throws {
-        let name = Self.trimmed(tag.content)
-        guard !name.isEmpty else { throw tag.location.error("empty block name") }
-        try checkNesting(tag.location)
-        var frame = Frame(kind: .block, rawName: name, location: tag.location)
+        let name = string(trimmedRange(tag.content))
+        guard !name.isEmpty else { throw located(tag).error("empty block name") }
+        try checkNesting(located(tag))
+        var frame = Frame(kind: .block, rawName: name, location: located(tag))
         frame.inParentBody = frames.last?.kind == .parent
         if frame.inParentBody {
             // An argument passed to a parent: left side is irrelevant, a line end after it is part of the tag.
             appendText(textStart..<tag.start)
-            skip(to: tag.rightClear ? tag.lineEnd : tag.end)
-            frame.openEndsLine = tag.rightClear
+            skip(to: isRightClear(tag) ? tagLineEnd(tag) : tag.end)
+            frame.openEndsLine = isRightClear(tag)
         } else {
-            consume(tag, standalone: tag.standalone)
-            frame.openEndsLine = tag.standalone
-            frame.leadingWhitespace = tag.leftClear ? indentation(tag) : nil
+            consume(tag, standalone: isStandalone(tag))
+            frame.openEndsLine = isStandalone(tag)
+            frame.leadingWhitespace = isLeftClear(tag) ? indentation(tag) : nil
         }
         push(frame)
     }
 
     private mutating func close(_ tag: Tag) throws {
-        let closing = Self.closeName(tag.content)
+        let closing = Self.closeName(content(tag))
         guard frames.count > 1, let open = frames.last else {
-            throw tag.location.error("close tag '\(closing)' has no open section")
+            throw located(tag).error("close tag '\(closing)' has no open section")
         }
         guard open.rawName == closing else {
-            throw tag.location.error(
+            throw located(tag).error(
                 "mismatched close tag '\(closing)': the open section is '\(open.rawName)' (line \(open.location.line), column \(open.location.column))")
         }
         switch open.kind {
@@ -422,20 +522,20 @@ struct MustacheParser {
     private mutating func closeParent(_ tag: Tag) {
         appendText(textStart..<tag.start)
         guard let open = pop() else { return }
-        let standalone = open.leadingWhitespace != nil && tag.rightClear
-        skip(to: standalone ? tag.lineEnd : tag.end)
+        let standalone = open.leadingWhitespace != nil && isRightClear(tag)
+        skip(to: standalone ? tagLineEnd(tag) : tag.end)
         var overrides: [String: [MustacheNode]] = [:]
         for child in open.children {
             if case .block(let name, let children, _, _, _) = child { overrides[name] = children }
         }
         guard let reference = open.reference else { return }
-        if !standalone, let whitespace = open.leadingWhitespace, !whitespace.isEmpty { append(.text(whitespace)) }
-        append(.parent(reference, indent: standalone ? (open.leadingWhitespace ?? []) : nil, overrides: overrides, open.location))
+        if !standalone, let whitespace = open.leadingWhitespace, !whitespace.isEmpty { append(.text(whitespace[...])) }
+        append(.parent(reference, indent: standalone ? (open.leadingWhitespace ?? []) : nil, overrides: overrides, TagPosition(open.location)))
     }
 
     /// Closes a block passed as an argument to a parent: its lines are outdented by its own first line's indentation.
     private mutating func closeArgument(_ tag: Tag) {
-        appendText(textStart..<(tag.leftClear ? tag.lineStart : tag.start))
+        appendText(textStart..<(isLeftClear(tag) ? tagLineStart(tag) : tag.start))
         skip(to: tag.end)
         guard let done = pop() else { return }
         var children = done.children
@@ -443,11 +543,11 @@ struct MustacheParser {
             let intrinsic = Array(first.prefix(while: { Self.isBlank($0) }))
             if !intrinsic.isEmpty { children = Self.outdent(children, by: intrinsic) }
         }
-        append(.block(done.rawName, children: children, indent: [], indentFirstLine: false, done.location))
+        append(.block(done.rawName, children: children, indent: [], indentFirstLine: false, TagPosition(done.location)))
     }
 
     private mutating func closeBlock(_ tag: Tag) {
-        consume(tag, standalone: tag.standalone)
+        consume(tag, standalone: isStandalone(tag))
         guard let done = pop() else { return }
         var indent: [UInt8] = []
         var firstLine = false
@@ -462,13 +562,13 @@ struct MustacheParser {
         } else if let whitespace = done.leadingWhitespace {
             indent = whitespace
         }
-        append(.block(done.rawName, children: done.children, indent: indent, indentFirstLine: firstLine, done.location))
+        append(.block(done.rawName, children: done.children, indent: indent, indentFirstLine: firstLine, TagPosition(done.location)))
     }
 
     private mutating func closeSection(_ tag: Tag) {
-        consume(tag, standalone: tag.standalone)
+        consume(tag, standalone: isStandalone(tag))
         guard let done = pop() else { return }
-        append(.section(MustacheName(done.rawName), inverted: done.kind == .inverted, children: done.children, done.location))
+        append(.section(name(done.rawName), inverted: done.kind == .inverted, children: done.children, TagPosition(done.location)))
     }
 
     private static func closeName(_ content: String) -> String {
@@ -495,7 +595,8 @@ struct MustacheParser {
         result.reserveCapacity(nodes.count)
         for node in nodes {
             switch node {
-            case .text(let text):
+            case .text(let slice):
+                let text = Array(slice)
                 var out: [UInt8] = []
                 out.reserveCapacity(text.count)
                 var i = 0
@@ -510,7 +611,7 @@ struct MustacheParser {
                     if b == 0x0A { atLineStart = true }
                     i += 1
                 }
-                result.append(.text(out))
+                result.append(.text(out[...]))
             case .section(let name, let inverted, let children, let loc):
                 let inner = outdent(children, by: indent, atLineStart: &atLineStart)
                 result.append(.section(name, inverted: inverted, children: inner, loc))

@@ -64,11 +64,20 @@ public struct MustacheTemplate: Sendable {
     /// The template's name or path, used in error messages.
     public let name: String
     let nodes: [MustacheNode]
+    /// The size of the source in bytes: the first guess at the size of the output.
+    let sourceSize: Int
 
     /// Parses `source`; throws a located `MustacheError` on syntax errors.
     public init(_ source: String, name: String = "<template>") throws {
+        try self.init(utf8: Array(source.utf8), name: name)
+    }
+
+    /// Parses source given as UTF-8 bytes (the caller has checked they are UTF-8: text is kept byte for byte, names
+    /// are decoded with invalid sequences replaced); throws a located `MustacheError` on syntax errors.
+    public init(utf8 source: [UInt8], name: String = "<template>") throws {
         self.name = name
-        var parser = MustacheParser(source: source, name: name)
+        sourceSize = source.count
+        var parser = MustacheParser(bytes: source, name: name)
         nodes = try parser.parse()
     }
 
@@ -76,17 +85,37 @@ public struct MustacheTemplate: Sendable {
     public func render(
         _ data: MustacheValue, partials: any MustachePartialLoader = NoPartials(), options: MustacheRenderOptions = .init()
     ) throws -> String {
-        let renderer = MustacheRenderer(root: data, loader: partials, options: options, name: name)
+        String(decoding: try renderUTF8(data, partials: partials, options: options), as: UTF8.self)
+    }
+
+    /// `render(_:partials:options:)` as UTF-8 bytes, without building a string (the output of a UTF-8 template
+    /// rendered with string values is UTF-8).
+    public func renderUTF8(
+        _ data: MustacheValue, partials: any MustachePartialLoader = NoPartials(), options: MustacheRenderOptions = .init()
+    ) throws -> [UInt8] {
+        var renderer = MustacheRenderer(root: data, loader: partials, options: options, name: name,
+                                        expectedSize: min(sourceSize + sourceSize / 4, options.limits.maxOutputBytes))
         try renderer.render(nodes)
-        return String(decoding: renderer.output, as: UTF8.self)
+        return renderer.output.bytes
     }
 }
 
 /// The state of one render: output buffer, context stack, indentation, block overrides, partial cache, and the
 /// counters that enforce `MustacheLimits`.
-final class MustacheRenderer {
-    private(set) var output: [UInt8] = []
+///
+/// A struct with mutating methods rather than a class: the output buffer and counters are written for every node,
+/// and a class's stored properties pay a dynamic exclusivity check on each such access.
+struct MustacheRenderer: ~Copyable {
+    /// Nodes of a partial or parent, with the index in `files` of the template they were parsed from.
+    private struct Loaded {
+        let nodes: [MustacheNode]
+        let file: Int
+    }
+
+    private(set) var output: MustacheOutput
     private var stack: [MustacheValue]
+    /// How many frames above the root are objects: while none is, a name resolves from the root alone.
+    private var objectFrames = 0
     private let loader: any MustachePartialLoader
     private let options: MustacheRenderOptions
     private let limits: MustacheLimits
@@ -95,14 +124,24 @@ final class MustacheRenderer {
     private var indent: [UInt8] = []
     /// True when the last template text written ended a line (the next output gets `indent`).
     private var atLineStart = true
-    private var overrides: [String: [MustacheNode]] = [:]
+    /// Block arguments in force, by block name, each with the template (index in `files`) that wrote it.
+    private var overrides: [String: Loaded] = [:]
     private var depth = 0
     private var steps = 0
-    /// The tag being rendered, for saying where a limit was reached.
-    private var current: SourceLocation?
-    private var cache: [String: [MustacheNode]?] = [:]
+    /// The files of the templates met so far: the rendered one first, then partials and parents as loaded.
+    private var files: [String]
+    /// The template (index in `files`) whose nodes are being rendered: the file of their positions.
+    private var file = 0
+    /// The tag being rendered and its template, for saying where a limit was reached.
+    private var current: (position: TagPosition, file: Int)?
+    private var cache: [String: Loaded?] = [:]
+    /// What names resolved to from the root, by the name's identity (direct-mapped on its address; a template's
+    /// few names are looked up over and over). Used only while no object frame is above the root.
+    private var rootNames: [MustacheName?]
+    private var rootValues: [MustacheValue?]
+    private static let rootResolutionSlots = 32
 
-    init(root: MustacheValue, loader: any MustachePartialLoader, options: MustacheRenderOptions, name: String) {
+    init(root: MustacheValue, loader: any MustachePartialLoader, options: MustacheRenderOptions, name: String, expectedSize: Int) {
         stack = [root]
         self.loader = loader
         self.options = options
@@ -110,40 +149,55 @@ final class MustacheRenderer {
         limits.maxDepth = min(limits.maxDepth, MustacheLimits.depthCeiling)
         self.limits = limits
         self.name = name
-        output.reserveCapacity(4096)
+        files = [name]
+        rootNames = Array(repeating: nil, count: Self.rootResolutionSlots)
+        rootValues = Array(repeating: nil, count: Self.rootResolutionSlots)
+        output = MustacheOutput(capacity: expectedSize)
     }
 
-    func render(_ nodes: [MustacheNode]) throws {
-        for node in nodes {
+    mutating func render(_ nodes: [MustacheNode]) throws {
+        for index in nodes.indices {
             try step()
-            switch node {
+            switch nodes[index] {
             case .text(let text):
                 writeTemplateText(text)
-            case .variable(let name, let escaped, let loc):
-                current = loc
-                guard let value = try lookup(name, loc) else { continue }
+            case .variable(let name, let escaped, let at):
+                current = (at, file)
+                guard let value = try lookup(name, at) else { continue }
                 writeValue(value, escape: escaped && options.escapeHTML)
-            case .section(let name, let inverted, let children, let loc):
-                current = loc
-                try nested { try renderSection(name, inverted: inverted, children, loc) }
-            case .partial(let ref, let indentation, let loc):
-                current = loc
-                guard let nodes = try load(ref, loc) else { continue }
-                try nested { try renderIncluded(nodes, indentation: indentation) }
-            case .parent(let ref, let indentation, let blockOverrides, let loc):
-                current = loc
-                guard let nodes = try load(ref, loc) else { continue }
-                try nested { try renderParent(nodes, indentation: indentation, blockOverrides) }
-            case .block(let name, let children, let blockIndent, let indentFirstLine, let loc):
-                current = loc
-                try nested { try renderBlock(name, children, indent: blockIndent, indentFirstLine: indentFirstLine) }
+            case .section(let name, let inverted, let children, let at):
+                current = (at, file)
+                depth += 1
+                defer { depth -= 1 }
+                try checkDepth()
+                try renderSection(name, inverted: inverted, children, at)
+            case .partial(let ref, let indentation, let at):
+                current = (at, file)
+                guard let loaded = try load(ref, at) else { continue }
+                depth += 1
+                defer { depth -= 1 }
+                try checkDepth()
+                try renderIncluded(loaded, indentation: indentation)
+            case .parent(let ref, let indentation, let blockOverrides, let at):
+                current = (at, file)
+                guard let loaded = try load(ref, at) else { continue }
+                depth += 1
+                defer { depth -= 1 }
+                try checkDepth()
+                try renderParent(loaded, indentation: indentation, blockOverrides)
+            case .block(let name, let children, let blockIndent, let indentFirstLine, let at):
+                current = (at, file)
+                depth += 1
+                defer { depth -= 1 }
+                try checkDepth()
+                try renderBlock(name, children, indent: blockIndent, indentFirstLine: indentFirstLine)
             }
             try checkOutput()
         }
     }
 
-    private func renderSection(_ name: MustacheName, inverted: Bool, _ children: [MustacheNode], _ loc: SourceLocation) throws {
-        let value = try lookup(name, loc)
+    private mutating func renderSection(_ name: MustacheName, inverted: Bool, _ children: [MustacheNode], _ at: TagPosition) throws {
+        let value = try lookup(name, at)
         if inverted {
             if !(value?.isTruthy ?? false) { try render(children) }
             return
@@ -159,57 +213,69 @@ final class MustacheRenderer {
         }
     }
 
-    private func renderWithContext(_ value: MustacheValue, _ children: [MustacheNode]) throws {
+    private mutating func renderWithContext(_ value: MustacheValue, _ children: [MustacheNode]) throws {
+        let isObject: Bool
+        if case .object = value { isObject = true } else { isObject = false }
         stack.append(value)
-        defer { stack.removeLast() }
+        if isObject { objectFrames += 1 }
+        defer {
+            stack.removeLast()
+            if isObject { objectFrames -= 1 }
+        }
         try render(children)
     }
 
-    private func renderParent(_ nodes: [MustacheNode], indentation: [UInt8]?, _ blockOverrides: [String: [MustacheNode]]) throws {
+    /// Renders a parent with the arguments of its tag (written in the current template) added to those in force.
+    private mutating func renderParent(_ parent: Loaded, indentation: [UInt8]?, _ blockOverrides: [String: [MustacheNode]]) throws {
         let saved = overrides
         // Outer (earlier) arguments win over the parent's own ones.
-        overrides = blockOverrides.merging(saved) { _, outer in outer }
+        for (key, nodes) in blockOverrides where overrides[key] == nil { overrides[key] = Loaded(nodes: nodes, file: file) }
         defer { overrides = saved }
-        try renderIncluded(nodes, indentation: indentation)
+        try renderIncluded(parent, indentation: indentation)
     }
 
-    private func renderBlock(_ name: String, _ children: [MustacheNode], indent blockIndent: [UInt8], indentFirstLine: Bool) throws {
+    private mutating func renderBlock(_ name: String, _ children: [MustacheNode], indent blockIndent: [UInt8], indentFirstLine: Bool) throws {
         guard let argument = overrides[name] else {
             try render(children)
             return
         }
-        let savedIndent = indent
-        defer { indent = savedIndent }
+        let savedIndent = indent, savedFile = file
+        defer {
+            indent = savedIndent
+            file = savedFile
+        }
         indent += blockIndent
         if indentFirstLine { atLineStart = true }
-        try render(argument)
+        file = argument.file
+        try render(argument.nodes)
     }
 
-    private func renderIncluded(_ nodes: [MustacheNode], indentation: [UInt8]?) throws {
-        let savedIndent = indent
-        defer { indent = savedIndent }
+    private mutating func renderIncluded(_ included: Loaded, indentation: [UInt8]?) throws {
+        let savedIndent = indent, savedFile = file
+        defer {
+            indent = savedIndent
+            file = savedFile
+        }
         if let indentation {
             indent += indentation
             atLineStart = true
         }
-        try render(nodes)
+        file = included.file
+        try render(included.nodes)
     }
 
     // MARK: Limits
 
-    /// Runs `body` one level deeper, refusing to go past `maxDepth`.
-    private func nested(_ body: () throws -> Void) throws {
-        depth += 1
-        defer { depth -= 1 }
+    /// Refuses to go past `maxDepth` (the caller has just gone one level deeper).
+    private func checkDepth() throws {
         guard depth <= limits.maxDepth else {
             throw limitError(.maxDepth, "sections, partials and blocks nested more than \(limits.maxDepth) levels deep"
-                + (current.map { " (recursion through '\($0.file)' without an end?)" } ?? ""))
+                + (current.map { " (recursion through '\(files[$0.file])' without an end?)" } ?? ""))
         }
-        try body()
     }
 
     /// Counts one tag or section repetition against `maxSteps`.
-    private func step() throws {
+    private mutating func step() throws {
         steps += 1
         guard steps <= limits.maxSteps else {
             throw limitError(.maxSteps, "rendering took more than \(limits.maxSteps) steps (sections repeated over nested lists, or a recursive partial?)")
@@ -225,14 +291,20 @@ final class MustacheRenderer {
     private func limitError(_ limit: MustacheLimit, _ what: String) -> MustacheError {
         var message = what + " (limit \(limit.rawValue))"
         guard let current else { return MustacheError(file: name, message: message, limit: limit) }
-        if current.file != name { message += " while rendering \(name)" }
-        return MustacheError(file: current.file, line: current.line, column: current.column, message: message, limit: limit)
+        let file = files[current.file]
+        if file != name { message += " while rendering \(name)" }
+        return MustacheError(file: file, line: current.position.line, column: current.position.column, message: message, limit: limit)
     }
 
-    private func load(_ ref: TemplateReference, _ loc: SourceLocation) throws -> [MustacheNode]? {
+    /// `position` in the template being rendered, for errors.
+    private func located(_ position: TagPosition) -> SourceLocation {
+        SourceLocation(file: files[file], line: position.line, column: position.column)
+    }
+
+    private mutating func load(_ ref: TemplateReference, _ at: TagPosition) throws -> Loaded? {
         var name = ref.name.raw
         if ref.isDynamic {
-            guard let value = try lookup(ref.name, loc) else { return nil }
+            guard let value = try lookup(ref.name, at) else { return nil }
             name = value.renderedText
             if name.isEmpty { return nil }
         }
@@ -243,23 +315,35 @@ final class MustacheRenderer {
         } catch let error as MustacheError {
             throw error
         } catch {
-            throw loc.error("cannot load partial '\(name)': \(error.localizedDescription)")
+            throw located(at).error("cannot load partial '\(name)': \(error.localizedDescription)")
         }
         guard let source else {
             cache[name] = .some(nil)
             return nil
         }
         let template = try MustacheTemplate(source, name: name)
-        cache[name] = template.nodes
-        return template.nodes
+        files.append(name)
+        let loaded = Loaded(nodes: template.nodes, file: files.count - 1)
+        cache[name] = loaded
+        return loaded
     }
 
-    private func lookup(_ name: MustacheName, _ loc: SourceLocation) throws -> MustacheValue? {
-        let found = resolve(name)
+    private mutating func lookup(_ name: MustacheName, _ at: TagPosition) throws -> MustacheValue? {
+        let found = objectFrames == 0 && name.first != nil ? resolveFromRoot(name) : resolve(name)
         if found == nil && options.strict {
-            throw loc.error("missing name '\(name.raw)'")
+            throw located(at).error("missing name '\(name.raw)'")
         }
         return found
+    }
+
+    /// `resolve(name)` while no object frame is above the root: remembered per name, since it cannot change.
+    private mutating func resolveFromRoot(_ name: MustacheName) -> MustacheValue? {
+        let slot = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(name)) >> 4) & (Self.rootResolutionSlots - 1)
+        if rootNames[slot] === name { return rootValues[slot] }
+        let value = resolve(name)
+        rootNames[slot] = name
+        rootValues[slot] = value
+        return value
     }
 
     private func resolve(_ name: MustacheName) -> MustacheValue? {
@@ -281,43 +365,52 @@ final class MustacheRenderer {
 
     // MARK: Output
 
-    private func writeTemplateText(_ text: [UInt8]) {
+    private mutating func writeTemplateText(_ text: ArraySlice<UInt8>) {
         guard !text.isEmpty else { return }
         if indent.isEmpty {
-            output.append(contentsOf: text)
+            output.append(text)
             atLineStart = text.last == 0x0A
             return
         }
-        var start = 0
-        while start < text.count {
+        let count = text.endIndex
+        var start = text.startIndex
+        while start < count {
             var end = start
-            while end < text.count && text[end] != 0x0A { end += 1 }
-            let lineEnd = end < text.count ? end + 1 : end
-            let isBlankLine = end == start || (end == start + 1 && text[start] == 0x0D && end < text.count)
-            if atLineStart && !isBlankLine { output.append(contentsOf: indent) }
-            output.append(contentsOf: text[start..<lineEnd])
-            atLineStart = end < text.count
+            while end < count && text[end] != 0x0A { end += 1 }
+            let lineEnd = end < count ? end + 1 : end
+            let isBlankLine = end == start || (end == start + 1 && text[start] == 0x0D && end < count)
+            if atLineStart && !isBlankLine { output.append(indent) }
+            output.append(text[start..<lineEnd])
+            atLineStart = end < count
             start = lineEnd
         }
     }
 
-    private func writeValue(_ value: MustacheValue, escape: Bool) {
+    private mutating func writeValue(_ value: MustacheValue, escape: Bool) {
+        if !escape, case .string(let text) = value {
+            // The usual case, copied straight from the string's UTF-8.
+            guard !text.isEmpty else { return }
+            if atLineStart && !indent.isEmpty { output.append(indent) }
+            atLineStart = false
+            if text.utf8.withContiguousStorageIfAvailable({ output.append($0) }) == nil { output.append(Array(text.utf8)) }
+            return
+        }
         let text = value.renderedText
         guard !text.isEmpty else { return }
-        if atLineStart && !indent.isEmpty { output.append(contentsOf: indent) }
+        if atLineStart && !indent.isEmpty { output.append(indent) }
         atLineStart = false
         let utf8 = text.utf8
         guard escape, utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
-            output.append(contentsOf: utf8)
+            if utf8.withContiguousStorageIfAvailable({ output.append($0) }) == nil { output.append(Array(utf8)) }
             return
         }
         for byte in utf8 {
             switch byte {
-            case UInt8(ascii: "&"): output.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
-            case UInt8(ascii: "<"): output.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
-            case UInt8(ascii: ">"): output.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])  // &gt;
-            case UInt8(ascii: "\""): output.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
-            case UInt8(ascii: "'"): output.append(contentsOf: [0x26, 0x23, 0x33, 0x39, 0x3B])  // &#39;
+            case UInt8(ascii: "&"): output.append([0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
+            case UInt8(ascii: "<"): output.append([0x26, 0x6C, 0x74, 0x3B])  // &lt;
+            case UInt8(ascii: ">"): output.append([0x26, 0x67, 0x74, 0x3B])  // &gt;
+            case UInt8(ascii: "\""): output.append([0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
+            case UInt8(ascii: "'"): output.append([0x26, 0x23, 0x33, 0x39, 0x3B])  // &#39;
             default: output.append(byte)
             }
         }

@@ -39,7 +39,7 @@ extension MustacheTemplate {
     }
 
     private static func tag(of node: MustacheNode) -> MustacheTag? {
-        func make(_ kind: MustacheTag.Kind, _ name: MustacheName, _ at: SourceLocation, _ children: [MustacheTag] = []) -> MustacheTag {
+        func make(_ kind: MustacheTag.Kind, _ name: MustacheName, _ at: TagPosition, _ children: [MustacheTag] = []) -> MustacheTag {
             MustacheTag(kind: kind, name: name.raw, nameParts: name.parts, line: at.line, column: at.column, children: children)
         }
         switch node {

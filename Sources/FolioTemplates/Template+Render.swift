@@ -22,23 +22,24 @@ extension Template {
 
         // Paths first (cheap, shared segments rendered once).
         var segmentCache: [String: String] = [:]
-        var planned: [(file: TemplateFile, path: String)] = []
+        // Each file's description for errors is built once here (string concatenation showed in profiles).
+        var planned: [(file: TemplateFile, path: String, where_: String)] = []
         planned.reserveCapacity(kept.count)
+        let filesFolder = describe("files/")
         for file in kept {
-            let where_ = describe("files/" + file.path)
+            let where_ = filesFolder + file.path
             guard let rendered = try renderPath(file.path, context: context, options: options, cache: &segmentCache, where_: where_) else { continue }
-            planned.append((file, rendered))
+            planned.append((file, rendered, where_))
         }
-        try Self.checkLayout(planned.map { ($0.path, $0.file.isSymlink, describe("files/" + $0.file.path)) })
+        try Self.checkLayout(planned.map { ($0.path, $0.file.isSymlink, $0.where_) })
 
         // Contents, in parallel when there are many.
         let partials = self.partials
         let template = self
         let jobs = planned
         let results = parallelMap(planned.count, threshold: 64) { index -> Result<DocumentFile, any Error> in
-            let (file, path) = jobs[index]
+            let (file, path, where_) = jobs[index]
             return Result {
-                let where_ = template.describe("files/" + file.path)
                 if file.isSymlink {
                     let target = String(decoding: file.data, as: UTF8.self)
                     try Self.checkLink(target: target, sourcePath: file.path, outputPath: path, where_: where_)
@@ -48,15 +49,16 @@ extension Template {
                 if copyOnly.contains(where: { Glob.matches($0, path: file.path) }) || Self.holdsNUL(file.data) {
                     return DocumentFile(path: path, data: file.data, executable: executable)
                 }
-                guard let text = String(data: file.data, encoding: .utf8) else {
+                // Bytes, not a String: decoding and searching through Foundation cost more than the render.
+                guard let source = Self.templateSource(file.data) else {
                     return DocumentFile(path: path, data: file.data, executable: executable)
                 }
-                if !text.contains("{{") { return DocumentFile(path: path, data: file.data, executable: executable) }
-                let mustache = try MustacheTemplate(text, name: where_)
-                let output = try mustache.render(context, partials: partials, options: options)
-                // Copied from the string's contiguous UTF-8 in one go (Data's generic sequence init goes byte by byte).
-                let bytes = output.utf8.withContiguousStorageIfAvailable { Data($0) } ?? Data(output.utf8)
-                return DocumentFile(path: path, data: bytes, executable: executable)
+                if !Self.holdsOpenTag(source.bytes, isASCII: source.isASCII) {
+                    return DocumentFile(path: path, data: file.data, executable: executable)
+                }
+                let mustache = try MustacheTemplate(utf8: source.bytes, name: where_)
+                let output = try mustache.renderUTF8(context, partials: partials, options: options)
+                return DocumentFile(path: path, data: Data(output), executable: executable)
             }
         }
         var out: [DocumentFile] = []
@@ -67,9 +69,44 @@ extension Template {
             case let .failure(error): throw error
             }
         }
-        let sources = Dictionary(planned.map { ($0.path, describe("files/" + $0.file.path)) }, uniquingKeysWith: { first, _ in first })
+        let sources = Dictionary(planned.map { ($0.path, $0.where_) }, uniquingKeysWith: { first, _ in first })
         try Self.checkLinkChains(out) { sources[$0] ?? $0 }
         return zip(out, planned).map { ($0, $1.file.path) }
+    }
+
+    /// The bytes of a text file as the renderer reads them, and whether they are all ASCII: nil when they are not
+    /// UTF-8 (the file is then copied), without a leading byte order mark (as `String(data:encoding:)` dropped it).
+    static func templateSource(_ data: Data) -> (bytes: [UInt8], isASCII: Bool)? {
+        var bytes = [UInt8](data)
+        if isASCII(bytes) { return (bytes, true) }
+        guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        return (bytes, false)
+    }
+
+    /// Whether every byte is below 0x80.
+    static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var any: UInt8 = 0
+            for byte in buffer { any |= byte }
+            return any < 0x80
+        }
+    }
+
+    /// Whether UTF-8 `bytes` hold `{{` as Foundation's `String.contains` finds it (the test this replaces): in ASCII
+    /// a byte search says the same; otherwise Foundation is asked, since it does not see `{{` when a combining mark
+    /// follows it (that text was copied, not rendered, and still is).
+    static func holdsOpenTag(_ bytes: [UInt8], isASCII: Bool) -> Bool {
+        guard isASCII else { return String(decoding: bytes, as: UTF8.self).contains("{{") }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            var i = 0
+            while i + 1 < buffer.count, let hit = memchr(base + i, Int32(UInt8(ascii: "{")), buffer.count - i - 1) {
+                i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+                if buffer[i] == UInt8(ascii: "{") { return true }
+            }
+            return false
+        }
     }
 
     /// Whether `data` holds a NUL byte (binary), with one `memchr` rather than a byte-by-byte iterator.
@@ -143,11 +180,16 @@ extension Template {
 
     /// Renders each segment of `path`; nil when a segment renders empty (the file is dropped).
     func renderPath(_ path: String, context: MustacheValue, options: MustacheRenderOptions, cache: inout [String: String], where_: String) throws -> String? {
+        if Self.isPlainPath(path) {
+            // No tag and no empty part: it renders to itself.
+            try Self.checkPath(path, where_: where_)
+            return path
+        }
         var segments: [String] = []
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
             let raw = String(segment)
             let rendered: String
-            if !raw.contains("{{") {
+            if !Self.holdsOpenTag(Array(segment.utf8), isASCII: segment.utf8.allSatisfy { $0 < 0x80 }) {
                 rendered = raw
             } else if let hit = cache[raw] {
                 rendered = hit
@@ -165,10 +207,22 @@ extension Template {
         return result
     }
 
+    /// Whether `path` holds no `{{` and no empty part (those render to themselves, segment by segment).
+    static func isPlainPath(_ path: String) -> Bool {
+        var previous: UInt8 = UInt8(ascii: "/")
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "{") && previous == UInt8(ascii: "{") { return false }
+            if byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/") { return false }
+            previous = byte
+        }
+        return previous != UInt8(ascii: "/")
+    }
+
     /// Refuses a rendered path that is absolute, climbs with `..`, hides them behind percent-encoding or
     /// backslashes, or enters `.git` / `.folio`.
     static func checkPath(_ path: String, where_: String) throws {
         func refuse(_ why: String) -> TemplateError { TemplateError(where_, "rendered path '\(path)' \(why)") }
+        if try checkPlainPath(path, refuse) { return }
         if path.hasPrefix("/") || path.hasPrefix("~") { throw refuse("is absolute") }
         if path.contains("\\") { throw refuse("contains a backslash") }
         if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { throw refuse("contains a control character") }
@@ -189,9 +243,45 @@ extension Template {
         if decoded != path { throw refuse("contains percent-encoding") }
     }
 
+    /// `checkPath` for the usual path, plain ASCII without `%`, on its bytes (no Foundation, no lowercased copies):
+    /// the same refusals in the same order. False when the path is not such a path (the general check then runs).
+    private static func checkPlainPath(_ path: String, _ refuse: (String) -> TemplateError) throws -> Bool {
+        var path = path
+        return try path.withUTF8 { bytes -> Bool in
+            for byte in bytes where byte >= 0x80 || byte == UInt8(ascii: "%") { return false }
+            if let first = bytes.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "~") { throw refuse("is absolute") }
+            if bytes.contains(UInt8(ascii: "\\")) { throw refuse("contains a backslash") }
+            if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { throw refuse("contains a control character") }
+            for segment in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+                try checkPlainSegment(segment, refuse)
+            }
+            return true
+        }
+    }
+
+    /// One segment of a plain ASCII path: not empty, `.`, `..`, `.git` or `.folio` (in any case, with trailing dots
+    /// and spaces), nor `.git` hidden among leading dots and spaces.
+    private static func checkPlainSegment(_ segment: Slice<UnsafeBufferPointer<UInt8>>, _ refuse: (String) -> TemplateError) throws {
+        let dot = UInt8(ascii: "."), space = UInt8(ascii: " ")
+        if segment.isEmpty { throw refuse("has an empty part") }
+        if segment.elementsEqual([dot]) || segment.elementsEqual([dot, dot]) {
+            throw refuse("leaves the document's folder ('\(String(decoding: segment, as: UTF8.self))')")
+        }
+        func lower(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte }
+        var end = segment.endIndex
+        while end > segment.startIndex && (segment[end - 1] == dot || segment[end - 1] == space) { end -= 1 }
+        var start = segment.startIndex
+        while start < end && (segment[start] == dot || segment[start] == space) { start += 1 }
+        let trimmed = segment[segment.startIndex..<end].lazy.map(lower)
+        let bare = segment[start..<end].lazy.map(lower)
+        if trimmed.elementsEqual(".git".utf8) || bare.elementsEqual("git".utf8) && segment.first == dot { throw refuse("would write into .git") }
+        if trimmed.elementsEqual(".folio".utf8) { throw refuse("would write into .folio (managed by Folio)") }
+    }
+
     /// Refuses two files rendering to one path, a file where a folder is needed, and files under a link.
     static func checkLayout(_ entries: [(path: String, isLink: Bool, where_: String)]) throws {
         var byPath: [String: String] = [:]
+        byPath.reserveCapacity(entries.count)
         var links: Set<String> = []
         for entry in entries {
             if let other = byPath[entry.path] {
@@ -202,7 +292,9 @@ extension Template {
         }
         for entry in entries {
             var folder = Substring(entry.path)
-            while let slash = folder.lastIndex(of: "/") {
+            // Over UTF-8 for an ASCII path (a search by Character breaks graphemes at every step back).
+            let isASCII = entry.path.utf8.allSatisfy { $0 < 0x80 }
+            while let slash = isASCII ? folder.utf8.lastIndex(of: UInt8(ascii: "/")) : folder.lastIndex(of: "/") {
                 folder = folder[..<slash]
                 let name = String(folder)
                 if links.contains(name) { throw TemplateError(entry.where_, "would be written through the link '\(name)'") }
