@@ -43,29 +43,58 @@ struct SnapshotStatCache {
     /// The cache of `repository`, or an empty one.
     static func load(_ repository: Repository) -> SnapshotStatCache { load(at: file(for: repository)) }
 
-    /// The cache in the file at `url`, or an empty one.
+    /// The cache in the file at `url`, or an empty one (also when any line of it does not parse).
     static func load(at url: URL) -> SnapshotStatCache {
-        var cache = SnapshotStatCache()
-        let path = url.path
         var info = stat()
-        guard lstat(path, &info) == 0, let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8) else { return cache }
-        // Split on bytes, not Characters: grapheme breaking of every line cost more than the reads it saves.
-        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[...]
-        guard let first = lines.popFirst(), String(Substring(first)) == header, let meta = lines.popFirst(),
-              let commit = ObjectID(hex: String(Substring(meta))) else { return SnapshotStatCache() }
-        cache.commit = commit
+        guard lstat(url.path, &info) == 0, let data = FileManager.default.contents(atPath: url.path) else { return SnapshotStatCache() }
+        let parsed = data.withUnsafeBytes { raw in parse(raw.bindMemory(to: UInt8.self)) }
+        guard var cache = parsed else { return SnapshotStatCache() }
         cache.writtenAt = (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
+        return cache
+    }
+
+    /// Parses the file's bytes (split on bytes, never on Characters: grapheme breaking cost more than the reads the
+    /// cache saves); nil when anything is out of place.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SnapshotStatCache? {
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[...]
+        guard let first = lines.popFirst(), first.elementsEqual(header.utf8), let meta = lines.popFirst(),
+              let commit = ObjectID(hex: String(decoding: meta, as: UTF8.self)) else { return nil }
+        var cache = SnapshotStatCache()
+        cache.commit = commit
+        cache.records.reserveCapacity(lines.count)
         for line in lines where !line.isEmpty {
-            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 6, omittingEmptySubsequences: false).map { Substring($0) }
-            guard fields.count == 7, let size = Int64(fields[0]), let seconds = Int64(fields[1]), let nanoseconds = Int64(fields[2]),
-                  let inode = UInt64(fields[3]), let mode = UInt32(fields[4]), let blob = ObjectID(hex: String(fields[5])) else {
-                return SnapshotStatCache()
-            }
-            cache.records[String(fields[6])] = Record(stamp: FileStamp(size: size, mtimeSeconds: seconds, mtimeNanoseconds: nanoseconds,
-                                                                       inode: inode, mode: mode), blob: blob)
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 6, omittingEmptySubsequences: false)
+            guard fields.count == 7, let size = decimal(fields[0]).flatMap({ Int64(exactly: $0) }),
+                  let seconds = signedDecimal(fields[1]),
+                  let nanoseconds = decimal(fields[2]).flatMap({ Int64(exactly: $0) }), let inode = decimal(fields[3]),
+                  let mode = decimal(fields[4]).flatMap({ UInt32(exactly: $0) }),
+                  let blob = ObjectID(hex: String(decoding: fields[5], as: UTF8.self)),
+                  let path = String(validating: fields[6], as: UTF8.self) else { return nil }
+            cache.records[path] = Record(stamp: FileStamp(size: size, mtimeSeconds: seconds, mtimeNanoseconds: nanoseconds,
+                                                          inode: inode, mode: mode), blob: blob)
         }
         return cache
+    }
+
+    /// `decimal`, or its negation after a "-" (a file dated before 1970).
+    private static func signedDecimal(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
+        guard text.first == UInt8(ascii: "-") else { return decimal(text).flatMap { Int64(exactly: $0) } }
+        guard let magnitude = decimal(text.dropFirst()), magnitude <= UInt64(Int64.max) + 1 else { return nil }
+        return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+    }
+
+    /// A run of ASCII digits as a number; nil when empty, not digits, or too large.
+    private static func decimal(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
+        guard !digits.isEmpty else { return nil }
+        var value: UInt64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            value = sum
+        }
+        return value
     }
 
     /// The blob of `entry` when its stamp is unchanged and old enough to trust.

@@ -98,6 +98,43 @@ final class CurrentFolderTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { !$0.hasPrefix(".") }.count, 1)
     }
 
+    func testGivenFilesDatedBefore1970WhenResolvedAgainThenTheStatCacheStillVouchesForThem() throws {
+        // Given a folder whose files are dated 1960 (a negative time stamp in the stat cache)
+        let old = Date(timeIntervalSince1970: -315_619_200)
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder.root.path) {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder.root.appendingPathComponent(path).path)
+        }
+        let first = try resolve()
+        // When it is resolved again, Then the cache is read back and the folder is current
+        let second = try resolve()
+        XCTAssertNotNil(second.folder)
+        XCTAssertEqual(second.commit, first.commit)
+    }
+
+    func testGivenAStatCacheWithHostileLinesWhenResolvedThenItIsIgnoredAndTheSnapshotIsRight() throws {
+        // Given a snapshot whose stat cache then gets lines that overflow, go negative, or hold a non-UTF-8 path
+        try ageFiles()
+        let first = try resolve()
+        let sources = temp.path("home/.cache/folio/sources")
+        let file = CacheRepository.snapshotFolder(for: folder.root.standardizedFileURL, in: sources).appendingPathComponent("folio-snapshot-stat")
+        let good = try Data(contentsOf: file)
+        let hostile: [[UInt8]] = [
+            Array("99999999999999999999 1 1 1 33188 \(first.commit) x\n".utf8),
+            Array("1 1 1 -1 33188 \(first.commit) x\n".utf8),
+            Array("1 1 1 1 4294967296 \(first.commit) x\n".utf8),
+            Array("1 1 1 1 33188 \(first.commit) ".utf8) + [0xFF, 0xFE, 0x0A],
+            Array("1 1 1 1 33188 zz x\n".utf8),
+        ]
+        for line in hostile {
+            try (good + Data(line)).write(to: file)
+            // When the folder is resolved, Then the cache is not trusted, and the snapshot still holds the folder
+            let resolved = try resolve()
+            XCTAssertNil(resolved.folder)
+            XCTAssertEqual(resolved.commit, first.commit)
+            XCTAssertEqual(try render(try resolver.loadTemplate("p/t", in: resolved))["hello.txt"], "v1 a\n")
+        }
+    }
+
     func testGivenHexTextWhenParsedAsAnObjectIDThenOnlyFortyHexDigitsAreAcceptedAndRoundTrip() throws {
         let hex = "ce013625030ba8dba906f756967f9e9ca394464a"
         XCTAssertEqual(ObjectID(hex: hex)?.hex, hex)
