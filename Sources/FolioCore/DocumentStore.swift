@@ -89,21 +89,45 @@ public final class DocumentStore: Sendable {
     ///
     /// Everything is built in a temporary folder beside `url` and moved into place with one rename, so an error at
     /// any point leaves nothing behind. `url` must not exist.
-    public func create(at url: URL, metadata: DocumentMetadata, files: [DocumentFile], message: String) throws -> Document {
-        try checkCreate(at: url, files: files)
-        let staging = url.deletingLastPathComponent().appendingPathComponent(".folio-new-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))")
+    /// `staging`, from `beginCreate(at: url)`, is the repository already being made for it (else it is made here).
+    public func create(at url: URL, metadata: DocumentMetadata, files: [DocumentFile], message: String,
+                       staging prepared: NewDocumentStaging? = nil) throws -> Document {
+        let staging = prepared?.folder ?? Self.stagingFolder(for: url)
         do {
-            return try create(at: url, staging: staging, metadata: metadata, files: files, message: message)
-        } catch let error as WorkTreeError {
-            throw error.replacingRoot(staging.path, with: url.path)
-        } catch let error as GitError {
-            throw WorkTreeError.storeFailed(path: url.path, cause: Document.cause(of: error).replacingOccurrences(of: staging.path, with: url.path))
+            try checkCreate(at: url, files: files)
+            let repository = try prepared?.take() ?? Self.makeRepository(at: staging)
+            return try create(at: url, staging: staging, repository: repository, metadata: metadata, files: files, message: message)
+        } catch {
+            prepared?.discard()  // waits until it is made, so nothing is written after the removal
+            try? FileManager.default.removeItem(at: staging)
+            throw Self.named(error, staging: staging, url: url)
+        }
+    }
+
+    /// An error about the staging folder, told about the document's own path.
+    private static func named(_ error: any Error, staging: URL, url: URL) -> any Error {
+        switch error {
+        case let error as WorkTreeError: return error.replacingRoot(staging.path, with: url.path)
+        case let error as GitError:
+            return WorkTreeError.storeFailed(path: url.path, cause: Document.cause(of: error).replacingOccurrences(of: staging.path, with: url.path))
+        default: return error
         }
     }
 
     /// Checks, writing nothing, what `create(at:metadata:files:message:)` checks before it writes: the location,
     /// that nothing is there, that its folder exists, and that every path is allowed and fits the file system.
     public func checkCreate(at url: URL, files: [DocumentFile]) throws {
+        try checkLocation(url)
+        // Names are checked against the document's own path (the staging folder's name is shorter).
+        let finalTree = WorkTree(rootPath: url.path, displayRoot: url.path)
+        for file in files {
+            try DocumentPath.validate(file.path, allowFolioFolder: false)
+            try finalTree.checkNames(file.path)
+        }
+    }
+
+    /// The location part of `checkCreate`: allowed, nothing there, its folder exists, and the name and path fit.
+    func checkLocation(_ url: URL) throws {
         let fm = FileManager.default
         try DocumentPath.validateLocation(url)
         if fm.fileExists(atPath: url.path) { throw FolioError.alreadyExists(url.path) }
@@ -111,20 +135,15 @@ public final class DocumentStore: Sendable {
         guard fm.fileExists(atPath: parent.path) else {
             throw FolioError.missingFolder(parent.path)
         }
-        // Names are checked against the document's own path (the staging folder's name is shorter).
         let name = url.lastPathComponent
         if name.utf8.count > WorkTree.nameMax { throw WorkTreeError.nameTooLong(path: url.path, name: name, bytes: name.utf8.count) }
-        let finalTree = WorkTree(rootPath: url.path, displayRoot: url.path)
-        for file in files {
-            try DocumentPath.validate(file.path, allowFolioFolder: false)
-            try finalTree.checkNames(file.path)
-        }
         // Room for git's deepest own path (a pack index with a SHA-256 name) inside the document.
         let gitDepth = "/.git/objects/pack/pack-".utf8.count + 64 + ".idx".utf8.count
         if url.path.utf8.count + gitDepth >= WorkTree.pathMax { throw WorkTreeError.pathTooLong(path: url.path, bytes: url.path.utf8.count) }
     }
 
-    private func create(at url: URL, staging: URL, metadata: DocumentMetadata, files: [DocumentFile], message: String) throws -> Document {
+    private func create(at url: URL, staging: URL, repository: Repository, metadata: DocumentMetadata, files: [DocumentFile],
+                        message: String) throws -> Document {
         let fm = FileManager.default
         let parent = url.deletingLastPathComponent()
         var moved = false
@@ -133,8 +152,6 @@ public final class DocumentStore: Sendable {
         // syncfs(2) before the rename instead of fsyncing every file and object (hundreds for a project template);
         // libgit2's own fsync is off process-wide (see `GitLibrary`).
         let sync = settings.sync == .full
-        let repository = try Repository.create(at: staging)
-        try repository.configureAsDocument()
         let all = files + [DocumentFile(path: DocumentMetadata.path, data: try metadata.encoded())]
         let indexUpdates: [IndexUpdate] = try repository.writingObjectsAsOnePack { writer in
             PhaseTrace.mark("repository created")

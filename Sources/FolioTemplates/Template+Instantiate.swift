@@ -7,8 +7,10 @@ extension Template {
     /// "Create from <id> <version> (<commit>)". Its origin records the source, ref, commit and the answers minus
     /// secrets. Nothing is written when anything fails.
     public func instantiate(at url: URL, answers: [String: JSONValue], store: DocumentStore, title: String? = nil) throws -> Document {
+        // The document's repository is made on another thread while the files render.
+        let staging = try store.beginCreate(at: url)
         let (metadata, files) = try prepare(at: url, answers: answers, store: store, title: title)
-        return try store.create(at: url, metadata: metadata, files: files, message: creationMessage)
+        return try store.create(at: url, metadata: metadata, files: files, message: creationMessage, staging: staging)
     }
 
     /// The metadata and files a document made at `url` with `answers` gets (rendered, checked; nothing written).

@@ -88,3 +88,28 @@ final class TemplateHostileInputTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temp.path("repo/.git").path), [])
     }
 }
+
+/// A template that fails while rendering leaves nothing where the document would have been, even though the
+/// document's repository is begun while the files render.
+final class TemplateFailedRenderTests: XCTestCase {
+    func testGivenATemplateWhosePathLeavesTheDocumentWhenInstantiatedThenItFailsAndNothingIsLeftBeside() throws {
+        let temp = TemporaryDirectory()
+        let folder = TemplateRepoBuilder(root: temp.path("plain"), environment: temp.environment())
+        try folder.template("t", id: "p/t", body: "fine {{who}}\n")
+        try folder.write("t/files/{{who}}.txt", "named\n")
+        let resolver = TemplateResolver(environment: temp.environment())
+        let store = DocumentStore(settings: Settings(sync: .none), environment: temp.environment())
+        let template: Template = try await_ {
+            try await resolver.findTemplate("p/t", in: [TemplateSource(name: "plain", location: folder.root.path)])
+        }
+        let parent = temp.path("out")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        // When the answer makes a path climb out of the document
+        XCTAssertThrowsError(try template.instantiate(at: parent.appendingPathComponent("Doc"), answers: ["who": .string("../escape")], store: store)) {
+            XCTAssertTrue("\($0)".contains("leaves the document"), "\($0)")
+        }
+        // Then nothing at all is left in the folder (no document, no staging folder, no escaped file)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("escape.txt").path))
+    }
+}

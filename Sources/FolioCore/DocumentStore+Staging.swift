@@ -1,0 +1,94 @@
+import Foundation
+import FolioGit
+
+/// The repository of a document about to be created, made on a thread of its own while the caller prepares the
+/// files (a template renders): `DocumentStore.beginCreate(at:)` starts it, `create(…, staging:)` finishes the
+/// document in it. Dropped unused, it waits for its thread and removes the folder, so nothing is left behind.
+public final class NewDocumentStaging: Sendable {
+    /// The hidden folder beside the destination.
+    let folder: URL
+    private let making: Making
+
+    init(folder: URL, make: @escaping @Sendable () throws -> Repository) {
+        self.folder = folder
+        let making = Making()
+        self.making = making
+        // The thread holds only `making`, never this object, so dropping this object is what removes the folder.
+        let thread = Thread { making.finish(Result { try make() }) }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Waits for the repository; the caller owns the folder from here and removes it on failure.
+    func take() throws -> Repository {
+        try making.take()
+    }
+
+    /// Waits for the making thread and removes the folder now (the document will not be created).
+    func discard() {
+        guard making.abandon() else { return }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    deinit {
+        guard making.abandon() else { return }
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// The making thread's result, handed over once.
+private final class Making: @unchecked Sendable {
+    // Unchecked: `result` is written once by the making thread before `made` is signalled, and read (and `state`
+    // changed) only by the owner's thread after waiting on `made`.
+    private let made = DispatchSemaphore(value: 0)
+    private var result: Result<Repository, any Error> = .failure(CancellationError())
+    private var waited = false
+    private var taken = false
+
+    func finish(_ result: Result<Repository, any Error>) {
+        self.result = result
+        made.signal()
+    }
+
+    func take() throws -> Repository {
+        wait()
+        taken = true
+        return try result.get()
+    }
+
+    /// Waits for the thread; true the first time when the repository was never taken (its folder is then the
+    /// owner's to remove), false afterwards.
+    func abandon() -> Bool {
+        wait()
+        defer { taken = true }
+        return !taken
+    }
+
+    private func wait() {
+        if !waited { made.wait(); waited = true }
+    }
+}
+
+extension DocumentStore {
+    /// Checks the location as `create` does (nothing is there, its folder exists, the name fits) and starts making
+    /// the new document's repository in its hidden folder on a thread of its own; pass the result to
+    /// `create(at:metadata:files:message:staging:)`. The repository (`git init` and its settings, about 5 ms) is then
+    /// made while the caller prepares the files.
+    public func beginCreate(at url: URL) throws -> NewDocumentStaging {
+        try checkLocation(url)
+        let folder = Self.stagingFolder(for: url)
+        return NewDocumentStaging(folder: folder) { try Self.makeRepository(at: folder) }
+    }
+
+    /// A hidden, unique folder beside `url` to build the document in.
+    static func stagingFolder(for url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(".folio-new-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))")
+    }
+
+    /// An empty document repository at `folder`.
+    static func makeRepository(at folder: URL) throws -> Repository {
+        let repository = try Repository.create(at: folder)
+        try repository.configureAsDocument()
+        return repository
+    }
+}
