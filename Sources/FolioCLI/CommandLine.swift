@@ -181,11 +181,15 @@ public struct Command: Sendable {
     public let summary: String
     public let options: Set<String>
     public let flags: Set<String>
+    /// Whether the command reads or writes git repositories: libgit2 is then started on a thread of its own as the
+    /// command begins, overlapping its own set-up.
+    public let usesGit: Bool
     public let run: @Sendable (Arguments, CommandIO) throws -> Int32
 
-    public init(_ name: String, usage: String, summary: String, options: Set<String> = [], flags: Set<String> = [],
+    public init(_ name: String, usage: String, summary: String, options: Set<String> = [], flags: Set<String> = [], usesGit: Bool = true,
                 run: @escaping @Sendable (Arguments, CommandIO) throws -> Int32) {
         self.name = name
+        self.usesGit = usesGit
         self.usage = usage
         self.summary = summary
         self.options = options
@@ -204,6 +208,7 @@ public enum FolioCommandLine {
     public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
         let commands = Commands.all
         guard let name = arguments.first else {
+            GitLibrary.initializeInBackground()
             return Commands.runDefault(io: io)
         }
         if name == "--help" || name == "help" || name == "-h" {
@@ -236,6 +241,7 @@ public enum FolioCommandLine {
                 io.line(command.summary)
                 return 0
             }
+            if command.usesGit { GitLibrary.initializeInBackground() }
             return try command.run(parsed, io)
         } catch let error as UsageError {
             io.error("folio \(name): \(error.description)")
@@ -251,16 +257,17 @@ public enum FolioCommandLine {
     public static func main() -> Never {
         PhaseTrace.mark("start")
         StandardStreams.ensureOpen()  // before anything opens a file
-        GitLibrary.initializeInBackground()  // overlaps libgit2's start-up with parsing arguments and settings
         signal(SIGPIPE, SIG_IGN)
         FatalSignals.install()  // a crash restores the terminal and leaves a report, never the runtime's prompt
         let arguments: [String]
         do { arguments = try StandardStreams.arguments() } catch {
             CommandIO.standard().error("folio: \(oneLine(error))")
-            exit(usageFailure)
+            exit(usageFailure)  // nothing has started libgit2 yet
         }
         let io = CommandIO.standard()
         var code = run(arguments, io: io)
+        // exit() runs the libraries' exit handlers (OpenSSL's among them), which must not race libgit2 starting.
+        GitLibrary.waitForBackgroundInitialization()
         // Background packing started by a change finishes before the process ends.
         DocumentMaintenance.waitForAll()
         let lost = CommandIO.outputError.load(ordering: .relaxed)

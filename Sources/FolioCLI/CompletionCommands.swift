@@ -3,7 +3,7 @@ import FolioPlugins
 
 let completionCommands: [Command] = [
     Command("completions", usage: "completions bash|zsh|fish",
-            summary: "Print the shell completion script (e.g. `source <(folio completions bash)`)") { args, io in
+            summary: "Print the shell completion script (e.g. `source <(folio completions bash)`)", usesGit: false) { args, io in
         let shell = try args.positional(0, "shell (bash, zsh or fish)")
         try args.expectAtMost(1)
         guard let script = CompletionScripts.script(for: shell) else {

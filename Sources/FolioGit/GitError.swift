@@ -104,11 +104,21 @@ public enum GitLibrary {
     /// system's CA certificates (mbedTLS, about 7 ms) whether or not anything will connect; begun first thing in a
     /// process, that overlaps with its own start-up work, and the first `ensureInitialized` waits only for the rest
     /// (`initialized` is a `static let`: Swift runs its initializer exactly once and makes every other caller wait).
+    /// A process that started it must call `waitForBackgroundInitialization()` before `exit`: exit handlers of the
+    /// libraries libgit2 starts (OpenSSL's, through libssh2) crash when they run while it is still starting.
     public static func initializeInBackground() {
+        guard !backgroundStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { ensureInitialized() }
         thread.stackSize = 1 << 20
         thread.start()
     }
+
+    /// Waits for `initializeInBackground` to finish, when it was started (at once otherwise).
+    public static func waitForBackgroundInitialization() {
+        if backgroundStarted.load(ordering: .acquiring) { _ = initialized }
+    }
+
+    private static let backgroundStarted = Atomic<Bool>(false)
 
     /// The first environment given to `configureConfigSearch`, and whether libgit2 has been pointed at it.
     private static let configSearch = Mutex<(environment: [String: String]?, applied: Bool)>((nil, false))
