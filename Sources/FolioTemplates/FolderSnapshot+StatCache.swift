@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioGit
+import FolioMustache
 
 /// What `lstat` says about a file, enough to tell it has not changed since it was last read.
 struct FileStamp: Equatable {
@@ -46,8 +47,9 @@ struct SnapshotStatCache {
     /// The cache in the file at `url`, or an empty one (also when any line of it does not parse).
     static func load(at url: URL) -> SnapshotStatCache {
         var info = stat()
-        guard lstat(url.path, &info) == 0, let data = FileManager.default.contents(atPath: url.path) else { return SnapshotStatCache() }
-        let parsed = data.withUnsafeBytes { raw in parse(raw.bindMemory(to: UInt8.self)) }
+        // A regular file only (opened without blocking): reading a FIFO put in its place would wait forever.
+        guard lstat(url.path, &info) == 0, let bytes = try? RegularFile.read(url.path) else { return SnapshotStatCache() }
+        let parsed = bytes.withUnsafeBufferPointer { parse($0) }
         guard var cache = parsed else { return SnapshotStatCache() }
         cache.writtenAt = (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
         return cache

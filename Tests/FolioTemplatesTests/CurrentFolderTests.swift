@@ -135,6 +135,20 @@ final class CurrentFolderTests: XCTestCase {
         }
     }
 
+    func testGivenAFIFOInPlaceOfTheStatCacheWhenResolvedThenItDoesNotWaitAndTheSnapshotIsRight() throws {
+        // Given a snapshot whose stat cache has been replaced by a named pipe no one writes to
+        try ageFiles()
+        let first = try resolve()
+        let sources = temp.path("home/.cache/folio/sources")
+        let file = CacheRepository.snapshotFolder(for: folder.root.standardizedFileURL, in: sources).appendingPathComponent("folio-snapshot-stat")
+        try FileManager.default.removeItem(at: file)
+        XCTAssertEqual(mkfifo(file.path, 0o644), 0)
+        // When the folder is resolved, Then it returns (the pipe is not read) with the same snapshot
+        let resolved = try resolve()
+        XCTAssertNil(resolved.folder)
+        XCTAssertEqual(resolved.commit, first.commit)
+    }
+
     func testGivenHexTextWhenParsedAsAnObjectIDThenOnlyFortyHexDigitsAreAcceptedAndRoundTrip() throws {
         let hex = "ce013625030ba8dba906f756967f9e9ca394464a"
         XCTAssertEqual(ObjectID(hex: hex)?.hex, hex)
