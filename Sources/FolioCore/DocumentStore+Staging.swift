@@ -80,9 +80,30 @@ extension DocumentStore {
         return NewDocumentStaging(folder: folder) { try Self.makeRepository(at: folder) }
     }
 
-    /// A hidden, unique folder beside `url` to build the document in.
+    /// What every staging folder's name starts with; the creating process's id follows, then "-" and a random part.
+    static let stagingPrefix = ".folio-new-"
+
+    /// A hidden, unique folder beside `url` to build the document in. Staging folders that a killed `folio` left in
+    /// the same folder are removed first.
     static func stagingFolder(for url: URL) -> URL {
-        url.deletingLastPathComponent().appendingPathComponent(".folio-new-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))")
+        let parent = url.deletingLastPathComponent()
+        removeAbandonedStaging(in: parent)
+        return parent.appendingPathComponent("\(stagingPrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))")
+    }
+
+    /// Removes the staging folders in `parent` whose creating process no longer exists (killed while creating a
+    /// document: nothing in them was ever visible as a document). A folder whose process id is alive again (reused)
+    /// is left, as is any name that is not exactly a staging name.
+    static func removeAbandonedStaging(in parent: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
+        for name in names where name.hasPrefix(stagingPrefix) {
+            let rest = name.dropFirst(stagingPrefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid(),
+                  !rest[rest.index(after: dash)...].isEmpty, rest[rest.index(after: dash)...].allSatisfy(\.isHexDigit) else { continue }
+            if kill(pid, 0) == -1 && errno == ESRCH {
+                try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+            }
+        }
     }
 
     /// An empty document repository at `folder`.

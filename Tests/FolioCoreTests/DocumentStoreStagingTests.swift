@@ -50,3 +50,26 @@ final class DocumentStoreStagingTests: XCTestCase {
         XCTAssertEqual(try leftovers(in: dir), [])
     }
 }
+
+/// Staging folders a killed `folio` left behind are cleaned up by the next document created beside them.
+final class AbandonedStagingTests: XCTestCase {
+    func testGivenStagingFoldersOfADeadAndALiveProcessWhenADocumentIsCreatedBesideThemThenOnlyTheDeadOnesGo() throws {
+        let dir = TemporaryDirectory()
+        let store = DocumentStore(settings: Settings(sync: .none), environment: dir.environment())
+        // Given a staging folder of a process that has ended (a kill -9 mid-creation), one of a live process, and
+        // folders that only look alike
+        let ended = try runProgram("/bin/sh", ["-c", "echo $$"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let dead = dir.path(".folio-new-\(ended)-1a2b3c4d")
+        let live = dir.path(".folio-new-\(getppid())-5e6f7a8b")
+        let lookalikes = [dir.path(".folio-new-notes"), dir.path(".folio-new-12-notes"), dir.path(".folio-new--1-ab")]
+        for folder in [dead, live] + lookalikes {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(".git/objects"), withIntermediateDirectories: true)
+        }
+        // When a document is created in the same folder
+        _ = try store.create(at: dir.path("Doc"))
+        // Then the dead process's staging folder is gone, and the rest are untouched
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: dir.url.path)).subtracting(["home"])
+        XCTAssertFalse(names.contains(dead.lastPathComponent))
+        XCTAssertEqual(names, Set(["Doc", live.lastPathComponent] + lookalikes.map(\.lastPathComponent)))
+    }
+}
