@@ -30,16 +30,13 @@ public final class NewDocumentStaging: Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    deinit {
-        guard making.abandon() else { return }
-        try? FileManager.default.removeItem(at: folder)
-    }
+    deinit { discard() }
 }
 
 /// The making thread's result, handed over once.
 private final class Making: @unchecked Sendable {
-    // Unchecked: `result` is written once by the making thread before `made` is signalled, and read (and `state`
-    // changed) only by the owner's thread after waiting on `made`.
+    // Unchecked: `result` is written once by the making thread before `made` is signalled; it is read, and `waited`
+    // and `taken` are used, only by the owner's thread after waiting on `made`.
     private let made = DispatchSemaphore(value: 0)
     private var result: Result<Repository, any Error> = .failure(CancellationError())
     private var waited = false

@@ -144,11 +144,8 @@ public final class DocumentStore: Sendable {
 
     private func create(at url: URL, staging: URL, repository: Repository, metadata: DocumentMetadata, files: [DocumentFile],
                         message: String) throws -> Document {
-        let fm = FileManager.default
         let parent = url.deletingLastPathComponent()
-        var moved = false
-        defer { if !moved { try? fm.removeItem(at: staging) } }
-        // Nothing is visible until the final rename, so with sync=full the staging folder is flushed once with
+        // (On any error the public `create` removes the staging folder.) Nothing is visible until the final rename, so with sync=full the staging folder is flushed once with
         // syncfs(2) before the rename instead of fsyncing every file and object (hundreds for a project template);
         // libgit2's own fsync is off process-wide (see `GitLibrary`).
         let sync = settings.sync == .full
@@ -173,7 +170,6 @@ public final class DocumentStore: Sendable {
             if errno == EEXIST || errno == ENOTEMPTY { throw FolioError.alreadyExists(url.path) }
             throw POSIXFailure(operation: "move new document into place", path: url.path)
         }
-        moved = true
         if sync { AtomicFile.syncDirectory(parent) }
         PhaseTrace.mark("moved into place")
         return try open(at: url)

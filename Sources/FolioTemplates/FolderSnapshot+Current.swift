@@ -24,9 +24,7 @@ extension FolderSnapshot {
     static func current(_ walk: Walk, cache: URL) -> CurrentFolder? {
         let gitDirectory = CacheRepository.snapshotFolder(for: walk.root, in: cache)
         let stats = SnapshotStatCache.load(at: SnapshotStatCache.file(inGitDirectory: gitDirectory))
-        guard let commit = stats.commit, stats.isCurrent(walk.entries) else { return nil }
-        let blobs = walk.entries.compactMap { stats.blob(for: $0) }
-        guard blobs.count == walk.entries.count else { return nil }
+        guard let commit = stats.commit, let blobs = stats.blobsIfCurrent(walk.entries) else { return nil }
         return CurrentFolder(root: walk.root, gitDirectory: gitDirectory, commit: commit, entries: walk.entries, blobs: blobs)
     }
 }

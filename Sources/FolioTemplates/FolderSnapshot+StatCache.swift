@@ -106,9 +106,17 @@ struct SnapshotStatCache {
         return record.blob
     }
 
-    /// Whether every entry is unchanged and nothing was added or removed: the cached commit is the snapshot.
-    func isCurrent(_ entries: [FolderSnapshot.Entry]) -> Bool {
-        entries.count == records.count && entries.allSatisfy { blob(for: $0) != nil }
+    /// Each entry's blob when every entry is unchanged and nothing was added or removed (the cached commit is then
+    /// the snapshot), else nil.
+    func blobsIfCurrent(_ entries: [FolderSnapshot.Entry]) -> [ObjectID]? {
+        guard entries.count == records.count else { return nil }
+        var blobs: [ObjectID] = []
+        blobs.reserveCapacity(entries.count)
+        for entry in entries {
+            guard let blob = blob(for: entry) else { return nil }
+            blobs.append(blob)
+        }
+        return blobs
     }
 
     /// Saves the stamps of `entries` (with their blobs) for `commit`; paths holding a newline are not cached.

@@ -46,7 +46,7 @@ enum FolderSnapshot {
         PhaseTrace.mark("snapshot cache opened")
         let previous = try repository.referenceTarget(branch)
         // Unchanged since the last snapshot (by every file's stamp): nothing to read or write.
-        if let previous, previous == stats.commit, stats.isCurrent(walk.entries) { return repository }
+        if let previous, previous == stats.commit, stats.blobsIfCurrent(walk.entries) != nil { return repository }
         let unknown = walk.entries.reduce(0) { count, entry in stats.blob(for: entry) == nil ? count + 1 : count }
         // The objects and the commit: many new files (a first snapshot) go into one pack, which later reads map once
         // instead of opening a loose object per file; a few (an edited template) stay loose rather than adding a

@@ -24,11 +24,11 @@ final class CurrentFolderTests: XCTestCase {
         source = TemplateSource(name: "plain", location: folder.root.path)
     }
 
-    private func ageFiles() throws {
-        let old = Date().addingTimeInterval(-3600)
-        for path in try FileManager.default.subpathsOfDirectory(atPath: folder.root.path) {
-            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder.root.appendingPathComponent(path).path)
-        }
+
+    /// The stat cache of the folder's snapshot.
+    private var statFile: URL {
+        CacheRepository.snapshotFolder(for: folder.root.standardizedFileURL, in: temp.path("home/.cache/folio/sources"))
+            .appendingPathComponent("folio-snapshot-stat")
     }
 
     private func resolve() throws -> ResolvedSource { try await_ { [resolver, source] in try await resolver!.resolve(source!) } }
@@ -39,7 +39,7 @@ final class CurrentFolderTests: XCTestCase {
 
     func testGivenACurrentSnapshotWhenResolvedAgainThenItIsReadFromTheFolderAndMatchesTheSnapshotExactly() throws {
         // Given a folder snapshotted once, with files older than its stat cache
-        try ageFiles()
+        try folder.ageFiles()
         let first = try resolve()
         XCTAssertNil(first.folder, "the first resolve snapshots through libgit2")
         // When it is resolved again
@@ -64,7 +64,7 @@ final class CurrentFolderTests: XCTestCase {
 
     func testGivenAFolderListedFromItsFilesWhenAFileChangesBeforeLoadingThenTheListedSnapshotIsLoaded() throws {
         // Given a current folder, resolved from its files
-        try ageFiles()
+        try folder.ageFiles()
         _ = try resolve()
         let resolved = try resolve()
         XCTAssertNotNil(resolved.folder)
@@ -82,7 +82,7 @@ final class CurrentFolderTests: XCTestCase {
 
     func testGivenACacheRepositoryUnderItsEarlierNameWhenResolvedThenItIsMovedAndNotSnapshottedAgain() throws {
         // Given a snapshot whose cache repository still has the name earlier versions gave it
-        try ageFiles()
+        try folder.ageFiles()
         let first = try resolve()
         let sources = temp.path("home/.cache/folio/sources")
         let now = CacheRepository.snapshotFolder(for: folder.root.standardizedFileURL, in: sources)
@@ -113,10 +113,9 @@ final class CurrentFolderTests: XCTestCase {
 
     func testGivenAStatCacheWithHostileLinesWhenResolvedThenItIsIgnoredAndTheSnapshotIsRight() throws {
         // Given a snapshot whose stat cache then gets lines that overflow, go negative, or hold a non-UTF-8 path
-        try ageFiles()
+        try folder.ageFiles()
         let first = try resolve()
-        let sources = temp.path("home/.cache/folio/sources")
-        let file = CacheRepository.snapshotFolder(for: folder.root.standardizedFileURL, in: sources).appendingPathComponent("folio-snapshot-stat")
+        let file = statFile
         let good = try Data(contentsOf: file)
         let hostile: [[UInt8]] = [
             Array("99999999999999999999 1 1 1 33188 \(first.commit) x\n".utf8),
@@ -137,10 +136,9 @@ final class CurrentFolderTests: XCTestCase {
 
     func testGivenAFIFOInPlaceOfTheStatCacheWhenResolvedThenItDoesNotWaitAndTheSnapshotIsRight() throws {
         // Given a snapshot whose stat cache has been replaced by a named pipe no one writes to
-        try ageFiles()
+        try folder.ageFiles()
         let first = try resolve()
-        let sources = temp.path("home/.cache/folio/sources")
-        let file = CacheRepository.snapshotFolder(for: folder.root.standardizedFileURL, in: sources).appendingPathComponent("folio-snapshot-stat")
+        let file = statFile
         try FileManager.default.removeItem(at: file)
         XCTAssertEqual(mkfifo(file.path, 0o644), 0)
         // When the folder is resolved, Then it returns (the pipe is not read) with the same snapshot

@@ -20,13 +20,6 @@ final class FolderSnapshotStatCacheTests: XCTestCase {
         source = TemplateSource(name: "plain", location: folder.root.path)
     }
 
-    /// Sets every file's time stamps an hour back, so the cache written next trusts them.
-    private func ageFiles() throws {
-        let old = Date().addingTimeInterval(-3600)
-        for path in try FileManager.default.subpathsOfDirectory(atPath: folder.root.path) {
-            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder.root.appendingPathComponent(path).path)
-        }
-    }
 
     private func rendered() throws -> String? {
         let template = try await_ { [resolver, source] in try await resolver!.findTemplate("p/t", in: [source!]) }
@@ -42,7 +35,7 @@ final class FolderSnapshotStatCacheTests: XCTestCase {
     func testGivenAFolderOfManyFilesWhenSnapshottedTwiceThenOnePackHoldsThemAndEveryFileRendersFromIt() throws {
         // Given a template folder of 120 files (enough for the first snapshot to be written as one pack)
         for i in 0..<120 { try folder.write(String(format: "t/files/many/f%03d.txt", i), "file \(i) of {{who}}\n") }
-        try ageFiles()
+        try folder.ageFiles()
         // When it is snapshotted, and again with nothing changed
         let first = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
         let second = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
@@ -65,7 +58,7 @@ final class FolderSnapshotStatCacheTests: XCTestCase {
 
     func testGivenTrustedCacheWhenAFileChangesWithTheSameSizeThenTheNewContentIsSnapshotted() throws {
         // Given a snapshot whose files are older than its stat cache
-        try ageFiles()
+        try folder.ageFiles()
         let first = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
         XCTAssertNotNil(statFile.flatMap { FileManager.default.contents(atPath: $0.path) })
         XCTAssertEqual(try await_ { [resolver, source] in try await resolver!.resolve(source!) }.commit, first.commit)
@@ -76,7 +69,7 @@ final class FolderSnapshotStatCacheTests: XCTestCase {
         XCTAssertNotEqual(second.commit, first.commit)
         XCTAssertEqual(try rendered(), "v2 a\n")
         // And adding or removing a file is seen as well
-        try ageFiles()
+        try folder.ageFiles()
         _ = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
         try folder.write("t/files/extra.txt", "x\n")
         let third = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
@@ -88,7 +81,7 @@ final class FolderSnapshotStatCacheTests: XCTestCase {
     }
 
     func testGivenCorruptOrLyingStatCacheWhenResolvedThenTheFolderIsReadAgain() throws {
-        try ageFiles()
+        try folder.ageFiles()
         let first = try await_ { [resolver, source] in try await resolver!.resolve(source!) }
         let file = try XCTUnwrap(statFile)
         // A cache that does not parse is ignored

@@ -23,6 +23,15 @@ struct TemplateRepoBuilder {
         try data.write(to: url)
     }
 
+    /// Sets every file's time stamps an hour back, so that a snapshot's stat cache written next trusts them (files
+    /// changed within its clock tick are re-read, as in git).
+    func ageFiles() throws {
+        let old = Date().addingTimeInterval(-3600)
+        for path in try FileManager.default.subpathsOfDirectory(atPath: root.path) {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: root.appendingPathComponent(path).path)
+        }
+    }
+
     func link(_ path: String, to target: String) throws {
         let url = root.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
