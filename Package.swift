@@ -1,6 +1,18 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// libgit2 and the libraries it uses, linked into `folio` from their static archives (all in libgit2-dev's Debian
+/// dependencies). Loading libgit2.so's chain of 13 shared libraries cost 4.5 ms at every start, more than Folio's own
+/// start-up (measured: a C program calling git_libgit2_version starts in 5.3 ms linked to the shared library, 2.3 ms
+/// to the archives; `folio --version` 11.1 → see Benchmarks/README.md). GSSAPI has no archive and stays shared. The
+/// archives come from the same Debian packages, so a libgit2 security update needs `folio` rebuilt, as Swift's own
+/// runtime already does.
+let staticGit = ["-Xlinker", "-Bstatic", "-Xlinker", "-lgit2", "-Xlinker", "-lmbedtls", "-Xlinker", "-lmbedx509", "-Xlinker", "-lmbedcrypto",
+                 "-Xlinker", "-lhttp_parser", "-Xlinker", "-lssh2", "-Xlinker", "-lcrypto", "-Xlinker", "-lpcre2-8", "-Xlinker", "-lz",
+                 "-Xlinker", "-Bdynamic", "-Xlinker", "-l:libgssapi_krb5.so.2"]
+/// libgit2 as Debian's shared library, for everything else that uses FolioGit.
+let dynamicGit: [LinkerSetting] = [.linkedLibrary("git2")]
+
 let package = Package(
     name: "Folio",
     products: [
@@ -19,7 +31,9 @@ let package = Package(
     ],
     targets: [
         // C libraries from Debian packages.
-        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+        // libgit2 (Debian's libgit2-dev) is not linked by the module: `folio` links it statically (see `staticGit`), the
+        // benchmark, the test writer and the test bundle dynamically (`dynamicGit`).
+        .systemLibrary(name: "CGit2"),
         .systemLibrary(name: "CUtf8proc", pkgConfig: "libutf8proc", providers: [.apt(["libutf8proc-dev"])]),
 
         // Libraries.
@@ -48,7 +62,7 @@ let package = Package(
         // process: plugins run in `folio-plugin-host`, which stays dynamic and shares one runtime with them. Foundation's
         // own static dependencies are named because the modules are compiled against the dynamic SDK; lld resolves them
         // in any order. No test target depends on this target (its flags would reach the test bundle's link).
-        .executableTarget(name: "folio", dependencies: ["FolioCLI"], linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"])]),
+        .executableTarget(name: "folio", dependencies: ["FolioCLI"], linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"] + staticGit)]),
         // Installed beside `folio` (or in ../libexec/folio/); Folio starts one per plugin to run its code.
         .executableTarget(name: "folio-plugin-host", dependencies: ["FolioPluginHost"]),
 
@@ -59,15 +73,15 @@ let package = Package(
         .target(name: "ShapesPlugin", dependencies: ["FolioPluginABI"], path: "Plugins/Shapes"),
 
         // Benchmarks: `swift run -c release folio-bench SUITE [--json]`.
-        .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "FolioTemplates", "CGit2"], path: "Benchmarks/folio-bench"),
+        .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "FolioTemplates", "CGit2"], path: "Benchmarks/folio-bench", linkerSettings: dynamicGit),
 
         // Tests.
         // Temporary folders, processes, tmux, loopback servers: no Folio module beyond FolioCore.
-        .target(name: "FolioTestSupport", dependencies: ["FolioCore"], path: "Tests/FolioTestSupport"),
+        .target(name: "FolioTestSupport", dependencies: ["FolioCore"], path: "Tests/FolioTestSupport", linkerSettings: dynamicGit),
         // `runFolio` (the command line in-process) for the test targets that drive `folio`; re-exports FolioTestSupport.
         .target(name: "FolioCLITestSupport", dependencies: ["FolioCLI", "FolioTestSupport"], path: "Tests/FolioCLITestSupport"),
         // A writer process for the concurrency and crash tests: N changes to a document, one "ack N" line each.
-        .executableTarget(name: "folio-test-writer", dependencies: ["FolioCore"], path: "Tests/FolioTestWriter"),
+        .executableTarget(name: "folio-test-writer", dependencies: ["FolioCore"], path: "Tests/FolioTestWriter", linkerSettings: dynamicGit),
         .executableTarget(name: "folio-test-trap", dependencies: ["FolioTerminal"], path: "Tests/FolioTestTrap"),  // crashes on purpose
         .testTarget(name: "FolioGitTests", dependencies: ["FolioGit", "FolioTestSupport"]),
         .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "folio-test-writer"]),

@@ -369,6 +369,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let resolver = try templateResolver(io, offline: args.flag("--offline"))
     let bar = FetchProgressBar(io: io)
     var given = try givenAnswers(args, io)
+    PhaseTrace.mark("settings and sources read")
     let template: Template
     if let replay = args.value("--replay") {
         if args.value("--template") != nil { throw UsageError("give either --template or --replay, not both") }

@@ -107,6 +107,7 @@ extension DocumentStore {
     static func makeRepository(at folder: URL) throws -> Repository {
         let repository = try Repository.create(at: folder)
         try repository.configureAsDocument()
+        PhaseTrace.mark("repository made (its own thread)")
         return repository
     }
 }
