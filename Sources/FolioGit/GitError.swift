@@ -1,4 +1,5 @@
 import CGit2
+import CGitCertificates
 import Foundation
 import Synchronization
 
@@ -72,7 +73,10 @@ func check(_ code: Int32, _ operation: @autoclosure () -> String, _ subject: @au
 public enum GitLibrary {
     private static let initialized: Bool = {
         defer { PhaseTrace.mark("libgit2 started") }
+        // The CA certificates are parsed before the first remote operation instead (`loadCertificatesIfDeferred`).
+        folio_certificates_set_deferring(1)
         git_libgit2_init()
+        folio_certificates_set_deferring(0)
         // Folio refers only to objects it has just written or read (a change's blob, tree and commit; a fetched
         // commit), so libgit2's check that each one exists would re-read it from disk four times per change.
         // Revisions typed by users are resolved (and so proven to exist) before anything refers to them.
@@ -100,10 +104,10 @@ public enum GitLibrary {
         applyConfigSearch()
     }
 
-    /// Starts initializing libgit2 on a thread of its own and returns at once. `git_libgit2_init` decodes the
-    /// system's CA certificates (mbedTLS, about 7 ms) whether or not anything will connect; begun first thing in a
-    /// process, that overlaps with its own start-up work, and the first `ensureInitialized` waits only for the rest
+    /// Starts initializing libgit2 on a thread of its own and returns at once. Begun first thing in a process, it
+    /// overlaps with the process's own start-up work, and the first `ensureInitialized` waits only for the rest
     /// (`initialized` is a `static let`: Swift runs its initializer exactly once and makes every other caller wait).
+    /// In `folio` the CA certificates are no longer part of it (see `loadCertificatesIfDeferred`).
     /// A process that started it must call `waitForBackgroundInitialization()` before `exit`: exit handlers of the
     /// libraries libgit2 starts (OpenSSL's, through libssh2) crash when they run while it is still starting.
     public static func initializeInBackground() {
