@@ -28,12 +28,9 @@ public struct RecentDocuments: Sendable {
     /// (`exists(_:)` tells), so the launcher can show it as missing and let the user remove it.
     public func load() -> [Entry] {
         guard let data = FileManager.default.contents(atPath: fileURL.path) else { return [] }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        // A damaged list is not worth an error: it is rebuilt as documents are opened.
-        // Strict JSON first: duplicate keys or a lone surrogate also make the list damaged, not half-read.
-        guard (try? JSONNode.parse(data)) != nil else { return [] }
-        let entries = (try? decoder.decode([Entry].self, from: data)) ?? []
+        // A damaged list is not worth an error: it is rebuilt as documents are opened. Strict JSON: duplicate keys or
+        // a lone surrogate make the whole list damaged, not half-read.
+        let entries = Self.decode(data) ?? []
         return entries.filter { $0.pinned == true } + entries.filter { $0.pinned != true }
     }
 
@@ -44,27 +41,47 @@ public struct RecentDocuments: Sendable {
 
     /// Puts `document` at the top of the list (after the pinned ones; a pinned document stays pinned).
     public func record(_ document: Document) {
-        let old = load()
-        var entries = old.filter { $0.path != document.url.path }
-        let pinned = old.first { $0.path == document.url.path }?.pinned
-        entries.insert(Entry(path: document.url.path, title: document.metadata.title,
-                             contentType: document.metadata.contentType.identifier, opened: Date(), pinned: pinned), at: 0)
-        save(entries)
+        withListLocked {
+            let old = load()
+            var entries = old.filter { $0.path != document.url.path }
+            let pinned = old.first { $0.path == document.url.path }?.pinned
+            entries.insert(Entry(path: document.url.path, title: document.metadata.title,
+                                 contentType: document.metadata.contentType.identifier, opened: Date(), pinned: pinned), at: 0)
+            save(entries)
+        }
     }
 
     /// Pins or unpins the entry for `path` (nothing happens when it is not in the list).
     public func setPinned(_ pinned: Bool, path: String) throws {
-        var entries = load()
-        guard let index = entries.firstIndex(where: { $0.path == path }) else { return }
-        entries[index].pinned = pinned ? true : nil
-        try write(entries)
+        try withListLocked {
+            var entries = load()
+            guard let index = entries.firstIndex(where: { $0.path == path }) else { return }
+            entries[index].pinned = pinned ? true : nil
+            try write(entries)
+        }
     }
 
     /// Forgets the entry for `path`; the document itself is not touched.
     public func remove(path: String) throws {
-        let entries = load()
-        guard entries.contains(where: { $0.path == path }) else { return }
-        try write(entries.filter { $0.path != path })
+        try withListLocked {
+            let entries = load()
+            guard entries.contains(where: { $0.path == path }) else { return }
+            try write(entries.filter { $0.path != path })
+        }
+    }
+
+    /// Runs a read-change-write of the list holding an exclusive `flock` on `recent.json.lock` beside it, so two
+    /// `folio` processes recording at once both keep their entry. Without a lock (the folder cannot be made, a file
+    /// system without locks) the change is made anyway: the list is a convenience, never worth an error.
+    private func withListLocked<R>(_ body: () throws -> R) rethrows -> R {
+        let folder = fileURL.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        let fd = open(fileURL.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        defer { if fd >= 0 { close(fd) } }
+        if fd >= 0 { while flock(fd, LOCK_EX) == -1 && errno == EINTR {} }
+        return try body()
     }
 
     private func save(_ entries: [Entry]) { try? write(entries) }
@@ -72,9 +89,6 @@ public struct RecentDocuments: Sendable {
     private func write(_ entries: [Entry]) throws {
         let sorted = entries.filter { $0.pinned == true } + entries.filter { $0.pinned != true }
         let kept = sorted.enumerated().filter { $0.element.pinned == true || $0.offset < Self.limit }.map(\.element)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(try encoder.encode(kept), to: fileURL, sync: false)
+        try AtomicFile.write(Self.encode(kept), to: fileURL, sync: false)
     }
 }
