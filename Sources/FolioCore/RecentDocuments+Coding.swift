@@ -27,38 +27,55 @@ extension RecentDocuments {
     /// The file's bytes: an array of objects with sorted keys, two-space indented, dates as UTC ISO 8601 seconds (the
     /// layout `JSONEncoder` with `.prettyPrinted, .sortedKeys` and `.iso8601` wrote before).
     static func encode(_ entries: [Entry]) -> Data {
-        var out = "["
+        var out: [UInt8] = []
+        out.reserveCapacity(entries.count * 256 + 2)
+        out.append(UInt8(ascii: "["))
         for (index, entry) in entries.enumerated() {
-            out += index == 0 ? "\n  {\n" : ",\n  {\n"
-            var fields = [("contentType", quoted(entry.contentType)), ("opened", quoted(formatDate(entry.opened)))]
-            fields.append(("path", quoted(entry.path)))
-            if let pinned = entry.pinned { fields.append(("pinned", pinned ? "true" : "false")) }
-            fields.append(("title", quoted(entry.title)))
-            out += fields.map { "    \"\($0.0)\" : \($0.1)" }.joined(separator: ",\n")
-            out += "\n  }"
+            out.append(contentsOf: (index == 0 ? "\n  {\n" : ",\n  {\n").utf8)
+            field("contentType", quoted: entry.contentType, into: &out, last: false)
+            field("opened", quoted: formatDate(entry.opened), into: &out, last: false)
+            field("path", quoted: entry.path, into: &out, last: false)
+            if let pinned = entry.pinned { field("pinned", literal: pinned ? "true" : "false", into: &out) }
+            field("title", quoted: entry.title, into: &out, last: true)
+            out.append(contentsOf: "  }".utf8)
         }
-        out += entries.isEmpty ? "]" : "\n]"
-        return Data(out.utf8)
+        out.append(contentsOf: (entries.isEmpty ? "]" : "\n]").utf8)
+        return Data(out)
+    }
+
+    private static func field(_ key: String, quoted value: String, into out: inout [UInt8], last: Bool) {
+        out.append(contentsOf: "    \"\(key)\" : ".utf8)
+        appendQuoted(value, to: &out)
+        out.append(contentsOf: (last ? "\n" : ",\n").utf8)
+    }
+
+    private static func field(_ key: String, literal: String, into out: inout [UInt8]) {
+        out.append(contentsOf: "    \"\(key)\" : \(literal),\n".utf8)
     }
 
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped, the rest as is (UTF-8).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        var out: [UInt8] = []
+        appendQuoted(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: out.append(byte)  // every byte of a multi-byte character is 0x80 or above
             }
         }
-        return out + "\""
+        out.append(UInt8(ascii: "\""))
     }
 
     /// `2026-12-01T07:00:00Z` (UTC, whole seconds).
