@@ -369,6 +369,12 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let resolver = try templateResolver(io, offline: args.flag("--offline"))
     let bar = FetchProgressBar(io: io)
     var given = try givenAnswers(args, io)
+    let asks = !args.flag("--defaults") && io.isInteractive
+    // With nothing to ask, the document's repository is begun now and made while the template is found and read; a
+    // staging folder that goes unused (the template is missing, an answer is refused) is removed when dropped. Not
+    // while questions are asked (a hidden folder would sit beside the destination for as long as the user thinks),
+    // nor for a plan, which writes nothing.
+    let staging = asks || args.flag("--dry-run") ? nil : try store.beginCreate(at: destination)
     PhaseTrace.mark("settings and sources read")
     let template: Template
     if let replay = args.value("--replay") {
@@ -389,7 +395,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     PhaseTrace.mark("template loaded")
     try template.checkCompatible()
     let mode: AnswerMode
-    if !args.flag("--defaults") && io.isInteractive {
+    if asks {
         let reader = PromptReader(io: io)
         mode = .ask { variable, defaultText, problem in
             if let problem { io.line("  \(problem)") }
@@ -413,10 +419,11 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let answers = try template.answers(given: given, mode: mode, context: context)
     PhaseTrace.mark("answers")
     if args.flag("--dry-run") { return try printInstantiationPlan(template, at: destination, answers: answers, store: store, args, io) }
-    let document = try template.instantiate(at: destination, answers: answers, store: store)
+    let document = try template.instantiate(at: destination, answers: answers, store: store, staging: staging)
     PhaseTrace.mark("document opened")
     // Made here from a source the user chose: later updates may read that source without asking.
     try? document.recordTrustedTemplateSource(template.source.location)  // without it, the next update asks once
+    PhaseTrace.mark("template source trusted")
     RecentDocuments(environment: io.environment).record(document)
     PhaseTrace.mark("recorded in recent documents")
     let head = try document.head()

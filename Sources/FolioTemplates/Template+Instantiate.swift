@@ -6,9 +6,12 @@ extension Template {
     /// Creates the document at `url` from this template with `answers` (already collected), as one first commit
     /// "Create from <id> <version> (<commit>)". Its origin records the source, ref, commit and the answers minus
     /// secrets. Nothing is written when anything fails.
-    public func instantiate(at url: URL, answers: [String: JSONValue], store: DocumentStore, title: String? = nil) throws -> Document {
-        // The document's repository is made on another thread while the files render.
-        let staging = try store.beginCreate(at: url)
+    ///
+    /// `staging`, from `store.beginCreate(at: url)` called earlier (while the template was still being found), is the
+    /// document's repository already being made; without it, it is begun here and made while the files render.
+    public func instantiate(at url: URL, answers: [String: JSONValue], store: DocumentStore, title: String? = nil,
+                            staging: NewDocumentStaging? = nil) throws -> Document {
+        let staging = try staging ?? store.beginCreate(at: url)
         let (metadata, files) = try prepare(at: url, answers: answers, store: store, title: title)
         return try store.create(at: url, metadata: metadata, files: files, message: creationMessage, staging: staging)
     }
