@@ -73,9 +73,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
             do {
                 let url = try newDestination(destination, io: io)
                 let template = try waitFor { try await catalog.template(templateID) }
-                let year = Calendar(identifier: .gregorian).component(.year, from: Date())
-                let context: [String: JSONValue] = ["folder_name": .string(url.deletingPathExtension().lastPathComponent),
-                                                    "current_year": .string(String(year))]
+                let context = Template.defaultsContext(for: url)
                 let collected = try template.answers(given: TemplateCatalogAdapter.answers(answers, for: template), mode: .defaults, context: context)
                 let document = try template.instantiate(at: url, answers: collected, store: try DocumentStore(environment: environment))
                 documentURL = document.url

@@ -294,9 +294,7 @@ func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         return 0
     }
     try plan.new.checkCompatible()
-    let year = Calendar(identifier: .gregorian).component(.year, from: Date())
-    let context: [String: JSONValue] = ["folder_name": .string(document.url.deletingPathExtension().lastPathComponent),
-                                        "current_year": .string(String(year))]
+    let context = Template.defaultsContext(for: document.url)
     let collected = try plan.answers(recorded: origin.answers, given: given, mode: answerMode(args, io), context: context)
     guard plan.isNewer || !collected.changed.isEmpty else {
         io.line("Already up to date with \(origin.id) \(current)")

@@ -389,7 +389,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     } else {
         guard let id = args.value("--template") else { throw UsageError("missing --template ID") }
         let sources = try chosenSources(args, io)
-        template = try waitFor { try await resolver.findTemplate(id, in: sources) { bar.update($0, $1) } }
+        template = try resolver.findTemplateNow(id, in: sources) { bar.update($0, $1) }
     }
     bar.finish()
     PhaseTrace.mark("template loaded")
@@ -413,9 +413,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     } else {
         mode = .defaults
     }
-    let year = Calendar(identifier: .gregorian).component(.year, from: Date())
-    let context: [String: JSONValue] = ["folder_name": .string(destination.deletingPathExtension().lastPathComponent),
-                                        "current_year": .string(String(year))]
+    let context = Template.defaultsContext(for: destination)
     let answers = try template.answers(given: given, mode: mode, context: context)
     PhaseTrace.mark("answers")
     if args.flag("--dry-run") { return try printInstantiationPlan(template, at: destination, answers: answers, store: store, args, io) }

@@ -9,7 +9,7 @@ public final class NewDocumentStaging: Sendable {
     let folder: URL
     private let making: Making
 
-    init(folder: URL, make: @escaping @Sendable () throws -> Repository) {
+    init(folder: URL, make: @escaping @Sendable () throws -> StagedRepository) {
         self.folder = folder
         let making = Making()
         self.making = making
@@ -20,7 +20,7 @@ public final class NewDocumentStaging: Sendable {
     }
 
     /// Waits for the repository; the caller owns the folder from here and removes it on failure.
-    func take() throws -> Repository {
+    func take() throws -> StagedRepository {
         try making.take()
     }
 
@@ -38,16 +38,16 @@ private final class Making: @unchecked Sendable {
     // Unchecked: `result` is written once by the making thread before `made` is signalled; it is read, and `waited`
     // and `taken` are used, only by the owner's thread after waiting on `made`.
     private let made = DispatchSemaphore(value: 0)
-    private var result: Result<Repository, any Error> = .failure(CancellationError())
+    private var result: Result<StagedRepository, any Error> = .failure(CancellationError())
     private var waited = false
     private var taken = false
 
-    func finish(_ result: Result<Repository, any Error>) {
+    func finish(_ result: Result<StagedRepository, any Error>) {
         self.result = result
         made.signal()
     }
 
-    func take() throws -> Repository {
+    func take() throws -> StagedRepository {
         wait()
         taken = true
         return try result.get()
@@ -73,8 +73,14 @@ extension DocumentStore {
     /// made while the caller prepares the files.
     public func beginCreate(at url: URL) throws -> NewDocumentStaging {
         try checkLocation(url)
-        let folder = Self.stagingFolder(for: url)
-        return NewDocumentStaging(folder: folder) { try Self.makeRepository(at: folder) }
+        let folder = Self.stagingFolder(for: url, removingAbandoned: false)
+        return NewDocumentStaging(folder: folder) {
+            // Off the caller's thread too: listing the destination's folder for abandoned staging folders.
+            Self.removeAbandonedStaging(in: folder.deletingLastPathComponent())
+            let repository = try Self.makeRepository(at: folder)
+            // The second handle the first commit's objects are written through (`writingObjectsAsOnePack`).
+            return StagedRepository(repository: repository, writer: try Repository.open(at: repository.gitDirectory))
+        }
     }
 
     /// What every staging folder's name starts with; the creating process's id follows, then "-" and a random part.
@@ -82,9 +88,9 @@ extension DocumentStore {
 
     /// A hidden, unique folder beside `url` to build the document in. Staging folders that a killed `folio` left in
     /// the same folder are removed first.
-    static func stagingFolder(for url: URL) -> URL {
+    static func stagingFolder(for url: URL, removingAbandoned: Bool = true) -> URL {
         let parent = url.deletingLastPathComponent()
-        removeAbandonedStaging(in: parent)
+        if removingAbandoned { removeAbandonedStaging(in: parent) }
         return parent.appendingPathComponent("\(stagingPrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))")
     }
 
@@ -110,4 +116,10 @@ extension DocumentStore {
         PhaseTrace.mark("repository made (its own thread)")
         return repository
     }
+}
+
+/// A new document's repository made ahead, with the second handle its first commit's objects are written through.
+struct StagedRepository {
+    let repository: Repository
+    let writer: Repository?
 }

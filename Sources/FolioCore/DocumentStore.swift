@@ -95,8 +95,9 @@ public final class DocumentStore: Sendable {
         let staging = prepared?.folder ?? Self.stagingFolder(for: url)
         do {
             try checkCreate(at: url, files: files)
-            let repository = try prepared?.take() ?? Self.makeRepository(at: staging)
-            return try create(at: url, staging: staging, repository: repository, metadata: metadata, files: files, message: message)
+            let made = try prepared?.take() ?? StagedRepository(repository: Self.makeRepository(at: staging), writer: nil)
+            return try create(at: url, staging: staging, repository: made.repository, writer: made.writer, metadata: metadata,
+                              files: files, message: message)
         } catch {
             prepared?.discard()  // waits until it is made, so nothing is written after the removal
             try? FileManager.default.removeItem(at: staging)
@@ -142,15 +143,15 @@ public final class DocumentStore: Sendable {
         if url.path.utf8.count + gitDepth >= WorkTree.pathMax { throw WorkTreeError.pathTooLong(path: url.path, bytes: url.path.utf8.count) }
     }
 
-    private func create(at url: URL, staging: URL, repository: Repository, metadata: DocumentMetadata, files: [DocumentFile],
-                        message: String) throws -> Document {
+    private func create(at url: URL, staging: URL, repository: Repository, writer: Repository?, metadata: DocumentMetadata,
+                        files: [DocumentFile], message: String) throws -> Document {
         let parent = url.deletingLastPathComponent()
         // (On any error the public `create` removes the staging folder.) Nothing is visible until the final rename, so with sync=full the staging folder is flushed once with
         // syncfs(2) before the rename instead of fsyncing every file and object (hundreds for a project template);
         // libgit2's own fsync is off process-wide (see `GitLibrary`).
         let sync = settings.sync == .full
         let all = files + [DocumentFile(path: DocumentMetadata.path, data: try metadata.encoded())]
-        let indexUpdates: [IndexUpdate] = try repository.writingObjectsAsOnePack { writer in
+        let indexUpdates: [IndexUpdate] = try repository.writingObjectsAsOnePack(using: writer) { writer in
             PhaseTrace.mark("repository created")
             // The files and their objects at the same time: the work tree on one thread, the blobs, tree and commit
             // on another (the only one using `writer` until both are done).

@@ -10,8 +10,14 @@ extension Repository {
     /// there reaches is dropped. libgit2 cannot take a backend off an object database again, so the in-memory
     /// one goes on that second handle, which is dropped afterwards: objects written later through this handle go
     /// to disk as usual (they would otherwise land in memory and be lost).
-    public func writingObjectsAsOnePack<R>(_ body: (Repository) throws -> R) throws -> R {
-        let writer = try Repository.open(at: gitDirectory)
+    ///
+    /// `writer`, when given, is that second handle opened ahead (on another thread, while the caller did other work);
+    /// it must be a handle of its own on this repository and is used for nothing else afterwards.
+    public func writingObjectsAsOnePack<R>(using writer: Repository? = nil, _ body: (Repository) throws -> R) throws -> R {
+        if let writer, writer === self || writer.gitDirectory.standardizedFileURL != gitDirectory.standardizedFileURL {
+            throw GitError(operation: "start in-memory pack", subject: displayPath, message: "the writer must be another handle on this repository")
+        }
+        let writer = try writer ?? Repository.open(at: gitDirectory)
         var odb: OpaquePointer?
         try check(git_repository_odb(&odb, writer.pointer), "open object database", displayPath)
         defer { git_odb_free(odb) }

@@ -29,6 +29,7 @@ enum FolderSnapshot {
 
     /// The folder's files and links (nothing read), within `limits`.
     static func walk(_ folder: URL, sourceName: String, limits: TemplateLimits) throws -> Walk {
+        PhaseTrace.mark("template folder walk begun")
         var walk = Walk(root: folder, sourceName: sourceName, limits: limits)
         try walk.collect(folder, prefix: "")
         PhaseTrace.mark("template folder walked")

@@ -30,6 +30,25 @@ final class RepositoryBatchTests: XCTestCase {
         XCTAssertEqual(try git(["ls-tree", "--name-only", "main"], in: dir.path("r"), environment: dir.environment()).stdout.split(separator: "\n").count, 101)
     }
 
+    func testGivenAWriterOpenedAheadWhenObjectsAreWrittenAsOnePackThenTheyArePackedAndTheHandleItselfIsRefused() throws {
+        // Given a repository and a second handle on it opened ahead
+        let dir = TemporaryDirectory()
+        let repo = try Repository.create(at: dir.path("r"))
+        let writer = try Repository.open(at: dir.path("r"))
+        // When the handle itself is offered as the writer, Then it is refused (its objects would stay in memory)
+        XCTAssertThrowsError(try repo.writingObjectsAsOnePack(using: repo) { _ in () })
+        // When the second handle writes a commit's objects as one pack
+        let commit = try repo.writingObjectsAsOnePack(using: writer) { writer in
+            let blob = try writer.writeBlob(Data("ahead\n".utf8))
+            let tree = try writer.updateTree(nil, [.upsert(path: "a.txt", blob: blob, mode: 0o100644)])
+            return try writer.createCommit(tree: tree, parents: [], author: Signature(name: "A", email: "a@x"), message: "m\n")
+        }
+        try repo.updateReference("refs/heads/main", to: commit, expecting: nil, logMessage: "test")
+        // Then they are on disk in one pack and git reads them
+        XCTAssertEqual(repo.packCount(), 1)
+        XCTAssertEqual(try git(["show", "main:a.txt"], in: dir.path("r"), environment: dir.environment()).stdout, "ahead\n")
+    }
+
     func testGivenManyBlobsWhenReadAtOnceThenEachComesBackInOrder() throws {
         // Given 300 different blobs, some loose and some packed
         let dir = TemporaryDirectory()
