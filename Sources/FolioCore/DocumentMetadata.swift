@@ -51,6 +51,12 @@ public struct DocumentMetadata: Encodable, Sendable, Equatable {
 
     /// The file's bytes: pretty, key-sorted JSON ending in a newline.
     public func encoded() throws -> Data {
+        if let data = handEncoded() { return data }
+        return try foundationEncoded()
+    }
+
+    /// `encoded()` through JSONEncoder (the reference the hand-written form is tested against).
+    func foundationEncoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
