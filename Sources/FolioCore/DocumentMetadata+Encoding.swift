@@ -21,7 +21,7 @@ extension DocumentMetadata {
         return Data(writer.bytes)
     }
 
-    private static func hasOnlyWholeNumbers(_ value: JSONValue) -> Bool {
+    static func hasOnlyWholeNumbers(_ value: JSONValue) -> Bool {
         switch value {
         case let .number(number): return number == number.rounded() && abs(number) < 1e15
         case let .array(values): return values.allSatisfy(hasOnlyWholeNumbers)
@@ -148,5 +148,16 @@ struct PrettyJSONWriter {
             write(&writer)
             entries.append((key, writer.bytes))
         }
+    }
+}
+
+extension JSONValue {
+    /// Pretty JSON text of this value as JSONEncoder lays it out (sorted keys, slashes as they are), without its
+    /// first-use cost. Numbers must be whole and below 10^15; nil for any other number.
+    public func prettyEncoded() -> Data? {
+        guard DocumentMetadata.hasOnlyWholeNumbers(self) else { return nil }
+        var writer = PrettyJSONWriter()
+        writer.value(self, level: 0)
+        return Data(writer.bytes)
     }
 }
