@@ -91,6 +91,13 @@ func time(_ body: () throws -> Void) rethrows -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
+/// The middle value (the mean of the two middle ones for an even count); 0 for none.
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
 /// The best of `runs` timings (seconds).
 func best(of runs: Int, _ body: () throws -> Void) rethrows -> Double {
     var result = Double.infinity

@@ -102,11 +102,6 @@ private func checkPluginsWork(staticBinary: String, dynamic: String, bench: Benc
                  peer: "required", 1, unit: "", higherIsBetter: true)
 }
 
-private func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return 0 }
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
 
 private func megabytes(_ path: String) -> Double {
     var info = stat()

@@ -87,22 +87,31 @@ func templatesSuite(_ bench: Bench) throws {
         let (status, _) = try run("sh", ["-c", script, "floor", rendered.path, out.path], env: env)
         if status != 0 { throw GitError(operation: "cp + git init/add/commit", message: "exit \(status)") }
     }
-    // Rounds alternate the four so that a busy moment of the machine falls on all of them alike; best of 7 each.
-    var folioWarm = Double.infinity, folioNoSync = Double.infinity, floor = Double.infinity, floorSync = Double.infinity
-    for _ in 0..<7 {
-        folioWarm = min(folioWarm, try time { try folioNew(env) })
-        floor = min(floor, try time { try floorRun(sync: false) })
-        folioNoSync = min(folioNoSync, try time { try folioNew(noSyncEnv) })
-        floorSync = min(floorSync, try time { try floorRun(sync: true) })
+    // Rounds alternate the four so that a busy moment of the machine falls on all of them alike. Before each timed
+    // run the file system is flushed (outside the timing), so no run pays for the previous one's unwritten files.
+    // Best and median of 15 each; the ratios use the best, the medians are in the notes.
+    var folioWarm: [Double] = [], folioNoSync: [Double] = [], floor: [Double] = [], floorSync: [Double] = []
+    func timedAfterFlush(_ body: () throws -> Void) throws -> Double { Glibc.sync(); return try time(body) }
+    for _ in 0..<15 {
+        folioWarm.append(try timedAfterFlush { try folioNew(env) })
+        floor.append(try timedAfterFlush { try floorRun(sync: false) })
+        folioNoSync.append(try timedAfterFlush { try folioNew(noSyncEnv) })
+        floorSync.append(try timedAfterFlush { try floorRun(sync: true) })
     }
-    bench.record("instantiate 300×40 template (incl. first commit) vs cp + git init/add/commit", folio: folioWarm * 1000, peer: "cp+git floor", floor * 1000,
-                 unit: "ms", higherIsBetter: false, note: "target: folio ≤ the floor; folio flushes to disk (sync: full), the floor does not")
+    func ms(_ runs: [Double]) -> Double { (runs.min() ?? .nan) * 1000 }
+    func medians(_ folio: [Double], _ peer: [Double]) -> String {
+        let f = median(folio) * 1000, p = median(peer) * 1000
+        return String(format: "medians %.1f vs %.1f ms, ratio %.2f", f, p, p / f)
+    }
+    bench.record("instantiate 300×40 template (incl. first commit) vs cp + git init/add/commit", folio: ms(folioWarm), peer: "cp+git floor", ms(floor),
+                 unit: "ms", higherIsBetter: false,
+                 note: "target: folio ≤ the floor; folio flushes to disk (sync: full), the floor does not; " + medians(folioWarm, floor))
     bench.reproduceWith("cp -a RENDERED OUT && cd OUT && git init -q && git add -A && git commit -q -m floor")
-    bench.record("same, both flushed: folio (sync: full) vs cp + git + sync -f", folio: folioWarm * 1000, peer: "cp+git+sync floor", floorSync * 1000,
-                 unit: "ms", higherIsBetter: false)
+    bench.record("same, both flushed: folio (sync: full) vs cp + git + sync -f", folio: ms(folioWarm), peer: "cp+git+sync floor", ms(floorSync),
+                 unit: "ms", higherIsBetter: false, note: medians(folioWarm, floorSync))
     bench.reproduceWith("cp -a RENDERED OUT && cd OUT && git init -q && git add -A && git commit -q -m floor && sync -f .")
-    bench.record("same, neither flushed: folio (sync: none) vs cp + git", folio: folioNoSync * 1000, peer: "cp+git floor", floor * 1000,
-                 unit: "ms", higherIsBetter: false, note: "git's own durability on both sides")
+    bench.record("same, neither flushed: folio (sync: none) vs cp + git", folio: ms(folioNoSync), peer: "cp+git floor", ms(floor),
+                 unit: "ms", higherIsBetter: false, note: "git's own durability on both sides; " + medians(folioNoSync, floor))
     bench.reproduceWith("XDG_CONFIG_HOME=DIR (DIR/folio/settings.json: {\"sync\": \"none\"}) folio new OUT --template bench --source TEMPLATES --defaults")
     // Where folio's time goes, from one more run with FOLIO_TRACE_PHASES=1.
     let (_, phases) = try run("sh", ["-c", "FOLIO_TRACE_PHASES=1 \"$@\" 2>&1 >/dev/null", "folio", folio, "new", dest("folio").path, "--template", "bench",
@@ -115,7 +124,7 @@ func templatesSuite(_ bench: Bench) throws {
             let (status, _) = try run("cookiecutter", ["--no-input", "-f", "-o", dest("cookie").path, cookie.path], env: env)
             if status != 0 { throw GitError(operation: "cookiecutter", message: "exit \(status)") }
         }
-        bench.record("instantiate 300×40 template (incl. first commit) vs cookiecutter", folio: folioWarm * 1000, peer: "cookiecutter", cookieTime * 1000,
+        bench.record("instantiate 300×40 template (incl. first commit) vs cookiecutter", folio: ms(folioWarm), peer: "cookiecutter", cookieTime * 1000,
                      unit: "ms", higherIsBetter: false, note: "target ratio ≥ 30; folio cold (first snapshot) \(String(format: "%.0f", folioCold * 1000)) ms")
         bench.reproduceWith("cookiecutter --no-input -f -o OUT \(cookie.lastPathComponent)  # generated by folio-bench templates")
     } else {
@@ -126,7 +135,7 @@ func templatesSuite(_ bench: Bench) throws {
             let (status, _) = try run("copier", ["copy", "--defaults", "--trust", "--quiet", copier.path, dest("copier").path], env: env)
             if status != 0 { throw GitError(operation: "copier", message: "exit \(status)") }
         }
-        bench.record("instantiate 300×40 template (incl. first commit) vs copier", folio: folioWarm * 1000, peer: "copier", copierTime * 1000,
+        bench.record("instantiate 300×40 template (incl. first commit) vs copier", folio: ms(folioWarm), peer: "copier", copierTime * 1000,
                      unit: "ms", higherIsBetter: false)
         bench.reproduceWith("copier copy --defaults --trust --quiet \(copier.lastPathComponent) OUT")
     } else {
