@@ -5,72 +5,58 @@ import XCTest
 /// `folio new` with nothing to ask begins the document's repository before it has found the template; whatever ends
 /// the command early, nothing of it is left beside the destination.
 final class NewEarlyStagingTests: XCTestCase {
-    private func templates(in dir: TemporaryDirectory) throws -> URL {
+    private let dir = TemporaryDirectory()
+
+    /// Runs `folio new out/doc --template TEMPLATE --source … --defaults` plus `extra`, from a template whose one
+    /// answer must be 1–9, into an empty folder `out`.
+    private func new(template: String = "note", _ extra: [String] = []) throws -> RunResult {
         try dir.write("templates/note/template.json", #"""
         { "id": "note", "name": "Note", "version": "1.0.0",
           "variables": [ { "name": "size", "type": "int", "default": 3, "min": 1, "max": 9 } ] }
         """#)
         try dir.write("templates/note/files/note.txt", "size {{size}}\n")
-        return dir.path("templates")
+        try FileManager.default.createDirectory(at: dir.path("out"), withIntermediateDirectories: true)
+        return runFolio(["new", dir.path("out/doc").path, "--template", template, "--source", dir.path("templates").path, "--defaults"] + extra,
+                        environment: dir.environment(), cwd: dir.url)
     }
 
-    private func leftovers(_ dir: TemporaryDirectory) throws -> [String] {
+    private func leftovers() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: dir.path("out").path).sorted()
     }
 
     func testGivenAMissingTemplateWhenANewDocumentIsAskedForThenNothingIsLeftInTheFolder() throws {
-        // Given templates without the one asked for
-        let dir = TemporaryDirectory()
-        let source = try templates(in: dir)
-        try FileManager.default.createDirectory(at: dir.path("out"), withIntermediateDirectories: true)
-        // When a document is asked for from it, with defaults
-        let result = runFolio(["new", dir.path("out/doc").path, "--template", "missing", "--source", source.path, "--defaults"],
-                              environment: dir.environment(), cwd: dir.url)
+        // Given templates without the one asked for, When a document is asked for from it
+        let result = try new(template: "missing")
         // Then it fails naming the template, and the folder is as it was (no staging folder, no document)
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("missing"), result.stderr)
-        XCTAssertEqual(try leftovers(dir), [])
+        XCTAssertEqual(try leftovers(), [])
     }
 
     func testGivenAnAnswerOutOfRangeWhenANewDocumentIsAskedForThenNothingIsLeftInTheFolder() throws {
-        // Given a template whose answer must be 1–9
-        let dir = TemporaryDirectory()
-        let source = try templates(in: dir)
-        try FileManager.default.createDirectory(at: dir.path("out"), withIntermediateDirectories: true)
-        // When a document is asked for with 12
-        let result = runFolio(["new", dir.path("out/doc").path, "--template", "note", "--source", source.path, "--defaults", "--set", "size=12"],
-                              environment: dir.environment(), cwd: dir.url)
+        // Given a template whose answer must be 1–9, When a document is asked for with 12
+        let result = try new(["--set", "size=12"])
         // Then the answer is refused, and nothing is left in the folder
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertEqual(try leftovers(dir), [])
+        XCTAssertEqual(try leftovers(), [])
     }
 
     func testGivenADryRunWhenPlannedThenNoStagingFolderIsEverMade() throws {
-        // Given a template
-        let dir = TemporaryDirectory()
-        let source = try templates(in: dir)
-        try FileManager.default.createDirectory(at: dir.path("out"), withIntermediateDirectories: true)
-        // When the creation is planned
-        let result = runFolio(["new", dir.path("out/doc").path, "--template", "note", "--source", source.path, "--defaults", "--dry-run"],
-                              environment: dir.environment(), cwd: dir.url)
+        // Given a template, When the creation is planned
+        let result = try new(["--dry-run"])
         // Then the plan lists the file, and nothing was written in the folder
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("note.txt"), result.stdout)
-        XCTAssertEqual(try leftovers(dir), [])
+        XCTAssertEqual(try leftovers(), [])
     }
 
     func testGivenDefaultsWhenCreatedThenTheDocumentIsWholeAndAloneInTheFolder() throws {
-        // Given a template
-        let dir = TemporaryDirectory()
-        let source = try templates(in: dir)
-        try FileManager.default.createDirectory(at: dir.path("out"), withIntermediateDirectories: true)
-        // When a document is made with defaults
-        let result = runFolio(["new", dir.path("out/doc").path, "--template", "note", "--source", source.path, "--defaults"],
-                              environment: dir.environment(), cwd: dir.url)
+        // Given a template, When a document is made with defaults
+        let result = try new()
         // Then it holds the rendered file, git finds it whole, and it is the only thing in the folder
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try String(contentsOf: dir.path("out/doc/note.txt"), encoding: .utf8), "size 3\n")
         XCTAssertEqual(try git(["fsck", "--strict"], in: dir.path("out/doc"), environment: dir.environment()).status, 0)
-        XCTAssertEqual(try leftovers(dir), ["doc"])
+        XCTAssertEqual(try leftovers(), ["doc"])
     }
 }

@@ -1,19 +1,11 @@
 @testable import FolioCore
+import FolioTestSupport
 import Foundation
 import XCTest
 
 /// `.folio/document.json` is written by hand, byte for byte as Foundation's JSONEncoder wrote it before.
 final class DocumentMetadataEncodingTests: XCTestCase {
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    private typealias Generator = SeededRandom
 
     private let alphabet: [String] = ["a", "Z", "_", "9", "é", "漢", "📄", "\"", "\\", "/", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{1}",
                                       "\u{1F}", "\u{7F}", "\u{2028}", " ", "e\u{301}", "-", "."]
@@ -49,7 +41,7 @@ final class DocumentMetadataEncodingTests: XCTestCase {
     func testGivenThousandsOfRandomDocumentsWhenEncodedThenTheBytesAreFoundationsExactly() throws {
         // Given random metadata: every character JSON escapes, non-ASCII keys, nested answers, empty objects and arrays,
         // optional fields present or not, dates before and after 1970 with fractions
-        var g = Generator(state: 20261201)
+        var g = Generator(seed: 20261201)
         for round in 0..<3000 {
             let document = metadata(&g)
             // When it is encoded by hand, Then the bytes are JSONEncoder's
