@@ -156,8 +156,8 @@ public final class DocumentStore: Sendable {
             // The files and their objects at the same time: the work tree on one thread, the blobs, tree and commit
             // on another (the only one using `writer` until both are done).
             let (written, blobs) = try concurrently(
-                { try Self.writeFiles(all, into: staging) },
-                { try self.writeFirstCommit(all, message: message, repository: writer) })
+                { defer { PhaseTrace.mark("work tree written") }; return try Self.writeFiles(all, into: staging) },
+                { defer { PhaseTrace.mark("objects written") }; return try self.writeFirstCommit(all, message: message, repository: writer) })
             PhaseTrace.mark("files and objects written")
             return zip(all, zip(written, blobs)).map { file, pair in
                 IndexUpdate(path: file.path, blob: pair.1, mode: Self.mode(of: file), written: pair.0)
