@@ -63,7 +63,7 @@ public struct MustacheRenderOptions: Sendable {
 public struct MustacheTemplate: Sendable {
     /// The template's name or path, used in error messages.
     public let name: String
-    let nodes: [MustacheNode]
+    let program: MustacheProgram
     /// The size of the source in bytes: the first guess at the size of the output.
     let sourceSize: Int
 
@@ -78,7 +78,7 @@ public struct MustacheTemplate: Sendable {
         self.name = name
         sourceSize = source.count
         var parser = MustacheParser(bytes: source, name: name)
-        nodes = try parser.parse()
+        program = try parser.parse()
     }
 
     /// Renders against `data`, loading partials and parents through `partials`.
@@ -95,7 +95,7 @@ public struct MustacheTemplate: Sendable {
     ) throws -> [UInt8] {
         var renderer = MustacheRenderer(root: data, loader: partials, options: options, name: name,
                                         expectedSize: min(sourceSize + sourceSize / 4, options.limits.maxOutputBytes))
-        try renderer.render(nodes)
+        try renderer.render(program, program.all)
         return renderer.output.bytes
     }
 }
@@ -106,9 +106,10 @@ public struct MustacheTemplate: Sendable {
 /// A struct with mutating methods rather than a class: the output buffer and counters are written for every node,
 /// and a class's stored properties pay a dynamic exclusivity check on each such access.
 struct MustacheRenderer: ~Copyable {
-    /// Nodes of a partial or parent, with the index in `files` of the template they were parsed from.
+    /// Nodes of a partial, parent or block argument, with the index in `files` of the template they were parsed from.
     private struct Loaded {
-        let nodes: [MustacheNode]
+        let program: MustacheProgram
+        let range: Range<Int>
         let file: Int
     }
 
@@ -155,65 +156,75 @@ struct MustacheRenderer: ~Copyable {
         output = MustacheOutput(capacity: expectedSize)
     }
 
-    mutating func render(_ nodes: [MustacheNode]) throws {
-        for index in nodes.indices {
+    /// Renders the nodes `range` of `program` (siblings, each with its contents).
+    mutating func render(_ program: MustacheProgram, _ range: Range<Int>) throws {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let at = index
+            let op = program.ops[at]
+            index = op.next(at: at)
             try step()
-            switch nodes[index] {
-            case .text(let text):
-                writeTemplateText(text)
-            case .variable(let name, let escaped, let at):
-                current = (at, file)
-                guard let value = try lookup(name, at) else { continue }
-                writeValue(value, escape: escaped && options.escapeHTML)
-            case .section(let name, let inverted, let children, let at):
-                current = (at, file)
+            switch op.kind {
+            case .text:
+                program.withText(op) { writeTemplateText($0) }
+            case .variable:
+                current = (op.position, file)
+                guard let value = try lookup(program.names[op.first], op.position) else { continue }
+                writeValue(value, escape: op.flag && options.escapeHTML)
+            case .section:
+                current = (op.position, file)
                 depth += 1
                 defer { depth -= 1 }
                 try checkDepth()
-                try renderSection(name, inverted: inverted, children, at)
-            case .partial(let ref, let indentation, let at):
-                current = (at, file)
-                guard let loaded = try load(ref, at) else { continue }
+                try renderSection(program.names[op.first], inverted: op.flag, program, op.contents(at: at), op.position)
+            case .partial:
+                current = (op.position, file)
+                let details = program.details[op.first]
+                guard let ref = details.reference, let loaded = try load(ref, op.position) else { continue }
                 depth += 1
                 defer { depth -= 1 }
                 try checkDepth()
-                try renderIncluded(loaded, indentation: indentation)
-            case .parent(let ref, let indentation, let blockOverrides, let at):
-                current = (at, file)
-                guard let loaded = try load(ref, at) else { continue }
+                try renderIncluded(loaded, indentation: details.indent)
+            case .parent:
+                current = (op.position, file)
+                let details = program.details[op.first]
+                guard let ref = details.reference, let loaded = try load(ref, op.position) else { continue }
                 depth += 1
                 defer { depth -= 1 }
                 try checkDepth()
-                try renderParent(loaded, indentation: indentation, blockOverrides)
-            case .block(let name, let children, let blockIndent, let indentFirstLine, let at):
-                current = (at, file)
+                try renderParent(loaded, indentation: details.indent, program, at, details.overrides)
+            case .block:
+                current = (op.position, file)
+                let details = program.details[op.first]
                 depth += 1
                 defer { depth -= 1 }
                 try checkDepth()
-                try renderBlock(name, children, indent: blockIndent, indentFirstLine: indentFirstLine)
+                try renderBlock(details.blockName, program, op.contents(at: at), indent: details.indent ?? [], indentFirstLine: details.indentFirstLine)
             }
             try checkOutput()
         }
     }
 
-    private mutating func renderSection(_ name: MustacheName, inverted: Bool, _ children: [MustacheNode], _ at: TagPosition) throws {
+    private mutating func renderSection(
+        _ name: MustacheName, inverted: Bool, _ program: MustacheProgram, _ children: Range<Int>, _ at: TagPosition
+    ) throws {
         let value = try lookup(name, at)
         if inverted {
-            if !(value?.isTruthy ?? false) { try render(children) }
+            if !(value?.isTruthy ?? false) { try render(program, children) }
             return
         }
         guard let value, value.isTruthy else { return }
         guard case .array(let items) = value else {
-            try renderWithContext(value, children)
+            try renderWithContext(value, program, children)
             return
         }
         for item in items {
             try step()
-            try renderWithContext(item, children)
+            try renderWithContext(item, program, children)
         }
     }
 
-    private mutating func renderWithContext(_ value: MustacheValue, _ children: [MustacheNode]) throws {
+    private mutating func renderWithContext(_ value: MustacheValue, _ program: MustacheProgram, _ children: Range<Int>) throws {
         let isObject: Bool
         if case .object = value { isObject = true } else { isObject = false }
         stack.append(value)
@@ -222,21 +233,28 @@ struct MustacheRenderer: ~Copyable {
             stack.removeLast()
             if isObject { objectFrames -= 1 }
         }
-        try render(children)
+        try render(program, children)
     }
 
-    /// Renders a parent with the arguments of its tag (written in the current template) added to those in force.
-    private mutating func renderParent(_ parent: Loaded, indentation: [UInt8]?, _ blockOverrides: [String: [MustacheNode]]) throws {
+    /// Renders a parent with the arguments of its tag (at `tag` in `program`, the current template) added to those in
+    /// force.
+    private mutating func renderParent(
+        _ parent: Loaded, indentation: [UInt8]?, _ program: MustacheProgram, _ tag: Int, _ blockOverrides: [String: Int]
+    ) throws {
         let saved = overrides
         // Outer (earlier) arguments win over the parent's own ones.
-        for (key, nodes) in blockOverrides where overrides[key] == nil { overrides[key] = Loaded(nodes: nodes, file: file) }
+        for (key, offset) in blockOverrides where overrides[key] == nil {
+            overrides[key] = Loaded(program: program, range: program.ops[tag + offset].contents(at: tag + offset), file: file)
+        }
         defer { overrides = saved }
         try renderIncluded(parent, indentation: indentation)
     }
 
-    private mutating func renderBlock(_ name: String, _ children: [MustacheNode], indent blockIndent: [UInt8], indentFirstLine: Bool) throws {
+    private mutating func renderBlock(
+        _ name: String, _ program: MustacheProgram, _ children: Range<Int>, indent blockIndent: [UInt8], indentFirstLine: Bool
+    ) throws {
         guard let argument = overrides[name] else {
-            try render(children)
+            try render(program, children)
             return
         }
         let savedIndent = indent, savedFile = file
@@ -247,7 +265,7 @@ struct MustacheRenderer: ~Copyable {
         indent += blockIndent
         if indentFirstLine { atLineStart = true }
         file = argument.file
-        try render(argument.nodes)
+        try render(argument.program, argument.range)
     }
 
     private mutating func renderIncluded(_ included: Loaded, indentation: [UInt8]?) throws {
@@ -261,7 +279,7 @@ struct MustacheRenderer: ~Copyable {
             atLineStart = true
         }
         file = included.file
-        try render(included.nodes)
+        try render(included.program, included.range)
     }
 
     // MARK: Limits
@@ -323,7 +341,7 @@ struct MustacheRenderer: ~Copyable {
         }
         let template = try MustacheTemplate(source, name: name)
         files.append(name)
-        let loaded = Loaded(nodes: template.nodes, file: files.count - 1)
+        let loaded = Loaded(program: template.program, range: template.program.all, file: files.count - 1)
         cache[name] = loaded
         return loaded
     }
@@ -365,22 +383,22 @@ struct MustacheRenderer: ~Copyable {
 
     // MARK: Output
 
-    private mutating func writeTemplateText(_ text: ArraySlice<UInt8>) {
+    private mutating func writeTemplateText(_ text: UnsafeBufferPointer<UInt8>) {
         guard !text.isEmpty else { return }
         if indent.isEmpty {
             output.append(text)
             atLineStart = text.last == 0x0A
             return
         }
-        let count = text.endIndex
-        var start = text.startIndex
+        let count = text.count
+        var start = 0
         while start < count {
             var end = start
             while end < count && text[end] != 0x0A { end += 1 }
             let lineEnd = end < count ? end + 1 : end
             let isBlankLine = end == start || (end == start + 1 && text[start] == 0x0D && end < count)
             if atLineStart && !isBlankLine { output.append(indent) }
-            output.append(text[start..<lineEnd])
+            output.append(UnsafeBufferPointer(rebasing: text[start..<lineEnd]))
             atLineStart = end < count
             start = lineEnd
         }
