@@ -37,10 +37,15 @@ struct MustacheParser {
         // its parts): a variable never does, and a small `Tag` is cheaper to pass around.
     }
 
-    private let bytes: [UInt8]
+    private let source: [UInt8]
+    /// `source`'s bytes, while `parse()` runs (read through a pointer: no reference counting, no bounds checks).
+    private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private let file: String
-    private var openDelimiter: [UInt8] = Array("{{".utf8)
-    private var closeDelimiter: [UInt8] = Array("}}".utf8)
+    private static let defaultOpen: [UInt8] = Array("{{".utf8), defaultClose: [UInt8] = Array("}}".utf8)
+    private var openDelimiter = defaultOpen
+    private var closeDelimiter = defaultClose
+    /// The delimiters are `{{` and `}}`: `plainVariables()` can read tags.
+    private var defaultDelimiters = true
     private var frames: [Frame]
     /// The nodes so far, in source order (see `MustacheOp`).
     private var ops: [MustacheOp] = []
@@ -62,16 +67,20 @@ struct MustacheParser {
     private var scannedUpTo = 0
     private var currentLine = 1
     private var currentColumn = 1
+    /// Every byte of the source is ASCII: a column is a byte.
+    private var isASCII = false
     /// The names met so far with their spelling and index in `nameTable`, reused for later tags spelling the same
     /// name (a template names few things many times).
-    private var names: [(spelling: [UInt8], index: Int)] = []
+    /// A spelling is a range of the source, or of `spelledApart` for names that come as strings (`inSource` false).
+    private var names: [(spelling: Range<Int>, inSource: Bool, index: Int)] = []
+    private var spelledApart: [UInt8] = []
 
     init(source: String, name: String) {
         self.init(bytes: Array(source.utf8), name: name)
     }
 
     init(bytes: [UInt8], name: String) {
-        self.bytes = bytes
+        source = bytes
         file = name
         frames = [Frame(kind: .root, rawName: "", location: SourceLocation(file: name, line: 1, column: 1))]
     }
@@ -94,14 +103,66 @@ struct MustacheParser {
     // MARK: Driving
 
     mutating func parse() throws -> MustacheProgram {
-        while let tag = try nextTag() {
+        let source = self.source
+        return try source.withUnsafeBufferPointer { buffer in
+            bytes = buffer
+            isASCII = Self.isASCII(buffer)
+            defer { bytes = UnsafeBufferPointer(start: nil, count: 0) }
+            return try parseBytes()
+        }
+    }
+
+    private mutating func parseBytes() throws -> MustacheProgram {
+        while true {
+            plainVariables()
+            guard let tag = try nextTag() else { break }
             try handle(tag)
             previousTagEnd = tag.end
         }
         try checkAllClosed()
         appendText(textStart..<bytes.count)
         flushText()
-        return MustacheProgram(ops: ops, source: bytes, extra: extra, names: nameTable, details: details)
+        return MustacheProgram(ops: ops, source: source, extra: extra, names: nameTable, details: details)
+    }
+
+    /// Reads the plain variable tags (`{{name}}` with the default delimiters) from `position` on, as `nextTag()` and
+    /// `handle(_:)` would, until a tag of another kind, one they would refuse, or the end of the source: the general
+    /// path takes over there (most tags of a template are plain variables, and this path is several times cheaper).
+    private mutating func plainVariables() {
+        guard defaultDelimiters, let base = bytes.baseAddress else { return }
+        let count = bytes.count
+        while let start = Self.findPair(UInt8(ascii: "{"), in: base, count: count, from: position) {
+            let afterOpen = start + 2
+            guard afterOpen < count, base[afterOpen] != UInt8(ascii: "{"), !Self.isSigil(base[afterOpen]),
+                  let end = Self.findPair(UInt8(ascii: "}"), in: base, count: count, from: afterOpen) else { return }
+            var lower = afterOpen, upper = end
+            while lower < upper && Self.isTrimmable(base[lower]) { lower += 1 }
+            while upper > lower && Self.isTrimmable(base[upper - 1]) { upper -= 1 }
+            guard lower < upper else { return }
+            let at = position(at: start)
+            if pendingRange == nil && pendingCopyStart == nil {
+                if textStart < start { ops.append(.text(textStart..<start, inExtra: false)) }
+            } else {
+                appendText(textStart..<start)
+                flushText()
+            }
+            skip(to: end + 2)
+            ops.append(MustacheOp(kind: .variable, flag: true, first: name(lower..<upper), span: 0, position: at))
+            previousTagEnd = end + 2
+        }
+    }
+
+    /// The first offset at or after `start` where `byte` appears twice in a row (as `find(_:from:)` finds it).
+    @inline(__always)
+    private static func findPair(_ byte: UInt8, in base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int? {
+        var i = start
+        while i >= 0 && i <= count - 2 {
+            guard let hit = memchr(base + i, Int32(byte), count - 1 - i) else { return nil }
+            i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if base[i + 1] == byte { return i }
+            i += 1
+        }
+        return nil
     }
 
     private mutating func handle(_ tag: Tag) throws {
@@ -194,36 +255,65 @@ struct MustacheParser {
             currentLine = 1
             currentColumn = 1
         }
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var index = scannedUpTo
-            // Whole lines with `memchr`, then the columns of the last one (every byte but UTF-8 continuations).
-            while index < target, let hit = memchr(base + index, Int32(Self.newline), target - index) {
-                index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
-                currentLine += 1
-                currentColumn = 1
-            }
-            var columns = 0
-            for byte in buffer[index..<target] where byte & 0xC0 != 0x80 { columns += 1 }
-            currentColumn += columns
+        guard let base = bytes.baseAddress else { return TagPosition(line: currentLine, column: currentColumn) }
+        var index = scannedUpTo
+        // Whole lines with `memchr`, then the columns of the last one (every byte but UTF-8 continuations).
+        while index < target, let hit = memchr(base + index, Int32(Self.newline), target - index) {
+            index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+            currentLine += 1
+            currentColumn = 1
         }
+        currentColumn += isASCII ? target - index : Self.scalarCount(UnsafeBufferPointer(start: base + index, count: target - index))
         scannedUpTo = target
         return TagPosition(line: currentLine, column: currentColumn)
     }
 
+    /// Whether every byte of `text` is below 0x80 (eight at a time).
+    private static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = text.baseAddress else { return true }
+        var any: UInt64 = 0
+        var index = 0
+        while index + 8 <= text.count {
+            any |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            index += 8
+        }
+        while index < text.count {
+            any |= UInt64(base[index])
+            index += 1
+        }
+        return any & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// How many bytes of `text` are not UTF-8 continuation bytes (`10xxxxxx`), eight at a time.
+    private static func scalarCount(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = text.baseAddress else { return 0 }
+        var continuations = 0
+        var index = 0
+        while index + 8 <= text.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // Bit 7 of each byte where bit 7 is set and bit 6 is not (the shift brings bit 6 under bit 7).
+            continuations += (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+            index += 8
+        }
+        while index < text.count {
+            if base[index] & 0xC0 == 0x80 { continuations += 1 }
+            index += 1
+        }
+        return text.count - continuations
+    }
+
     /// The first offset at or after `start` where `needle` begins (candidates found with `memchr`).
     private func find(_ needle: [UInt8], from start: Int) -> Int? {
-        guard let first = needle.first, start >= 0 else { return nil }
+        guard let first = needle.first, start >= 0, let base = bytes.baseAddress else { return nil }
         let last = bytes.count - needle.count
         guard start <= last else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer -> Int? in
-            guard let base = buffer.baseAddress else { return nil }
+        return needle.withUnsafeBufferPointer { needle -> Int? in
             var i = start
             while i <= last {
                 guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return nil }
                 i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 var j = 1
-                while j < needle.count && buffer[i + j] == needle[j] { j += 1 }
+                while j < needle.count && base[i + j] == needle[j] { j += 1 }
                 if j == needle.count { return i }
                 i += 1
             }
@@ -245,31 +335,50 @@ struct MustacheParser {
 
     /// The index in `nameTable` of the name spelled by `range` of the source (already trimmed), reusing one met before.
     private mutating func name(_ range: Range<Int>) -> Int {
-        let found = bytes.withUnsafeBufferPointer { source -> Int? in
-            guard let base = source.baseAddress else { return nil }
-            for index in names.indices.reversed() where names[index].spelling.count == range.count {
-                let same = names[index].spelling.withUnsafeBufferPointer { known in
-                    known.baseAddress.map { memcmp($0, base + range.lowerBound, range.count) == 0 } ?? true
+        if let base = bytes.baseAddress {
+            var k = names.count - 1
+            while k >= 0 {
+                let known = names[k]
+                k -= 1
+                guard known.spelling.count == range.count else { continue }
+                if known.inSource {
+                    if Self.same(base + known.spelling.lowerBound, base + range.lowerBound, count: range.count) { return known.index }
+                } else if spelledApart[known.spelling].elementsEqual(bytes[range]) {
+                    return known.index
                 }
-                if same { return names[index].index }
             }
-            return nil
         }
-        if let found { return found }
-        let spelling = Array(bytes[range])
-        return remember(MustacheName(String(decoding: spelling, as: UTF8.self)), spelling: spelling)
+        let made = MustacheName(String(decoding: bytes[range], as: UTF8.self))
+        if names.count < Self.maxRememberedNames { names.append((range, true, nameTable.count)) }
+        nameTable.append(made)
+        return nameTable.count - 1
+    }
+
+    /// Whether the `count` bytes at `a` and at `b` are the same (a name is usually shorter than 16 bytes: compared as
+    /// two words that may overlap, which is cheaper than calling `memcmp`).
+    @inline(__always)
+    private static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        func word(_ p: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 { UnsafeRawPointer(p + offset).loadUnaligned(as: UInt64.self) }
+        func half(_ p: UnsafePointer<UInt8>, _ offset: Int) -> UInt32 { UnsafeRawPointer(p + offset).loadUnaligned(as: UInt32.self) }
+        switch count {
+        case 8...16: return word(a, 0) == word(b, 0) && word(a, count - 8) == word(b, count - 8)
+        case 4..<8: return half(a, 0) == half(b, 0) && half(a, count - 4) == half(b, count - 4)
+        case 0..<4:
+            for i in 0..<count where a[i] != b[i] { return false }
+            return true
+        default: return memcmp(a, b, count) == 0
+        }
     }
 
     /// The index in `nameTable` of the name `raw`, reusing one met before.
     private mutating func name(_ raw: String) -> Int {
         for known in names.reversed() where nameTable[known.index].raw == raw { return known.index }
-        return remember(MustacheName(raw), spelling: Array(raw.utf8))
-    }
-
-    /// Adds `name` to `nameTable`, and to the names reused while there are few.
-    private mutating func remember(_ name: MustacheName, spelling: [UInt8]) -> Int {
-        nameTable.append(name)
-        if names.count < Self.maxRememberedNames { names.append((spelling, nameTable.count - 1)) }
+        if names.count < Self.maxRememberedNames {
+            let start = spelledApart.count
+            spelledApart.append(contentsOf: raw.utf8)
+            names.append((start..<spelledApart.count, false, nameTable.count))
+        }
+        nameTable.append(MustacheName(raw))
         return nameTable.count - 1
     }
 
@@ -362,8 +471,8 @@ struct MustacheParser {
     }
 
     /// The bytes of the text node `op`.
-    private func text(of op: MustacheOp) -> ArraySlice<UInt8> {
-        op.flag ? extra[op.first..<(op.first + op.span)] : bytes[op.first..<(op.first + op.span)]
+    private func text(of op: MustacheOp) -> [UInt8] {
+        op.flag ? Array(extra[op.first..<(op.first + op.span)]) : Array(bytes[op.first..<(op.first + op.span)])
     }
 
     /// Continues after `offset`: text is kept from there on.
@@ -422,6 +531,7 @@ struct MustacheParser {
         consume(tag, standalone: isStandalone(tag))
         openDelimiter = Array(newOpen.utf8)
         closeDelimiter = Array(newClose.utf8)
+        defaultDelimiters = openDelimiter == Self.defaultOpen && closeDelimiter == Self.defaultClose
     }
 
     private mutating func openSection(_ tag: Tag) throws {
