@@ -158,13 +158,26 @@ struct MustacheRenderer: ~Copyable {
 
     /// Renders the nodes `range` of `program` (siblings, each with its contents).
     mutating func render(_ program: MustacheProgram, _ range: Range<Int>) throws {
+        // The nodes and the source through pointers for the whole range: reading them costs no reference counting.
+        try program.ops.withUnsafeBufferPointer { ops in
+            try program.source.withUnsafeBufferPointer { source in
+                try render(program, range, ops: ops, source: source)
+            }
+        }
+    }
+
+    private mutating func render(
+        _ program: MustacheProgram, _ range: Range<Int>, ops: UnsafeBufferPointer<MustacheOp>, source: UnsafeBufferPointer<UInt8>
+    ) throws {
         var index = range.lowerBound
         while index < range.upperBound {
             let at = index
-            let op = program.ops[at]
+            let op = ops[at]
             index = op.next(at: at)
             try step()
             switch op.kind {
+            case .text where !op.flag:
+                writeTemplateText(UnsafeBufferPointer(rebasing: source[op.first..<(op.first + op.span)]))
             case .text:
                 program.withText(op) { writeTemplateText($0) }
             case .variable:
