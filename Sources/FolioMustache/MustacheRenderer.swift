@@ -140,6 +140,11 @@ struct MustacheRenderer: ~Copyable {
     /// few names are looked up over and over). Used only while no object frame is above the root.
     private var rootNames: [MustacheName?]
     private var rootValues: [MustacheValue?]
+    /// The bytes a variable tag of the name in the same slot writes, as a range of `rootText` (escaped for HTML or not),
+    /// once known: most tags then write without looking at the value again.
+    private var rootPlain: [Range<Int>?]
+    private var rootEscaped: [Range<Int>?]
+    private var rootText: [UInt8] = []
     private static let rootResolutionSlots = 32
 
     init(root: MustacheValue, loader: any MustachePartialLoader, options: MustacheRenderOptions, name: String, expectedSize: Int) {
@@ -153,6 +158,8 @@ struct MustacheRenderer: ~Copyable {
         files = [name]
         rootNames = Array(repeating: nil, count: Self.rootResolutionSlots)
         rootValues = Array(repeating: nil, count: Self.rootResolutionSlots)
+        rootPlain = Array(repeating: nil, count: Self.rootResolutionSlots)
+        rootEscaped = Array(repeating: nil, count: Self.rootResolutionSlots)
         output = MustacheOutput(capacity: expectedSize)
     }
 
@@ -182,8 +189,13 @@ struct MustacheRenderer: ~Copyable {
                 program.withText(op) { writeTemplateText($0) }
             case .variable:
                 current = (op.position, file)
-                guard let value = try lookup(program.names[op.first], op.position) else { continue }
-                writeValue(value, escape: op.flag && options.escapeHTML)
+                let name = program.names[op.first], escape = op.flag && options.escapeHTML
+                if let known = rootText(name, escape: escape) {
+                    writeRootText(known)
+                } else {
+                    guard let value = try lookup(name, op.position) else { continue }
+                    writeValue(value, escape: escape)
+                }
             case .section:
                 current = (op.position, file)
                 depth += 1
@@ -369,12 +381,64 @@ struct MustacheRenderer: ~Copyable {
 
     /// `resolve(name)` while no object frame is above the root: remembered per name, since it cannot change.
     private mutating func resolveFromRoot(_ name: MustacheName) -> MustacheValue? {
-        let slot = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(name)) >> 4) & (Self.rootResolutionSlots - 1)
+        let slot = Self.rootSlot(name)
         if rootNames[slot] === name { return rootValues[slot] }
         let value = resolve(name)
         rootNames[slot] = name
         rootValues[slot] = value
+        rootPlain[slot] = nil
+        rootEscaped[slot] = nil
         return value
+    }
+
+    private static func rootSlot(_ name: MustacheName) -> Int {
+        Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(name)) >> 4) & (rootResolutionSlots - 1)
+    }
+
+    /// What `{{name}}` writes (a range of `rootText`) while no object frame is above the root, when the name is found;
+    /// nil when it is not (or cannot be resolved from the root): the caller then takes the general path.
+    private mutating func rootText(_ name: MustacheName, escape: Bool) -> Range<Int>? {
+        guard objectFrames == 0, name.first != nil else { return nil }
+        let slot = Self.rootSlot(name)
+        if rootNames[slot] === name, let known = escape ? rootEscaped[slot] : rootPlain[slot] { return known }
+        guard let value = resolveFromRoot(name) else { return nil }
+        let start = rootText.count
+        Self.appendValue(value, escape: escape, to: &rootText)
+        let range = start..<rootText.count
+        if escape { rootEscaped[slot] = range } else { rootPlain[slot] = range }
+        return range
+    }
+
+    /// The bytes `writeValue(value, escape:)` writes (after any indentation), appended to `bytes`.
+    private static func appendValue(_ value: MustacheValue, escape: Bool, to bytes: inout [UInt8]) {
+        if !escape, case .string(let text) = value {
+            bytes.append(contentsOf: text.utf8)
+            return
+        }
+        let text = value.renderedText
+        guard escape else {
+            bytes.append(contentsOf: text.utf8)
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): bytes.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
+            case UInt8(ascii: "<"): bytes.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
+            case UInt8(ascii: ">"): bytes.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])  // &gt;
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
+            case UInt8(ascii: "'"): bytes.append(contentsOf: [0x26, 0x23, 0x33, 0x39, 0x3B])  // &#39;
+            default: bytes.append(byte)
+            }
+        }
+    }
+
+    /// Writes `range` of `rootText` as `writeValue` writes a value: nothing when empty, after the indentation at a
+    /// line's start.
+    private mutating func writeRootText(_ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        if atLineStart && !indent.isEmpty { output.append(indent) }
+        atLineStart = false
+        rootText.withUnsafeBufferPointer { output.append(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     private func resolve(_ name: MustacheName) -> MustacheValue? {
