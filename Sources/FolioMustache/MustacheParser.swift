@@ -11,6 +11,8 @@ struct MustacheParser {
     private struct Frame {
         var kind: FrameKind
         var rawName: String
+        /// Section and block: where the source spells `rawName` (lets a close tag spelled alike match without strings).
+        var nameRange: Range<Int>? = nil
         var location: SourceLocation
         /// Where the frame's own node is in `ops` (reserved when it opened, written when it closes); -1 for the root.
         var op = -1
@@ -107,6 +109,8 @@ struct MustacheParser {
         return try source.withUnsafeBufferPointer { buffer in
             bytes = buffer
             isASCII = Self.isASCII(buffer)
+            // About one node per 8 bytes of a template with a tag or two per line: mostly no regrowth.
+            ops.reserveCapacity(min(buffer.count / 8, 4096))
             defer { bytes = UnsafeBufferPointer(start: nil, count: 0) }
             return try parseBytes()
         }
@@ -349,6 +353,7 @@ struct MustacheParser {
             }
         }
         let made = MustacheName(String(decoding: bytes[range], as: UTF8.self))
+        if names.isEmpty { names.reserveCapacity(8) }
         if names.count < Self.maxRememberedNames { names.append((range, true, nameTable.count)) }
         nameTable.append(made)
         return nameTable.count - 1
@@ -535,11 +540,12 @@ struct MustacheParser {
     }
 
     private mutating func openSection(_ tag: Tag) throws {
-        let name = string(trimmedRange(tag.content))
+        let spelled = trimmedRange(tag.content)
+        let name = string(spelled)
         guard !name.isEmpty else { throw located(tag).error("empty section name") }
         try checkNesting(located(tag))
         consume(tag, standalone: isStandalone(tag))
-        push(Frame(kind: tag.sigil == UInt8(ascii: "#") ? .section : .inverted, rawName: name, location: located(tag)))
+        push(Frame(kind: tag.sigil == UInt8(ascii: "#") ? .section : .inverted, rawName: name, nameRange: spelled, location: located(tag)))
     }
 
     private mutating func partial(_ tag: Tag) throws {
@@ -564,10 +570,11 @@ struct MustacheParser {
     }
 
     private mutating func openBlock(_ tag: Tag) throws {
-        let name = string(trimmedRange(tag.content))
+        let spelled = trimmedRange(tag.content)
+        let name = string(spelled)
         guard !name.isEmpty else { throw located(tag).error("empty block name") }
         try checkNesting(located(tag))
-        var frame = Frame(kind: .block, rawName: name, location: located(tag))
+        var frame = Frame(kind: .block, rawName: name, nameRange: spelled, location: located(tag))
         frame.inParentBody = frames.last?.kind == .parent
         if frame.inParentBody {
             // An argument passed to a parent: left side is irrelevant, a line end after it is part of the tag.
@@ -583,6 +590,10 @@ struct MustacheParser {
     }
 
     private mutating func close(_ tag: Tag) throws {
+        if let open = frames.last, frames.count > 1, closesAlike(tag, open) {
+            try closeMatched(tag, open)
+            return
+        }
         let closing = Self.closeName(content(tag))
         guard frames.count > 1, let open = frames.last else {
             throw located(tag).error("close tag '\(closing)' has no open section")
@@ -591,6 +602,19 @@ struct MustacheParser {
             throw located(tag).error(
                 "mismatched close tag '\(closing)': the open section is '\(open.rawName)' (line \(open.location.line), column \(open.location.column))")
         }
+        try closeMatched(tag, open)
+    }
+
+    /// Whether `tag`'s name is spelled byte for byte as `open`'s (then the names are equal as strings too; other
+    /// spellings, and `*`, are compared as strings by `close(_:)`).
+    private func closesAlike(_ tag: Tag, _ open: Frame) -> Bool {
+        guard let spelled = open.nameRange, let base = bytes.baseAddress else { return false }
+        let closing = trimmedRange(tag.content)
+        guard closing.count == spelled.count, let first = closing.first, bytes[first] != UInt8(ascii: "*") else { return false }
+        return memcmp(base + closing.lowerBound, base + spelled.lowerBound, closing.count) == 0
+    }
+
+    private mutating func closeMatched(_ tag: Tag, _ open: Frame) throws {
         switch open.kind {
         case .parent: closeParent(tag)
         case .block where open.inParentBody: closeArgument(tag)
