@@ -106,6 +106,28 @@ public struct MustacheTemplate: Sendable {
 /// A struct with mutating methods rather than a class: the output buffer and counters are written for every node,
 /// and a class's stored properties pay a dynamic exclusivity check on each such access.
 struct MustacheRenderer: ~Copyable {
+    /// What a name resolved to from the root, and the bytes its variable tags write, as ranges of `rootText` (escaped
+    /// for HTML or not; a negative start while unknown).
+    private struct RootEntry {
+        var name: MustacheName? = nil
+        var value: MustacheValue? = nil
+        var plainStart = -1, plainEnd = -1
+        var escapedStart = -1, escapedEnd = -1
+
+        func text(escaped: Bool) -> Range<Int>? {
+            let (start, end) = escaped ? (escapedStart, escapedEnd) : (plainStart, plainEnd)
+            return start < 0 ? nil : start..<end
+        }
+
+        mutating func remember(_ range: Range<Int>, escaped: Bool) {
+            if escaped {
+                (escapedStart, escapedEnd) = (range.lowerBound, range.upperBound)
+            } else {
+                (plainStart, plainEnd) = (range.lowerBound, range.upperBound)
+            }
+        }
+    }
+
     /// Nodes of a partial, parent or block argument, with the index in `files` of the template they were parsed from.
     private struct Loaded {
         let program: MustacheProgram
@@ -138,17 +160,16 @@ struct MustacheRenderer: ~Copyable {
     private var cache: [String: Loaded?] = [:]
     /// What names resolved to from the root, by the name's identity (direct-mapped on its address; a template's
     /// few names are looked up over and over). Used only while no object frame is above the root.
-    private var rootNames: [MustacheName?]
-    private var rootValues: [MustacheValue?]
-    /// The bytes a variable tag of the name in the same slot writes, as a range of `rootText` (escaped for HTML or not),
-    /// once known: most tags then write without looking at the value again.
-    private var rootPlain: [Range<Int>?]
-    private var rootEscaped: [Range<Int>?]
+    /// Made at the first lookup (one array of one struct: a render of a few tags pays one allocation for it).
+    private var root: [RootEntry] = []
     private var rootText: [UInt8] = []
     private static let rootResolutionSlots = 32
 
     init(root: MustacheValue, loader: any MustachePartialLoader, options: MustacheRenderOptions, name: String, expectedSize: Int) {
-        stack = [root]
+        stack = []
+        // Sections over objects push onto it: room for a few without growing.
+        stack.reserveCapacity(8)
+        stack.append(root)
         self.loader = loader
         self.options = options
         var limits = options.limits
@@ -156,10 +177,6 @@ struct MustacheRenderer: ~Copyable {
         self.limits = limits
         self.name = name
         files = [name]
-        rootNames = Array(repeating: nil, count: Self.rootResolutionSlots)
-        rootValues = Array(repeating: nil, count: Self.rootResolutionSlots)
-        rootPlain = Array(repeating: nil, count: Self.rootResolutionSlots)
-        rootEscaped = Array(repeating: nil, count: Self.rootResolutionSlots)
         output = MustacheOutput(capacity: expectedSize)
     }
 
@@ -382,12 +399,10 @@ struct MustacheRenderer: ~Copyable {
     /// `resolve(name)` while no object frame is above the root: remembered per name, since it cannot change.
     private mutating func resolveFromRoot(_ name: MustacheName) -> MustacheValue? {
         let slot = Self.rootSlot(name)
-        if rootNames[slot] === name { return rootValues[slot] }
+        if root.isEmpty { root = Array(repeating: RootEntry(), count: Self.rootResolutionSlots) }
+        if root[slot].name === name { return root[slot].value }
         let value = resolve(name)
-        rootNames[slot] = name
-        rootValues[slot] = value
-        rootPlain[slot] = nil
-        rootEscaped[slot] = nil
+        root[slot] = RootEntry(name: name, value: value)
         return value
     }
 
@@ -400,12 +415,12 @@ struct MustacheRenderer: ~Copyable {
     private mutating func rootText(_ name: MustacheName, escape: Bool) -> Range<Int>? {
         guard objectFrames == 0, name.first != nil else { return nil }
         let slot = Self.rootSlot(name)
-        if rootNames[slot] === name, let known = escape ? rootEscaped[slot] : rootPlain[slot] { return known }
+        if !root.isEmpty, root[slot].name === name, let known = root[slot].text(escaped: escape) { return known }
         guard let value = resolveFromRoot(name) else { return nil }
         let start = rootText.count
         Self.appendValue(value, escape: escape, to: &rootText)
         let range = start..<rootText.count
-        if escape { rootEscaped[slot] = range } else { rootPlain[slot] = range }
+        root[slot].remember(range, escaped: escape)
         return range
     }
 
