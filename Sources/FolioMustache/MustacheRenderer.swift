@@ -110,6 +110,8 @@ struct MustacheRenderer: ~Copyable {
     /// for HTML or not; a negative start while unknown).
     private struct RootEntry {
         var name: MustacheName? = nil
+        /// `name`'s address (unique while `name` holds it).
+        var identity: UInt = 0
         var value: MustacheValue? = nil
         var plainStart = -1, plainEnd = -1
         var escapedStart = -1, escapedEnd = -1
@@ -185,13 +187,18 @@ struct MustacheRenderer: ~Copyable {
         // The nodes and the source through pointers for the whole range: reading them costs no reference counting.
         try program.ops.withUnsafeBufferPointer { ops in
             try program.source.withUnsafeBufferPointer { source in
-                try render(program, range, ops: ops, source: source)
+                try program.names.withUnsafeBytes { names in
+                    try render(program, range, ops: ops, source: source, names: names)
+                }
             }
         }
     }
 
+    /// `names` holds the program's names (references) as bytes: a tag's name is told by its address without taking
+    /// a reference to it.
     private mutating func render(
-        _ program: MustacheProgram, _ range: Range<Int>, ops: UnsafeBufferPointer<MustacheOp>, source: UnsafeBufferPointer<UInt8>
+        _ program: MustacheProgram, _ range: Range<Int>, ops: UnsafeBufferPointer<MustacheOp>, source: UnsafeBufferPointer<UInt8>,
+        names: UnsafeRawBufferPointer
     ) throws {
         var index = range.lowerBound
         while index < range.upperBound {
@@ -206,7 +213,13 @@ struct MustacheRenderer: ~Copyable {
                 program.withText(op) { writeTemplateText($0) }
             case .variable:
                 current = (op.position, file)
-                let name = program.names[op.first], escape = op.flag && options.escapeHTML
+                let escape = op.flag && options.escapeHTML
+                let identity = names.load(fromByteOffset: op.first * MemoryLayout<MustacheName>.stride, as: UInt.self)
+                if let known = rootText(identity: identity, escape: escape) {
+                    writeRootText(known)
+                    break
+                }
+                let name = program.names[op.first]
                 if let known = rootText(name, escape: escape) {
                     writeRootText(known)
                 } else {
@@ -402,12 +415,21 @@ struct MustacheRenderer: ~Copyable {
         if root.isEmpty { root = Array(repeating: RootEntry(), count: Self.rootResolutionSlots) }
         if root[slot].name === name { return root[slot].value }
         let value = resolve(name)
-        root[slot] = RootEntry(name: name, value: value)
+        root[slot] = RootEntry(name: name, identity: UInt(bitPattern: ObjectIdentifier(name)), value: value)
         return value
     }
 
-    private static func rootSlot(_ name: MustacheName) -> Int {
-        Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(name)) >> 4) & (rootResolutionSlots - 1)
+    private static func rootSlot(_ name: MustacheName) -> Int { rootSlot(identity: UInt(bitPattern: ObjectIdentifier(name))) }
+
+    private static func rootSlot(identity: UInt) -> Int { Int(truncatingIfNeeded: identity >> 4) & (rootResolutionSlots - 1) }
+
+    /// `rootText(_:escape:)` when already known for the name at address `identity`; nil otherwise.
+    @inline(__always)
+    private func rootText(identity: UInt, escape: Bool) -> Range<Int>? {
+        guard objectFrames == 0, !root.isEmpty else { return nil }
+        let slot = Self.rootSlot(identity: identity)
+        guard root[slot].identity == identity else { return nil }
+        return root[slot].text(escaped: escape)
     }
 
     /// What `{{name}}` writes (a range of `rootText`) while no object frame is above the root, when the name is found;
