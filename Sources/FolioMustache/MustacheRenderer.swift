@@ -219,47 +219,67 @@ struct MustacheRenderer: ~Copyable {
                     writeRootText(known)
                     break
                 }
-                let name = program.names[op.first]
-                if let known = rootText(name, escape: escape) {
-                    writeRootText(known)
-                } else {
-                    guard let value = try lookup(name, op.position) else { continue }
-                    writeValue(value, escape: escape)
-                }
+                guard try renderVariable(program.names[op.first], escape: escape, op.position) else { continue }
             case .section:
                 current = (op.position, file)
                 depth += 1
                 defer { depth -= 1 }
                 try checkDepth()
                 try renderSection(program.names[op.first], inverted: op.flag, program, op.contents(at: at), op.position)
-            case .partial:
-                current = (op.position, file)
-                let details = program.details[op.first]
-                guard let ref = details.reference, let loaded = try load(ref, op.position) else { continue }
-                depth += 1
-                defer { depth -= 1 }
-                try checkDepth()
-                try renderIncluded(loaded, indentation: details.indent)
-            case .parent:
-                current = (op.position, file)
-                let details = program.details[op.first]
-                guard let ref = details.reference, let loaded = try load(ref, op.position) else { continue }
-                depth += 1
-                defer { depth -= 1 }
-                try checkDepth()
-                try renderParent(loaded, indentation: details.indent, program, at, details.overrides)
-            case .block:
-                current = (op.position, file)
-                let details = program.details[op.first]
-                depth += 1
-                defer { depth -= 1 }
-                try checkDepth()
-                try renderBlock(details.blockName, program, op.contents(at: at), indent: details.indent ?? [], indentFirstLine: details.indentFirstLine)
+            case .partial, .parent, .block:
+                guard try renderContainer(op, at: at, program) else { continue }
             }
             try checkOutput()
         }
     }
 
+    // The less common paths are functions of their own, kept out of `render`: every level of a recursive render
+    // (sections, partials) holds a frame of it on the stack, and a smaller frame lets a thread go deeper.
+
+    /// A variable tag whose bytes are not remembered yet; false when the name is missing (nothing written).
+    @inline(never)
+    private mutating func renderVariable(_ name: MustacheName, escape: Bool, _ at: TagPosition) throws -> Bool {
+        if let known = rootText(name, escape: escape) {
+            writeRootText(known)
+            return true
+        }
+        guard let value = try lookup(name, at) else { return false }
+        writeValue(value, escape: escape)
+        return true
+    }
+
+    /// A partial, parent or block node at `index`; false when a partial or parent loads nothing.
+    @inline(never)
+    private mutating func renderContainer(_ op: MustacheOp, at index: Int, _ program: MustacheProgram) throws -> Bool {
+        current = (op.position, file)
+        switch op.kind {
+        case .partial:
+            let details = program.details[op.first]
+            guard let ref = details.reference, let loaded = try load(ref, op.position) else { return false }
+            depth += 1
+            defer { depth -= 1 }
+            try checkDepth()
+            try renderIncluded(loaded, indentation: details.indent)
+        case .parent:
+            let details = program.details[op.first]
+            guard let ref = details.reference, let loaded = try load(ref, op.position) else { return false }
+            depth += 1
+            defer { depth -= 1 }
+            try checkDepth()
+            try renderParent(loaded, indentation: details.indent, program, index, details.overrides)
+        case .block:
+            let details = program.details[op.first]
+            depth += 1
+            defer { depth -= 1 }
+            try checkDepth()
+            try renderBlock(details.blockName, program, op.contents(at: index), indent: details.indent ?? [], indentFirstLine: details.indentFirstLine)
+        case .text, .variable, .section:
+            break
+        }
+        return true
+    }
+
+    @inline(never)
     private mutating func renderSection(
         _ name: MustacheName, inverted: Bool, _ program: MustacheProgram, _ children: Range<Int>, _ at: TagPosition
     ) throws {
