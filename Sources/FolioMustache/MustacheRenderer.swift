@@ -162,7 +162,9 @@ struct MustacheRenderer: ~Copyable {
     private var cache: [String: Loaded?] = [:]
     /// What names resolved to from the root, by the name's identity (direct-mapped on its address; a template's
     /// few names are looked up over and over). Used only while no object frame is above the root.
-    /// Made at the first lookup (one array of one struct: a render of a few tags pays one allocation for it).
+    /// `rootIndex` maps a slot to an entry of `root` (-1: none); both are made at the first lookup, and `root` holds
+    /// only the entries in use (an array of 32 entries cost more to make and free than most renders of a path).
+    private var rootIndex: [Int] = []
     private var root: [RootEntry] = []
     private var rootText: [UInt8] = []
     private static let rootResolutionSlots = 32
@@ -432,10 +434,17 @@ struct MustacheRenderer: ~Copyable {
     /// `resolve(name)` while no object frame is above the root: remembered per name, since it cannot change.
     private mutating func resolveFromRoot(_ name: MustacheName) -> MustacheValue? {
         let slot = Self.rootSlot(name)
-        if root.isEmpty { root = Array(repeating: RootEntry(), count: Self.rootResolutionSlots) }
-        if root[slot].name === name { return root[slot].value }
+        if rootIndex.isEmpty { rootIndex = Array(repeating: -1, count: Self.rootResolutionSlots) }
+        let index = rootIndex[slot]
+        if index >= 0 && root[index].name === name { return root[index].value }
         let value = resolve(name)
-        root[slot] = RootEntry(name: name, identity: UInt(bitPattern: ObjectIdentifier(name)), value: value)
+        let entry = RootEntry(name: name, identity: UInt(bitPattern: ObjectIdentifier(name)), value: value)
+        if index >= 0 {
+            root[index] = entry
+        } else {
+            rootIndex[slot] = root.count
+            root.append(entry)
+        }
         return value
     }
 
@@ -446,23 +455,24 @@ struct MustacheRenderer: ~Copyable {
     /// `rootText(_:escape:)` when already known for the name at address `identity`; nil otherwise.
     @inline(__always)
     private func rootText(identity: UInt, escape: Bool) -> Range<Int>? {
-        guard objectFrames == 0, !root.isEmpty else { return nil }
-        let slot = Self.rootSlot(identity: identity)
-        guard root[slot].identity == identity else { return nil }
-        return root[slot].text(escaped: escape)
+        guard objectFrames == 0, !rootIndex.isEmpty else { return nil }
+        let index = rootIndex[Self.rootSlot(identity: identity)]
+        guard index >= 0, root[index].identity == identity else { return nil }
+        return root[index].text(escaped: escape)
     }
 
     /// What `{{name}}` writes (a range of `rootText`) while no object frame is above the root, when the name is found;
     /// nil when it is not (or cannot be resolved from the root): the caller then takes the general path.
     private mutating func rootText(_ name: MustacheName, escape: Bool) -> Range<Int>? {
         guard objectFrames == 0, name.first != nil else { return nil }
-        let slot = Self.rootSlot(name)
-        if !root.isEmpty, root[slot].name === name, let known = root[slot].text(escaped: escape) { return known }
         guard let value = resolveFromRoot(name) else { return nil }
+        // resolveFromRoot made the entry if it was not there.
+        let index = rootIndex[Self.rootSlot(name)]
+        if let known = root[index].text(escaped: escape) { return known }
         let start = rootText.count
         Self.appendValue(value, escape: escape, to: &rootText)
         let range = start..<rootText.count
-        root[slot].remember(range, escaped: escape)
+        root[index].remember(range, escaped: escape)
         return range
     }
 
