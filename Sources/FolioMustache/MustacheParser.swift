@@ -110,7 +110,7 @@ struct MustacheParser {
             bytes = buffer
             isASCII = Self.isASCII(buffer)
             // About one node per 8 bytes of a template with a tag or two per line: mostly no regrowth.
-            ops.reserveCapacity(min(buffer.count / 8, 4096))
+            ops.reserveCapacity(min(max(buffer.count / 8, 4), 4096))
             defer { bytes = UnsafeBufferPointer(start: nil, count: 0) }
             return try parseBytes()
         }
