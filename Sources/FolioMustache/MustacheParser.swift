@@ -1,62 +1,8 @@
 import Foundation
 
-/// A variable or section name: `.` (implicit iterator) or dot-separated keys.
-///
-/// A class, made once per distinct name of a template (the parser reuses it for every tag spelling it): nodes then
-/// hold one reference, and the renderer can remember what a name resolved to by identity.
-final class MustacheName: Sendable {
-    /// The name as written (trimmed).
-    let raw: String
-    /// The first dot-separated part; nil for the implicit iterator `.`.
-    let first: String?
-    /// The parts after the first: empty for a plain name, which then needs no array of its own (a template of
-    /// thousands of tags built and freed one array per tag).
-    let rest: [String]
-
-    /// Dot-separated parts; empty for the implicit iterator `.`.
-    var parts: [String] { first.map { [$0] + rest } ?? [] }
-
-    init(_ raw: String) {
-        self.raw = raw
-        if raw == "." {
-            first = nil
-            rest = []
-        } else if !(raw.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) } ?? raw.utf8.contains(UInt8(ascii: "."))) {
-            first = raw
-            rest = []
-        } else {
-            let all = raw.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            first = all.first
-            rest = Array(all.dropFirst())
-        }
-    }
-}
-
-/// A partial or parent reference, static (`{{>x}}`) or dynamic (`{{>*x}}`, resolved from the context).
-struct TemplateReference: Sendable {
-    let name: MustacheName
-    let isDynamic: Bool
-}
-
-/// The compiled form of a template.
-/// Not `indirect`: children live in arrays already, and boxing every node cost an allocation per tag and per text.
-enum MustacheNode: Sendable {
-    /// Template text: usually a slice of the parsed source itself (no copy of its own).
-    case text(ArraySlice<UInt8>)
-    case variable(MustacheName, escaped: Bool, TagPosition)
-    case section(MustacheName, inverted: Bool, children: [MustacheNode], TagPosition)
-    // The rarer kinds are boxed: they are larger, and every node is as large as the largest kind.
-    /// `indent` is non-nil only for standalone partials: it prefixes each line of the partial.
-    indirect case partial(TemplateReference, indent: [UInt8]?, TagPosition)
-    /// A parent (`{{<x}}`) with its block overrides.
-    indirect case parent(TemplateReference, indent: [UInt8]?, overrides: [String: [MustacheNode]], TagPosition)
-    /// A block (`{{$x}}`): default content plus how an override is re-indented here.
-    indirect case block(String, children: [MustacheNode], indent: [UInt8], indentFirstLine: Bool, TagPosition)
-}
-
-/// Parses template source (UTF-8 bytes) into `MustacheNode`s in one pass, in time linear in the source: tags are
-/// found left to right, line and column are tracked incrementally, and text is gathered in one buffer that is
-/// never copied again (adjacent text becomes one node).
+/// Parses template source (UTF-8 bytes) into a `MustacheProgram` in one pass, in time linear in the source: tags are
+/// found left to right, line and column are tracked incrementally, text nodes are ranges of the source (adjacent
+/// text becomes one node), and every node goes into one array.
 struct MustacheParser {
     static let maxNesting = 100
 
@@ -65,8 +11,11 @@ struct MustacheParser {
     private struct Frame {
         var kind: FrameKind
         var rawName: String
+        /// Section and block: where the source spells `rawName` (lets a close tag spelled alike match without strings).
+        var nameRange: Range<Int>? = nil
         var location: SourceLocation
-        var children: [MustacheNode] = []
+        /// Where the frame's own node is in `ops` (reserved when it opened, written when it closes); -1 for the root.
+        var op = -1
         var reference: TemplateReference? = nil
         /// Parent: whitespace before the opening tag, when only whitespace precedes it on its line.
         var leadingWhitespace: [UInt8]? = nil
@@ -90,17 +39,27 @@ struct MustacheParser {
         // its parts): a variable never does, and a small `Tag` is cheaper to pass around.
     }
 
-    private let bytes: [UInt8]
+    private let source: [UInt8]
+    /// `source`'s bytes, while `parse()` runs (read through a pointer: no reference counting, no bounds checks).
+    private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private let file: String
-    private var openDelimiter: [UInt8] = Array("{{".utf8)
-    private var closeDelimiter: [UInt8] = Array("}}".utf8)
+    private static let defaultOpen: [UInt8] = Array("{{".utf8), defaultClose: [UInt8] = Array("}}".utf8)
+    private var openDelimiter = defaultOpen
+    private var closeDelimiter = defaultClose
+    /// The delimiters are `{{` and `}}`: `plainVariables()` can read tags.
+    private var defaultDelimiters = true
     private var frames: [Frame]
-    /// The children of the innermost frame, held apart from `frames` so that appending never copies them.
-    private var nodes: [MustacheNode] = []
-    /// Text read but not yet added to the innermost frame: one range of the source while the pieces are
-    /// contiguous (the usual case, kept as a slice of the source), copied out once they are not.
+    /// The nodes so far, in source order (see `MustacheOp`).
+    private var ops: [MustacheOp] = []
+    /// Text that is not a range of the source.
+    private var extra: [UInt8] = []
+    /// The names the nodes index.
+    private var nameTable: [MustacheName] = []
+    private var details: [MustacheOpDetails] = []
+    /// Text read but not yet added as a node: one range of the source while the pieces are contiguous (the usual
+    /// case), copied to the end of `extra` (from `pendingCopyStart` on) once they are not.
     private var pendingRange: Range<Int>? = nil
-    private var pendingCopy: [UInt8]? = nil
+    private var pendingCopyStart: Int? = nil
     /// Where the next text to keep begins.
     private var textStart = 0
     /// Where the search for the next tag begins.
@@ -110,16 +69,20 @@ struct MustacheParser {
     private var scannedUpTo = 0
     private var currentLine = 1
     private var currentColumn = 1
-    /// The names met so far with their spelling, reused for later tags spelling the same name (a template names
-    /// few things many times).
-    private var names: [(spelling: [UInt8], name: MustacheName)] = []
+    /// Every byte of the source is ASCII: a column is a byte.
+    private var isASCII = false
+    /// The names met so far with their spelling and index in `nameTable`, reused for later tags spelling the same
+    /// name (a template names few things many times).
+    /// A spelling is a range of the source, or of `spelledApart` for names that come as strings (`inSource` false).
+    private var names: [(spelling: Range<Int>, inSource: Bool, index: Int)] = []
+    private var spelledApart: [UInt8] = []
 
     init(source: String, name: String) {
         self.init(bytes: Array(source.utf8), name: name)
     }
 
     init(bytes: [UInt8], name: String) {
-        self.bytes = bytes
+        source = bytes
         file = name
         frames = [Frame(kind: .root, rawName: "", location: SourceLocation(file: name, line: 1, column: 1))]
     }
@@ -141,15 +104,69 @@ struct MustacheParser {
 
     // MARK: Driving
 
-    mutating func parse() throws -> [MustacheNode] {
-        while let tag = try nextTag() {
+    mutating func parse() throws -> MustacheProgram {
+        let source = self.source
+        return try source.withUnsafeBufferPointer { buffer in
+            bytes = buffer
+            isASCII = Self.isASCII(buffer)
+            // About one node per 8 bytes of a template with a tag or two per line: mostly no regrowth.
+            ops.reserveCapacity(min(max(buffer.count / 8, 4), 4096))
+            defer { bytes = UnsafeBufferPointer(start: nil, count: 0) }
+            return try parseBytes()
+        }
+    }
+
+    private mutating func parseBytes() throws -> MustacheProgram {
+        while true {
+            plainVariables()
+            guard let tag = try nextTag() else { break }
             try handle(tag)
             previousTagEnd = tag.end
         }
         try checkAllClosed()
         appendText(textStart..<bytes.count)
         flushText()
-        return nodes
+        return MustacheProgram(ops: ops, source: source, extra: extra, names: nameTable, details: details)
+    }
+
+    /// Reads the plain variable tags (`{{name}}` with the default delimiters) from `position` on, as `nextTag()` and
+    /// `handle(_:)` would, until a tag of another kind, one they would refuse, or the end of the source: the general
+    /// path takes over there (most tags of a template are plain variables, and this path is several times cheaper).
+    private mutating func plainVariables() {
+        guard defaultDelimiters, let base = bytes.baseAddress else { return }
+        let count = bytes.count
+        while let start = Self.findPair(UInt8(ascii: "{"), in: base, count: count, from: position) {
+            let afterOpen = start + 2
+            guard afterOpen < count, base[afterOpen] != UInt8(ascii: "{"), !Self.isSigil(base[afterOpen]),
+                  let end = Self.findPair(UInt8(ascii: "}"), in: base, count: count, from: afterOpen) else { return }
+            var lower = afterOpen, upper = end
+            while lower < upper && Self.isTrimmable(base[lower]) { lower += 1 }
+            while upper > lower && Self.isTrimmable(base[upper - 1]) { upper -= 1 }
+            guard lower < upper else { return }
+            let at = position(at: start)
+            if pendingRange == nil && pendingCopyStart == nil {
+                if textStart < start { ops.append(.text(textStart..<start, inExtra: false)) }
+            } else {
+                appendText(textStart..<start)
+                flushText()
+            }
+            skip(to: end + 2)
+            ops.append(MustacheOp(kind: .variable, flag: true, first: name(lower..<upper), span: 0, position: at))
+            previousTagEnd = end + 2
+        }
+    }
+
+    /// The first offset at or after `start` where `byte` appears twice in a row (as `find(_:from:)` finds it).
+    @inline(__always)
+    private static func findPair(_ byte: UInt8, in base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int? {
+        var i = start
+        while i >= 0 && i <= count - 2 {
+            guard let hit = memchr(base + i, Int32(byte), count - 1 - i) else { return nil }
+            i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if base[i + 1] == byte { return i }
+            i += 1
+        }
+        return nil
     }
 
     private mutating func handle(_ tag: Tag) throws {
@@ -242,36 +259,65 @@ struct MustacheParser {
             currentLine = 1
             currentColumn = 1
         }
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var index = scannedUpTo
-            // Whole lines with `memchr`, then the columns of the last one (every byte but UTF-8 continuations).
-            while index < target, let hit = memchr(base + index, Int32(Self.newline), target - index) {
-                index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
-                currentLine += 1
-                currentColumn = 1
-            }
-            var columns = 0
-            for byte in buffer[index..<target] where byte & 0xC0 != 0x80 { columns += 1 }
-            currentColumn += columns
+        guard let base = bytes.baseAddress else { return TagPosition(line: currentLine, column: currentColumn) }
+        var index = scannedUpTo
+        // Whole lines with `memchr`, then the columns of the last one (every byte but UTF-8 continuations).
+        while index < target, let hit = memchr(base + index, Int32(Self.newline), target - index) {
+            index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+            currentLine += 1
+            currentColumn = 1
         }
+        currentColumn += isASCII ? target - index : Self.scalarCount(UnsafeBufferPointer(start: base + index, count: target - index))
         scannedUpTo = target
         return TagPosition(line: currentLine, column: currentColumn)
     }
 
+    /// Whether every byte of `text` is below 0x80 (eight at a time).
+    private static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = text.baseAddress else { return true }
+        var any: UInt64 = 0
+        var index = 0
+        while index + 8 <= text.count {
+            any |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            index += 8
+        }
+        while index < text.count {
+            any |= UInt64(base[index])
+            index += 1
+        }
+        return any & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// How many bytes of `text` are not UTF-8 continuation bytes (`10xxxxxx`), eight at a time.
+    private static func scalarCount(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = text.baseAddress else { return 0 }
+        var continuations = 0
+        var index = 0
+        while index + 8 <= text.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // Bit 7 of each byte where bit 7 is set and bit 6 is not (the shift brings bit 6 under bit 7).
+            continuations += (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+            index += 8
+        }
+        while index < text.count {
+            if base[index] & 0xC0 == 0x80 { continuations += 1 }
+            index += 1
+        }
+        return text.count - continuations
+    }
+
     /// The first offset at or after `start` where `needle` begins (candidates found with `memchr`).
     private func find(_ needle: [UInt8], from start: Int) -> Int? {
-        guard let first = needle.first, start >= 0 else { return nil }
+        guard let first = needle.first, start >= 0, let base = bytes.baseAddress else { return nil }
         let last = bytes.count - needle.count
         guard start <= last else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer -> Int? in
-            guard let base = buffer.baseAddress else { return nil }
+        return needle.withUnsafeBufferPointer { needle -> Int? in
             var i = start
             while i <= last {
                 guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return nil }
                 i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 var j = 1
-                while j < needle.count && buffer[i + j] == needle[j] { j += 1 }
+                while j < needle.count && base[i + j] == needle[j] { j += 1 }
                 if j == needle.count { return i }
                 i += 1
             }
@@ -291,31 +337,54 @@ struct MustacheParser {
 
     private func located(_ tag: Tag) -> SourceLocation { located(tag.position) }
 
-    /// The name spelled by `range` of the source (already trimmed), reusing one met before.
-    private mutating func name(_ range: Range<Int>) -> MustacheName {
-        let found = bytes.withUnsafeBufferPointer { source -> MustacheName? in
-            guard let base = source.baseAddress else { return nil }
-            for index in names.indices.reversed() where names[index].spelling.count == range.count {
-                let same = names[index].spelling.withUnsafeBufferPointer { known in
-                    known.baseAddress.map { memcmp($0, base + range.lowerBound, range.count) == 0 } ?? true
+    /// The index in `nameTable` of the name spelled by `range` of the source (already trimmed), reusing one met before.
+    private mutating func name(_ range: Range<Int>) -> Int {
+        if let base = bytes.baseAddress {
+            var k = names.count - 1
+            while k >= 0 {
+                let known = names[k]
+                k -= 1
+                guard known.spelling.count == range.count else { continue }
+                if known.inSource {
+                    if Self.same(base + known.spelling.lowerBound, base + range.lowerBound, count: range.count) { return known.index }
+                } else if spelledApart[known.spelling].elementsEqual(bytes[range]) {
+                    return known.index
                 }
-                if same { return names[index].name }
             }
-            return nil
         }
-        if let found { return found }
-        let spelling = Array(bytes[range])
-        let made = MustacheName(String(decoding: spelling, as: UTF8.self))
-        if names.count < Self.maxRememberedNames { names.append((spelling, made)) }
-        return made
+        let made = MustacheName(String(decoding: bytes[range], as: UTF8.self))
+        if names.isEmpty { names.reserveCapacity(8) }
+        if names.count < Self.maxRememberedNames { names.append((range, true, nameTable.count)) }
+        nameTable.append(made)
+        return nameTable.count - 1
     }
 
-    /// The name `raw`, reusing one met before.
-    private mutating func name(_ raw: String) -> MustacheName {
-        for known in names.reversed() where known.name.raw == raw { return known.name }
-        let made = MustacheName(raw)
-        if names.count < Self.maxRememberedNames { names.append((Array(raw.utf8), made)) }
-        return made
+    /// Whether the `count` bytes at `a` and at `b` are the same (a name is usually shorter than 16 bytes: compared as
+    /// two words that may overlap, which is cheaper than calling `memcmp`).
+    @inline(__always)
+    private static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        func word(_ p: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 { UnsafeRawPointer(p + offset).loadUnaligned(as: UInt64.self) }
+        func half(_ p: UnsafePointer<UInt8>, _ offset: Int) -> UInt32 { UnsafeRawPointer(p + offset).loadUnaligned(as: UInt32.self) }
+        switch count {
+        case 8...16: return word(a, 0) == word(b, 0) && word(a, count - 8) == word(b, count - 8)
+        case 4..<8: return half(a, 0) == half(b, 0) && half(a, count - 4) == half(b, count - 4)
+        case 0..<4:
+            for i in 0..<count where a[i] != b[i] { return false }
+            return true
+        default: return memcmp(a, b, count) == 0
+        }
+    }
+
+    /// The index in `nameTable` of the name `raw`, reusing one met before.
+    private mutating func name(_ raw: String) -> Int {
+        for known in names.reversed() where nameTable[known.index].raw == raw { return known.index }
+        if names.count < Self.maxRememberedNames {
+            let start = spelledApart.count
+            spelledApart.append(contentsOf: raw.utf8)
+            names.append((start..<spelledApart.count, false, nameTable.count))
+        }
+        nameTable.append(MustacheName(raw))
+        return nameTable.count - 1
     }
 
     /// How many distinct names are remembered for reuse (the search for one is linear).
@@ -348,15 +417,15 @@ struct MustacheParser {
 
     private mutating func appendText(_ range: Range<Int>) {
         guard range.lowerBound < range.upperBound, range.lowerBound >= 0, range.upperBound <= bytes.count else { return }
-        if pendingCopy != nil {
-            pendingCopy?.append(contentsOf: bytes[range])
+        if pendingCopyStart != nil {
+            extra.append(contentsOf: bytes[range])
         } else if let pending = pendingRange {
             if pending.upperBound == range.lowerBound {
                 pendingRange = pending.lowerBound..<range.upperBound
             } else {
-                var copy = Array(bytes[pending])
-                copy.append(contentsOf: bytes[range])
-                pendingCopy = copy
+                pendingCopyStart = extra.count
+                extra.append(contentsOf: bytes[pending])
+                extra.append(contentsOf: bytes[range])
                 pendingRange = nil
             }
         } else {
@@ -364,37 +433,51 @@ struct MustacheParser {
         }
     }
 
-    /// Moves the gathered text into the innermost frame as one node.
+    /// Adds the gathered text as one node.
     private mutating func flushText() {
-        if let copy = pendingCopy {
-            nodes.append(.text(copy[...]))
+        if let start = pendingCopyStart {
+            ops.append(.text(start..<extra.count, inExtra: true))
         } else if let range = pendingRange {
-            nodes.append(.text(bytes[range]))
+            ops.append(.text(range, inExtra: false))
         }
-        pendingCopy = nil
+        pendingCopyStart = nil
         pendingRange = nil
     }
 
-    private mutating func append(_ node: MustacheNode) {
+    private mutating func append(_ op: MustacheOp) {
         flushText()
-        nodes.append(node)
+        ops.append(op)
     }
 
-    /// Opens `frame` inside the innermost one, whose children are put aside in it until it is innermost again.
+    /// Adds `details` for a node, returning their index.
+    private mutating func add(_ details: MustacheOpDetails) -> Int {
+        self.details.append(details)
+        return self.details.count - 1
+    }
+
+    /// Opens `frame` inside the innermost one, reserving the place of its node (written by `close(_:)`).
     private mutating func push(_ frame: Frame) {
         flushText()
-        if !frames.isEmpty { swap(&frames[frames.count - 1].children, &nodes) }
+        var frame = frame
+        frame.op = ops.count
+        ops.append(.text(0..<0, inExtra: false))
         frames.append(frame)
     }
 
-    /// Closes the innermost frame, returned with its children.
+    /// Closes the innermost frame; its contents are the nodes after its own.
     private mutating func pop() -> Frame? {
         flushText()
-        guard var done = frames.popLast() else { return nil }
-        done.children = nodes
-        nodes = []
-        if !frames.isEmpty { swap(&frames[frames.count - 1].children, &nodes) }
-        return done
+        return frames.popLast()
+    }
+
+    /// The node of `frame`, just popped: `kind` with `first`, containing every node added since it opened.
+    private mutating func write(_ frame: Frame, _ kind: MustacheOp.Kind, flag: Bool = false, first: Int) {
+        ops[frame.op] = MustacheOp(kind: kind, flag: flag, first: first, span: ops.count - frame.op - 1, position: TagPosition(frame.location))
+    }
+
+    /// The bytes of the text node `op`.
+    private func text(of op: MustacheOp) -> [UInt8] {
+        op.flag ? Array(extra[op.first..<(op.first + op.span)]) : Array(bytes[op.first..<(op.first + op.span)])
     }
 
     /// Continues after `offset`: text is kept from there on.
@@ -437,7 +520,7 @@ struct MustacheParser {
         guard !name.isEmpty else { throw located(tag).error("empty tag") }
         appendText(textStart..<tag.start)
         skip(to: tag.end)
-        append(.variable(self.name(name), escaped: escaped, tag.position))
+        append(MustacheOp(kind: .variable, flag: escaped, first: self.name(name), span: 0, position: tag.position))
     }
 
     private mutating func setDelimiters(_ tag: Tag) throws {
@@ -453,21 +536,24 @@ struct MustacheParser {
         consume(tag, standalone: isStandalone(tag))
         openDelimiter = Array(newOpen.utf8)
         closeDelimiter = Array(newClose.utf8)
+        defaultDelimiters = openDelimiter == Self.defaultOpen && closeDelimiter == Self.defaultClose
     }
 
     private mutating func openSection(_ tag: Tag) throws {
-        let name = string(trimmedRange(tag.content))
+        let spelled = trimmedRange(tag.content)
+        let name = string(spelled)
         guard !name.isEmpty else { throw located(tag).error("empty section name") }
         try checkNesting(located(tag))
         consume(tag, standalone: isStandalone(tag))
-        push(Frame(kind: tag.sigil == UInt8(ascii: "#") ? .section : .inverted, rawName: name, location: located(tag)))
+        push(Frame(kind: tag.sigil == UInt8(ascii: "#") ? .section : .inverted, rawName: name, nameRange: spelled, location: located(tag)))
     }
 
     private mutating func partial(_ tag: Tag) throws {
         let (reference, raw) = Self.reference(from: content(tag))
         guard !raw.isEmpty, raw != "*" else { throw located(tag).error("empty partial name") }
         consume(tag, standalone: isStandalone(tag))
-        append(.partial(reference, indent: isStandalone(tag) ? indentation(tag) : nil, tag.position))
+        let details = add(MustacheOpDetails(reference: reference, indent: isStandalone(tag) ? indentation(tag) : nil))
+        append(MustacheOp(kind: .partial, flag: false, first: details, span: 0, position: tag.position))
     }
 
     private mutating func openParent(_ tag: Tag) throws {
@@ -484,10 +570,11 @@ struct MustacheParser {
     }
 
     private mutating func openBlock(_ tag: Tag) throws {
-        let name = string(trimmedRange(tag.content))
+        let spelled = trimmedRange(tag.content)
+        let name = string(spelled)
         guard !name.isEmpty else { throw located(tag).error("empty block name") }
         try checkNesting(located(tag))
-        var frame = Frame(kind: .block, rawName: name, location: located(tag))
+        var frame = Frame(kind: .block, rawName: name, nameRange: spelled, location: located(tag))
         frame.inParentBody = frames.last?.kind == .parent
         if frame.inParentBody {
             // An argument passed to a parent: left side is irrelevant, a line end after it is part of the tag.
@@ -503,6 +590,10 @@ struct MustacheParser {
     }
 
     private mutating func close(_ tag: Tag) throws {
+        if let open = frames.last, frames.count > 1, closesAlike(tag, open) {
+            try closeMatched(tag, open)
+            return
+        }
         let closing = Self.closeName(content(tag))
         guard frames.count > 1, let open = frames.last else {
             throw located(tag).error("close tag '\(closing)' has no open section")
@@ -511,6 +602,19 @@ struct MustacheParser {
             throw located(tag).error(
                 "mismatched close tag '\(closing)': the open section is '\(open.rawName)' (line \(open.location.line), column \(open.location.column))")
         }
+        try closeMatched(tag, open)
+    }
+
+    /// Whether `tag`'s name is spelled byte for byte as `open`'s (then the names are equal as strings too; other
+    /// spellings, and `*`, are compared as strings by `close(_:)`).
+    private func closesAlike(_ tag: Tag, _ open: Frame) -> Bool {
+        guard let spelled = open.nameRange, let base = bytes.baseAddress else { return false }
+        let closing = trimmedRange(tag.content)
+        guard closing.count == spelled.count, let first = closing.first, bytes[first] != UInt8(ascii: "*") else { return false }
+        return memcmp(base + closing.lowerBound, base + spelled.lowerBound, closing.count) == 0
+    }
+
+    private mutating func closeMatched(_ tag: Tag, _ open: Frame) throws {
         switch open.kind {
         case .parent: closeParent(tag)
         case .block where open.inParentBody: closeArgument(tag)
@@ -524,13 +628,22 @@ struct MustacheParser {
         guard let open = pop() else { return }
         let standalone = open.leadingWhitespace != nil && isRightClear(tag)
         skip(to: standalone ? tagLineEnd(tag) : tag.end)
-        var overrides: [String: [MustacheNode]] = [:]
-        for child in open.children {
-            if case .block(let name, let children, _, _, _) = child { overrides[name] = children }
+        var frame = open
+        if !standalone, let whitespace = open.leadingWhitespace, !whitespace.isEmpty {
+            // The indentation held back is text before the parent.
+            let start = extra.count
+            extra.append(contentsOf: whitespace)
+            ops.insert(.text(start..<extra.count, inExtra: true), at: frame.op)
+            frame.op += 1
         }
-        guard let reference = open.reference else { return }
-        if !standalone, let whitespace = open.leadingWhitespace, !whitespace.isEmpty { append(.text(whitespace[...])) }
-        append(.parent(reference, indent: standalone ? (open.leadingWhitespace ?? []) : nil, overrides: overrides, TagPosition(open.location)))
+        var overrides: [String: Int] = [:]
+        var child = frame.op + 1
+        while child < ops.count {
+            if ops[child].kind == .block { overrides[details[ops[child].first].blockName] = child - frame.op }
+            child = ops[child].next(at: child)
+        }
+        let details = add(MustacheOpDetails(reference: open.reference, indent: standalone ? (open.leadingWhitespace ?? []) : nil, overrides: overrides))
+        write(frame, .parent, first: details)
     }
 
     /// Closes a block passed as an argument to a parent: its lines are outdented by its own first line's indentation.
@@ -538,12 +651,12 @@ struct MustacheParser {
         appendText(textStart..<(isLeftClear(tag) ? tagLineStart(tag) : tag.start))
         skip(to: tag.end)
         guard let done = pop() else { return }
-        var children = done.children
-        if done.openEndsLine, case .text(let first)? = children.first {
-            let intrinsic = Array(first.prefix(while: { Self.isBlank($0) }))
-            if !intrinsic.isEmpty { children = Self.outdent(children, by: intrinsic) }
+        let contents = (done.op + 1)..<ops.count
+        if done.openEndsLine, let first = contents.first, ops[first].kind == .text {
+            let intrinsic = Array(text(of: ops[first]).prefix(while: { Self.isBlank($0) }))
+            if !intrinsic.isEmpty { outdent(contents, by: intrinsic) }
         }
-        append(.block(done.rawName, children: children, indent: [], indentFirstLine: false, TagPosition(done.location)))
+        write(done, .block, first: add(MustacheOpDetails(indent: [], blockName: done.rawName, indentFirstLine: false)))
     }
 
     private mutating func closeBlock(_ tag: Tag) {
@@ -554,21 +667,21 @@ struct MustacheParser {
         if done.openEndsLine {
             // Standalone opening tag: the default content's first line sets the indentation.
             firstLine = true
-            if let first = done.children.first {
-                if case .text(let text) = first { indent = Array(text.prefix(while: { Self.isBlank($0) })) }
+            if done.op + 1 < ops.count {
+                if ops[done.op + 1].kind == .text { indent = Array(text(of: ops[done.op + 1]).prefix(while: { Self.isBlank($0) })) }
             } else {
                 indent = done.leadingWhitespace ?? []
             }
         } else if let whitespace = done.leadingWhitespace {
             indent = whitespace
         }
-        append(.block(done.rawName, children: done.children, indent: indent, indentFirstLine: firstLine, TagPosition(done.location)))
+        write(done, .block, first: add(MustacheOpDetails(indent: indent, blockName: done.rawName, indentFirstLine: firstLine)))
     }
 
     private mutating func closeSection(_ tag: Tag) {
         consume(tag, standalone: isStandalone(tag))
         guard let done = pop() else { return }
-        append(.section(name(done.rawName), inverted: done.kind == .inverted, children: done.children, TagPosition(done.location)))
+        write(done, .section, flag: done.kind == .inverted, first: name(done.rawName))
     }
 
     private static func closeName(_ content: String) -> String {
@@ -583,22 +696,17 @@ struct MustacheParser {
         }
     }
 
-    /// Removes `indent` from the start of every template line in `nodes` (block arguments are outdented
-    /// at their definition site) and from the re-indentation of nested blocks.
-    static func outdent(_ nodes: [MustacheNode], by indent: [UInt8]) -> [MustacheNode] {
+    /// Removes `indent` from the start of every template line in the nodes `range` (block arguments are outdented
+    /// at their definition site) and from the re-indentation of nested blocks; what parents contain is left alone.
+    private mutating func outdent(_ range: Range<Int>, by indent: [UInt8]) {
         var atLineStart = true
-        return outdent(nodes, by: indent, atLineStart: &atLineStart)
-    }
-
-    private static func outdent(_ nodes: [MustacheNode], by indent: [UInt8], atLineStart: inout Bool) -> [MustacheNode] {
-        var result: [MustacheNode] = []
-        result.reserveCapacity(nodes.count)
-        for node in nodes {
-            switch node {
-            case .text(let slice):
-                let text = Array(slice)
-                var out: [UInt8] = []
-                out.reserveCapacity(text.count)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let op = ops[index]
+            switch op.kind {
+            case .text:
+                let text = Array(self.text(of: op))
+                let start = extra.count
                 var i = 0
                 while i < text.count {
                     if atLineStart, text.count - i >= indent.count, text[i..<(i + indent.count)].elementsEqual(indent) {
@@ -607,27 +715,23 @@ struct MustacheParser {
                     atLineStart = false
                     guard i < text.count else { break }
                     let b = text[i]
-                    out.append(b)
+                    extra.append(b)
                     if b == 0x0A { atLineStart = true }
                     i += 1
                 }
-                result.append(.text(out[...]))
-            case .section(let name, let inverted, let children, let loc):
-                let inner = outdent(children, by: indent, atLineStart: &atLineStart)
-                result.append(.section(name, inverted: inverted, children: inner, loc))
-            case .block(let name, let children, let blockIndent, let firstLine, let loc):
-                let inner = outdent(children, by: indent, atLineStart: &atLineStart)
-                var newIndent = blockIndent
-                if blockIndent.starts(with: indent) { newIndent = Array(blockIndent.dropFirst(indent.count)) }
-                result.append(.block(name, children: inner, indent: newIndent, indentFirstLine: firstLine, loc))
-            case .partial(_, let indentation, _), .parent(_, let indentation, _, _):
-                atLineStart = indentation != nil
-                result.append(node)
+                ops[index] = .text(start..<extra.count, inExtra: true)
+            case .block:
+                let blockIndent = details[op.first].indent ?? []
+                if blockIndent.starts(with: indent) { details[op.first].indent = Array(blockIndent.dropFirst(indent.count)) }
+            case .partial, .parent:
+                atLineStart = details[op.first].indent != nil
             case .variable:
                 atLineStart = false
-                result.append(node)
+            case .section:
+                break
             }
+            // Into sections and blocks, past what a parent contains.
+            index = op.kind == .parent ? op.next(at: index) : index + 1
         }
-        return result
     }
 }

@@ -63,7 +63,7 @@ public struct MustacheRenderOptions: Sendable {
 public struct MustacheTemplate: Sendable {
     /// The template's name or path, used in error messages.
     public let name: String
-    let nodes: [MustacheNode]
+    let program: MustacheProgram
     /// The size of the source in bytes: the first guess at the size of the output.
     let sourceSize: Int
 
@@ -78,7 +78,7 @@ public struct MustacheTemplate: Sendable {
         self.name = name
         sourceSize = source.count
         var parser = MustacheParser(bytes: source, name: name)
-        nodes = try parser.parse()
+        program = try parser.parse()
     }
 
     /// Renders against `data`, loading partials and parents through `partials`.
@@ -95,7 +95,7 @@ public struct MustacheTemplate: Sendable {
     ) throws -> [UInt8] {
         var renderer = MustacheRenderer(root: data, loader: partials, options: options, name: name,
                                         expectedSize: min(sourceSize + sourceSize / 4, options.limits.maxOutputBytes))
-        try renderer.render(nodes)
+        try renderer.render(program, program.all)
         return renderer.output.bytes
     }
 }
@@ -106,9 +106,34 @@ public struct MustacheTemplate: Sendable {
 /// A struct with mutating methods rather than a class: the output buffer and counters are written for every node,
 /// and a class's stored properties pay a dynamic exclusivity check on each such access.
 struct MustacheRenderer: ~Copyable {
-    /// Nodes of a partial or parent, with the index in `files` of the template they were parsed from.
+    /// What a name resolved to from the root, and the bytes its variable tags write, as ranges of `rootText` (escaped
+    /// for HTML or not; a negative start while unknown).
+    private struct RootEntry {
+        var name: MustacheName? = nil
+        /// `name`'s address (unique while `name` holds it).
+        var identity: UInt = 0
+        var value: MustacheValue? = nil
+        var plainStart = -1, plainEnd = -1
+        var escapedStart = -1, escapedEnd = -1
+
+        func text(escaped: Bool) -> Range<Int>? {
+            let (start, end) = escaped ? (escapedStart, escapedEnd) : (plainStart, plainEnd)
+            return start < 0 ? nil : start..<end
+        }
+
+        mutating func remember(_ range: Range<Int>, escaped: Bool) {
+            if escaped {
+                (escapedStart, escapedEnd) = (range.lowerBound, range.upperBound)
+            } else {
+                (plainStart, plainEnd) = (range.lowerBound, range.upperBound)
+            }
+        }
+    }
+
+    /// Nodes of a partial, parent or block argument, with the index in `files` of the template they were parsed from.
     private struct Loaded {
-        let nodes: [MustacheNode]
+        let program: MustacheProgram
+        let range: Range<Int>
         let file: Int
     }
 
@@ -137,12 +162,18 @@ struct MustacheRenderer: ~Copyable {
     private var cache: [String: Loaded?] = [:]
     /// What names resolved to from the root, by the name's identity (direct-mapped on its address; a template's
     /// few names are looked up over and over). Used only while no object frame is above the root.
-    private var rootNames: [MustacheName?]
-    private var rootValues: [MustacheValue?]
+    /// `rootIndex` maps a slot to an entry of `root` (-1: none); both are made at the first lookup, and `root` holds
+    /// only the entries in use (an array of 32 entries cost more to make and free than most renders of a path).
+    private var rootIndex: [Int] = []
+    private var root: [RootEntry] = []
+    private var rootText: [UInt8] = []
     private static let rootResolutionSlots = 32
 
     init(root: MustacheValue, loader: any MustachePartialLoader, options: MustacheRenderOptions, name: String, expectedSize: Int) {
-        stack = [root]
+        stack = []
+        // Sections over objects push onto it: room for a few without growing.
+        stack.reserveCapacity(8)
+        stack.append(root)
         self.loader = loader
         self.options = options
         var limits = options.limits
@@ -150,70 +181,127 @@ struct MustacheRenderer: ~Copyable {
         self.limits = limits
         self.name = name
         files = [name]
-        rootNames = Array(repeating: nil, count: Self.rootResolutionSlots)
-        rootValues = Array(repeating: nil, count: Self.rootResolutionSlots)
         output = MustacheOutput(capacity: expectedSize)
     }
 
-    mutating func render(_ nodes: [MustacheNode]) throws {
-        for index in nodes.indices {
+    /// Renders the nodes `range` of `program` (siblings, each with its contents).
+    mutating func render(_ program: MustacheProgram, _ range: Range<Int>) throws {
+        // The nodes and the source through pointers for the whole range: reading them costs no reference counting.
+        try program.ops.withUnsafeBufferPointer { ops in
+            try program.source.withUnsafeBufferPointer { source in
+                try program.names.withUnsafeBytes { names in
+                    try render(program, range, ops: ops, source: source, names: names)
+                }
+            }
+        }
+    }
+
+    /// `names` holds the program's names (references) as bytes: a tag's name is told by its address without taking
+    /// a reference to it.
+    private mutating func render(
+        _ program: MustacheProgram, _ range: Range<Int>, ops: UnsafeBufferPointer<MustacheOp>, source: UnsafeBufferPointer<UInt8>,
+        names: UnsafeRawBufferPointer
+    ) throws {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let at = index
+            let op = ops[at]
+            index = op.next(at: at)
             try step()
-            switch nodes[index] {
-            case .text(let text):
-                writeTemplateText(text)
-            case .variable(let name, let escaped, let at):
-                current = (at, file)
-                guard let value = try lookup(name, at) else { continue }
-                writeValue(value, escape: escaped && options.escapeHTML)
-            case .section(let name, let inverted, let children, let at):
-                current = (at, file)
+            switch op.kind {
+            case .text where !op.flag:
+                writeTemplateText(UnsafeBufferPointer(rebasing: source[op.first..<(op.first + op.span)]))
+            case .text:
+                program.withText(op) { writeTemplateText($0) }
+            case .variable:
+                current = (op.position, file)
+                let escape = op.flag && options.escapeHTML
+                let identity = names.load(fromByteOffset: op.first * MemoryLayout<MustacheName>.stride, as: UInt.self)
+                if let known = rootText(identity: identity, escape: escape) {
+                    writeRootText(known)
+                    break
+                }
+                guard try renderVariable(program.names[op.first], escape: escape, op.position) else { continue }
+            case .section:
+                current = (op.position, file)
                 depth += 1
                 defer { depth -= 1 }
                 try checkDepth()
-                try renderSection(name, inverted: inverted, children, at)
-            case .partial(let ref, let indentation, let at):
-                current = (at, file)
-                guard let loaded = try load(ref, at) else { continue }
-                depth += 1
-                defer { depth -= 1 }
-                try checkDepth()
-                try renderIncluded(loaded, indentation: indentation)
-            case .parent(let ref, let indentation, let blockOverrides, let at):
-                current = (at, file)
-                guard let loaded = try load(ref, at) else { continue }
-                depth += 1
-                defer { depth -= 1 }
-                try checkDepth()
-                try renderParent(loaded, indentation: indentation, blockOverrides)
-            case .block(let name, let children, let blockIndent, let indentFirstLine, let at):
-                current = (at, file)
-                depth += 1
-                defer { depth -= 1 }
-                try checkDepth()
-                try renderBlock(name, children, indent: blockIndent, indentFirstLine: indentFirstLine)
+                try renderSection(program.names[op.first], inverted: op.flag, program, op.contents(at: at), op.position)
+            case .partial, .parent, .block:
+                guard try renderContainer(op, at: at, program) else { continue }
             }
             try checkOutput()
         }
     }
 
-    private mutating func renderSection(_ name: MustacheName, inverted: Bool, _ children: [MustacheNode], _ at: TagPosition) throws {
+    // The less common paths are functions of their own, kept out of `render`: every level of a recursive render
+    // (sections, partials) holds a frame of it on the stack, and a smaller frame lets a thread go deeper.
+
+    /// A variable tag whose bytes are not remembered yet; false when the name is missing (nothing written).
+    @inline(never)
+    private mutating func renderVariable(_ name: MustacheName, escape: Bool, _ at: TagPosition) throws -> Bool {
+        if let known = rootText(name, escape: escape) {
+            writeRootText(known)
+            return true
+        }
+        guard let value = try lookup(name, at) else { return false }
+        writeValue(value, escape: escape)
+        return true
+    }
+
+    /// A partial, parent or block node at `index`; false when a partial or parent loads nothing.
+    @inline(never)
+    private mutating func renderContainer(_ op: MustacheOp, at index: Int, _ program: MustacheProgram) throws -> Bool {
+        current = (op.position, file)
+        switch op.kind {
+        case .partial:
+            let details = program.details[op.first]
+            guard let ref = details.reference, let loaded = try load(ref, op.position) else { return false }
+            depth += 1
+            defer { depth -= 1 }
+            try checkDepth()
+            try renderIncluded(loaded, indentation: details.indent)
+        case .parent:
+            let details = program.details[op.first]
+            guard let ref = details.reference, let loaded = try load(ref, op.position) else { return false }
+            depth += 1
+            defer { depth -= 1 }
+            try checkDepth()
+            try renderParent(loaded, indentation: details.indent, program, index, details.overrides)
+        case .block:
+            let details = program.details[op.first]
+            depth += 1
+            defer { depth -= 1 }
+            try checkDepth()
+            try renderBlock(details.blockName, program, op.contents(at: index), indent: details.indent ?? [], indentFirstLine: details.indentFirstLine)
+        case .text, .variable, .section:
+            break
+        }
+        return true
+    }
+
+    @inline(never)
+    private mutating func renderSection(
+        _ name: MustacheName, inverted: Bool, _ program: MustacheProgram, _ children: Range<Int>, _ at: TagPosition
+    ) throws {
         let value = try lookup(name, at)
         if inverted {
-            if !(value?.isTruthy ?? false) { try render(children) }
+            if !(value?.isTruthy ?? false) { try render(program, children) }
             return
         }
         guard let value, value.isTruthy else { return }
         guard case .array(let items) = value else {
-            try renderWithContext(value, children)
+            try renderWithContext(value, program, children)
             return
         }
         for item in items {
             try step()
-            try renderWithContext(item, children)
+            try renderWithContext(item, program, children)
         }
     }
 
-    private mutating func renderWithContext(_ value: MustacheValue, _ children: [MustacheNode]) throws {
+    private mutating func renderWithContext(_ value: MustacheValue, _ program: MustacheProgram, _ children: Range<Int>) throws {
         let isObject: Bool
         if case .object = value { isObject = true } else { isObject = false }
         stack.append(value)
@@ -222,21 +310,28 @@ struct MustacheRenderer: ~Copyable {
             stack.removeLast()
             if isObject { objectFrames -= 1 }
         }
-        try render(children)
+        try render(program, children)
     }
 
-    /// Renders a parent with the arguments of its tag (written in the current template) added to those in force.
-    private mutating func renderParent(_ parent: Loaded, indentation: [UInt8]?, _ blockOverrides: [String: [MustacheNode]]) throws {
+    /// Renders a parent with the arguments of its tag (at `tag` in `program`, the current template) added to those in
+    /// force.
+    private mutating func renderParent(
+        _ parent: Loaded, indentation: [UInt8]?, _ program: MustacheProgram, _ tag: Int, _ blockOverrides: [String: Int]
+    ) throws {
         let saved = overrides
         // Outer (earlier) arguments win over the parent's own ones.
-        for (key, nodes) in blockOverrides where overrides[key] == nil { overrides[key] = Loaded(nodes: nodes, file: file) }
+        for (key, offset) in blockOverrides where overrides[key] == nil {
+            overrides[key] = Loaded(program: program, range: program.ops[tag + offset].contents(at: tag + offset), file: file)
+        }
         defer { overrides = saved }
         try renderIncluded(parent, indentation: indentation)
     }
 
-    private mutating func renderBlock(_ name: String, _ children: [MustacheNode], indent blockIndent: [UInt8], indentFirstLine: Bool) throws {
+    private mutating func renderBlock(
+        _ name: String, _ program: MustacheProgram, _ children: Range<Int>, indent blockIndent: [UInt8], indentFirstLine: Bool
+    ) throws {
         guard let argument = overrides[name] else {
-            try render(children)
+            try render(program, children)
             return
         }
         let savedIndent = indent, savedFile = file
@@ -247,7 +342,7 @@ struct MustacheRenderer: ~Copyable {
         indent += blockIndent
         if indentFirstLine { atLineStart = true }
         file = argument.file
-        try render(argument.nodes)
+        try render(argument.program, argument.range)
     }
 
     private mutating func renderIncluded(_ included: Loaded, indentation: [UInt8]?) throws {
@@ -261,7 +356,7 @@ struct MustacheRenderer: ~Copyable {
             atLineStart = true
         }
         file = included.file
-        try render(included.nodes)
+        try render(included.program, included.range)
     }
 
     // MARK: Limits
@@ -323,7 +418,7 @@ struct MustacheRenderer: ~Copyable {
         }
         let template = try MustacheTemplate(source, name: name)
         files.append(name)
-        let loaded = Loaded(nodes: template.nodes, file: files.count - 1)
+        let loaded = Loaded(program: template.program, range: template.program.all, file: files.count - 1)
         cache[name] = loaded
         return loaded
     }
@@ -338,12 +433,79 @@ struct MustacheRenderer: ~Copyable {
 
     /// `resolve(name)` while no object frame is above the root: remembered per name, since it cannot change.
     private mutating func resolveFromRoot(_ name: MustacheName) -> MustacheValue? {
-        let slot = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(name)) >> 4) & (Self.rootResolutionSlots - 1)
-        if rootNames[slot] === name { return rootValues[slot] }
+        let slot = Self.rootSlot(name)
+        if rootIndex.isEmpty { rootIndex = Array(repeating: -1, count: Self.rootResolutionSlots) }
+        let index = rootIndex[slot]
+        if index >= 0 && root[index].name === name { return root[index].value }
         let value = resolve(name)
-        rootNames[slot] = name
-        rootValues[slot] = value
+        let entry = RootEntry(name: name, identity: UInt(bitPattern: ObjectIdentifier(name)), value: value)
+        if index >= 0 {
+            root[index] = entry
+        } else {
+            rootIndex[slot] = root.count
+            root.append(entry)
+        }
         return value
+    }
+
+    private static func rootSlot(_ name: MustacheName) -> Int { rootSlot(identity: UInt(bitPattern: ObjectIdentifier(name))) }
+
+    private static func rootSlot(identity: UInt) -> Int { Int(truncatingIfNeeded: identity >> 4) & (rootResolutionSlots - 1) }
+
+    /// `rootText(_:escape:)` when already known for the name at address `identity`; nil otherwise.
+    @inline(__always)
+    private func rootText(identity: UInt, escape: Bool) -> Range<Int>? {
+        guard objectFrames == 0, !rootIndex.isEmpty else { return nil }
+        let index = rootIndex[Self.rootSlot(identity: identity)]
+        guard index >= 0, root[index].identity == identity else { return nil }
+        return root[index].text(escaped: escape)
+    }
+
+    /// What `{{name}}` writes (a range of `rootText`) while no object frame is above the root, when the name is found;
+    /// nil when it is not (or cannot be resolved from the root): the caller then takes the general path.
+    private mutating func rootText(_ name: MustacheName, escape: Bool) -> Range<Int>? {
+        guard objectFrames == 0, name.first != nil else { return nil }
+        guard let value = resolveFromRoot(name) else { return nil }
+        // resolveFromRoot made the entry if it was not there.
+        let index = rootIndex[Self.rootSlot(name)]
+        if let known = root[index].text(escaped: escape) { return known }
+        let start = rootText.count
+        Self.appendValue(value, escape: escape, to: &rootText)
+        let range = start..<rootText.count
+        root[index].remember(range, escaped: escape)
+        return range
+    }
+
+    /// The bytes `writeValue(value, escape:)` writes (after any indentation), appended to `bytes`.
+    private static func appendValue(_ value: MustacheValue, escape: Bool, to bytes: inout [UInt8]) {
+        if !escape, case .string(let text) = value {
+            bytes.append(contentsOf: text.utf8)
+            return
+        }
+        let text = value.renderedText
+        guard escape else {
+            bytes.append(contentsOf: text.utf8)
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): bytes.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
+            case UInt8(ascii: "<"): bytes.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
+            case UInt8(ascii: ">"): bytes.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])  // &gt;
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
+            case UInt8(ascii: "'"): bytes.append(contentsOf: [0x26, 0x23, 0x33, 0x39, 0x3B])  // &#39;
+            default: bytes.append(byte)
+            }
+        }
+    }
+
+    /// Writes `range` of `rootText` as `writeValue` writes a value: nothing when empty, after the indentation at a
+    /// line's start.
+    private mutating func writeRootText(_ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        if atLineStart && !indent.isEmpty { output.append(indent) }
+        atLineStart = false
+        rootText.withUnsafeBufferPointer { output.append(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     private func resolve(_ name: MustacheName) -> MustacheValue? {
@@ -365,22 +527,22 @@ struct MustacheRenderer: ~Copyable {
 
     // MARK: Output
 
-    private mutating func writeTemplateText(_ text: ArraySlice<UInt8>) {
+    private mutating func writeTemplateText(_ text: UnsafeBufferPointer<UInt8>) {
         guard !text.isEmpty else { return }
         if indent.isEmpty {
             output.append(text)
             atLineStart = text.last == 0x0A
             return
         }
-        let count = text.endIndex
-        var start = text.startIndex
+        let count = text.count
+        var start = 0
         while start < count {
             var end = start
             while end < count && text[end] != 0x0A { end += 1 }
             let lineEnd = end < count ? end + 1 : end
             let isBlankLine = end == start || (end == start + 1 && text[start] == 0x0D && end < count)
             if atLineStart && !isBlankLine { output.append(indent) }
-            output.append(text[start..<lineEnd])
+            output.append(UnsafeBufferPointer(rebasing: text[start..<lineEnd]))
             atLineStart = end < count
             start = lineEnd
         }

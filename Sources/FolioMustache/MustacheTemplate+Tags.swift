@@ -32,25 +32,40 @@ public struct MustacheTag: Sendable {
 
 extension MustacheTemplate {
     /// The template's tags in source order (text and comments left out), nested as written.
-    public var tags: [MustacheTag] { Self.tags(of: nodes) }
+    public var tags: [MustacheTag] { Self.tags(of: program, program.all) }
 
-    private static func tags(of nodes: [MustacheNode]) -> [MustacheTag] {
-        nodes.compactMap(tag(of:))
+    /// The tags of the nodes `range` of `program` (siblings).
+    private static func tags(of program: MustacheProgram, _ range: Range<Int>) -> [MustacheTag] {
+        var tags: [MustacheTag] = []
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let op = program.ops[index]
+            if let tag = tag(of: op, at: index, in: program) { tags.append(tag) }
+            index = op.next(at: index)
+        }
+        return tags
     }
 
-    private static func tag(of node: MustacheNode) -> MustacheTag? {
-        func make(_ kind: MustacheTag.Kind, _ name: MustacheName, _ at: TagPosition, _ children: [MustacheTag] = []) -> MustacheTag {
-            MustacheTag(kind: kind, name: name.raw, nameParts: name.parts, line: at.line, column: at.column, children: children)
+    private static func tag(of op: MustacheOp, at index: Int, in program: MustacheProgram) -> MustacheTag? {
+        func make(_ kind: MustacheTag.Kind, _ name: MustacheName, _ children: [MustacheTag] = []) -> MustacheTag {
+            MustacheTag(kind: kind, name: name.raw, nameParts: name.parts, line: op.position.line, column: op.position.column, children: children)
         }
-        switch node {
+        switch op.kind {
         case .text: return nil
-        case let .variable(name, _, at): return make(.variable, name, at)
-        case let .section(name, inverted, children, at): return make(inverted ? .invertedSection : .section, name, at, tags(of: children))
-        case let .partial(reference, _, at): return make(.partial(dynamic: reference.isDynamic), reference.name, at)
-        case let .parent(reference, _, overrides, at):
-            let blocks = overrides.keys.sorted().compactMap { key in overrides[key].map { tags(of: $0) } }.flatMap { $0 }
-            return make(.parent(dynamic: reference.isDynamic), reference.name, at, blocks)
-        case let .block(name, children, _, _, at): return make(.block, MustacheName(name), at, tags(of: children))
+        case .variable: return make(.variable, program.names[op.first])
+        case .section: return make(op.flag ? .invertedSection : .section, program.names[op.first], tags(of: program, op.contents(at: index)))
+        case .partial:
+            guard let reference = program.details[op.first].reference else { return nil }
+            return make(.partial(dynamic: reference.isDynamic), reference.name)
+        case .parent:
+            let details = program.details[op.first]
+            guard let reference = details.reference else { return nil }
+            let blocks = details.overrides.keys.sorted().compactMap { key in
+                details.overrides[key].map { tags(of: program, program.ops[index + $0].contents(at: index + $0)) }
+            }.flatMap { $0 }
+            return make(.parent(dynamic: reference.isDynamic), reference.name, blocks)
+        case .block:
+            return make(.block, MustacheName(program.details[op.first].blockName), tags(of: program, op.contents(at: index)))
         }
     }
 
