@@ -433,22 +433,36 @@ struct MustacheRenderer: ~Copyable {
 
     /// `resolve(name)` while no object frame is above the root: remembered per name, since it cannot change.
     private mutating func resolveFromRoot(_ name: MustacheName) -> MustacheValue? {
-        let slot = Self.rootSlot(name)
-        if rootIndex.isEmpty { rootIndex = Array(repeating: -1, count: Self.rootResolutionSlots) }
-        let index = rootIndex[slot]
-        if index >= 0 && root[index].name === name { return root[index].value }
-        let value = resolve(name)
-        let entry = RootEntry(name: name, identity: UInt(bitPattern: ObjectIdentifier(name)), value: value)
-        if index >= 0 {
-            root[index] = entry
-        } else {
-            rootIndex[slot] = root.count
-            root.append(entry)
-        }
-        return value
+        root[rootEntry(name)].value
     }
 
-    private static func rootSlot(_ name: MustacheName) -> Int { rootSlot(identity: UInt(bitPattern: ObjectIdentifier(name))) }
+    /// The index in `root` of `name`'s entry, made (resolving the name) when there is none. A name looks in its slot
+    /// and the next few (names whose addresses share a slot would otherwise push each other out at every tag); when
+    /// all are taken by other names, it replaces the entry in its own slot.
+    private mutating func rootEntry(_ name: MustacheName) -> Int {
+        if rootIndex.isEmpty { rootIndex = Array(repeating: -1, count: Self.rootResolutionSlots) }
+        let identity = UInt(bitPattern: ObjectIdentifier(name))
+        let home = Self.rootSlot(identity: identity)
+        var slot = home
+        for _ in 0..<Self.rootProbes {
+            let index = rootIndex[slot]
+            if index < 0 { break }
+            if root[index].identity == identity { return index }
+            slot = (slot + 1) & (Self.rootResolutionSlots - 1)
+        }
+        let entry = RootEntry(name: name, identity: identity, value: resolve(name))
+        if rootIndex[slot] < 0 {
+            rootIndex[slot] = root.count
+            root.append(entry)
+            return root.count - 1
+        }
+        let index = rootIndex[home]
+        root[index] = entry
+        return index
+    }
+
+    /// How many slots a name looks in.
+    private static let rootProbes = 4
 
     private static func rootSlot(identity: UInt) -> Int { Int(truncatingIfNeeded: identity >> 4) & (rootResolutionSlots - 1) }
 
@@ -456,18 +470,32 @@ struct MustacheRenderer: ~Copyable {
     @inline(__always)
     private func rootText(identity: UInt, escape: Bool) -> Range<Int>? {
         guard objectFrames == 0, !rootIndex.isEmpty else { return nil }
-        let index = rootIndex[Self.rootSlot(identity: identity)]
-        guard index >= 0, root[index].identity == identity else { return nil }
-        return root[index].text(escaped: escape)
+        let home = Self.rootSlot(identity: identity)
+        let index = rootIndex[home]
+        guard index >= 0 else { return nil }
+        if root[index].identity == identity { return root[index].text(escaped: escape) }
+        return rootText(identity: identity, escape: escape, after: home)
+    }
+
+    /// `rootText(identity:escape:)` in the slots after `home`.
+    @inline(never)
+    private func rootText(identity: UInt, escape: Bool, after home: Int) -> Range<Int>? {
+        var slot = home
+        for _ in 1..<Self.rootProbes {
+            slot = (slot + 1) & (Self.rootResolutionSlots - 1)
+            let index = rootIndex[slot]
+            guard index >= 0 else { return nil }
+            if root[index].identity == identity { return root[index].text(escaped: escape) }
+        }
+        return nil
     }
 
     /// What `{{name}}` writes (a range of `rootText`) while no object frame is above the root, when the name is found;
     /// nil when it is not (or cannot be resolved from the root): the caller then takes the general path.
     private mutating func rootText(_ name: MustacheName, escape: Bool) -> Range<Int>? {
         guard objectFrames == 0, name.first != nil else { return nil }
-        guard let value = resolveFromRoot(name) else { return nil }
-        // resolveFromRoot made the entry if it was not there.
-        let index = rootIndex[Self.rootSlot(name)]
+        let index = rootEntry(name)
+        guard let value = root[index].value else { return nil }
         if let known = root[index].text(escaped: escape) { return known }
         let start = rootText.count
         Self.appendValue(value, escape: escape, to: &rootText)

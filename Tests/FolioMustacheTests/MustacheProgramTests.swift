@@ -58,6 +58,23 @@ final class MustacheProgramTests: XCTestCase {
         XCTAssertEqual(output, "  X\n\n  X\n")
     }
 
+    func testGivenMoreNamesThanRememberedSlotsWhenEachIsPrintedOftenThenEveryTagPrintsItsOwnValue() throws {
+        // Given 80 distinct root names (more than the 32 remembered slots), each printed three times in an interleaved
+        // order, escaped and not
+        let names = (0..<80).map { "name\($0)" }
+        var source = ""
+        for round in 0..<3 {
+            for name in names { source += round == 1 ? "{{{\(name)}}}," : "{{\(name)}}," }
+        }
+        var data: [String: MustacheValue] = [:]
+        for (index, name) in names.enumerated() { data[name] = .string("<\(index)>") }
+        // When rendered with HTML escaping
+        let output = try MustacheTemplate(source).render(.object(data))
+        // Then each tag printed its own name's value, in its own form
+        let escaped = (0..<80).map { "&lt;\($0)&gt;," }.joined(), plain = (0..<80).map { "<\($0)>," }.joined()
+        XCTAssertEqual(output, escaped + plain + escaped)
+    }
+
     func testGivenPlainTagsThatTheFastPathCannotTakeWhenParsedThenTheErrorsAreTheGeneralOnes() {
         // Given an empty tag, a tag never closed, and a tag opened at the very end
         func message(_ source: String) -> String {
