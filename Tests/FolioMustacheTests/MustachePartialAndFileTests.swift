@@ -1,4 +1,5 @@
 import Foundation
+import FolioTestSupport
 import XCTest
 
 @testable import FolioMustache
@@ -144,19 +145,6 @@ final class MustacheRenderFileTests: XCTestCase {
 }
 
 final class MustacheRobustnessTests: XCTestCase {
-    /// A tiny deterministic generator so failures reproduce.
-    private struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
-    }
-
     func testRandomAndTruncatedTemplatesNeverCrash() throws {
         // Given thousands of random token soups and truncations of valid templates,
         // when parsed and rendered, then each either renders or throws a MustacheError.
@@ -167,7 +155,7 @@ final class MustacheRobustnessTests: XCTestCase {
         ]
         let partials = DictionaryPartialLoader(["p": "{{$x}}X{{/x}}{{>p}}", "q": "{{#a}}{{>q}}{{/a}}", "d": "{{a}}"])
         let data: MustacheValue = ["a": [["a": []], ["b": true]], "b": "s", "d": "q", "x": nil]
-        var rng = SplitMix(state: 42)
+        var rng = SeededRandom(seed: 42)
         var rendered = 0
         var failed = 0
         for round in 0..<3000 {
