@@ -151,19 +151,22 @@ public final class DocumentStore: Sendable {
         // libgit2's own fsync is off process-wide (see `GitLibrary`).
         let sync = settings.sync == .full
         let all = files + [DocumentFile(path: DocumentMetadata.path, data: try metadata.encoded())]
-        let indexUpdates: [IndexUpdate] = try repository.writingObjectsAsOnePack(using: writer) { writer in
-            PhaseTrace.mark("repository created")
-            // The files and their objects at the same time: the work tree on one thread, the blobs, tree and commit
-            // on another (the only one using `writer` until both are done).
-            let (written, blobs) = try concurrently(
-                { defer { PhaseTrace.mark("work tree written") }; return try Self.writeFiles(all, into: staging) },
-                { defer { PhaseTrace.mark("objects written") }; return try self.writeFirstCommit(all, message: message, repository: writer) })
-            PhaseTrace.mark("files and objects written")
-            return zip(all, zip(written, blobs)).map { file, pair in
-                IndexUpdate(path: file.path, blob: pair.1, mode: Self.mode(of: file), written: pair.0)
-            }
+        PhaseTrace.mark("repository created")
+        // The files and their objects at the same time: the work tree on one thread; on another the blobs, tree and
+        // commit, then their pack (the work tree takes about twice as long, so the pack is written meanwhile). Only
+        // that second thread uses `repository` and `writer` until both are done.
+        let (written, blobs) = try concurrently(
+            { defer { PhaseTrace.mark("work tree written") }; return try Self.writeFiles(all, into: staging) },
+            { () throws -> [ObjectID] in
+                defer { PhaseTrace.mark("objects and their pack written") }
+                return try repository.writingObjectsAsOnePack(using: writer) { writer in
+                    try self.writeFirstCommit(all, message: message, repository: writer)
+                }
+            })
+        PhaseTrace.mark("files and objects written")
+        let indexUpdates = zip(all, zip(written, blobs)).map { file, pair in
+            IndexUpdate(path: file.path, blob: pair.1, mode: Self.mode(of: file), written: pair.0)
         }
-        PhaseTrace.mark("pack written")
         try repository.updateIndex(indexUpdates, removing: [])
         PhaseTrace.mark("index written")
         if sync { AtomicFile.syncFileSystem(containing: staging); PhaseTrace.mark("flushed to disk") }
