@@ -78,6 +78,7 @@ extension DocumentStore {
             // Off the caller's thread too: listing the destination's folder for abandoned staging folders.
             Self.removeAbandonedStaging(in: folder.deletingLastPathComponent())
             let repository = try Self.makeRepository(at: folder)
+            PhaseTrace.mark("repository made (its own thread)")
             // The second handle the first commit's objects are written through (`writingObjectsAsOnePack`).
             return StagedRepository(repository: repository, writer: try Repository.open(at: repository.gitDirectory))
         }
@@ -113,7 +114,6 @@ extension DocumentStore {
     static func makeRepository(at folder: URL) throws -> Repository {
         let repository = try Repository.create(at: folder)
         try repository.configureAsDocument()
-        PhaseTrace.mark("repository made (its own thread)")
         return repository
     }
 }
