@@ -8,9 +8,12 @@ public final class NewDocumentStaging: Sendable {
     /// The hidden folder beside the destination.
     let folder: URL
     private let making: Making
+    /// The files handed over early (`writeEarly`), written into `folder` while the rest is prepared.
+    let early: EarlyFileWriter
 
     init(folder: URL, make: @escaping @Sendable () throws -> StagedRepository) {
         self.folder = folder
+        early = EarlyFileWriter(folder: folder)
         let making = Making()
         self.making = making
         // The thread holds only `making`, never this object, so dropping this object is what removes the folder.
@@ -24,8 +27,15 @@ public final class NewDocumentStaging: Sendable {
         try making.take()
     }
 
-    /// Waits for the making thread and removes the folder now (the document will not be created).
+    /// Starts writing `files`, already rendered, into the staging folder; `create` writes the others.
+    public func writeEarly(_ files: [DocumentFile]) {
+        early.write(files)
+    }
+
+    /// Waits for the making thread and the early writes, and removes the folder now (the document will not be
+    /// created); once the repository was taken, the caller removes the folder.
     func discard() {
+        early.drain()
         guard making.abandon() else { return }
         try? FileManager.default.removeItem(at: folder)
     }
@@ -122,4 +132,60 @@ extension DocumentStore {
 struct StagedRepository {
     let repository: Repository
     let writer: Repository?
+}
+
+/// Files of a new document written into its staging folder while the rest is still being rendered, on a serial
+/// queue of their own, so the work tree (the longest part of creating a document) starts before the last file is
+/// ready. `create` writes whatever was not written here and takes the rest's `fstat` from `finish()`.
+final class EarlyFileWriter: @unchecked Sendable {
+    // Unchecked: `writer`, `written` and `failure` are used only by blocks on the serial `queue`, and by the owner
+    // only after `drain()` has waited for every block given so far (no block is given after that).
+    private let queue = DispatchQueue(label: "folio.new-document.early-files")
+    private let root: String
+    private var writer: NewFileWriter?
+    private var written: [String: stat?] = [:]
+    private var failure: (any Error)?
+
+    init(folder: URL) { root = folder.path }
+
+    /// Writes `files` (checked as `create` checks them) after those given before; the first failure stops it.
+    func write(_ files: [DocumentFile]) {
+        queue.async { [self] in
+            guard failure == nil else { return }
+            do {
+                let tree = WorkTree(rootPath: root, displayRoot: root)
+                let writer = try self.writer ?? {
+                    // The folder may not be made yet (git init makes it too, and accepts it made).
+                    guard mkdir(root, 0o777) == 0 || errno == EEXIST else { throw POSIXFailure(operation: "create folder", path: root) }
+                    return NewFileWriter(tree)
+                }()
+                self.writer = writer
+                for file in files where written[file.path] == nil {
+                    try DocumentPath.validate(file.path, allowFolioFolder: false)
+                    try tree.checkNames(file.path)
+                    if let link = file.symlinkTarget {
+                        try tree.writeLink(link, to: file.path, sync: false)
+                        written[file.path] = .some(nil)
+                    } else {
+                        written[file.path] = try writer.write(file.data, to: file.path, mode: file.executable ? 0o755 : 0o644)
+                    }
+                }
+            } catch {
+                failure = error
+            }
+        }
+    }
+
+    /// Waits for every write given so far.
+    func drain() {
+        queue.sync {}
+        writer = nil
+    }
+
+    /// Waits for every write given so far; what was written (path → `fstat`, nil for a link), or the first failure.
+    func finish() throws -> [String: stat?] {
+        drain()
+        if let failure { throw failure }
+        return written
+    }
 }

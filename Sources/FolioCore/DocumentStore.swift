@@ -96,8 +96,8 @@ public final class DocumentStore: Sendable {
         do {
             try checkCreate(at: url, files: files)
             let made = try prepared?.take() ?? StagedRepository(repository: Self.makeRepository(at: staging), writer: nil)
-            return try create(at: url, staging: staging, repository: made.repository, writer: made.writer, metadata: metadata,
-                              files: files, message: message)
+            return try create(at: url, staging: staging, repository: made.repository, writer: made.writer, early: prepared?.early,
+                              metadata: metadata, files: files, message: message)
         } catch {
             prepared?.discard()  // waits until it is made, so nothing is written after the removal
             try? FileManager.default.removeItem(at: staging)
@@ -143,8 +143,8 @@ public final class DocumentStore: Sendable {
         if url.path.utf8.count + gitDepth >= WorkTree.pathMax { throw WorkTreeError.pathTooLong(path: url.path, bytes: url.path.utf8.count) }
     }
 
-    private func create(at url: URL, staging: URL, repository: Repository, writer: Repository?, metadata: DocumentMetadata,
-                        files: [DocumentFile], message: String) throws -> Document {
+    private func create(at url: URL, staging: URL, repository: Repository, writer: Repository?, early: EarlyFileWriter?,
+                        metadata: DocumentMetadata, files: [DocumentFile], message: String) throws -> Document {
         let parent = url.deletingLastPathComponent()
         // (On any error the public `create` removes the staging folder.) Nothing is visible until the final rename, so with sync=full the staging folder is flushed once with
         // syncfs(2) before the rename instead of fsyncing every file and object (hundreds for a project template);
@@ -156,7 +156,7 @@ public final class DocumentStore: Sendable {
         // commit, then their pack (the work tree takes about twice as long, so the pack is written meanwhile). Only
         // that second thread uses `repository` and `writer` until both are done.
         let (written, blobs) = try concurrently(
-            { defer { PhaseTrace.mark("work tree written") }; return try Self.writeFiles(all, into: staging) },
+            { defer { PhaseTrace.mark("work tree written") }; return try Self.writeFiles(all, into: staging, written: try early?.finish() ?? [:]) },
             { () throws -> [ObjectID] in
                 defer { PhaseTrace.mark("objects and their pack written") }
                 return try repository.writingObjectsAsOnePack(using: writer) { writer in
@@ -187,10 +187,12 @@ extension DocumentStore {
 
     /// Writes `files` into the private staging folder beneath it without following links (a link among the files
     /// is never a way out), straight to their names; returns what `fstat` said of each regular file.
-    fileprivate static func writeFiles(_ files: [DocumentFile], into staging: URL) throws -> [stat?] {
+    /// `written` holds the files already written early (`EarlyFileWriter`) and what `fstat` said of them.
+    fileprivate static func writeFiles(_ files: [DocumentFile], into staging: URL, written: [String: stat?]) throws -> [stat?] {
         let workTree = WorkTree(rootPath: staging.path, displayRoot: staging.path)
         let writer = NewFileWriter(workTree)
         return try files.map { file in
+            if let done = written[file.path] { return done }
             if let link = file.symlinkTarget {
                 try workTree.writeLink(link, to: file.path, sync: false)
                 return nil

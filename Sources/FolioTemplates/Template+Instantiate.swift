@@ -12,14 +12,16 @@ extension Template {
     public func instantiate(at url: URL, answers: [String: JSONValue], store: DocumentStore, title: String? = nil,
                             staging: NewDocumentStaging? = nil) throws -> Document {
         let staging = try staging ?? store.beginCreate(at: url)
-        let (metadata, files) = try prepare(at: url, answers: answers, store: store, title: title)
+        // The files are written as they render (the work tree takes longest); the rest waits for all of them.
+        let (metadata, files) = try prepare(at: url, answers: answers, store: store, title: title) { staging.writeEarly($0) }
         return try store.create(at: url, metadata: metadata, files: files, message: creationMessage, staging: staging)
     }
 
     /// The metadata and files a document made at `url` with `answers` gets (rendered, checked; nothing written).
-    func prepare(at url: URL, answers: [String: JSONValue], store: DocumentStore, title: String?) throws -> (DocumentMetadata, [DocumentFile]) {
+    func prepare(at url: URL, answers: [String: JSONValue], store: DocumentStore, title: String?,
+                 rendered: (([DocumentFile]) -> Void)? = nil) throws -> (DocumentMetadata, [DocumentFile]) {
         try checkCompatible()
-        let files = try render(answers: answers)
+        let files = try renderWithSources(answers: answers, rendered: rendered).map(\.file)
         PhaseTrace.mark("rendered")
         return (try metadata(at: url, answers: answers, files: files, store: store, title: title), files)
     }

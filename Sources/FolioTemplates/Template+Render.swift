@@ -13,7 +13,11 @@ extension Template {
     }
 
     /// `render(answers:)`, each file with the template file it came from (its path under `files/`).
-    public func renderWithSources(answers: [String: JSONValue]) throws -> [(file: DocumentFile, source: String)] {
+    ///
+    /// `rendered`, when given, receives the files in batches as their contents are ready (before links are checked
+    /// against each other), for a caller that starts writing them meanwhile.
+    public func renderWithSources(answers: [String: JSONValue],
+                                  rendered: (([DocumentFile]) -> Void)? = nil) throws -> [(file: DocumentFile, source: String)] {
         let context = renderContext(answers)
         let options = MustacheRenderOptions(strict: false, escapeHTML: false, limits: renderLimits)
         let exclude = manifest.exclude
@@ -37,7 +41,7 @@ extension Template {
         let partials = self.partials
         let template = self
         let jobs = planned
-        let results = parallelMap(planned.count, threshold: 64) { index -> Result<DocumentFile, any Error> in
+        let renderOne = { @Sendable (index: Int) -> Result<DocumentFile, any Error> in
             let (file, path, where_) = jobs[index]
             return Result {
                 if file.isSymlink {
@@ -61,13 +65,23 @@ extension Template {
                 return DocumentFile(path: path, data: Data(output), executable: executable)
             }
         }
+        // In batches when someone writes them meanwhile (each batch still rendered in parallel), else all at once.
+        let batch = rendered == nil ? max(planned.count, 1) : 128
         var out: [DocumentFile] = []
-        out.reserveCapacity(results.count)
-        for result in results {
-            switch result {
-            case let .success(file): out.append(file)
-            case let .failure(error): throw error
+        out.reserveCapacity(planned.count)
+        for start in stride(from: 0, to: planned.count, by: batch) {
+            let count = min(batch, planned.count - start)
+            let results = parallelMap(count, threshold: 64) { renderOne(start + $0) }
+            var files: [DocumentFile] = []
+            files.reserveCapacity(count)
+            for result in results {
+                switch result {
+                case let .success(file): files.append(file)
+                case let .failure(error): throw error
+                }
             }
+            rendered?(files)
+            out += files
         }
         let sources = Dictionary(planned.map { ($0.path, $0.where_) }, uniquingKeysWith: { first, _ in first })
         try Self.checkLinkChains(out) { sources[$0] ?? $0 }

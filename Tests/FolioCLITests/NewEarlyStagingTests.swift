@@ -59,4 +59,40 @@ final class NewEarlyStagingTests: XCTestCase {
         XCTAssertEqual(try git(["fsck", "--strict"], in: dir.path("out/doc"), environment: dir.environment()).status, 0)
         XCTAssertEqual(try leftovers(), ["doc"])
     }
+
+    /// A template of 300 files, so they reach the early writer in several batches; file `broken` (if any) fails to render.
+    private func manyFiles(broken: Int? = nil) throws -> RunResult {
+        try dir.write("templates/many/template.json", #"{ "id": "many", "name": "Many", "version": "1.0.0", "variables": [ { "name": "who", "type": "string", "default": "Ada" } ] }"#)
+        for index in 0..<300 {
+            let name = String(format: "templates/many/files/d%d/f%03d.txt", index % 3, index)
+            try dir.write(name, index == broken ? "{{#who}} never closed\n" : "file \(index) by {{who}}\n")
+        }
+        try FileManager.default.createDirectory(at: dir.path("out"), withIntermediateDirectories: true)
+        return runFolio(["new", dir.path("out/doc").path, "--template", "many", "--source", dir.path("templates").path, "--defaults"],
+                        environment: dir.environment(), cwd: dir.url)
+    }
+
+    func testGivenAFileThatFailsToRenderAfterOthersWereWrittenWhenCreatedThenNothingIsLeftInTheFolder() throws {
+        // Given 300 files of which the last one rendered has an unclosed section
+        // When a document is made (the first batches are already being written when it fails)
+        let result = try manyFiles(broken: 299)
+        // Then the error names that file, and the folder holds nothing at all
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("f299.txt"), result.stderr)
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    func testGivenManyFilesWrittenAsTheyRenderWhenCreatedThenGitFindsTheWorkTreeCleanAndWhole() throws {
+        // Given 300 files in three folders, When a document is made
+        let result = try manyFiles()
+        // Then every file holds its text, the index agrees with every file's stat (nothing stat-dirty), and fsck is clean
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try String(contentsOf: dir.path("out/doc/d2/f299.txt"), encoding: .utf8), "file 299 by Ada\n")
+        let env = dir.environment()
+        XCTAssertEqual(try git(["diff-files", "--name-only"], in: dir.path("out/doc"), environment: env).stdout, "")
+        XCTAssertEqual(try git(["status", "--porcelain"], in: dir.path("out/doc"), environment: env).stdout, "")
+        XCTAssertEqual(try git(["ls-files"], in: dir.path("out/doc"), environment: env).stdout.split(separator: "\n").count, 301)
+        XCTAssertEqual(try git(["fsck", "--strict"], in: dir.path("out/doc"), environment: env).status, 0)
+        XCTAssertEqual(try leftovers(), ["doc"])
+    }
 }
