@@ -11,7 +11,7 @@ extension DocumentMetadata {
         var writer = PrettyJSONWriter()
         writer.object(level: 0) { object in
             object.member("contentType") { $0.string(contentType.identifier) }
-            object.member("created") { $0.string(Self.iso8601(created)) }
+            object.member("created") { $0.string(ISO8601Seconds.format(created)) }
             object.member("format") { $0.raw(String(format)) }
             object.member("origin") { $0.origin(origin) }
             object.member("primaryFile") { $0.string(primaryFile) }
@@ -28,17 +28,6 @@ extension DocumentMetadata {
         case let .object(members): return members.values.allSatisfy(hasOnlyWholeNumbers)
         case .null, .bool, .string: return true
         }
-    }
-
-    /// `2026-12-01T07:00:00Z`: UTC, whole seconds (the fraction dropped, as JSONEncoder's `.iso8601` does).
-    static func iso8601(_ date: Date) -> String {
-        var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) ?? 0
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let year = Int(parts.tm_year) + 1900
-        let yearText = year >= 0 && year < 1000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
-        return "\(yearText)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }
 

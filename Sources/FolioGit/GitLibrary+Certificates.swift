@@ -14,7 +14,7 @@ extension GitLibrary {
     }
 
     /// How many CA certificates the deferred parse loaded (0 when nothing was deferred or it has not run yet).
-    public static var loadedCertificateCount: Int { Int(folio_certificates_loaded_count()) }
+    static var loadedCertificateCount: Int { Int(folio_certificates_loaded_count()) }
 
     private static let certificatesLoaded: Bool = {
         ensureInitialized()

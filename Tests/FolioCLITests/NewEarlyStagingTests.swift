@@ -15,6 +15,11 @@ final class NewEarlyStagingTests: XCTestCase {
           "variables": [ { "name": "size", "type": "int", "default": 3, "min": 1, "max": 9 } ] }
         """#)
         try dir.write("templates/note/files/note.txt", "size {{size}}\n")
+        return try run(template, extra)
+    }
+
+    /// `folio new out/doc --template TEMPLATE --source templates --defaults` plus `extra`, into an empty folder `out`.
+    private func run(_ template: String, _ extra: [String] = []) throws -> RunResult {
         try FileManager.default.createDirectory(at: dir.path("out"), withIntermediateDirectories: true)
         return runFolio(["new", dir.path("out/doc").path, "--template", template, "--source", dir.path("templates").path, "--defaults"] + extra,
                         environment: dir.environment(), cwd: dir.url)
@@ -67,9 +72,7 @@ final class NewEarlyStagingTests: XCTestCase {
             let name = String(format: "templates/many/files/d%d/f%03d.txt", index % 3, index)
             try dir.write(name, index == broken ? "{{#who}} never closed\n" : "file \(index) by {{who}}\n")
         }
-        try FileManager.default.createDirectory(at: dir.path("out"), withIntermediateDirectories: true)
-        return runFolio(["new", dir.path("out/doc").path, "--template", "many", "--source", dir.path("templates").path, "--defaults"],
-                        environment: dir.environment(), cwd: dir.url)
+        return try run("many")
     }
 
     func testGivenAFileThatFailsToRenderAfterOthersWereWrittenWhenCreatedThenNothingIsLeftInTheFolder() throws {

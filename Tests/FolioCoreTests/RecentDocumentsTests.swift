@@ -57,7 +57,7 @@ final class RecentDocumentsTests: XCTestCase {
         let kept = RecentDocuments.decode(Data(mixed.utf8)) ?? []
         XCTAssertEqual(kept.map(\.path), ["/good", "/offset"])
         XCTAssertEqual(kept.first?.opened, kept.last?.opened)
-        XCTAssertEqual(RecentDocuments.formatDate(kept[0].opened), "2026-12-01T07:00:00Z")
+        XCTAssertEqual(ISO8601Seconds.format(kept[0].opened), "2026-12-01T07:00:00Z")
     }
 
     func testGivenTwoWritersRecordingAtOnceWhenTheyFinishThenEveryDocumentIsListed() throws {
