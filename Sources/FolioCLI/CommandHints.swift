@@ -37,7 +37,8 @@ enum CommandHints {
         case let .unrecordedChanges(path, _): return "; record them first with 'folio commit \(path)'"
         case let .remoteAhead(path, remote, _): return ": run 'folio pull \(path) \(remote)' first"
         case let .unknownConflict(path, _): return " (see 'folio conflicts \(path)')"
-        case .invalidRemoteName, .remoteExists, .pushRejected, .notADocumentSource: return nil
+        case .refusedIncoming: return "; ask whoever pushed it to take that out"
+        case .invalidRemoteName, .remoteExists, .pushRejected, .notADocumentSource, .cloneFailed: return nil
         }
     }
 

@@ -202,6 +202,7 @@ public final class Document {
                 }
                 let commitID = commit.id
                 let shownTree = try behindFrom ?? headTree ?? repository.emptyTree()
+                try passGate(newTree, shown: shownTree)
                 let updates = try (behindFrom == nil ? known : nil) ?? workTreeUpdates(repository.deltas(from: shownTree, to: newTree))
                 try checkWorkTree(updates)
                 try writeIntent(commitID, from: shownTree)
@@ -218,6 +219,14 @@ public final class Document {
                 lastCommit = commit
                 return commit
             }
+        }
+    }
+
+    /// Every tree about to become current passes `DocumentTreeGate` where it differs from the tree the work tree shows
+    /// (a restore of a commit that a fetch would refuse is refused the same way).
+    private func passGate(_ tree: ObjectID, shown: ObjectID, commit: ObjectID? = nil) throws {
+        do { try DocumentTreeGate.check(tree, shown: shown, commit: commit, repository: repository) } catch let refused as RefusedObject {
+            throw FolioError.refusedVersion(document: url.path, refused)
         }
     }
 
@@ -571,7 +580,9 @@ public final class Document {
             if headID == target { return true }
             if let headID, try !repository.isAncestor(headID, of: target) { return false }
             let shownTree = try behindFrom ?? headID.map { try repository.commit($0).tree } ?? repository.emptyTree()
-            let updates = try workTreeUpdates(repository.deltas(from: shownTree, to: repository.commit(target).tree))
+            let targetTree = try repository.commit(target).tree
+            try passGate(targetTree, shown: shownTree, commit: target)
+            let updates = try workTreeUpdates(repository.deltas(from: shownTree, to: targetTree))
             try checkWorkTree(updates)
             try writeIntent(target, from: shownTree)
             do {

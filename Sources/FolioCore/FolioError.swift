@@ -1,4 +1,5 @@
 import Foundation
+import FolioGit
 
 /// A Folio failure with its context: what failed, on which file or object, and why. Each case is something a caller
 /// can act on differently; `description` is one line naming the file or object and the cause, and never suggests a
@@ -46,6 +47,8 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
     case busy(String)
     /// An environment variable holds a value Folio refuses: the variable and the problem.
     case invalidEnvironment(String, String)
+    /// A version refused before it became current or reached the work tree (document path, the object and rule).
+    case refusedVersion(document: String, RefusedObject)
 
     public var description: String {
         switch self {
@@ -70,6 +73,7 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
         case let .inputEnded(question): return "no answer for '\(question)': standard input ended"
         case let .busy(path): return "\(path): document is busy (another writer holds its lock)"
         case let .invalidEnvironment(variable, problem): return "\(variable): \(problem)"
+        case let .refusedVersion(path, refused): return "\(path): refused \(refused); nothing was changed"
         }
     }
 

@@ -214,12 +214,10 @@ extension Repository {
         return try body(remote)
     }
 
-    /// Fetches from a remote (a configured name, or a URL used anonymously) with its configured refspecs or
-    /// `refspecs`, and returns what was transferred. Refs move only once the pack is complete, so an interrupted
-    /// fetch leaves the repository as it was.
-    @discardableResult
-    public func fetch(_ nameOrURL: String, refspecs: [String] = [], options: TransferOptions = TransferOptions(),
-                      pruning: Bool = false, downloadTags: Bool = true) throws -> TransferProgress {
+    /// Fetches straight into this repository, unchecked: only `fetch(_:refspecs:options:pruning:downloadTags:rules:)`
+    /// calls it, on its quarantine. Refs move only once the pack is complete.
+    func fetchIntoThisRepository(_ nameOrURL: String, refspecs: [String], options: TransferOptions,
+                                 pruning: Bool, downloadTags: Bool) throws -> TransferProgress {
         let context = TransferContext(options)
         return try withRemote(nameOrURL) { remote in
             var fetchOptions = git_fetch_options()

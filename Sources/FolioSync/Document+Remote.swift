@@ -98,7 +98,10 @@ extension Document {
     @discardableResult
     func fetchDurably(_ remote: String, options: TransferOptions) throws -> TransferProgress {
         let packsBefore = syncsToDisk ? repository.packFileNames() : []
-        let progress = try repository.fetch(remote, options: options)
+        let progress: TransferProgress
+        do { progress = try repository.fetch(remote, options: options, rules: DocumentTreeGate.incomingRules) } catch let refused as IncomingRefused {
+            throw SyncError.refusedIncoming(document: url.path, refused)
+        }
         if syncsToDisk { try repository.syncFetched(packsBefore: packsBefore, refs: [trackingRef(remote)]) }
         return progress
     }

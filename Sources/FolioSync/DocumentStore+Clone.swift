@@ -20,10 +20,37 @@ extension DocumentStore {
         let staging = parent.appendingPathComponent(".\(url.lastPathComponent).folio-clone-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         var moved = false
         defer { if !moved { try? fm.removeItem(at: staging) } }
+        do {
+            try fillClone(staging, from: source, options: options)
+        } catch let error as GitError {
+            // libgit2 names the repository it worked in: the hidden staging folder, which the user never sees.
+            throw SyncError.cloneFailed(source, error.message)
+        }
+        // The fetched pack, refs, index and files are flushed at once (libgit2's own fsync is off process-wide),
+        // then the rename that makes the clone visible.
+        if settings.sync == .full { AtomicFile.syncFileSystem(containing: staging) }
+        guard rename(staging.path, url.path) == 0 else {
+            if errno == EEXIST || errno == ENOTEMPTY { throw FolioError.alreadyExists(url.path) }
+            throw POSIXFailure(operation: "move clone into place", path: url.path)
+        }
+        moved = true
+        if settings.sync == .full { AtomicFile.syncDirectory(parent) }
+        return try open(at: url)
+    }
+
+    /// Fetches `source` into the new repository at `staging` through the incoming checks, picks its branch (the
+    /// remote's default, else main or master, else the first), checks its tip with `DocumentTreeGate`, and checks it
+    /// out.
+    private func fillClone(_ staging: URL, from source: String, options: TransferOptions) throws {
         let repository = try Repository.create(at: staging)
         try repository.configureAsDocument()
         try repository.addRemote("origin", url: source)
-        try repository.fetch("origin", options: options)
+        do { try repository.fetch("origin", options: options, rules: DocumentTreeGate.incomingRules) } catch let refused as IncomingRefused {
+            if case let .invalidDocument(why) = refused.refused.problem {
+                throw SyncError.notADocumentSource(source, refused.refused.commit.map { "commit \($0.short): \(why)" } ?? why)
+            }
+            throw SyncError.refusedIncoming(document: nil, IncomingRefused(source: source, ref: refused.ref, refused: refused.refused))
+        }
         let branches = try repository.referenceNames(matching: "refs/remotes/origin/*").filter { !$0.hasSuffix("/HEAD") }
         guard !branches.isEmpty else { throw SyncError.notADocumentSource(source, "it has no versions") }
         var branch: String?
@@ -38,32 +65,14 @@ extension DocumentStore {
         guard let branch, let commit = try repository.referenceTarget("refs/remotes/origin/\(branch)") else {
             throw SyncError.notADocumentSource(source, "it has no versions")
         }
-        guard let metadata = try repository.entry(atPath: DocumentMetadata.path, inTree: repository.commit(commit).tree), metadata.kind == .blob else {
-            throw SyncError.notADocumentSource(source, "no \(DocumentMetadata.path) on its \(branch) branch")
-        }
-        do { _ = try DocumentMetadata.decode(repository.readBlob(metadata.id)) } catch {
-            throw SyncError.notADocumentSource(source, "its \(DocumentMetadata.path) is invalid: \(error)")
-        }
-        // A file named like Folio's temporary files could be taken for one after a crash: refused, as in every change.
-        for entry in try repository.files(inTree: repository.commit(commit).tree) {
-            if let name = ReservedNames.reservedPart(of: entry.path) {
-                throw SyncError.notADocumentSource(source, "it holds '\(entry.path)': names starting with '\(name.prefix(11))' are reserved for Folio's temporary files")
-            }
+        do { try DocumentTreeGate.check(repository.commit(commit).tree, shown: nil, commit: commit, repository: repository) } catch let refused as RefusedObject {
+            if case let .invalidDocument(why) = refused.problem { throw SyncError.notADocumentSource(source, "commit \(commit.short): \(why)") }
+            throw SyncError.refusedIncoming(document: nil, IncomingRefused(source: source, ref: "refs/heads/\(branch)", refused: refused))
         }
         try repository.setReference("refs/heads/\(branch)", to: commit, logMessage: "clone: from \(source)")
         try repository.setHead("refs/heads/\(branch)")
         try repository.setConfig("branch.\(branch).remote", "origin")
         try repository.setConfig("branch.\(branch).merge", "refs/heads/\(branch)")
         try repository.checkoutHeadIntoEmptyWorkTree()
-        // The fetched pack, refs, index and files are flushed at once (libgit2's own fsync is off process-wide),
-        // then the rename that makes the clone visible.
-        if settings.sync == .full { AtomicFile.syncFileSystem(containing: staging) }
-        guard rename(staging.path, url.path) == 0 else {
-            if errno == EEXIST || errno == ENOTEMPTY { throw FolioError.alreadyExists(url.path) }
-            throw POSIXFailure(operation: "move clone into place", path: url.path)
-        }
-        moved = true
-        if settings.sync == .full { AtomicFile.syncDirectory(parent) }
-        return try open(at: url)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FolioGit
 
 /// A sync failure with its context, printed as one line.
 public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable {
@@ -21,6 +22,10 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
     case notADocumentSource(String, String)
     /// A kept conflict ref does not exist (document path, ref).
     case unknownConflict(String, String)
+    /// A clone failed in transfer or in git (source, libgit2's reason); nothing was left behind.
+    case cloneFailed(String, String)
+    /// What a remote sent was refused before anything was kept (the document's path, nil for a clone; the refusal).
+    case refusedIncoming(document: String?, IncomingRefused)
 
     public var description: String {
         switch self {
@@ -43,6 +48,12 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
             return "\(url): not a Folio document (\(why)); nothing was cloned"
         case let .unknownConflict(path, ref):
             return "\(path): no kept conflict '\(ref)'"
+        case let .cloneFailed(source, reason):
+            return "\(source): cannot clone (\(reason)); nothing was cloned"
+        case let .refusedIncoming(path?, refused):
+            return "\(path): \(refused)"
+        case let .refusedIncoming(nil, refused):
+            return refused.description
         }
     }
 

@@ -1,0 +1,43 @@
+import Foundation
+import FolioGit
+
+/// The one check every tree passes before Folio makes it a document's current version or writes it to a work tree:
+/// a change, restore, undo, redo, merge, fast-forward, template update, clone and every fetch go through it.
+///
+/// git's object rules (`GitObjectRules`: no `.git` in any spelling, no `.`/`..`/empty/`/` names, known modes, no
+/// submodules, …), Folio's reserved names (`.folio-tmp-…`), and a `.folio/document.json` that validates.
+package enum DocumentTreeGate {
+    /// Why `path` is refused by Folio's own naming rules, nil when it is fine.
+    @Sendable package static func reservedPath(_ path: String) -> String? {
+        ReservedNames.reservedPart(of: path).map { _ in "Folio's temporary files ('.folio-tmp-…')" }
+    }
+
+    /// What a document's fetch accepts: git's rules, Folio's names, and branches whose tip is a valid document.
+    package static var incomingRules: IncomingRules {
+        IncomingRules(pathRule: reservedPath, branchTip: { _, commit, objects in
+            try checkDescription(in: objects.commit(commit).tree, repository: objects)
+        })
+    }
+
+    /// Checks `tree` where it differs from `shown` (the tree the work tree shows; nil: check it all). Throws
+    /// `RefusedObject`.
+    package static func check(_ tree: ObjectID, shown: ObjectID?, commit: ObjectID? = nil, repository: Repository) throws {
+        try repository.checkTree(tree, against: shown, commit: commit, pathRule: reservedPath)
+        let entry = try repository.entry(atPath: DocumentMetadata.path, inTree: tree)
+        if let shown, let entry, try repository.entry(atPath: DocumentMetadata.path, inTree: shown)?.id == entry.id { return }
+        do { try checkDescription(in: tree, repository: repository) } catch let problem as GitObjectProblem {
+            throw RefusedObject(commit: commit, object: tree, path: DocumentMetadata.path, problem: problem)
+        }
+    }
+
+    /// Throws a `GitObjectProblem` unless `tree` holds a `.folio/document.json` file that validates.
+    private static func checkDescription(in tree: ObjectID, repository: Repository) throws {
+        guard let entry = try repository.entry(atPath: DocumentMetadata.path, inTree: tree) else {
+            throw GitObjectProblem.invalidDocument("it has no \(DocumentMetadata.path)")
+        }
+        guard entry.kind == .blob, !entry.isSymlink else { throw GitObjectProblem.invalidDocument("\(DocumentMetadata.path) is not a file") }
+        do { _ = try DocumentMetadata.decode(repository.readBlob(entry.id)) } catch {
+            throw GitObjectProblem.invalidDocument("\(DocumentMetadata.path): \(JSONKeys.describe(error))")
+        }
+    }
+}

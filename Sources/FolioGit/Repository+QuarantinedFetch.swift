@@ -1,0 +1,272 @@
+import CGit2
+import Foundation
+
+/// What a fetch accepts beyond git's object rules, which always apply.
+public struct IncomingRules: Sendable {
+    /// A rule on every new tree entry's full path: why it is refused, nil when it is fine (Folio's reserved names).
+    public var pathRule: (@Sendable (String) -> String?)?
+    /// Called for every branch (`refs/heads/*`, `refs/remotes/*`) the fetch moves, with the commit it would name and a
+    /// handle on the incoming objects; throws a `GitObjectProblem` to refuse (a document's own description file).
+    public var branchTip: (@Sendable (_ ref: String, _ commit: ObjectID, _ objects: Repository) throws -> Void)?
+
+    public init(pathRule: (@Sendable (String) -> String?)? = nil,
+                branchTip: (@Sendable (_ ref: String, _ commit: ObjectID, _ objects: Repository) throws -> Void)? = nil) {
+        self.pathRule = pathRule
+        self.branchTip = branchTip
+    }
+}
+
+/// A fetch refused because of what arrived: where from, and the object and rule. Nothing was kept: refs, objects,
+/// work tree and index are as they were.
+public struct IncomingRefused: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The remote's name or URL.
+    public let source: String
+    /// The ref that would have moved (`refs/remotes/origin/main`).
+    public let ref: String
+    public let refused: RefusedObject
+
+    public init(source: String, ref: String, refused: RefusedObject) {
+        self.source = source
+        self.ref = ref
+        self.refused = refused
+    }
+
+    public var description: String { "\(source): refused \(ref) at \(refused); nothing was fetched" }
+}
+
+/// A bare repository inside the receiving one (`<git dir>/folio/incoming-PID-HEX`) that borrows its objects through
+/// `objects/info/alternates` and starts with copies of its refs, so a fetch into it negotiates as the real one would
+/// and writes nothing there: what arrives is checked in it, then its objects move over and the refs follow. A
+/// refused fetch removes the folder, leaving nothing behind for `git fsck` to find. Like git's receive quarantine.
+final class IncomingQuarantine {
+    let folder: URL
+    let repository: Repository
+
+    init(for target: Repository) throws {
+        let parent = URL(fileURLWithPath: target.gitDirectoryPath + "folio", isDirectory: true)
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        Self.removeAbandoned(in: parent)
+        folder = parent.appendingPathComponent("incoming-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))")
+        do {
+            repository = try Repository.create(at: folder, bare: true)
+            let alternates = folder.appendingPathComponent("objects/info/alternates")
+            try FileManager.default.createDirectory(at: alternates.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data((target.gitDirectoryPath + "objects\n").utf8).write(to: alternates)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// Removes the quarantines of processes that died mid-fetch (their pid no longer runs).
+    private static func removeAbandoned(in parent: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
+        for name in names where name.hasPrefix("incoming-") {
+            let parts = name.split(separator: "-")
+            guard parts.count == 3, let pid = pid_t(parts[1]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+        }
+    }
+
+    /// Moves the objects that arrived into `target`'s object folder: packs (the index last, as git does, so a pack
+    /// is seen only whole) and any loose objects.
+    func moveObjects(into target: Repository) throws {
+        let fm = FileManager.default
+        let from = folder.path + "/objects/"
+        let to = target.gitDirectoryPath + "objects/"
+        let packs = ((try? fm.contentsOfDirectory(atPath: from + "pack")) ?? []).sorted { order($0) < order($1) }
+        for name in packs where order(name) < 3 { try move(from + "pack/" + name, to + "pack/" + name) }
+        for folder in (try? fm.contentsOfDirectory(atPath: from)) ?? [] where folder.count == 2 {
+            try fm.createDirectory(atPath: to + folder, withIntermediateDirectories: true)
+            for name in (try? fm.contentsOfDirectory(atPath: from + folder)) ?? [] {
+                try move(from + folder + "/" + name, to + folder + "/" + name)
+            }
+        }
+    }
+
+    private func order(_ name: String) -> Int {
+        name.hasSuffix(".pack") ? 0 : name.hasSuffix(".rev") ? 1 : name.hasSuffix(".idx") ? 2 : 3
+    }
+
+    private func move(_ source: String, _ destination: String) throws {
+        guard Foundation.rename(source, destination) == 0 else {
+            throw GitError(operation: "keep fetched objects", subject: destination, message: String(cString: strerror(errno)))
+        }
+    }
+}
+
+extension Repository {
+    /// Fetches from a remote (a configured name, or a URL used anonymously) with its configured refspecs or
+    /// `refspecs`, and returns what was transferred.
+    ///
+    /// This is the one way objects come in from outside. They arrive in an `IncomingQuarantine`, and every new commit,
+    /// tree and tag is checked with `GitObjectRules` (and `rules`) before any ref moves or object is kept: a refusal
+    /// throws `IncomingRefused` and leaves the repository exactly as it was. An interrupted fetch does the same.
+    @discardableResult
+    public func fetch(_ nameOrURL: String, refspecs: [String] = [], options: TransferOptions = TransferOptions(),
+                      pruning: Bool = false, downloadTags: Bool = true, rules: IncomingRules = IncomingRules()) throws -> TransferProgress {
+        let quarantine = try IncomingQuarantine(for: self)
+        let incoming = quarantine.repository
+        let before = try directReferences()
+        for (name, id) in before { try incoming.setReference(name, to: id, logMessage: "quarantine") }
+        try copyRemote(nameOrURL, to: incoming)
+        let progress = try incoming.fetchIntoThisRepository(nameOrURL, refspecs: refspecs, options: options, pruning: pruning, downloadTags: downloadTags)
+        let after = try incoming.directReferences()
+        let moved = after.filter { before[$0.key] != $0.value }
+        let removed = before.keys.filter { after[$0] == nil }
+        try incoming.checkIncoming(moved, known: before, source: nameOrURL, rules: rules)
+        try quarantine.moveObjects(into: self)
+        for (name, id) in moved.sorted(by: { $0.key < $1.key }) { try setReference(name, to: id, logMessage: "fetch: \(nameOrURL)") }
+        for name in removed.sorted() { try deleteReference(name) }
+        return progress
+    }
+
+    /// Every ref that names an object directly (symbolic refs and refs that cannot be read are left out).
+    func directReferences() throws -> [String: ObjectID] {
+        var iterator: OpaquePointer?
+        try check(git_reference_iterator_new(&iterator, pointer), "list refs", displayPath)
+        defer { git_reference_iterator_free(iterator) }
+        var result: [String: ObjectID] = [:]
+        var ref: OpaquePointer?
+        while git_reference_next(&ref, iterator) == 0 {
+            defer { git_reference_free(ref) }
+            guard git_reference_type(ref) == GIT_REFERENCE_DIRECT, let target = git_reference_target(ref),
+                  let name = git_reference_name(ref) else { continue }
+            result[String(cString: name)] = ObjectID(target)
+        }
+        return result
+    }
+
+    /// Gives `incoming` the same remote (URL and fetch refspecs) when `name` is one of ours.
+    private func copyRemote(_ name: String, to incoming: Repository) throws {
+        var remote: OpaquePointer?
+        guard git_remote_lookup(&remote, pointer, name) == 0 else { return }
+        defer { git_remote_free(remote) }
+        let url = git_remote_url(remote).map { String(cString: $0) } ?? ""
+        var specs = git_strarray()
+        try check(git_remote_get_fetch_refspecs(&specs, remote), "read refspecs of \(name)", displayPath)
+        defer { git_strarray_dispose(&specs) }
+        let refspecs = (0..<specs.count).compactMap { specs.strings[$0].map { String(cString: $0) } }
+        try incoming.addRemote(name, url: url, fetchRefspec: refspecs.first ?? "+refs/heads/*:refs/remotes/\(name)/*")
+        for extra in refspecs.dropFirst() { try check(git_remote_add_fetch(incoming.pointer, name, extra), "add refspec", name) }
+    }
+}
+
+extension Repository {
+    /// Checks what `moved` refs now name in this (quarantine) repository and everything new behind them: tags'
+    /// headers and names, every new commit's header and, from its first parent's tree, its tree.
+    fileprivate func checkIncoming(_ moved: [String: ObjectID], known: [String: ObjectID], source: String, rules: IncomingRules) throws {
+        let odb = try ObjectDatabase(self)
+        let trees = TreeChecker(odb: odb, pathRule: rules.pathRule)
+        var commitsByRef: [(String, ObjectID)] = []
+        for (name, id) in moved.sorted(by: { $0.key < $1.key }) {
+            do {
+                if let commit = try peelChecked(id, ref: name, odb: odb, trees: trees) { commitsByRef.append((name, commit)) }
+            } catch let refused as RefusedObject {
+                throw IncomingRefused(source: source, ref: name, refused: refused)
+            }
+        }
+        let hidden = try known.values.compactMap { try peeledCommit($0, odb: odb) }
+        var walkedTrees: [ObjectID: ObjectID] = [:]
+        for (name, tip) in commitsByRef {
+            do {
+                try walkNewCommits(from: tip, hiding: hidden, odb: odb, trees: trees, treeOf: &walkedTrees)
+                if let branchTip = rules.branchTip, name.hasPrefix("refs/heads/") || name.hasPrefix("refs/remotes/") {
+                    do { try branchTip(name, tip, self) } catch let problem as GitObjectProblem {
+                        throw RefusedObject(commit: tip, object: tip, path: nil, problem: problem)
+                    }
+                }
+            } catch let refused as RefusedObject {
+                throw IncomingRefused(source: source, ref: name, refused: refused)
+            }
+        }
+    }
+
+    /// Follows annotated tags (checking each) to the object a ref names: the commit, or nil for a tree or blob (a
+    /// tree is checked whole). Branches must name commits.
+    private func peelChecked(_ id: ObjectID, ref: String, odb: ObjectDatabase, trees: TreeChecker) throws -> ObjectID? {
+        var current = id
+        for _ in 0..<8 {
+            let next: ObjectID? = try odb.withObject(current) { type, bytes in
+                switch type {
+                case GIT_OBJECT_COMMIT: return nil
+                case GIT_OBJECT_TAG:
+                    let tag: (object: String, type: String, name: String)
+                    do throws(GitObjectRejection) { tag = try GitObjectRules.parseTag(bytes) } catch {
+                        throw RefusedObject(commit: nil, object: current, path: nil, problem: error.problem)
+                    }
+                    guard git_reference_name_is_valid_bool("refs/tags/" + tag.name) else {
+                        throw RefusedObject(commit: nil, object: current, path: nil, problem: .malformedTag("the tag name is not a valid name"))
+                    }
+                    guard let target = ObjectID(hex: tag.object) else { throw RefusedObject(commit: nil, object: current, path: nil, problem: .malformedTag("a bad object id")) }
+                    return target
+                default:
+                    if ref.hasPrefix("refs/heads/") || ref.hasPrefix("refs/remotes/") {
+                        throw RefusedObject(commit: nil, object: current, path: nil, problem: .wrongObjectType(type == GIT_OBJECT_TREE ? "a tree" : "a file"))
+                    }
+                    if type == GIT_OBJECT_TREE { try trees.check(current, base: nil, commit: nil) }
+                    return current
+                }
+            }
+            guard let next else { return current }
+            if next == current { return nil }  // a tree or blob, checked
+            current = next
+        }
+        throw RefusedObject(commit: nil, object: id, path: nil, problem: .malformedTag("tags nested too deep"))
+    }
+
+    /// The commit an already-trusted ref value names (through tags), nil when it names none.
+    private func peeledCommit(_ id: ObjectID, odb: ObjectDatabase) throws -> ObjectID? {
+        var object: OpaquePointer?
+        guard id.withOID({ git_object_lookup(&object, pointer, $0, GIT_OBJECT_ANY) }) == 0 else { return nil }
+        defer { git_object_free(object) }
+        var peeled: OpaquePointer?
+        guard git_object_peel(&peeled, object, GIT_OBJECT_COMMIT) == 0 else { return nil }
+        defer { git_object_free(peeled) }
+        return ObjectID(git_object_id(peeled))
+    }
+
+    /// Checks every commit reachable from `tip` and not from `hidden`, parents first, each tree from its first
+    /// parent's (only what a commit changed is read).
+    private func walkNewCommits(from tip: ObjectID, hiding hidden: [ObjectID], odb: ObjectDatabase, trees: TreeChecker,
+                                treeOf: inout [ObjectID: ObjectID]) throws {
+        var walker: OpaquePointer?
+        try check(git_revwalk_new(&walker, pointer), "start history walk", displayPath)
+        defer { git_revwalk_free(walker) }
+        try check(git_revwalk_sorting(walker, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue), "sort history walk", displayPath)
+        try tip.withOID { try check(git_revwalk_push(walker, $0), "walk from", tip.hex) }
+        for id in hidden { _ = id.withOID { git_revwalk_hide(walker, $0) } }
+        var oid = git_oid()
+        while true {
+            let code = git_revwalk_next(&oid, walker)
+            if code == GIT_ITEROVER.rawValue { return }
+            try check(code, "walk fetched history", displayPath)
+            let commit = ObjectID(oid)
+            if treeOf[commit] != nil { continue }
+            let (tree, parents) = try parsedCommit(commit, odb: odb)
+            let base = try parents.first.flatMap { parent in try treeOf[parent] ?? (try? parsedCommit(parent, odb: odb))?.tree }
+            try trees.check(tree, base: base, commit: commit)
+            treeOf[commit] = tree
+        }
+    }
+
+    private func parsedCommit(_ id: ObjectID, odb: ObjectDatabase) throws -> (tree: ObjectID, parents: [ObjectID]) {
+        try odb.withObject(id) { type, bytes in
+            guard type == GIT_OBJECT_COMMIT else { throw RefusedObject(commit: id, object: id, path: nil, problem: .malformedCommit("not a commit")) }
+            do throws(GitObjectRejection) {
+                let header = try GitObjectRules.parseCommit(bytes)
+                guard let tree = ObjectID(hex: header.tree) else { throw GitObjectRejection(name: nil, problem: .malformedCommit("a bad tree id")) }
+                return (tree, header.parents.compactMap(ObjectID.init(hex:)))
+            } catch {
+                throw RefusedObject(commit: id, object: id, path: nil, problem: error.problem)
+            }
+        }
+    }
+}
+
+private func git_reference_name_is_valid_bool(_ name: String) -> Bool {
+    var valid: Int32 = 0
+    return git_reference_name_is_valid(&valid, name) == 0 && valid == 1
+}
