@@ -207,16 +207,50 @@ public enum GitObjectRules {
         return lowered.elementsEqual(("." + word).utf8)
     }
 
-    /// `.word` in the spellings git guards for its special files: any case, HFS+ ignorables, NTFS trailing dots and
-    /// spaces, and the NTFS short names git checks (`gitmod~1` and the like: the first six letters, `~`, a digit).
+    /// `.word` in the spellings git guards for its special files (`is_hfs_dot…`, `is_ntfs_dot…`): any case, HFS+
+    /// ignorables, NTFS trailing dots and spaces or a stream (`:`), and NTFS short names, both the regular one (the
+    /// first six letters, `~1`…`~4`) and git's fall-back (`shortPrefix`, `~`, digits).
     private static func matchesSpecialName(_ name: ArraySlice<UInt8>, _ word: String) -> Bool {
         if isHFSDotName(Array(name), word) { return true }
-        var lower = name.map(asciiLowercased)[...]
-        while let last = lower.last, last == UInt8(ascii: ".") || last == UInt8(ascii: " ") { lower = lower.dropLast() }
-        if lower.elementsEqual(("." + word).utf8) { return true }
-        let short = Array(word.utf8.prefix(6)) + Array("~".utf8)
-        return lower.count == short.count + 1 && lower.starts(with: short) && (UInt8(ascii: "1")...UInt8(ascii: "4")).contains(lower.last ?? 0)
+        let lower = Array(name.map(asciiLowercased))
+        let letters = Array(word.utf8)
+        func onlyDotsAndSpaces(from index: Int) -> Bool {
+            for byte in lower[index...] {
+                if byte == UInt8(ascii: ":") { return true }
+                if byte != UInt8(ascii: " ") && byte != UInt8(ascii: ".") { return false }
+            }
+            return true
+        }
+        if lower.first == UInt8(ascii: "."), lower.dropFirst().starts(with: letters) { return onlyDotsAndSpaces(from: letters.count + 1) }
+        if lower.count >= 8, lower.starts(with: letters.prefix(6)), lower[6] == UInt8(ascii: "~"),
+           (UInt8(ascii: "1")...UInt8(ascii: "4")).contains(lower[7]) {
+            return onlyDotsAndSpaces(from: 8)
+        }
+        guard let prefix = ntfsFallbackPrefixes[word] else { return false }
+        var index = 0
+        var sawTilde = false
+        while index < 8 {
+            guard index < lower.count else { return false }
+            let byte = lower[index]
+            if sawTilde {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return false }
+            } else if byte == UInt8(ascii: "~") {
+                index += 1
+                guard index < lower.count, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(lower[index]) else { return false }
+                sawTilde = true
+            } else if index >= 6 || byte >= 0x80 || byte != prefix[index] {
+                return false
+            }
+            index += 1
+        }
+        return onlyDotsAndSpaces(from: 8)
     }
+
+    /// The fall-back NTFS short-name prefixes git checks for its special files.
+    private static let ntfsFallbackPrefixes: [String: [UInt8]] = [
+        "gitmodules": Array("gi7eba".utf8), "gitignore": Array("gi250a".utf8),
+        "gitattributes": Array("gi7d29".utf8), "mailmap": Array("maba30".utf8),
+    ]
 
     private static func isHFSIgnorable(_ value: UInt32) -> Bool {
         (0x200C...0x200F).contains(value) || (0x202A...0x202E).contains(value) || (0x206A...0x206F).contains(value) || value == 0xFEFF
