@@ -54,6 +54,7 @@ enum CommandHints {
         case .clash: return "; remove or disable it first (folio plugins remove ID, folio plugins disable ID)"
         case .notInstalled(_, nil): return " (see folio plugins list)"
         case let .notInstalled(id, _?): return "; to stop using it: folio plugins disable \(id)"
+        case .damagedLock: return "; to set it aside and rebuild it from the installed plugins: folio plugins repair"
         case .noLibrary, .refused, .unusableID, .notAccepted, .fileSystem: return nil
         }
     }

@@ -36,7 +36,7 @@ public final class CommandIO: @unchecked Sendable {
             isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1,
             out: { writeAll(STDOUT_FILENO, $0) },
             err: { writeAll(STDERR_FILENO, $0) },
-            stdin: { try StandardStreams.readAll(STDIN_FILENO) })
+            stdin: { try StandardStreams.readStandardInput() })
     }
 
     /// The first error writing standard output other than a closed reader (errno; 0 while none): a full disk or an
@@ -76,7 +76,7 @@ public final class CommandIO: @unchecked Sendable {
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
     }
-    /// Reads all of standard input; a directory or a descriptor not open for reading is an error.
+    /// Reads all of standard input; a directory, a descriptor not open for reading or one that was closed is an error.
     public func readStandardInput() throws -> Data { try readIn() }
 
     /// Resolves a path given on the command line against the current folder.

@@ -40,7 +40,7 @@ final class GenericDocumentFiles: GenericDocumentAccess {
         }
         guard let plugin = session.host.editors.first(where: { $0.editor.id == chosen.id })?.plugin else { return .editorMissing(chosen.id) }
         if !FileManager.default.fileExists(atPath: plugin.library.path) { return .editorMissing(chosen.id) }
-        if session.host.isolation.quarantine?.quarantined(library: plugin.library, plugin: plugin.manifest.id) != nil {
+        if session.host.isolation.quarantine?.quarantined(library: plugin.library, plugin: plugin.manifest.id, bundled: plugin.bundled) != nil {
             return .editorQuarantined(chosen.id)
         }
         return nil

@@ -20,6 +20,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
     var message: String?
     var settings = Settings()
     do { settings = try Settings.load(environment: io.environment) } catch { message = FolioCommandLine.oneLine(error) }
+    if message == nil { do { _ = try recent.load() } catch { message = FolioCommandLine.oneLine(error) } }
     let environment = io.environment
 
     var documentURL: URL? = open.map(io.url)

@@ -3,12 +3,13 @@ import FolioCore
 import FolioLaunch
 import FolioTerminal
 
-/// The recent documents as the launcher lists them.
+/// The recent documents as the launcher lists them (none when the list cannot be read: the commands that show it
+/// say why first, through `RecentDocuments.load`).
 struct RecentDocumentsAdapter: RecentDocumentsProvider {
     let recent: RecentDocuments
 
     func recentDocuments(limit: Int) -> [RecentDocument] {
-        recent.load().prefix(limit).map { entry in
+        ((try? recent.load()) ?? []).prefix(limit).map { entry in
             let type = entry.contentType.split(separator: ".").last.map(String.init) ?? entry.contentType
             let missing = !RecentDocuments.exists(entry)
             return RecentDocument(path: entry.path, title: entry.title, detail: missing ? "missing" : type, pinned: entry.pinned == true, missing: missing)
@@ -26,6 +27,7 @@ let launchCommands: [Command] = [
         try args.expectAtMost(0)
         if args.flag("--render") || !io.isInteractive {
             let recent = RecentDocumentsAdapter(recent: RecentDocuments(environment: io.environment))
+            _ = try recent.recent.load()  // a list that cannot be read is an error, not an empty list
             let frame = try renderLaunchFrame(width: try args.int("--width") ?? 80, height: try args.int("--height") ?? 24,
                                               ansi: args.flag("--ansi"), configPath: args.value("--config").map { io.url($0).path },
                                               workingDirectory: io.currentDirectory, environment: io.environment,

@@ -17,7 +17,7 @@ let outdatedCommand = Command("outdated", usage: "outdated [DIR] [--offline] [--
         }
         folders = TemplateOutdated.documents(under: url)
     } else {
-        folders = RecentDocuments(environment: io.environment).load().map { URL(fileURLWithPath: $0.path) }
+        folders = try RecentDocuments(environment: io.environment).load().map { URL(fileURLWithPath: $0.path) }
             .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent(DocumentMetadata.path).path) }
     }
     let store = try DocumentStore(environment: io.environment)

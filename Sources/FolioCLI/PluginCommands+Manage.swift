@@ -65,7 +65,7 @@ func enablePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let installer = PluginInstaller.standard(environment: io.environment)
     var done: [String] = []
     if try installer.setDisabled(pluginID, false) { done.append("no longer disabled") }
-    if let quarantine = host.isolation.quarantine, quarantine.enable(plugin: pluginID) > 0 { done.append("quarantine lifted") }
+    if let quarantine = host.isolation.quarantine, quarantine.enable(plugin: pluginID, bundled: plugin.bundled) > 0 { done.append("quarantine lifted") }
     let after = pluginHost(io)
     if let current = after.anyPlugin(pluginID), case .changed = after.state(of: current) {
         try installer.accept(current, report: try checkInChild(io)(current.library))
@@ -73,4 +73,30 @@ func enablePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     }
     io.line(done.isEmpty ? "\(pluginID) is enabled (nothing to change)" : "Enabled \(pluginID): \(done.joined(separator: "; "))")
     return 0
+}
+
+/// `folio plugins repair`: sets a damaged `plugins.lock.json` aside and rebuilds it from the installed plugin folders,
+/// recording each plugin that passes `plugins check`.
+func repairPlugins(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    try args.expectAtMost(1)
+    let installer = PluginInstaller.standard(environment: io.environment)
+    let repair = try installer.repair(check: try checkInChild(io))
+    let lockPath = installer.folder.appendingPathComponent(PluginLock.fileName).path
+    guard let aside = repair.setAside else {
+        io.line("\(lockPath) is readable; nothing to repair")
+        return 0
+    }
+    let ids = repair.recorded.map(\.id)
+    io.line("Set the damaged \(lockPath) aside as \(aside.path); recorded \(ids.count) installed plugin\(ids.count == 1 ? "" : "s")"
+            + (ids.isEmpty ? "" : " (\(ids.joined(separator: ", ")))")
+            + (repair.disabled.isEmpty ? "" : "; still disabled: \(repair.disabled.joined(separator: ", "))"))
+    for refusal in repair.unrecorded {
+        io.line("  not recorded, so not loaded: \(refusal); after fixing it: folio plugins enable ID, or folio plugins remove ID")
+    }
+    return 0
+}
+
+/// The hint after a discovery refusal of an unreadable `plugins.lock.json`.
+func lockRepairHint(_ refusal: PluginRefusal) -> String {
+    refusal.file.hasSuffix("/" + PluginLock.fileName) ? "; to set it aside and rebuild it: folio plugins repair" : ""
 }

@@ -97,16 +97,17 @@ private func describeCommands(_ commands: [EditorCommand], _ io: CommandIO) {
 
 let pluginCommands: [Command] = [
     Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins manifest FILE.so | plugins install PATH.so|DIR | "
-            + "plugins remove ID | plugins disable ID | plugins enable ID | plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS]",
-            summary: "List, describe, check, describe the manifest of, install, remove, disable, enable or validate editor plugins",
+            + "plugins remove ID | plugins disable ID | plugins enable ID | plugins repair | plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS]",
+            summary: "List, describe, check, describe the manifest of, install, remove, disable, enable, repair or validate editor plugins",
             options: ["--document", "--timeout"], usesGit: false) { args, io in
-        let verb = try args.positional(0, "list, info, check, install, remove, disable, enable or validate")
+        let verb = try args.positional(0, "list, info, check, install, remove, disable, enable, repair or validate")
         switch verb {
         case "install": return try installPlugin(args, io)
         case "remove": return try removePlugin(args, io)
         case "disable": return try disablePlugin(args, io)
         case "enable": return try enablePlugin(args, io)
         case "validate": return try validatePlugin(args, io)
+        case "repair": return try repairPlugins(args, io)
         case "list":
             try args.expectAtMost(1)
             let host = pluginHost(io)
@@ -123,7 +124,7 @@ let pluginCommands: [Command] = [
                     io.line("  \(editor.id): \(editor.contentTypes.map(\.identifier).joined(separator: ", ")) (\(editor.priority.rawValue))")
                 }
             }
-            for refusal in host.refusals { io.error(refusal.description) }
+            for refusal in host.refusals { io.error(refusal.description + lockRepairHint(refusal)) }
             return 0
         case "info":
             let id = try args.positional(1, "ID")
@@ -161,6 +162,7 @@ let pluginCommands: [Command] = [
                     io.line("  editor \(editor.id) for \(editor.contentTypes.map(\.identifier).joined(separator: ", ")) (\(editor.priority.rawValue)): "
                             + editor.commands.map(\.id).joined(separator: ", "))
                 }
+                if let printed = PluginProbeOutput(report).summary { io.error("folio plugins: warning: \(report.library): \(printed) (Folio discards it)") }
             } else {
                 io.error(report.refusal ?? "\(report.library): plugin refused")
             }
@@ -173,12 +175,10 @@ let pluginCommands: [Command] = [
             io.line(String(decoding: try manifest.encodedForFile().dropLast(), as: UTF8.self))
             return 0
         case "__probe":
-            // Internal: runs in the child process of `plugins check`; prints the report as JSON.
-            let report = PluginHost.probe(library: io.url(try args.positional(1, "FILE.so")))
-            try io.json(report)
-            return report.ok ? 0 : FolioCommandLine.failure
+            // Internal: runs in the child process of `plugins check`; writes the report as JSON on descriptor 3.
+            return PluginHost.runProbeChild(library: io.url(try args.positional(1, "FILE.so"))) ? 0 : FolioCommandLine.failure
         default:
-            throw UsageError("unknown plugins command '\(verb)' (list, info, check, install, remove, disable, enable or validate)")
+            throw UsageError("unknown plugins command '\(verb)' (list, info, check, install, remove, disable, enable, repair or validate)")
         }
     },
     Command("types", usage: "types list [--json]", summary: "List content types, including those plugins declare") { args, io in

@@ -1,14 +1,20 @@
 import Foundation
 import FolioCore
+import Synchronization
 
 /// The process's standard descriptors and raw arguments, checked before anything else runs.
 public enum StandardStreams {
-    /// Opens `/dev/null` on each of descriptors 0, 1 and 2 that is closed.
+    /// The descriptors among 0, 1 and 2 that were closed when the process started (bit `fd` set), so that reading
+    /// standard input that was closed is an error rather than the empty content of the `/dev/null` put there.
+    private static let closedAtStart = Atomic<UInt8>(0)
+
+    /// Opens `/dev/null` on each of descriptors 0, 1 and 2 that is closed, and remembers which were.
     ///
     /// Run first: a closed descriptor is the lowest free number, so the next file opened (a document's lock, a blob)
     /// would take it, and whatever is printed or read "on standard output" would land in that file.
     public static func ensureOpen() {
         for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            closedAtStart.bitwiseOr(UInt8(1) << UInt8(fd), ordering: .relaxed)
             let opened = open("/dev/null", O_RDWR)
             if opened >= 0, opened != fd {
                 // Checked in order, the lowest free descriptor is `fd` itself; this is only a safeguard.
@@ -16,6 +22,13 @@ public enum StandardStreams {
                 _ = close(opened)
             }
         }
+    }
+
+    /// Reads all of standard input; one that was closed when the process started is an error (nothing was given, which
+    /// is not the same as empty content).
+    static func readStandardInput() throws -> Data {
+        if closedAtStart.load(ordering: .relaxed) & 1 != 0 { throw FolioError.invalidFile("standard input", "is closed") }
+        return try readAll(STDIN_FILENO)
     }
 
     /// Reads `fd` to its end with read(2); a directory, a write-only descriptor or a read error is a one-line error

@@ -25,9 +25,10 @@ public struct RecentDocuments: Sendable {
     }
 
     /// The remembered documents, pinned first, then newest first; a document that no longer exists is listed too
-    /// (`exists(_:)` tells), so the launcher can show it as missing and let the user remove it.
-    public func load() -> [Entry] {
-        guard let data = FileManager.default.contents(atPath: fileURL.path) else { return [] }
+    /// (`exists(_:)` tells), so the launcher can show it as missing and let the user remove it. Something other than a
+    /// regular file in the list's place (a folder, a FIFO) is an error naming it: no list could ever be kept there.
+    public func load() throws -> [Entry] {
+        guard let data = try ConfigFile.read(fileURL) else { return [] }
         // A damaged list is not worth an error: it is rebuilt as documents are opened. Strict JSON: duplicate keys or
         // a lone surrogate make the whole list damaged, not half-read.
         let entries = Self.decode(data) ?? []
@@ -39,10 +40,11 @@ public struct RecentDocuments: Sendable {
         FileManager.default.fileExists(atPath: entry.path + "/" + DocumentMetadata.path)
     }
 
-    /// Puts `document` at the top of the list (after the pinned ones; a pinned document stays pinned).
+    /// Puts `document` at the top of the list (after the pinned ones; a pinned document stays pinned). Best effort:
+    /// when the list cannot be read (`load` says why) it is left as it is.
     public func record(_ document: Document) {
         withListLocked {
-            let old = load()
+            guard let old = try? load() else { return }
             var entries = old.filter { $0.path != document.url.path }
             let pinned = old.first { $0.path == document.url.path }?.pinned
             entries.insert(Entry(path: document.url.path, title: document.metadata.title,
@@ -54,7 +56,7 @@ public struct RecentDocuments: Sendable {
     /// Pins or unpins the entry for `path` (nothing happens when it is not in the list).
     public func setPinned(_ pinned: Bool, path: String) throws {
         try withListLocked {
-            var entries = load()
+            var entries = try load()
             guard let index = entries.firstIndex(where: { $0.path == path }) else { return }
             entries[index].pinned = pinned ? true : nil
             try write(entries)
@@ -64,7 +66,7 @@ public struct RecentDocuments: Sendable {
     /// Forgets the entry for `path`; the document itself is not touched.
     public func remove(path: String) throws {
         try withListLocked {
-            let entries = load()
+            let entries = try load()
             guard entries.contains(where: { $0.path == path }) else { return }
             try write(entries.filter { $0.path != path })
         }

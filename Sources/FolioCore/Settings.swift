@@ -137,10 +137,11 @@ public struct Settings: Codable, Sendable, Equatable {
         FolioPaths(environment: environment).configHome.appendingPathComponent("settings.json")
     }
 
-    /// Loads the settings (defaults when there is no file); a malformed file is an error naming it.
+    /// Loads the settings (defaults when there is no file); a malformed file, or anything but a regular file in its
+    /// place, is an error naming it.
     public static func load(environment: [String: String]) throws -> Settings {
         let url = fileURL(environment: environment)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return Settings() }
+        guard let data = try ConfigFile.read(url) else { return Settings() }
         do {
             try JSONNode.parse(data).rejectUnknownKeys(allowed: allowedKeys(at:))
             return try JSONDecoder().decode(Settings.self, from: data)

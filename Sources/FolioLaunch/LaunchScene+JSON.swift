@@ -25,9 +25,8 @@ extension LaunchScene {
 
     /// Loads a launch.json from disk.
     public static func load(from url: URL) throws -> LaunchScene {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw FolioError.invalidFile(url.path, "cannot read the launch configuration")
+        guard let data = try ConfigFile.read(url) else {
+            throw FolioError.invalidFile(url.path, "cannot read the launch configuration (no such file)")
         }
         return try parse(json: data, file: url.path, baseDirectory: url.deletingLastPathComponent())
     }
@@ -176,7 +175,9 @@ struct SceneReader {
             let name = try string(fileNode, "\(path).file")
             let url = name.hasPrefix("/") ? URL(fileURLWithPath: name)
                 : (baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent(name)
-            guard let data = try? Data(contentsOf: url) else { throw fail(fileNode, "\(path).file", "cannot read '\(url.path)'") }
+            let found: Data?
+            do { found = try ConfigFile.read(url) } catch { throw fail(fileNode, "\(path).file", "\(error)") }
+            guard let data = found else { throw fail(fileNode, "\(path).file", "cannot read '\(url.path)'") }
             banner.lines = Self.lines(String(decoding: data, as: UTF8.self))
         case (.some, .some): throw fail(node, path, "give either 'text' or 'file', not both")
         case (nil, nil): throw fail(node, path, "a banner needs 'text' or 'file'")

@@ -38,9 +38,8 @@ public struct SceneStore: Sendable {
     /// The saved state of scene `id`, nil when there is none; a damaged file is an error naming it.
     public func load(_ id: String) throws -> SceneState? {
         let file = url(id)
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        guard let data = try ConfigFile.read(file) else { return nil }
         do {
-            let data = try Data(contentsOf: file)
             try JSONKeys.rejectUnknown(in: data, allowed: ["documentPath", "selection", "scroll", "panel"])
             return try JSONDecoder().decode(SceneState.self, from: data)
         } catch {

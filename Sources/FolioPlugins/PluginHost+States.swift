@@ -14,7 +14,7 @@ extension PluginHost {
     /// times within ten minutes), else enabled.
     public func state(of plugin: DiscoveredPlugin) -> PluginState {
         if let inactive = inactive.first(where: { $0.plugin == plugin }) { return inactive.state }
-        if let record = isolation.quarantine?.quarantined(library: plugin.library, plugin: plugin.manifest.id) { return .quarantined(record) }
+        if let record = isolation.quarantine?.quarantined(library: plugin.library, plugin: plugin.manifest.id, bundled: plugin.bundled) { return .quarantined(record) }
         return .enabled
     }
 }

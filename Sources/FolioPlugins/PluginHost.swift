@@ -211,7 +211,7 @@ public final class PluginHost: @unchecked Sendable {
 
     /// The quarantine record of `plugin`'s build, when it has crashes or timeouts recorded.
     public func quarantineRecord(_ plugin: DiscoveredPlugin) -> PluginBuildRecord? {
-        isolation.quarantine?.record(library: plugin.library, plugin: plugin.manifest.id)
+        isolation.quarantine?.record(library: plugin.library, plugin: plugin.manifest.id, bundled: plugin.bundled)
     }
 
     /// The loaded editor with `id`, in this process.

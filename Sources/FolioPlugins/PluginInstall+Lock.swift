@@ -47,13 +47,23 @@ public struct PluginLock: Codable, Sendable, Equatable {
     /// The entry of plugin `id`.
     public func entry(_ id: String) -> Entry? { plugins.first { $0.id == id } }
 
-    /// Reads the lock in `folder`; an absent file is an empty lock. Errors name the file, line and column.
+    /// Reads the lock in `folder`; an absent file is an empty lock. Any other failure is
+    /// `PluginInstallError.damagedLock` naming the file (with line and column when the JSON is at fault).
     public static func load(in folder: URL) throws -> PluginLock {
         let url = folder.appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            if FileManager.default.fileExists(atPath: url.path) { throw FolioError.invalidFile(url.path, "cannot read the plugin lock file") }
-            return PluginLock()
+        do {
+            return try parse(at: url)
+        } catch let error as FolioError {
+            switch error {
+            case let .invalidFile(path, problem): throw PluginInstallError.damagedLock(file: path, problem: problem)
+            case let .unreadableFile(path, reason): throw PluginInstallError.damagedLock(file: path, problem: "cannot read the file (\(reason))")
+            default: throw PluginInstallError.damagedLock(file: url.path, problem: "\(error)")
+            }
         }
+    }
+
+    private static func parse(at url: URL) throws -> PluginLock {
+        guard let data = try ConfigFile.read(url) else { return PluginLock() }
         do {
             let node = try JSONNode.parse(data)
             try node.rejectUnknownKeys { path in

@@ -17,6 +17,8 @@ public enum PluginInstallError: Error, CustomStringConvertible, Sendable, Equata
     case notAccepted(id: String, refusal: String)
     /// A file system operation failed.
     case fileSystem(String)
+    /// The lock file cannot be read or is not a lock: the file and the problem.
+    case damagedLock(file: String, problem: String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,7 @@ public enum PluginInstallError: Error, CustomStringConvertible, Sendable, Equata
         case let .notInstalled(id, nil): return "no installed plugin '\(id)'"
         case let .notAccepted(id, refusal): return "\(id) stays changed: \(refusal)"
         case let .fileSystem(message): return message
+        case let .damagedLock(file, problem): return "\(file): \(problem)"
         }
     }
 }
@@ -95,6 +98,7 @@ public struct PluginInstaller: Sendable {
     @discardableResult
     public func install(from source: URL, others: PluginHost? = nil, check: (URL) -> PluginProbeReport) throws -> InstalledPlugin {
         let library = try Self.library(in: source)
+        try Self.checkHeader(library)
         return try withLock {
             var lock = try self.lock()
             removeStaleStaging()
@@ -177,6 +181,25 @@ public struct PluginInstaller: Sendable {
         case 0: throw PluginInstallError.noLibrary(path: source.path, reason: "the folder holds no plugin library (.so)")
         case 1: return source.appendingPathComponent(names[0])
         default: throw PluginInstallError.noLibrary(path: source.path, reason: "the folder holds several libraries (\(names.joined(separator: ", "))); name one")
+        }
+    }
+
+    /// The largest library `install` copies: 1 GiB (Folio's bundled plugins are a few MiB).
+    static let maxLibraryBytes = 1 << 30
+
+    /// Refuses, from its first bytes and its size alone, a file that cannot be a plugin: not a regular file, no ELF
+    /// shared-object header, or over `maxLibraryBytes`. Nothing else of the file is read, so a huge file of the wrong
+    /// kind is refused at once instead of being copied and hashed first.
+    static func checkHeader(_ library: URL) throws {
+        do { try PluginFileChecks.checkSharedObject(library) } catch let refusal as PluginRefusal {
+            throw PluginInstallError.refused(refusal.description)
+        }
+        var info = stat()
+        guard stat(library.path, &info) == 0 else {
+            throw PluginInstallError.fileSystem(POSIXFailure(operation: "stat", path: library.path).description)
+        }
+        guard info.st_size <= maxLibraryBytes else {
+            throw PluginInstallError.refused(PluginRefusal(file: library.path, reason: "it is larger than \(maxLibraryBytes >> 20) MiB").description)
         }
     }
 

@@ -205,7 +205,7 @@ final class IsolatedPlugin: Sendable {
                                       PluginStrike(time: Date(), editor: editor, command: failure.command, cause: failure.strikeCause))
                 }
                 // A fresh host starts now, so that the next call (the user's next key) does not wait for a whole start.
-                if state.standby == nil, isolation.quarantine?.quarantined(library: plugin.library, plugin: plugin.manifest.id) == nil {
+                if state.standby == nil, isolation.quarantine?.quarantined(library: plugin.library, plugin: plugin.manifest.id, bundled: plugin.bundled) == nil {
                     state.standby = try? spawnLoading(editor: editor, command: command)
                 }
                 throw failure
@@ -239,7 +239,7 @@ final class IsolatedPlugin: Sendable {
     private func start(_ state: inout State, editor: String, command: String) throws {
         if let refusal = state.refusal { throw refusal }
         guard state.connection == nil else { return }
-        if let record = isolation.quarantine?.quarantined(library: plugin.library, plugin: plugin.manifest.id) {
+        if let record = isolation.quarantine?.quarantined(library: plugin.library, plugin: plugin.manifest.id, bundled: plugin.bundled) {
             state.standby = nil
             throw PluginQuarantinedError(editor: editor, record: record)
         }

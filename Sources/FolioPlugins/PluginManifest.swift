@@ -29,8 +29,8 @@ public struct PluginManifest: Codable, Sendable, Equatable {
 
     /// Reads and checks a manifest file; errors name the file, line and column.
     public static func load(from url: URL) throws -> PluginManifest {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw FolioError.invalidFile(url.path, "cannot read the plugin manifest")
+        guard let data = try ConfigFile.read(url) else {
+            throw FolioError.invalidFile(url.path, "cannot read the plugin manifest (no such file)")
         }
         do {
             let node = try JSONNode.parse(data)

@@ -91,11 +91,12 @@ struct PluginManifestCache: Sendable {
         throw PluginRefusal(file: library.path, reason: entry.refusal ?? "it could not be described")
     }
 
-    /// The entry for `key` if one is cached for exactly this file.
+    /// The entry for `key` if one is cached for exactly this file. A cache file that cannot be read (anything but a
+    /// regular file in its place, never waited on) is a miss, as a damaged one is: a cache is never worth an error.
     private func cached(_ key: FileKey) throws -> Entry? {
         let now = Date()
         if let entry = Self.memory.withLock({ $0[key.path] }), entry.isCurrent(for: key, now: now) { return entry }
-        guard let url = fileURL(forLibraryAt: key.path), let data = FileManager.default.contents(atPath: url.path),
+        guard let url = fileURL(forLibraryAt: key.path), let data = try? ConfigFile.read(url),
               (try? JSONNode.parse(data)) != nil,
               let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.isCurrent(for: key, now: now) else { return nil }
         if let manifest = entry.manifest, (try? manifest.validate()) == nil { return nil }

@@ -16,6 +16,11 @@ public struct PluginProbeReport: Codable, Sendable, Equatable {
     /// The manifest beside it that it was checked against; nil when it has none (its description is its manifest).
     public var manifest: String?
     public var editors: [EditorManifest]
+    /// What the library wrote to standard output while it was loaded and checked (its constructors, its entry
+    /// function), exactly as written, as far as it was kept (`PluginProbeOutput.keptBytes`); nil when nothing.
+    public var printed: String?
+    /// How many bytes it wrote to standard output in all (more than `printed` holds when it wrote a lot).
+    public var printedBytes: Int?
 
     /// An empty report for `library`.
     public init(library: String) {
@@ -55,122 +60,110 @@ extension PluginHost {
         return report
     }
 
+    /// The descriptor on which the child of `check` writes its report: the plugin's own standard output is a separate
+    /// channel, so nothing a plugin prints can be taken for (or spoil) the report.
+    public static let probeReportFD: Int32 = 3
+
+    /// The child's side of `check`: probes `library` and writes the report as JSON on `probeReportFD` (on standard
+    /// output when that descriptor is not the parent's socket: a manual run). Returns whether the library passed.
+    public static func runProbeChild(library: URL) -> Bool {
+        var info = stat()
+        let fromParent = fstat(probeReportFD, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
+        // Moved out of the plugin's way (and closed on exec) before any of its code runs.
+        let reportFD = fromParent ? fcntl(probeReportFD, F_DUPFD_CLOEXEC, 10) : STDOUT_FILENO
+        if fromParent, reportFD >= 0 { close(probeReportFD) }
+        let report = probe(library: library)
+        fflush(nil)  // what the plugin printed through C's stdio reaches its channel before the report ends
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard reportFD >= 0, let data = try? encoder.encode(report) else { return false }
+        let line = data + Data("\n".utf8)
+        return line.withUnsafeBytes { AtomicFile.writeAll(reportFD, $0) } && report.ok
+    }
+
     /// Checks `library` in a child process (`executable ARGUMENTS… FILE`, spawned with posix_spawn) so that a plugin
-    /// that crashes or hangs cannot take the caller down. The child prints a `PluginProbeReport` as JSON.
+    /// that crashes or hangs cannot take the caller down. The child writes a `PluginProbeReport` as JSON on
+    /// `probeReportFD`; what the plugin printed to standard output is kept in the report (and named in a refusal).
     public static func check(library: URL, executable: URL, arguments: [String], environment: [String: String],
                              timeout: Duration = .seconds(20)) -> PluginProbeReport {
         var report = PluginProbeReport(library: library.path)
         let result: ChildResult
         do {
-            result = try ChildProcess.run(executable: executable.path, arguments: arguments + [library.path], environment: environment, timeout: timeout)
+            result = try ChildProcess.run(executable: executable.path, arguments: arguments + [library.path], environment: environment,
+                                          timeout: timeout, reportFD: probeReportFD)
         } catch {
             report.refusal = "\(library.path): cannot start the check: \(error)"
             return report
         }
-        if let signal = result.signal {
-            let name = ChildProcess.signalName(signal)
-            report.refusal = result.timedOut
-                ? "\(library.path): plugin refused: it did not finish loading within \(timeout)"
-                : "\(library.path): plugin refused: loading it crashed the process (signal \(signal)\(name.map { ", \($0)" } ?? ""))"
-            return report
-        }
-        if let decoded = try? JSONDecoder().decode(PluginProbeReport.self, from: result.output) {
+        let printed = PluginProbeOutput(result.printed, total: result.printedBytes)
+        if var decoded = try? JSONDecoder().decode(PluginProbeReport.self, from: result.output), result.signal == nil {
+            decoded.printed = printed.text
+            decoded.printedBytes = printed.text == nil ? nil : printed.total
             return decoded
         }
-        report.refusal = "\(library.path): plugin refused: the check exited with status \(result.status) and no report"
+        report.printed = printed.text
+        report.printedBytes = printed.text == nil ? nil : printed.total
+        let what: String
+        if let signal = result.signal {
+            let name = ChildProcess.signalName(signal)
+            what = result.timedOut ? "it did not finish loading within \(timeout)"
+                : "loading it crashed the process (signal \(signal)\(name.map { ", \($0)" } ?? ""))"
+        } else {
+            what = "the check exited with status \(result.status) and no report"
+        }
+        report.refusal = "\(library.path): plugin refused: \(what)" + (printed.summary.map { "; \($0)" } ?? "")
         return report
     }
 }
 
-/// What a finished child process left: its standard output and how it ended.
-struct ChildResult {
-    var output: Data
-    var status: Int32
-    var signal: Int32?
-    var timedOut: Bool
-}
+/// What a checked plugin printed to standard output: the first `keptBytes` bytes, and how many there were.
+public struct PluginProbeOutput: Sendable, Equatable {
+    /// The most bytes of a plugin's standard output kept in a report.
+    public static let keptBytes = 4096
+    /// The most characters of it quoted in one line.
+    public static let quotedCharacters = 200
 
-/// Starting a child process with posix_spawn (product code never uses Foundation's Process).
-enum ChildProcess {
-    struct SpawnError: Error, CustomStringConvertible {
-        let call: String
-        let code: Int32
-        var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
+    /// The kept bytes as text (invalid UTF-8 replaced); nil when the plugin printed nothing.
+    public let text: String?
+    /// How many bytes it printed in all.
+    public let total: Int
+    /// Whether `text` holds all of it.
+    public let isWhole: Bool
+
+    /// The output of a report: `kept` bytes of `total`.
+    public init(_ kept: Data, total: Int) {
+        let kept = kept.prefix(Self.keptBytes)
+        text = kept.isEmpty ? nil : String(decoding: kept, as: UTF8.self)
+        self.total = total
+        isWhole = total <= kept.count
     }
 
-    static func run(executable: String, arguments: [String], environment: [String: String], timeout: Duration) throws -> ChildResult {
-        var fds: [Int32] = [0, 0]
-        // Close-on-exec from the start (a socketpair made with SOCK_CLOEXEC; Glibc's module has no pipe2): a child
-        // spawned at the same moment from another thread must not inherit this channel — it would hold it open, and
-        // this child's output would seem not to end until that other child exits.
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            throw SpawnError(call: "socketpair", code: errno)
-        }
-        defer { close(fds[0]) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        var environment = environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crashing plugin must not start the interactive backtracer
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        close(fds[1])
-        guard spawned == 0 else { throw SpawnError(call: "posix_spawn", code: spawned) }
-
-        // Read until the child closes its end, with a deadline.
-        let deadline = ContinuousClock.now + timeout
-        var output = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var timedOut = false
-        while true {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            if remaining <= .zero { timedOut = true; break }
-            var poller = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
-            let millis = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
-            let ready = poll(&poller, 1, millis)
-            if ready < 0 { if errno == EINTR { continue }; break }
-            if ready == 0 { continue }
-            let count = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR { continue }; break }
-            if count == 0 { break }
-            output.append(contentsOf: buffer[0..<count])
-            if output.count > 16 << 20 { timedOut = true; break }  // a runaway child
-        }
-        if timedOut { kill(pid, SIGKILL) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let termination = status & 0x7f
-        if termination != 0 {
-            return ChildResult(output: output, status: -1, signal: termination, timedOut: timedOut)
-        }
-        return ChildResult(output: output, status: (status >> 8) & 0xff, signal: nil, timedOut: timedOut)
+    /// The output of `report`.
+    public init(_ report: PluginProbeReport) {
+        text = report.printed
+        total = report.printedBytes ?? report.printed?.utf8.count ?? 0
+        isWhole = total <= (report.printed?.utf8.count ?? 0)
     }
 
-    static func signalName(_ signal: Int32) -> String? {
-        switch signal {
-        case SIGSEGV: return "SIGSEGV"
-        case SIGABRT: return "SIGABRT"
-        case SIGBUS: return "SIGBUS"
-        case SIGILL: return "SIGILL"
-        case SIGFPE: return "SIGFPE"
-        case SIGKILL: return "SIGKILL"
-        case SIGTRAP: return "SIGTRAP"
-        case SIGTERM: return "SIGTERM"
-        case SIGXCPU: return "SIGXCPU"
-        case SIGXFSZ: return "SIGXFSZ"
-        case SIGSYS: return "SIGSYS"
-        default: return nil
+    /// `the plugin printed to standard output: "…"` on one line (newlines, tabs, quotes and backslashes escaped; other
+    /// control characters are left to the output's own escaping), cut after `quotedCharacters` characters; nil
+    /// when it printed nothing.
+    public var summary: String? {
+        guard let text else { return nil }
+        var quoted = ""
+        for character in text.prefix(Self.quotedCharacters) {
+            switch character {
+            case "\n": quoted += "\\n"
+            case "\r\n": quoted += "\\r\\n"
+            case "\r": quoted += "\\r"
+            case "\t": quoted += "\\t"
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            default: quoted.append(character)
+            }
         }
+        let cut = text.count > Self.quotedCharacters || !isWhole
+        return "the plugin printed to standard output: \"\(quoted)\"" + (cut ? "… (\(total) bytes in all)" : "")
     }
 }
+

@@ -64,7 +64,7 @@ extension Document {
 
     /// The template sources recorded as trusted for this document (by `recordTrustedTemplateSource`).
     public func trustedTemplateSources() throws -> [String] {
-        guard let data = FileManager.default.contents(atPath: trustFile.path) else { return [] }
+        guard let data = try ConfigFile.read(trustFile) else { return [] }
         let node: JSONNode
         do { node = try JSONNode.parse(data) } catch { throw FolioError.invalidFile(trustFile.path, JSONKeys.describe(error)) }
         let values = node.value.arrayValue ?? []

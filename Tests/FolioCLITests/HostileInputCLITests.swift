@@ -55,18 +55,36 @@ final class HostileInputCLITests: XCTestCase {
         // stderr closed as well.
         XCTAssertEqual(try shell("write Doc err.txt -m err 1>&- 2>&-", stdin: "second\n").status, 0)
         XCTAssertEqual(try gitOut("show", "HEAD:err.txt"), "second\n")
-        // stdin closed: it reads as empty, never as the lock file's note.
-        XCTAssertEqual(try shell("write Doc in.txt -m in 0<&-").status, 0)
-        XCTAssertEqual(try gitOut("show", "HEAD:in.txt"), "")
-        // All three closed: still one clean change.
+        // All three closed, the content from a file: still one clean change.
         XCTAssertEqual(try shell("write Doc all.txt --from seed.src -m all 0<&- 1>&- 2>&-").status, 1)  // no seed.src: fails cleanly
         try dir.write("seed.src", "from a file\n")
         XCTAssertEqual(try shell("write Doc all.txt --from seed.src -m all 0<&- 1>&- 2>&-").status, 0)
         XCTAssertEqual(try gitOut("show", "HEAD:all.txt"), "from a file\n")
-        XCTAssertEqual(try gitOut("log", "--format=%s"), "all\nin\nerr\nout\nEdit seed.txt\nCreate Doc\n")
+        XCTAssertEqual(try gitOut("log", "--format=%s"), "all\nerr\nout\nEdit seed.txt\nCreate Doc\n")
         try assertFsckClean()
         XCTAssertEqual(lockBytes(), lockBefore, "the lock file holds only its cleared note")
         XCTAssertEqual(try gitOut("status", "--porcelain"), "")
+    }
+
+    func testGivenClosedStandardInputWhenWritingFromItThenOneLineErrorAndNothingIsCommitted() throws {
+        // Given a document
+        try folio("new", "Doc")
+        let head = try gitOut("rev-parse", "HEAD")
+        let lockBefore = try XCTUnwrap(lockBytes())
+        // When `folio write` is to read the content from a standard input that is closed (alone, or with the others)
+        for redirections in ["0<&-", "0<&- 1>&-"] {
+            let result = try shell("write Doc in.txt -m in " + redirections)
+            // Then it fails with one line: closed is not empty content, and no empty file is committed
+            XCTAssertEqual(result.status, 1, redirections)
+            XCTAssertEqual(result.stderr, "folio write: standard input: is closed\n", redirections)
+        }
+        XCTAssertEqual(try gitOut("rev-parse", "HEAD"), head)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("Doc/in.txt").path))
+        XCTAssertEqual(lockBytes(), lockBefore, "the lock file holds only its cleared note")
+        // An empty standard input that is open is still empty content.
+        XCTAssertEqual(try shell("write Doc in.txt -m in < /dev/null").status, 0)
+        XCTAssertEqual(try gitOut("show", "HEAD:in.txt"), "")
+        try assertFsckClean()
     }
 
     func testGivenStandardInputThatIsADirectoryOrWriteOnlyWhenWritingThenOneLineErrorAndNoChange() throws {
@@ -146,6 +164,38 @@ final class HostileInputCLITests: XCTestCase {
         }
         try FileManager.default.removeItem(at: settings)
         XCTAssertEqual(try folio("log", "Doc").stdout.split(separator: "\n").count, 1)
+    }
+
+    func testGivenSettingsTheRecentListOrALaunchFileThatIsAFolderOrAFIFOWhenACommandReadsItThenOneLineNamesItAndNothingIsWritten() throws {
+        // Given a document, and in turn each of Folio's own files replaced by a folder and by a FIFO
+        try folio("new", "Doc")
+        let head = try gitOut("rev-parse", "HEAD")
+        let settings = dir.path("home/.config/folio/settings.json")
+        let recent = dir.path("home/.local/state/folio/recent.json")
+        let launch = dir.path("launch.json")
+        let cases: [(file: URL, arguments: [String])] = [
+            (settings, ["write", "Doc", "x.txt"]),
+            (recent, ["outdated"]),
+            (launch, ["launch", "--render", "--config", "launch.json"]),
+        ]
+        for (file, arguments) in cases {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: file)  // `folio new` started the recent list
+            for (kind, make) in [("a directory", { try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false) }),
+                                 ("a FIFO (named pipe)", { XCTAssertEqual(mkfifo(file.path, 0o644), 0) })] as [(String, () throws -> Void)] {
+                try make()
+                // When a command that reads it runs (under `timeout`: a FIFO must never be waited on)
+                let result = try runProgram("/usr/bin/timeout", ["20", folioExecutable.path] + arguments, cwd: dir.url, environment: env,
+                                            stdin: Data("content".utf8))
+                // Then it fails with one line naming the file and what is in its place
+                XCTAssertEqual(result.status, 1, "\(arguments) with \(kind): \(result.stdout)")
+                XCTAssertEqual(result.stderr, "folio \(arguments[0]): \(file.path): cannot read the file (it is \(kind), not a regular file)\n")
+                try FileManager.default.removeItem(at: file)
+            }
+        }
+        // And nothing was written
+        XCTAssertEqual(try gitOut("rev-parse", "HEAD"), head)
+        try folio("write", "Doc", "x.txt", stdin: "works again")
     }
 
     func testGivenHostileRenderInputsWhenRenderingThenOneLineErrorNamingTheFileOrFolder() throws {

@@ -76,7 +76,7 @@ final class RecentDocumentsTests: XCTestCase {
         XCTAssertEqual(failures.withLock { $0 }, [])
         let expected = (0..<2).flatMap { lane in (0..<8).map { dir.path("Doc\(lane)-\($0)").path } }
         // Then all sixteen are in the list, once each
-        XCTAssertEqual(Set(recent.load().map(\.path)), Set(expected))
-        XCTAssertEqual(recent.load().count, 16)
+        XCTAssertEqual(Set(try recent.load().map(\.path)), Set(expected))
+        XCTAssertEqual(try recent.load().count, 16)
     }
 }

@@ -184,6 +184,23 @@ final class SceneStoreTests: XCTestCase {
         }
     }
 
+    func testGivenASceneStateOrLaunchFileThatIsAFIFOWhenLoadedThenTheErrorNamesItAsAFIFO() throws {
+        // Given a scene's state file and a launch.json that are FIFOs
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-scene-fifo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let scene = root.appendingPathComponent("x.json"), launch = root.appendingPathComponent("launch.json")
+        XCTAssertEqual(mkfifo(scene.path, 0o644), 0)
+        XCTAssertEqual(mkfifo(launch.path, 0o644), 0)
+        // When they are loaded, Then each error names the file and says it is a FIFO (nothing waits for a writer)
+        XCTAssertThrowsError(try SceneStore(directory: root).load("x")) { error in
+            XCTAssertEqual("\(error)", "\(scene.path): cannot read the file (it is a FIFO (named pipe), not a regular file)")
+        }
+        XCTAssertThrowsError(try LaunchScene.load(from: launch)) { error in
+            XCTAssertEqual("\(error)", "\(launch.path): cannot read the file (it is a FIFO (named pipe), not a regular file)")
+        }
+    }
+
     func testSceneIDs() throws {
         XCTAssertEqual(try SceneStore.sceneID(requested: "left-pane"), "left-pane")
         XCTAssertTrue(try SceneStore.sceneID(requested: nil).hasPrefix("scene-"))

@@ -230,10 +230,10 @@ final class KeysBehaviourTests: XCTestCase {
         try FileManager.default.createDirectory(at: recent.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try encoder.encode(entries).write(to: recent.fileURL)
         try recent.setPinned(true, path: dir.path + "/b")
-        XCTAssertEqual(recent.load().map(\.title), ["B", "A"], "pinned first; missing documents are still listed")
-        XCTAssertFalse(RecentDocuments.exists(recent.load()[0]))
+        XCTAssertEqual(try recent.load().map(\.title), ["B", "A"], "pinned first; missing documents are still listed")
+        XCTAssertFalse(RecentDocuments.exists(try recent.load()[0]))
         try recent.remove(path: dir.path + "/b")
-        XCTAssertEqual(recent.load().map(\.title), ["A"])
+        XCTAssertEqual(try recent.load().map(\.title), ["A"])
     }
 
     // MARK: Settings

@@ -340,4 +340,111 @@ final class PluginInstallTests: XCTestCase {
         XCTAssertEqual(result.stderr, "folio plugins: \(bad.path): plugin refused: built for plugin ABI 2.0, this Folio supports plugin ABI 1.0\n")
         XCTAssertEqual(visibleNames(installed).filter { !$0.hasPrefix(".") && $0 != PluginLock.fileName }, [])
     }
+
+    func testGivenAHugeFileThatCannotBeAPluginWhenInstalledThenItIsRefusedFromItsHeaderAndSizeWithoutBeingRead() throws {
+        // Given two sparse 3 GiB files named like libraries: one without an ELF header, one with a shared object's header
+        let noELF = temp.path("src/libhuge.so"), bigELF = temp.path("src/libbig.so")
+        var header = [UInt8](repeating: 0, count: 64)
+        header[0...3] = [0x7F, UInt8(ascii: "E"), UInt8(ascii: "L"), UInt8(ascii: "F")]
+        header[4] = 2; header[5] = 1; header[16] = 3  // 64-bit, little-endian, ET_DYN
+        try Data().write(to: noELF)
+        try Data(header).write(to: bigELF)
+        for file in [noELF, bigELF] { XCTAssertEqual(truncate(file.path, 3 << 30), 0) }
+        // When the built folio installs each with 1 GB of address space (reading either whole cannot fit)
+        for (file, reason) in [(noELF, "not a shared object (no ELF header)"), (bigELF, "it is larger than 1024 MiB")] {
+            let result = try runProgram("/bin/sh", ["-c", "ulimit -v 1000000; exec \"$0\" plugins install \"$1\"", PluginFixtures.folioExecutable.path, file.path],
+                                        cwd: temp.url, environment: env)
+            // Then it is refused in one line from what its first bytes and its size say, and nothing was staged or installed
+            XCTAssertEqual(result.status, 1, result.stderr)
+            XCTAssertEqual(result.stderr, "folio plugins: \(file.path): plugin refused: \(reason)\n")
+        }
+        XCTAssertEqual(visibleNames(installed).filter { $0.hasPrefix(PluginInstaller.stagingPrefix) || $0 == "org.test.mini" }, [])
+    }
+
+    func testGivenAPluginWhoseConstructorPrintsWhenCheckedThenTheCheckPassesAndSaysWhatItPrinted() throws {
+        // Given a plugin whose constructor prints two lines to standard output (through C's buffered stdio)
+        let chatty = try build("libchatty.so", folder: "chatty", Self.source().replacingOccurrences(of: "struct folio_document { int n; };", with: """
+            #include <stdio.h>
+            struct folio_document { int n; };
+            __attribute__((constructor)) static void hello(void) { printf("hello from the constructor\\n\\tsecond \\"line\\"\\n"); }
+            """))
+        // When it is checked
+        let result = folio("plugins", "check", chatty.path)
+        // Then the check still passes (the report has its own channel) and one line says what the plugin printed
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("ok: \(chatty.path): Mini 1.0.0 (org.test.mini)"), result.stdout)
+        XCTAssertEqual(result.stderr, "folio plugins: warning: \(chatty.path): the plugin printed to standard output: "
+                       + #""hello from the constructor\n\tsecond \"line\"\n" (Folio discards it)"# + "\n")
+        let report = check(chatty)
+        XCTAssertEqual(report.printed, "hello from the constructor\n\tsecond \"line\"\n")
+    }
+
+    func testGivenAPluginThatPrintsAndExitsWhileLoadingWhenCheckedThenTheRefusalQuotesWhatItPrinted() throws {
+        // Given a plugin whose constructor writes a lot to standard output and then ends the process with status 0
+        let quitter = try build("libquit.so", folder: "quit", Self.source().replacingOccurrences(of: "struct folio_document { int n; };", with: """
+            #include <unistd.h>
+            struct folio_document { int n; };
+            __attribute__((constructor)) static void quit(void) {
+                static char text[10000];
+                for (int i = 0; i < 10000; i++) text[i] = "bye\\n"[i % 4];
+                write(1, text, sizeof text); _exit(0);
+            }
+            """))
+        // When it is checked
+        let result = folio("plugins", "check", quitter.path)
+        // Then it is refused in one line that quotes the start of what it printed and says how much there was
+        XCTAssertEqual(result.status, 1)
+        let quoted = String(repeating: #"bye\n"#, count: 50)
+        XCTAssertEqual(result.stderr, "\(quitter.path): plugin refused: the check exited with status 0 and no report; "
+                       + "the plugin printed to standard output: \"\(quoted)\"… (10000 bytes in all)\n")
+        XCTAssertEqual(check(quitter).printed?.utf8.count, PluginProbeOutput.keptBytes, "kept up to the bound")
+    }
+
+    func testGivenACorruptLockFileWhenInstallingThenTheErrorSaysHowToRepairAndRepairRebuildsItKeepingDisabledPlugins() throws {
+        // Given an installed, disabled plugin, a second plugin folder whose library no longer passes the check, and a
+        // lock file that no longer reads
+        try installer.install(from: try build(), check: check)
+        try installer.setDisabled("org.test.mini", true)
+        let other = try build("libother.so", folder: "other", Self.source(id: "org.test.other", editor: "other"))
+        try installer.install(from: other, check: check)
+        let otherLibrary = installed.appendingPathComponent("org.test.other/libother.so")
+        try FileManager.default.removeItem(at: otherLibrary)
+        try Data("not a library".utf8).write(to: otherLibrary)
+        let lockURL = installed.appendingPathComponent(PluginLock.fileName)
+        let corrupt = Data(#"{"version": 1, "plugins": [], "disabled": ["org.test.mini"], "extra": true}"#.utf8)
+        try corrupt.write(to: lockURL)
+
+        // When a plugin is installed, disabled or listed from the command line
+        // Then each says the lock is damaged and how to repair it
+        let hint = "; to set it aside and rebuild it from the installed plugins: folio plugins repair\n"
+        for arguments in [["plugins", "install", other.path], ["plugins", "enable", "org.test.mini"]] {
+            let result = runFolio(arguments, environment: env, cwd: temp.url)
+            XCTAssertEqual(result.status, 1, "\(arguments)")
+            XCTAssertEqual(result.stderr, "folio plugins: \(lockURL.path): line 1, column 62: unknown key 'extra'" + hint, "\(arguments)")
+        }
+        let listed = folio("plugins", "list").stderr
+        XCTAssertTrue(listed.contains("the plugins installed beside it are not loaded; to set it aside and rebuild it: folio plugins repair\n"), listed)
+
+        // When it is repaired
+        let repaired = folio("plugins", "repair")
+        // Then the damaged file is set aside as it was, the plugin that passes the check is recorded with its file's
+        // hash and stays disabled, and the one that fails is named and left unrecorded (so not loaded)
+        XCTAssertEqual(repaired.status, 0, repaired.stderr)
+        let aside = try XCTUnwrap(visibleNames(installed).first { $0.hasPrefix(PluginLock.fileName + ".damaged-") })
+        XCTAssertEqual(try Data(contentsOf: installed.appendingPathComponent(aside)), corrupt)
+        let lines = repaired.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.first.map(String.init), "Set the damaged \(lockURL.path) aside as \(installed.path)/\(aside); "
+                       + "recorded 1 installed plugin (org.test.mini); still disabled: org.test.mini")
+        XCTAssertEqual(lines.count, 3, repaired.stdout)
+        XCTAssertTrue(lines[1].hasPrefix("  not recorded, so not loaded: \(otherLibrary.path): plugin refused: "), repaired.stdout)
+        let lock = try PluginLock.load(in: installed)
+        let library = installed.appendingPathComponent("org.test.mini/libmini.so")
+        XCTAssertEqual(lock.plugins.map(\.id), ["org.test.mini"])
+        XCTAssertEqual(lock.plugins.first?.sha256, SHA256.hex(try Data(contentsOf: library)))
+        XCTAssertEqual(lock.disabled, ["org.test.mini"])
+        XCTAssertEqual(host().inactive.map(\.state.word), ["disabled"])
+        XCTAssertEqual(host().refusals.map(\.file), [otherLibrary.path], "the broken library is refused, not loaded")
+        // And a readable lock is left alone
+        XCTAssertEqual(folio("plugins", "repair").stdout, "\(lockURL.path) is readable; nothing to repair\n")
+    }
 }

@@ -240,6 +240,65 @@ final class PluginIsolationTests: XCTestCase {
         XCTAssertEqual(folio("edit", "count", "inc").status, 0)
     }
 
+    func testGivenAQuarantinedBuildWhenTheQuarantineFileIsDamagedThenItStaysQuarantinedTheFileIsSetAsideAndEnableLiftsIt() throws {
+        // Given a build quarantined after three crashes, and then its quarantine file cut short
+        try build()
+        let document = try makeDocument(content: "5")
+        let before = try snapshot(document)
+        for command in ["crash", "abort", "crash"] { XCTAssertEqual(folio("edit", "count", command).status, 1) }
+        let file = temp.path("home/.local/state/folio/plugin-quarantine.json")
+        let damaged = try Data(contentsOf: file).prefix(40)
+        try damaged.write(to: file)
+
+        // When the editor is used
+        let result = runFolio(["edit", "count", "inc"], environment: env, cwd: temp.url)
+        // Then it stays quarantined, with one line saying the file was damaged and where it was set aside
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("folio edit: editor 'tally' is quarantined (plugin test.tally quarantined because the quarantine file was damaged ("),
+                      result.stderr)
+        XCTAssertTrue(result.stderr.contains(") and was set aside as \(file.path).damaged-"), result.stderr)
+        XCTAssertTrue(result.stderr.hasSuffix("; to try it again: folio plugins enable test.tally\n"), result.stderr)
+        try assertUntouched(document, before)
+        // And the damaged file is kept as it was, beside a new one that remembers the damage
+        let folder = file.deletingLastPathComponent()
+        let aside = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasPrefix("plugin-quarantine.json.damaged-") })
+        XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent(aside)), damaged)
+        XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        let list = folio("plugins", "list")
+        XCTAssertTrue(list.stdout.contains("  QUARANTINED: quarantined because the quarantine file was damaged"), list.stdout)
+        let checklist = list.stdout.split(separator: "\n").first { $0.hasPrefix("org.folio.plugins.checklist  ") }
+        XCTAssertTrue(checklist?.contains("  enabled  (bundled)  ") == true, "bundled plugins are not quarantined for the damage: \(list.stdout)")
+
+        // When the user enables the plugin, Then it loads again
+        XCTAssertEqual(folio("plugins", "enable", "test.tally").stdout, "Enabled test.tally: quarantine lifted\n")
+        let next = folio("edit", "count", "inc")
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertTrue(next.stdout.hasSuffix("] counted 6\n"), next.stdout)
+    }
+
+    func testGivenAQuarantineFileThatIsAFolderWhenAPluginIsLookedUpThenItIsSetAsideAndOnlyPluginsNotBundledAreQuarantined() throws {
+        // Given a state folder whose quarantine file is a folder
+        let state = temp.path("state")
+        let file = state.appendingPathComponent("plugin-quarantine.json")
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
+        let library = try temp.write("libsome.so", "bytes")
+        let quarantine = PluginQuarantine(folder: state)
+        // When a plugin's build is looked up
+        let record = quarantine.quarantined(library: library, plugin: "test.some")
+        // Then it counts as quarantined, the folder was moved aside and a quarantine file written in its place
+        XCTAssertEqual(record?.plugin, "test.some")
+        XCTAssertTrue(record?.summary.hasPrefix("quarantined because the quarantine file was damaged (it is a directory, not a regular file) and was set aside as "
+                                                + file.path + ".damaged-") == true, record?.summary ?? "nil")
+        var isFolder: ObjCBool = true
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) && !isFolder.boolValue)
+        // A bundled plugin is not; enabling lifts it for that plugin only
+        XCTAssertNil(quarantine.quarantined(library: library, plugin: "org.folio.bundled", bundled: true))
+        XCTAssertEqual(quarantine.enable(plugin: "test.some"), 1)
+        XCTAssertNil(quarantine.quarantined(library: library, plugin: "test.some"))
+        XCTAssertNotNil(quarantine.quarantined(library: library, plugin: "test.other"))
+    }
+
     private func quarantineTime() -> String? {
         let record = PluginQuarantine(folder: temp.path("home/.local/state/folio")).records().first
         return record?.strikes.last.map { ISO8601DateFormatter().string(from: $0.time) }

@@ -33,4 +33,22 @@ final class TrustedSourcesFileTests: XCTestCase {
             }
         }
     }
+
+    func testGivenAListThatIsAFolderOrAFIFOWhenReadOrRecordedThenTheErrorNamesTheFileAndWhatIsThere() throws {
+        // Given a document whose list is, in turn, a folder and a FIFO
+        let dir = TemporaryDirectory()
+        let document = try DocumentStore(environment: dir.environment()).create(at: dir.path("Doc"))
+        let file = dir.path("Doc/.git/folio/trusted-template-sources.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        for (kind, make) in [("a directory", { try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false) }),
+                             ("a FIFO (named pipe)", { XCTAssertEqual(mkfifo(file.path, 0o644), 0) })] as [(String, () throws -> Void)] {
+            try make()
+            // When it is read, or a source is recorded into it
+            // Then each fails naming the file and what is in its place (it is not an empty list)
+            let expected = "\(file.path): cannot read the file (it is \(kind), not a regular file)"
+            XCTAssertThrowsError(try document.trustedTemplateSources()) { XCTAssertEqual("\($0)", expected) }
+            XCTAssertThrowsError(try document.recordTrustedTemplateSource("/t")) { XCTAssertEqual("\($0)", expected) }
+            try FileManager.default.removeItem(at: file)
+        }
+    }
 }

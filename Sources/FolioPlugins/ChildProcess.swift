@@ -1,0 +1,152 @@
+import Foundation
+
+/// What a finished child process left: its output channel, what it printed beside it, and how it ended.
+struct ChildResult {
+    /// The channel read as the result: standard output, or the `reportFD` channel when one was asked for.
+    var output: Data
+    /// With a `reportFD`: the first `PluginProbeOutput.keptBytes` bytes of the child's standard output (else empty).
+    var printed = Data()
+    /// With a `reportFD`: how many bytes the child wrote to standard output in all.
+    var printedBytes = 0
+    var status: Int32
+    var signal: Int32?
+    var timedOut: Bool
+}
+
+/// Starting a child process with posix_spawn (product code never uses Foundation's Process).
+enum ChildProcess {
+    struct SpawnError: Error, CustomStringConvertible {
+        let call: String
+        let code: Int32
+        var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
+    }
+
+    /// The most bytes read from the result channel before the child counts as runaway (and is killed).
+    static let outputCap = 16 << 20
+
+    /// Runs `executable` with `arguments` until it ends or `timeout` passes (then it is killed), reading its result
+    /// channel: its standard output, or — with `reportFD` — that descriptor, while its standard output is read on a
+    /// channel of its own (bounded: see `ChildResult.printed`). Standard input is /dev/null, standard error is dropped.
+    static func run(executable: String, arguments: [String], environment: [String: String], timeout: Duration,
+                    reportFD: Int32? = nil) throws -> ChildResult {
+        let result = try channel()
+        defer { close(result.parent) }
+        let printed = try reportFD.map { _ in try channel() }
+        defer { if let printed { close(printed.parent) } }
+        let pid = try spawn(executable, arguments, environment, result: (result.child, reportFD ?? 1), printed: printed?.child)
+        var reader = ChildReader(result: result.parent, printed: printed?.parent)
+        let timedOut = !reader.readAll(until: ContinuousClock.now + timeout)
+        if timedOut { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let termination = status & 0x7f
+        var ended = ChildResult(output: reader.output, printed: reader.printed, printedBytes: reader.printedBytes,
+                                status: termination != 0 ? -1 : (status >> 8) & 0xff, signal: nil, timedOut: timedOut)
+        if termination != 0 { ended.signal = termination }
+        return ended
+    }
+
+    /// A socketpair, close-on-exec from the start (Glibc's module has no pipe2): a child spawned at the same moment
+    /// from another thread must not inherit it — it would hold it open, and this child's output would seem not to
+    /// end until that other child exits.
+    private static func channel() throws -> (parent: Int32, child: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw SpawnError(call: "socketpair", code: errno)
+        }
+        return (fds[0], fds[1])
+    }
+
+    /// Spawns the child with `result.fd` on descriptor `result.target`, `printed` (when given) as its standard output;
+    /// closes the child's ends here.
+    private static func spawn(_ executable: String, _ arguments: [String], _ environment: [String: String],
+                              result: (fd: Int32, target: Int32), printed: Int32?) throws -> pid_t {
+        defer {
+            close(result.fd)
+            if let printed { close(printed) }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let printed { posix_spawn_file_actions_adddup2(&actions, printed, 1) }
+        posix_spawn_file_actions_adddup2(&actions, result.fd, result.target)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        var environment = environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crashing plugin must not start the interactive backtracer
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw SpawnError(call: "posix_spawn", code: spawned) }
+        return pid
+    }
+
+    static func signalName(_ signal: Int32) -> String? {
+        switch signal {
+        case SIGSEGV: return "SIGSEGV"
+        case SIGABRT: return "SIGABRT"
+        case SIGBUS: return "SIGBUS"
+        case SIGILL: return "SIGILL"
+        case SIGFPE: return "SIGFPE"
+        case SIGKILL: return "SIGKILL"
+        case SIGTRAP: return "SIGTRAP"
+        case SIGTERM: return "SIGTERM"
+        case SIGXCPU: return "SIGXCPU"
+        case SIGXFSZ: return "SIGXFSZ"
+        case SIGSYS: return "SIGSYS"
+        default: return nil
+        }
+    }
+}
+
+/// Reads a child's result channel and (optionally) its printed output until both end, with a deadline.
+private struct ChildReader {
+    private var open: [Int32]
+    private let result: Int32
+    private(set) var output = Data()
+    private(set) var printed = Data()
+    private(set) var printedBytes = 0
+    private var buffer = [UInt8](repeating: 0, count: 65536)
+
+    init(result: Int32, printed: Int32?) {
+        self.result = result
+        open = [result] + (printed.map { [$0] } ?? [])
+    }
+
+    /// Reads until every channel ended (true), or the deadline passed or the result channel overflowed (false).
+    mutating func readAll(until deadline: ContinuousClock.Instant) -> Bool {
+        while !open.isEmpty {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            if remaining <= .zero { return false }
+            var pollers = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let millis = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let ready = poll(&pollers, nfds_t(pollers.count), millis)
+            if ready < 0 { if errno == EINTR { continue }; return true }
+            for poller in pollers where poller.revents != 0 {
+                guard readOnce(poller.fd) else { return false }
+            }
+        }
+        return true
+    }
+
+    /// One read from `fd`; false when the result channel passed `ChildProcess.outputCap` (a runaway child).
+    private mutating func readOnce(_ fd: Int32) -> Bool {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { return true }
+        guard count > 0 else { open.removeAll { $0 == fd }; return true }
+        if fd == result {
+            output.append(contentsOf: buffer[0..<count])
+            return output.count <= ChildProcess.outputCap
+        }
+        printedBytes += count
+        let room = PluginProbeOutput.keptBytes - printed.count
+        if room > 0 { printed.append(contentsOf: buffer[0..<min(room, count)]) }
+        return true
+    }
+}
