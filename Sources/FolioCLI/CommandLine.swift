@@ -236,7 +236,7 @@ public enum FolioCommandLine {
             return 0
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            io.error("folio: unknown command '\(name)' (see folio --help)")
+            io.error("folio: unknown command '\(name.shownAsText)' (see folio --help)")
             return usageFailure
         }
         do {
@@ -253,7 +253,8 @@ public enum FolioCommandLine {
             io.error("usage: folio \(command.usage)")
             return usageFailure
         } catch {
-            io.error("folio \(name): \(oneLine(error))\(CommandHints.hint(for: error) ?? "")")
+            // One line, whatever the error quotes (a remote's name, a file name): its hint is shown as text too.
+            io.error("folio \(name): \(oneLine(error))\(CommandHints.hint(for: error)?.shownAsText ?? "")")
             return failure
         }
     }

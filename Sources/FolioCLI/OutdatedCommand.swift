@@ -47,7 +47,7 @@ let outdatedCommand = Command("outdated", usage: "outdated [DIR] [--offline] [--
     } else {
         printOutdated(statuses, offline: args.flag("--offline"), io)
     }
-    for (path, why) in unreadable { io.error("folio outdated: \(path): \(why)") }
+    for (path, why) in unreadable { io.error("folio outdated: \(path.shownAsText): \(why.shownAsText)") }
     for status in statuses { if let error = status.error { io.error("folio outdated: \(status.path.shownAsText): \(error.shownAsText)") } }
     return behind || failed ? FolioCommandLine.failure : 0
 }

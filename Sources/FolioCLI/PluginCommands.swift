@@ -130,7 +130,7 @@ let pluginCommands: [Command] = [
                     io.line("  \(editor.id.shownAsText): \(typeList(editor.contentTypes)) (\(editor.priority.rawValue))")
                 }
             }
-            for refusal in host.refusals { io.error(refusal.description) }
+            for refusal in host.refusals { io.error(refusal.description.shownAsText) }
             return 0
         case "info":
             let id = try args.positional(1, "ID")
@@ -253,7 +253,7 @@ let pluginCommands: [Command] = [
                                                                 associations: settings.editorAssociations, editor: args.value("--editor"))
         } catch let error as PluginQuarantinedError {
             // Read-only: a banner, then the primary file as text.
-            io.error("folio view: \(error) (showing the file as text; enable with: folio plugins enable \(error.record.plugin))")
+            io.error("folio view: \(String(describing: error).shownAsText) (showing the file as text; enable with: folio plugins enable \(error.record.plugin.shownAsText))")
             let text = String(decoding: try document.read(path: document.metadata.primaryFile), as: UTF8.self)
             let shown = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(height).map { PluginText.viewLine($0, width: width) }
             if args.flag("--json") { try io.json(shown); return 0 }
