@@ -52,30 +52,20 @@ public final class CommandIO: @unchecked Sendable {
         }
     }
 
-    /// Writes text to standard output as is.
+    /// Writes text to standard output exactly as is: a document's content, JSON, help, scripts, a rendered frame.
     public func out(_ text: String) { writeOut(text) }
-    /// Writes a line to standard output.
-    public func line(_ text: String = "") { writeOut(text + "\n") }
-    /// Writes a line to standard error, its control characters made visible (`^[` for ESC): errors quote paths and
-    /// values from outside, which must not drive the terminal.
-    public func error(_ text: String) { writeErr(Self.visible(text) + "\n") }
+    /// Writes human-readable text to standard output, every control character but newline and tab shown as a visible
+    /// escape (`TerminalText.visible`): whatever it quotes from outside cannot drive the terminal.
+    public func text(_ text: String) { writeOut(TerminalText.visible(text, keepingLines: true)) }
+    /// Writes a human-readable line to standard output, as `text(_:)` does. A field from outside that must stay on
+    /// one line (a name, a summary) is passed through `shownAsText` first, so its newlines and tabs show too.
+    public func line(_ text: String = "") { writeOut(TerminalText.visible(text, keepingLines: true) + "\n") }
+    /// Writes a line to standard error, its control characters shown as visible escapes (`\e`, `\x07`, `\u{9B}`;
+    /// newline and tab kept): errors quote paths and values from outside, which must not drive the terminal.
+    public func error(_ text: String) { writeErr(TerminalText.visible(text, keepingLines: true) + "\n") }
+    /// Writes text to standard error as is (a progress bar's own cursor movements).
+    func rawError(_ text: String) { writeErr(text) }
 
-    /// `text` with C0 controls (but newline and tab), DEL and C1 controls written in caret or `\u{…}` notation.
-    static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var shown = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            guard isControl(scalar) else { shown.append(scalar); continue }
-            if scalar.value == 0x7F { shown.append(contentsOf: "^?".unicodeScalars) }
-            else if scalar.value < 0x20, let caret = Unicode.Scalar(scalar.value + 0x40) { shown.append(contentsOf: ("^" + String(Character(caret))).unicodeScalars) }
-            else { shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars) }
-        }
-        return String(shown)
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
-    }
     /// Reads all of standard input; a directory, a descriptor not open for reading or one that was closed is an error.
     public func readStandardInput() throws -> Data { try readIn() }
 
@@ -93,7 +83,22 @@ public final class CommandIO: @unchecked Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        line(String(decoding: try encoder.encode(value), as: UTF8.self))
+        out(Self.escapingControls(json: String(decoding: try encoder.encode(value), as: UTF8.self)) + "\n")
+    }
+
+    /// JSON text with DEL, C1 and bidi controls written as `\uXXXX` (the encoder escapes only C0): the same text to
+    /// any JSON reader, and nothing that drives a terminal the JSON is printed on. Only strings can hold them.
+    static func escapingControls(json: String) -> String {
+        // C0 (the layout's own newlines among them) is left alone: inside strings the encoder has escaped it already.
+        let raw = { (scalar: Unicode.Scalar) in scalar.value >= 0x7F && TerminalText.isEscaped(scalar) }
+        guard json.unicodeScalars.contains(where: raw) else { return json }
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            guard raw(scalar) else { escaped.append(scalar); continue }
+            let hex = String(scalar.value, radix: 16)
+            escaped.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
+        }
+        return String(escaped)
     }
 }
 
@@ -231,7 +236,7 @@ public enum FolioCommandLine {
             return 0
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            io.error("folio: unknown command '\(name)' (see folio --help)")
+            io.error("folio: unknown command '\(name.shownAsText)' (see folio --help)")
             return usageFailure
         }
         do {
@@ -244,11 +249,12 @@ public enum FolioCommandLine {
             if command.usesGit { GitLibrary.initializeInBackground() }
             return try command.run(parsed, io)
         } catch let error as UsageError {
-            io.error("folio \(name): \(error.description)")
+            io.error("folio \(name): \(error.description.shownAsText)")
             io.error("usage: folio \(command.usage)")
             return usageFailure
         } catch {
-            io.error("folio \(name): \(oneLine(error))\(CommandHints.hint(for: error) ?? "")")
+            // One line, whatever the error quotes (a remote's name, a file name): its hint is shown as text too.
+            io.error("folio \(name): \(oneLine(error))\(CommandHints.hint(for: error)?.shownAsText ?? "")")
             return failure
         }
     }
@@ -278,9 +284,11 @@ public enum FolioCommandLine {
         exit(code)
     }
 
+    /// An error as the one line `folio` prints: its lines joined, and every control character left in it (a tab, an
+    /// escape sequence in a quoted name) shown as a visible escape (`shownAsText`).
     static func oneLine(_ error: any Error) -> String {
         let text = String(describing: error)
-        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ").shownAsText
     }
 
     static func helpText(_ commands: [Command]) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioGit
+import FolioTerminal
 
 /// What a change command reports with `--json`.
 struct ChangeReport: Encodable {
@@ -16,10 +17,10 @@ func openDocument(_ path: String, _ io: CommandIO, readOnly: Bool = false) throw
 
 /// "work tree out of date: a.txt (No space left on device); run `folio status DOC --repair`".
 func workTreeLine(_ document: Document, _ status: WorkTreeStatus) -> String {
-    let files = status.outOfDate.count <= 5 ? status.outOfDate.joined(separator: ", ")
-        : status.outOfDate.prefix(5).joined(separator: ", ") + " and \(status.outOfDate.count - 5) more"
-    return "work tree out of date: \(files) (\(status.cause ?? "an earlier write failed")); the history has every change; "
-        + "run `folio status \(document.url.path) --repair` once the cause is gone"
+    let names = status.outOfDate.map(\.shownAsText)
+    let files = names.count <= 5 ? names.joined(separator: ", ") : names.prefix(5).joined(separator: ", ") + " and \(names.count - 5) more"
+    return "work tree out of date: \(files) (\(status.cause?.shownAsText ?? "an earlier write failed")); the history has every change; "
+        + "run `folio status \(document.url.path.shownAsText) --repair` once the cause is gone"
 }
 
 /// Warns on stderr when the last change could not write the work tree (the change itself is kept).
@@ -34,7 +35,7 @@ func reportWorkTree(_ document: Document, repair: Bool, json: Bool, _ io: Comman
     let after = repair && !before.isCurrent ? try document.repairWorkTree() : before
     if repair && !before.isCurrent {
         let mended = before.outOfDate.filter { !after.outOfDate.contains($0) }
-        if !mended.isEmpty { (json ? io.error : io.line)("Work tree repaired: \(mended.joined(separator: ", "))") }
+        if !mended.isEmpty { (json ? io.error : io.line)("Work tree repaired: \(mended.map(\.shownAsText).joined(separator: ", "))") }
     }
     if !after.isCurrent { (json ? io.error : io.line)(workTreeLine(document, after)) }
 }
@@ -46,7 +47,7 @@ func reportChange(_ commit: CommitInfo?, document: Document, _ args: Arguments, 
     if args.flag("--json") {
         try io.json(ChangeReport(path: document.url.path, changed: commit != nil, commit: entry))
     } else if let commit {
-        io.line("[\(commit.id.short)] \(commit.summary)")
+        io.line("[\(commit.id.short)] \(commit.summary.shownAsText)")
     } else {
         io.line(nothing)
     }
@@ -78,7 +79,7 @@ let documentCommands: [Command] = [
             try io.json(Created(path: document.url.path, contentType: type.identifier, title: document.metadata.title,
                                 primaryFile: document.metadata.primaryFile, commit: head.id.hex))
         } else {
-            io.line("Created \(document.url.path) (\(type)) [\(head.id.short)] \(head.summary)")
+            io.line("Created \(document.url.path.shownAsText) (\(type.identifier.shownAsText)) [\(head.id.short)] \(head.summary.shownAsText)")
         }
         return 0
     },
@@ -100,7 +101,7 @@ let documentCommands: [Command] = [
         }
         let message = args.value("-m") ?? args.value("--message") ?? "Edit \(file)"
         let commit = try document.write(data, to: file, message: message)
-        return try reportChange(commit, document: document, args, io, nothing: "No change: \(file) already has that content")
+        return try reportChange(commit, document: document, args, io, nothing: "No change: \(file.shownAsText) already has that content")
     },
     Command("commit", usage: "commit PATH [-m MESSAGE]", summary: "Record changes other programs made to a document",
             options: ["-m", "--message"]) { args, io in
@@ -128,6 +129,10 @@ let documentCommands: [Command] = [
             struct Shown: Encodable { let commit: String; let file: String; let content: String }
             let commit = try rev.map(document.resolve) ?? document.head().id
             try io.json(Shown(commit: commit.hex, file: file, content: String(decoding: data, as: UTF8.self)))
+        } else if io.isInteractive {
+            // On a terminal the content is shown as text (control characters and invalid UTF-8 as visible escapes,
+            // lines and tabs kept); to a pipe or a file it is written exactly.
+            io.out(TerminalText.visible(utf8: data, keepingLines: true))
         } else {
             io.out(String(decoding: data, as: UTF8.self))
         }
@@ -148,7 +153,8 @@ let documentCommands: [Command] = [
             struct Diffed: Encodable { let from: String?; let to: String?; let semantic: Bool; let diff: String }
             try io.json(Diffed(from: a, to: b, semantic: text != nil, diff: patch))
         } else {
-            io.out(patch)
+            // On a terminal, a diff quoting a remote's lines and file names is shown as text; to a pipe, exactly.
+            if io.isInteractive { io.text(patch) } else { io.out(patch) }
         }
         return 0
     },
@@ -177,7 +183,7 @@ let documentCommands: [Command] = [
             struct Compacted: Encodable { let path: String }
             try io.json(Compacted(path: document.url.path))
         } else {
-            io.line("Compacted \(document.url.path)")
+            io.line("Compacted \(document.url.path.shownAsText)")
         }
         return 0
     },
@@ -192,7 +198,7 @@ let documentCommands: [Command] = [
             struct Tagged: Encodable { let name: String; let commit: String }
             try io.json(Tagged(name: name, commit: target.hex))
         } else {
-            io.line("Named \(target.short) '\(name)'")
+            io.line("Named \(target.short) '\(name.shownAsText)'")
         }
         return 0
     },

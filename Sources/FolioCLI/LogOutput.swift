@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioGit
+import FolioTerminal
 
 /// Fast text and JSON forms of `folio log`, written by hand as bytes straight from libgit2's parsed commits and
 /// streamed in chunks: a full log of 100,000 versions must not be slower than `git log`, and copying every commit
@@ -59,12 +60,12 @@ struct LogOutput {
         put("  ")
         appendDate(commit.authorTime, utc: false)
         put("  ")
-        appendRaw(commit.authorName)
+        appendVisible(commit.authorName)
         put("  ")
-        appendRaw(commit.message, firstLineOnly: true)
+        appendVisible(commit.message, firstLineOnly: true)
         if !tags.isEmpty {
             put(" (tag: ")
-            out.append(contentsOf: tags.joined(separator: ", ").utf8)
+            out.append(contentsOf: tags.map(\.shownAsText).joined(separator: ", ").utf8)
             put(")")
         }
         put("\n")
@@ -80,27 +81,30 @@ struct LogOutput {
         if utc { out.append(58); digits(Int(parts.tm_sec), 2); out.append(90) }
     }
 
-    /// A C string as UTF-8 (invalid sequences repaired), optionally up to its first newline.
-    private mutating func appendRaw(_ text: UnsafePointer<CChar>?, firstLineOnly: Bool = false) {
+    /// A C string from the commit (the remote's text) as one line for a terminal, optionally up to its first
+    /// newline: printable ASCII as it is, anything else through `TerminalText.visible(utf8:)` (control and bidi
+    /// characters and invalid UTF-8 shown as escapes, so a commit cannot drive the terminal or split the line).
+    private mutating func appendVisible(_ text: UnsafePointer<CChar>?, firstLineOnly: Bool = false) {
         guard let text else { return }
-        let (bytes, ascii, _) = Self.scan(text, firstLineOnly: firstLineOnly)
-        if ascii { out.append(contentsOf: bytes) } else { out.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8) }
+        let (bytes, printable, _) = Self.scan(text, firstLineOnly: firstLineOnly)
+        if printable { out.append(contentsOf: bytes) } else { out.append(contentsOf: TerminalText.visible(utf8: bytes).utf8) }
     }
 
-    /// The bytes of a C string (up to its first newline when asked), whether they are all ASCII, and whether they
-    /// can go into a JSON string as they are (ASCII with nothing to escape).
-    private static func scan(_ text: UnsafePointer<CChar>, firstLineOnly: Bool) -> (bytes: UnsafeBufferPointer<UInt8>, ascii: Bool, jsonPlain: Bool) {
+    /// The bytes of a C string (up to its first newline when asked), whether they are all printable ASCII (nothing to
+    /// show as an escape), and whether they can go into a JSON string as they are (ASCII with nothing to escape).
+    private static func scan(_ text: UnsafePointer<CChar>, firstLineOnly: Bool) -> (bytes: UnsafeBufferPointer<UInt8>, printable: Bool, jsonPlain: Bool) {
         let start = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
         var length = 0
-        var ascii = true
+        var printable = true
         var jsonPlain = true
         while start[length] != 0, !(firstLineOnly && start[length] == 10) {
             let byte = start[length]
-            if byte >= 0x80 { ascii = false; jsonPlain = false }
+            if byte >= 0x80 { printable = false; jsonPlain = false }
+            if byte < 0x20 || byte == 0x7F { printable = false }
             if byte < 0x20 || byte == 0x22 || byte == 0x5C { jsonPlain = false }
             length += 1
         }
-        return (UnsafeBufferPointer(start: start, count: length), ascii, jsonPlain)
+        return (UnsafeBufferPointer(start: start, count: length), printable, jsonPlain)
     }
 
     // MARK: JSON: the same document `CommandIO.json` would print for `[HistoryEntry]` (pretty, keys sorted)
@@ -140,21 +144,21 @@ struct LogOutput {
         }
     }
 
-    /// `value` as a JSON string literal.
+    /// `value` as a JSON string literal: the exact text, with C0, DEL, C1 and bidi controls as `\u` escapes (so the
+    /// JSON printed on a terminal cannot drive it either).
     private mutating func appendJSONString(_ value: String) {
         out.append(0x22)
-        for byte in value.utf8 {
-            switch byte {
+        for scalar in value.unicodeScalars {
+            switch scalar.value {
             case 0x22: put("\\\"")
             case 0x5C: put("\\\\")
             case 0x0A: put("\\n")
             case 0x0D: put("\\r")
             case 0x09: put("\\t")
-            case 0..<0x20:
-                put("\\u00")
-                out.append(Self.hexDigits[Int(byte >> 4)])
-                out.append(Self.hexDigits[Int(byte & 0xF)])
-            default: out.append(byte)
+            case _ where TerminalText.isEscaped(scalar):
+                put("\\u")
+                for shift in [12, 8, 4, 0] { out.append(Self.hexDigits[Int(scalar.value >> UInt32(shift)) & 0xF]) }
+            default: out.append(contentsOf: scalar.utf8)
             }
         }
         out.append(0x22)

@@ -2,6 +2,7 @@ import Foundation
 import FolioCore
 import FolioSync
 import FolioTemplates
+import FolioTerminal
 
 /// `folio outdated [DIR] [--json] [--offline]`: which documents are behind their template (exit 1 when any is).
 let outdatedCommand = Command("outdated", usage: "outdated [DIR] [--offline] [--json]",
@@ -46,22 +47,22 @@ let outdatedCommand = Command("outdated", usage: "outdated [DIR] [--offline] [--
     } else {
         printOutdated(statuses, offline: args.flag("--offline"), io)
     }
-    for (path, why) in unreadable { io.error("folio outdated: \(path): \(why)") }
-    for status in statuses { if let error = status.error { io.error("folio outdated: \(printable(status.path)): \(printable(error))") } }
+    for (path, why) in unreadable { io.error("folio outdated: \(path.shownAsText): \(why.shownAsText)") }
+    for status in statuses { if let error = status.error { io.error("folio outdated: \(status.path.shownAsText): \(error.shownAsText)") } }
     return behind || failed ? FolioCommandLine.failure : 0
 }
 
 /// One line per document: path, template, current → latest, and whether it is behind.
 private func printOutdated(_ statuses: [TemplateVersionStatus], offline: Bool, _ io: CommandIO) {
     if statuses.isEmpty { io.line("No documents made from a template"); return }
-    let pathWidth = statuses.map { printable($0.path).count }.max() ?? 0
+    let pathWidth = statuses.map { $0.path.shownAsText.count }.max() ?? 0
     var text = ""
     for status in statuses where status.error == nil {
         let state = status.outdated ? "\(status.current) → \(status.latest ?? "?") available" : "\(status.current) up to date"
-        text += printable(status.path).padding(toLength: pathWidth, withPad: " ", startingAt: 0) + "  \(printable(status.template)) \(printable(state))\n"
+        text += status.path.shownAsText.padding(toLength: pathWidth, withPad: " ", startingAt: 0) + "  \(status.template.shownAsText) \(state.shownAsText)\n"
     }
     var sayings = Set<String>()
-    for status in statuses { for warning in status.warnings where sayings.insert(warning).inserted { text += "note: \(printable(warning))\n" } }
+    for status in statuses { for warning in status.warnings where sayings.insert(warning).inserted { text += "note: \(warning.shownAsText)\n" } }
     if offline { text += "offline: newest versions are from the cached sources, not fetched now\n" }
-    io.out(text)
+    io.text(text)
 }

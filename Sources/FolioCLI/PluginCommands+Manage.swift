@@ -1,6 +1,7 @@
 import FolioCore
 import FolioPlugins
 import Foundation
+import FolioTerminal
 
 /// `plugins check` of `library` in a child process (the `folio` executable's hidden `plugins __probe`).
 func checkInChild(_ io: CommandIO) throws -> (URL) -> PluginProbeReport {
@@ -50,7 +51,8 @@ func disablePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     try args.expectAtMost(2)
     guard let plugin = pluginHost(io).anyPlugin(id) else { throw PluginError.unknownPluginOrEditor(id: id) }
     let changed = try PluginInstaller.standard(environment: io.environment).setDisabled(plugin.manifest.id, true)
-    io.line(changed ? "Disabled \(plugin.manifest.id): it is listed but not loaded" : "\(plugin.manifest.id) was already disabled")
+    let shown = plugin.manifest.id.shownAsText
+    io.line(changed ? "Disabled \(shown): it is listed but not loaded" : "\(shown) was already disabled")
     return 0
 }
 
@@ -71,7 +73,7 @@ func enablePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         try installer.accept(current, report: try checkInChild(io)(current.library))
         done.append("its changed file passed the check and is recorded")
     }
-    io.line(done.isEmpty ? "\(pluginID) is enabled (nothing to change)" : "Enabled \(pluginID): \(done.joined(separator: "; "))")
+    io.line(done.isEmpty ? "\(pluginID.shownAsText) is enabled (nothing to change)" : "Enabled \(pluginID.shownAsText): \(done.joined(separator: "; "))")
     return 0
 }
 

@@ -71,7 +71,7 @@ private func listingEntry(_ plugin: DiscoveredPlugin, _ host: PluginHost) -> Plu
 
 /// The line under a plugin saying why it is not enabled and how to enable it, or its recent crashes.
 private func stateLine(_ plugin: DiscoveredPlugin, _ host: PluginHost) -> String? {
-    let id = plugin.manifest.id
+    let id = plugin.manifest.id.shownAsText
     switch host.state(of: plugin) {
     case .enabled: return quarantineLine(host.quarantineRecord(plugin), id)
     case let .changed(recorded, actual):
@@ -83,17 +83,23 @@ private func stateLine(_ plugin: DiscoveredPlugin, _ host: PluginHost) -> String
 /// The quarantine line of a plugin, when it has one.
 private func quarantineLine(_ record: PluginBuildRecord?, _ id: String) -> String? {
     guard let record else { return nil }
-    return record.quarantined != nil ? "QUARANTINED: \(record.summary); enable with: folio plugins enable \(id)" : "warning: \(record.summary)"
+    return record.quarantined != nil ? "QUARANTINED: \(record.summary.shownAsText); enable with: folio plugins enable \(id)" : "warning: \(record.summary.shownAsText)"
 }
 
+/// One line per command: usage, shortcut and title, each the plugin's text shown as text (an escape sequence in a
+/// title must not reach the terminal, a newline must not start a line of its own).
 private func describeCommands(_ commands: [EditorCommand], _ io: CommandIO) {
-    let usageWidth = commands.map(\.usage.count).max() ?? 0
-    let keyWidth = commands.map { ($0.shortcut ?? "").count }.max() ?? 0
-    for command in commands {
-        io.line("  " + command.usage.padding(toLength: usageWidth + 2, withPad: " ", startingAt: 0)
-                + (command.shortcut ?? "").padding(toLength: keyWidth + 2, withPad: " ", startingAt: 0) + command.title)
+    let rows = commands.map { (usage: $0.usage.shownAsText, key: ($0.shortcut ?? "").shownAsText, title: $0.title.shownAsText) }
+    let usageWidth = rows.map(\.usage.count).max() ?? 0
+    let keyWidth = rows.map(\.key.count).max() ?? 0
+    for row in rows {
+        io.line("  " + row.usage.padding(toLength: usageWidth + 2, withPad: " ", startingAt: 0)
+                + row.key.padding(toLength: keyWidth + 2, withPad: " ", startingAt: 0) + row.title)
     }
 }
+
+/// Content type identifiers as one comma-separated field.
+private func typeList(_ types: [ContentType]) -> String { types.map(\.identifier.shownAsText).joined(separator: ", ") }
 
 let pluginCommands: [Command] = [
     Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins manifest FILE.so | plugins install PATH.so|DIR | "
@@ -118,13 +124,14 @@ let pluginCommands: [Command] = [
             if host.allPlugins.isEmpty { io.line("No plugins found.") }
             for plugin in host.allPlugins {
                 let state = host.state(of: plugin)
-                io.line("\(plugin.manifest.id)  \(plugin.manifest.name) \(plugin.manifest.version)  \(state.word)\(plugin.bundled ? "  (bundled)" : "")  \(plugin.library.path)")
+                let m = plugin.manifest
+                io.line("\(m.id.shownAsText)  \(m.name.shownAsText) \(m.version.shownAsText)  \(state.word)\(plugin.bundled ? "  (bundled)" : "")  \(plugin.library.path.shownAsText)")
                 if let line = stateLine(plugin, host) { io.line("  " + line) }
-                for editor in plugin.manifest.editors {
-                    io.line("  \(editor.id): \(editor.contentTypes.map(\.identifier).joined(separator: ", ")) (\(editor.priority.rawValue))")
+                for editor in m.editors {
+                    io.line("  \(editor.id.shownAsText): \(typeList(editor.contentTypes)) (\(editor.priority.rawValue))")
                 }
             }
-            for refusal in host.refusals { io.error(refusal.description + lockRepairHint(refusal)) }
+            for refusal in host.refusals { io.error(refusal.description.shownAsText + lockRepairHint(refusal)) }
             return 0
         case "info":
             let id = try args.positional(1, "ID")
@@ -133,18 +140,18 @@ let pluginCommands: [Command] = [
             guard let plugin = host.anyPlugin(id) else { throw PluginError.unknownPluginOrEditor(id: id) }
             if args.flag("--json") { try io.json(listingEntry(plugin, host)); return 0 }
             let m = plugin.manifest
-            io.line("\(m.name) \(m.version) (\(m.id)), plugin ABI \(m.abi), \(host.state(of: plugin).word)")
+            io.line("\(m.name.shownAsText) \(m.version.shownAsText) (\(m.id.shownAsText)), plugin ABI \(m.abi), \(host.state(of: plugin).word)")
             if let line = stateLine(plugin, host) { io.line(line) }
-            io.line("library:  \(plugin.library.path)")
-            io.line("manifest: \(plugin.manifestURL.path)")
+            io.line("library:  \(plugin.library.path.shownAsText)")
+            io.line("manifest: \(plugin.manifestURL.path.shownAsText)")
             for editor in m.editors {
                 io.line("")
-                io.line("editor \(editor.id) \"\(editor.name)\" (\(editor.priority.rawValue)) for \(editor.contentTypes.map(\.identifier).joined(separator: ", "))")
+                io.line("editor \(editor.id.shownAsText) \"\(editor.name.shownAsText)\" (\(editor.priority.rawValue)) for \(typeList(editor.contentTypes))")
                 for type in editor.declaredTypes {
-                    io.line("  declares \(type.identifier) conforming to \(type.conformsTo.map(\.identifier).joined(separator: ", "))"
-                            + (type.extensions.isEmpty ? "" : ", extensions \(type.extensions.joined(separator: ", "))"))
+                    io.line("  declares \(type.identifier.identifier.shownAsText) conforming to \(typeList(type.conformsTo))"
+                            + (type.extensions.isEmpty ? "" : ", extensions \(type.extensions.map(\.shownAsText).joined(separator: ", "))"))
                 }
-                if !editor.extensions.isEmpty { io.line("  capabilities: \(editor.extensions.joined(separator: ", "))") }
+                if !editor.extensions.isEmpty { io.line("  capabilities: \(editor.extensions.map(\.shownAsText).joined(separator: ", "))") }
                 io.line("  commands:")
                 describeCommands(editor.commands, io)
             }
@@ -157,14 +164,15 @@ let pluginCommands: [Command] = [
             if args.flag("--json") {
                 try io.json(report)
             } else if report.ok {
-                io.line("ok: \(report.library): \(report.name ?? "?") \(report.version ?? "?") (\(report.id ?? "?")), plugin ABI \(report.abi ?? "?")")
+                let name = (report.name ?? "?").shownAsText, version = (report.version ?? "?").shownAsText, id = (report.id ?? "?").shownAsText
+                io.line("ok: \(report.library.shownAsText): \(name) \(version) (\(id)), plugin ABI \((report.abi ?? "?").shownAsText)")
                 for editor in report.editors {
-                    io.line("  editor \(editor.id) for \(editor.contentTypes.map(\.identifier).joined(separator: ", ")) (\(editor.priority.rawValue)): "
-                            + editor.commands.map(\.id).joined(separator: ", "))
+                    io.line("  editor \(editor.id.shownAsText) for \(typeList(editor.contentTypes)) (\(editor.priority.rawValue)): "
+                            + editor.commands.map(\.id.shownAsText).joined(separator: ", "))
                 }
-                if let printed = PluginProbeOutput(report).summary { io.error("folio plugins: warning: \(report.library): \(printed) (Folio discards it)") }
+                if let printed = PluginProbeOutput(report).summary { io.error("folio plugins: warning: \(report.library.shownAsText): \(printed) (Folio discards it)") }
             } else {
-                io.error(report.refusal ?? "\(report.library): plugin refused")
+                io.error((report.refusal ?? "\(report.library): plugin refused").shownAsText)
             }
             return report.ok ? 0 : FolioCommandLine.failure
         case "manifest":
@@ -172,7 +180,7 @@ let pluginCommands: [Command] = [
             let file = try args.positional(1, "FILE.so")
             try args.expectAtMost(2)
             let manifest = try PluginManifest.generate(forLibrary: io.url(file), isolation: .standard(environment: io.environment))
-            io.line(String(decoding: try manifest.encodedForFile().dropLast(), as: UTF8.self))
+            io.out(CommandIO.escapingControls(json: String(decoding: try manifest.encodedForFile(), as: UTF8.self)))
             return 0
         case "__probe":
             // Internal: runs in the child process of `plugins check`; writes the report as JSON on descriptor 3.
@@ -187,12 +195,12 @@ let pluginCommands: [Command] = [
         try args.expectAtMost(1)
         let registry = pluginHost(io).contentTypes
         if args.flag("--json") { try io.json(registry.all); return 0 }
-        let width = registry.all.map(\.identifier.identifier.count).max() ?? 0
+        let width = registry.all.map(\.identifier.identifier.shownAsText.count).max() ?? 0
         for type in registry.all {
-            var line = type.identifier.identifier.padding(toLength: width + 2, withPad: " ", startingAt: 0)
-            line += type.conformsTo.isEmpty ? "(root)" : "→ " + type.conformsTo.map(\.identifier).joined(separator: ", ")
-            if !type.extensions.isEmpty { line += "  ." + type.extensions.joined(separator: " .") }
-            line += "  [\(type.declaredBy)]"
+            var line = type.identifier.identifier.shownAsText.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+            line += type.conformsTo.isEmpty ? "(root)" : "→ " + typeList(type.conformsTo)
+            if !type.extensions.isEmpty { line += "  ." + type.extensions.map(\.shownAsText).joined(separator: " .") }
+            line += "  [\(type.declaredBy.shownAsText)]"
             io.line(line)
         }
         return 0
@@ -215,9 +223,9 @@ let pluginCommands: [Command] = [
             try io.json(Edited(path: document.url.path, editor: outcome.editor, description: outcome.description,
                                changed: outcome.commit != nil, commit: outcome.commit))
         } else if let commit = outcome.commit {
-            io.line("[\(commit.prefix(7))] \(outcome.description)")
+            io.line("[\(commit.prefix(7))] \(outcome.description.shownAsText)")
         } else {
-            io.line("No change: \(outcome.description)")
+            io.line("No change: \(outcome.description.shownAsText)")
         }
         return 0
     },
@@ -228,7 +236,7 @@ let pluginCommands: [Command] = [
         let settings = try Settings.load(environment: io.environment)
         let editor = try pluginHost(io).chooseEditor(for: document, associations: settings.editorAssociations, override: args.value("--editor"))
         if args.flag("--json") { try io.json(editor); return 0 }
-        io.line("\(editor.name) (\(editor.id)) for \(document.metadata.contentType):")
+        io.line("\(editor.name.shownAsText) (\(editor.id.shownAsText)) for \(document.metadata.contentType.identifier.shownAsText):")
         describeCommands(editor.commands, io)
         return 0
     },
@@ -245,7 +253,7 @@ let pluginCommands: [Command] = [
                                                                 associations: settings.editorAssociations, editor: args.value("--editor"))
         } catch let error as PluginQuarantinedError {
             // Read-only: a banner, then the primary file as text.
-            io.error("folio view: \(error) (showing the file as text; enable with: folio plugins enable \(error.record.plugin))")
+            io.error("folio view: \(String(describing: error).shownAsText) (showing the file as text; enable with: folio plugins enable \(error.record.plugin.shownAsText))")
             let text = String(decoding: try document.read(path: document.metadata.primaryFile), as: UTF8.self)
             let shown = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(height).map { PluginText.viewLine($0, width: width) }
             if args.flag("--json") { try io.json(shown); return 0 }

@@ -1,4 +1,5 @@
 import Foundation
+import FolioTerminal
 import FolioCore
 import Synchronization
 
@@ -77,16 +78,10 @@ public enum StandardStreams {
         return result
     }
 
-    /// The bytes of a C string with every non-ASCII or control byte shown as `\xNN`.
+    /// The bytes of a C string shown as text: invalid UTF-8 and control bytes as visible escapes (`\xE9`, `\e`).
     static func escaped(_ pointer: UnsafePointer<CChar>) -> String {
-        var text = ""
-        var cursor = pointer
-        while cursor.pointee != 0 {
-            let byte = UInt8(bitPattern: cursor.pointee)
-            text += (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: true)
-            cursor += 1
-        }
-        return text
+        // Int8 and UInt8 may alias: the same bytes read unsigned, as LogOutput reads commit messages.
+        TerminalText.visible(utf8: UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
     }
 }
 

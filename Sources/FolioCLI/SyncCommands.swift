@@ -1,4 +1,5 @@
 import Foundation
+import FolioTerminal
 import FolioCore
 import FolioGit
 import FolioPlugins
@@ -78,7 +79,8 @@ final class TransferProgressBar: @unchecked Sendable {
         let filled = percent * width / 100
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let kib = progress.receivedBytes / 1024
-        io.error((drawn ? "\u{1B}[1A\u{1B}[2K" : "") + "\(label) [\(bar)] \(percent)% (\(progress.receivedObjects)/\(progress.totalObjects) objects, \(kib) KiB)")
+        // Raw: the bar's own cursor movements must reach the terminal (everything else it prints is Folio's).
+        io.rawError((drawn ? "\u{1B}[1A\u{1B}[2K" : "") + "\(label.shownAsText) [\(bar)] \(percent)% (\(progress.receivedObjects)/\(progress.totalObjects) objects, \(kib) KiB)\n")
         drawn = true
     }
 }
@@ -112,12 +114,12 @@ func reportPull(_ outcome: PullOutcome, document: Document, remote: String?, _ a
         return 0
     case let .merged(commit):
         if args.flag("--json") { try io.json(Pulled(outcome: "merged", commit: commit.id.hex, conflictRef: nil, conflicts: [])) } else {
-            io.line("[\(commit.id.short)] \(commit.summary)")
+            io.line("[\(commit.id.short)] \(commit.summary.shownAsText)")
         }
         return 0
     case let .conflict(conflict):
         if args.flag("--json") { try io.json(Pulled(outcome: "conflict", commit: nil, conflictRef: conflict.ref, conflicts: conflict.paths)) }
-        io.error(CommandHints.conflictAdvice(conflict, documentPath: path))
+        io.error(CommandHints.conflictAdvice(conflict, documentPath: path).shownAsText)
         return FolioCommandLine.failure
     }
 }
@@ -133,16 +135,16 @@ let syncCommands: [Command] = [
             let location = remoteLocation(try args.positional(3, "URL"), io)
             try args.expectAtMost(4)
             try document.addRemote(name, url: location)
-            if args.flag("--json") { try io.json(["name": name, "url": location]) } else { io.line("Added remote \(name) \(location)") }
+            if args.flag("--json") { try io.json(["name": name, "url": location]) } else { io.line("Added remote \(name.shownAsText) \(location.shownAsText)") }
         case "list":
             try args.expectAtMost(2)
             let remotes = try document.remotes()
-            if args.flag("--json") { try io.json(remotes) } else { for remote in remotes { io.line("\(remote.name)\t\(remote.url)") } }
+            if args.flag("--json") { try io.json(remotes) } else { for remote in remotes { io.line("\(remote.name.shownAsText)\t\(remote.url.shownAsText)") } }
         case "remove", "rm":
             let name = try args.positional(2, "NAME")
             try args.expectAtMost(3)
             try document.removeRemote(name)
-            if !args.flag("--json") { io.line("Removed remote \(name)") } else { try io.json(["removed": name]) }
+            if !args.flag("--json") { io.line("Removed remote \(name.shownAsText)") } else { try io.json(["removed": name]) }
         default:
             throw UsageError("unknown remote action '\(action)' (add, list, remove)")
         }
@@ -157,7 +159,7 @@ let syncCommands: [Command] = [
             struct Pushed: Encodable { let remote: String; let branch: String; let commit: String }
             try io.json(Pushed(remote: pushed.remote, branch: pushed.branch, commit: pushed.commit.hex))
         } else {
-            io.line("Pushed \(pushed.commit.short) to \(pushed.remote)/\(pushed.branch)")
+            io.line("Pushed \(pushed.commit.short) to \(pushed.remote.shownAsText)/\(pushed.branch.shownAsText)")
         }
         return 0
     },
@@ -187,7 +189,7 @@ let syncCommands: [Command] = [
             try io.json(Synced(pulled: pulled, pushed: pushed.commit.hex, remote: pushed.remote))
         } else {
             _ = try reportPull(outcome, document: document, remote: remote, Arguments([], options: [], flags: []), io)
-            io.line("Pushed \(pushed.commit.short) to \(pushed.remote)/\(pushed.branch)")
+            io.line("Pushed \(pushed.commit.short) to \(pushed.remote.shownAsText)/\(pushed.branch.shownAsText)")
         }
         return 0
     },
@@ -202,7 +204,7 @@ let syncCommands: [Command] = [
             struct Cloned: Encodable { let path: String; let source: String; let commit: String; let title: String }
             try io.json(Cloned(path: document.url.path, source: source, commit: head.id.hex, title: document.metadata.title))
         } else {
-            io.line("Cloned \(source) into \(document.url.path) [\(head.id.short)] \(head.summary)")
+            io.line("Cloned \(source.shownAsText) into \(document.url.path.shownAsText) [\(head.id.short)] \(head.summary.shownAsText)")
         }
         return 0
     },
@@ -219,16 +221,16 @@ let syncCommands: [Command] = [
         let unrecorded = status.unrecordedChanges.filter { !stale.contains($0) }
         if args.flag("--json") { try io.json(StatusReport(status, unrecordedChanges: unrecorded, workTree: workTree)); return 0 }
         let changes = unrecorded.isEmpty ? "no unrecorded changes"
-            : "unrecorded changes in \(unrecorded.joined(separator: ", ")) (record them with 'folio commit \(document.url.path)')"
-        io.line("On \(status.branch) at \(status.head.prefix(7)); \(changes)")
+            : "unrecorded changes in \(unrecorded.map(\.shownAsText).joined(separator: ", ")) (record them with 'folio commit \(document.url.path.shownAsText)')"
+        io.line("On \(status.branch.shownAsText) at \(status.head.prefix(7)); \(changes)")
         for remote in status.remotes {
             if remote.tracking == nil {
-                io.line("\(remote.name)\t\(remote.url)\tnever synced")
+                io.line("\(remote.name.shownAsText)\t\(remote.url.shownAsText)\tnever synced")
             } else {
-                io.line("\(remote.name)\t\(remote.url)\tahead \(remote.ahead), behind \(remote.behind)")
+                io.line("\(remote.name.shownAsText)\t\(remote.url.shownAsText)\tahead \(remote.ahead), behind \(remote.behind)")
             }
         }
-        if !status.conflicts.isEmpty { io.line("\(status.conflicts.count) kept conflict(s): see 'folio conflicts \(document.url.path)'") }
+        if !status.conflicts.isEmpty { io.line("\(status.conflicts.count) kept conflict(s): see 'folio conflicts \(document.url.path.shownAsText)'") }
         return 0
     },
     Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] [--dry-run [--json]] | update --check PATH [--source S] [--json]",
@@ -244,13 +246,13 @@ let syncCommands: [Command] = [
             let ref = try args.positional(1, "REF")
             try args.expectAtMost(2)
             let commit = try document.resolveConflict(ref, keep: side)
-            return try reportChange(commit, document: document, args, io, nothing: "Already merged; dropped \(ref)")
+            return try reportChange(commit, document: document, args, io, nothing: "Already merged; dropped \(ref.shownAsText)")
         }
         try args.expectAtMost(1)
         let kept = try document.keptConflicts()
         if args.flag("--json") { try io.json(kept); return 0 }
         if kept.isEmpty { io.line("No kept conflicts") }
-        for conflict in kept { io.line("\(conflict.ref)  \(conflict.commit.prefix(7))  \(conflict.summary)") }
+        for conflict in kept { io.line("\(conflict.ref.shownAsText)  \(conflict.commit.prefix(7))  \(conflict.summary.shownAsText)") }
         return 0
     },
 ]
@@ -282,22 +284,22 @@ func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
             try io.json(Checked(path: document.url.path, template: origin.id, current: current, latest: latest, outdated: plan.isNewer,
                                 currentCommit: plan.old.commit, latestCommit: plan.new.commit))
         } else if plan.isNewer {
-            io.line("\(origin.id): \(current) → \(latest) available; run 'folio update \(document.url.path)'")
+            io.line("\(origin.id.shownAsText): \(current.shownAsText) → \(latest.shownAsText) available; run 'folio update \(document.url.path.shownAsText)'")
         } else {
-            io.line("\(origin.id) \(current): up to date")
+            io.line("\(origin.id.shownAsText) \(current.shownAsText): up to date")
         }
         return plan.isNewer ? FolioCommandLine.failure : 0
     }
     let given = try givenAnswers(args, io)
     guard plan.isNewer || !given.isEmpty else {
-        io.line("Already up to date with \(origin.id) \(current)")
+        io.line("Already up to date with \(origin.id.shownAsText) \(current.shownAsText)")
         return 0
     }
     try plan.new.checkCompatible()
     let context = Template.defaultsContext(for: document.url)
     let collected = try plan.answers(recorded: origin.answers, given: given, mode: answerMode(args, io), context: context)
     guard plan.isNewer || !collected.changed.isEmpty else {
-        io.line("Already up to date with \(origin.id) \(current)")
+        io.line("Already up to date with \(origin.id.shownAsText) \(current.shownAsText)")
         return 0
     }
     if args.flag("--dry-run") {
@@ -315,17 +317,19 @@ func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
                             removed: collected.migration.removed, fresh: collected.fresh, changed: collected.changed))
     }
     if result.aborted {
-        io.error("update from \(result.template) \(result.fromVersion) → \(result.toVersion) aborted, nothing changed: conflicts in "
-                 + result.conflicts.map(\.path).joined(separator: ", ") + " (use --conflict=markers to merge with conflict markers)")
+        io.error("update from \(result.template.shownAsText) \(result.fromVersion.shownAsText) → \(result.toVersion.shownAsText) aborted, nothing changed: conflicts in "
+                 + result.conflicts.map(\.path.shownAsText).joined(separator: ", ") + " (use --conflict=markers to merge with conflict markers)")
         return FolioCommandLine.failure
     }
     if !args.flag("--json") {
-        if let commit = result.commit { io.line("[\(commit.id.short)] \(commit.summary)") } else { io.line("No change: the document already has that content") }
+        if let commit = result.commit { io.line("[\(commit.id.short)] \(commit.summary.shownAsText)") } else { io.line("No change: the document already has that content") }
+        let to = result.toVersion.shownAsText, path = document.url.path.shownAsText
         for conflict in result.conflicts {
+            let file = conflict.path.shownAsText
             switch conflict.resolution {
-            case "markers": io.line("conflict: \(conflict.path) has conflict markers (<<<<<<< document / >>>>>>> template \(result.toVersion)); edit it, then 'folio commit \(document.url.path)'")
-            case "restored-template": io.line("conflict: \(conflict.path) was deleted here but changed by the template; the template's version is back, delete it again to keep it gone")
-            default: io.line("conflict: \(conflict.path) kept the document's version (binary, or removed by the template)")
+            case "markers": io.line("conflict: \(file) has conflict markers (<<<<<<< document / >>>>>>> template \(to)); edit it, then 'folio commit \(path)'")
+            case "restored-template": io.line("conflict: \(file) was deleted here but changed by the template; the template's version is back, delete it again to keep it gone")
+            default: io.line("conflict: \(file) kept the document's version (binary, or removed by the template)")
             }
         }
     }
@@ -340,12 +344,12 @@ func answerMode(_ args: Arguments, _ io: CommandIO) -> AnswerMode {
     guard !args.flag("--defaults") && io.isInteractive else { return .defaults }
     let reader = PromptReader(io: io)
     return .ask { variable, defaultText, problem in
-        if let problem { io.line("  \(problem)") }
-        var prompt = variable.question
-        if let choices = variable.choices { prompt += " (\(choices.joined(separator: variable.type == .multichoice ? ", " : " / ")))" }
+        if let problem { io.line("  \(problem.shownAsText)") }
+        var prompt = variable.question.shownAsText
+        if let choices = variable.choices { prompt += " (\(choices.map(\.shownAsText).joined(separator: variable.type == .multichoice ? ", " : " / ")))" }
         if variable.type == .bool { prompt += " (yes/no)" }
-        if let defaultText { prompt += " [\(defaultText)]" }
-        io.out(prompt + ": ")
+        if let defaultText { prompt += " [\(defaultText.shownAsText)]" }
+        io.text(prompt + ": ")
         guard let answer = try reader.readLine() else { throw FolioError.inputEnded(question: variable.name) }
         return answer.trimmingCharacters(in: .whitespaces)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioTemplates
+import FolioTerminal
 
 /// The templates `lint` and `test` work on: `DIR` (a folder holding template.json), `ID` (found in the sources),
 /// or, with neither, every template of `--source` (default: the bundled ones). Also returns listing warnings
@@ -47,10 +48,11 @@ func lintTemplates(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     } else {
         var text = ""
         for report in reports {
-            for finding in report.findings { text += "\(report.template)/\(finding)\n" }
+            // One line per finding, whatever path or value from the template it quotes.
+            for finding in report.findings { text += "\(report.template)/\(finding)".shownAsText + "\n" }
         }
-        io.out(text)
-        for warning in warnings { io.error("folio templates lint: \(warning)") }
+        io.text(text)
+        for warning in warnings { io.error("folio templates lint: \(warning.shownAsText)") }
         let all = reports.flatMap(\.findings)
         let errors = all.filter { $0.severity == .error }.count + warnings.count
         let warned = all.filter { $0.severity == .warning }.count

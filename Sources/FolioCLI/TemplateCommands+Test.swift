@@ -2,6 +2,7 @@ import Foundation
 import FolioCore
 import FolioSync
 import FolioTemplates
+import FolioTerminal
 
 /// `folio templates test [DIR|ID] [--update-golden]`: runs each template's fixtures; prints what differs; exit 1 on a failure.
 func testTemplates(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
@@ -22,13 +23,13 @@ func testTemplates(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     for report in reports {
         for fixture in report.fixtures {
             let status = fixture.updated ? "UPDATED" : fixture.passed ? "ok" : "FAIL"
-            text += "\(status) \(report.template) \(fixture.name) (\(fixture.kind))\n"
-            if !fixture.passed || fixture.updated { text += fixture.differences.map { "  \($0)\n" }.joined() }
+            text += "\(status) \(report.template.shownAsText) \(fixture.name.shownAsText) (\(fixture.kind))\n"
+            if !fixture.passed || fixture.updated { text += fixture.differences.map { "  \($0.shownAsText)\n" }.joined() }
         }
     }
-    io.out(text)
-    for warning in warnings { io.error("folio templates test: \(warning)") }
-    for template in noFixtures { io.error("folio templates test: \(template) has no fixtures (tests/NAME/fixture.json)") }
+    io.text(text)
+    for warning in warnings { io.error("folio templates test: \(warning.shownAsText)") }
+    for template in noFixtures { io.error("folio templates test: \(template.shownAsText) has no fixtures (tests/NAME/fixture.json)") }
     let summary = "\(fixtures.count) fixture\(fixtures.count == 1 ? "" : "s") in \(reports.count) template\(reports.count == 1 ? "" : "s"): "
         + "\(fixtures.count - failures) passed, \(failures) failed" + (updateGolden ? ", \(fixtures.filter(\.updated).count) rewritten" : "")
     if failed { io.error("folio templates test: \(summary)") } else { io.line(summary) }

@@ -4,6 +4,7 @@ import FolioGit
 import FolioMustache
 import FolioSync
 import FolioTemplates
+import FolioTerminal
 import Synchronization
 
 /// `folio templates …` and `folio render`.
@@ -143,7 +144,7 @@ final class FetchProgressBar: Sendable {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let megabytes = String(format: "%.1f MiB", Double(progress.receivedBytes) / 1_048_576)
-        return "\r\u{1B}[K\(source.name) [\(bar)] \(Int(fraction * 100))% \(progress.receivedObjects)/\(progress.totalObjects) objects, \(megabytes)"
+        return "\r\u{1B}[K\(source.name.shownAsText) [\(bar)] \(Int(fraction * 100))% \(progress.receivedObjects)/\(progress.totalObjects) objects, \(megabytes)"
     }
 
     func finish() {
@@ -188,20 +189,20 @@ func listTemplates(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         for source in sources {
             guard let r = resolved[source.name] else { continue }
             let templates = r.templates
-            let width = templates.map(\.id.count).max() ?? 0
-            text += "\(source.name) (\(r.ref.map { "\($0) " } ?? "")\(r.commit.prefix(7)))\n"
+            let width = templates.map(\.id.shownAsText.count).max() ?? 0
+            text += "\(source.name.shownAsText) (\(r.ref.map { "\($0.shownAsText) " } ?? "")\(r.commit.prefix(7)))\n"
             for t in templates {
-                let version = t.version.map { " \($0)" } ?? ""
+                let version = t.version.map { " \($0.shownAsText)" } ?? ""
                 let star = t.featured ? " *" : ""
-                text += "  " + t.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + t.name + version + star
-                    + (t.summary.map { " — \($0)" } ?? "") + "\n"
+                text += "  " + t.id.shownAsText.padding(toLength: width + 2, withPad: " ", startingAt: 0) + t.name.shownAsText + version + star
+                    + (t.summary.map { " — \($0.shownAsText)" } ?? "") + "\n"
             }
         }
-        io.out(text)
+        io.text(text)
     }
     for source in sources {
-        for warning in resolved[source.name]?.warnings ?? [] { io.error("folio templates: warning: \(warning)") }
-        if let failure = failures[source.name] { io.error("folio templates: \(failure)") }
+        for warning in resolved[source.name]?.warnings ?? [] { io.error("folio templates: warning: \(warning.shownAsText)") }
+        if let failure = failures[source.name] { io.error("folio templates: \(failure.shownAsText)") }
     }
     return failures.isEmpty ? 0 : FolioCommandLine.failure
 }
@@ -228,28 +229,29 @@ func showTemplate(_ id: String, _ args: Arguments, _ io: CommandIO) throws -> In
                           exclude: m.exclude, copyOnly: m.copyOnly, versions: versions))
         return 0
     }
-    var text = "\(m.name) (\(m.id)\(m.version.map { " \($0)" } ?? ""))\n"
-    if let summary = m.summary { text += "  \(summary)\n" }
-    text += "  source: \(template.source.name) \(template.ref.map { "\($0) " } ?? "")\(template.commit.prefix(7))\n"
-    if let type = m.contentType { text += "  content type: \(type)\n" }
-    if let primary = m.primaryFile { text += "  primary file: \(primary)\n" }
-    if let minimum = m.minFolioVersion { text += "  needs Folio \(minimum) or newer\n" }
+    // Every field is the template author's text, shown as text (one line each).
+    var text = "\(m.name.shownAsText) (\(m.id.shownAsText)\(m.version.map { " \($0.shownAsText)" } ?? ""))\n"
+    if let summary = m.summary { text += "  \(summary.shownAsText)\n" }
+    text += "  source: \(template.source.name.shownAsText) \(template.ref.map { "\($0.shownAsText) " } ?? "")\(template.commit.prefix(7))\n"
+    if let type = m.contentType { text += "  content type: \(type.shownAsText)\n" }
+    if let primary = m.primaryFile { text += "  primary file: \(primary.shownAsText)\n" }
+    if let minimum = m.minFolioVersion { text += "  needs Folio \(minimum.shownAsText) or newer\n" }
     text += "variables:\n"
     if m.variables.isEmpty { text += "  (none)\n" }
     for v in m.variables {
-        var line = "  \(v.name) (\(v.type.rawValue))"
-        if let d = v.default { line += " default: \(describeDefault(d))" }
-        if let choices = v.choices { line += " choices: \(choices.joined(separator: ", "))" }
-        if let pattern = v.pattern { line += " pattern: \(pattern)" }
-        if let when = v.when { line += " when: \(when)" }
+        var line = "  \(v.name.shownAsText) (\(v.type.rawValue))"
+        if let d = v.default { line += " default: \(describeDefault(d).shownAsText)" }
+        if let choices = v.choices { line += " choices: \(choices.map(\.shownAsText).joined(separator: ", "))" }
+        if let pattern = v.pattern { line += " pattern: \(pattern.shownAsText)" }
+        if let when = v.when { line += " when: \(when.shownAsText)" }
         if v.secret == true { line += " secret" }
-        line += " — \(v.question)"
+        line += " — \(v.question.shownAsText)"
         text += line + "\n"
     }
     text += versionLines(versions)
     text += "files:\n"
-    for file in files { text += "  \(file)\n" }
-    io.out(text)
+    for file in files { text += "  \(file.shownAsText)\n" }
+    io.text(text)
     return 0
 }
 
@@ -270,7 +272,7 @@ func updateSources(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         switch event {
         case let .resolved(r):
             reports.append(Updated(name: r.source.name, commit: r.commit, ref: r.ref, templates: r.templates.count, error: nil))
-            for warning in r.warnings { io.error("folio templates: warning: \(warning)") ; failed = failed || warning.contains("failed") }
+            for warning in r.warnings { io.error("folio templates: warning: \(warning.shownAsText)") ; failed = failed || warning.contains("failed") }
         case let .failed(source, message):
             failed = true
             reports.append(Updated(name: source.name, commit: nil, ref: nil, templates: 0, error: message))
@@ -282,8 +284,8 @@ func updateSources(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         try io.json(reports)
     } else {
         for r in reports {
-            if let error = r.error { io.error("folio templates: \(error)") } else {
-                io.line("\(r.name): \(r.ref.map { "\($0) " } ?? "")\(r.commit?.prefix(7) ?? "") (\(r.templates) templates)")
+            if let error = r.error { io.error("folio templates: \(error.shownAsText)") } else {
+                io.line("\(r.name.shownAsText): \(r.ref.map { "\($0.shownAsText) " } ?? "")\(r.commit?.prefix(7) ?? "") (\(r.templates) templates)")
             }
         }
     }
@@ -305,7 +307,7 @@ func addSource(_ name: String, _ url: String, _ args: Arguments, _ io: CommandIO
     if args.flag("--json") {
         try io.json(TemplateSourceSetting(name: name, url: location, ref: args.value("--ref")))
     } else {
-        io.line("Added template source \(name): \(location)\(args.value("--ref").map { " at \($0)" } ?? "")")
+        io.line("Added template source \(name): \(location.shownAsText)\(args.value("--ref").map { " at \($0.shownAsText)" } ?? "")")
     }
     return 0
 }
@@ -398,13 +400,14 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     if asks {
         let reader = PromptReader(io: io)
         mode = .ask { variable, defaultText, problem in
-            if let problem { io.line("  \(problem)") }
-            if let help = variable.help, problem == nil { io.line("  \(help)") }
-            var prompt = variable.question
-            if let choices = variable.choices { prompt += " (\(choices.joined(separator: variable.type == .multichoice ? ", " : " / ")))" }
+            // The template's question, help, choices and default are its author's text: shown as text.
+            if let problem { io.line("  \(problem.shownAsText)") }
+            if let help = variable.help, problem == nil { io.line("  \(help.shownAsText)") }
+            var prompt = variable.question.shownAsText
+            if let choices = variable.choices { prompt += " (\(choices.map(\.shownAsText).joined(separator: variable.type == .multichoice ? ", " : " / ")))" }
             if variable.type == .bool { prompt += " (yes/no)" }
-            if let defaultText, !variable.isSecretForPrompt { prompt += " [\(defaultText)]" }
-            io.out(prompt + ": ")
+            if let defaultText, !variable.isSecretForPrompt { prompt += " [\(defaultText.shownAsText)]" }
+            io.text(prompt + ": ")
             guard let answer = try reader.readLine() else {
                 throw FolioError.inputEnded(question: variable.name)
             }
@@ -434,7 +437,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
                             ref: template.ref, templateCommit: template.commit, contentType: document.metadata.contentType.identifier,
                             title: document.metadata.title, primaryFile: document.metadata.primaryFile, commit: head.id.hex))
     } else {
-        io.line("Created \(document.url.path) [\(head.id.short)] \(head.summary)")
+        io.line("Created \(document.url.path.shownAsText) [\(head.id.short)] \(head.summary.shownAsText)")
     }
     return 0
 }

@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioTemplates
+import FolioTerminal
 
 /// `folio templates search WORDS… [--source S] [--offline] [--json]`: templates of every configured source whose
 /// id, name, summary, tags, content type or group holds every word; offline from the cached copies.
@@ -24,17 +25,17 @@ func searchTemplates(_ words: [String], _ args: Arguments, _ io: CommandIO) thro
         struct Found: Encodable { let words: [String]; let offline: Bool; let templates: [TemplateSearchHit]; let failedSources: [String: String] }
         try io.json(Found(words: words, offline: args.flag("--offline"), templates: hits, failedSources: failures))
     } else {
-        let width = hits.map { $0.id.count }.max() ?? 0
-        var text = hits.isEmpty ? "No template matches \(shortened(words.joined(separator: " ")))\n" : ""
+        let width = hits.map { $0.id.shownAsText.count }.max() ?? 0
+        var text = hits.isEmpty ? "No template matches \(shortened(words.joined(separator: " ")).shownAsText)\n" : ""
         for hit in hits {
-            text += "\(printable(hit.source))  " + printable(hit.id).padding(toLength: width + 2, withPad: " ", startingAt: 0) + printable(hit.name)
-                + (hit.version.map { " \(printable($0))" } ?? "") + (hit.summary.map { " — \(printable($0))" } ?? "") + "\n"
+            text += "\(hit.source.shownAsText)  " + hit.id.shownAsText.padding(toLength: width + 2, withPad: " ", startingAt: 0) + hit.name.shownAsText
+                + (hit.version.map { " \($0.shownAsText)" } ?? "") + (hit.summary.map { " — \($0.shownAsText)" } ?? "") + "\n"
         }
-        io.out(text)
+        io.text(text)
     }
     for source in sources {
-        for warning in resolved[source.name]?.warnings ?? [] { io.error("folio templates: warning: \(warning)") }
-        if let failure = failures[source.name] { io.error("folio templates: \(failure)") }
+        for warning in resolved[source.name]?.warnings ?? [] { io.error("folio templates: warning: \(warning.shownAsText)") }
+        if let failure = failures[source.name] { io.error("folio templates: \(failure.shownAsText)") }
     }
     return failures.isEmpty ? 0 : FolioCommandLine.failure
 }
@@ -44,7 +45,7 @@ func versionLines(_ versions: [TemplateVersion]) -> String {
     var text = "versions:\n"
     if versions.isEmpty { text += "  (no tags: the source is a folder or is not tagged)\n" }
     for version in versions {
-        text += "  \(printable(version.tag)) \(version.commit.prefix(7))" + (version.version.map { " (template.json: \(printable($0)))" } ?? "") + "\n"
+        text += "  \(version.tag.shownAsText) \(version.commit.prefix(7))" + (version.version.map { " (template.json: \($0.shownAsText))" } ?? "") + "\n"
     }
     return text
 }

@@ -2,6 +2,7 @@ import Foundation
 import FolioCore
 import FolioSync
 import FolioTemplates
+import FolioTerminal
 
 /// A document names a template source the user has not trusted for it (it may have come with a clone).
 struct UntrustedTemplateSourceError: Error, CustomStringConvertible {
@@ -9,18 +10,10 @@ struct UntrustedTemplateSourceError: Error, CustomStringConvertible {
     let location: String
 
     var description: String {
-        let shown = printable(location)
+        let shown = location.shownAsText
         return "\(document): its template source '\(shown)' is not trusted here (the document may come from someone else); "
             + "confirm it on a terminal, or pass --source '\(shown)' to use it"
     }
-}
-
-/// `text` with control characters escaped: a document's fields must not drive the terminal.
-func printable(_ text: String) -> String {
-    String(text.unicodeScalars.map { scalar -> String in
-        scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
-            ? scalar.escaped(asASCII: true) : String(scalar)
-    }.joined())
 }
 
 /// Decides whether the template source a document's `.folio/document.json` names may be read (fetched or
@@ -56,7 +49,7 @@ private func namesLocation(_ named: String, _ location: String, _ io: CommandIO)
 
 /// Asks whether to use `location` for `document`.
 private func confirm(_ location: String, document: Document, _ io: CommandIO) throws -> Bool {
-    io.line("\(document.url.path) says it was made from the template source '\(printable(location))'.")
+    io.line("\(document.url.path.shownAsText) says it was made from the template source '\(location.shownAsText)'.")
     io.out("Read templates from it for this document? Only say yes if you trust it [y/N]: ")
     guard let answer = try PromptReader(io: io).readLine() else { return false }
     return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())

@@ -2,21 +2,22 @@ import Foundation
 import FolioCore
 import FolioSync
 import FolioTemplates
+import FolioTerminal
 
 /// Says, one line each, how the recorded answers carried over to the new version: renamed, removed, refused, and
 /// the new questions that took their default (`defaults`: nobody was asked).
 func reportAnswerMigration(_ collected: UpdateAnswers, defaults: Bool, _ io: CommandIO) {
     for (old, new) in collected.migration.renamed.sorted(by: { $0.key < $1.key }) {
-        io.line("answer '\(old)' is now '\(new)'")
+        io.line("answer '\(old.shownAsText)' is now '\(new.shownAsText)'")
     }
-    for name in collected.migration.removed { io.line("answer '\(name)' dropped: the template no longer asks it") }
+    for name in collected.migration.removed { io.line("answer '\(name.shownAsText)' dropped: the template no longer asks it") }
     for (name, why) in collected.migration.refused.sorted(by: { $0.key < $1.key }) {
-        io.line("answer '\(name)' no longer accepted (\(why))")
+        io.line("answer '\(name.shownAsText)' no longer accepted (\(why.shownAsText))")
     }
     guard defaults else { return }
     for name in collected.fresh {
         let value = collected.answers[name].map(TemplateVariable.display) ?? ""
-        io.line("new question '\(name)': took the default '\(value)'")
+        io.line("new question '\(name.shownAsText)': took the default '\(value.shownAsText)'")
     }
 }
 
@@ -33,11 +34,11 @@ func printUpdatePreview(_ preview: TemplateUpdatePreview, _ collected: UpdateAns
     }
     reportAnswerMigration(collected, defaults: !answerModeAsks(args, io), io)
     let width = preview.files.map(\.change.count).max() ?? 0
-    var text = "Update from \(preview.template) \(preview.from) → \(preview.to) would:\n"
+    var text = "Update from \(preview.template.shownAsText) \(preview.from.shownAsText) → \(preview.to.shownAsText) would:\n"
     for file in preview.files {
-        text += "  " + file.change.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (file.from.map { "\($0) → " } ?? "") + file.path + "\n"
+        text += "  " + file.change.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (file.from.map { "\($0.shownAsText) → " } ?? "") + file.path.shownAsText + "\n"
     }
     text += "Nothing was changed (--dry-run).\n"
-    io.out(text)
+    io.text(text)
     return 0
 }

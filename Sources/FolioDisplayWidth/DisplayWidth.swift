@@ -21,7 +21,7 @@ public enum DisplayWidth {
         return result
     }
 
-    /// The number of terminal cells `text` occupies.
+    /// The number of terminal cells `text` occupies as drawn (control characters as their visible escapes).
     public static func width(of text: String) -> Int {
         clusters(text).reduce(0) { $0 + $1.width }
     }
@@ -57,8 +57,12 @@ public enum DisplayWidth {
         return cut + String(repeating: " ", count: max(0, width - self.width(of: cut)))
     }
 
+    /// The cells one cluster takes as drawn. A control or bidi character (a cluster of its own) is drawn as its
+    /// visible escape (`TerminalText.visible`, as `CellGrid.put` does), so it takes the escape's width: text measured
+    /// or cut before it is drawn lines up with what the screen shows.
     static func clusterWidth(_ scalars: String.UnicodeScalarView) -> Int {
         guard let first = scalars.first else { return 0 }
+        if scalars.contains(where: { TerminalText.isEscaped($0) }) { return TerminalText.visible(String(scalars)).utf8.count }
         var width = self.width(of: first)
         var regionalIndicators = 0
         for scalar in scalars {

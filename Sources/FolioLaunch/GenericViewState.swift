@@ -102,36 +102,23 @@ public struct GenericFileView: Equatable, Sendable {
 
 /// Text from the document made safe to draw: no escape or control character reaches the terminal.
 public enum GenericText {
-    /// `text` with C0 controls and DEL as caret notation (^[), C1 controls and U+2028/9 as "?", and tabs as spaces to
-    /// the next multiple of 8 (or "^I" when `expandTabs` is off, as in file names).
+    /// `text` with control and bidi characters as their visible escapes (`TerminalText.visible`: `\e`, `\x07`,
+    /// `\u{9B}`, `\u{2028}`), and tabs as spaces to the next multiple of 8 (or `\t` when `expandTabs` is off, as
+    /// in file names).
     public static func sanitize(_ text: some StringProtocol, expandTabs: Bool = false) -> String {
-        if !text.unicodeScalars.contains(where: needsCare) { return String(text) }
+        guard expandTabs, text.contains("\t") else { return TerminalText.visible(text) }
         var out = ""
         var column = 0
-        for character in String(text) {
-            if character == "\t", expandTabs {
+        for (index, part) in text.split(separator: "\t", omittingEmptySubsequences: false).enumerated() {
+            if index > 0 {
                 let spaces = 8 - column % 8
                 out += String(repeating: " ", count: spaces); column += spaces
-                continue
             }
-            var shown = ""
-            for scalar in character.unicodeScalars {
-                switch scalar.value {
-                case 0..<0x20: shown += "^" + String(Character(Unicode.Scalar(UInt8(scalar.value) + 0x40)))
-                case 0x7F: shown += "^?"
-                case 0x80..<0xA0, 0x2028, 0x2029: shown += "?"
-                default: shown.unicodeScalars.append(scalar)
-                }
-            }
+            let shown = TerminalText.visible(part)
             out += shown
             column += DisplayWidth.width(of: shown)
         }
         return out
-    }
-
-    /// Whether a scalar is shown as something else (a control character, a tab, a line or paragraph separator).
-    static func needsCare(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// A size for people: "812 B", "4.2 KB", "1.5 MB".

@@ -89,12 +89,12 @@ public struct TextField: Equatable, Sendable {
 
     // MARK: Drawing
 
-    /// How one character shows in a one-line field: a kept newline as "⏎", a tab as a space, other controls as "�".
+    /// How one character shows in a one-line field: a kept newline as "⏎", a tab as a space, other control and bidi
+    /// characters as their visible escapes (`TerminalText.visible`: `\e`, `\u{202E}`), as every screen shows them.
     static func shown(_ character: Character) -> String {
         if character == "\n" || character == "\r\n" || character == "\r" { return "⏎" }
         if character == "\t" { return " " }
-        if character.unicodeScalars.allSatisfy({ $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) { return "�" }
-        return String(character)
+        return TerminalText.visible(String(character))
     }
 
     /// The cells of each character as shown.

@@ -3,15 +3,13 @@ import FolioDisplayWidth
 /// Helpers for rendering plain-text views that fit a terminal.
 public enum ViewText {
     /// `text` cut to at most `width` terminal cells (the host's own width function: wide CJK and emoji are two
-    /// cells), ending in "…" when cut; tabs and newlines become spaces, other control characters (C0, DEL, C1: a
-    /// document's escape sequences must not reach the terminal) U+FFFD.
+    /// cells), ending in "…" when cut; tabs and newlines become spaces, other control and bidi characters (a
+    /// document's escape sequences must not reach the terminal) their visible escapes (`\e`, `\u{9B}`), exactly as
+    /// the host shows them (`TerminalText.visible`), so a line fitted here is not cut again by the host.
     public static func fit(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
-        let clean = String(text.map { character -> Character in
-            if character == "\t" || character.isNewline { return " " }
-            return character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } ? "\u{FFFD}" : character
-        })
-        return DisplayWidth.truncate(clean, to: width)
+        let clean = String(text.map { character -> Character in character == "\t" || character.isNewline ? " " : character })
+        return DisplayWidth.truncate(TerminalText.visible(clean), to: width)
     }
 
     /// The number of terminal cells `text` takes, as the host measures it (for lining up columns).

@@ -71,22 +71,18 @@ public enum PluginText {
         return result
     }
 
-    /// One line of an editor's view for a `width`-cell screen: control characters removed (tabs become a space),
-    /// clipped to `width` cells with the host's width function (`DisplayWidth`), whatever the plugin measured.
+    /// One line of an editor's view for a `width`-cell screen: control and bidi characters shown as their visible
+    /// escapes (tabs become a space), clipped to `width` cells with the host's width function (`DisplayWidth`),
+    /// whatever the plugin measured.
     public static func viewLine<S: StringProtocol>(_ line: S, width: Int) -> String {
         DisplayWidth.truncate(viewLine(line), to: max(0, width))
     }
 
-    /// One line of an editor's view: control characters removed (tabs become a space).
+    /// One line of an editor's view: tabs become a space, other control and bidi characters their visible escapes
+    /// (`TerminalText.visible`, as every screen shows untrusted text: `\e`, `\n`, `\u{9B}`).
     public static func viewLine<S: StringProtocol>(_ line: S) -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in line.unicodeScalars {
-            if scalar == "\t" { scalars.append(" ") } else if !isControl(scalar) { scalars.append(scalar) }
-        }
-        return String(scalars)
+        TerminalText.visible(line.contains("\t") ? String(line).replacingOccurrences(of: "\t", with: " ") : String(line))
     }
 
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { TerminalText.isControl(scalar) }
 }

@@ -77,7 +77,7 @@ extension MeaningLint {
             if tag.kind == .variable, let example = hazard(of: tag, sections: sections) {
                 let at = place.position(of: tag)
                 add(.unsafePathSegment, place.file, at.line, at.column,
-                    "'{{\(tag.name)}}' in a path can render to '\(example.escapedForMessage)', which instantiation refuses; "
+                    "'{{\(tag.name)}}' in a path can render to '\(example)', which instantiation refuses; "
                     + "give the variable a pattern or choices that rule it out, or use {{\(tag.nameParts.first ?? tag.name).slug}}")
             }
             let inner = tag.kind == .section || tag.kind == .invertedSection ? sections + [tag.name] : sections
@@ -158,9 +158,3 @@ extension MeaningLint {
     }
 }
 
-extension String {
-    /// Control characters shown as escapes, so a message stays on one line.
-    var escapedForMessage: String {
-        String(unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined())
-    }
-}

@@ -107,16 +107,20 @@ public struct CellGrid: Hashable, Sendable {
 
     /// Draws `text` on one line from column `x`, clipped to the grid and truncated with "…" to `maxWidth`;
     /// a `.default` background keeps the background already there. Returns the column after the last cell written.
+    /// This is where every screen's text becomes cells, so it is where untrusted text is made safe: control
+    /// characters (C0 with newline and tab, DEL, C1) and bidi controls are drawn as their visible escapes
+    /// (`TerminalText.visible`: `\e`, `\n`, `\u{202E}`…), never sent to the terminal or silently dropped.
     @discardableResult
     public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .plain, maxWidth: Int? = nil) -> Int {
-        let text = maxWidth.map { DisplayWidth.truncate(text, to: $0) } ?? text
+        let shown = TerminalText.visible(text)
+        let text = maxWidth.map { DisplayWidth.truncate(shown, to: $0) } ?? shown
         guard y >= 0, y < height else { return x + DisplayWidth.width(of: text) }
         let limit = maxWidth.map { x + max(0, $0) } ?? Int.max
         var column = x
         for (grapheme, w) in DisplayWidth.clusters(text) {
             if w == 0 {
-                // Zero-width clusters (lone combining marks, controls) join the previous cell when there is one.
-                if column - 1 >= 0, column - 1 < width, column <= limit, !grapheme.unicodeScalars.allSatisfy({ $0.value < 0x20 || $0.value == 0x7F }) {
+                // Zero-width clusters (lone combining marks) join the previous cell when there is one.
+                if column - 1 >= 0, column - 1 < width, column <= limit {
                     var previous = self[column - 1, y]
                     if previous.isContinuation, column - 2 >= 0 { previous = self[column - 2, y]; previous.grapheme += grapheme; self[column - 2, y] = previous }
                     else { previous.grapheme += grapheme; self[column - 1, y] = previous }

@@ -16,7 +16,7 @@ public struct PastedText: Hashable, Sendable {
             defer { previousCR = value == 0x0D }
             if value == 0x0D { scalars.append("\n"); continue }
             if value == 0x0A { if !previousCR { scalars.append("\n") }; continue }
-            if value == 0x09 || (value >= 0x20 && value != 0x7F && !(0x80..<0xA0).contains(value)) { scalars.append(scalar) }
+            if value == 0x09 || !TerminalText.isControl(scalar) { scalars.append(scalar) }
         }
         return String(scalars)
     }

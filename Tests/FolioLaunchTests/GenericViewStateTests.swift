@@ -221,12 +221,12 @@ final class GenericViewStateTests: XCTestCase {
 
     // MARK: What reaches the terminal
 
-    func testGivenEscapeAndControlCharactersInANameOrTheTextThenTheyAreShownAsCaretsNeverSent() {
-        XCTAssertEqual(GenericText.sanitize("bad\u{1B}[31mname\u{07}\u{7F}\u{9B}2J\u{2028}"), "bad^[[31mname^G^??2J?")
+    func testGivenEscapeAndControlCharactersInANameOrTheTextThenTheyAreShownAsVisibleEscapesNeverSent() {
+        XCTAssertEqual(GenericText.sanitize("bad\u{1B}[31mname\u{07}\u{7F}\u{9B}2J\u{2028}"), "bad\\e[31mname\\x07\\x7F\\u{9B}2J\\u{2028}")
         let view = Self.view([GenericFileEntry(path: "x\u{1B}]0;pwned\u{07}/f\u{1B}[2J.txt", size: 1)])
-        XCTAssertEqual(view.rows.map(\.name), ["x^[]0;pwned^G", "f^[[2J.txt"])
+        XCTAssertEqual(view.rows.map(\.name), ["x\\e]0;pwned\\x07", "f\\e[2J.txt"])
         let file = GenericFileView(path: "f", data: Data("a\tb\u{1B}[31m\r\nc\rd\n".utf8))
-        XCTAssertEqual(file.lines, ["a       b^[[31m", "c^Md"])
+        XCTAssertEqual(file.lines, ["a       b\\e[31m", "c\\rd"])
         let grid = Screens.generic(view, width: 60, height: 8)
         XCTAssertFalse(grid.plainText().unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }

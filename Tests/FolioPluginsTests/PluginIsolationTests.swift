@@ -167,12 +167,12 @@ final class PluginIsolationTests: XCTestCase {
         _ = crashing
     }
 
-    func testGivenAViewWithEscapeSequencesWhenPrintedThenControlCharactersAreRemoved() throws {
+    func testGivenAViewWithEscapeSequencesWhenPrintedThenControlCharactersAreShownAsEscapes() throws {
         try build()
         _ = try makeDocument(content: "41")
         let result = folio("view", "count")
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout, "tally [31m41\n")
+        XCTAssertEqual(result.stdout, "tally \\e[31m41\n")
     }
 
     func testGivenASemanticDiffThatCrashesWhenDiffedThenOneLine() throws {
@@ -326,7 +326,7 @@ final class PluginIsolationTests: XCTestCase {
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
         XCTAssertEqual(PluginQuarantine(folder: temp.path("state")).records().count, 0, "a cancel is not a strike")
         // The document came from bytes, so it reopens in a fresh host.
-        XCTAssertEqual(try document.view(width: 40, height: 5, selection: ViewSelection()), ["tally [31m1"])
+        XCTAssertEqual(try document.view(width: 40, height: 5, selection: ViewSelection()), ["tally \\e[31m1"])
         XCTAssertNotNil(plugin.hostPID)
     }
 

@@ -41,7 +41,7 @@ final class PluginWireTests: XCTestCase {
         XCTAssertEqual(PluginText.description(Data([0x6F, 0x6B, 0xFF, 0x1B, 0x5B, 0x32, 0x4A, 0x0A, 0x0D, 0x78])), "ok\u{FFFD} [2J x")
         XCTAssertEqual(PluginText.description("  tab\there\u{85}next\u{7F}  "), "tab here next")
         XCTAssertEqual(PluginText.description(String(repeating: "é", count: 500)).count, 200)
-        XCTAssertEqual(PluginText.viewLine("a\u{1B}[31mb\tc\u{9B}"), "a[31mb c")
+        XCTAssertEqual(PluginText.viewLine("a\u{1B}[31mb\tc\u{9B}"), "a\\e[31mb c\\u{9B}")
     }
 
     func testGivenPluginLimitsInSettingsWhenLoadedThenTheyApplyAndNonsenseIsOneLineNamingTheFile() throws {

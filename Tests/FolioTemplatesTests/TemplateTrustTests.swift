@@ -143,6 +143,6 @@ extension TemplateTrustTests {
         let result = check("escaped")
         XCTAssertNotEqual(result.status, 0)
         XCTAssertFalse(result.stderr.contains("\u{1b}"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("/tmp/x\\u{1B}[2Jy"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("/tmp/x\\e[2Jy"), result.stderr)
     }
 }

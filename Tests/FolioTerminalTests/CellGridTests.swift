@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import FolioTerminal
 
@@ -55,5 +56,21 @@ final class CellGridTests: XCTestCase {
         XCTAssertEqual(grid.ansiText(capability: .ansi16), "\u{1B}[0;1;32mab\u{1B}[0m \u{1B}[0m")
         XCTAssertEqual(grid.ansiText(capability: .none), "ab")
         XCTAssertEqual(grid.ansiText(capability: .monochrome), "\u{1B}[0;1mab\u{1B}[0m \u{1B}[0m")
+    }
+
+    func testGivenTextWithControlAndBidiCharactersWhenPutThenTheCellsShowEscapesAndTheTerminalGetsNoneOfThem() throws {
+        // Given a line holding an OSC 52 clipboard write, an 8-bit CSI, a bidi override, a CR and a newline
+        var grid = CellGrid(width: 60, height: 2)
+        grid.put("x\u{1B}]52;c;cHduZWQ=\u{07}y\u{9B}2J\u{202E}z\r\nw", x: 0, y: 0)
+        // When it becomes cells; Then they show the visible escapes, on the one row it was put on
+        XCTAssertEqual(grid.line(0), "x\\e]52;c;cHduZWQ=\\x07y\\u{9B}2J\\u{202E}z\\r\\nw")
+        XCTAssertEqual(grid.line(1), "")
+        // And the bytes written to the terminal hold no control character but the frame's own CSI sequences
+        var buffer = FrameBuffer(capability: .truecolor)
+        let written = buffer.update(to: grid)
+        let own = try NSRegularExpression(pattern: "\u{1B}\\[[0-9;?]*[A-Za-z]")
+        let rest = own.stringByReplacingMatches(in: written, range: NSRange(written.startIndex..., in: written), withTemplate: "")
+        let controls = rest.unicodeScalars.filter { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) }
+        XCTAssertEqual(controls.map(\.value), [], rest.debugDescription)
     }
 }

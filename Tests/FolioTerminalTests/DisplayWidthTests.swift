@@ -28,8 +28,14 @@ final class DisplayWidthTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.clusters("e\u{301}x").map(\.grapheme), ["e\u{301}", "x"])
     }
 
-    func testControlCharactersAreZero() {
-        XCTAssertEqual(DisplayWidth.width(of: "\u{7}"), 0)
+    func testGivenControlCharactersWhenMeasuredThenEachTakesTheWidthOfTheEscapeTheScreenDraws() {
+        // Screens draw controls as visible escapes (CellGrid.put), so text measured first lines up with what is drawn
+        XCTAssertEqual(DisplayWidth.width(of: "\u{7}"), 4, "\\x07")
+        XCTAssertEqual(DisplayWidth.width(of: "a\u{1B}[2J"), 6, "a\\e[2J")
+        XCTAssertEqual(DisplayWidth.width(of: "a\u{202E}b"), 10, "a\\u{202E}b")
+        XCTAssertEqual(DisplayWidth.width(of: Unicode.Scalar(7)), 0, "a scalar alone has no width of its own")
+        var grid = CellGrid(width: 20, height: 1)
+        XCTAssertEqual(grid.put("a\u{1B}[2J\u{7}", x: 0, y: 0), DisplayWidth.width(of: "a\u{1B}[2J\u{7}"))
     }
 
     func testTruncationNeverSplitsAWideCharacter() {
