@@ -7,14 +7,12 @@ import FolioGit
 /// git's object rules (`GitObjectRules`: no `.git` in any spelling, no `.`/`..`/empty/`/` names, known modes, no
 /// submodules, …), Folio's reserved names (`.folio-tmp-…`), and a `.folio/document.json` that validates.
 package enum DocumentTreeGate {
-    /// Why `path` is refused by Folio's own naming rules, nil when it is fine.
-    @Sendable package static func reservedPath(_ path: String) -> String? {
-        ReservedNames.reservedPart(of: path).map { _ in "Folio's temporary files ('.folio-tmp-…')" }
-    }
+    /// The names Folio keeps for its temporary files (`WorkTree.temporaryPrefix`), refused in any tree.
+    package static let reserved = ReservedNamePrefixes([WorkTree.temporaryPrefix], why: "Folio's temporary files ('\(WorkTree.temporaryPrefix)…')")
 
     /// What a document's fetch accepts: git's rules, Folio's names, and branches whose tip is a valid document.
     package static var incomingRules: IncomingRules {
-        IncomingRules(pathRule: reservedPath, branchTip: { _, commit, objects in
+        IncomingRules(reserved: reserved, branchTip: { _, commit, objects in
             try checkDescription(in: objects.commit(commit).tree, repository: objects)
         })
     }
@@ -22,7 +20,7 @@ package enum DocumentTreeGate {
     /// Checks `tree` where it differs from `shown` (the tree the work tree shows; nil: check it all). Throws
     /// `RefusedObject`.
     package static func check(_ tree: ObjectID, shown: ObjectID?, commit: ObjectID? = nil, repository: Repository) throws {
-        try repository.checkTree(tree, against: shown, commit: commit, pathRule: reservedPath)
+        try repository.checkTree(tree, against: shown, commit: commit, reserved: reserved)
         let entry = try repository.entry(atPath: DocumentMetadata.path, inTree: tree)
         if let shown, let entry, try repository.entry(atPath: DocumentMetadata.path, inTree: shown)?.id == entry.id { return }
         do { try checkDescription(in: tree, repository: repository) } catch let problem as GitObjectProblem {

@@ -69,6 +69,25 @@ public struct GitObjectRejection: Error, Sendable, Equatable {
     }
 }
 
+/// Names a caller keeps for itself beyond git's rules: entries starting with one of `prefixes` (ASCII letters in any
+/// case) are refused, `why` saying what they are kept for.
+public struct ReservedNamePrefixes: Sendable, Equatable {
+    public let prefixes: [[UInt8]]
+    public let why: String
+
+    public init(_ prefixes: [String], why: String) {
+        self.prefixes = prefixes.map { Array($0.lowercased().utf8) }
+        self.why = why
+    }
+
+    /// Whether `name` starts with one of the prefixes.
+    public func matches(_ name: some Collection<UInt8>) -> Bool {
+        prefixes.contains { prefix in
+            name.count >= prefix.count && zip(name, prefix).allSatisfy { ((65...90).contains($0) ? $0 | 0x20 : $0) == $1 }
+        }
+    }
+}
+
 /// One entry of a raw tree: its mode, name and the object it names.
 public struct RawTreeEntry: Sendable, Equatable {
     public enum Kind: Sendable, Equatable { case file, executable, symlink, tree, gitlink }
@@ -90,71 +109,89 @@ public enum GitObjectRules {
     /// without duplicates, UTF-8 names, no submodules, no settings files that are links.
     public static func parseTree(_ bytes: UnsafeRawBufferPointer) throws(GitObjectRejection) -> [RawTreeEntry] {
         var entries: [RawTreeEntry] = []
-        var previous: (name: ArraySlice<UInt8>, isTree: Bool)?
-        var offset = 0
-        let count = bytes.count
-        while offset < count {
-            let (mode, modeText, afterMode) = try parseMode(bytes, from: offset)
-            guard let nul = firstIndex(of: 0, in: bytes, from: afterMode) else {
-                throw GitObjectRejection(name: nil, problem: .malformedTree("an entry's name has no end"))
-            }
-            let nameBytes = Array(bytes[afterMode..<nul])[...]
-            guard nul + 21 <= count else {
-                throw GitObjectRejection(name: shown(nameBytes), problem: .malformedTree("an entry's id is cut short"))
-            }
-            let id = Array(bytes[(nul + 1)..<(nul + 21)])
-            offset = nul + 21
-            let kind = try entryKind(mode: mode, text: modeText, name: nameBytes)
-            guard let name = String(validating: nameBytes, as: UTF8.self) else {
-                throw GitObjectRejection(name: shown(nameBytes), problem: .nameNotUTF8)
-            }
-            if let problem = problem(withName: nameBytes, kind: kind) { throw GitObjectRejection(name: name, problem: problem) }
-            if let previous {
-                let order = compareTreeNames(previous.name, previous.isTree, nameBytes, kind == .tree)
-                if previous.name == nameBytes { throw GitObjectRejection(name: name, problem: .duplicateEntry) }
-                // git's order puts "a" (a file) before "a.b" before "a/" (a folder): a file and a folder of one name
-                // compare apart, so they are found as a duplicate only when adjacent by name as well.
-                if order >= 0 { throw GitObjectRejection(name: name, problem: .unsortedEntries) }
-            }
-            previous = (nameBytes, kind == .tree)
-            entries.append(RawTreeEntry(kind: kind, mode: mode, name: name, id: id))
+        try checkTree(bytes) { (kind, mode, name, idOffset) throws(GitObjectRejection) in
+            let text = try text(of: name)
+            entries.append(RawTreeEntry(kind: kind, mode: mode, name: text, id: Array(bytes[idOffset..<(idOffset + 20)])))
         }
-        try rejectFileAndFolderOfOneName(entries)
         return entries
     }
 
-    /// Parses an entry's octal mode up to its space; returns the mode, its digits and the offset after the space.
-    private static func parseMode(_ bytes: UnsafeRawBufferPointer, from start: Int) throws(GitObjectRejection) -> (UInt32, String, Int) {
+    /// The rules of `parseTree` without building entries (the fetch-time check reads every new tree): `visit` gets
+    /// each entry's kind, mode, name bytes (valid UTF-8) and the offset of its 20-byte id, in order.
+    public static func checkTree(_ bytes: UnsafeRawBufferPointer,
+                                 visit: (RawTreeEntry.Kind, UInt32, Slice<UnsafeRawBufferPointer>, Int) throws(GitObjectRejection) -> Void) throws(GitObjectRejection) {
+        var previous: (name: Slice<UnsafeRawBufferPointer>, isTree: Bool)?
+        var sawTree = false
+        var offset = 0
+        let count = bytes.count
+        while offset < count {
+            let (mode, zeroPadded, afterMode) = try parseMode(bytes, from: offset)
+            guard let nul = firstIndex(of: 0, in: bytes, from: afterMode) else {
+                throw GitObjectRejection(name: nil, problem: .malformedTree("an entry's name has no end"))
+            }
+            let name = bytes[afterMode..<nul]
+            guard nul + 21 <= count else {
+                throw GitObjectRejection(name: shown(name), problem: .malformedTree("an entry's id is cut short"))
+            }
+            offset = nul + 21
+            let kind = try entryKind(mode: mode, zeroPadded: zeroPadded, name: name)
+            guard isUTF8(name) else { throw GitObjectRejection(name: shown(name), problem: .nameNotUTF8) }
+            if let problem = problem(withName: name, kind: kind) { throw GitObjectRejection(name: shown(name), problem: problem) }
+            if let previous {
+                if previous.name.elementsEqual(name) { throw GitObjectRejection(name: shown(name), problem: .duplicateEntry) }
+                if compareTreeNames(previous.name, previous.isTree, name, kind == .tree) >= 0 {
+                    throw GitObjectRejection(name: shown(name), problem: .unsortedEntries)
+                }
+            }
+            previous = (name, kind == .tree)
+            sawTree = sawTree || kind == .tree
+            try visit(kind, mode, name, nul + 1)
+        }
+        if sawTree { try rejectFileAndFolderOfOneName(bytes) }
+    }
+
+    /// Parses an entry's octal mode up to its space; returns the mode, whether it was written with a leading zero,
+    /// and the offset after the space.
+    private static func parseMode(_ bytes: UnsafeRawBufferPointer, from start: Int) throws(GitObjectRejection) -> (UInt32, Bool, Int) {
         var mode: UInt32 = 0
         var index = start
-        var text = ""
         while index < bytes.count, bytes[index] != UInt8(ascii: " ") {
             let byte = bytes[index]
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "7"), index - start < 7 else {
                 throw GitObjectRejection(name: nil, problem: .malformedTree("a file mode that is not octal"))
             }
             mode = mode << 3 | UInt32(byte - UInt8(ascii: "0"))
-            text.append(Character(Unicode.Scalar(byte)))
             index += 1
         }
-        guard index < bytes.count, !text.isEmpty else { throw GitObjectRejection(name: nil, problem: .malformedTree("an entry without a mode")) }
-        return (mode, text, index + 1)
+        guard index < bytes.count, index > start else { throw GitObjectRejection(name: nil, problem: .malformedTree("an entry without a mode")) }
+        return (mode, index - start > 1 && bytes[start] == UInt8(ascii: "0"), index + 1)
     }
 
-    private static func entryKind(mode: UInt32, text: String, name: ArraySlice<UInt8>) throws(GitObjectRejection) -> RawTreeEntry.Kind {
-        if text.count > 1, text.hasPrefix("0") { throw GitObjectRejection(name: shown(name), problem: .zeroPaddedMode) }
+    private static func entryKind(mode: UInt32, zeroPadded: Bool, name: Slice<UnsafeRawBufferPointer>) throws(GitObjectRejection) -> RawTreeEntry.Kind {
+        if zeroPadded { throw GitObjectRejection(name: shown(name), problem: .zeroPaddedMode) }
         switch mode {
         case 0o100644: return .file
         case 0o100755: return .executable
         case 0o120000: return .symlink
         case 0o040000: return .tree
         case 0o160000: throw GitObjectRejection(name: shown(name), problem: .submodule)
-        default: throw GitObjectRejection(name: shown(name), problem: .unknownMode(text))
+        default: throw GitObjectRejection(name: shown(name), problem: .unknownMode(String(mode, radix: 8)))
         }
     }
 
+    /// Whether bytes are UTF-8 (ASCII without building anything).
+    private static func isUTF8(_ name: Slice<UnsafeRawBufferPointer>) -> Bool {
+        if !name.contains(where: { $0 >= 0x80 }) { return true }
+        return String(validating: name, as: UTF8.self) != nil
+    }
+
+    private static func text(of name: Slice<UnsafeRawBufferPointer>) throws(GitObjectRejection) -> String {
+        guard let text = String(validating: name, as: UTF8.self) else { throw GitObjectRejection(name: shown(name), problem: .nameNotUTF8) }
+        return text
+    }
+
     /// What is wrong with one entry's name, nil when nothing is.
-    static func problem(withName name: ArraySlice<UInt8>, kind: RawTreeEntry.Kind) -> GitObjectProblem? {
+    static func problem(withName name: Slice<UnsafeRawBufferPointer>, kind: RawTreeEntry.Kind) -> GitObjectProblem? {
         if name.isEmpty { return .emptyName }
         if name.elementsEqual(".".utf8) || name.elementsEqual("..".utf8) { return .dotName }
         if name.contains(UInt8(ascii: "/")) { return .slashInName }
@@ -164,9 +201,10 @@ public enum GitObjectRules {
            !name.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) {
             return nil
         }
-        if isGitName(name) { return .gitName }
-        if matchesSpecialName(name, "gitmodules") { return .submodule }
-        if kind == .symlink, ["gitattributes", "gitignore", "mailmap"].contains(where: { matchesSpecialName(name, $0) }) {
+        let bytes = Array(name)
+        if isGitName(bytes) { return .gitName }
+        if matchesSpecialName(bytes[...], "gitmodules") { return .submodule }
+        if kind == .symlink, ["gitattributes", "gitignore", "mailmap"].contains(where: { matchesSpecialName(bytes[...], $0) }) {
             return .specialSymlink
         }
         return nil
@@ -274,13 +312,18 @@ public enum GitObjectRules {
     }
 
     /// A file and a folder of one name can sit apart in git's order ("a", "a.b", "a/"): git fsck calls them duplicates.
-    private static func rejectFileAndFolderOfOneName(_ entries: [RawTreeEntry]) throws(GitObjectRejection) {
-        var folders: Set<String> = []
-        for entry in entries where entry.kind == .tree { folders.insert(entry.name) }
-        guard !folders.isEmpty else { return }
-        for entry in entries where entry.kind != .tree && folders.contains(entry.name) {
-            throw GitObjectRejection(name: entry.name, problem: .duplicateEntry)
+    /// A second pass over a tree already found well formed, made only when it holds a folder.
+    private static func rejectFileAndFolderOfOneName(_ bytes: UnsafeRawBufferPointer) throws(GitObjectRejection) {
+        var folders: Set<[UInt8]> = []
+        var files: [[UInt8]] = []
+        var offset = 0
+        while offset < bytes.count, let space = firstIndex(of: UInt8(ascii: " "), in: bytes, from: offset),
+              let nul = firstIndex(of: 0, in: bytes, from: space) {
+            let name = Array(bytes[(space + 1)..<nul])
+            if bytes[offset] == UInt8(ascii: "4") { folders.insert(name) } else { files.append(name) }
+            offset = nul + 21
         }
+        for file in files where folders.contains(file) { throw GitObjectRejection(name: String(decoding: file, as: UTF8.self), problem: .duplicateEntry) }
     }
 
     // MARK: Commits and tags
@@ -368,7 +411,7 @@ public enum GitObjectRules {
     }
 
     /// A name for messages: the bytes as text, invalid UTF-8 repaired (the printer shows control characters).
-    private static func shown(_ name: ArraySlice<UInt8>) -> String { String(decoding: name, as: UTF8.self) }
+    private static func shown(_ name: Slice<UnsafeRawBufferPointer>) -> String { String(decoding: name, as: UTF8.self) }
 }
 
 /// The header lines of a commit or tag, up to the blank line before the message.

@@ -1,17 +1,18 @@
 import CGit2
 import Foundation
+import Synchronization
 
 /// What a fetch accepts beyond git's object rules, which always apply.
 public struct IncomingRules: Sendable {
-    /// A rule on every new tree entry's full path: why it is refused, nil when it is fine (Folio's reserved names).
-    public var pathRule: (@Sendable (String) -> String?)?
+    /// Names refused in every new tree beyond git's rules (Folio's temporary files).
+    public var reserved: ReservedNamePrefixes?
     /// Called for every branch (`refs/heads/*`, `refs/remotes/*`) the fetch moves, with the commit it would name and a
     /// handle on the incoming objects; throws a `GitObjectProblem` to refuse (a document's own description file).
     public var branchTip: (@Sendable (_ ref: String, _ commit: ObjectID, _ objects: Repository) throws -> Void)?
 
-    public init(pathRule: (@Sendable (String) -> String?)? = nil,
+    public init(reserved: ReservedNamePrefixes? = nil,
                 branchTip: (@Sendable (_ ref: String, _ commit: ObjectID, _ objects: Repository) throws -> Void)? = nil) {
-        self.pathRule = pathRule
+        self.reserved = reserved
         self.branchTip = branchTip
     }
 }
@@ -116,7 +117,7 @@ extension Repository {
         let after = try incoming.directReferences()
         let moved = after.filter { before[$0.key] != $0.value }
         let removed = before.keys.filter { after[$0] == nil }
-        try incoming.checkIncoming(moved, known: before, source: nameOrURL, rules: rules)
+        try incoming.checkIncoming(moved, known: before, quarantine: quarantine.folder, source: nameOrURL, rules: rules)
         try quarantine.moveObjects(into: self)
         for (name, id) in moved.sorted(by: { $0.key < $1.key }) { try setReference(name, to: id, logMessage: "fetch: \(nameOrURL)") }
         for name in removed.sorted() { try deleteReference(name) }
@@ -155,31 +156,93 @@ extension Repository {
 }
 
 extension Repository {
-    /// Checks what `moved` refs now name in this (quarantine) repository and everything new behind them: tags'
-    /// headers and names, every new commit's header and, from its first parent's tree, its tree.
-    fileprivate func checkIncoming(_ moved: [String: ObjectID], known: [String: ObjectID], source: String, rules: IncomingRules) throws {
+    /// Checks what arrived in this (quarantine) repository: every object it holds itself (not those it borrows) with
+    /// `GitObjectRules` — trees, commits and tags, each read once, as `git index-pack --strict` does — then what the
+    /// `moved` refs name (tags' names, branches naming commits, `rules.branchTip`). On a refusal the new history is
+    /// walked to name the commit and path that hold the object.
+    fileprivate func checkIncoming(_ moved: [String: ObjectID], known: [String: ObjectID], quarantine: URL, source: String,
+                                   rules: IncomingRules) throws {
         let odb = try ObjectDatabase(self)
-        let trees = TreeChecker(odb: odb, pathRule: rules.pathRule)
-        var commitsByRef: [(String, ObjectID)] = []
+        do {
+            try checkEveryNewObject(in: quarantine, reserved: rules.reserved)
+        } catch let rejection as NewObjectRejection {
+            throw try attribute(rejection, moved: moved, known: known, odb: odb, source: source, rules: rules)
+        }
+        let trees = TreeChecker(odb: odb, reserved: rules.reserved)
         for (name, id) in moved.sorted(by: { $0.key < $1.key }) {
             do {
-                if let commit = try peelChecked(id, ref: name, odb: odb, trees: trees) { commitsByRef.append((name, commit)) }
-            } catch let refused as RefusedObject {
-                throw IncomingRefused(source: source, ref: name, refused: refused)
-            }
-        }
-        let hidden = try known.values.compactMap { try peeledCommit($0, odb: odb) }
-        var walkedTrees: [ObjectID: ObjectID] = [:]
-        for (name, tip) in commitsByRef {
-            do {
-                try walkNewCommits(from: tip, hiding: hidden, odb: odb, trees: trees, treeOf: &walkedTrees)
+                guard let commit = try peelChecked(id, ref: name, odb: odb, trees: trees) else { continue }
                 if let branchTip = rules.branchTip, name.hasPrefix("refs/heads/") || name.hasPrefix("refs/remotes/") {
-                    do { try branchTip(name, tip, self) } catch let problem as GitObjectProblem {
-                        throw RefusedObject(commit: tip, object: tip, path: nil, problem: problem)
+                    do { try branchTip(name, commit, self) } catch let problem as GitObjectProblem {
+                        throw RefusedObject(commit: commit, object: commit, path: nil, problem: problem)
                     }
                 }
             } catch let refused as RefusedObject {
                 throw IncomingRefused(source: source, ref: name, refused: refused)
+            }
+        }
+    }
+
+    /// Names the commit and path of a refused object by walking the new history from each moved ref (parents first,
+    /// each tree from its first parent's); an object no ref reaches is named alone.
+    private func attribute(_ rejection: NewObjectRejection, moved: [String: ObjectID], known: [String: ObjectID], odb: ObjectDatabase,
+                           source: String, rules: IncomingRules) throws -> IncomingRefused {
+        let trees = TreeChecker(odb: odb, reserved: rules.reserved)
+        let hidden = try known.values.compactMap { try peeledCommit($0, odb: odb) }
+        var walkedTrees: [ObjectID: ObjectID] = [:]
+        for (name, id) in moved.sorted(by: { $0.key < $1.key }) {
+            do {
+                guard let tip = try peelChecked(id, ref: name, odb: odb, trees: trees) else { continue }
+                try walkNewCommits(from: tip, hiding: hidden, odb: odb, trees: trees, treeOf: &walkedTrees)
+            } catch let refused as RefusedObject {
+                return IncomingRefused(source: source, ref: name, refused: refused)
+            }
+        }
+        let ref = moved.keys.sorted().first ?? "a ref"
+        return IncomingRefused(source: source, ref: ref, refused: RefusedObject(commit: nil, object: rejection.object, path: rejection.rejection.name,
+                                                                               problem: rejection.rejection.problem))
+    }
+
+    /// Reads every object the quarantine at `folder` holds itself (its packs and loose objects, not its alternates)
+    /// and applies `GitObjectRules` to trees, commits and tags; throws `NewObjectRejection` for the first refused.
+    /// Up to `workers` threads share the objects, each with object database handles of its own.
+    private func checkEveryNewObject(in folder: URL, reserved: ReservedNamePrefixes?,
+                                     workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        let ids = try OwnObjects(folder: folder).ids()
+        let workers = max(1, min(workers, 4, ids.count / 2048))
+        let failure = Mutex<(any Error)?>(nil)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            do {
+                let own = try OwnObjects(folder: folder)
+                var index = worker
+                while index < ids.count, failure.withLock({ $0 == nil }) {
+                    try Self.checkObject(ids[index], in: own.odb, reserved: reserved)
+                    index += workers
+                }
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    /// One object through `GitObjectRules`: trees (and `reserved` names), commits and tags; blobs pass.
+    private static func checkObject(_ id: ObjectID, in odb: ObjectDatabase, reserved: ReservedNamePrefixes?) throws {
+        try odb.withObject(id) { type, bytes in
+            do throws(GitObjectRejection) {
+                switch type {
+                case GIT_OBJECT_TREE:
+                    try GitObjectRules.checkTree(bytes) { (_, _, name, _) throws(GitObjectRejection) in
+                        if let reserved, reserved.matches(name) {
+                            throw GitObjectRejection(name: String(decoding: name, as: UTF8.self), problem: .reservedName(reserved.why))
+                        }
+                    }
+                case GIT_OBJECT_COMMIT: _ = try GitObjectRules.parseCommit(bytes)
+                case GIT_OBJECT_TAG: _ = try GitObjectRules.parseTag(bytes)
+                default: break
+                }
+            } catch {
+                throw NewObjectRejection(object: id, rejection: error)
             }
         }
     }
@@ -263,6 +326,45 @@ extension Repository {
                 throw RefusedObject(commit: id, object: id, path: nil, problem: error.problem)
             }
         }
+    }
+}
+
+/// A new object refused by `GitObjectRules`, before the walk names its commit and path.
+private struct NewObjectRejection: Error {
+    let object: ObjectID
+    let rejection: GitObjectRejection
+}
+
+/// The objects a quarantine holds itself: an object database over its own packs and loose objects only.
+private final class OwnObjects {
+    let odb: ObjectDatabase
+
+    init(folder: URL) throws {
+        var handle: OpaquePointer?
+        try check(git_odb_new(&handle), "open object database", folder.path)
+        guard let handle else { throw GitError(operation: "open object database", subject: folder.path, message: "no handle") }
+        odb = ObjectDatabase(owning: handle)
+        let objects = folder.path + "/objects"
+        var loose: UnsafeMutablePointer<git_odb_backend>?
+        try check(git_odb_backend_loose(&loose, objects, -1, 0, 0, 0), "read loose objects", objects)
+        try check(git_odb_add_backend(handle, loose, 1), "read loose objects", objects)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: objects + "/pack")) ?? [] where name.hasSuffix(".idx") {
+            var pack: UnsafeMutablePointer<git_odb_backend>?
+            try check(git_odb_backend_one_pack(&pack, objects + "/pack/" + name), "read pack", name)
+            try check(git_odb_add_backend(handle, pack, 2), "read pack", name)
+        }
+    }
+
+    /// Every object id, each once.
+    func ids() throws -> [ObjectID] {
+        final class Collector { var ids: [ObjectID] = [] }
+        let collector = Collector()
+        try check(git_odb_foreach(odb.pointer, { oid, payload in
+            guard let oid, let payload else { return 0 }
+            Unmanaged<Collector>.fromOpaque(payload).takeUnretainedValue().ids.append(ObjectID(oid))
+            return 0
+        }, Unmanaged.passUnretained(collector).toOpaque()), "list fetched objects")
+        return Array(Set(collector.ids))
     }
 }
 

@@ -36,6 +36,9 @@ final class ObjectDatabase {
         pointer = odb
     }
 
+    /// Takes ownership of an object database made elsewhere.
+    init(owning pointer: OpaquePointer) { self.pointer = pointer }
+
     deinit { git_odb_free(pointer) }
 
     /// Calls `body` with the object's type and raw bytes (valid for the call).
@@ -47,6 +50,14 @@ final class ObjectDatabase {
         return try body(git_odb_object_type(object), bytes)
     }
 
+    /// The object's type, read from its header (a packed object's data is not inflated).
+    func type(of id: ObjectID) throws -> git_object_t {
+        var size = 0
+        var type = GIT_OBJECT_INVALID
+        try id.withOID { try check(git_odb_read_header(&size, &type, pointer, $0), "read object header", id.hex) }
+        return type
+    }
+
     func contains(_ id: ObjectID) -> Bool {
         id.withOID { git_odb_exists(pointer, $0) == 1 }
     }
@@ -56,13 +67,13 @@ final class ObjectDatabase {
 /// (so the cost follows the size of the change, not of the document), and remembering the trees it passed.
 final class TreeChecker {
     let odb: ObjectDatabase
-    /// A further rule on each entry's full path (Folio's reserved names); returns why it is refused.
-    let pathRule: ((String) -> String?)?
+    /// Names refused beyond git's rules (Folio's temporary files).
+    let reserved: ReservedNamePrefixes?
     private(set) var passed: Set<ObjectID> = []
 
-    init(odb: ObjectDatabase, pathRule: ((String) -> String?)?) {
+    init(odb: ObjectDatabase, reserved: ReservedNamePrefixes?) {
         self.odb = odb
-        self.pathRule = pathRule
+        self.reserved = reserved
     }
 
     /// Checks `tree` (of `commit`) where it differs from `base`; throws `RefusedObject`.
@@ -72,8 +83,9 @@ final class TreeChecker {
         let baseEntries = base.flatMap { try? trustedEntries($0) } ?? []
         var b = 0
         for entry in entries {
-            let path = prefix + entry.name
-            if let why = pathRule?(path) { throw RefusedObject(commit: commit, object: tree, path: path, problem: .reservedName(why)) }
+            if let reserved, reserved.matches(entry.name.utf8) {
+                throw RefusedObject(commit: commit, object: tree, path: prefix + entry.name, problem: .reservedName(reserved.why))
+            }
             // Both lists are in git's order: advance the base to this name.
             while b < baseEntries.count,
                   GitObjectRules.compareTreeNames(baseEntries[b].name.utf8[...], baseEntries[b].kind == .tree, entry.name.utf8[...], entry.kind == .tree) < 0 {
@@ -81,7 +93,7 @@ final class TreeChecker {
             }
             let same = b < baseEntries.count && baseEntries[b].name == entry.name && baseEntries[b].kind == entry.kind ? baseEntries[b] : nil
             guard entry.kind == .tree, same?.id != entry.id, let id = ObjectID(rawBytes: entry.id) else { continue }
-            try check(id, base: same.flatMap { ObjectID(rawBytes: $0.id) }, commit: commit, prefix: path + "/")
+            try check(id, base: same.flatMap { ObjectID(rawBytes: $0.id) }, commit: commit, prefix: prefix + entry.name + "/")
         }
         passed.insert(tree)
     }
@@ -106,9 +118,9 @@ final class TreeChecker {
 
 extension Repository {
     /// Checks that `tree` may be written to a work tree that shows `base`: every entry that differs from `base`, at
-    /// any depth, passes `GitObjectRules` and `pathRule`. Throws `RefusedObject` naming the entry.
-    public func checkTree(_ tree: ObjectID, against base: ObjectID?, commit: ObjectID? = nil, pathRule: ((String) -> String?)? = nil) throws {
-        let checker = TreeChecker(odb: try ObjectDatabase(self), pathRule: pathRule)
+    /// any depth, passes `GitObjectRules` and is not `reserved`. Throws `RefusedObject` naming the entry.
+    public func checkTree(_ tree: ObjectID, against base: ObjectID?, commit: ObjectID? = nil, reserved: ReservedNamePrefixes? = nil) throws {
+        let checker = TreeChecker(odb: try ObjectDatabase(self), reserved: reserved)
         try checker.check(tree, base: base, commit: commit)
     }
 }
