@@ -173,16 +173,23 @@ extension Document {
 
     /// Names version `rev` (default: the newest) with the tag `name`.
     public func tag(_ name: String, at rev: String? = nil) throws {
-        guard !name.isEmpty, !name.hasPrefix("-"), !name.contains(" "), !name.contains(".."), !name.hasSuffix(".lock"),
-              name.allSatisfy({ !$0.isNewline && $0 != "~" && $0 != "^" && $0 != ":" && $0 != "?" && $0 != "*" && $0 != "[" && $0 != "\\" }) else {
-            throw FolioError.invalidVersionName(name)
-        }
+        guard Self.versionNameProblem(name) == nil else { throw FolioError.invalidVersionName(name) }
         let target = try rev.map(resolve) ?? head().id
         if try repository.referenceTarget("refs/tags/\(name)") != nil {
             throw FolioError.versionExists(name, document: url.path)
         }
         let tagger = try signatures().committer
         try repository.createTag(name, target: target, tagger: tagger, message: name + "\n")
+    }
+
+    /// Why `name` cannot name a version, nil when it can: git's rules for tag names (checked before anything is
+    /// written, so `git fsck --strict` stays clean), and no name that reads as one of Folio's own ways to name a
+    /// version (`HEAD`, `@N`).
+    public static func versionNameProblem(_ name: String) -> String? {
+        if let problem = GitNames.problem(with: name, as: .tag) { return problem.description }
+        if name.hasPrefix("@") { return "it cannot start with '@', which numbers versions (@1 is the first)" }
+        if name.uppercased() == "HEAD" { return "HEAD names the newest version" }
+        return nil
     }
 
     /// The named versions, sorted by name.

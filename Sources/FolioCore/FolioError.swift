@@ -1,4 +1,5 @@
 import Foundation
+import FolioGit
 
 /// A Folio failure with its context: what failed, on which file or object, and why. Each case is something a caller
 /// can act on differently; `description` is one line naming the file or object and the cause, and never suggests a
@@ -62,7 +63,8 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
         case let .nothingToUndo(path): return "\(path): nothing to undo"
         case let .nothingToRedo(path): return "\(path): nothing to redo"
         case let .noChange(why): return "no change: \(why)"
-        case let .invalidVersionName(name): return "'\(name)' is not a valid version name"
+        case let .invalidVersionName(name):
+            return "'\(GitNames.shown(name))' is not a valid version name: \(Document.versionNameProblem(name) ?? "git does not allow it")"
         case let .versionExists(name, path): return "\(path): a version named '\(name)' already exists"
         case let .notFromTemplate(path): return "\(path): was not made from a template; nothing to update or replay"
         case let .unknownTemplateSource(name): return "no template source named '\(name)'"

@@ -49,9 +49,8 @@ extension Document {
 
     /// Adds a remote named `name` at `url` (a path, `file://`, `git://`, `http(s)://` or `ssh://` URL).
     public func addRemote(_ name: String, url: String) throws {
-        guard !name.isEmpty, !name.hasPrefix("-"), name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }), !name.contains("..") else {
-            throw SyncError.invalidRemoteName(name)
-        }
+        // git's rule for remote names, and Folio's own (letters, digits, '-', '_', '.'), before anything is written.
+        guard GitNames.problem(with: name, as: .remote) == nil else { throw SyncError.invalidRemoteName(name) }
         if try repository.remotes().contains(where: { $0.name == name }) {
             throw SyncError.remoteExists(name, document: self.url.path)
         }
