@@ -27,6 +27,7 @@ struct StatusReport: Encodable {
     let branch: String
     let head: String
     let unrecordedChanges: [String]
+    let nestedRepositories: [String]
     let remotes: [RemoteStatus]
     let conflicts: [String]
     let workTree: WorkTree
@@ -34,11 +35,12 @@ struct StatusReport: Encodable {
     init(_ status: SyncStatus, unrecordedChanges: [String], workTree: WorkTreeStatus) {
         path = status.path; branch = status.branch; head = status.head
         self.unrecordedChanges = unrecordedChanges
+        nestedRepositories = status.nestedRepositories
         remotes = status.remotes; conflicts = status.conflicts
         self.workTree = WorkTree(current: workTree.isCurrent, outOfDate: workTree.outOfDate, cause: workTree.cause)
     }
 
-    private enum CodingKeys: String, CodingKey { case path, branch, head, unrecordedChanges, remotes, conflicts, workTree }
+    private enum CodingKeys: String, CodingKey { case path, branch, head, unrecordedChanges, nestedRepositories, remotes, conflicts, workTree }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -46,6 +48,7 @@ struct StatusReport: Encodable {
         try container.encode(branch, forKey: .branch)
         try container.encode(head, forKey: .head)
         try container.encode(unrecordedChanges, forKey: .unrecordedChanges)
+        try container.encode(nestedRepositories, forKey: .nestedRepositories)
         try container.encode(remotes, forKey: .remotes)
         try container.encode(conflicts, forKey: .conflicts)
         var tree = container.nestedContainer(keyedBy: WorkTreeKeys.self, forKey: .workTree)
@@ -221,6 +224,9 @@ let syncCommands: [Command] = [
         let changes = unrecorded.isEmpty ? "no unrecorded changes"
             : "unrecorded changes in \(unrecorded.joined(separator: ", ")) (record them with 'folio commit \(document.url.path)')"
         io.line("On \(status.branch) at \(status.head.prefix(7)); \(changes)")
+        for nested in status.nestedRepositories {
+            io.line("\(nested): a git repository of its own inside the document; it is not part of the document and never recorded")
+        }
         for remote in status.remotes {
             if remote.tracking == nil {
                 io.line("\(remote.name)\t\(remote.url)\tnever synced")

@@ -103,6 +103,8 @@ public enum DocumentPathProblem: Sendable, Equatable, CustomStringConvertible {
     case insideGit
     /// A file path goes into `.folio`, which Folio manages itself.
     case folioFolder
+    /// A new document would be inside the document at this path (a document never holds another repository).
+    case insideDocument(String)
 
     public var description: String {
         switch self {
@@ -112,6 +114,7 @@ public enum DocumentPathProblem: Sendable, Equatable, CustomStringConvertible {
         case .notRelative: return "a file in a document must be a relative path without '.', '..' or empty parts"
         case .insideGit: return "files inside .git cannot be written"
         case .folioFolder: return ".folio is managed by Folio"
+        case let .insideDocument(outer): return "it would be inside the document \(outer); a document cannot be made inside another"
         }
     }
 }

@@ -21,6 +21,8 @@ public struct SyncStatus: Sendable, Equatable, Encodable {
     public let head: String
     /// Paths changed in the work tree but not recorded as a version.
     public let unrecordedChanges: [String]
+    /// Folders of the work tree that are git repositories of their own ("b/"): never recorded, never a change.
+    public let nestedRepositories: [String]
     public let remotes: [RemoteStatus]
     /// Kept conflict refs (`refs/folio/conflicts/…`).
     public let conflicts: [String]
@@ -140,7 +142,8 @@ extension Document {
                                             ahead: try repository.countCommits(from: head), behind: 0))
             }
         }
-        return SyncStatus(path: url.path, branch: branchName, head: head.hex, unrecordedChanges: try repository.changedPaths().sorted(),
-                          remotes: remotes, conflicts: try repository.referenceNames(matching: Self.conflictRefGlob))
+        let changes = try repository.workTreeChanges()
+        return SyncStatus(path: url.path, branch: branchName, head: head.hex, unrecordedChanges: changes.changed.sorted(),
+                          nestedRepositories: changes.nestedRepositories.sorted(), remotes: remotes, conflicts: try repository.referenceNames(matching: Self.conflictRefGlob))
     }
 }
