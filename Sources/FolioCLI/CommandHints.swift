@@ -15,6 +15,7 @@ enum CommandHints {
         case let error as SyncError: return hint(for: error)
         case let error as LaunchError: return hint(for: error)
         case let error as FolioError: return hint(for: error)
+        case let error as RefError: return hint(for: error)
         case let error as PluginError: return hint(for: error)
         case let error as PluginInstallError: return hint(for: error)
         default: return nil
@@ -62,6 +63,13 @@ enum CommandHints {
         case .unknownPlugin, .unknownEditor, .unknownPluginOrEditor: return " (see folio plugins list)"
         case .noEditor: return " (see folio plugins list, or use --editor ID)"
         case .invalidManifest, .hostExecutableMissing, .noStateFolder: return nil
+        }
+    }
+
+    static func hint(for error: RefError) -> String? {
+        switch error {
+        case let .damaged(path, _): return "; run 'folio status \(path) --repair' to restore it from the newest version the repository holds"
+        case .unrepairable: return nil
         }
     }
 
