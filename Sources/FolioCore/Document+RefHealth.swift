@@ -177,8 +177,13 @@ extension Document {
         let repairHead: Bool
     }
 
-    /// Kept versions first (nothing is unreachable at any moment), then the branch, then HEAD.
+    /// Kept versions first (nothing is unreachable at any moment), then the branch, then HEAD; a branch that cannot
+    /// be cleared (a folder holding other refs) stops the repair before anything is written.
     private func write(_ plan: RefRepairPlan) throws -> RefRepair {
+        if plan.move != nil, case let .folder(holding) = repository.refFileState(branch), !holding.isEmpty {
+            throw RefError.unrepairable(document: url.path, problem: plan.problem,
+                                        why: "\(branch) is a folder holding other refs (\(holding.joined(separator: ", ")))")
+        }
         var kept: [String] = []
         for id in plan.keep {
             let name = "refs/folio/recovered/\(id.hex)"
@@ -203,7 +208,7 @@ extension Document {
 
     /// The branch's new tip and the versions to keep beside it.
     private func chooseTip(problem: RefProblem) throws -> (move: (id: ObjectID, reason: String)?, keep: [ObjectID]) {
-        let tips = try repository.commitTips().filter(isDocumentVersion)
+        let tips = try documentTips()
         var evidence = repository.recoveryEvidence(excluding: branch)
         if case let .headDetached(id) = problem { evidence.append(RecoveryEvidence(id: id, source: "HEAD", isRef: false)) }
         if let note = lock.readNote(), let first = note.split(separator: " ").first, let id = ObjectID(hex: String(first)) {
@@ -227,6 +232,25 @@ extension Document {
         if !names.isEmpty { reason += ", also named by \(Array(Set(names)).sorted().joined(separator: ", "))" }
         let keep = tips.filter { tip in tip != chosen && !evidence.contains { $0.id == tip && $0.isRef } }
         return ((chosen, reason), keep)
+    }
+
+    /// The versions of the document no other version builds on: the object database's commit tips, each one that
+    /// is not a document (no valid `.folio/document.json`) replaced by its parents, those below another dropped.
+    private func documentTips() throws -> [ObjectID] {
+        var queue = try repository.commitTips()
+        var seen: Set<ObjectID> = []
+        var found: [ObjectID] = []
+        while let id = queue.popLast() {
+            guard seen.insert(id).inserted else { continue }
+            if isDocumentVersion(id) { found.append(id) } else if let commit = try? repository.commit(id) { queue += commit.parents }
+        }
+        var tips: [ObjectID] = []
+        for id in found {
+            var below = false
+            for other in found where other != id && !below { below = try repository.isAncestor(id, of: other) }
+            if !below { tips.append(id) }
+        }
+        return tips.sorted()
     }
 
     /// A version HEAD named on its own, with the branch sound: it becomes the tip when it builds on the tip, and is
