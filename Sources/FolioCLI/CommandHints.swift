@@ -68,7 +68,13 @@ enum CommandHints {
 
     static func hint(for error: RefError) -> String? {
         switch error {
-        case let .damaged(path, _): return "; run 'folio status \(path) --repair' to restore it from the newest version the repository holds"
+        case let .damaged(path, problem):
+            switch problem {
+            case .headUnreadable, .headDetached, .headOutsideBranches:
+                return "; run 'folio status \(path) --repair' to make HEAD name the branch again"
+            case .branchMissing, .branchIsFolder, .branchEmpty, .branchGarbled, .branchDangling, .branchNotAVersion:
+                return "; run 'folio status \(path) --repair' to restore it from the newest version the repository holds"
+            }
         case .unrepairable: return nil
         }
     }

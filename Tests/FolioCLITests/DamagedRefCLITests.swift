@@ -52,7 +52,8 @@ final class DamagedRefCLITests: XCTestCase {
         let commitsBefore = try allCommits()
         try damage()
         let path = dir.path("Doc").path
-        let expected = "\(path): \(problem); nothing was read or changed; run 'folio status \(path) --repair' to restore it from the newest version the repository holds\n"
+        let action = problem.hasPrefix("HEAD") ? "make HEAD name the branch again" : "restore it from the newest version the repository holds"
+        let expected = "\(path): \(problem); nothing was read or changed; run 'folio status \(path) --repair' to \(action)\n"
         // When a read command runs, then it says so in one line and fails (it used to print nothing, exit 0)
         for command in [["log", "Doc"], ["status", "Doc"], ["show", "Doc", "HEAD~1"], ["diff", "Doc"]] {
             let read = try folio(command[0], command[1], expect: 1, file: file, line: line)

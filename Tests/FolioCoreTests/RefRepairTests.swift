@@ -141,6 +141,29 @@ final class RefRepairTests: XCTestCase {
         XCTAssertEqual(try gitOut(["for-each-ref"]), refsBefore)
     }
 
+    func testGivenADetachedHEADWithPlainGitCommitsWhenRepairedThenOnesBuildingOnTheBranchBecomeItsTipAndOthersAreKept() throws {
+        // Given a document whose HEAD plain git detached onto a new version built on the tip
+        let (document, versions) = try makeDocument()
+        let tree = try gitOut(["rev-parse", versions[0].hex + "^{tree}"])
+        let onTop = try plainCommit(tree: tree, parent: versions[0], date: "2030-01-01T00:00:00Z", message: "On top")
+        try Data((onTop.hex + "\n").utf8).write(to: gitFolder.appendingPathComponent("HEAD"))
+        XCTAssertEqual(try document.refProblem(), .headDetached(onTop))
+        // When repaired, then HEAD names the branch again and the branch moved forward to that version
+        let forward = try XCTUnwrap(document.repairRefs())
+        XCTAssertTrue(forward.headRepaired)
+        XCTAssertEqual(forward.restored, onTop)
+        XCTAssertEqual(try document.head().id, onTop)
+        // Given HEAD detached again, onto a version beside the tip this time
+        let beside = try plainCommit(tree: tree, parent: versions[1], date: "2030-01-02T00:00:00Z", message: "Beside")
+        try Data((beside.hex + "\n").utf8).write(to: gitFolder.appendingPathComponent("HEAD"))
+        // When repaired, then the branch stays and that version is kept under a ref, so it is not lost
+        let kept = try XCTUnwrap(document.repairRefs())
+        XCTAssertNil(kept.restored)
+        XCTAssertEqual(kept.kept, ["refs/folio/recovered/\(beside.hex)"])
+        XCTAssertEqual(try document.head().id, onTop)
+        try assertFsckClean()
+    }
+
     func testGivenACrashNoteAndAReflogWhenTheDamagedDocumentIsOpenedThenTheNoteStaysAndTheRepairNamesBoth() throws {
         // Given a document whose git config keeps reflogs, a change the crash note names, then a garbled branch
         let (_, _) = try makeDocument()
