@@ -153,27 +153,27 @@ extension Document {
     public func repairRefs() throws -> RefRepair? {
         try lock.withLock {
             let headProblem = headProblem()
-            let state = try branchState()
-            var problem = headProblem
-            var move: (id: ObjectID, reason: String)?
-            var keep: [ObjectID] = []
-            switch state {
+            switch try branchState() {
             case let .damaged(branchProblem):
-                problem = problem ?? branchProblem
-                (move, keep) = try chooseTip(problem: problem ?? branchProblem)
+                let problem = headProblem ?? branchProblem
+                let (move, keep) = try chooseTip(problem: problem)
+                return try write(RefRepairPlan(problem: problem, move: move, keep: keep, repairHead: headProblem != nil))
             case let .tip(tip):
                 guard let headProblem else { return nil }
-                if case let .headDetached(detached) = headProblem { (move, keep) = try placeDetached(detached, tip: tip) }
+                var plan = RefRepairPlan(problem: headProblem, move: nil, keep: [], repairHead: true)
+                if case let .headDetached(detached) = headProblem { (plan.move, plan.keep) = try placeDetached(detached, tip: tip) }
+                return try write(plan)
             }
-            guard let problem else { return nil }
-            return try write(RefRepairPlan(problem: problem, move: move, keep: keep, repairHead: headProblem != nil))
         }
     }
 
+    /// The branch's new tip and why that one.
+    private typealias NewTip = (id: ObjectID, reason: String)
+
     private struct RefRepairPlan {
         let problem: RefProblem
-        let move: (id: ObjectID, reason: String)?
-        let keep: [ObjectID]
+        var move: NewTip?
+        var keep: [ObjectID]
         let repairHead: Bool
     }
 
@@ -206,14 +206,20 @@ extension Document {
                          headRepaired: plan.repairHead, kept: kept)
     }
 
-    /// The branch's new tip and the versions to keep beside it.
-    private func chooseTip(problem: RefProblem) throws -> (move: (id: ObjectID, reason: String)?, keep: [ObjectID]) {
-        let tips = try documentTips()
+    /// What names commits besides the damaged branch: refs, reflogs, pseudo-refs, a detached HEAD, the crash note.
+    private func evidence(for problem: RefProblem) -> [RecoveryEvidence] {
         var evidence = repository.recoveryEvidence(excluding: branch)
         if case let .headDetached(id) = problem { evidence.append(RecoveryEvidence(id: id, source: "HEAD", isRef: false)) }
         if let note = lock.readNote(), let first = note.split(separator: " ").first, let id = ObjectID(hex: String(first)) {
             evidence.append(RecoveryEvidence(id: id, source: "Folio's note of the change it was making", isRef: false))
         }
+        return evidence
+    }
+
+    /// The branch's new tip and the versions to keep beside it.
+    private func chooseTip(problem: RefProblem) throws -> (NewTip?, [ObjectID]) {
+        let tips = try documentTips()
+        let evidence = evidence(for: problem)
         let remoteOnly: (ObjectID) -> Bool = { tip in
             let refs = evidence.filter { $0.id == tip && $0.isRef }
             return !refs.isEmpty && refs.allSatisfy { $0.source.hasPrefix("refs/remotes/") || $0.source.hasPrefix("refs/folio/conflicts/") }
@@ -255,7 +261,7 @@ extension Document {
 
     /// A version HEAD named on its own, with the branch sound: it becomes the tip when it builds on the tip, and is
     /// kept when nothing else reaches it.
-    private func placeDetached(_ detached: ObjectID, tip: ObjectID) throws -> (move: (id: ObjectID, reason: String)?, keep: [ObjectID]) {
+    private func placeDetached(_ detached: ObjectID, tip: ObjectID) throws -> (NewTip?, [ObjectID]) {
         guard try repository.objectKind(detached) == .commit, isDocumentVersion(detached) else { return (nil, []) }
         if detached != tip, try repository.isAncestor(tip, of: detached) {
             return ((detached, "the version HEAD named, which builds on \(tip.short)"), [])
