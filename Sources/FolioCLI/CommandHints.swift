@@ -15,6 +15,7 @@ enum CommandHints {
         case let error as SyncError: return hint(for: error)
         case let error as LaunchError: return hint(for: error)
         case let error as FolioError: return hint(for: error)
+        case let error as RefError: return hint(for: error)
         case let error as PluginError: return hint(for: error)
         case let error as PluginInstallError: return hint(for: error)
         default: return nil
@@ -64,6 +65,19 @@ enum CommandHints {
         case .unknownPlugin, .unknownEditor, .unknownPluginOrEditor: return " (see folio plugins list)"
         case .noEditor: return " (see folio plugins list, or use --editor ID)"
         case .invalidManifest, .hostExecutableMissing, .noStateFolder: return nil
+        }
+    }
+
+    static func hint(for error: RefError) -> String? {
+        switch error {
+        case let .damaged(path, problem):
+            switch problem {
+            case .headUnreadable, .headDetached, .headOutsideBranches:
+                return "; run 'folio status \(path) --repair' to make HEAD name the branch again"
+            case .branchMissing, .branchIsFolder, .branchEmpty, .branchGarbled, .branchDangling, .branchNotAVersion:
+                return "; run 'folio status \(path) --repair' to restore it from the newest version the repository holds"
+            }
+        case .unrepairable: return nil
         }
     }
 

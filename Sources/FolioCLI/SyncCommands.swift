@@ -28,6 +28,7 @@ struct StatusReport: Encodable {
     let branch: String
     let head: String
     let unrecordedChanges: [String]
+    let nestedRepositories: [String]
     let remotes: [RemoteStatus]
     let conflicts: [String]
     let workTree: WorkTree
@@ -35,11 +36,12 @@ struct StatusReport: Encodable {
     init(_ status: SyncStatus, unrecordedChanges: [String], workTree: WorkTreeStatus) {
         path = status.path; branch = status.branch; head = status.head
         self.unrecordedChanges = unrecordedChanges
+        nestedRepositories = status.nestedRepositories
         remotes = status.remotes; conflicts = status.conflicts
         self.workTree = WorkTree(current: workTree.isCurrent, outOfDate: workTree.outOfDate, cause: workTree.cause)
     }
 
-    private enum CodingKeys: String, CodingKey { case path, branch, head, unrecordedChanges, remotes, conflicts, workTree }
+    private enum CodingKeys: String, CodingKey { case path, branch, head, unrecordedChanges, nestedRepositories, remotes, conflicts, workTree }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -47,6 +49,7 @@ struct StatusReport: Encodable {
         try container.encode(branch, forKey: .branch)
         try container.encode(head, forKey: .head)
         try container.encode(unrecordedChanges, forKey: .unrecordedChanges)
+        try container.encode(nestedRepositories, forKey: .nestedRepositories)
         try container.encode(remotes, forKey: .remotes)
         try container.encode(conflicts, forKey: .conflicts)
         var tree = container.nestedContainer(keyedBy: WorkTreeKeys.self, forKey: .workTree)
@@ -209,10 +212,11 @@ let syncCommands: [Command] = [
         return 0
     },
     Command("status", usage: "status PATH [--json] [--repair]",
-            summary: "Unrecorded changes, versions ahead/behind each remote, an out-of-date work tree (--repair: write it)",
+            summary: "Unrecorded changes, versions ahead/behind each remote, an out-of-date work tree (--repair: write it, and restore a damaged branch or HEAD)",
             flags: ["--repair"]) { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(1)
+        if args.flag("--repair") { try reportRefRepair(document, json: args.flag("--json"), io) }
         try reportWorkTree(document, repair: args.flag("--repair"), json: args.flag("--json"), io)
         let status = try document.syncStatus()
         let workTree = try document.workTreeStatus()
@@ -223,6 +227,9 @@ let syncCommands: [Command] = [
         let changes = unrecorded.isEmpty ? "no unrecorded changes"
             : "unrecorded changes in \(unrecorded.map(\.shownAsText).joined(separator: ", ")) (record them with 'folio commit \(document.url.path.shownAsText)')"
         io.line("On \(status.branch.shownAsText) at \(status.head.prefix(7)); \(changes)")
+        for nested in status.nestedRepositories {
+            io.line("\(nested.shownAsText): a git repository of its own inside the document; it is not part of the document and never recorded")
+        }
         for remote in status.remotes {
             if remote.tracking == nil {
                 io.line("\(remote.name.shownAsText)\t\(remote.url.shownAsText)\tnever synced")

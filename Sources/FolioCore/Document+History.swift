@@ -36,7 +36,8 @@ extension Document {
     /// Resolves a version: a full or short commit id, a tag, `HEAD~N`, or `@N` (the Nth version, 1 = first).
     public func resolve(_ rev: String) throws -> ObjectID {
         if rev.hasPrefix("@"), let n = Int(rev.dropFirst()) {
-            guard n >= 1, let head = try repository.headCommitID() else { throw FolioError.unknownRevision(rev, url.path) }
+            let head = try branchTip()
+            guard n >= 1 else { throw FolioError.unknownRevision(rev, url.path) }
             let total = try repository.countCommits(from: head)
             guard n <= total else { throw FolioError.unknownRevision(rev, url.path) }
             var found: ObjectID?
@@ -49,6 +50,7 @@ extension Document {
             guard let found else { throw FolioError.unknownRevision(rev, url.path) }
             return found
         }
+        _ = try branchTip()  // a damaged HEAD or branch is said as such, not as an unknown version
         do { return try repository.resolveCommit(rev) } catch let error as GitError {
             if error.isAmbiguous { throw FolioError.ambiguousRevision(rev, document: url.path) }
             throw FolioError.unknownRevision(rev, url.path)
@@ -65,7 +67,7 @@ extension Document {
     /// Calls `body` for each version `log` would list, in the same order, with the tags naming it; the commit is
     /// lent for the call only (a full log of a long history is printed without copying it all first).
     public func forEachLogEntry(limit: Int? = nil, skip: Int = 0, since: String? = nil, _ body: (LoggedCommit, [String]) throws -> Void) throws {
-        guard let head = try repository.headCommitID() else { return }
+        let head = try branchTip()
         let hidden = try since.map(resolve)
         // A long walk reads each commit once; libgit2's object cache never holds commits (set once for the process
         // in `GitLibrary`), so the walk costs no cache upkeep and no option is flipped under another thread.
@@ -123,7 +125,7 @@ extension Document {
 
     /// The change `undo` would take back: walking back from HEAD, each undo cancels one earlier change.
     func undoTarget() throws -> CommitInfo? {
-        guard let head = try repository.headCommitID() else { return nil }
+        let head = try branchTip()
         var pendingUndos = 0
         var target: CommitInfo?
         try repository.walk(from: head) { id in
@@ -145,7 +147,7 @@ extension Document {
     /// The change `redo` would bring back: the one taken back by the newest undo not yet redone, provided no
     /// ordinary change came after it.
     func redoTarget() throws -> CommitInfo? {
-        guard let head = try repository.headCommitID() else { return nil }
+        let head = try branchTip()
         var pendingRedos = 0
         var target: CommitInfo?
         try repository.walk(from: head) { id in
@@ -173,16 +175,23 @@ extension Document {
 
     /// Names version `rev` (default: the newest) with the tag `name`.
     public func tag(_ name: String, at rev: String? = nil) throws {
-        guard !name.isEmpty, !name.hasPrefix("-"), !name.contains(" "), !name.contains(".."), !name.hasSuffix(".lock"),
-              name.allSatisfy({ !$0.isNewline && $0 != "~" && $0 != "^" && $0 != ":" && $0 != "?" && $0 != "*" && $0 != "[" && $0 != "\\" }) else {
-            throw FolioError.invalidVersionName(name)
-        }
+        guard Self.versionNameProblem(name) == nil else { throw FolioError.invalidVersionName(name) }
         let target = try rev.map(resolve) ?? head().id
         if try repository.referenceTarget("refs/tags/\(name)") != nil {
             throw FolioError.versionExists(name, document: url.path)
         }
         let tagger = try signatures().committer
         try repository.createTag(name, target: target, tagger: tagger, message: name + "\n")
+    }
+
+    /// Why `name` cannot name a version, nil when it can: git's rules for tag names (checked before anything is
+    /// written, so `git fsck --strict` stays clean), and no name that reads as one of Folio's own ways to name a
+    /// version (`HEAD`, `@N`).
+    public static func versionNameProblem(_ name: String) -> String? {
+        if let problem = GitNames.problem(with: name, as: .tag) { return problem.description }
+        if name.hasPrefix("@") { return "it cannot start with '@', which numbers versions (@1 is the first)" }
+        if name.uppercased() == "HEAD" { return "HEAD names the newest version" }
+        return nil
     }
 
     /// The named versions, sorted by name.

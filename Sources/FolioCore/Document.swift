@@ -46,7 +46,7 @@ public final class Document {
         self.store = store
         self.lock = DocumentLock(gitDirectory: repository.gitDirectory, readOnly: readOnly)
         self.workTree = WorkTree(rootPath: rootPath, displayRoot: url.path)
-        self.branch = try repository.headBranch() ?? "refs/heads/main"
+        self.branch = Self.branchHEADNames(repository)
     }
 
     private var writesFastLooseObjects = false
@@ -76,8 +76,7 @@ public final class Document {
 
     /// The newest commit.
     public func head() throws -> CommitInfo {
-        guard let id = try repository.headCommitID() else { throw FolioError.notADocument(url.path, "it has no commits") }
-        return try repository.commit(id)
+        try repository.commit(branchTip())
     }
 
     /// The history entry of `commit` (e.g. one a change just returned), with the tags naming it.
@@ -191,7 +190,7 @@ public final class Document {
             var attempt = 0
             while true {
                 attempt += 1
-                let headID = try repository.referenceTarget(branch)
+                let headID: ObjectID? = try branchTip()
                 let headTree = try headID.map(tree(of:))
                 let newTree = try build(headTree)
                 if newTree == headTree && extraParents.isEmpty { return nil }
@@ -361,7 +360,7 @@ public final class Document {
             if recoverInterruptedChange() != nil, let problem = workTreeProblem, !problem.isCurrent {
                 throw WorkTreeError.outOfDate(document: url.path, files: problem.outOfDate, cause: problem.cause ?? "an earlier write failed")
             }
-            let headID = try repository.headCommitID()
+            let headID: ObjectID? = try branchTip()
             let headTree = try headID.map { try repository.commit($0).tree }
             let tree = try repository.stageWorkTree(write: false)
             if tree == headTree { return nil }
@@ -443,6 +442,8 @@ public final class Document {
     @discardableResult
     func recoverInterruptedChange() -> ObjectID? {
         guard let note = lock.readNote() else { return nil }
+        // With HEAD or the branch damaged the note's version may be the one a repair needs: it stays.
+        if (try? refProblem()) != nil { return nil }
         removeTemporaries(of: note)
         guard let pending = try? pendingWorkTree() else {
             try? clearIntent()
@@ -576,7 +577,7 @@ public final class Document {
     package func fastForward(to target: ObjectID) throws -> Bool {
         try lock.withLock {
             let behindFrom = recoverInterruptedChange()
-            let headID = try repository.referenceTarget(branch)
+            let headID: ObjectID? = try branchTip()
             if headID == target { return true }
             if let headID, try !repository.isAncestor(headID, of: target) { return false }
             let shownTree = try behindFrom ?? headID.map { try repository.commit($0).tree } ?? repository.emptyTree()

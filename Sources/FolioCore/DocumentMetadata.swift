@@ -1,4 +1,5 @@
 import Foundation
+import FolioGit
 
 /// Where a document came from, recorded so its creation can be replayed and later updated.
 public struct DocumentOrigin: Encodable, Sendable, Equatable {
@@ -119,8 +120,9 @@ public enum DocumentPath {
         guard !bytes.isEmpty, !segments.contains(where: { $0.isEmpty || $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }) else {
             throw FolioError.invalidDocumentPath(path, problem: .notRelative)
         }
-        // ".git" in any letter case (case-insensitive file systems would write into the repository).
-        if segments.contains(where: { $0.count == 4 && $0.map { (65...90).contains($0) ? $0 | 0x20 : $0 }.elementsEqual(".git".utf8) }) {
+        // ".git" in any letter case and in every spelling NTFS or HFS+ reads as ".git" (git's own verify_path rule):
+        // such file systems would write into the repository.
+        if segments.contains(where: { GitObjectRules.isGitName($0) }) {
             throw FolioError.invalidDocumentPath(path, problem: .insideGit)
         }
         if !allowFolioFolder, let first = segments.first, first.elementsEqual(DocumentMetadata.folder.utf8) {

@@ -136,6 +136,7 @@ public final class DocumentStore: Sendable {
         guard fm.fileExists(atPath: parent.path) else {
             throw FolioError.missingFolder(parent.path)
         }
+        try checkNotInsideDocument(url)
         let name = url.lastPathComponent
         if name.utf8.count > WorkTree.nameMax { throw WorkTreeError.nameTooLong(path: url.path, name: name, bytes: name.utf8.count) }
         // Room for git's deepest own path (a pack index with a SHA-256 name) inside the document.
@@ -230,5 +231,31 @@ extension Repository {
     package func configureAsDocument() throws {
         try setConfig("core.commitGraph", true)
         try setConfig("core.logAllRefUpdates", false)
+    }
+}
+
+extension DocumentStore {
+    /// Refuses a new document (created or cloned) at `url` when a folder above it is a document: the outer one would
+    /// list the new repository as an unrecordable change for ever. The folders are those the file system really
+    /// holds `url` in (links in the way resolved); `url`'s own folder must exist.
+    public func checkNotInsideDocument(_ url: URL) throws {
+        guard let resolved = realpath(url.deletingLastPathComponent().path, nil) else { return }
+        var folder = String(cString: resolved)
+        free(resolved)
+        while true {
+            if Self.isDocumentFolder(folder) {
+                throw FolioError.invalidDocumentPath(url.path, problem: .insideDocument(folder))
+            }
+            guard folder != "/", let slash = folder.lastIndex(of: "/") else { return }
+            folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
+        }
+    }
+
+    /// Whether `folder` holds a `.git` and a `.folio/document.json` (read without following links).
+    static func isDocumentFolder(_ folder: String) -> Bool {
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        var info = stat()
+        guard lstat(base + ".git", &info) == 0 else { return false }
+        return lstat(base + DocumentMetadata.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 }

@@ -65,7 +65,8 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
         case let .nothingToUndo(path): return "\(path): nothing to undo"
         case let .nothingToRedo(path): return "\(path): nothing to redo"
         case let .noChange(why): return "no change: \(why)"
-        case let .invalidVersionName(name): return "'\(name)' is not a valid version name"
+        case let .invalidVersionName(name):
+            return "'\(GitNames.shown(name))' is not a valid version name: \(Document.versionNameProblem(name) ?? "git does not allow it")"
         case let .versionExists(name, path): return "\(path): a version named '\(name)' already exists"
         case let .notFromTemplate(path): return "\(path): was not made from a template; nothing to update or replay"
         case let .unknownTemplateSource(name): return "no template source named '\(name)'"
@@ -105,6 +106,8 @@ public enum DocumentPathProblem: Sendable, Equatable, CustomStringConvertible {
     case insideGit
     /// A file path goes into `.folio`, which Folio manages itself.
     case folioFolder
+    /// A new document would be inside the document at this path (a document never holds another repository).
+    case insideDocument(String)
 
     public var description: String {
         switch self {
@@ -114,6 +117,7 @@ public enum DocumentPathProblem: Sendable, Equatable, CustomStringConvertible {
         case .notRelative: return "a file in a document must be a relative path without '.', '..' or empty parts"
         case .insideGit: return "files inside .git cannot be written"
         case .folioFolder: return ".folio is managed by Folio"
+        case let .insideDocument(outer): return "it would be inside the document \(outer); a document cannot be made inside another"
         }
     }
 }

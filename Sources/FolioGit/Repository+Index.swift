@@ -66,7 +66,13 @@ extension Repository {
             var out = git_oid()
             try withUnsafeMutablePointer(to: &star) { strings in
                 var spec = git_strarray(strings: strings, count: 1)
-                try check(git_index_add_all(index, &spec, GIT_INDEX_ADD_DEFAULT.rawValue, nil, nil), "stage work tree", displayPath)
+                // A folder that is a repository of its own comes as "b/", which no index can hold: it is left out.
+                let skipNested: git_index_matched_path_cb = { path, _, _ in
+                    guard let path else { return 0 }
+                    let length = strlen(path)
+                    return length > 0 && path[length - 1] == 0x2F ? 1 : 0  // ends with "/"
+                }
+                try check(git_index_add_all(index, &spec, GIT_INDEX_ADD_DEFAULT.rawValue, skipNested, nil), "stage work tree", displayPath)
                 try check(git_index_update_all(index, &spec, nil, nil), "stage deletions", displayPath)
             }
             try check(git_index_write_tree(&out, index), "write tree from index", displayPath)
@@ -75,8 +81,15 @@ extension Repository {
         }
     }
 
-    /// Paths whose work-tree state differs from HEAD or the index (untracked included, ignored excluded).
+    /// Paths whose work-tree state differs from HEAD or the index (untracked included, ignored excluded), without
+    /// the folders that are repositories of their own (see `workTreeChanges`).
     public func changedPaths() throws -> [String] {
+        try workTreeChanges().changed
+    }
+
+    /// The work tree's changes (as `changedPaths`) and, apart, its folders that are git repositories of their own
+    /// ("b/"): git lists such a folder as one untracked entry it cannot record, so it is never a change to record.
+    public func workTreeChanges() throws -> (changed: [String], nestedRepositories: [String]) {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "status options")
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
@@ -85,11 +98,14 @@ extension Repository {
         try check(git_status_list_new(&list, pointer, &options), "read status", displayPath)
         defer { git_status_list_free(list) }
         var paths: [String] = []
+        var nested: [String] = []
         for index in 0..<git_status_list_entrycount(list) {
             guard let entry = git_status_byindex(list, index)?.pointee else { continue }
             let delta = entry.index_to_workdir ?? entry.head_to_index
-            if let path = delta?.pointee.new_file.path ?? delta?.pointee.old_file.path { paths.append(String(cString: path)) }
+            guard let path = (delta?.pointee.new_file.path ?? delta?.pointee.old_file.path).map({ String(cString: $0) }) else { continue }
+            // With untracked folders listed file by file, only a repository of its own is listed as a folder.
+            if path.hasSuffix("/") { nested.append(path) } else { paths.append(path) }
         }
-        return paths
+        return (paths, nested)
     }
 }

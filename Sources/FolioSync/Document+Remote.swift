@@ -21,6 +21,8 @@ public struct SyncStatus: Sendable, Equatable, Encodable {
     public let head: String
     /// Paths changed in the work tree but not recorded as a version.
     public let unrecordedChanges: [String]
+    /// Folders of the work tree that are git repositories of their own ("b/"): never recorded, never a change.
+    public let nestedRepositories: [String]
     public let remotes: [RemoteStatus]
     /// Kept conflict refs (`refs/folio/conflicts/…`).
     public let conflicts: [String]
@@ -49,9 +51,8 @@ extension Document {
 
     /// Adds a remote named `name` at `url` (a path, `file://`, `git://`, `http(s)://` or `ssh://` URL).
     public func addRemote(_ name: String, url: String) throws {
-        guard !name.isEmpty, !name.hasPrefix("-"), name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }), !name.contains("..") else {
-            throw SyncError.invalidRemoteName(name)
-        }
+        // git's rule for remote names, and Folio's own (letters, digits, '-', '_', '.'), before anything is written.
+        guard GitNames.problem(with: name, as: .remote) == nil else { throw SyncError.invalidRemoteName(name) }
         if try repository.remotes().contains(where: { $0.name == name }) {
             throw SyncError.remoteExists(name, document: self.url.path)
         }
@@ -144,7 +145,8 @@ extension Document {
                                             ahead: try repository.countCommits(from: head), behind: 0))
             }
         }
-        return SyncStatus(path: url.path, branch: branchName, head: head.hex, unrecordedChanges: try repository.changedPaths().sorted(),
-                          remotes: remotes, conflicts: try repository.referenceNames(matching: Self.conflictRefGlob))
+        let changes = try repository.workTreeChanges()
+        return SyncStatus(path: url.path, branch: branchName, head: head.hex, unrecordedChanges: changes.changed.sorted(),
+                          nestedRepositories: changes.nestedRepositories.sorted(), remotes: remotes, conflicts: try repository.referenceNames(matching: Self.conflictRefGlob))
     }
 }

@@ -13,6 +13,7 @@ extension DocumentStore {
         guard fm.fileExists(atPath: parent.path) else {
             throw FolioError.missingFolder(parent.path)
         }
+        try checkNotInsideDocument(url)
         // A source without a URL scheme is a local path: say so plainly when it is not there.
         if !source.contains("://"), !source.contains("@"), !fm.fileExists(atPath: source) {
             throw SyncError.notADocumentSource(source, "no such repository")

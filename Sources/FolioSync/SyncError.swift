@@ -7,7 +7,7 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
     case noRemote(String)
     /// A remote name is not configured (document path, name).
     case unknownRemote(String, String)
-    /// A remote name is not letters, digits, `-`, `_` and `.` (the name).
+    /// A remote name is refused by git's rules or is not letters, digits, `-`, `_` and `.` (the name).
     case invalidRemoteName(String)
     /// The document already has a remote with this name (name, document path).
     case remoteExists(String, document: String)
@@ -34,7 +34,8 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
         case let .unknownRemote(path, name):
             return "\(path): no remote named '\(name)'"
         case let .invalidRemoteName(name):
-            return "'\(name)': a remote name uses letters, digits, '-', '_' and '.'"
+            let why = GitNames.problem(with: name, as: .remote)?.description ?? "git does not allow it"
+            return "'\(GitNames.shown(name))' is not a valid remote name: \(why)"
         case let .remoteExists(name, path):
             return "\(path): a remote named '\(name)' already exists"
         case let .unrecordedChanges(path, paths):

@@ -47,6 +47,8 @@ final class TypedErrorTests: XCTestCase {
         let cases: [(String, DocumentPathProblem)] = [
             ("a\\b", .forbiddenCharacter), ("../x", .notRelative), ("a//b", .notRelative), ("/etc/passwd", .notRelative),
             (".GIT/config", .insideGit), (".folio/document.json", .folioFolder),
+            // NTFS and HFS+ spellings of .git (git fsck's hasDotgit): short name, trailing dot, an ignored code point
+            ("git~1/config", .insideGit), ("a/.git./hooks/x", .insideGit), (".g\u{200C}it/x", .insideGit),
         ]
         for (path, problem) in cases {
             XCTAssertThrowsError(try DocumentPath.validate(path, allowFolioFolder: false), path) { error in
