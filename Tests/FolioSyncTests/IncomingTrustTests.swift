@@ -201,4 +201,39 @@ final class IncomingTrustTests: XCTestCase {
             try ws.assertFsck(mirrors.appendingPathComponent(mirror))
         }
     }
+
+    func testAFetchKilledAtAnyMomentLeavesNoTraceAndTheNextPullBringsEverything() throws {
+        // Given a remote 3,000 commits ahead of the victim (made with git fast-import)
+        let (victim, attacker, _) = try sharedDocument { $0.path }
+        var script = ""
+        for index in 0..<3000 {
+            script += "commit refs/heads/main\ncommitter A <a@example.org> \(1_700_000_000 + index) +0000\ndata 2\nc\n"
+                + (index == 0 ? "from refs/heads/main^0\n" : "") + "M 100644 inline notes/\(index % 50).txt\ndata <<EOF\n\(index)\nEOF\n\n"
+        }
+        _ = try attacker.run(["fast-import", "--quiet"], stdin: Data(script.utf8))
+        let tip = try attacker.head()
+        let folio = folioExecutable.path
+        for delay in [20_000, 60_000, 150_000] as [useconds_t] {
+            // When folio pull is killed with SIGKILL partway
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: folio)
+            process.arguments = ["pull", victim.url.path]
+            process.environment = ws.env
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            // Then the document is sound, whatever the moment
+            try ws.assertFsck(victim.url)
+            try ws.assertClean(victim.url)
+        }
+        // And the next pull brings everything and clears what the killed ones left
+        let outcome = try ws.store.open(at: victim.url).pull(options: SyncOptions(transfer: transfer()))
+        XCTAssertEqual(try victim.head().id.hex, tip, "\(outcome)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: victim.url.appendingPathComponent(".git/folio").path)
+            .filter { $0.hasPrefix("incoming-") }, [])
+        try ws.assertFsck(victim.url)
+    }
 }
