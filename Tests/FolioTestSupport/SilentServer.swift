@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+/// A TCP listener on 127.0.0.1 that accepts every connection and never sends a byte (it reads and drops what it is
+/// sent), or, with `accepting: false`, a listener whose queue is full so that a new connection is never completed.
+/// Stopped (listener and connections closed) when released.
+public final class SilentServer: @unchecked Sendable {
+    // Unchecked: `port` and `listener` are immutable; the connections are behind their Mutex.
+    public let port: UInt16
+    private let listener: Int32
+    private let connections = Mutex<[Int32]>([])
+    private let stopped = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+    private let accepting: Bool
+
+    /// `replies`: bytes sent on each accepted connection, one chunk after each delay (a server that answers slowly);
+    /// empty for one that never answers.
+    public init(accepting: Bool = true, replies: [(delay: Double, bytes: Data)] = []) throws {
+        self.accepting = accepting
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        guard bound == 0, listen(listener, accepting ? 16 : 0) == 0 else { close(listener); throw SilentServerError() }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        port = UInt16(bigEndian: address.sin_port)
+        if accepting {
+            let thread = Thread { [self] in acceptLoop(replies) }
+            thread.start()
+        } else {
+            // Fill the accept queue (backlog 0 holds one connection): later connections get no answer at all.
+            for _ in 0..<2 { fillQueue() }
+            done.signal()
+        }
+    }
+
+    /// `host:port` on loopback.
+    public var address: String { "127.0.0.1:\(port)" }
+
+    private func fillQueue() {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        connections.withLock { $0.append(fd) }
+        usleep(50_000)
+    }
+
+    private func acceptLoop(_ replies: [(delay: Double, bytes: Data)]) {
+        defer { done.signal() }
+        while !stopped.load(ordering: .acquiring) {
+            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 50) > 0 else { continue }
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else { continue }
+            connections.withLock { $0.append(fd) }
+            Thread { [self] in serve(fd, replies) }.start()
+        }
+    }
+
+    /// Drains what the client sends; sends `replies` on their schedule; keeps the connection open until stopped.
+    private func serve(_ fd: Int32, _ replies: [(delay: Double, bytes: Data)]) {
+        var pending = replies
+        var next = Date().addingTimeInterval(pending.first?.delay ?? .infinity)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !stopped.load(ordering: .acquiring) {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 20) > 0 {
+                if recv(fd, &buffer, buffer.count, 0) <= 0 { return }
+            }
+            if !pending.isEmpty, Date() >= next {
+                let chunk = pending.removeFirst()
+                _ = chunk.bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                next = Date().addingTimeInterval(pending.first?.delay ?? .infinity)
+            }
+        }
+    }
+
+    deinit {
+        stopped.store(true, ordering: .releasing)
+        done.wait()
+        close(listener)
+        for fd in connections.withLock({ $0 }) { close(fd) }
+    }
+}
+
+public struct SilentServerError: Error {}
