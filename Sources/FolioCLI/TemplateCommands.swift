@@ -135,6 +135,13 @@ final class FetchProgressBar: Sendable {
         enabled = report == nil && io.isInteractive && isatty(STDERR_FILENO) == 1
     }
 
+    /// Tells the launcher which remote sources are being fetched, before any object arrives.
+    func starting(_ sources: [TemplateSource]) {
+        let remote = sources.filter(\.isRemote)
+        guard let report, !remote.isEmpty else { return }
+        report("fetching " + remote.map { "\($0.name) (\($0.location))" }.joined(separator: ", "))
+    }
+
     func update(_ source: TemplateSource, _ progress: TransferProgress) {
         if let report {
             report("\(source.name): \(progress.receivedObjects)/\(progress.totalObjects) objects, \(progress.receivedBytes / 1024) KiB")
@@ -460,6 +467,7 @@ extension TemplateVariable {
 func resolveWithProgress(_ resolver: TemplateResolver, _ sources: [TemplateSource], _ io: CommandIO) throws -> [SourceEvent] {
     let bar = FetchProgressBar(io: io)
     defer { bar.finish() }
+    bar.starting(sources)
     return try waitFor { () async -> [SourceEvent] in
         var collected: [SourceEvent] = []
         for await event in resolver.resolveAll(sources) {

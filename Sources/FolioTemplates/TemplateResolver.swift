@@ -48,7 +48,7 @@ public struct TemplateResolver: Sendable {
                                 let resolved = try await resolve(source) { continuation.yield(.progress(source, $0)) }
                                 continuation.yield(.resolved(resolved))
                             } catch {
-                                continuation.yield(.failed(source, TemplateError.oneLine(error)))
+                                continuation.yield(.failed(source, error is CancellationError ? "\(source.name): cancelled" : TemplateError.oneLine(error)))
                             }
                         }
                     }
