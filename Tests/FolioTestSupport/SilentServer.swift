@@ -10,6 +10,8 @@ public final class SilentServer: @unchecked Sendable {
     private let listener: Int32
     private let connections = Mutex<[Int32]>([])
     private let stopped = Atomic<Bool>(false)
+    private let open = Atomic<Int>(0)
+    private let accepted = Atomic<Int>(0)
     private let done = DispatchSemaphore(value: 0)
     private let accepting: Bool
 
@@ -42,6 +44,10 @@ public final class SilentServer: @unchecked Sendable {
 
     /// `host:port` on loopback.
     public var address: String { "127.0.0.1:\(port)" }
+    /// Connections accepted so far.
+    public var acceptedConnections: Int { accepted.load(ordering: .acquiring) }
+    /// Accepted connections the client has not closed yet.
+    public var openConnections: Int { open.load(ordering: .acquiring) }
 
     private func fillQueue() {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
@@ -62,6 +68,8 @@ public final class SilentServer: @unchecked Sendable {
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else { continue }
             connections.withLock { $0.append(fd) }
+            open.add(1, ordering: .releasing)
+            accepted.add(1, ordering: .releasing)
             Thread { [self] in serve(fd, replies) }.start()
         }
     }
@@ -74,7 +82,7 @@ public final class SilentServer: @unchecked Sendable {
         while !stopped.load(ordering: .acquiring) {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             if poll(&poller, 1, 20) > 0 {
-                if recv(fd, &buffer, buffer.count, 0) <= 0 { return }
+                if recv(fd, &buffer, buffer.count, 0) <= 0 { open.subtract(1, ordering: .releasing); return }
             }
             if !pending.isEmpty, Date() >= next {
                 let chunk = pending.removeFirst()
