@@ -18,7 +18,11 @@ final class SilentRemoteCommandTests: XCTestCase {
     /// Runs `folio` expecting failure; checks it took under 5 s and printed one line; returns that line.
     func failsQuickly(_ args: [String], file: StaticString = #filePath, line: UInt = #line) -> String {
         let start = Date()
-        let result = ws.folio(args, expect: 1, file: file, line: line)
+        let workspace = ws!
+        guard case let .success(result)? = runBounded(seconds: 10, { workspace.folio(args, expect: 1, file: file, line: line) }) else {
+            XCTFail("folio \(args.joined(separator: " ")) still waits after 10 s", file: file, line: line)
+            return ""
+        }
         XCTAssertLessThan(Date().timeIntervalSince(start), 5, "folio \(args.joined(separator: " ")) waited", file: file, line: line)
         let lines = result.stderr.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, result.stderr, file: file, line: line)
@@ -70,7 +74,10 @@ final class SilentRemoteCommandTests: XCTestCase {
         ws.folio(["templates", "add", "team", url])
         // When the sources are updated with --timeout 1
         let start = Date()
-        let result = ws.folio(["templates", "update", "--source", "team", "--timeout", "1"], expect: 1)
+        let workspace = ws!
+        guard case let .success(result)? = runBounded(seconds: 10, { workspace.folio(["templates", "update", "--source", "team", "--timeout", "1"], expect: 1) }) else {
+            return XCTFail("folio templates update still waits after 10 s")
+        }
         // Then it fails within seconds, naming the source and the URL
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
         XCTAssertTrue(result.stderr.contains("team: \(url): no answer from the server for 1 s while waiting for its reply; gave up"), result.stderr)

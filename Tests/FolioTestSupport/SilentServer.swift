@@ -101,3 +101,20 @@ public final class SilentServer: @unchecked Sendable {
 }
 
 public struct SilentServerError: Error {}
+
+/// Runs `body` on another thread and waits at most `seconds` for it: nil when it is still running then (a hang the
+/// test reports instead of hanging the suite; the thread is left to end when its server goes away).
+public func runBounded<T>(seconds: Double, _ body: @escaping () throws -> T) -> Result<T, any Error>? {
+    let box = BoundedRun(body)
+    let done = DispatchSemaphore(value: 0)
+    Thread { box.result = Result { try box.body() }; done.signal() }.start()
+    guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+    return box.result
+}
+
+/// Unchecked: the body runs on one other thread while the caller only waits; the result is read after the signal.
+private final class BoundedRun<T>: @unchecked Sendable {
+    let body: () throws -> T
+    var result: Result<T, any Error>?
+    init(_ body: @escaping () throws -> T) { self.body = body }
+}
