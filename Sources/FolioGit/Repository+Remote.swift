@@ -253,7 +253,7 @@ extension Repository {
     /// of `options.timeout` ends it with "cancelled" or `TransferTimedOut`, whatever libgit2 itself reported.
     private func withTransfer<R>(_ nameOrURL: String, _ operation: String, options: TransferOptions, pushing: Bool = false,
                                  _ body: (OpaquePointer?, TransferContext) throws -> R) throws -> R {
-        WatchedSocketStream.register()
+        try WatchedSocketStream.register()
         return try withRemote(nameOrURL) { remote in
             let url = ((pushing ? git_remote_pushurl(remote) : nil) ?? git_remote_url(remote)).map { String(cString: $0) } ?? nameOrURL
             let context = TransferContext(options, remoteURL: url)

@@ -6,10 +6,12 @@ import Foundation
 /// that gets no answer) and with its socket under the watch of the transfer that opened it (`TransferWatch`).
 /// A stream opened outside a watched transfer behaves like libgit2's own (no timeout).
 enum WatchedSocketStream {
-    /// Registers the stream with libgit2 once, before the first transfer (libgit2 must be started).
-    static func register() { _ = registered }
+    /// Registers the stream with libgit2 once, before the first transfer (libgit2 must be started); a transfer
+    /// never runs without it (it would have no timeout).
+    static func register() throws { try check(registration, "register Folio's socket stream") }
 
-    private static let registered: Bool = {
+    /// libgit2's answer to the registration, made once.
+    private static let registration: Int32 = {
         var registration = git_stream_registration()
         registration.version = GIT_STREAM_VERSION
         registration.`init` = { out, host, port in
@@ -30,7 +32,7 @@ enum WatchedSocketStream {
             out.pointee = raw.assumingMemoryBound(to: git_stream.self)
             return 0
         }
-        return git_stream_register(GIT_STREAM_STANDARD, &registration) == 0
+        return git_stream_register(GIT_STREAM_STANDARD, &registration)
     }()
 
     private static func parts(_ stream: UnsafeMutablePointer<git_stream>?) -> (UnsafeMutablePointer<folio_socket_stream>, TransferWatch?)? {

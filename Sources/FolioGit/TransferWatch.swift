@@ -58,7 +58,8 @@ final class TransferWatch: Sendable {
 
     private struct State {
         var lastProgress: ContinuousClock.Instant
-        var phase: TransferPhase = .connecting
+        /// Nil until the transfer opens a socket: a local transfer (a path) has no server to wait for.
+        var phase: TransferPhase?
         var sockets: Set<Int32> = []
         var stop: Stop?
     }
@@ -97,7 +98,7 @@ final class TransferWatch: Sendable {
     func progressed(_ phase: TransferPhase? = nil) {
         state.withLock { state in
             state.lastProgress = .now
-            if let phase { state.phase = phase }
+            if let phase, state.phase != nil { state.phase = phase }
         }
     }
 
@@ -107,7 +108,12 @@ final class TransferWatch: Sendable {
     // MARK: Sockets
 
     /// A socket starts connecting (the clock restarts: the previous request, if any, was answered).
-    func connecting() { progressed(.connecting) }
+    func connecting() {
+        state.withLock { state in
+            state.lastProgress = .now
+            state.phase = .connecting
+        }
+    }
 
     /// Takes a connected socket under watch; false (and the socket is left to the caller) when already stopped.
     func adopt(_ socket: Int32) -> Bool {
@@ -151,7 +157,7 @@ final class TransferWatch: Sendable {
         state.withLock { state in
             guard state.stop == nil else { return }
             if cancelled { state.stop = .cancelled }
-            else if now - state.lastProgress >= timeout { state.stop = .timedOut(state.phase) }
+            else if let phase = state.phase, now - state.lastProgress >= timeout { state.stop = .timedOut(phase) }
             else { return }
             for socket in state.sockets { _ = shutdown(socket, Int32(SHUT_RDWR)) }
         }
