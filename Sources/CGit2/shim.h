@@ -27,3 +27,15 @@ static inline int folio_git_set_cache_object_limit(int type, size_t bytes) {
 static inline int folio_git_set_strict_object_creation(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, enabled);
 }
+
+/* Folio's socket stream (FolioGit/TransferWatch+Stream.swift), registered for every plain socket libgit2 opens (git://,
+   http://, the socket under https:// and ssh://). Its first four fields are libgit2 1.5's own `git_socket_stream`
+   (src/libgit2/streams/socket.h): the ssh transport hands the socket `s` found there to libssh2. */
+#include <git2/sys/stream.h>
+typedef struct {
+    git_stream parent;
+    char *host;
+    char *port;
+    int s;
+    void *watch;   /* the transfer's watch (retained), or NULL outside a watched transfer */
+} folio_socket_stream;

@@ -16,6 +16,10 @@ public final class CommandIO: @unchecked Sendable {
     public let environment: [String: String]
     /// The folder relative paths are resolved against.
     public let currentDirectory: URL
+    /// For a command the launcher runs in the background (`backgrounded`): polled by its network transfers (Esc in
+    /// the launcher cancels them), and told their progress as one line. Set once, before the value is shared.
+    public private(set) var isCancelled: (@Sendable () -> Bool)?
+    public private(set) var reportProgress: (@Sendable (String) -> Void)?
 
     /// Creates an I/O set from closures.
     public init(environment: [String: String], currentDirectory: URL, isInteractive: Bool,
@@ -68,6 +72,15 @@ public final class CommandIO: @unchecked Sendable {
 
     /// Reads all of standard input; a directory, a descriptor not open for reading or one that was closed is an error.
     public func readStandardInput() throws -> Data { try readIn() }
+
+    /// This I/O set for a command run in the background: its transfers poll `isCancelled` and report to `progress`.
+    public func backgrounded(isCancelled: @escaping @Sendable () -> Bool, progress: @escaping @Sendable (String) -> Void) -> CommandIO {
+        let io = CommandIO(environment: environment, currentDirectory: currentDirectory, isInteractive: isInteractive,
+                           out: writeOut, err: writeErr, stdin: readIn)
+        io.isCancelled = isCancelled
+        io.reportProgress = progress
+        return io
+    }
 
     /// Resolves a path given on the command line against the current folder.
     public func url(_ path: String) -> URL {

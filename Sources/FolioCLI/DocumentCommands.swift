@@ -55,9 +55,9 @@ func reportChange(_ commit: CommitInfo?, document: Document, _ args: Arguments, 
 }
 
 let documentCommands: [Command] = [
-    Command("new", usage: "new PATH [--type TYPE] [--title TITLE] | new PATH --template ID [--source S] [--ref R] [--set NAME=VALUE]... [--data FILE.json] [--defaults] [--replay DOC] [--dry-run]",
+    Command("new", usage: "new PATH [--type TYPE] [--title TITLE] | new PATH --template ID [--source S] [--ref R] [--set NAME=VALUE]... [--data FILE.json] [--defaults] [--replay DOC] [--dry-run] [--timeout SECONDS]",
             summary: "Create a document, blank or from a template",
-            options: ["--type", "--title", "--template", "--source", "--ref", "--set", "--data", "--replay"],
+            options: ["--type", "--title", "--template", "--source", "--ref", "--set", "--data", "--replay", "--timeout"],
             flags: ["--defaults", "--offline", "--dry-run"]) { args, io in
         let path = try args.positional(0, "PATH")
         try args.expectAtMost(1)

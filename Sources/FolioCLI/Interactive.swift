@@ -49,6 +49,8 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
         configured.form = message == nil ? nil : form
         configured.generic = session.flatMap { GenericDocumentFiles(session: $0, environment: environment) }
         configured.editorIDs = pluginHost(io, settings: settings).editors.map(\.editor.id)
+        // A command button's command runs inside the launcher, which stays full screen; Esc cancels its transfers.
+        configured.runCommand = { command in runCaptured(command.arguments, io: io, background: command) }
         let services = configured
         message = nil
         form = nil
@@ -94,10 +96,14 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
 }
 
 /// Runs a `folio` subcommand in this process with its output captured; returns a one-line summary for the message line.
-func runCaptured(_ arguments: [String], io: CommandIO) -> String {
+/// In the launcher's `background`, the command's transfers report progress to it and stop when it is cancelled.
+func runCaptured(_ arguments: [String], io: CommandIO, background: BackgroundCommand? = nil) -> String {
     let output = CapturedLines()
-    let captured = CommandIO(environment: io.environment, currentDirectory: io.currentDirectory, isInteractive: false,
+    var captured = CommandIO(environment: io.environment, currentDirectory: io.currentDirectory, isInteractive: false,
                              out: { output.append($0) }, err: { output.append($0) }, stdin: { Data() })
+    if let background {
+        captured = captured.backgrounded(isCancelled: { background.isCancelled }, progress: { background.report($0) })
+    }
     let status = FolioCommandLine.run(arguments, io: captured)
     let last = output.text.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
     let summary = "folio \(arguments.joined(separator: " ")): " + (last.isEmpty ? (status == 0 ? "done" : "failed") : last)

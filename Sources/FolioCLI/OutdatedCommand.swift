@@ -5,9 +5,9 @@ import FolioTemplates
 import FolioTerminal
 
 /// `folio outdated [DIR] [--json] [--offline]`: which documents are behind their template (exit 1 when any is).
-let outdatedCommand = Command("outdated", usage: "outdated [DIR] [--offline] [--json]",
+let outdatedCommand = Command("outdated", usage: "outdated [DIR] [--offline] [--timeout SECONDS] [--json]",
                               summary: "List the documents under DIR (default: the recent ones) made from a template, with their version and the newest; exit 1 when any is behind",
-                              options: [], flags: ["--offline"]) { args, io in
+                              options: ["--timeout"], flags: ["--offline"]) { args, io in
     try args.expectAtMost(1)
     let folders: [URL]
     if let dir = args.positionals.first {
@@ -36,7 +36,7 @@ let outdatedCommand = Command("outdated", usage: "outdated [DIR] [--offline] [--
             unreadable.append((folder.path, FolioCommandLine.oneLine(error)))
         }
     }
-    let resolver = try templateResolver(io, offline: args.flag("--offline"))
+    let resolver = try templateResolver(io, offline: args.flag("--offline"), args)
     let found = origins
     let statuses = try waitFor { await TemplateOutdated.check(found, resolver: resolver) }
     let behind = statuses.contains(where: \.outdated)

@@ -88,16 +88,32 @@ final class TransferProgressBar: @unchecked Sendable {
     }
 }
 
-/// Transfer options for a command: the command's environment, and a progress bar when on a terminal.
-func transferOptions(_ io: CommandIO, label: String) -> TransferOptions {
-    guard io.isInteractive else { return TransferOptions(environment: io.environment) }
-    let bar = TransferProgressBar(io: io, label: label)
-    return TransferOptions(environment: io.environment, progress: { bar.update($0) })
+/// Transfer options for a command: the command's environment, its `--timeout` (else the settings'), and a progress
+/// bar on a terminal (a progress line, and the launcher's cancel, when the launcher runs the command).
+func transferOptions(_ io: CommandIO, _ args: Arguments, label: String) throws -> TransferOptions {
+    var options = TransferOptions(environment: io.environment, isCancelled: io.isCancelled, timeout: try networkTimeout(args, io))
+    if let report = io.reportProgress {
+        options.progress = { report("\(label): \($0.receivedObjects)/\($0.totalObjects) objects, \($0.receivedBytes / 1024) KiB") }
+    } else if io.isInteractive {
+        let bar = TransferProgressBar(io: io, label: label)
+        options.progress = { bar.update($0) }
+    }
+    return options
+}
+
+/// How long a network transfer may go without progress: `--timeout SECONDS`, else `networkTimeout` in the settings,
+/// else 30 s.
+func networkTimeout(_ args: Arguments, _ io: CommandIO) throws -> Duration {
+    guard let text = args.value("--timeout") else { return try Settings.load(environment: io.environment).networkTimeoutDuration }
+    guard let seconds = Double(text), Settings.networkTimeoutRange.contains(seconds) else {
+        throw UsageError("--timeout takes seconds from 0.1 to 3600, got '\(text)'")
+    }
+    return .milliseconds(Int((seconds * 1000).rounded()))
 }
 
 /// Sync options for a command: transfer set-up and the editors' semantic merge.
-func syncOptions(_ io: CommandIO, label: String) -> SyncOptions {
-    SyncOptions(transfer: transferOptions(io, label: label), semanticMerger: semanticMerger(io))
+func syncOptions(_ io: CommandIO, _ args: Arguments, label: String) throws -> SyncOptions {
+    SyncOptions(transfer: try transferOptions(io, args, label: label), semanticMerger: semanticMerger(io))
 }
 
 /// Prints a pull's outcome; returns the exit code (1 for a kept conflict).
@@ -153,11 +169,12 @@ let syncCommands: [Command] = [
         }
         return 0
     },
-    Command("push", usage: "push PATH [REMOTE]", summary: "Send the document's versions to a remote") { args, io in
+    Command("push", usage: "push PATH [REMOTE] [--timeout SECONDS]", summary: "Send the document's versions to a remote",
+            options: ["--timeout"]) { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(2)
         let remote = args.optionalPositional(1)
-        let pushed = try document.push(to: remote, options: transferOptions(io, label: "Pushing"))
+        let pushed = try document.push(to: remote, options: transferOptions(io, args, label: "Pushing"))
         if args.flag("--json") {
             struct Pushed: Encodable { let remote: String; let branch: String; let commit: String }
             try io.json(Pushed(remote: pushed.remote, branch: pushed.branch, commit: pushed.commit.hex))
@@ -166,20 +183,21 @@ let syncCommands: [Command] = [
         }
         return 0
     },
-    Command("pull", usage: "pull PATH [REMOTE]", summary: "Bring in a remote's versions: fast-forward, merge, or keep a conflict") { args, io in
+    Command("pull", usage: "pull PATH [REMOTE] [--timeout SECONDS]", summary: "Bring in a remote's versions: fast-forward, merge, or keep a conflict",
+            options: ["--timeout"]) { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(2)
         let remote = args.optionalPositional(1)
-        let outcome = try document.pull(from: remote, options: syncOptions(io, label: "Receiving"))
+        let outcome = try document.pull(from: remote, options: syncOptions(io, args, label: "Receiving"))
         return try reportPull(outcome, document: document, remote: remote, args, io)
     },
-    Command("sync", usage: "sync PATH [REMOTE]", summary: "Pull, then push") { args, io in
+    Command("sync", usage: "sync PATH [REMOTE] [--timeout SECONDS]", summary: "Pull, then push", options: ["--timeout"]) { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(2)
         let remote = args.optionalPositional(1)
-        let outcome = try document.pull(from: remote, options: syncOptions(io, label: "Receiving"))
+        let outcome = try document.pull(from: remote, options: syncOptions(io, args, label: "Receiving"))
         if case .conflict = outcome { return try reportPull(outcome, document: document, remote: remote, args, io) }
-        let pushed = try document.push(to: remote, options: transferOptions(io, label: "Pushing"))
+        let pushed = try document.push(to: remote, options: transferOptions(io, args, label: "Pushing"))
         if args.flag("--json") {
             struct Synced: Encodable { let pulled: String; let pushed: String; let remote: String }
             let pulled: String
@@ -196,12 +214,12 @@ let syncCommands: [Command] = [
         }
         return 0
     },
-    Command("clone", usage: "clone URL PATH", summary: "Copy a Folio document from a remote") { args, io in
+    Command("clone", usage: "clone URL PATH [--timeout SECONDS]", summary: "Copy a Folio document from a remote", options: ["--timeout"]) { args, io in
         let source = remoteLocation(try args.positional(0, "URL"), io)
         let path = try args.positional(1, "PATH")
         try args.expectAtMost(2)
         let store = try DocumentStore(environment: io.environment)
-        let document = try store.clone(from: source, to: io.url(path), options: transferOptions(io, label: "Receiving"))
+        let document = try store.clone(from: source, to: io.url(path), options: transferOptions(io, args, label: "Receiving"))
         let head = try document.head()
         if args.flag("--json") {
             struct Cloned: Encodable { let path: String; let source: String; let commit: String; let title: String }
@@ -240,9 +258,9 @@ let syncCommands: [Command] = [
         if !status.conflicts.isEmpty { io.line("\(status.conflicts.count) kept conflict(s): see 'folio conflicts \(document.url.path.shownAsText)'") }
         return 0
     },
-    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] [--dry-run [--json]] | update --check PATH [--source S] [--json]",
+    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] [--timeout SECONDS] [--dry-run [--json]] | update --check PATH [--source S] [--json]",
             summary: "Merge a newer version of the document's template into it (--check: exit 1 when one exists; --source: use the document's template source without asking)",
-            options: ["--to", "--set", "--conflict", "--source"], flags: ["--check", "--defaults", "--offline", "--dry-run"]) { args, io in
+            options: ["--to", "--set", "--conflict", "--source", "--timeout"], flags: ["--check", "--defaults", "--offline", "--dry-run"]) { args, io in
         try updateCommand(args, io)
     },
     Command("conflicts", usage: "conflicts PATH [--keep local|remote REF]",
@@ -279,7 +297,9 @@ func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let origin = try document.templateOrigin()
     let trusted = try trustedTemplateSource(for: document, origin: origin, args, io)
     let environment = io.environment, ref = args.value("--to"), offline = args.flag("--offline")
-    let limits = TemplateLimits(settings: try Settings.load(environment: environment))
+    var settingsLimits = TemplateLimits(settings: try Settings.load(environment: environment))
+    settingsLimits.networkTimeout = try networkTimeout(args, io)
+    let limits = settingsLimits
     let plan = try waitFor {
         try await TemplateUpdatePlan.load(origin, to: ref, trusted: trusted, environment: environment, offline: offline, limits: limits)
     }

@@ -30,11 +30,19 @@ final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
     }
 
     func templates(in name: String) async throws -> [FolioLaunch.TemplateSummary] {
+        try await templates(in: name) { _ in }
+    }
+
+    /// Resolves one source, saying which URL it fetches and then how many objects and bytes have arrived.
+    func templates(in name: String, progress: @escaping @Sendable (String) -> Void) async throws -> [FolioLaunch.TemplateSummary] {
         if let configurationError { throw configurationError }
         guard let source = sources.first(where: { $0.name == name }) else {
             throw FolioError.unknownTemplateSource(name)
         }
-        let resolved = try await resolver.resolve(source)
+        if source.isRemote { progress("fetching \(source.location)") }
+        let resolved = try await resolver.resolve(source) {
+            progress("\($0.receivedObjects)/\($0.totalObjects) objects, \($0.receivedBytes / 1024) KiB")
+        }
         var summaries: [FolioLaunch.TemplateSummary] = []
         for summary in resolved.templates {
             try Task.checkCancellation()

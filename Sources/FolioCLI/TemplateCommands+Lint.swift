@@ -20,11 +20,11 @@ func authoringTrees(_ args: Arguments, _ io: CommandIO) throws -> (trees: [Templ
             throw FolioError.invalidFile(url.path, "not a template folder (give the folder holding template.json)")
         }
         let sources = try chosenSources(args, io)
-        let resolver = try templateResolver(io, offline: args.flag("--offline"))
+        let resolver = try templateResolver(io, offline: args.flag("--offline"), args)
         return ([try waitFor { try await resolver.authoringTree(target, in: sources) }], [])
     }
     let sources = args.value("--source") == nil ? [TemplateSource.bundled] : try chosenSources(args, io)
-    let resolver = try templateResolver(io, offline: args.flag("--offline"))
+    let resolver = try templateResolver(io, offline: args.flag("--offline"), args)
     var trees: [TemplateAuthoringTree] = []
     var warnings: [String] = []
     for source in sources {

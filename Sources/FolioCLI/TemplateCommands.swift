@@ -10,9 +10,10 @@ import Synchronization
 /// `folio templates …` and `folio render`.
 let templateCommands: [Command] = [
     Command("templates", usage: "templates list [--source S] [--offline] | search WORDS... [--source S] [--offline] | show ID [--source S] [--ref R] | update"
-                + " | add NAME URL [--ref R] | remove NAME | lint [DIR|ID] [--source S] | test [DIR|ID] [--source S] [--update-golden]",
+                + " | add NAME URL [--ref R] | remove NAME | lint [DIR|ID] [--source S] | test [DIR|ID] [--source S] [--update-golden]"
+                + " (fetching sources: [--timeout SECONDS])",
             summary: "List, search, inspect, refresh, configure, lint and test templates",
-            options: ["--source", "--ref"], flags: ["--offline", "--update-golden"]) { args, io in
+            options: ["--source", "--ref", "--timeout"], flags: ["--offline", "--update-golden"]) { args, io in
         let action = try args.positional(0, "an action (list, search, show, update, add, remove, lint, test)")
         switch action {
         case "list": try args.expectAtMost(1); return try listTemplates(args, io)
@@ -91,10 +92,14 @@ func chosenSources(_ args: Arguments, _ io: CommandIO) throws -> [TemplateSource
     return [source]
 }
 
-/// A resolver with the limits of the settings (a malformed settings file is reported here).
-func templateResolver(_ io: CommandIO, offline: Bool) throws -> TemplateResolver {
-    let limits = TemplateLimits(settings: try Settings.load(environment: io.environment))
-    return TemplateResolver(environment: io.environment, offline: offline, limits: limits)
+/// A resolver with the limits of the settings (a malformed settings file is reported here), the command's
+/// `--timeout` when `args` are given, and the launcher's cancel when it runs the command.
+func templateResolver(_ io: CommandIO, offline: Bool, _ args: Arguments? = nil) throws -> TemplateResolver {
+    var limits = TemplateLimits(settings: try Settings.load(environment: io.environment))
+    if let args { limits.networkTimeout = try networkTimeout(args, io) }
+    var resolver = TemplateResolver(environment: io.environment, offline: offline, limits: limits)
+    resolver.isCancelled = io.isCancelled
+    return resolver
 }
 
 /// Runs async work from a synchronous command and waits for it.
@@ -123,10 +128,25 @@ final class FetchProgressBar: Sendable {
     }
     private let state = Mutex(State())
     private let enabled: Bool
+    /// The launcher's progress line, when it runs the command (nothing is drawn then).
+    private let report: (@Sendable (String) -> Void)?
 
-    init(io: CommandIO) { enabled = io.isInteractive && isatty(STDERR_FILENO) == 1 }
+    init(io: CommandIO) {
+        report = io.reportProgress
+        enabled = report == nil && io.isInteractive && isatty(STDERR_FILENO) == 1
+    }
+
+    /// Tells the launcher which remote sources are being fetched, before any object arrives.
+    func starting(_ sources: [TemplateSource]) {
+        let remote = sources.filter(\.isRemote)
+        guard let report, !remote.isEmpty else { return }
+        report("fetching " + remote.map { "\($0.name) (\($0.location))" }.joined(separator: ", "))
+    }
 
     func update(_ source: TemplateSource, _ progress: TransferProgress) {
+        if let report {
+            report("\(source.name): \(progress.receivedObjects)/\(progress.totalObjects) objects, \(progress.receivedBytes / 1024) KiB")
+        }
         guard enabled else { return }
         state.withLock { state in
             let now = Date()
@@ -160,7 +180,7 @@ final class FetchProgressBar: Sendable {
 
 func listTemplates(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let sources = try chosenSources(args, io)
-    let resolver = try templateResolver(io, offline: args.flag("--offline"))
+    let resolver = try templateResolver(io, offline: args.flag("--offline"), args)
     let events = try resolveWithProgress(resolver, sources, io)
     // Report in the order the sources were given, whatever order they resolved in.
     var resolved: [String: ResolvedSource] = [:]
@@ -209,7 +229,7 @@ func listTemplates(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
 
 func showTemplate(_ id: String, _ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let sources = try chosenSources(args, io)
-    let resolver = try templateResolver(io, offline: args.flag("--offline"))
+    let resolver = try templateResolver(io, offline: args.flag("--offline"), args)
     let bar = FetchProgressBar(io: io)
     let template = try waitFor { try await resolver.findTemplate(id, in: sources) { bar.update($0, $1) } }
     bar.finish()
@@ -263,7 +283,7 @@ private func describeDefault(_ value: JSONValue) -> String {
 
 func updateSources(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let sources = try chosenSources(args, io)
-    let resolver = try templateResolver(io, offline: false)
+    let resolver = try templateResolver(io, offline: false, args)
     let events = try resolveWithProgress(resolver, sources, io)
     var failed = false
     struct Updated: Encodable { let name: String; let commit: String?; let ref: String?; let templates: Int; let error: String? }
@@ -368,7 +388,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let destination = io.url(try args.positional(0, "PATH"))
     if FileManager.default.fileExists(atPath: destination.path) { throw FolioError.alreadyExists(destination.path) }
     let store = try DocumentStore(environment: io.environment)
-    let resolver = try templateResolver(io, offline: args.flag("--offline"))
+    let resolver = try templateResolver(io, offline: args.flag("--offline"), args)
     let bar = FetchProgressBar(io: io)
     var given = try givenAnswers(args, io)
     let asks = !args.flag("--defaults") && io.isInteractive
@@ -450,6 +470,7 @@ extension TemplateVariable {
 func resolveWithProgress(_ resolver: TemplateResolver, _ sources: [TemplateSource], _ io: CommandIO) throws -> [SourceEvent] {
     let bar = FetchProgressBar(io: io)
     defer { bar.finish() }
+    bar.starting(sources)
     return try waitFor { () async -> [SourceEvent] in
         var collected: [SourceEvent] = []
         for await event in resolver.resolveAll(sources) {

@@ -10,7 +10,7 @@ func searchTemplates(_ words: [String], _ args: Arguments, _ io: CommandIO) thro
         throw UsageError("templates search needs at least one word")
     }
     let sources = try chosenSources(args, io)
-    let resolver = try templateResolver(io, offline: args.flag("--offline"))
+    let resolver = try templateResolver(io, offline: args.flag("--offline"), args)
     var resolved: [String: ResolvedSource] = [:]
     var failures: [String: String] = [:]
     for event in try resolveWithProgress(resolver, sources, io) {

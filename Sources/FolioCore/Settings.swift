@@ -1,3 +1,4 @@
+import FolioGit
 import Foundation
 
 /// How hard a change is pushed to disk before it is acknowledged.
@@ -92,6 +93,9 @@ public struct Settings: Codable, Sendable, Equatable {
     public var templateFolders: TemplateFolderLimitSettings?
     /// Limits of the plugin host processes (`pluginLimits`); absent fields take the defaults.
     public var pluginLimits = PluginLimitSettings()
+    /// Seconds a fetch, push or clone may go without progress before it gives up (`networkTimeout`, 0.1 to 3600);
+    /// nil keeps the default (30).
+    public var networkTimeout: Double?
 
     public init(author: Author? = nil, sync: SyncMode = .full, colors: [String: String] = [:],
                 templateSources: [TemplateSourceSetting] = [], editorAssociations: [String: String] = [:],
@@ -106,7 +110,7 @@ public struct Settings: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case author, sync, colors, templateSources, editorAssociations, mustache, templateFolders, pluginLimits
+        case author, sync, colors, templateSources, editorAssociations, mustache, templateFolders, pluginLimits, networkTimeout
     }
 
     /// The keys allowed in each object of the settings file (nil: any key, as in `colors`).
@@ -130,6 +134,18 @@ public struct Settings: Codable, Sendable, Equatable {
         mustache = try container.decodeIfPresent(MustacheLimitSettings.self, forKey: .mustache)
         templateFolders = try container.decodeIfPresent(TemplateFolderLimitSettings.self, forKey: .templateFolders)
         pluginLimits = try container.decodeIfPresent(PluginLimitSettings.self, forKey: .pluginLimits) ?? PluginLimitSettings()
+        networkTimeout = try container.decodeIfPresent(Double.self, forKey: .networkTimeout)
+        if let networkTimeout, !Self.networkTimeoutRange.contains(networkTimeout) {
+            throw DecodingError.dataCorruptedError(forKey: .networkTimeout, in: container, debugDescription: "must be between 0.1 and 3600 seconds")
+        }
+    }
+
+    /// The seconds `networkTimeout` may be.
+    public static let networkTimeoutRange: ClosedRange<Double> = 0.1...3600
+
+    /// How long a network transfer may go without progress: `networkTimeout`, else Folio's default (30 s).
+    public var networkTimeoutDuration: Duration {
+        networkTimeout.map { .milliseconds(Int(($0 * 1000).rounded())) } ?? TransferOptions.defaultTimeout
     }
 
     /// The settings file for an environment: `$XDG_CONFIG_HOME/folio/settings.json`, else `~/.config/folio/settings.json`.

@@ -43,14 +43,22 @@ public struct TransferOptions: Sendable {
     public var environment: [String: String]
     /// Called as objects arrive; may be called often.
     public var progress: (@Sendable (TransferProgress) -> Void)?
-    /// Polled during the transfer; returning true aborts it.
+    /// Polled during the transfer, also while the server is silent (ten times a second); returning true aborts it.
     public var isCancelled: (@Sendable () -> Bool)?
+    /// How long the transfer may go without progress (no byte sent or received, no callback from libgit2) before it
+    /// gives up with `TransferTimedOut`: a server that accepts the connection and never answers cannot hang it.
+    public var timeout: Duration
+
+    /// Folio's default: 30 seconds without progress.
+    public static let defaultTimeout: Duration = .seconds(30)
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment,
-                progress: (@Sendable (TransferProgress) -> Void)? = nil, isCancelled: (@Sendable () -> Bool)? = nil) {
+                progress: (@Sendable (TransferProgress) -> Void)? = nil, isCancelled: (@Sendable () -> Bool)? = nil,
+                timeout: Duration = TransferOptions.defaultTimeout) {
         self.environment = environment
         self.progress = progress
         self.isCancelled = isCancelled
+        self.timeout = timeout
     }
 }
 
@@ -62,11 +70,17 @@ private final class TransferContext {
     var rejected: [String] = []
     var cancelled = false
     /// The URL being connected to (for the ssh port, which libgit2's host key callback does not pass).
-    var remoteURL = ""
+    let remoteURL: String
     /// Why a host key was refused, set by the certificate callback (libgit2 replaces its error message).
     var hostKeyRefusal: String?
+    /// Stops the transfer on a cancel or when it stalls, even while libgit2 waits on a silent socket.
+    let watch: TransferWatch
 
-    init(_ options: TransferOptions) { self.options = options }
+    init(_ options: TransferOptions, remoteURL: String) {
+        self.options = options
+        self.remoteURL = remoteURL
+        self.watch = TransferWatch(remote: remoteURL, timeout: options.timeout, isCancelled: options.isCancelled)
+    }
 
     var home: String { options.environment["HOME"] ?? NSHomeDirectory() }
 
@@ -110,6 +124,7 @@ private func installCallbacks(_ callbacks: inout git_remote_callbacks, context: 
     callbacks.credentials = { out, url, usernameFromURL, allowed, payload in
         guard let out, let payload else { return GIT_PASSTHROUGH.rawValue }
         let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
+        context.watch.progressed(.waiting)
         let env = context.options.environment
         let user = usernameFromURL.map { String(cString: $0) } ?? env["FOLIO_GIT_USERNAME"] ?? env["USER"] ?? "git"
         if allowed & GIT_CREDENTIAL_USERNAME.rawValue != 0 {
@@ -135,11 +150,12 @@ private func installCallbacks(_ callbacks: inout git_remote_callbacks, context: 
     }
     callbacks.certificate_check = { cert, valid, host, payload in
         guard let cert, let payload else { return GIT_PASSTHROUGH.rawValue }
+        let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
+        context.watch.progressed(.waiting)  // the ssh or TLS handshake is done
         // TLS stays with libgit2 (it refuses what OpenSSL could not verify); ssh keys libgit2 found in its own
         // known_hosts are accepted, the rest are checked here.
         guard cert.pointee.cert_type == GIT_CERT_HOSTKEY_LIBSSH2 else { return GIT_PASSTHROUGH.rawValue }
         if valid != 0 { return 0 }
-        let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
         let hostkey = UnsafeRawPointer(cert).assumingMemoryBound(to: git_cert_hostkey.self).pointee
         return context.checkHostKey(hostkey, host: host.map { String(cString: $0) } ?? "")
     }
@@ -147,18 +163,37 @@ private func installCallbacks(_ callbacks: inout git_remote_callbacks, context: 
         guard let payload else { return 0 }
         let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
         if context.options.isCancelled?() == true { context.cancelled = true; return -1 }
-        if let stats { context.options.progress?(TransferProgress(stats.pointee)) }
+        if let stats {
+            context.watch.progressed(stats.pointee.total_objects > 0 ? .receiving : nil)
+            context.options.progress?(TransferProgress(stats.pointee))
+        }
         return 0
     }
     callbacks.sideband_progress = { _, _, payload in
         guard let payload else { return 0 }
         let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
         if context.options.isCancelled?() == true { context.cancelled = true; return -1 }
+        context.watch.progressed()
+        return 0
+    }
+    callbacks.pack_progress = { _, _, _, payload in
+        guard let payload else { return 0 }
+        let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
+        if context.options.isCancelled?() == true { context.cancelled = true; return -1 }
+        context.watch.progressed()  // building the pack to push: Folio's own work, not a silent server
+        return 0
+    }
+    callbacks.push_transfer_progress = { _, _, _, payload in
+        guard let payload else { return 0 }
+        let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
+        if context.options.isCancelled?() == true { context.cancelled = true; return -1 }
+        context.watch.progressed(.sending)
         return 0
     }
     callbacks.push_update_reference = { refname, status, payload in
         guard let payload else { return 0 }
         let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
+        context.watch.progressed()
         if let status {
             context.rejected.append("\(refname.map { String(cString: $0) } ?? "?"): \(String(cString: status))")
         }
@@ -214,16 +249,31 @@ extension Repository {
         return try body(remote)
     }
 
+    /// Runs a transfer with `nameOrURL` (its push URL when `pushing`) under a `TransferWatch`: a cancel or a stall
+    /// of `options.timeout` ends it with "cancelled" or `TransferTimedOut`, whatever libgit2 itself reported.
+    private func withTransfer<R>(_ nameOrURL: String, _ operation: String, options: TransferOptions, pushing: Bool = false,
+                                 _ body: (OpaquePointer?, TransferContext) throws -> R) throws -> R {
+        try WatchedSocketStream.register()
+        return try withRemote(nameOrURL) { remote in
+            let url = ((pushing ? git_remote_pushurl(remote) : nil) ?? git_remote_url(remote)).map { String(cString: $0) } ?? nameOrURL
+            let context = TransferContext(options, remoteURL: url)
+            do {
+                return try context.watch.run { try body(remote, context) }
+            } catch {
+                throw context.watch.stopError(operation, nameOrURL) ?? error
+            }
+        }
+    }
+
     /// Fetches straight into this repository, unchecked: only `fetch(_:refspecs:options:pruning:downloadTags:rules:)`
-    /// calls it, on its quarantine. Refs move only once the pack is complete.
+    /// calls it, on its quarantine. Refs move only once the pack is complete. A server silent for `options.timeout`
+    /// ends it with `TransferTimedOut`.
     func fetchIntoThisRepository(_ nameOrURL: String, refspecs: [String], options: TransferOptions,
                                  pruning: Bool, downloadTags: Bool) throws -> TransferProgress {
-        let context = TransferContext(options)
-        return try withRemote(nameOrURL) { remote in
+        try withTransfer(nameOrURL, "fetch", options: options) { remote, context in
             var fetchOptions = git_fetch_options()
             try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "fetch options")
             installCallbacks(&fetchOptions.callbacks, context: context)
-            context.remoteURL = git_remote_url(remote).map { String(cString: $0) } ?? nameOrURL
             fetchOptions.prune = pruning ? GIT_FETCH_PRUNE : GIT_FETCH_NO_PRUNE
             fetchOptions.download_tags = downloadTags ? GIT_REMOTE_DOWNLOAD_TAGS_ALL : GIT_REMOTE_DOWNLOAD_TAGS_AUTO
             let code = try withStrArray(refspecs) { specs in
@@ -238,12 +288,10 @@ extension Repository {
 
     /// The branch a remote's HEAD points at (`refs/heads/main`), asked over the network.
     public func remoteDefaultBranch(_ nameOrURL: String, options: TransferOptions = TransferOptions()) throws -> String? {
-        let context = TransferContext(options)
-        return try withRemote(nameOrURL) { remote in
+        try withTransfer(nameOrURL, "connect", options: options) { remote, context in
             var callbacks = git_remote_callbacks()
             try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "remote callbacks")
             installCallbacks(&callbacks, context: context)
-            context.remoteURL = git_remote_url(remote).map { String(cString: $0) } ?? nameOrURL
             let connected = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil)
             if connected < 0 { try context.throwIfHostKeyRefused("connect", nameOrURL) }
             try check(connected, "connect", nameOrURL)
@@ -258,13 +306,12 @@ extension Repository {
     }
 
     /// Pushes `refspecs` (e.g. `refs/heads/main:refs/heads/main`) to a remote; a rejected ref is an error naming it.
+    /// A server silent for `options.timeout` ends it with `TransferTimedOut`.
     public func push(_ nameOrURL: String, refspecs: [String], options: TransferOptions = TransferOptions()) throws {
-        let context = TransferContext(options)
-        try withRemote(nameOrURL) { remote in
+        try withTransfer(nameOrURL, "push", options: options, pushing: true) { remote, context in
             var pushOptions = git_push_options()
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "push options")
             installCallbacks(&pushOptions.callbacks, context: context)
-            context.remoteURL = (git_remote_pushurl(remote) ?? git_remote_url(remote)).map { String(cString: $0) } ?? nameOrURL
             let code = try withStrArray(refspecs) { specs in git_remote_push(remote, specs, &pushOptions) }
             if context.cancelled { throw GitError(code: GIT_EUSER.rawValue, operation: "push", subject: nameOrURL, message: "cancelled") }
             if code < 0 { try context.throwIfHostKeyRefused("push", nameOrURL) }

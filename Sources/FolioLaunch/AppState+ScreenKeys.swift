@@ -166,7 +166,13 @@ extension AppState {
         case .remove:
             guard let document = selectedRecent else { message = "x removes the selected recent document (↓ to one first)"; return }
             confirming = .removeRecent(path: document.path)
-        case .cancel: message = Self.escapeHint(editor: false)
+        case .cancel:
+            if templates.contains(where: { $0.state == .loading }) {
+                effects.append(.stopLoadingTemplates)
+                message = "Stopped loading templates"
+            } else {
+                message = Self.escapeHint(editor: false)
+            }
         case .quit: effects.append(.quit)
         }
     }

@@ -9,6 +9,8 @@ public enum AppEffect: Equatable, Sendable {
     case instantiate(templateID: String, answers: [String: String], destination: String)
     case open(path: String)
     case runCommand([String])
+    /// Stop loading the template sources still loading (Esc on the launcher while they load).
+    case stopLoadingTemplates
     /// An editor command with its arguments (host commands are `folio.undo` and `folio.redo`), made on version `base`
     /// (the commit the window showed when the command was started; nil: the newest), with the window's cursor and
     /// selection then (`selection`; nil for host commands).

@@ -40,6 +40,10 @@ public struct LaunchServices: Sendable {
     public var message: String?
     /// Saves edited settings (the integration layer writes `settings.json`); throws with a one-line reason.
     public var saveSettings: @Sendable (Settings) throws -> Void
+    /// Runs a command button's `folio` command (off the event loop, on a thread of its own) and returns its one-line
+    /// summary; it reports progress to and polls the cancel of the `BackgroundCommand` it is given. Nil: the launcher
+    /// returns the command as its outcome instead, for the caller to run.
+    public var runCommand: (@Sendable (BackgroundCommand) -> String)?
     /// A form to show again on start, with `message` (why its action failed) on its field and every value kept.
     public var form: FormState?
     /// The open document's files for the generic view (used when no editor opens it).
@@ -84,17 +88,11 @@ public enum LaunchApp {
             if case .history = state.screen { startEffects.append(.loadHistoryPage(after: nil)) }
             GenericViewRuntime.opening(&state, services: services)
         }
-        let loaders = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for name in services.templates.sourceNames() {
-                    group.addTask {
-                        do { mailbox.post(.source(name, .loaded(try await services.templates.templates(in: name)))) }
-                        catch { mailbox.post(.source(name, .failed(Self.oneLine(error)))) }
-                    }
-                }
-            }
-        }
-        defer { loaders.cancel() }
+        let loaders = SourceLoaders()
+        for name in services.templates.sourceNames() { loaders.start(name, catalog: services.templates, mailbox: mailbox) }
+        defer { loaders.cancelAll() }
+        // The command button's command running in the background, if any: keys other than Esc wait for it.
+        var background: BackgroundCommand?
 
         let calls = services.document.map { EditorCalls(document: $0, mailbox: mailbox) }
         return try await TerminalSession.run { terminal in
@@ -113,6 +111,7 @@ public enum LaunchApp {
                 var replay: [Key] = []
                 if let calls { state.observeCall(calls.worker.running); calls.keepCancelling(state) }
                 for message in mailbox.drain() { receive(message, state: &state, pending: &pending, replay: &replay) }
+                showProgress(of: loaders, background: &background, state: &state, services: services, mailbox: mailbox)
                 state.sizeHistory(width: size.width, height: size.height)
                 if case var .editor(editor) = state.screen {
                     editor.viewRows = max(1, size.height - 3 - (editor.items?.headerLines ?? 0))
@@ -137,6 +136,11 @@ public enum LaunchApp {
                     case let .resize(width, height): size = (width, height); buffer.invalidate()
                     case .redraw: buffer.invalidate()
                     case let .key(key):
+                        if let running = background {
+                            // Esc, ^C or ^Q stops the command; other keys wait for it to end.
+                            if key == .escape || key == .ctrl("c") || key == .ctrl("q") { running.cancel() }
+                            continue
+                        }
                         state.message = nil
                         state.columns = size.width; state.rows = size.height
                         let (next, effects) = state.handling(key, scene: scene)
@@ -148,6 +152,14 @@ public enum LaunchApp {
                                 services.document?.cancelPluginCall()
                             case let .generic(request):
                                 if GenericViewRuntime.carryOut(request, state: &state, services: services, terminal: terminal, environment: environment) { buffer.invalidate() }
+                            case let .runCommand(arguments) where services.runCommand != nil:
+                                if background == nil, let runner = services.runCommand {
+                                    let command = BackgroundCommand(arguments: arguments)
+                                    command.start(runner)
+                                    background = command
+                                }
+                            case .stopLoadingTemplates:
+                                loaders.cancelAll()
                             case .createBlank, .instantiate, .open, .runCommand, .quit:
                                 try? store.save(sceneState(state), id: sceneID)
                                 calls?.stop()
@@ -155,10 +167,32 @@ public enum LaunchApp {
                             default: pending.append(effect)
                             }
                         }
+                        // A source removed in Settings stops loading.
+                        loaders.keepOnly(Set(state.templates.map(\.name)))
                         try? store.save(sceneState(state), id: sceneID)
                     }
                 }
             }
+        }
+    }
+
+    /// Puts the background work's progress into the frame: each loading source's progress line, and the running
+    /// command's status line (its summary once it has ended; template sources then load again, as it may have
+    /// updated them).
+    static func showProgress(of loaders: SourceLoaders, background: inout BackgroundCommand?, state: inout AppState,
+                             services: LaunchServices, mailbox: Mailbox) {
+        for index in state.templates.indices where state.templates[index].state == .loading {
+            state.templates[index].progress = loaders.progress(state.templates[index].name)
+        }
+        guard let running = background else { return }
+        guard let summary = running.result else { state.message = running.statusLine(tick: state.tick); return }
+        state.message = summary
+        background = nil
+        guard running.arguments.first == "templates" else { return }
+        for index in state.templates.indices {
+            state.templates[index].state = .loading
+            state.templates[index].progress = nil
+            loaders.start(state.templates[index].name, catalog: services.templates, mailbox: mailbox)
         }
     }
 
@@ -230,6 +264,8 @@ public enum LaunchApp {
             // A command's output or an error, one line at the bottom until the next key.
             if let message = state.message, height > 0, width > 0 {
                 grid.putLine(" " + message, y: height - 1, style: CellStyle(foreground: .named(message.hasPrefix("✗") ? .red : .yellow)))
+            } else if let loading = LaunchLayout.templateProgressLine(state.templates), height > 0, width > 0 {
+                grid.putLine(" " + loading, y: height - 1, style: CellStyle(foreground: .named(.yellow)))
             }
             return grid
         case let .picker(picker): return Screens.picker(picker, sources: state.templates, width: width, height: height, tick: state.tick)

@@ -224,6 +224,14 @@ public struct LaunchLayout: Sendable {
         return ("", false)
     }
 
+    /// What the loading sources are doing, for the launcher's bottom line (the status line is as narrow as the menu):
+    /// "silent: fetching git://host/t.git · team: 12/40 objects, 3 KiB · esc stops"; nil when none is loading.
+    public static func templateProgressLine(_ sources: [TemplateSourceStatus]) -> String? {
+        let loading = sources.filter { $0.state == .loading }
+        guard !loading.isEmpty else { return nil }
+        return loading.map { "\($0.name): \($0.progress ?? "loading…")" }.joined(separator: " · ") + " · esc stops"
+    }
+
     static func centered(_ text: String, in grid: inout CellGrid, x: Int, width: Int, y: Int, style: CellStyle) -> Rect {
         let cut = DisplayWidth.truncate(text, to: width)
         let w = DisplayWidth.width(of: cut)

@@ -51,6 +51,8 @@ public enum SourceState: Equatable, Sendable {
 public struct TemplateSourceStatus: Equatable, Sendable {
     public var name: String
     public var state: SourceState
+    /// While loading: what it is doing, one line ("fetching URL", "12/40 objects, 3 KiB"), when known.
+    public var progress: String?
     public init(name: String, state: SourceState) { self.name = name; self.state = state }
 }
 
@@ -60,6 +62,15 @@ public protocol TemplateCatalog: Sendable {
     func sourceNames() -> [String]
     /// Resolves one source: its templates, or throws with a one-line reason.
     func templates(in source: String) async throws -> [TemplateSummary]
+    /// Resolves one source, telling `progress` what it is doing in one line ("fetching URL", "12/40 objects, 3 KiB");
+    /// cancelling the task stops its fetch. Defaults to `templates(in:)`.
+    func templates(in source: String, progress: @escaping @Sendable (String) -> Void) async throws -> [TemplateSummary]
+}
+
+extension TemplateCatalog {
+    public func templates(in source: String, progress: @escaping @Sendable (String) -> Void) async throws -> [TemplateSummary] {
+        try await templates(in: source)
+    }
 }
 
 /// A document in the recent list.

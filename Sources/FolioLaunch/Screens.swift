@@ -34,7 +34,9 @@ public enum Screens {
         let bottom = height - 1
         for source in sources where y < bottom {
             switch source.state {
-            case .loading: grid.put(" \(Spinner.frame(tick)) \(source.name): loading…", x: 0, y: y, style: theme.subtitle, maxWidth: listWidth); y += 1
+            case .loading:
+                let doing = source.progress ?? "loading…"
+                grid.put(" \(Spinner.frame(tick)) \(source.name): \(doing)", x: 0, y: y, style: theme.subtitle, maxWidth: listWidth); y += 1
             case let .failed(reason): grid.put(" ✗ \(source.name): \(reason)", x: 0, y: y, style: theme.error, maxWidth: listWidth); y += 1
             case .loaded: break
             }

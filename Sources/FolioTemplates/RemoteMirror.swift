@@ -11,9 +11,12 @@ struct RemoteMirror {
     let cacheFolder: URL
 
     let environment: [String: String]
+    /// How long a fetch may go without progress.
+    let timeout: Duration
 
-    init(location: String, cacheFolder: URL, sourceName: String, environment: [String: String]) throws {
+    init(location: String, cacheFolder: URL, sourceName: String, environment: [String: String], timeout: Duration = TransferOptions.defaultTimeout) throws {
         self.environment = environment
+        self.timeout = timeout
         self.location = location
         self.sourceName = sourceName
         self.cacheFolder = cacheFolder
@@ -44,7 +47,9 @@ struct RemoteMirror {
             return (repository, fetchedAt, [])
         } catch {
             if cancel.isCancelled { throw CancellationError() }
-            guard cached else { throw TemplateError(sourceName, "cannot fetch \(location): \(TemplateError.oneLine(error))") }
+            // A timeout's message names the URL already.
+            let reason = error is TransferTimedOut ? TemplateError.oneLine(error) : "cannot fetch \(location): \(TemplateError.oneLine(error))"
+            guard cached else { throw TemplateError(sourceName, reason) }
             let warning = "\(sourceName): fetching \(location) failed (\(TemplateError.oneLine(error))); using the copy cached \(Self.age(fetchedAt))"
             return (try Repository.open(at: folder), fetchedAt, [warning])
         }
@@ -52,7 +57,7 @@ struct RemoteMirror {
 
     /// Fetches every branch and tag into the mirror (only what is missing is transferred); refs move at the end.
     private func fetch(into repository: Repository, progress: (@Sendable (TransferProgress) -> Void)?, cancel: CancelFlag) throws {
-        let options = TransferOptions(environment: environment, progress: progress, isCancelled: { cancel.isCancelled })
+        let options = TransferOptions(environment: environment, progress: progress, isCancelled: { cancel.isCancelled }, timeout: timeout)
         try repository.fetch(location, refspecs: ["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"], options: options, pruning: true)
         // Follow the remote's default branch when ours does not exist there (e.g. `master`).
         let head = try? repository.headBranch()

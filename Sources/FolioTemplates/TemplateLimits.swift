@@ -1,5 +1,6 @@
 import Foundation
 import FolioCore
+import FolioGit
 import FolioMustache
 
 /// The limits that keep template work bounded: how much a render may produce and do, and how large a plain
@@ -17,6 +18,8 @@ public struct TemplateLimits: Sendable, Equatable {
     public var maxFolderFiles: Int
     /// The most bytes, all files together, a plain template folder may hold.
     public var maxFolderBytes: Int
+    /// How long fetching a remote source may go without progress before it gives up (`networkTimeout`).
+    public var networkTimeout: Duration = TransferOptions.defaultTimeout
 
     /// Creates limits; the defaults are Folio's.
     public init(render: MustacheLimits = MustacheLimits(), maxFolderFiles: Int = defaultMaxFolderFiles,
@@ -34,5 +37,6 @@ public struct TemplateLimits: Sendable, Equatable {
                                          maxSteps: m?.maxSteps ?? MustacheLimits.defaultMaxSteps),
                   maxFolderFiles: settings.templateFolders?.maxFiles ?? Self.defaultMaxFolderFiles,
                   maxFolderBytes: settings.templateFolders?.maxBytes ?? Self.defaultMaxFolderBytes)
+        networkTimeout = settings.networkTimeoutDuration
     }
 }

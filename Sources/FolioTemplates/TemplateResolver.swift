@@ -13,8 +13,11 @@ public struct TemplateResolver: Sendable {
     public let offline: Bool
     /// Where mirrors and snapshots are kept: `$XDG_CACHE_HOME/folio/sources`.
     public let cacheFolder: URL
-    /// How large a plain template folder may be, and what each render of a loaded template may take.
+    /// How large a plain template folder may be, what each render of a loaded template may take, and how long a
+    /// fetch may go without progress.
     public let limits: TemplateLimits
+    /// Polled by every fetch besides the task's own cancellation: returning true cancels them (the launcher's Esc).
+    public var isCancelled: (@Sendable () -> Bool)?
 
     /// A resolver for `environment`; `limits` defaults to those in the settings (Folio's defaults when the settings
     /// cannot be read: commands that care read them first and report a malformed file).
@@ -27,7 +30,7 @@ public struct TemplateResolver: Sendable {
 
     /// Resolves one source: fetches (or snapshots) it, picks the commit for its ref, and lists its templates.
     public func resolve(_ source: TemplateSource, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> ResolvedSource {
-        let cancel = CancelFlag()
+        let cancel = CancelFlag(also: isCancelled)
         return try await withTaskCancellationHandler {
             try await Self.blocking { try resolveNow(source, commit: nil, progress: progress, cancel: cancel) }
         } onCancel: { cancel.cancel() }
@@ -45,7 +48,7 @@ public struct TemplateResolver: Sendable {
                                 let resolved = try await resolve(source) { continuation.yield(.progress(source, $0)) }
                                 continuation.yield(.resolved(resolved))
                             } catch {
-                                continuation.yield(.failed(source, TemplateError.oneLine(error)))
+                                continuation.yield(.failed(source, error is CancellationError ? "\(source.name): cancelled" : TemplateError.oneLine(error)))
                             }
                         }
                     }
@@ -64,7 +67,7 @@ public struct TemplateResolver: Sendable {
     /// Finds `id` in the first of `sources` that has it (resolving them in order), and loads it.
     public func findTemplate(_ id: String, in sources: [TemplateSource],
                              progress: (@Sendable (TemplateSource, TransferProgress) -> Void)? = nil) async throws -> Template {
-        let cancel = CancelFlag()
+        let cancel = CancelFlag(also: isCancelled)
         return try await withTaskCancellationHandler {
             try await Self.blocking { try findTemplateNow(id, in: sources, progress: progress, cancel: cancel) }
         } onCancel: { cancel.cancel() }
@@ -74,7 +77,7 @@ public struct TemplateResolver: Sendable {
     /// else to do meanwhile (a task and its thread hops cost about 1.5 ms before a local folder's first file is read).
     public func findTemplateNow(_ id: String, in sources: [TemplateSource],
                                 progress: (@Sendable (TemplateSource, TransferProgress) -> Void)? = nil) throws -> Template {
-        try findTemplateNow(id, in: sources, progress: progress, cancel: CancelFlag())
+        try findTemplateNow(id, in: sources, progress: progress, cancel: CancelFlag(also: isCancelled))
     }
 
     private func findTemplateNow(_ id: String, in sources: [TemplateSource],
@@ -104,7 +107,7 @@ public struct TemplateResolver: Sendable {
         try trusted.check(origin.source)
         let source = TemplateSource(name: origin.source == TemplateSource.bundledLocation ? "bundled" : origin.source,
                                     location: origin.source, ref: origin.ref)
-        let cancel = CancelFlag()
+        let cancel = CancelFlag(also: isCancelled)
         return try await withTaskCancellationHandler {
             try await Self.blocking {
                 let resolved = try resolveNow(source, commit: origin.commit, progress: nil, cancel: cancel)
@@ -149,7 +152,8 @@ public struct TemplateResolver: Sendable {
             repository = try FolderSnapshot.snapshot(walk, cache: cacheFolder, sourceName: source.name)
             snapshot = true
         } else if source.isRemote {
-            let mirror = try RemoteMirror(location: source.location, cacheFolder: cacheFolder, sourceName: source.name, environment: environment)
+            let mirror = try RemoteMirror(location: source.location, cacheFolder: cacheFolder, sourceName: source.name, environment: environment,
+                                          timeout: limits.networkTimeout)
             (repository, fetchedAt, warnings) = try mirror.update(offline: offline, progress: progress, cancel: cancel)
         } else {
             let folder = URL(fileURLWithPath: source.location).standardizedFileURL
@@ -252,8 +256,11 @@ public struct TemplateResolver: Sendable {
 /// A thread-safe cancellation flag checked by long libgit2 operations.
 final class CancelFlag: Sendable {
     private let cancelled = Mutex(false)
+    /// Another cancel this one follows (the resolver's `isCancelled`).
+    private let also: (@Sendable () -> Bool)?
+    init(also: (@Sendable () -> Bool)? = nil) { self.also = also }
     func cancel() { cancelled.withLock { $0 = true } }
-    var isCancelled: Bool { cancelled.withLock { $0 } }
+    var isCancelled: Bool { cancelled.withLock { $0 } || also?() == true }
 }
 
 /// Runs a read from a template repository; a git failure (a corrupt or missing object) becomes an error naming
