@@ -216,7 +216,8 @@ extension Repository {
                 let own = try OwnObjects(folder: folder)
                 var index = worker
                 while index < ids.count, failure.withLock({ $0 == nil }) {
-                    try Self.checkObject(ids[index], in: own.odb, reserved: reserved)
+                    let id = ids[index]
+                    try own.withObject(id) { type, bytes in try Self.checkObject(id, type: type, bytes: bytes, reserved: reserved) }
                     index += workers
                 }
             } catch {
@@ -227,8 +228,8 @@ extension Repository {
     }
 
     /// One object through `GitObjectRules`: trees (and `reserved` names), commits and tags; blobs pass.
-    private static func checkObject(_ id: ObjectID, in odb: ObjectDatabase, reserved: ReservedNamePrefixes?) throws {
-        try odb.withObject(id) { type, bytes in
+    private static func checkObject(_ id: ObjectID, type: git_object_t, bytes: UnsafeRawBufferPointer, reserved: ReservedNamePrefixes?) throws {
+        do {
             do throws(GitObjectRejection) {
                 switch type {
                 case GIT_OBJECT_TREE:
@@ -335,9 +336,13 @@ private struct NewObjectRejection: Error {
     let rejection: GitObjectRejection
 }
 
-/// The objects a quarantine holds itself: an object database over its own packs and loose objects only.
+/// The objects a quarantine holds itself: an object database over its own packs and loose objects only. Objects are
+/// read straight from its backends, past the object database's cache (each is read once: caching costs a lock and
+/// a copy per object for nothing).
 private final class OwnObjects {
     let odb: ObjectDatabase
+    /// The backends, owned by `odb`, packs first.
+    private var backends: [UnsafeMutablePointer<git_odb_backend>] = []
 
     init(folder: URL) throws {
         var handle: OpaquePointer?
@@ -352,7 +357,26 @@ private final class OwnObjects {
             var pack: UnsafeMutablePointer<git_odb_backend>?
             try check(git_odb_backend_one_pack(&pack, objects + "/pack/" + name), "read pack", name)
             try check(git_odb_add_backend(handle, pack, 2), "read pack", name)
+            if let pack { backends.append(pack) }
         }
+        if let loose { backends.append(loose) }
+    }
+
+    /// Calls `body` with an object's type and bytes, read from the first backend that has it.
+    func withObject<R>(_ id: ObjectID, _ body: (git_object_t, UnsafeRawBufferPointer) throws -> R) throws -> R {
+        var oid = id.oid
+        for backend in backends {
+            guard let read = backend.pointee.read else { continue }
+            var data: UnsafeMutableRawPointer?
+            var size = 0
+            var type = GIT_OBJECT_INVALID
+            let code = read(&data, &size, &type, backend, &oid)
+            if code == GIT_ENOTFOUND.rawValue { continue }
+            try check(code, "read object", id.hex)
+            defer { git_odb_backend_data_free(backend, data) }
+            return try body(type, UnsafeRawBufferPointer(start: data, count: size))
+        }
+        return try odb.withObject(id, body)
     }
 
     /// Every object id, each once.

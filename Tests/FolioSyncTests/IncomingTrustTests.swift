@@ -118,7 +118,8 @@ final class IncomingTrustTests: XCTestCase {
         try FileManager.default.createDirectory(at: ws.serversRoot, withIntermediateDirectories: true)
         let server = try GitHTTPServer(root: ws.serversRoot, environment: ws.env)
         let (victim, attacker, base) = try sharedDocument { server.url($0.lastPathComponent) }
-        for (command, hostile) in [("pull", HostileCase.all[0]), ("sync", HostileCase.all[7]), ("pull", HostileCase.all[12])] {
+        for (index, hostile) in HostileCase.all.enumerated() where !hostile.transportsRefuse {
+            let command = index % 2 == 0 ? "pull" : "sync"
             let commit = try hostile.make(attacker, base)
             try attacker.setBranch(commit)
             let before = try snapshot(victim.url)
@@ -134,7 +135,7 @@ final class IncomingTrustTests: XCTestCase {
         try FileManager.default.createDirectory(at: ws.serversRoot, withIntermediateDirectories: true)
         let daemon = try GitDaemon(basePath: ws.serversRoot, environment: ws.env)
         let (_, attacker, base) = try sharedDocument { daemon.url($0.lastPathComponent) }
-        for hostile in [HostileCase.all[0], HostileCase.all[7], HostileCase.all[19]] {
+        for hostile in HostileCase.all where !hostile.transportsRefuse {
             let commit = try hostile.make(attacker, base)
             try attacker.setBranch(commit)
             let besideBefore = try FileManager.default.contentsOfDirectory(atPath: ws.dir.url.path).sorted()
@@ -142,10 +143,29 @@ final class IncomingTrustTests: XCTestCase {
             XCTAssertThrowsError(try ws.store.clone(from: daemon.url("shared.git"), to: ws.dir.path("Clone"), options: transfer())) { error in
                 // Then the error names the commit and the entry, never Folio's staging folder, and nothing is left
                 let text = "\(error)"
-                XCTAssertTrue(text.contains(String(commit.prefix(7))) && text.contains(hostile.names), text)
+                XCTAssertTrue(text.contains(String(commit.prefix(7))) && text.contains(hostile.names), "\(hostile.name): \(text)")
                 XCTAssertFalse(text.contains("folio-clone"), text)
             }
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: ws.dir.url.path).sorted(), besideBefore)
+        }
+    }
+
+    func testRestoreRefusesEveryHostileTreeAFetchWouldRefuse() throws {
+        // Given a document whose own repository holds hostile commits (made with plain git, not fetched)
+        let doc = try ws.document("Local")
+        try doc.write(Data("one\n".utf8), to: "document.txt", message: "One")
+        let local = HostileHistory(repository: doc.url, environment: ws.env)
+        let base = try local.head()
+        // (a commit's own header is not restored: a restore makes a new commit of the old tree)
+        for hostile in HostileCase.all where !hostile.transportsRefuse && !hostile.names.contains("author") && !hostile.names.contains("time zone") {
+            let bad = try hostile.make(local, base)
+            let before = try snapshot(doc.url)
+            // When it is restored, then it is refused naming the entry, and nothing was written
+            XCTAssertThrowsError(try doc.restore(bad), hostile.name) { error in
+                XCTAssertTrue("\(error)".contains(hostile.names) && "\(error)".contains("nothing was changed"), "\(hostile.name): \(error)")
+            }
+            XCTAssertEqual(try snapshot(doc.url), before, hostile.name)
+            XCTAssertEqual(try local.head(), base, hostile.name)
         }
     }
 
