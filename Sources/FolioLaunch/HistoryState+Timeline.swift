@@ -68,9 +68,9 @@ extension HistoryState {
         return rows
     }
 
-    /// The rows the list has for versions (below the filter line; the last row says "loading" or "first version").
+    /// The rows the list has for versions and days (below the filter line; above "loading…" while a page loads).
     var listRoom: Int {
-        max(1, viewHeight - 2 - (timeline.filterField != nil || !timeline.filter.isEmpty ? 1 : 0) - 1)
+        max(1, viewHeight - 2 - (timeline.filterField != nil || !timeline.filter.isEmpty ? 1 : 0) - (loading ? 1 : 0))
     }
 
     /// The visible position of the selection, nil when the filter hides it.
@@ -91,11 +91,16 @@ extension HistoryState {
         return top
     }
 
-    /// The last top that still fills the list (the oldest version on its last row).
+    /// The last top that still fills the list: the oldest version on its last row, or above "— first commit —"
+    /// once the whole history is loaded.
     func lastTop(room: Int, visible: [Int]) -> Int {
-        guard let last = visible.indices.last else { return 0 }
-        var top = last
-        while top > 0, rows(from: top - 1, room: room, visible: visible).contains(.entry(visible[last])) { top -= 1 }
+        visible.indices.last.map { topEnding(at: $0, room: exhausted ? max(1, room - 1) : room, visible: visible) } ?? 0
+    }
+
+    /// The first top from which the version at `position` is still on screen (it is then on the list's last rows).
+    func topEnding(at position: Int, room: Int, visible: [Int]) -> Int {
+        var top = position
+        while top > 0, rows(from: top - 1, room: room, visible: visible).contains(.entry(visible[position])) { top -= 1 }
         return top
     }
 
@@ -110,13 +115,15 @@ extension HistoryState {
         if let effect = followSelection() { effects.append(effect) }
     }
 
-    /// ↑↓ j/k, Home/End and PgUp/PgDn on the list. End and a page past what is loaded ask for more first.
+    /// ↑↓ j/k, Home/End and PgUp/PgDn on the list. PgDn scrolls so that the last version shown is the first, PgUp
+    /// so that the first is the last (never past either end), and the selection moves a page with it, so PgDn then
+    /// PgUp comes back.
+    /// End and a page past what is loaded ask for more first.
     mutating func moveInList(_ key: Key, effects: inout [AppEffect]) {
         let visible = visible
         let position = selectedPosition(in: visible) ?? 0
         let room = listRoom
-        let shown = rows(from: timeline.top, room: room, visible: visible).filter { if case .entry = $0 { true } else { false } }.count
-        let page = max(1, shown - 1)
+        let top = min(timeline.top, max(0, visible.count - 1))
         timeline.goal = nil
         switch key {
         case .up, .character("k"): select(position: position - 1, visible: visible, effects: &effects)
@@ -125,18 +132,21 @@ extension HistoryState {
             timeline.top = 0
             select(position: 0, visible: visible, effects: &effects)
         case .end:
-            if exhausted {
-                timeline.top = lastTop(room: room, visible: visible)
-                select(position: visible.count - 1, visible: visible, effects: &effects)
-            } else {
-                timeline.goal = .end
-            }
+            guard exhausted else { timeline.goal = .end; break }
+            timeline.top = lastTop(room: room, visible: visible)
+            select(position: visible.count - 1, visible: visible, effects: &effects)
         case .pageUp:
-            timeline.top = max(0, timeline.top - page)
-            select(position: position - page, visible: visible, effects: &effects)
+            guard top > 0 else { select(position: 0, visible: visible, effects: &effects); break }
+            let step = max(1, top - topEnding(at: top, room: room, visible: visible))
+            timeline.top = max(0, top - step)
+            select(position: position - step, visible: visible, effects: &effects)
         case .pageDown:
-            timeline.top = min(timeline.top + page, lastTop(room: room, visible: visible))
-            select(position: position + page, visible: visible, effects: &effects)
+            let lastShown = rows(from: top, room: room, visible: visible).reversed().lazy.compactMap { row -> Int? in
+                if case let .entry(index) = row { return index } else { return nil }
+            }.first.flatMap { visible.firstIndex(of: $0) } ?? top
+            let step = max(1, lastShown - top)
+            timeline.top = max(top, min(top + step, lastTop(room: room, visible: visible)))
+            select(position: position + step, visible: visible, effects: &effects)
         default: return
         }
         if let effect = moreIfNeeded() { effects.append(effect) }

@@ -12,23 +12,26 @@ extension Screens {
             y += 1
         }
         let visible = state.visible
-        let room = max(0, bottom - y - 1)
-        guard room > 0 else { return }
+        let searching = state.loading || (visible.isEmpty && !timeline.filter.isEmpty)
+        let room = max(0, bottom - y - (searching ? 1 : 0))
+        guard room > 0 || searching else { return }
         let position = state.selectedPosition(in: visible)
         let top = position.map { state.top(showing: $0, from: min(timeline.top, $0), room: room, visible: visible) } ?? min(timeline.top, max(0, visible.count - 1))
-        for row in state.rows(from: top, room: room, visible: visible) {
+        let rows = state.rows(from: top, room: room, visible: visible)
+        for row in rows {
             switch row {
             case let .day(day): historyDayRow(&grid, day: day, today: timeline.today, y: y, width: listWidth)
             case let .entry(index): historyEntryRow(&grid, state, index: index, y: y, width: listWidth)
             }
             y += 1
         }
+        // The list's end: what it is waiting for, or the first version once it is on screen.
         guard y < bottom else { return }
-        if visible.isEmpty, !timeline.filter.isEmpty, !state.loading {
-            grid.put("   No version matches “\(timeline.filter.text)”", x: 0, y: y, style: theme.subtitle, maxWidth: listWidth)
-        } else if state.loading {
+        if state.loading {
             grid.put(" \(Spinner.frame(tick)) loading older commits…", x: 0, y: y, style: theme.subtitle, maxWidth: listWidth)
-        } else if state.exhausted, !state.entries.isEmpty {
+        } else if visible.isEmpty, !timeline.filter.isEmpty {
+            grid.put("   No version matches “\(timeline.filter.text)”", x: 0, y: y, style: theme.subtitle, maxWidth: listWidth)
+        } else if state.exhausted, let last = visible.last, rows.last == .entry(last) {
             grid.put("   — first commit —", x: 0, y: y, style: theme.subtitle, maxWidth: listWidth)
         }
     }
