@@ -10,7 +10,7 @@ extension Screens {
         let fullScreen = !layout.split && state.focus == .diff
         chrome(&grid, title: "History — \(title)", right: state.compareMark.map { "comparing with \($0.prefix(7))" } ?? state.timeline.total.map { "\($0) versions" } ?? "",
                hints: historyHints(state, split: layout.split, fullScreen: fullScreen))
-        historyFooter(&grid, state, hints: historyHints(state, split: layout.split, fullScreen: fullScreen))
+        historyFooter(&grid, state)
         if fullScreen {
             historyDiffPane(&grid, state, x: layout.diffX(fullScreen: true), width: layout.diffWidth(fullScreen: true), bottom: height - 1, tick: tick)
             return grid

@@ -76,8 +76,8 @@ extension Screens {
         if whenWidth > 0 { grid.put(when, x: listWidth - whenWidth - 2, y: y, style: selected ? style : theme.subtitle) }
     }
 
-    /// The last row: the status line, the open jump field, or the key hints.
-    static func historyFooter(_ grid: inout CellGrid, _ state: HistoryState, hints: String) {
+    /// The last row when it is not the key hints (`chrome` drew them): the status line, or the open jump field.
+    static func historyFooter(_ grid: inout CellGrid, _ state: HistoryState) {
         let y = grid.height - 1
         guard y > 0 else { return }
         if let status = state.timeline.status {
