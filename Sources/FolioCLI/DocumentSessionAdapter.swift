@@ -35,6 +35,9 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     /// The head whose render or open the user cancelled (Esc), with the line to show instead: not retried until the
     /// head changes, so one Esc stops a view that spins.
     private var cancelled: (head: String, line: String)?
+    /// The history browser's walk, kept between its pages, and the count of versions from where it began
+    /// (`DocumentSessionAdapter+HistoryPages.swift`; used with the lock held).
+    var historyWalk: (pages: HistoryPages, total: Int)?
 
     private struct RenderKey: Equatable {
         var head: String, width: Int, height: Int, cursor: Int, anchor: Int, scroll: Int, numbered: Bool
@@ -205,18 +208,6 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         return formatter
     }()
-
-    func page(after cursor: String?, limit: Int) throws -> HistoryPage {
-        try locked {
-            let skip = cursor.flatMap(Int.init) ?? 0
-            let entries = try document.log(limit: limit, skip: skip)
-            let mapped = entries.map { entry in
-                FolioLaunch.HistoryEntry(id: entry.id, message: entry.summary, author: entry.author,
-                                         date: Self.dateFormatter.string(from: entry.time), tags: entry.tags)
-            }
-            return HistoryPage(entries: mapped, next: entries.count == limit ? String(skip + limit) : nil)
-        }
-    }
 
     /// The semantic diff when the editor has one, else the text diff; from `a` (default: the parent) to `b`.
     func diff(from a: String?, to b: String) throws -> [String] {

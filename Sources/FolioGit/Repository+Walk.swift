@@ -32,7 +32,7 @@ extension Repository {
     /// Calls `body` for a page of commits newest first (skips `skip`, at most `limit`, nil: all), lending each
     /// commit as libgit2 parsed it, so that a long log can be printed without copying every commit first.
     ///
-    /// Walks the commits itself, newest committer time first among the branches met so far (as `git log` does),
+    /// Walks the commits itself (`LogWalk`), newest committer time first among the branches met so far (as `git log` does),
     /// reading each commit once. libgit2's revwalk would parse every commit a second time and load the whole
     /// commit-graph first, which costs more than a first page on a long history. With `hidden` (a commit whose
     /// ancestors are left out) the walk is libgit2's revwalk.
@@ -44,7 +44,7 @@ extension Repository {
             try walk(from: start, hiding: hidden) { id in
                 if let limit, listed >= limit { return false }
                 if skipped < skip { skipped += 1; return true }
-                let (_, commit) = try lookupCommit(id)
+                let (_, commit) = try lookupLoggedCommit(id)
                 defer { git_commit_free(commit) }
                 try body(LoggedCommit(commit: commit))
                 listed += 1
@@ -52,39 +52,9 @@ extension Repository {
             }
             return
         }
-        // The commits met but not yet listed: at most as many as there are branches running side by side.
-        var frontier: [(time: Int64, commit: OpaquePointer)] = []
-        defer { frontier.forEach { git_commit_free($0.commit) } }
-        // A commit can be met twice only along two paths that part at a merge, which is listed before either
-        // path goes on; so until the first merge (for ever, in a linear history) nothing needs remembering.
-        var seen: Set<ObjectID> = []
-        var mergeListed = false
-        frontier.append(try lookupCommit(start))
-        while !frontier.isEmpty {
-            if let limit, listed >= limit { break }
-            var newest = 0
-            for index in frontier.indices where frontier[index].time > frontier[newest].time { newest = index }
-            frontier.swapAt(newest, frontier.count - 1)
-            let commit = frontier.removeLast().commit
-            defer { git_commit_free(commit) }
-            let parents = git_commit_parentcount(commit)
-            if parents > 1 { mergeListed = true }
-            for index in 0..<parents {
-                guard let parentID = git_commit_parent_id(commit, index).map(ObjectID.init) else { continue }
-                if mergeListed, !seen.insert(parentID).inserted { continue }
-                frontier.append(try lookupCommit(parentID))
-            }
-            if skipped < skip { skipped += 1; continue }
-            try body(LoggedCommit(commit: commit))
-            listed += 1
-        }
-    }
-
-    private func lookupCommit(_ id: ObjectID) throws -> (time: Int64, commit: OpaquePointer) {
-        var commit: OpaquePointer?
-        try id.withOID { try check(git_commit_lookup(&commit, pointer, $0), "read commit", id.hex) }
-        guard let commit else { throw GitError(operation: "read commit", subject: id.hex, message: "no commit returned") }
-        return (Int64(git_commit_time(commit)), commit)
+        let walk = try LogWalk(self, from: start)
+        try walk.skip(skip)
+        try walk.next(limit ?? Int.max, body)
     }
 
     /// How many commits are reachable from `start`.

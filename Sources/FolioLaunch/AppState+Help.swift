@@ -80,8 +80,13 @@ extension AppState {
     /// The history browser's keys (its key handling lives with the history screen).
     static let historyKeys: [(label: String, help: String)] = [
         ("↑ ↓", "select a commit"),
+        ("PgUp PgDn", "a page up / down (the diff's, once tab gave it focus)"),
+        ("Home End", "the newest / the oldest version (loads the rest first)"),
+        ("/", "filter by message or tag (tag: keeps named versions; ⏎ keeps, esc clears)"),
+        ("g", "go to a date: YYYY-MM-DD, today, yesterday, 3 days ago, 2 weeks ago, @N"),
         ("⏎", "show its diff"),
-        ("r", "restore this version (a new commit)"),
+        ("r", "restore this version (r again confirms; one new commit)"),
+        ("u ^Z / ^Y", "undo / redo the newest change (a restore too)"),
         ("t", "tag this version"),
         ("c", "mark for compare, then c on another"),
         ("esc", "back to the editor"),

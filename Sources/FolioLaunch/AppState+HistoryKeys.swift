@@ -3,13 +3,17 @@ import FolioTerminal
 extension AppState {
     /// Keys in the history browser. Returns whether the browser stays open (false when the key left it for the
     /// editor or the tag form; `screen` is then already set).
-    /// Moving the selection asks for that commit's diff; PgUp/PgDn always scroll the diff, ↑↓/j/k scroll it when it
-    /// has focus (Tab), ←/→ scroll it sideways, `w` wraps long lines; on a narrow terminal Enter opens it full-screen.
+    /// Moving the selection asks for that commit's diff; ↑↓/j/k, Home/End and PgUp/PgDn move in the pane with focus
+    /// (Tab: the list or the diff), ←/→ scroll the diff sideways, `w` wraps long lines; on a narrow terminal Enter
+    /// opens it full-screen. The timeline's keys (`/`, `g`, `r`, `u`) are in `AppState+HistoryTimelineKeys.swift`.
     mutating func historyKey(_ key: Key, history: inout HistoryState, editor: EditorState, effects: inout [AppEffect]) -> Bool {
         history.error = nil
+        history.timeline.status = nil
+        if timelineKey(key, history: &history, effects: &effects) { return true }
         switch key {
         case .escape:
             if history.focus == .diff { history.focus = .list; history.clampScroll(); return true }
+            if !history.timeline.filter.isEmpty { history.setFilter("", effects: &effects); return true }
             screen = .editor(editor)
             return false
         case .tab, .backTab:
@@ -17,17 +21,14 @@ extension AppState {
             history.clampScroll()
         case .enter:
             if history.selectedID != nil, history.focus == .list { history.focus = .diff; history.clampScroll() }
-        case .pageUp: history.scrollDiff(by: -history.layout.diffPage)
-        case .pageDown: history.scrollDiff(by: history.layout.diffPage)
         case .left: history.scrollDiffSideways(by: -8)
         case .right: history.scrollDiffSideways(by: 8)
         case .character("w"):
             history.wrap.toggle()
             history.diffColumn = 0
             history.clampScroll()
-        case .up, .down, .character("k"), .character("j"), .home, .end:
-            if history.focus == .diff { diffMovement(key, history: &history) } else { listMovement(key, history: &history, effects: &effects) }
-        case .character("r"): if let id = history.selectedID { effects.append(.restore(commitID: id)) }
+        case .up, .down, .character("k"), .character("j"), .home, .end, .pageUp, .pageDown:
+            if history.focus == .diff { diffMovement(key, history: &history) } else { history.moveInList(key, effects: &effects) }
         case .character("t"):
             if let id = history.selectedID {
                 screen = .form(FormState(title: "Tag \(String(id.prefix(7)))", purpose: .tag(commitID: id), fields: [
@@ -49,31 +50,15 @@ extension AppState {
         return true
     }
 
-    /// ↑↓ j/k Home/End on the commit list: move the selection, ask for its diff, and load more near the end.
-    private func listMovement(_ key: Key, history: inout HistoryState, effects: inout [AppEffect]) {
-        let last = max(0, history.entries.count - 1)
-        switch key {
-        case .up, .character("k"): history.selection = max(0, history.selection - 1)
-        case .down, .character("j"): history.selection = min(last, history.selection + 1)
-        case .home: history.selection = 0
-        case .end: history.selection = last
-        default: return
-        }
-        if let effect = history.followSelection() { effects.append(effect) }
-        // Load the next page lazily when the selection nears the end of what is loaded.
-        if !history.exhausted, !history.loading, history.selection >= history.entries.count - 3, !history.entries.isEmpty {
-            history.loading = true
-            effects.append(.loadHistoryPage(after: history.next))
-        }
-    }
-
-    /// ↑↓ j/k Home/End in the diff pane: scroll it.
+    /// ↑↓ j/k Home/End PgUp/PgDn in the diff pane: scroll it.
     private func diffMovement(_ key: Key, history: inout HistoryState) {
         switch key {
         case .up, .character("k"): history.scrollDiff(by: -1)
         case .down, .character("j"): history.scrollDiff(by: 1)
         case .home: history.diffScroll = 0
         case .end: history.scrollDiff(by: Int.max / 2)
+        case .pageUp: history.scrollDiff(by: -history.layout.diffPage)
+        case .pageDown: history.scrollDiff(by: history.layout.diffPage)
         default: break
         }
     }

@@ -47,8 +47,12 @@ extension AppState {
             }
             state.screen = .editor(editor)
         case .history(var history, let editor):
-            history.error = Self.pasteIgnored("the history has no text fields")
+            var effects: [AppEffect] = []
+            if !state.pastingIntoHistory(paste.oneLine, history: &history, effects: &effects) {
+                history.error = Self.pasteIgnored("/ to filter the versions, g to jump to a date")
+            }
             state.screen = .history(history, editor)
+            return (state, effects)
         case var .generic(view):
             view.pasting(paste)
             state.screen = .generic(view)

@@ -12,6 +12,8 @@ public enum Confirmation: Equatable, Sendable {
     case discardForm
     /// `x` on a recent document: `x` again removes it from the list (the document itself is untouched).
     case removeRecent(path: String)
+    /// `r` on a version in the history: `r` again restores it as a new version.
+    case restoreVersion(commitID: String, version: String, summary: String)
 
     /// The key that confirms.
     var key: Key {
@@ -19,6 +21,7 @@ public enum Confirmation: Equatable, Sendable {
         case .quit: .ctrl("q")
         case .discardSettings, .discardForm: .escape
         case .removeRecent: .character("x")
+        case .restoreVersion: .character("r")
         }
     }
 
@@ -29,6 +32,7 @@ public enum Confirmation: Equatable, Sendable {
         case .discardSettings: "unsaved settings: esc again discards them, ⏎ saves"
         case .discardForm: "esc again discards what you typed in this form"
         case let .removeRecent(path): "x again removes “\((path as NSString).lastPathComponent)” from the list (the document stays)"
+        case let .restoreVersion(_, version, summary): "r again restores \(version) “\(summary)” as a new version (u undoes it) · any other key cancels"
         }
     }
 }

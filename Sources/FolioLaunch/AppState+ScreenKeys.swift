@@ -76,7 +76,7 @@ extension AppState {
         case .picker: return true
         case let .form(form): return form.fields.indices.contains(form.focus) && form.fields[form.focus].choices.isEmpty
         case let .editor(editor): return editor.prompt != nil || editor.paletteOpen
-        case .history: return false
+        case let .history(history, _): return history.timeline.isTyping
         case let .generic(view): return view.filtering
         case let .settings(settings): return settings.focus != .sync
         }
@@ -115,6 +115,8 @@ extension AppState {
             state.selection = min(state.selection, max(0, rows - 1))
             state.message = "Removed \(path) from recent documents"
             return (state, [.removeRecent(path: path)])
+        case let .restoreVersion(commitID, version, _):
+            return confirmedRestore(commitID: commitID, version: version)
         }
     }
 

@@ -16,7 +16,8 @@ public enum AppEffect: Equatable, Sendable {
     /// selection then (`selection`; nil for host commands).
     case runEditorCommand(String, arguments: [String] = [], base: String? = nil, selection: CommandSelection? = nil)
     case openHistory
-    case loadHistoryPage(after: String?)
+    /// The next `limit` versions of the history after the cursor (nil: from the newest).
+    case loadHistoryPage(after: String?, limit: Int = 50)
     case loadDiff(commitID: String)
     case restore(commitID: String)
     case tag(commitID: String, name: String)

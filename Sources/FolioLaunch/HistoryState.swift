@@ -54,10 +54,15 @@ public struct HistoryState: Equatable, Sendable {
     /// The terminal size the browser is drawn at (set by the run loop): it decides the split and page sizes.
     public var viewWidth = 80
     public var viewHeight = 24
+    /// Days, filter, jump, scroll and status of the list (`HistoryState+Timeline.swift`).
+    public var timeline = HistoryTimeline()
     public init() {}
 
-    /// The id of the selected commit, if any.
-    public var selectedID: String? { entries.indices.contains(selection) ? entries[selection].id : nil }
+    /// The id of the selected commit, if any (none while the filter hides every version).
+    public var selectedID: String? {
+        guard entries.indices.contains(selection), timeline.filter.isEmpty || selectedPosition(in: visible) != nil else { return nil }
+        return entries[selection].id
+    }
     /// Whether the diff shown belongs to what was asked for last.
     public var diffIsCurrent: Bool { wanted != nil && diffSubject == wanted }
     /// Whether the diff fills the screen (narrow terminals, once Enter or Tab opened it).
@@ -133,6 +138,7 @@ public struct HistoryState: Equatable, Sendable {
     public mutating func tagged(_ commitID: String, name: String) {
         for index in entries.indices where entries[index].id == commitID && !entries[index].tags.contains(name) {
             entries[index].tags.append(name)
+            refreshMatches(from: index)
         }
     }
 

@@ -36,11 +36,15 @@ extension HistoryState {
 }
 
 extension AppState {
-    /// Tells the history browser the terminal's size (it decides the split, full-screen and page sizes).
+    /// Tells the history browser the terminal's size (it decides the split, full-screen and page sizes) and today's
+    /// date (the "Today" heading).
     public mutating func sizeHistory(width: Int, height: Int) {
-        guard case .history(var history, let editor) = screen, history.viewWidth != width || history.viewHeight != height else { return }
+        guard case .history(var history, let editor) = screen else { return }
+        let today = HistoryDay.day(of: Date(), in: history.timeline.timeZone)
+        guard history.viewWidth != width || history.viewHeight != height || history.timeline.today != today else { return }
         history.viewWidth = width
         history.viewHeight = height
+        history.timeline.today = today
         history.clampScroll()
         screen = .history(history, editor)
     }

@@ -124,7 +124,7 @@ public enum LaunchApp {
                 drawSpinner(state, into: &grid)
                 terminal.write(buffer.update(to: grid))
                 let events = replay.map(TerminalEvent.key)
-                    + terminal.nextEvents(timeoutMilliseconds: calls?.isBusy == true || calls?.cache.isCurrent == false ? 20 : 80)
+                    + terminal.nextEvents(timeoutMilliseconds: calls?.isBusy == true || calls?.cache.isCurrent == false || state.historyIsLoading ? 20 : 80)
                 if Date().timeIntervalSince(lastTick) > 0.08 { state.tick += 1; lastTick = Date() }
                 // Another window (or process) may have changed the document: poll its head (on the worker) and re-render on change.
                 if let calls, Date().timeIntervalSince(lastPoll) > 0.3 {
@@ -200,9 +200,9 @@ public enum LaunchApp {
     /// worker), saving settings.
     static func carryOut(_ effect: AppEffect, state: AppState, services: LaunchServices, mailbox: Mailbox, calls: EditorCalls?) {
         switch effect {
-        case let .loadHistoryPage(cursor):
+        case let .loadHistoryPage(cursor, limit):
             if let document = services.document {
-                Task { do { mailbox.post(.history(try await document.history.page(after: cursor, limit: 50))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
+                Task { do { mailbox.post(.history(try await document.history.page(after: cursor, limit: limit))) } catch { mailbox.post(.failure(Self.oneLine(error))) } }
             }
         case let .loadDiff(id):
             if let document = services.document { loadDiff(.commit(id), from: nil, to: id, history: document.history, mailbox: mailbox) }
@@ -227,8 +227,8 @@ public enum LaunchApp {
         case let .finished(effect, result):
             replay += state.finishingCall(result)
             if case let .failed(text) = result { state.reopeningPrompt(after: effect, failure: text) }
-            if case .succeeded = result, case .restore = effect, case .history(_, let editor) = state.screen {
-                state.screen = .history(HistoryState(), editor)
+            if case .succeeded = result, HistoryState.reloadsAfter(effect), case .history(let history, let editor) = state.screen {
+                state.screen = .history(history.reloaded(), editor)
                 pending.append(.loadHistoryPage(after: nil))
             }
             if case .succeeded = result, case let .tag(commitID, name) = effect { state.historyTagged(commitID, name: name) }
@@ -237,7 +237,7 @@ public enum LaunchApp {
         case let .source(name, sourceState):
             if let index = state.templates.firstIndex(where: { $0.name == name }) { state.templates[index].state = sourceState }
         case let .history(page):
-            state.updateHistory { history in if let effect = history.receive(page) { pending.append(effect) } }
+            state.updateHistory { history in pending += history.arrived(page) }
         case let .diff(subject, diff):
             state.updateHistory { $0.receive(diff, for: subject) }
         case let .diffFailed(subject, text):

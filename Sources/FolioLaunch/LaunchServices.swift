@@ -147,8 +147,10 @@ public struct HistoryEntry: Equatable, Sendable {
     public var author: String
     public var date: String
     public var tags: [String]
-    public init(id: String, message: String, author: String = "", date: String = "", tags: [String] = []) {
-        self.id = id; self.message = message; self.author = author; self.date = date; self.tags = tags
+    /// When it was made (the author's time): the timeline's days and the time on its row; nil when unknown.
+    public var time: Date?
+    public init(id: String, message: String, author: String = "", date: String = "", tags: [String] = [], time: Date? = nil) {
+        self.id = id; self.message = message; self.author = author; self.date = date; self.tags = tags; self.time = time
     }
     /// The abbreviated commit id.
     public var shortID: String { String(id.prefix(7)) }
@@ -159,7 +161,9 @@ public struct HistoryPage: Equatable, Sendable {
     public var entries: [HistoryEntry]
     /// The cursor for the next (older) page, nil at the first commit.
     public var next: String?
-    public init(entries: [HistoryEntry], next: String?) { self.entries = entries; self.next = next }
+    /// How many versions the whole history holds (`@N` numbers them from the first), when the provider knows.
+    public var total: Int?
+    public init(entries: [HistoryEntry], next: String?, total: Int? = nil) { self.entries = entries; self.next = next; self.total = total }
 }
 
 /// Loads a document's history lazily, a page at a time, and the diff of one commit.

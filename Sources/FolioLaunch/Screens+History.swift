@@ -8,8 +8,9 @@ extension Screens {
         guard width > 0, height > 0 else { return grid }
         let layout = HistoryLayout(width: width, height: height)
         let fullScreen = !layout.split && state.focus == .diff
-        chrome(&grid, title: "History — \(title)", right: state.compareMark.map { "comparing with \($0.prefix(7))" } ?? "",
+        chrome(&grid, title: "History — \(title)", right: state.compareMark.map { "comparing with \($0.prefix(7))" } ?? state.timeline.total.map { "\($0) versions" } ?? "",
                hints: historyHints(state, split: layout.split, fullScreen: fullScreen))
+        historyFooter(&grid, state)
         if fullScreen {
             historyDiffPane(&grid, state, x: layout.diffX(fullScreen: true), width: layout.diffWidth(fullScreen: true), bottom: height - 1, tick: tick)
             return grid
@@ -26,7 +27,7 @@ extension Screens {
         let wrap = state.wrap ? "w unwrap" : "w wrap · ←→ scroll"
         if fullScreen { return "↑↓ j/k PgUp/PgDn scroll · \(wrap) · esc list" }
         if state.focus == .diff { return "↑↓ j/k PgUp/PgDn scroll · \(wrap) · tab list · esc list" }
-        return (split ? "↑↓ select · tab/⏎ diff · PgUp/PgDn scroll" : "↑↓ · ⏎ diff") + " · r restore · t tag · c compare · esc back"
+        return historyListHints(state, split: split)
     }
 
     /// The commit list, with an error wrapped above it.
@@ -38,25 +39,7 @@ extension Screens {
                 y += 1
             }
         }
-        let room = max(0, bottom - y - (state.loading ? 1 : 0))
-        let first = max(0, min(state.selection - room + 1, state.entries.count - room))
-        for (offset, entry) in state.entries.dropFirst(first).prefix(room).enumerated() {
-            let index = first + offset
-            let selected = index == state.selection
-            var style = selected ? theme.selected : theme.action
-            if selected, state.focus == .diff { style.reverse = false; style.bold = true }
-            grid.put(String(repeating: " ", count: max(0, listWidth - 1)), x: 0, y: y, style: style)
-            grid.put(entry.compareMarkSymbol(state.compareMark), x: 0, y: y, style: theme.key)
-            grid.put(entry.shortID, x: 2, y: y, style: selected ? style : CellStyle(foreground: .named(.yellow)))
-            var message = entry.message
-            if !entry.tags.isEmpty { message = "(" + entry.tags.joined(separator: ", ") + ") " + message }
-            let dateWidth = listWidth >= 50 ? DisplayWidth.width(of: entry.date) : 0
-            grid.put(message, x: 10, y: y, style: style, maxWidth: max(0, listWidth - 12 - dateWidth - (dateWidth > 0 ? 1 : 0)))
-            if dateWidth > 0 { grid.put(entry.date, x: listWidth - dateWidth - 2, y: y, style: selected ? style : theme.subtitle) }
-            y += 1
-        }
-        if state.loading, y < bottom { grid.put(" \(Spinner.frame(tick)) loading older commits…", x: 0, y: y, style: theme.subtitle, maxWidth: listWidth) }
-        else if state.exhausted, y < bottom, !state.entries.isEmpty { grid.put("   — first commit —", x: 0, y: y, style: theme.subtitle, maxWidth: listWidth) }
+        historyTimelineList(&grid, state, y: y, width: listWidth, bottom: bottom, tick: tick)
     }
 
     /// The diff pane: what it describes, who described it, and the lines — never another commit's diff under this
@@ -75,7 +58,8 @@ extension Screens {
         case .commit?, nil:
             guard let id = state.selectedID, let entry = state.entries.first(where: { $0.id == id }) else { return }
             line(entry.message, theme.title)
-            line("\(entry.shortID) · \(entry.author) · \(entry.date)", theme.subtitle)
+            let number = state.entries.indices.contains(state.selection) && state.entries[state.selection].id == id ? state.number(ofEntry: state.selection) : nil
+            line((number.map { "@\($0) · " } ?? "") + "\(entry.shortID) · \(entry.author) · \(entry.date)", theme.subtitle)
         }
         if let problem = state.diffError {
             for row in HistoryLayout.wrapWords("✗ " + problem, width: width) { line(row, theme.error) }

@@ -92,4 +92,74 @@ final class HistoryEndToEndTests: XCTestCase {
         try tmux(["send-keys", "-t", "h:0", "C-q"])
         waitFor("folio to exit") { $0.contains("FOLIO-EXIT=0") }
     }
+
+    /// The list part of a row: what is left of the divider.
+    func listPane(_ screen: String) -> String {
+        screen.split(separator: "\n").map { line in line.firstIndex(of: "│").map { String(line[..<$0]) } ?? String(line) }.joined(separator: "\n")
+    }
+
+    func gitLine(_ document: URL, _ arguments: String...) throws -> String {
+        try git(arguments, in: document, environment: env).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testGivenVersionsOverSeveralDaysWhenFilteredJumpedToAndRestoredWithConfirmationThenTheRestoreIsOneCommitThatUUndoes() throws {
+        // Given a checklist made on Fri 1 March 2024, changed on the 3rd and 4th (one of them named), and today (UTC)
+        env["TZ"] = "UTC"
+        func dated(_ seconds: Int) -> [String: String] { env.merging(["GIT_AUTHOR_DATE": "\(seconds) +0000", "GIT_COMMITTER_DATE": "\(seconds) +0000"]) { $1 } }
+        let created = runFolio(["new", "list", "--template", "checklist/groceries", "--defaults"], environment: dated(1_709_287_200), cwd: docs)
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let document = docs.appendingPathComponent("list")
+        XCTAssertEqual(runFolio(["edit", document.path, "toggle", "1"], environment: dated(1_709_460_000), cwd: docs).status, 0)
+        XCTAssertEqual(runFolio(["edit", document.path, "add", "Saffron"], environment: dated(1_709_546_400), cwd: docs).status, 0)
+        XCTAssertEqual(runFolio(["tag", document.path, "first-draft", "@3"], environment: env, cwd: docs).status, 0)
+        edit(document, "add", "Cardamom")
+        let treeOf2 = try gitLine(document, "rev-parse", "HEAD~2^{tree}"), treeOf4 = try gitLine(document, "rev-parse", "HEAD^{tree}")
+        let quoted = ([folioExecutable.path, "open", document.path, "--scene", "timeline-e2e"]).map { "'" + $0 + "'" }.joined(separator: " ")
+        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
+        let started = try tmux(["new-session", "-d", "-s", "h", "-x", "160", "-y", "45", "-c", docs.path] + flags + [quoted + "; echo FOLIO-EXIT=$?; sleep 30"])
+        XCTAssertEqual(started.status, 0, started.stderr)
+        waitFor("the editor") { $0.contains("Cardamom") }
+        // When the history opens: a heading for each day, the named version's tag on it
+        try tmux(["send-keys", "-t", "h:0", "C-g"])
+        let timeline = listPane(waitFor("the timeline") { listPane($0).contains("── Fri 1 Mar 2024 ──") })
+        for expected in ["── Today ──", "── Mon 4 Mar 2024 ──", "── Sun 3 Mar 2024 ──", "⚑ first-draft added 'Saffron'"] {
+            XCTAssertTrue(timeline.contains(expected), "\(expected) missing:\n\(timeline)")
+        }
+        // When "/saffron" is typed: the list narrows to it, the header line counting it
+        try tmux(["send-keys", "-t", "h:0", "/", "s", "a", "f", "f"])
+        let filtered = listPane(waitFor("the filter") { listPane($0).contains("1 of 4 versions") })
+        XCTAssertTrue(filtered.contains("/ saff") && filtered.contains("added 'Saffron'"), filtered)
+        XCTAssertFalse(filtered.contains("Cardamom"), filtered)
+        // And Esc clears it
+        try tmux(["send-keys", "-t", "h:0", "Escape"])
+        waitFor("the whole list again") { listPane($0).contains("Cardamom") && !listPane($0).contains("of 4 versions") }
+        // When g jumps to 3 March 2024: that day's version is selected, its diff shown
+        try tmux(["send-keys", "-t", "h:0", "g"])
+        waitFor("the jump field") { $0.contains("Go to:") }
+        try tmux(["send-keys", "-t", "h:0", "-l", "2024-03-03"])
+        try tmux(["send-keys", "-t", "h:0", "Enter"])
+        waitFor("the 3 March version") { screen in
+            diffPane(screen).split(separator: "\n").first?.trimmingCharacters(in: .whitespaces) == "checked 'Milk'"
+                && screen.contains("Sun 3 Mar 2024: the last version that day")
+        }
+        // When r is pressed: a confirmation line, and nothing restored yet
+        try tmux(["send-keys", "-t", "h:0", "r"])
+        waitFor("the confirmation line") { $0.contains("r again restores @2 “checked 'Milk'” as a new version") }
+        XCTAssertEqual(try gitLine(document, "rev-list", "--count", "HEAD"), "4")
+        // When r again: one new version, whose content is @2's, selected at the top with the status line
+        try tmux(["send-keys", "-t", "h:0", "r"])
+        let restored = waitFor("the restore's status line") { $0.contains("Restored @2 as @5 — u to undo") }
+        XCTAssertTrue(diffPane(restored).contains("Restore to "), "the restore's own version is selected:\n\(restored)")
+        XCTAssertEqual(try gitLine(document, "rev-list", "--count", "HEAD"), "5")
+        XCTAssertEqual(try gitLine(document, "rev-parse", "HEAD^{tree}"), treeOf2)
+        XCTAssertTrue(try gitLine(document, "log", "-1", "--format=%s").hasPrefix("Restore to "))
+        // When u is pressed: one more version takes the restore back, and the status line says so
+        try tmux(["send-keys", "-t", "h:0", "u"])
+        waitFor("the undo's status line") { $0.contains("Undone: “Restore to ") && $0.contains("as @6") }
+        XCTAssertEqual(try gitLine(document, "rev-list", "--count", "HEAD"), "6")
+        XCTAssertEqual(try gitLine(document, "rev-parse", "HEAD^{tree}"), treeOf4, "the document is as it was before the restore")
+        XCTAssertTrue(try gitLine(document, "log", "-1", "--format=%s").hasPrefix("Undo: Restore to "))
+        try tmux(["send-keys", "-t", "h:0", "C-q"])
+        waitFor("folio to exit") { $0.contains("FOLIO-EXIT=0") }
+    }
 }

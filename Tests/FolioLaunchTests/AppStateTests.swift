@@ -150,7 +150,8 @@ final class AppStateTests: XCTestCase {
         XCTAssertEqual(run([.down, .down], from: state).1, [.loadDiff(commitID: "c1"), .loadDiff(commitID: "c2"), .loadHistoryPage(after: "c4")])
         XCTAssertEqual(run([.down, .down, .down], from: state).1.filter { if case .loadHistoryPage = $0 { true } else { false } },
                        [.loadHistoryPage(after: "c4")], "one request at a time")
-        XCTAssertEqual(run([.character("r")], from: state).1, [.restore(commitID: "c0")])
+        XCTAssertEqual(run([.character("r")], from: state).1, [], "r asks first")
+        XCTAssertEqual(run([.down, .character("r"), .character("r")], from: state).1, [.loadDiff(commitID: "c1"), .restore(commitID: "c1")])
         XCTAssertEqual(run([.character("c"), .down, .character("c")], from: state).1, [.loadDiff(commitID: "c1"), .compare("c0", "c1")])
         XCTAssertEqual(run([.character("t")] + "v1".map(Key.character) + [.enter], from: state).1, [.tag(commitID: "c0", name: "v1")])
         XCTAssertEqual(run([.escape], from: state).0.screen, .editor(editor))

@@ -77,15 +77,15 @@ final class HistoryBrowserTests: XCTestCase {
         let lines = (1...100).map { "+line \($0)" }
         let start = answered(browser(width: 160, height: 45), .commit("c0"), lines)
         let page = HistoryLayout(width: 160, height: 45).diffPage
-        XCTAssertEqual(history(press([.pageDown], start).0).diffScroll, page)
-        XCTAssertEqual(history(press([.pageDown, .pageUp, .pageUp], start).0).diffScroll, 0)
+        XCTAssertEqual(history(press([.tab, .pageDown], start).0).diffScroll, page, "PgUp/PgDn scroll the diff when it has focus")
+        XCTAssertEqual(history(press([.tab, .pageDown, .pageUp, .pageUp], start).0).diffScroll, 0)
         let (focused, effects) = press([.tab, .character("j"), .character("j"), .down, .character("k")], start)
         XCTAssertEqual(effects, [], "j/k in the diff pane scroll it and load nothing")
         XCTAssertEqual(history(focused).diffScroll, 2)
         XCTAssertEqual(history(focused).selection, 0, "the selection stays")
         let bottom = history(press([.tab, .end, .pageDown], start).0)
         XCTAssertEqual(bottom.diffScroll, 100 - HistoryLayout(width: 160, height: 45).diffRows, "never past the last line")
-        let text = Screens.history(history(press([.pageDown], start).0), title: "S", width: 160, height: 45).plainText()
+        let text = Screens.history(history(press([.tab, .pageDown], start).0), title: "S", width: 160, height: 45).plainText()
         XCTAssertTrue(text.contains("+line \(page + 1)\n") || text.contains("+line \(page + 1) "), text)
         XCTAssertFalse(text.contains("+line \(page) "), text)
     }
@@ -130,7 +130,7 @@ final class HistoryBrowserTests: XCTestCase {
         var state = browser()
         state.historyTagged("c1", name: "v1")
         XCTAssertEqual(history(state).entries[1].tags, ["v1"])
-        XCTAssertTrue(Screens.history(history(state), title: "S", width: 160, height: 45).plainText().contains("(v1) change 1"))
+        XCTAssertTrue(Screens.history(history(state), title: "S", width: 160, height: 45).plainText().contains("⚑ v1 change 1"))
     }
 
     func testGivenTheTagFormOpenWhenTheDiffArrivesThenItIsShownOnReturnNotLoadingForever() {

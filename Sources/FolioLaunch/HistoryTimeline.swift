@@ -1,0 +1,201 @@
+import Foundation
+import FolioTerminal
+
+/// The history browser's timeline: the filter, the jump to a date or version, the list's scroll, what is being
+/// loaded for (End, a date, a filter), the status line and the change being made (a restore, an undo). Kept in
+/// `HistoryState.timeline`; the behaviour is in `HistoryState+Timeline.swift`.
+public struct HistoryTimeline: Equatable, Sendable {
+    /// The filter as it is typed (`/`); nil when not typing (a filter kept with ⏎ stays in `filter`).
+    public var filterField: TextField?
+    /// The filter applied to the list.
+    public var filter = HistoryFilter()
+    /// The jump field (`g`) while it is open, and why its text was refused.
+    public var jumpField: TextField?
+    public var jumpProblem: String?
+    /// The positions in `entries` of the versions the filter lets through, for the first `matchedCount` entries.
+    public var matches: [Int] = []
+    public var matchedCount = 0
+    /// The first visible version shown at the top of the list (an index into the visible versions).
+    public var top = 0
+    /// What more pages are being loaded for, if anything.
+    public var goal: HistoryGoal?
+    /// A one-line status shown instead of the key hints until the next key ("Restored @5 as @12 — u to undo").
+    public var status: String?
+    /// How many versions the history holds (from the provider), which numbers them: the newest is @total.
+    public var total: Int?
+    /// The time zone days are counted in (the user's; tests fix it) and today's day in it (set by the run loop).
+    public var timeZone: TimeZone = .current
+    public var today: Int?
+    /// The change in progress from this screen, reported when the reloaded list arrives.
+    public var change: HistoryChange?
+    public init() {}
+
+    /// Whether a field takes the keys.
+    public var isTyping: Bool { filterField != nil || jumpField != nil }
+}
+
+/// What more pages of the history are being loaded for.
+public enum HistoryGoal: Equatable, Sendable {
+    /// End: the oldest version.
+    case end
+    /// A date: the newest version made on or before this day.
+    case day(Int)
+    /// `@N`: the Nth version.
+    case version(Int)
+}
+
+/// A change made from the history browser, remembered until the reloaded list shows its result.
+public enum HistoryChange: Equatable, Sendable {
+    /// Restoring the version with this id, shown as `label` ("@5").
+    case restore(commitID: String, label: String)
+    case undo
+    case redo
+}
+
+/// Which versions the list shows: every word of the filter (case ignored) must appear in the version's message or
+/// one of its tags; `tag:WORD` looks in tags only, and `tag:` alone keeps the named versions.
+public struct HistoryFilter: Equatable, Sendable {
+    public private(set) var text = ""
+    private var terms: [String] = []
+    public init(_ text: String = "") {
+        self.text = text
+        terms = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    public var isEmpty: Bool { terms.isEmpty }
+
+    /// Whether `entry` is shown.
+    public func matches(_ entry: HistoryEntry) -> Bool {
+        guard !terms.isEmpty else { return true }
+        let message = entry.message.lowercased()
+        let tags = entry.tags.map { $0.lowercased() }
+        return terms.allSatisfy { term in
+            if term.hasPrefix("tag:") {
+                let word = term.dropFirst(4)
+                return word.isEmpty ? !tags.isEmpty : tags.contains { $0.contains(word) }
+            }
+            // One place for every field a version is searched by: an item predicate (the items a version changed,
+            // once entries carry their summaries) joins this line.
+            return message.contains(term) || tags.contains { $0.contains(term) }
+        }
+    }
+}
+
+/// Days as the timeline counts them: whole days since 1970-01-01 in a time zone, labelled without a locale
+/// ("Mon 30 Nov 2026"), so the list reads the same on every machine given the same `TZ`.
+public enum HistoryDay {
+    /// The day `date` falls on in `timeZone`.
+    public static func day(of date: Date, in timeZone: TimeZone) -> Int {
+        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+        guard local.isFinite, abs(local) < 1e15 else { return 0 }
+        return Int((local / 86_400).rounded(.down))
+    }
+
+    /// "HH:mm" of `date` in `timeZone`.
+    public static func clock(of date: Date, in timeZone: TimeZone) -> String {
+        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+        guard local.isFinite, abs(local) < 1e15 else { return "--:--" }
+        let seconds = Int(local.rounded(.down)) - day(of: date, in: timeZone) * 86_400
+        let hours = seconds / 3600, minutes = seconds % 3600 / 60
+        return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"
+    }
+
+    static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// "Mon 30 Nov 2026".
+    public static func label(_ day: Int) -> String {
+        let (year, month, dayOfMonth) = civil(day)
+        return "\(weekdays[((day % 7) + 7) % 7]) \(dayOfMonth) \(months[month - 1]) \(year)"
+    }
+
+    /// "Today", "Yesterday", else the date.
+    public static func heading(_ day: Int, today: Int?) -> String {
+        if day == today { return "Today" }
+        if let today, day == today - 1 { return "Yesterday" }
+        return label(day)
+    }
+
+    /// The day of a date in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+    public static func day(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The year, month (1–12) and day of month of `day` (civil_from_days).
+    public static func civil(_ day: Int) -> (year: Int, month: Int, day: Int) {
+        let z = day + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfYear - (153 * mp + 2) / 5 + 1)
+    }
+}
+
+/// Where `g` jumps: a date (the newest version made on or before it) or a version number.
+public enum HistoryJump: Equatable, Sendable {
+    case day(Int)
+    case version(Int)
+
+    /// What the jump field accepts, as its hint says it.
+    public static let accepted = "YYYY-MM-DD · today · yesterday · 3 days ago · 2 weeks ago · 1 month ago · @N"
+
+    /// Reads the jump field: `2026-11-30`, `today`, `yesterday`, `N day(s)/week(s)/month(s)/year(s) ago`, or `@N`
+    /// (case and extra spaces ignored). Throws the one line to show for anything else.
+    public static func parse(_ text: String, today: Int) throws(HistoryJumpProblem) -> HistoryJump {
+        let words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.count == 1, words[0].hasPrefix("@") {
+            guard let n = Int(words[0].dropFirst()), n >= 1 else { throw HistoryJumpProblem(text: text, why: "versions are numbered from @1") }
+            return .version(n)
+        }
+        if words == ["today"] { return .day(today) }
+        if words == ["yesterday"] { return .day(today - 1) }
+        if words.count == 3, words[2] == "ago", let n = Int(words[0]), (0...100_000).contains(n) {
+            let (year, month, day) = HistoryDay.civil(today)
+            switch words[1] {
+            case "day", "days": return .day(today - n)
+            case "week", "weeks": return .day(today - 7 * n)
+            case "month", "months": return .day(monthsBack(n, year: year, month: month, day: day))
+            case "year", "years": return .day(monthsBack(12 * n, year: year, month: month, day: day))
+            default: break
+            }
+        }
+        if words.count == 1, let day = isoDay(words[0]) { return .day(day) }
+        throw HistoryJumpProblem(text: text, why: "write a date as " + accepted)
+    }
+
+    /// `YYYY-MM-DD` as a day, nil when it is not one (a month or day out of range included).
+    static func isoDay(_ word: String) -> Int? {
+        let parts = word.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month), day >= 1 else { return nil }
+        guard day <= daysIn(year: year, month: month) else { return nil }
+        return HistoryDay.day(year: year, month: month, day: day)
+    }
+
+    static func daysIn(year: Int, month: Int) -> Int {
+        HistoryDay.day(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1) - HistoryDay.day(year: year, month: month, day: 1)
+    }
+
+    /// The same day of the month `n` months before (the month's last day when it is shorter).
+    static func monthsBack(_ n: Int, year: Int, month: Int, day: Int) -> Int {
+        let index = year * 12 + (month - 1) - n
+        let (y, m) = (index >= 0 ? index / 12 : (index - 11) / 12, ((index % 12) + 12) % 12 + 1)
+        return HistoryDay.day(year: y, month: m, day: min(day, daysIn(year: y, month: m)))
+    }
+}
+
+/// Text the jump field cannot read, and why (one line).
+public struct HistoryJumpProblem: Error, Equatable, CustomStringConvertible {
+    public var text: String
+    public var why: String
+    public var description: String { "can't read “\(text)”: \(why)" }
+}
