@@ -81,6 +81,8 @@ extension AppState {
     static let historyKeys: [(label: String, help: String)] = [
         ("↑ ↓", "select a commit"),
         ("⏎", "show its diff"),
+        ("v", "this version as its editor draws it, beside the current one (v again: the diff)"),
+        ("o", "below 120 columns: switch between that version and the current one"),
         ("r", "restore this version (a new commit)"),
         ("t", "tag this version"),
         ("c", "mark for compare, then c on another"),

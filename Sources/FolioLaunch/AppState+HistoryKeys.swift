@@ -27,6 +27,8 @@ extension AppState {
             history.clampScroll()
         case .up, .down, .character("k"), .character("j"), .home, .end:
             if history.focus == .diff { diffMovement(key, history: &history) } else { listMovement(key, history: &history, effects: &effects) }
+        case .character("v"): history.togglePreview()
+        case .character("o"): history.switchPreviewSide()
         case .character("r"): if let id = history.selectedID { effects.append(.restore(commitID: id)) }
         case .character("t"):
             if let id = history.selectedID {
@@ -46,6 +48,8 @@ extension AppState {
             }
         default: break
         }
+        // The rendered preview follows the selection (and a comparison) like the diff.
+        if let effect = history.followPreview() { effects.append(effect) }
         return true
     }
 
@@ -72,7 +76,7 @@ extension AppState {
         switch key {
         case .up, .character("k"): history.scrollDiff(by: -1)
         case .down, .character("j"): history.scrollDiff(by: 1)
-        case .home: history.diffScroll = 0
+        case .home: history.scrollDiff(by: -(Int.max / 2))
         case .end: history.scrollDiff(by: Int.max / 2)
         default: break
         }

@@ -54,6 +54,8 @@ public struct HistoryState: Equatable, Sendable {
     /// The terminal size the browser is drawn at (set by the run loop): it decides the split and page sizes.
     public var viewWidth = 80
     public var viewHeight = 24
+    /// The versions rendered (`v`), shown instead of the diff when `preview.shown`.
+    public var preview = HistoryPreview()
     public init() {}
 
     /// The id of the selected commit, if any.
@@ -145,6 +147,7 @@ public struct HistoryState: Equatable, Sendable {
 
     /// Scrolls the diff pane by `rows` (clamped to the diff).
     mutating func scrollDiff(by rows: Int) {
+        if preview.shown { scrollPreview(by: rows); return }
         diffScroll = max(0, diffScroll + rows)
         clampScroll()
     }
@@ -158,6 +161,7 @@ public struct HistoryState: Equatable, Sendable {
     mutating func clampScroll() {
         let rows = wrap ? diffRows(width: layout.diffWidth(fullScreen: diffFullScreen)).count : diff.count
         diffScroll = min(diffScroll, max(0, rows - layout.diffRows))
+        if preview.shown { clampPreviewScroll() }
     }
 }
 

@@ -6,6 +6,7 @@ extension Screens {
     public static func history(_ state: HistoryState, title: String, width: Int, height: Int, tick: Int = 0) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         guard width > 0, height > 0 else { return grid }
+        if state.preview.shown { return historyWithPreview(state, title: title, width: width, height: height, tick: tick) }
         let layout = HistoryLayout(width: width, height: height)
         let fullScreen = !layout.split && state.focus == .diff
         chrome(&grid, title: "History — \(title)", right: state.compareMark.map { "comparing with \($0.prefix(7))" } ?? "",
@@ -26,7 +27,7 @@ extension Screens {
         let wrap = state.wrap ? "w unwrap" : "w wrap · ←→ scroll"
         if fullScreen { return "↑↓ j/k PgUp/PgDn scroll · \(wrap) · esc list" }
         if state.focus == .diff { return "↑↓ j/k PgUp/PgDn scroll · \(wrap) · tab list · esc list" }
-        return (split ? "↑↓ select · tab/⏎ diff · PgUp/PgDn scroll" : "↑↓ · ⏎ diff") + " · r restore · t tag · c compare · esc back"
+        return (split ? "↑↓ select · tab/⏎ diff · PgUp/PgDn scroll" : "↑↓ · ⏎ diff") + " · v view · r restore · t tag · c compare · esc back"
     }
 
     /// The commit list, with an error wrapped above it.
