@@ -73,7 +73,8 @@ public struct VersionComparison: Equatable, Sendable {
 
 extension VersionComparison {
     /// The comparison of two views: rows aligned and marked; then, for items whose text shown under the cursor
-    /// (`detail`: the version's view with that item selected, nil when it has none) differs, a word-level diff.
+    /// (`detail`: the version's view with that item selected, nil when it has none) differs, a word-level diff; the
+    /// first item that shows no text in either version ends the search (the editor shows none).
     /// Items the editor's description (`summary`) names in quotes are checked too, so a rewrite that keeps the row
     /// as it was ("12 words" before and after) is still found. At most `maximumTextChanges` items are examined;
     /// `isStale` stops the work between editor calls when the answer is no longer wanted.
@@ -91,7 +92,10 @@ extension VersionComparison {
             guard row.change == .changed || row.change == .moved || named else { continue }
             if isStale() { break }
             examined += 1
-            guard let before = try detail(.old, o), let after = try detail(.new, n), before != after else { continue }
+            let before = try detail(.old, o) ?? [], after = try detail(.new, n) ?? []
+            // A view that shows nothing under the selected item (a checklist) has no text to compare: stop asking.
+            if before.isEmpty, after.isEmpty { break }
+            guard before != after else { continue }
             if row.change == nil { rows[index].change = .changed }
             textChanges.append(TextFieldChange(item: RowAlignment.name(new[n]), words: WordDiff.runs(from: WordDiff.words(before), to: WordDiff.words(after))))
         }
