@@ -32,6 +32,8 @@ final class DrawnVersions: Sendable {
 extension DocumentSessionAdapter {
     /// The most rows a version is drawn with: as many as the history browser keeps of a diff.
     static let previewHeight = HistoryState.maximumDiffLines
+    /// The height of the view that finds whether an item shows text below the items when selected.
+    static let detailProbeHeight = 40
 
     /// Versions `old` and `new` (nil: the current one) as the editor draws them at `width`, compared row by row, with
     /// the editor's description and the changed text of items word by word. A document without an editor is drawn
@@ -40,6 +42,7 @@ extension DocumentSessionAdapter {
     func comparison(from old: String, to new: String?, width: Int, isStale: () -> Bool) throws -> VersionComparison {
         let (oldID, newID) = try locked { (try document.resolve(old).hex, try new.map { try document.resolve($0).hex } ?? document.head().id.hex) }
         let before = try drawn(oldID, width: width)
+        if isStale() { throw CancellationError() }  // the selection moved on: its answer would be dropped anyway
         let after = try drawn(newID, width: width)
         var summary: [String] = []
         if oldID != newID, editorManifest != nil, !isStale() {
@@ -78,11 +81,15 @@ extension DocumentSessionAdapter {
     func detail(_ id: String, width: Int, row: Int, plain: [String]) throws -> [String]? {
         guard let layout = ViewLines.outlineLayout(plain), layout.headerLines + layout.count >= plain.count,
               let item = ViewLines.itemIndex(plain[row], in: layout), let editorManifest else { return nil }
-        let lines = try locked {
+        return try locked {
             let opened = try host.backend(editorManifest.id).openDocument(try document.read(path: document.metadata.primaryFile, at: id))
-            return try opened.view(width: width, height: Self.previewHeight, selection: ViewSelection(cursor: item + 1))
+            // A small view first: whether anything shows below the items with this one selected (a checklist of
+            // 10,000 items shows none, and is not drawn whole for it).
+            let probe = try opened.view(width: width, height: Self.detailProbeHeight, selection: ViewSelection(cursor: item + 1))
+            guard let last = probe.lastIndex(where: { ViewLines.itemPath($0) != nil }), probe.index(after: last) < Self.trimmed(probe).count else { return [] }
+            let lines = try opened.view(width: width, height: Self.previewHeight, selection: ViewSelection(cursor: item + 1))
+            return Array(Self.trimmed(lines).dropFirst(layout.headerLines + layout.count))
         }
-        return Array(Self.trimmed(lines).dropFirst(layout.headerLines + layout.count))
     }
 
     static func trimmed(_ lines: [String]) -> [String] {

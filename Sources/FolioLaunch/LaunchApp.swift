@@ -196,8 +196,10 @@ public enum LaunchApp {
         case let .finished(effect, result):
             replay += state.finishingCall(result)
             if case let .failed(text) = result { state.reopeningPrompt(after: effect, failure: text) }
-            if case .succeeded = result, case .restore = effect, case .history(_, let editor) = state.screen {
-                state.screen = .history(HistoryState(), editor)
+            if case .succeeded = result, case .restore = effect, case .history(let old, let editor) = state.screen {
+                var fresh = HistoryState()
+                fresh.preview.shown = old.preview.shown  // the versions stay drawn after a restore if they were
+                state.screen = .history(fresh, editor)
                 pending.append(.loadHistoryPage(after: nil))
             }
             if case .succeeded = result, case let .tag(commitID, name) = effect { state.historyTagged(commitID, name: name) }

@@ -82,14 +82,15 @@ extension VersionComparison {
                             isStale: () -> Bool = { false },
                             detail: (HistoryPreview.Side, Int) throws -> [String]?) rethrows -> VersionComparison {
         var rows = RowAlignment.align(old: old, new: new)
-        let names = quotedNames(summary)
+        // A description naming many items (a bulk change) gives no hint worth a search of every row.
+        let quoted = quotedNames(summary).filter { !$0.isEmpty }
+        let names = quoted.count <= 20 ? quoted : []
         var textChanges: [TextFieldChange] = []
         var examined = 0
         for index in rows.indices where examined < maximumTextChanges {
             let row = rows[index]
             guard let o = row.old, let n = row.new, ViewLines.itemPath(old[o]) != nil, ViewLines.itemPath(new[n]) != nil else { continue }
-            let named = row.change == nil && names.contains { !$0.isEmpty && new[n].contains($0) }
-            guard row.change == .changed || row.change == .moved || named else { continue }
+            guard row.change == .changed || row.change == .moved || (row.change == nil && names.contains { new[n].contains($0) }) else { continue }
             if isStale() { break }
             examined += 1
             let before = try detail(.old, o) ?? [], after = try detail(.new, n) ?? []
