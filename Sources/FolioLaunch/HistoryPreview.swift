@@ -162,14 +162,20 @@ enum PreviewRow: Equatable {
                 var piece = word
                 if run.kind == .removed { piece = (index == 0 ? "[-" : "") + piece + (index == words.count - 1 ? "-]" : "") }
                 if run.kind == .added { piece = (index == 0 ? "{+" : "") + piece + (index == words.count - 1 ? "+}" : "") }
-                let cells = DisplayWidth.width(of: piece) + (used > 0 ? 1 : 0)
-                if used > 0, used + cells > width { rows.append([]); used = 0 }
-                let text = (used > 0 ? " " : "") + piece
-                if let last = rows[rows.count - 1].last, last.kind == run.kind { rows[rows.count - 1][rows[rows.count - 1].count - 1].text += text }
-                else { rows[rows.count - 1].append(WordRun(run.kind, text)) }
-                used += DisplayWidth.width(of: text)
+                // A word wider than the pane is cut across rows, so none of it is lost.
+                for part in HistoryLayout.wrapCells(piece, width: max(1, width)) {
+                    let cells = DisplayWidth.width(of: part) + (used > 0 ? 1 : 0)
+                    if used > 0, used + cells > width { rows.append([]); used = 0 }
+                    let text = (used > 0 ? " " : "") + part
+                    append(WordRun(run.kind, text), to: &rows[rows.count - 1])
+                    used += DisplayWidth.width(of: text)
+                }
             }
         }
         return rows
+    }
+
+    private static func append(_ run: WordRun, to row: inout [WordRun]) {
+        if let last = row.last, last.kind == run.kind { row[row.count - 1].text += run.text } else { row.append(run) }
     }
 }

@@ -119,10 +119,11 @@ extension VersionComparison {
 /// that stay are changed (side by side) or added and removed.
 public enum RowAlignment {
     /// What a row is matched by: an item row without its cursor marker and number (inserting an item renumbers every
-    /// row below it, which is not a change of those items), any other row as it is.
+    /// row below it, which is not a change of those items) but with the position of its parent in an outline (a
+    /// scene that went to another act did change), any other row as it is.
     public static func key(_ line: String) -> String {
-        guard ViewLines.itemPath(line) != nil else { return line }
-        return label(line)
+        guard let path = ViewLines.itemPath(line) else { return line }
+        return path.dropLast().map(String.init).joined(separator: ".") + "|" + label(line)
     }
 
     /// An item row as a name: without its cursor marker, the gaps that line up its columns shown as " — "
@@ -140,42 +141,59 @@ public enum RowAlignment {
         return String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
     }
 
+    /// The rows of both views in order: rows that stay side by side; between two of them, rows of the same outline
+    /// level side by side as changed, the rest added or removed; an item row found on both sides but not kept in
+    /// place moved (on each side where it is).
     public static func align(old: [String], new: [String]) -> [AlignedRow] {
         let oldKeys = old.map(key), newKeys = new.map(key)
-        let pairs = CommonRows.pairs(oldKeys, newKeys)
-        // Item rows left over on both sides with the same key moved.
-        var unmatchedNew: [String: [Int]] = [:]
-        var matchedOld = Set(pairs.map(\.0)), matchedNew = Set(pairs.map(\.1))
-        for j in new.indices where !matchedNew.contains(j) && ViewLines.itemPath(new[j]) != nil { unmatchedNew[newKeys[j], default: []].append(j) }
-        var moved = Set<Int>(), movedNew = Set<Int>()
-        for i in old.indices where !matchedOld.contains(i) && ViewLines.itemPath(old[i]) != nil {
-            if var list = unmatchedNew[oldKeys[i]], !list.isEmpty {
-                movedNew.insert(list.removeFirst())
-                unmatchedNew[oldKeys[i]] = list
-                moved.insert(i)
-            }
-        }
-        matchedOld.formUnion(moved)
-        matchedNew.formUnion(movedNew)
-        var rows: [AlignedRow] = []
+        let kept = CommonRows.pairs(oldKeys, newKeys)
+        let (movedOld, movedNew) = moves(old: old, new: new, kept: kept)
+        // Pairs in order: those kept, and between them the changed ones.
+        var pairs: [(old: Int, new: Int, change: RowChange?)] = []
         var i = 0, j = 0
-        for (pi, pj) in pairs + [(old.count, new.count)] {
-            var gapOld: [Int] = [], gapNew: [Int] = []
-            while i < pi {
-                if moved.contains(i) { rows.append(AlignedRow(old: i, new: nil, change: .moved)) } else { gapOld.append(i) }
-                i += 1
-            }
-            while j < pj {
-                if movedNew.contains(j) { rows.append(AlignedRow(old: nil, new: j, change: .moved)) } else { gapNew.append(j) }
-                j += 1
-            }
-            for k in 0..<max(gapOld.count, gapNew.count) {
-                let o = k < gapOld.count ? gapOld[k] : nil, n = k < gapNew.count ? gapNew[k] : nil
-                rows.append(AlignedRow(old: o, new: n, change: o == nil ? .added : n == nil ? .removed : .changed))
-            }
-            if pi < old.count, pj < new.count { rows.append(AlignedRow(old: pi, new: pj, change: nil)); i = pi + 1; j = pj + 1 }
+        for (pi, pj) in kept + [(old.count, new.count)] {
+            let gapOld = (i..<pi).filter { !movedOld.contains($0) }, gapNew = (j..<pj).filter { !movedNew.contains($0) }
+            pairs += changedPairs(gapOld.map { ($0, depth(old[$0])) }, gapNew.map { ($0, depth(new[$0])) }).map { ($0.0, $0.1, .changed) }
+            if pi < old.count, pj < new.count { pairs.append((pi, pj, nil)) }
+            i = pi + 1; j = pj + 1
+        }
+        var rows: [AlignedRow] = []
+        i = 0; j = 0
+        for pair in pairs + [(old.count, new.count, nil)] {
+            for o in i..<max(i, pair.old) { rows.append(AlignedRow(old: o, new: nil, change: movedOld.contains(o) ? .moved : .removed)) }
+            for n in j..<max(j, pair.new) { rows.append(AlignedRow(old: nil, new: n, change: movedNew.contains(n) ? .moved : .added)) }
+            if pair.old < old.count, pair.new < new.count { rows.append(AlignedRow(old: pair.old, new: pair.new, change: pair.change)) }
+            i = pair.old + 1; j = pair.new + 1
         }
         return rows
+    }
+
+    static func depth(_ line: String) -> Int { ViewLines.itemPath(line)?.count ?? 0 }
+
+    /// Item rows left over on both sides with the same text (whatever their number and parent) moved.
+    static func moves(old: [String], new: [String], kept: [(Int, Int)]) -> (old: Set<Int>, new: Set<Int>) {
+        let keptOld = Set(kept.map(\.0)), keptNew = Set(kept.map(\.1))
+        var waiting: [String: [Int]] = [:]
+        for j in new.indices.reversed() where !keptNew.contains(j) && ViewLines.itemPath(new[j]) != nil { waiting[label(new[j]), default: []].append(j) }
+        var movedOld = Set<Int>(), movedNew = Set<Int>()
+        for i in old.indices where !keptOld.contains(i) && ViewLines.itemPath(old[i]) != nil {
+            guard let n = waiting[label(old[i])]?.popLast() else { continue }
+            movedOld.insert(i)
+            movedNew.insert(n)
+        }
+        return (movedOld, movedNew)
+    }
+
+    /// Rows of the same level paired in order (an act with an act, a scene with a scene, a header with a header).
+    static func changedPairs(_ old: [(Int, Int)], _ new: [(Int, Int)]) -> [(Int, Int)] {
+        var pairs: [(Int, Int)] = []
+        var next = 0
+        for (o, level) in old {
+            guard let m = new[next...].firstIndex(where: { $0.1 == level }) else { continue }
+            pairs.append((o, new[m].0))
+            next = m + 1
+        }
+        return pairs
     }
 }
 

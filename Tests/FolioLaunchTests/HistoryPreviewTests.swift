@@ -121,6 +121,21 @@ final class HistoryPreviewTests: XCTestCase {
         XCTAssertEqual(rows.first { $0.change == .moved && $0.new != nil }?.new, 4)
     }
 
+    func testGivenASceneMovedToAnotherActWhenComparedThenItIsMovedOnBothSidesAndTheActsStandSideBySide() {
+        // Given a scene that went from act 1 to act 2, and a scene added where it was
+        let old = ["Tale", " 1 Act I  20 words", "   1.1 Call  10 words", "   1.2 Mentor  10 words", " 2 Act II  0 words"]
+        let new = ["Tale", " 1 Act I  10 words", "   1.1 Call  10 words", "   1.2 Storm  0 words", " 2 Act II  10 words", "   2.1 Mentor  10 words"]
+        // When the rows are aligned
+        let rows = RowAlignment.align(old: old, new: new)
+        // Then the scene is moved (old 1.2, new 2.1), the acts pair as changed, the new scene is added; each side in order
+        XCTAssertEqual(rows.filter { $0.change == .moved }.map { [$0.old, $0.new] }, [[3, nil], [nil, 5]])
+        XCTAssertEqual(rows.first { $0.old == 4 }?.new, 4)
+        XCTAssertEqual(rows.first { $0.old == 4 }?.change, .changed)
+        XCTAssertEqual(rows.first { $0.new == 3 }?.change, .added)
+        XCTAssertEqual(rows.compactMap(\.old), Array(old.indices))
+        XCTAssertEqual(rows.compactMap(\.new), Array(new.indices))
+    }
+
     func testGivenASceneRewrittenWhenComparedThenItsOldAndNewWordsAreBothReadableWordByWord() {
         // Given a story outline whose scene 1.1 kept its word count but not its words
         let old = ["Tale  20 words", " 1 Act I  10 words", "   1.1 The ordinary world  10 words", "   1.2 The call  10 words"]
@@ -154,5 +169,67 @@ final class HistoryPreviewTests: XCTestCase {
                 assertGolden(screen(press([.character("o")], state).0), "history-preview-\(width)x\(height)-current")
             }
         }
+    }
+}
+
+/// The preview's text as a user reads it: a word wider than the pane, text from a plugin with control characters,
+/// and a story comparison's frame.
+final class HistoryPreviewTextTests: XCTestCase {
+    func testGivenAWordWiderThanThePaneWhenWrappedThenItIsCutAcrossRowsAndNothingIsLost() {
+        // Given a removed word of 30 letters and a pane 12 cells wide
+        let runs = [WordRun(.same, "a"), WordRun(.removed, String(repeating: "x", count: 30)), WordRun(.added, "b")]
+        // When the runs are laid out
+        let rows = PreviewRow.wrap(runs, width: 12).map { $0.map(\.text).joined() }
+        // Then no row is wider than the pane and every letter is there
+        XCTAssertTrue(rows.allSatisfy { DisplayWidth.width(of: $0) <= 12 }, "\(rows)")
+        XCTAssertEqual(rows.joined().filter { $0 == "x" }.count, 30, "\(rows)")
+        XCTAssertTrue(rows.joined().contains("{+b+}"), "\(rows)")
+    }
+
+    func testGivenAnItemWithControlCharactersWhenDrawnInThePreviewThenTheyShowAsEscapesNotTerminalCommands() {
+        // Given a version whose item title holds an escape sequence and a bidi override
+        let old = ["List  (0/1 done)", " 1 [ ] \u{1B}[2Jwipe\u{202E}txt"]
+        let new = ["List  (0/1 done)", " 1 [ ] plain"]
+        var history = HistoryState()
+        history.viewWidth = 160
+        history.viewHeight = 20
+        _ = history.receive(HistoryPage(entries: [HistoryEntry(id: "c0aaaaaaaa", message: "m")], next: nil))
+        history.preview.shown = true
+        guard case let .loadPreview(subject)? = history.followPreview() else { return XCTFail("no preview asked for") }
+        history.receivePreview(VersionComparison.make(oldID: "c0aaaaaaaa", newID: "c1aaaaaaaa", old: old, new: new) { _, _ in nil }, for: subject)
+        // When the browser draws it
+        let text = Screens.history(history, title: "L", width: 160, height: 20).plainText()
+        // Then the escape and the override are visible escapes on the marked row
+        XCTAssertTrue(text.contains("\\e[2Jwipe\\u{202E}txt"), text)
+        XCTAssertFalse(text.contains("\u{1B}"), text)
+    }
+
+    func testGoldenFrameOfAStoryComparisonAt160x45() {
+        // Given two versions of a story: scene 1.1 rewritten, a scene added, one moved to act 2
+        let old = ["Tale  40 words", " 1 Act I  30 words", "   1.1 The ordinary world  10 words", "   1.2 The call  10 words", "   1.3 The mentor  10 words",
+                   " 2 Act II  10 words", "   2.1 Trials  10 words"]
+        let new = ["Tale  52 words", " 1 Act I  32 words", "   1.1 The ordinary world  12 words", "   1.2 The call  10 words", "   1.3 The storm  0 words",
+                   " 2 Act II  20 words", "   2.1 The mentor  10 words", "   2.2 Trials  10 words"]
+        let texts = [2: (["── 1.1 The ordinary world ──", "│ The keeper never slept at all, and watched the sea."],
+                         ["── 1.1 The ordinary world ──", "│ The keeper slept all day long, and dreamt of the sea."])]
+        let comparison = VersionComparison.make(oldID: "9b1c77e0aa01", newID: "4f2a9c81d3e0", old: old, new: new,
+                                                summary: ["changed the text of scene 'The ordinary world' (12 words, +2)", "added scene 'The storm' to act 1",
+                                                          "moved scene 'The mentor' to act 2, position 1"]) { side, row in
+            texts[row].map { side == .old ? $0.0 : $0.1 } ?? ["── x ──", "│ (no text)"]
+        }
+        var history = HistoryState()
+        history.viewWidth = 160
+        history.viewHeight = 45
+        _ = history.receive(HistoryPage(entries: [HistoryEntry(id: "4f2a9c81d3e0", message: "moved scene 'The mentor' to act 2", author: "Ada", date: "2025-03-02 10:14"),
+                                                  HistoryEntry(id: "9b1c77e0aa01", message: "added scene 'The mentor' to act 1", author: "Ada", date: "2025-03-01 18:40")],
+                                        next: nil))
+        _ = history.want(.compare("9b1c77e0aa01", "4f2a9c81d3e0"))
+        history.preview.shown = true
+        guard case let .loadPreview(subject)? = history.followPreview() else { return XCTFail("no preview asked for") }
+        XCTAssertEqual(subject.old, "9b1c77e0aa01")
+        XCTAssertEqual(subject.new, "4f2a9c81d3e0")
+        history.receivePreview(comparison, for: subject)
+        // Then the frame shows both outlines aligned and marked, and the scene's old and new words
+        assertGolden(Screens.history(history, title: "Tale", width: 160, height: 45).plainText(), "history-compare-story-160x45")
     }
 }
