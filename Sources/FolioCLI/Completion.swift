@@ -142,7 +142,7 @@ struct Completer {
         case "--template": return .templateID
         case "--editor": return .editorID
         case "--source": return .sourceName
-        case "--since": return .revision
+        case "--since", "--at": return .revision
         case "--data", "--partials", "--config", "--from", "--file": return .file
         case "--replay": return .document
         case "--keep": return .choices(["local", "remote"])

@@ -24,6 +24,9 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     let title: String
     let contentType: ContentType
 
+    /// Versions the history browser's preview drew lately.
+    let drawnVersions = DrawnVersions()
+
     private let lock = NSLock()
     private var openedHead: String?
     private var opened: (any EditorDocumentHandle)?

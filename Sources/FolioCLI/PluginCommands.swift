@@ -240,29 +240,9 @@ let pluginCommands: [Command] = [
         describeCommands(editor.commands, io)
         return 0
     },
-    Command("view", usage: "view PATH [--width W] [--height H] [--cursor N] [--editor ID]",
-            summary: "Print a document as its editor shows it", options: ["--width", "--height", "--cursor", "--editor"]) { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        try args.expectAtMost(1)
-        let settings = try Settings.load(environment: io.environment)
-        let width = try args.int("--width") ?? 80, height = try args.int("--height") ?? 24
-        guard (1...2000).contains(width), (1...2000).contains(height) else { throw UsageError("--width and --height must be between 1 and 2000") }
-        let lines: [String]
-        do {
-            lines = try pluginHost(io, settings: settings).view(of: document, width: width, height: height, selection: ViewSelection(cursor: try args.int("--cursor") ?? 0),
-                                                                associations: settings.editorAssociations, editor: args.value("--editor"))
-        } catch let error as PluginQuarantinedError {
-            // Read-only: a banner, then the primary file as text.
-            io.error("folio view: \(String(describing: error).shownAsText) (showing the file as text; enable with: folio plugins enable \(error.record.plugin.shownAsText))")
-            let text = String(decoding: try document.read(path: document.metadata.primaryFile), as: UTF8.self)
-            let shown = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(height).map { PluginText.viewLine($0, width: width) }
-            if args.flag("--json") { try io.json(shown); return 0 }
-            for line in shown { io.line(line) }
-            return 0
-        }
-        if args.flag("--json") { try io.json(lines); return 0 }
-        for line in lines { io.line(line) }
-        return 0
+    Command("view", usage: "view PATH [--at REV] [--width W] [--height H] [--cursor N] [--editor ID]",
+            summary: "Print a version (default: the newest) as its editor shows it", options: ["--at", "--width", "--height", "--cursor", "--editor"]) { args, io in
+        try ViewCommand.run(args, io)
     },
 ]
 

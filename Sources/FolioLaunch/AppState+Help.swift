@@ -85,6 +85,8 @@ extension AppState {
         ("/", "filter by message or tag (tag: keeps named versions; ⏎ keeps, esc clears)"),
         ("g", "go to a date: YYYY-MM-DD, today, yesterday, 3 days ago, 2 weeks ago, @N"),
         ("⏎", "show its diff"),
+        ("v", "this version as its editor draws it, beside the current one (v again: the diff)"),
+        ("o", "below 120 columns: switch between that version and the current one"),
         ("r", "restore this version (r again confirms; one new commit)"),
         ("u ^Z / ^Y", "undo / redo the newest change (a restore too)"),
         ("t", "tag this version"),

@@ -29,6 +29,8 @@ extension AppState {
             history.clampScroll()
         case .up, .down, .character("k"), .character("j"), .home, .end, .pageUp, .pageDown:
             if history.focus == .diff { diffMovement(key, history: &history) } else { history.moveInList(key, effects: &effects) }
+        case .character("v"): history.togglePreview()
+        case .character("o"): history.switchPreviewSide()
         case .character("t"):
             if let id = history.selectedID {
                 screen = .form(FormState(title: "Tag \(String(id.prefix(7)))", purpose: .tag(commitID: id), fields: [
@@ -47,6 +49,8 @@ extension AppState {
             }
         default: break
         }
+        // The rendered preview follows the selection (and a comparison) like the diff.
+        if let effect = history.followPreview() { effects.append(effect) }
         return true
     }
 
@@ -55,7 +59,7 @@ extension AppState {
         switch key {
         case .up, .character("k"): history.scrollDiff(by: -1)
         case .down, .character("j"): history.scrollDiff(by: 1)
-        case .home: history.diffScroll = 0
+        case .home: history.scrollDiff(by: -(Int.max / 2))
         case .end: history.scrollDiff(by: Int.max / 2)
         case .pageUp: history.scrollDiff(by: -history.layout.diffPage)
         case .pageDown: history.scrollDiff(by: history.layout.diffPage)

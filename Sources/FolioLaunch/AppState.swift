@@ -22,6 +22,8 @@ public enum AppEffect: Equatable, Sendable {
     case restore(commitID: String)
     case tag(commitID: String, name: String)
     case compare(String, String)
+    /// Draw two versions as the editor does, compared, for the history browser's preview.
+    case loadPreview(HistoryPreview.Subject)
     case openSettings
     case saveSettings(Settings)
     /// Stop the plugin call in progress (Esc while it runs); it ends with a one-line failure, nothing changed.

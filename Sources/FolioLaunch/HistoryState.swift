@@ -56,6 +56,8 @@ public struct HistoryState: Equatable, Sendable {
     public var viewHeight = 24
     /// Days, filter, jump, scroll and status of the list (`HistoryState+Timeline.swift`).
     public var timeline = HistoryTimeline()
+    /// The versions rendered (`v`), shown instead of the diff when `preview.shown`.
+    public var preview = HistoryPreview()
     public init() {}
 
     /// The id of the selected commit, if any (none while the filter hides every version).
@@ -151,6 +153,7 @@ public struct HistoryState: Equatable, Sendable {
 
     /// Scrolls the diff pane by `rows` (clamped to the diff).
     mutating func scrollDiff(by rows: Int) {
+        if preview.shown { scrollPreview(by: rows); return }
         diffScroll = max(0, diffScroll + rows)
         clampScroll()
     }
@@ -164,6 +167,7 @@ public struct HistoryState: Equatable, Sendable {
     mutating func clampScroll() {
         let rows = wrap ? diffRows(width: layout.diffWidth(fullScreen: diffFullScreen)).count : diff.count
         diffScroll = min(diffScroll, max(0, rows - layout.diffRows))
+        if preview.shown { clampPreviewScroll() }
     }
 }
 

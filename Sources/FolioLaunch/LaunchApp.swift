@@ -104,7 +104,7 @@ public enum LaunchApp {
             var pending = startEffects
             while true {
                 // Effects that stay inside the launcher (loading history, running editor commands, saving settings).
-                for effect in HistoryState.latestDiffOnly(pending) { carryOut(effect, state: state, services: services, mailbox: mailbox, calls: calls) }
+                for effect in HistoryState.latestDiffOnly(HistoryState.latestPreviewOnly(pending)) { carryOut(effect, state: state, services: services, mailbox: mailbox, calls: calls) }
                 pending = []
                 // Plugin calls run on the worker: observe the call, then take its results (a finished call posts its
                 // result before the worker goes idle, so both are seen together).
@@ -113,6 +113,7 @@ public enum LaunchApp {
                 for message in mailbox.drain() { receive(message, state: &state, pending: &pending, replay: &replay) }
                 showProgress(of: loaders, background: &background, state: &state, services: services, mailbox: mailbox)
                 state.sizeHistory(width: size.width, height: size.height)
+                if let effect = state.followHistoryPreview() { pending.append(effect) }
                 if case var .editor(editor) = state.screen {
                     editor.viewRows = max(1, size.height - 3 - (editor.items?.headerLines ?? 0))
                     editor.columns = size.width
@@ -208,6 +209,8 @@ public enum LaunchApp {
             if let document = services.document { loadDiff(.commit(id), from: nil, to: id, history: document.history, mailbox: mailbox) }
         case let .compare(a, b):
             if let document = services.document { loadDiff(.compare(a, b), from: a, to: b, history: document.history, mailbox: mailbox) }
+        case let .loadPreview(subject):
+            if let document = services.document { loadPreview(subject, document: document, mailbox: mailbox) }
         case .runEditorCommand, .restore, .tag:
             calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render")
         case let .saveSettings(settings):
@@ -228,7 +231,9 @@ public enum LaunchApp {
             replay += state.finishingCall(result)
             if case let .failed(text) = result { state.reopeningPrompt(after: effect, failure: text) }
             if case .succeeded = result, HistoryState.reloadsAfter(effect), case .history(let history, let editor) = state.screen {
-                state.screen = .history(history.reloaded(), editor)
+                var fresh = history.reloaded()
+                fresh.preview.shown = history.preview.shown  // the versions stay drawn after a restore if they were
+                state.screen = .history(fresh, editor)
                 pending.append(.loadHistoryPage(after: nil))
             }
             if case .succeeded = result, case let .tag(commitID, name) = effect { state.historyTagged(commitID, name: name) }
@@ -242,6 +247,10 @@ public enum LaunchApp {
             state.updateHistory { $0.receive(diff, for: subject) }
         case let .diffFailed(subject, text):
             state.updateHistory { $0.receiveFailure(text, for: subject) }
+        case let .preview(subject, comparison):
+            state.updateHistory { $0.receivePreview(comparison, for: subject) }
+        case let .previewFailed(subject, text):
+            state.updateHistory { $0.receivePreviewFailure(text, for: subject) }
         case let .failure(text):
             state.showFailure(text)
         }
@@ -328,6 +337,9 @@ final class Mailbox: Sendable {
         /// A history diff, for the commit (or pair) it describes.
         case diff(HistoryState.DiffSubject, HistoryDiff)
         case diffFailed(HistoryState.DiffSubject, String)
+        /// Two versions drawn and compared, for the preview subject they show.
+        case preview(HistoryPreview.Subject, VersionComparison)
+        case previewFailed(HistoryPreview.Subject, String)
         case failure(String)
     }
     private let messages = Mutex<[Message]>([])

@@ -6,6 +6,7 @@ extension Screens {
     public static func history(_ state: HistoryState, title: String, width: Int, height: Int, tick: Int = 0) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         guard width > 0, height > 0 else { return grid }
+        if state.preview.shown { return historyWithPreview(state, title: title, width: width, height: height, tick: tick) }
         let layout = HistoryLayout(width: width, height: height)
         let fullScreen = !layout.split && state.focus == .diff
         chrome(&grid, title: "History — \(title)", right: state.compareMark.map { "comparing with \($0.prefix(7))" } ?? state.timeline.total.map { "\($0) versions" } ?? "",

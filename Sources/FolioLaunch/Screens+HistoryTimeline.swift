@@ -97,7 +97,7 @@ extension Screens {
     /// The hints of the list: shorter on a narrow terminal, the filter's own while it is typed.
     static func historyListHints(_ state: HistoryState, split: Bool) -> String {
         if state.timeline.filterField != nil { return "type to filter (tag: for named versions) · ⏎ keep · esc clear · ↑↓ select" }
-        if split { return "↑↓ PgUp/PgDn select · / filter · g go to date · tab/⏎ diff · r restore · u undo · t tag · c compare · esc back" }
-        return "↑↓ · ⏎ diff · / filter · g date · r restore · u undo · t tag · esc back"
+        if split { return "↑↓ PgUp/PgDn select · / filter · g go to date · tab/⏎ diff · v view · r restore · u undo · t tag · c compare · esc back" }
+        return "↑↓ · ⏎ diff · v view · / filter · g date · r restore · u undo · t tag · esc back"
     }
 }
