@@ -94,9 +94,28 @@ final class HostServer {
             case let .merged(bytes)?: return (.ok, [bytes])
             case let .conflicts(lines)?: return (.conflicts, [lines])
             }
+        case .items:
+            // fields: editor, whether a previous version is given (integer 0/1), previous bytes, bytes
+            let calls = try calls(request)
+            let previous = try request.integer(1) != 0 ? try request.field(2) : nil
+            guard let text = try calls.items(try request.field(3), previous: previous) else { return (.ok, []) }
+            return (.ok, [text])
+        case .take:
+            // fields: editor, from bytes, into bytes, from keys and into keys (one per line, as many of each)
+            let calls = try calls(request)
+            let fromKeys = try Self.lines(request.string(3)), intoKeys = try Self.lines(request.string(4))
+            guard let (bytes, description) = try calls.takeItems(from: try request.field(1), into: try request.field(2), fromKeys: fromKeys, intoKeys: intoKeys) else {
+                return (.ok, [])
+            }
+            return (.ok, [bytes, try capped(Array(description.utf8))])
         case .ready, .ok, .failure, .conflicts:
             throw HostWireError.violation("a reply sent as a request")
         }
+    }
+
+    /// The lines of a key list ("" is no key at all).
+    private static func lines(_ text: String) -> [String] {
+        text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     private func capped(_ bytes: [UInt8]) throws -> [UInt8] {
