@@ -101,9 +101,10 @@ final class HostServer {
             guard let text = try calls.items(try request.field(3), previous: previous) else { return (.ok, []) }
             return (.ok, [text])
         case .take:
-            // fields: editor, from bytes, into bytes, from keys and into keys (one per line, as many of each)
+            // fields: editor, from bytes, into bytes, the number of items, from keys and into keys (one per line each)
             let calls = try calls(request)
-            let fromKeys = try Self.lines(request.string(3)), intoKeys = try Self.lines(request.string(4))
+            let count = try request.integer(3)
+            let fromKeys = try Self.lines(request.string(4), count: count), intoKeys = try Self.lines(request.string(5), count: count)
             guard let (bytes, description) = try calls.takeItems(from: try request.field(1), into: try request.field(2), fromKeys: fromKeys, intoKeys: intoKeys) else {
                 return (.ok, [])
             }
@@ -113,9 +114,11 @@ final class HostServer {
         }
     }
 
-    /// The lines of a key list ("" is no key at all).
-    private static func lines(_ text: String) -> [String] {
-        text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    /// The `count` lines of a key list (one empty line is one empty key; no keys at all is count 0).
+    private static func lines(_ text: String, count: Int64) throws(HostWireError) -> [String] {
+        let lines = count == 0 ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count == count else { throw .violation("a take of \(count) items with \(lines.count) keys") }
+        return lines
     }
 
     private func capped(_ bytes: [UInt8]) throws -> [UInt8] {

@@ -132,7 +132,7 @@ extension IsolatedEditor {
     public func takeItems(from: Data, into: Data, pairs: [(from: String, into: String?)]) throws -> (bytes: Data, description: String)? {
         try Self.checkTakeKeys(pairs, editor: editorID)
         let fromKeys = Data(pairs.map(\.from).joined(separator: "\n").utf8), intoKeys = Data(pairs.map { $0.into ?? "" }.joined(separator: "\n").utf8)
-        let (reply, _) = try plugin.call(.take, editor: editorID, command: "take items", fields: [from, into, fromKeys, intoKeys],
+        let (reply, _) = try plugin.call(.take, editor: editorID, command: "take items", fields: [from, into, PluginWire.integerField(Int64(pairs.count)), fromKeys, intoKeys],
                                          limit: plugin.isolation.limits.call)
         try check(reply, "take items")
         guard reply.fields.count >= 2 else { return nil }
