@@ -28,6 +28,7 @@ extension AppState {
         case .up, .down, .character("k"), .character("j"), .home, .end:
             if history.focus == .diff { diffMovement(key, history: &history) } else { listMovement(key, history: &history, effects: &effects) }
         case .character("r"): if let id = history.selectedID { effects.append(.restore(commitID: id)) }
+        case .character("i"): restoreItemKey(history: &history, effects: &effects)
         case .character("t"):
             if let id = history.selectedID {
                 screen = .form(FormState(title: "Tag \(String(id.prefix(7)))", purpose: .tag(commitID: id), fields: [

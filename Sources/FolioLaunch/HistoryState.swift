@@ -54,6 +54,8 @@ public struct HistoryState: Equatable, Sendable {
     /// The terminal size the browser is drawn at (set by the run loop): it decides the split and page sizes.
     public var viewWidth = 80
     public var viewHeight = 24
+    /// Set when the browser lists the versions that changed one item (`AppState+ItemHistory.swift`).
+    public var item: ItemHistoryFocus?
     public init() {}
 
     /// The id of the selected commit, if any.

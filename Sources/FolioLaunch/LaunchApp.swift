@@ -174,7 +174,9 @@ public enum LaunchApp {
             if let document = services.document { loadDiff(.commit(id), from: nil, to: id, history: document.history, mailbox: mailbox) }
         case let .compare(a, b):
             if let document = services.document { loadDiff(.compare(a, b), from: a, to: b, history: document.history, mailbox: mailbox) }
-        case .runEditorCommand, .restore, .tag:
+        case let .openItemHistory(item, at):
+            if let document = services.document { loadItemHistory(item, at: at, history: document.history, mailbox: mailbox) }
+        case .runEditorCommand, .restore, .tag, .restoreItem:
             calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render")
         case let .saveSettings(settings):
             do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
@@ -198,6 +200,7 @@ public enum LaunchApp {
                 pending.append(.loadHistoryPage(after: nil))
             }
             if case .succeeded = result, case let .tag(commitID, name) = effect { state.historyTagged(commitID, name: name) }
+            if case .succeeded = result, case let .restoreItem(item, commitID) = effect { state.itemRestored(item, from: commitID) }
         case let .snapshot(snapshot):
             state.applying(snapshot)
         case let .source(name, sourceState):
@@ -208,6 +211,8 @@ public enum LaunchApp {
             state.updateHistory { $0.receive(diff, for: subject) }
         case let .diffFailed(subject, text):
             state.updateHistory { $0.receiveFailure(text, for: subject) }
+        case let .itemHistory(item, page):
+            state.updateHistory { history in if let effect = history.receive(page, item: item) { pending.append(effect) } }
         case let .failure(text):
             state.showFailure(text)
         }
@@ -292,6 +297,8 @@ final class Mailbox: Sendable {
         /// A history diff, for the commit (or pair) it describes.
         case diff(HistoryState.DiffSubject, HistoryDiff)
         case diffFailed(HistoryState.DiffSubject, String)
+        /// The versions that changed one item, for the item they were asked for.
+        case itemHistory(String, ItemHistoryPage)
         case failure(String)
     }
     private let messages = Mutex<[Message]>([])

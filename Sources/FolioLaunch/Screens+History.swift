@@ -8,7 +8,7 @@ extension Screens {
         guard width > 0, height > 0 else { return grid }
         let layout = HistoryLayout(width: width, height: height)
         let fullScreen = !layout.split && state.focus == .diff
-        chrome(&grid, title: "History — \(title)", right: state.compareMark.map { "comparing with \($0.prefix(7))" } ?? "",
+        chrome(&grid, title: state.item.map { "History of item \($0.key) — \(title)" } ?? "History — \(title)", right: state.compareMark.map { "comparing with \($0.prefix(7))" } ?? "",
                hints: historyHints(state, split: layout.split, fullScreen: fullScreen))
         if fullScreen {
             historyDiffPane(&grid, state, x: layout.diffX(fullScreen: true), width: layout.diffWidth(fullScreen: true), bottom: height - 1, tick: tick)
@@ -26,7 +26,8 @@ extension Screens {
         let wrap = state.wrap ? "w unwrap" : "w wrap · ←→ scroll"
         if fullScreen { return "↑↓ j/k PgUp/PgDn scroll · \(wrap) · esc list" }
         if state.focus == .diff { return "↑↓ j/k PgUp/PgDn scroll · \(wrap) · tab list · esc list" }
-        return (split ? "↑↓ select · tab/⏎ diff · PgUp/PgDn scroll" : "↑↓ · ⏎ diff") + " · r restore · t tag · c compare · esc back"
+        let restore = state.item == nil ? "r restore" : "i bring this item back · r restore all"
+        return (split ? "↑↓ select · tab/⏎ diff · PgUp/PgDn scroll" : "↑↓ · ⏎ diff") + " · \(restore) · t tag · c compare · esc back"
     }
 
     /// The commit list, with an error wrapped above it.
