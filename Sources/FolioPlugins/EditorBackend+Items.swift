@@ -31,29 +31,41 @@ public struct EditorItem: Sendable, Equatable {
         func refuse(_ line: Int, _ why: String) -> EditorOperationError {
             EditorOperationError(editor: editor, operation: "list items", kind: .internal, message: "line \(line) of the item list \(why)")
         }
-        var lines = text.split(separator: 0x0A, omittingEmptySubsequences: false)
-        if text.isEmpty || text.last == 0x0A { lines.removeLast() }  // a final newline ends the last line
-        guard lines.count <= maximumCount else { throw refuse(maximumCount + 1, "is past the limit of \(maximumCount) items") }
+        let bytes = [UInt8](text)
         var items: [EditorItem] = []
-        items.reserveCapacity(lines.count)
         var keys = Set<String>(), usedPrevious = Set<String>()
-        for (index, line) in lines.enumerated() {
-            let number = index + 1
-            let fields = line.split(separator: 0x09, maxSplits: 3, omittingEmptySubsequences: false)
+        var start = 0, number = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count  // a final newline ends the last line
+            number += 1
+            guard number <= maximumCount else { throw refuse(number, "is past the limit of \(maximumCount) items") }
+            let fields = bytes[start..<end].split(separator: 0x09, maxSplits: 3, omittingEmptySubsequences: false)
+            start = end + 1
             guard fields.count == 4 else { throw refuse(number, "does not have four tab-separated fields") }
-            guard let key = String(validatingUTF8CString: Data(fields[0])), isKey(key) else { throw refuse(number, "has an invalid key") }
+            guard let key = String(validating: fields[0], as: UTF8.self), isKey(key) else { throw refuse(number, "has an invalid key") }
             guard keys.insert(key).inserted else { throw refuse(number, "repeats the key '\(PluginText.description(key))'") }
             var previous: String?
             if !fields[1].isEmpty {
-                guard let text = String(validatingUTF8CString: Data(fields[1])), isKey(text) else { throw refuse(number, "has an invalid earlier key") }
+                guard let text = String(validating: fields[1], as: UTF8.self), isKey(text) else { throw refuse(number, "has an invalid earlier key") }
                 guard usedPrevious.insert(text).inserted else { throw refuse(number, "matches an earlier item already matched") }
                 previous = text
             }
             guard fields[2].count <= 64, fields[2].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw refuse(number, "has an invalid fingerprint") }
-            items.append(EditorItem(key: key, previous: previous, fingerprint: String(decoding: fields[2], as: UTF8.self),
-                                    summary: PluginText.description(Data(fields[3]))))
+            items.append(EditorItem(key: key, previous: previous, fingerprint: String(decoding: fields[2], as: UTF8.self), summary: summary(fields[3])))
         }
         return items
+    }
+
+    /// A summary as one safe line (`PluginText.description`), without its work for the common case it would return
+    /// unchanged: printable ASCII, single inner spaces, at most `PluginText.descriptionLimit` characters.
+    static func summary(_ bytes: ArraySlice<UInt8>) -> String {
+        var plain = bytes.count <= PluginText.descriptionLimit && bytes.first != 0x20 && bytes.last != 0x20
+        var previous: UInt8 = 0
+        for byte in bytes where plain {
+            plain = byte >= 0x20 && byte < 0x7F && !(byte == 0x20 && previous == 0x20)
+            previous = byte
+        }
+        return plain ? String(decoding: bytes, as: UTF8.self) : PluginText.description(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Whether `key` can name an item: 1–64 printable characters, no spaces, tabs or controls.

@@ -144,4 +144,13 @@ final class HostileItemsTests: XCTestCase {
         XCTAssertEqual(try document.log().count, versions)
         XCTAssertEqual(try document.read(path: document.metadata.primaryFile), before)
     }
+
+    func testGivenAnySummaryWhenAListIsReadThenItIsMadeSafeExactlyAsEveryOtherPluginLineIs() {
+        // The list reader's shortcut for plain summaries gives what PluginText.description gives, for every kind of text
+        let samples = ["[x] Milk", " lead", "trail ", "two  spaces", "", "tab\there", "é accent", String(repeating: "a", count: 200),
+                       String(repeating: "b", count: 201), "\u{1B}[2J", "x\u{7F}y", "bidi\u{202E}", "nul\u{0}byte", " ", "a b c"]
+        for sample in samples {
+            XCTAssertEqual(EditorItem.summary(ArraySlice(Array(sample.utf8))), PluginText.description(sample), sample.debugDescription)
+        }
+    }
 }
