@@ -257,6 +257,7 @@ private let kitTakeItems: @convention(c) (UnsafePointer<folio_editor>?, UnsafePo
     guarded(error) {
         guard let editor = editor(at: editorPointer) else { throw unknownEditor }
         func strings(_ list: UnsafePointer<UnsafePointer<CChar>?>?) throws -> [String] {
+            guard count >= 0, count <= 1_000_000 else { throw EditorFailure.invalidArgument("\(count) item keys") }
             guard count > 0 else { return [] }
             guard let list else { throw EditorFailure.invalidArgument("no item keys") }
             return try (0..<count).map { index in

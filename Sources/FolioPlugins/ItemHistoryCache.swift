@@ -94,7 +94,7 @@ struct ItemHistoryCache {
         var entries: [ObjectID: Entry] = [:]
         entries.reserveCapacity(count)
         for _ in 0..<count {
-            guard let commit = reader.string().flatMap(ObjectID.init(hex:)), let parentCount = reader.u32(), parentCount <= 64 else { return nil }
+            guard let commit = reader.string().flatMap(ObjectID.init(hex:)), let parentCount = reader.u32(), parentCount <= 4096 else { return nil }
             var entry = Entry(parents: [], links: [])
             for _ in 0..<parentCount {
                 guard let parent = reader.string().flatMap(ObjectID.init(hex:)), let kind = reader.byte() else { return nil }
