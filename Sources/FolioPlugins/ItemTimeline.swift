@@ -29,6 +29,7 @@ final class ItemTimeline {
     private var trees: [ObjectID: ObjectID] = [:]
     /// The last version listed (its blob and items): the next version's parent in a pass along first parents.
     private var lastListed: (blob: ObjectID?, items: [EditorItem])?
+    private var lastContent: (blob: ObjectID, data: Data)?
     /// How many versions were listed by the editor in this run.
     private(set) var listed = 0
 
@@ -124,7 +125,7 @@ final class ItemTimeline {
         if blob == parentBlob && parent != Self.noParent {
             links = .identical
         } else {
-            let bytes = try content(blob), parentBytes = try content(parentBlob)
+            let parentBytes = try content(parentBlob), bytes = try content(blob)
             guard let items = try backend.items(of: bytes, previous: parentBytes) else { throw ItemError.unsupported(editor: backend.editorID) }
             listed += 1
             let parentItems: [EditorItem]
@@ -154,7 +155,13 @@ final class ItemTimeline {
         return entry.id
     }
 
+    /// The bytes of a blob (empty for none); the last one read is kept, as a pass reads each version's as the next
+    /// one's parent.
     private func content(_ blob: ObjectID?) throws -> Data {
-        try blob.map { try document.repository.readBlob($0) } ?? Data()
+        guard let blob else { return Data() }
+        if let last = lastContent, last.blob == blob { return last.data }
+        let data = try document.repository.readBlob(blob)
+        lastContent = (blob, data)
+        return data
     }
 }
