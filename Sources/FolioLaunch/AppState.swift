@@ -175,7 +175,7 @@ public struct EditorState: Equatable, Sendable {
         EditorCommand(id: "folio.undo", title: "Undo", shortcut: "^Z"),
         EditorCommand(id: "folio.redo", title: "Redo", shortcut: "^Y"),
         EditorCommand(id: "folio.history", title: "History", shortcut: "^G"),
-        EditorCommand(id: "folio.item-history", title: "History of this item", shortcut: "H"),
+        EditorCommand(id: "folio.item-history", title: "Item history", shortcut: "H"),
         EditorCommand(id: "folio.palette", title: "Commands", shortcut: "^P"),
         EditorCommand(id: "folio.settings", title: "Settings", shortcut: "^E"),
         EditorCommand(id: "folio.close", title: "Close", shortcut: "^W"),
