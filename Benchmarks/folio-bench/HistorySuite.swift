@@ -44,6 +44,7 @@ func historySuite(_ bench: Bench) throws {
     bench.record("full log of \(n) (folio log --json vs git log)", folio: fullCLI * 1000, peer: "git", fullGit * 1000, unit: "ms", higherIsBetter: false, note: "target ratio ≥ 1")
     bench.reproduceWith("git -C REPO log --format='%H%x00%h%x00%aI%x00%an%x00%ae%x00%P%x00%B' > /dev/null")
     try oldVersionRenderFigures(bench)
+    try itemHistoryFigures(bench)  // ItemHistorySuite.swift
 }
 
 func sizeSuite(_ bench: Bench) throws {

@@ -27,7 +27,7 @@ struct ChecklistEditor: FolioEditor {
             CommandSpec("uncheck-all", title: "Uncheck all items", shortcut: "ctrl+u", usage: "uncheck-all"),
         ])
 
-    var extensions: Set<String> { [FolioExtension.semanticDiff, FolioExtension.semanticMerge] }
+    var extensions: Set<String> { [FolioExtension.semanticDiff, FolioExtension.semanticMerge, FolioExtension.items] }
 
     func open(_ bytes: [UInt8]) throws -> Checklist {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return Checklist(title: "", items: []) }

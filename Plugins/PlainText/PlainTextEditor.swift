@@ -29,6 +29,8 @@ struct PlainTextEditor: FolioEditor {
             CommandSpec("replace", title: "Replace text", shortcut: "ctrl+r", usage: "replace OLD NEW"),
         ])
 
+    var extensions: Set<String> { [FolioExtension.items] }
+
     func open(_ bytes: [UInt8]) throws -> TextLines {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw EditorFailure.invalidDocument("the file is not UTF-8 text")

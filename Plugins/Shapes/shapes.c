@@ -464,6 +464,7 @@ static const void *shapes_extension(const folio_editor *editor, const char *id) 
     (void)editor;
     if (id != NULL && strcmp(id, FOLIO_EXTENSION_SEMANTIC_DIFF) == 0) return &shapes_semantic_diff;
     if (id != NULL && strcmp(id, FOLIO_EXTENSION_SEMANTIC_MERGE) == 0) return &shapes_semantic_merge;
+    if (id != NULL && strcmp(id, FOLIO_EXTENSION_ITEMS) == 0) return &shapes_items;
     return NULL;
 }
 

@@ -26,6 +26,8 @@ struct folio_document {
  * by kind and the fields left alike; the rest were added or removed. */
 extern const folio_semantic_diff_v1 shapes_semantic_diff __attribute__((visibility("hidden")));
 extern const folio_semantic_merge_v1 shapes_semantic_merge __attribute__((visibility("hidden")));
+/* Items (shapes_items.c): a shape's key is its number; shapes are matched between versions by shapes_match. */
+extern const folio_items_v1 shapes_items __attribute__((visibility("hidden")));
 /* Sets old_to_new[i] to the index of old shape i in `new`, or -1 when it was removed. Returns 0 when out of memory. */
 int shapes_match(const folio_document *old, const folio_document *new, long *old_to_new) __attribute__((visibility("hidden")));
 

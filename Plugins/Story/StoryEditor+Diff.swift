@@ -2,7 +2,7 @@ import FolioPluginKit
 
 /// The story editor's semantic diff and merge: changes named by act and scene.
 extension StoryEditor {
-    var extensions: Set<String> { [FolioExtension.semanticDiff, FolioExtension.semanticMerge] }
+    var extensions: Set<String> { [FolioExtension.semanticDiff, FolioExtension.semanticMerge, FolioExtension.items] }
 
     func semanticDiff(from old: Story, to new: Story) throws -> [String] {
         StoryDiff.describe(from: old, to: new)

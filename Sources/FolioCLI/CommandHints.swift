@@ -18,6 +18,7 @@ enum CommandHints {
         case let error as RefError: return hint(for: error)
         case let error as PluginError: return hint(for: error)
         case let error as PluginInstallError: return hint(for: error)
+        case let error as ItemError: return hint(for: error)
         default: return nil
         }
     }
@@ -47,6 +48,14 @@ enum CommandHints {
         switch error {
         case .invalidSceneName: return " (--scene)"
         case .invalidFrameSize: return " (--width, --height)"
+        }
+    }
+
+    static func hint(for error: ItemError) -> String? {
+        switch error {
+        case .unsupported: return "; 'folio restore PATH REV' brings back a whole version, 'folio log PATH' lists them all"
+        case .noSuchItem: return " (items are numbered as 'folio view' shows them)"
+        case .takeChangedOthers: return nil
         }
     }
 

@@ -110,10 +110,13 @@ let documentCommands: [Command] = [
         let commit = try document.commitWorkTree(message: args.value("-m") ?? args.value("--message"))
         return try reportChange(commit, document: document, args, io, nothing: "Nothing to commit: the document has no unrecorded changes")
     },
-    Command("log", usage: "log PATH [--limit N] [--skip N] [--since REV]", summary: "List versions, newest first",
-            options: ["--limit", "--skip", "--since"]) { args, io in
+    Command("log", usage: "log PATH [--limit N] [--skip N] [--since REV] | log PATH --item ITEM [--at REV]",
+            summary: "List versions, newest first (--item: the versions that changed one item, as the editor numbers it)",
+            options: ["--limit", "--skip", "--since", "--item", "--at"]) { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: true)
         try args.expectAtMost(1)
+        if let item = args.value("--item") { return try itemLog(document, item: item, at: args.value("--at"), args, io) }
+        if args.value("--at") != nil { throw UsageError("--at names the version an --item is numbered in: give --item ITEM") }
         try LogOutput.print(document, limit: try args.int("--limit"), skip: try args.int("--skip") ?? 0, since: args.value("--since"),
                             format: args.flag("--json") ? .json : .text, to: io.out)
         return 0
@@ -158,10 +161,13 @@ let documentCommands: [Command] = [
         }
         return 0
     },
-    Command("restore", usage: "restore PATH REV", summary: "Make an old version current again, as a new version") { args, io in
+    Command("restore", usage: "restore PATH REV [--item ITEM]",
+            summary: "Make an old version current again, as a new version (--item: only that item, the others as they are now)",
+            options: ["--item"]) { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         let rev = try args.positional(1, "REV")
         try args.expectAtMost(2)
+        if let item = args.value("--item") { return try itemRestore(document, item: item, from: rev, args, io) }
         let commit = try document.restore(rev)
         return try reportChange(commit, document: document, args, io, nothing: "No change: the document already has that content")
     },

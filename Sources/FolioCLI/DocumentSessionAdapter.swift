@@ -120,6 +120,9 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
                 if try document.restore(commitID) == nil { throw FolioError.noChange("that version is the current one") }
             case let .tag(commitID, name):
                 try document.tag(name, at: commitID)
+            case let .restoreItem(item, commitID):
+                let outcome = try host.restoreItem(document: document, item: item, from: commitID, associations: associations, editor: editorManifest?.id)
+                if outcome.commit == nil { throw FolioError.noChange("item \(item) is already as it was in that version") }
             default:
                 break
             }

@@ -67,6 +67,10 @@ extension AppState {
             screen = .history(HistoryState(), editor)
             effects += [.openHistory, .loadHistoryPage(after: nil)]
             return
+        case "folio.item-history":
+            editor.paletteOpen = false
+            openItemHistory(editor: &editor, effects: &effects)
+            return
         case "folio.settings":
             editor.paletteOpen = false
             screen = .settings(SettingsState(settings: settings, returnTo: editor))

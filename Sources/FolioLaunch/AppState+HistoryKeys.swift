@@ -31,6 +31,7 @@ extension AppState {
             if history.focus == .diff { diffMovement(key, history: &history) } else { history.moveInList(key, effects: &effects) }
         case .character("v"): history.togglePreview()
         case .character("o"): history.switchPreviewSide()
+        case .character("i"): restoreItemKey(history: &history, effects: &effects)
         case .character("t"):
             if let id = history.selectedID {
                 screen = .form(FormState(title: "Tag \(String(id.prefix(7)))", purpose: .tag(commitID: id), fields: [

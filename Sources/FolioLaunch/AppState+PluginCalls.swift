@@ -107,6 +107,7 @@ extension AppState {
             if id.hasPrefix("folio.") { return String(id.dropFirst("folio.".count)) }
             return currentEditor?.editorName.map { "\($0): \(id)" } ?? id
         case .restore: return "restore"
+        case let .restoreItem(item, _): return "restore item \(item)"
         case .tag: return "tag"
         default: return ""
         }

@@ -20,6 +20,10 @@ public enum AppEffect: Equatable, Sendable {
     case loadHistoryPage(after: String?, limit: Int = 50)
     case loadDiff(commitID: String)
     case restore(commitID: String)
+    /// The versions that changed one item (as the view numbers it in version `at`; nil: the newest).
+    case openItemHistory(item: String, at: String?)
+    /// One item back as it was in version `commitID` (numbered `item` there), every other item as it is now.
+    case restoreItem(item: String, commitID: String)
     case tag(commitID: String, name: String)
     case compare(String, String)
     /// Draw two versions as the editor does, compared, for the history browser's preview.
@@ -176,6 +180,7 @@ public struct EditorState: Equatable, Sendable {
         EditorCommand(id: "folio.undo", title: "Undo", shortcut: "^Z"),
         EditorCommand(id: "folio.redo", title: "Redo", shortcut: "^Y"),
         EditorCommand(id: "folio.history", title: "History", shortcut: "^G"),
+        EditorCommand(id: "folio.item-history", title: "Item history", shortcut: "H"),
         EditorCommand(id: "folio.palette", title: "Commands", shortcut: "^P"),
         EditorCommand(id: "folio.settings", title: "Settings", shortcut: "^E"),
         EditorCommand(id: "folio.close", title: "Close", shortcut: "^W"),

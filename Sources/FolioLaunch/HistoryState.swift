@@ -58,6 +58,8 @@ public struct HistoryState: Equatable, Sendable {
     public var timeline = HistoryTimeline()
     /// The versions rendered (`v`), shown instead of the diff when `preview.shown`.
     public var preview = HistoryPreview()
+    /// Set when the browser lists the versions that changed one item (`AppState+ItemHistory.swift`).
+    public var item: ItemHistoryFocus?
     public init() {}
 
     /// The id of the selected commit, if any (none while the filter hides every version).

@@ -211,7 +211,9 @@ public enum LaunchApp {
             if let document = services.document { loadDiff(.compare(a, b), from: a, to: b, history: document.history, mailbox: mailbox) }
         case let .loadPreview(subject):
             if let document = services.document { loadPreview(subject, document: document, mailbox: mailbox) }
-        case .runEditorCommand, .restore, .tag:
+        case let .openItemHistory(item, at):
+            if let document = services.document { loadItemHistory(item, at: at, history: document.history, mailbox: mailbox) }
+        case .runEditorCommand, .restore, .tag, .restoreItem:
             calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render")
         case let .saveSettings(settings):
             do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
@@ -237,6 +239,7 @@ public enum LaunchApp {
                 pending.append(.loadHistoryPage(after: nil))
             }
             if case .succeeded = result, case let .tag(commitID, name) = effect { state.historyTagged(commitID, name: name) }
+            if case .succeeded = result, case let .restoreItem(item, commitID) = effect { state.itemRestored(item, from: commitID) }
         case let .snapshot(snapshot):
             state.applying(snapshot)
         case let .source(name, sourceState):
@@ -251,6 +254,8 @@ public enum LaunchApp {
             state.updateHistory { $0.receivePreview(comparison, for: subject) }
         case let .previewFailed(subject, text):
             state.updateHistory { $0.receivePreviewFailure(text, for: subject) }
+        case let .itemHistory(item, page):
+            state.updateHistory { history in if let effect = history.receive(page, item: item) { pending.append(effect) } }
         case let .failure(text):
             state.showFailure(text)
         }
@@ -340,6 +345,8 @@ final class Mailbox: Sendable {
         /// Two versions drawn and compared, for the preview subject they show.
         case preview(HistoryPreview.Subject, VersionComparison)
         case previewFailed(HistoryPreview.Subject, String)
+        /// The versions that changed one item, for the item they were asked for.
+        case itemHistory(String, ItemHistoryPage)
         case failure(String)
     }
     private let messages = Mutex<[Message]>([])

@@ -175,6 +175,8 @@ public protocol HistoryPageProvider: Sendable {
     /// The changes from `a` (nil: the parent of `b`) to `b`, with who described them: the editor's semantic diff
     /// when it has one, else the text diff and why.
     func describedDiff(from a: String?, to b: String) async throws -> HistoryDiff
+    /// The versions that changed one item (numbered `item` in version `at`, nil: the newest), newest first.
+    func itemHistory(item: String, at: String?) async throws -> ItemHistoryPage
 }
 
 extension HistoryPageProvider {

@@ -9,7 +9,7 @@ extension Screens {
         if state.preview.shown { return historyWithPreview(state, title: title, width: width, height: height, tick: tick) }
         let layout = HistoryLayout(width: width, height: height)
         let fullScreen = !layout.split && state.focus == .diff
-        chrome(&grid, title: "History — \(title)", right: state.compareMark.map { "comparing with \($0.prefix(7))" } ?? state.timeline.total.map { "\($0) versions" } ?? "",
+        chrome(&grid, title: state.item.map { "History of item \($0.key) — \(title)" } ?? "History — \(title)", right: state.compareMark.map { "comparing with \($0.prefix(7))" } ?? state.timeline.total.map { "\($0) versions" } ?? "",
                hints: historyHints(state, split: layout.split, fullScreen: fullScreen))
         historyFooter(&grid, state)
         if fullScreen {

@@ -17,6 +17,7 @@ struct HostEditor {
     let table: UnsafePointer<folio_editor>
     let diffTable: UnsafePointer<folio_semantic_diff_v1>?
     let mergeTable: UnsafePointer<folio_semantic_merge_v1>?
+    let itemsTable: UnsafePointer<folio_items_v1>?
 
     init(table: UnsafePointer<folio_editor>, library: String) throws(HostRefusal) {
         func refuse(_ reason: String) -> HostRefusal { HostRefusal(file: library, reason: reason) }
@@ -63,6 +64,7 @@ struct HostEditor {
         let merge = e.extension.flatMap { $0(table, FOLIO_EXTENSION_SEMANTIC_MERGE) }?.assumingMemoryBound(to: folio_semantic_merge_v1.self)
         diffTable = diff.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<folio_semantic_diff_v1>.size && $0.pointee.diff != nil ? $0 : nil }
         mergeTable = merge.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<folio_semantic_merge_v1>.size && $0.pointee.merge != nil ? $0 : nil }
+        itemsTable = Self.itemsTable(table)
         self.id = id
         name = text(e.name, or: id)
         contentTypes = strings(e.content_types, e.content_type_count)
@@ -87,6 +89,7 @@ struct HostEditor {
         var extensions: [String] = []
         if diffTable != nil { extensions.append(FOLIO_EXTENSION_SEMANTIC_DIFF) }
         if mergeTable != nil { extensions.append(FOLIO_EXTENSION_SEMANTIC_MERGE) }
+        if itemsTable != nil { extensions.append(FOLIO_EXTENSION_ITEMS) }
         json.member("extensions", strings: extensions)
         json.member("commands", objects: commands) { json, c in
             json.member("id", c.id)
@@ -189,7 +192,7 @@ struct HostCalls {
     }
 
     /// Throws the plugin's failure (releasing its message buffer) unless `status` is OK.
-    private func check(_ status: folio_status, _ error: inout folio_buffer) throws(HostCallFailure) {
+    func check(_ status: folio_status, _ error: inout folio_buffer) throws(HostCallFailure) {
         defer { folio_buffer_release(&error) }
         guard status != FOLIO_STATUS_OK else { return }
         let message: String
@@ -200,7 +203,7 @@ struct HostCalls {
     }
 
     /// Copies a plugin buffer and releases it with the plugin's own function; a buffer over the cap is refused unread.
-    private func take(_ buffer: inout folio_buffer) throws(HostCallFailure) -> [UInt8]? {
+    func take(_ buffer: inout folio_buffer) throws(HostCallFailure) -> [UInt8]? {
         defer { folio_buffer_release(&buffer) }
         guard let data = buffer.data else { return nil }
         guard buffer.size <= bufferCap else {

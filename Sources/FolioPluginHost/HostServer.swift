@@ -94,9 +94,31 @@ final class HostServer {
             case let .merged(bytes)?: return (.ok, [bytes])
             case let .conflicts(lines)?: return (.conflicts, [lines])
             }
+        case .items:
+            // fields: editor, whether a previous version is given (integer 0/1), previous bytes, bytes
+            let calls = try calls(request)
+            let previous = try request.integer(1) != 0 ? try request.field(2) : nil
+            guard let text = try calls.items(try request.field(3), previous: previous) else { return (.ok, []) }
+            return (.ok, [text])
+        case .take:
+            // fields: editor, from bytes, into bytes, the number of items, from keys and into keys (one per line each)
+            let calls = try calls(request)
+            let count = try request.integer(3)
+            let fromKeys = try Self.lines(request.string(4), count: count), intoKeys = try Self.lines(request.string(5), count: count)
+            guard let (bytes, description) = try calls.takeItems(from: try request.field(1), into: try request.field(2), fromKeys: fromKeys, intoKeys: intoKeys) else {
+                return (.ok, [])
+            }
+            return (.ok, [bytes, try capped(Array(description.utf8))])
         case .ready, .ok, .failure, .conflicts:
             throw HostWireError.violation("a reply sent as a request")
         }
+    }
+
+    /// The `count` lines of a key list (one empty line is one empty key; no keys at all is count 0).
+    private static func lines(_ text: String, count: Int64) throws(HostWireError) -> [String] {
+        let lines = count == 0 ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count == count else { throw .violation("a take of \(count) items with \(lines.count) keys") }
+        return lines
     }
 
     private func capped(_ bytes: [UInt8]) throws -> [UInt8] {

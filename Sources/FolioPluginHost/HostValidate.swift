@@ -93,6 +93,7 @@ public enum HostValidate {
             try command(raw, editor, options.command, arguments: arguments, sample: sample)
         case "extensions": try extensions(raw, editor, sample, declared: options.declared)
         case "buffers": try buffers(raw, editor, sample)
+        case "items": try items(raw, editor, documents.isEmpty ? [[]] : documents)
         default: throw ValidationFailure("unknown test '\(options.test)'")
         }
     }

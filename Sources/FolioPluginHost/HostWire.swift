@@ -12,15 +12,15 @@ import Glibc
 public enum HostWire {
     public static let magic: UInt32 = 0x4850_4C46  // "FPLH" as little-endian bytes
     /// Bumped on any incompatible change. 2: the host is its own executable and the `load` reply describes the
-    /// library (Folio checks it against the manifest).
-    public static let version: UInt16 = 2
+    /// library (Folio checks it against the manifest). 3: `items` and `take` (the `folio.items/1` extension).
+    public static let version: UInt16 = 3
     public static let headerSize = 16
     /// The most fields a message may have.
     public static let maximumFields = 64
 
     /// Message kinds: requests from Folio (1…), replies from the host (100…).
     public enum Kind: UInt16, Sendable {
-        case load = 1, open, apply, serialize, render, release, diff, merge
+        case load = 1, open, apply, serialize, render, release, diff, merge, items, take
         case ready = 100, ok, failure, conflicts
     }
 

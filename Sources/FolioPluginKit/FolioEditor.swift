@@ -127,6 +127,13 @@ public protocol FolioEditor: Sendable {
     func semanticDiff(from old: Document, to new: Document) throws -> [String]
     /// Merges two descendants of `base` item by item (only when `extensions` has semantic merge).
     func semanticMerge(base: Document, ours: Document, theirs: Document) throws -> MergeOutcome<Document>
+    /// The document's items in view order (only when `extensions` has `FolioExtension.items`).
+    func items(of document: Document) throws -> [ItemInfo]
+    /// For each item of `new`, the index of the same item in `old` (nil when it is new), as the semantic diff matches them.
+    func matchItems(from old: Document, to new: Document) throws -> [Int?]
+    /// `into` with the items `takes` of `from` put back (replacing the same item, or inserted at its old position or
+    /// the nearest valid one when gone), everything else kept; and a one-line description.
+    func takeItems(_ takes: [ItemTake], from: Document, into: Document) throws -> (Document, String)
 }
 
 extension FolioEditor {

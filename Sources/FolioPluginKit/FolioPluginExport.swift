@@ -201,6 +201,7 @@ private let kitExtension: @convention(c) (UnsafePointer<folio_editor>?, UnsafePo
     switch name {
     case FolioExtension.semanticDiff: return UnsafeRawPointer(semanticDiffTable)
     case FolioExtension.semanticMerge: return UnsafeRawPointer(semanticMergeTable)
+    case FolioExtension.items: return UnsafeRawPointer(itemsTable)
     default: return nil
     }
 }
@@ -238,6 +239,39 @@ private let kitMerge: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointe
     }
 }
 
+nonisolated(unsafe) private let itemsTable: UnsafeMutablePointer<folio_items_v1> = {
+    let table = UnsafeMutablePointer<folio_items_v1>.allocate(capacity: 1)
+    table.initialize(to: folio_items_v1(struct_size: UInt32(MemoryLayout<folio_items_v1>.size), reserved: 0, list: kitListItems, take: kitTakeItems))
+    return table
+}()
+
+private let kitListItems: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, previous, previousSize, data, size, out, error in
+    guarded(error) {
+        guard let editor = editor(at: editorPointer) else { throw unknownEditor }
+        let items = try editor.listItems(previous.map { _ in bytes(previous, previousSize) }, bytes(data, size))
+        return fill(out, KitItems.lines(items))
+    }
+}
+
+private let kitTakeItems: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, from, fromSize, into, intoSize, fromKeys, intoKeys, count, out, description, error in
+    guarded(error) {
+        guard let editor = editor(at: editorPointer) else { throw unknownEditor }
+        func strings(_ list: UnsafePointer<UnsafePointer<CChar>?>?) throws -> [String] {
+            guard count >= 0, count <= 1_000_000 else { throw EditorFailure.invalidArgument("\(count) item keys") }
+            guard count > 0 else { return [] }
+            guard let list else { throw EditorFailure.invalidArgument("no item keys") }
+            return try (0..<count).map { index in
+                guard let key = list[index] else { throw EditorFailure.invalidArgument("item key \(index + 1) is missing") }
+                return String(cString: key)
+            }
+        }
+        let (data, summary) = try editor.takeItems(bytes(from, fromSize), bytes(into, intoSize), try strings(fromKeys), try strings(intoKeys))
+        let status = fill(out, data)
+        if status != FOLIO_STATUS_OK { return status }
+        return fill(description, summary)
+    }
+}
+
 private func readSelection(_ pointer: UnsafePointer<folio_selection>) -> Selection {
     let size = Int(pointer.pointee.struct_size)
     guard size >= MemoryLayout<folio_selection>.size else { return Selection() }
@@ -271,6 +305,8 @@ private struct ErasedEditor: @unchecked Sendable {
     let render: (Any, Int, Int, Selection) throws -> [String]
     let diff: ([UInt8], [UInt8]) throws -> [String]
     let merge: ([UInt8], [UInt8], [UInt8]) throws -> MergeOutcome<[UInt8]>
+    let listItems: ([UInt8]?, [UInt8]) throws -> [(item: ItemInfo, previous: String?)]
+    let takeItems: ([UInt8], [UInt8], [String], [String]) throws -> ([UInt8], String)
 
     init<E: FolioEditor>(_ editor: E) {
         spec = editor.spec
@@ -297,5 +333,7 @@ private struct ErasedEditor: @unchecked Sendable {
             case let .conflicts(lines): return .conflicts(lines)
             }
         }
+        listItems = { previous, bytes in try KitItems.list(editor, previous: previous, bytes: bytes) }
+        takeItems = { from, into, fromKeys, intoKeys in try KitItems.take(editor, from: from, into: into, fromKeys: fromKeys, intoKeys: intoKeys) }
     }
 }

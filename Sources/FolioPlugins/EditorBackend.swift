@@ -12,6 +12,12 @@ public protocol EditorBackend: Sendable {
     func diff(from old: Data, to new: Data) throws -> String?
     /// A three-way merge; nil when the editor has no semantic merge.
     func merge(base: Data, ours: Data, theirs: Data) throws -> SemanticMergeResult?
+    /// The items of `data` (`folio.items/1`), each matched to its key in `previous` when that is given; nil when the
+    /// editor has no items extension.
+    func items(of data: Data, previous: Data?) throws -> [EditorItem]?
+    /// `into` with the items of `from` named by `pairs` put back (each with the same item's key in `into`, nil when it
+    /// is gone there): the new bytes and the editor's description; nil when the editor has no items extension.
+    func takeItems(from: Data, into: Data, pairs: [(from: String, into: String?)]) throws -> (bytes: Data, description: String)?
     /// Stops a call running on this editor (from another thread or task); it throws `PluginHostFailure`.
     /// Does nothing in process (a call there cannot be stopped).
     func cancel()

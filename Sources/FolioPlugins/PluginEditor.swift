@@ -40,6 +40,7 @@ public final class PluginEditor: @unchecked Sendable {
     let table: UnsafePointer<folio_editor>
     private let diffTable: UnsafePointer<folio_semantic_diff_v1>?
     private let mergeTable: UnsafePointer<folio_semantic_merge_v1>?
+    let itemsTable: UnsafePointer<folio_items_v1>?
 
     init(table: UnsafePointer<folio_editor>, pluginID: String, library: URL) throws {
         func refuse(_ reason: String) -> PluginRefusal { PluginRefusal(file: library.path, reason: reason) }
@@ -91,9 +92,12 @@ public final class PluginEditor: @unchecked Sendable {
         let merge = e.extension.flatMap { $0(table, FOLIO_EXTENSION_SEMANTIC_MERGE) }?.assumingMemoryBound(to: folio_semantic_merge_v1.self)
         diffTable = diff.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<folio_semantic_diff_v1>.size && $0.pointee.diff != nil ? $0 : nil }
         mergeTable = merge.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<folio_semantic_merge_v1>.size && $0.pointee.merge != nil ? $0 : nil }
+        let items = e.extension.flatMap { $0(table, FOLIO_EXTENSION_ITEMS) }?.assumingMemoryBound(to: folio_items_v1.self)
+        itemsTable = items.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<folio_items_v1>.size && $0.pointee.list != nil && $0.pointee.take != nil ? $0 : nil }
         var extensions: [String] = []
         if diffTable != nil { extensions.append(FOLIO_EXTENSION_SEMANTIC_DIFF) }
         if mergeTable != nil { extensions.append(FOLIO_EXTENSION_SEMANTIC_MERGE) }
+        if itemsTable != nil { extensions.append(FOLIO_EXTENSION_ITEMS) }
         manifest = EditorManifest(
             id: id, name: e.name.map { String(cString: $0) } ?? id,
             contentTypes: strings(e.content_types, e.content_type_count).map { ContentType($0) },

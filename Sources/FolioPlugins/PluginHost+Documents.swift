@@ -106,4 +106,6 @@ public enum FolioExtensionID {
     public static let semanticDiff = "folio.semantic-diff/1"
     /// `folio.semantic-merge/1`.
     public static let semanticMerge = "folio.semantic-merge/1"
+    /// `folio.items/1`: the items of a version, and items taken from one version into another.
+    public static let items = "folio.items/1"
 }

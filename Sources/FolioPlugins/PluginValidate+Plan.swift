@@ -53,8 +53,19 @@ extension PluginValidator {
             let declared = manifest?.editors.first { $0.id == e }?.extensions ?? []
             tests.append(PlannedTest(name: "extensions/\(e)", kind: "extensions", editor: e, options: sample + declared.flatMap { ["--declared", $0] }))
             tests.append(PlannedTest(name: "buffers/\(e)", kind: "buffers", editor: e, options: sample))
+            tests.append(itemsTest(e, sample: sample))
         }
         return tests
+    }
+
+    /// `folio.items/1` (when the editor has it): lists of the sample and of every hostile document, the sample matched
+    /// against itself, and take round trips (everything into an empty document and into itself, nothing, an unknown key).
+    private func itemsTest(_ editor: String, sample: [String]) -> PlannedTest {
+        let inputs = Self.documentCases.map { document in
+            (url: reproducers.appendingPathComponent(Self.fileName("items/\(editor)/\(document.name)") + ".bin"), bytes: document.bytes)
+        }
+        return PlannedTest(name: "items/\(editor)", kind: "items", editor: editor, inputs: inputs,
+                           options: sample + inputs.flatMap { ["--document", $0.url.path] })
     }
 
     private func commandTest(_ editor: String, _ command: String, _ name: String, _ arguments: [String], sample: [String]) -> PlannedTest {

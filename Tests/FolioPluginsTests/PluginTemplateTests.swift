@@ -37,6 +37,12 @@ final class PluginTemplateTests: XCTestCase {
         XCTAssertEqual(runFolio(["view", "notes", "--cursor", "1", "--width", "30", "--height", "4"], environment: env, cwd: cwd).stdout,
                        "\(header) (1 lines)\n> 1 Call Bob\n", file: file, line: line)
         XCTAssertEqual(runFolio(["show", "notes"], environment: env, cwd: cwd).stdout, "Call Bob\n", file: file, line: line)
+        // The template's folio.items/1: the removed line comes back at its place as one commit, and has a history.
+        let restored = runFolio(["restore", "notes", "@3", "--item", "1"], environment: env, cwd: cwd)
+        XCTAssertTrue(restored.stdout.contains("] Restore item 1 from "), restored.stdout + restored.stderr, file: file, line: line)
+        XCTAssertEqual(runFolio(["show", "notes"], environment: env, cwd: cwd).stdout, "Buy milk\nCall Bob\n", file: file, line: line)
+        let history = runFolio(["log", "notes", "--item", "2"], environment: env, cwd: cwd)
+        XCTAssertEqual(history.stdout.split(separator: "\n").last, "    added as 2: Call Bob", history.stdout + history.stderr, file: file, line: line)
     }
 
     func testGivenThePluginCTemplateWhenCreatedAndBuiltWithMakeThenItsPluginEditsADocument() throws {

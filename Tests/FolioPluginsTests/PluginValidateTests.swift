@@ -108,10 +108,46 @@ final class PluginValidateTests: XCTestCase {
             return c_set(out, "", 0, c_free);
         }
         static const folio_semantic_diff_v1 diff_table = { sizeof(folio_semantic_diff_v1), 0, c_diff };
+        /* Items: a count is one item, key "1" (none for an empty document), its fingerprint the count. */
+        static folio_status c_items(const folio_editor *e, const uint8_t *prev, size_t prev_size, const uint8_t *bytes, size_t size,
+                                    folio_buffer *out, folio_buffer *err) {
+            folio_document *d = NULL;
+            folio_status status = c_open(e, bytes, size, &d, err);
+            if (status != FOLIO_STATUS_OK) return status;
+            char text[96] = "";
+        #ifdef ITEMS_REPEATED_KEY
+            if (size > 0) snprintf(text, sizeof text, "1\\t%s\\t%ld\\tcount %ld\\n1\\t\\t0\\tagain\\n", prev ? "1" : "", d->count, d->count);
+        #else
+            if (size > 0) snprintf(text, sizeof text, "1\\t%s\\t%ld\\tcount %ld\\n", prev && prev_size > 0 ? "1" : "", d->count, d->count);
+        #endif
+            free(d);
+            return c_set(out, text, strlen(text), c_free);
+        }
+        static folio_status c_take(const folio_editor *e, const uint8_t *from, size_t from_size, const uint8_t *into, size_t into_size,
+                                   const char *const *from_keys, const char *const *into_keys, size_t count,
+                                   folio_buffer *out, folio_buffer *desc, folio_buffer *err) {
+            for (size_t k = 0; k < count; k++)
+                if (strcmp(from_keys[k], "1") != 0 || from_size == 0) return c_fail(err, FOLIO_STATUS_INVALID_ARGUMENT, "no such item");
+        #ifndef ITEMS_TAKE_IGNORES_INTO
+            if (count == 0) return c_set(out, (const char *)into, into_size, c_free) == FOLIO_STATUS_OK ? c_set(desc, "took nothing", 12, c_free) : FOLIO_STATUS_OUT_OF_MEMORY;
+        #endif
+            const uint8_t *source = from; size_t source_size = from_size;
+            folio_document *d = NULL;
+            folio_status status = c_open(e, source, source_size, &d, err);
+            if (status != FOLIO_STATUS_OK) return status;
+            status = c_serialize(e, d, out, err);
+            free(d);
+            if (status != FOLIO_STATUS_OK) return status;
+            return c_set(desc, "took the count", 14, c_free);
+        }
+        static const folio_items_v1 items_table = { sizeof(folio_items_v1), 0, c_items, c_take };
         static const void *c_extension(const folio_editor *e, const char *id) {
         #ifdef EXTENSION_FOR_ANY_ID
             return &diff_table;
         #else
+        #ifdef ITEMS
+            if (strcmp(id, FOLIO_EXTENSION_ITEMS) == 0) return &items_table;
+        #endif
             return strcmp(id, FOLIO_EXTENSION_SEMANTIC_DIFF) == 0 ? &diff_table : NULL;
         #endif
         }
@@ -143,10 +179,11 @@ final class PluginValidateTests: XCTestCase {
         """
     }
 
-    private func validate(_ defects: [String] = [], timeout: Duration = .seconds(30)) throws -> PluginValidationReport {
+    private func validate(_ defects: [String] = [], timeout: Duration = .seconds(30), sample: String? = nil) throws -> PluginValidationReport {
         let library = try PluginFixtures.compilePlugin(Self.counterSource(defects), named: "libcounter.so", in: temp.url)
         var validator = PluginValidator(library: library, hostExecutable: PluginFixtures.buildFolder.appendingPathComponent("folio-plugin-host"),
                                         environment: temp.environment(), reproducers: temp.path("reproducers"))
+        if let sample { validator.samples = [try temp.write("sample.count", sample)] }
         validator.timeout = timeout
         return try validator.run()
     }
@@ -166,6 +203,22 @@ final class PluginValidateTests: XCTestCase {
         }
         XCTAssertNil(report.reproducers)
         XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("reproducers").path))
+    }
+
+    func testGivenAnItemsExtensionWhenValidatedThenAGoodOnePassesAndARepeatedKeyOrATakeThatIgnoresIntoFailsTheItemsTest() throws {
+        // Given the counter with a working folio.items/1: the items test passes
+        let good = try validate(["ITEMS"], sample: "7\n")
+        XCTAssertEqual(failures(good), [], good.tests.filter { !$0.passed }.map(\.details).joined(separator: "\n"))
+        XCTAssertTrue(good.tests.contains { $0.name == "items/counter" })
+        // When its list repeats a key, the items test fails saying so
+        let repeated = try validate(["ITEMS", "ITEMS_REPEATED_KEY"], sample: "7\n")
+        XCTAssertEqual(failures(repeated), ["items/counter"])
+        XCTAssertTrue(try XCTUnwrap(repeated.tests.first { !$0.passed }).details.contains("the key '1' is repeated"), repeated.tests.map(\.details).joined())
+        // When its take returns the version taken from even for no items, taking nothing is found to change the document
+        let ignoring = try validate(["ITEMS", "ITEMS_TAKE_IGNORES_INTO"], sample: "7\n")
+        XCTAssertEqual(failures(ignoring), ["items/counter"])
+        let details = try XCTUnwrap(ignoring.tests.first { !$0.passed }).details
+        XCTAssertEqual(details, "take(none) does not give the empty document's items: 1 items vs 0, first difference at item 1")
     }
 
     func testGivenAPluginThatCrashesOnANegativeArgumentWhenValidatedThenThatTestNamesTheSignalTheCommandAndAReproducerThatCrashesAgain() throws {
@@ -192,7 +245,7 @@ final class PluginValidateTests: XCTestCase {
         let report = try validate(["SMALL_EDITOR_TABLE"])
         XCTAssertEqual(report.tests.map(\.name), ["descriptor"])
         let details = try XCTUnwrap(report.tests.first?.details)
-        XCTAssertTrue(details.hasPrefix("refused at load: an editor table is 16 bytes, ABI 1.0 needs "), details)
+        XCTAssertTrue(details.hasPrefix("refused at load: an editor table is 16 bytes, ABI 1.1 needs "), details)
     }
 
     func testGivenAPluginThatAbortsWhileLoadingWhenValidatedThenTheDescriptorTestNamesTheSignalAndNothingElseRuns() throws {

@@ -35,7 +35,8 @@ extern "C" {
 /* ---- Versions ------------------------------------------------------------------------------------------ */
 
 #define FOLIO_PLUGIN_ABI_MAJOR 1
-#define FOLIO_PLUGIN_ABI_MINOR 0
+/* 1.1 added the folio.items/1 extension (the items of a version, and taking items from one version into another). */
+#define FOLIO_PLUGIN_ABI_MINOR 1
 /* "FOLIOPLG" read as a big-endian 64-bit number: the first field of every descriptor. */
 #define FOLIO_PLUGIN_MAGIC 0x464F4C494F504C47ULL
 /* The one symbol a plugin exports; type `folio_plugin_entry_fn`. */
@@ -206,6 +207,38 @@ typedef struct folio_semantic_merge_v1 {
                           const uint8_t *ours, size_t ours_size, const uint8_t *theirs, size_t theirs_size,
                           folio_buffer *out_merged, folio_buffer *out_conflicts, folio_buffer *out_error);
 } folio_semantic_merge_v1;
+
+/* Items (ABI 1.1): what Folio needs for the history of one item and for bringing one item back from an old version.
+ * A host finds it like any extension: `extension(editor, FOLIO_EXTENSION_ITEMS)` returns this table, or NULL when
+ * the editor has none (then Folio refuses item history and item restore with one line). */
+#define FOLIO_EXTENSION_ITEMS "folio.items/1"
+typedef struct folio_items_v1 {
+    uint32_t struct_size;
+    uint32_t reserved;
+    /* The items of `bytes` in view order, one line each (lines separated by '\n'), four fields separated by tabs:
+     *
+     *     KEY \t PREVIOUS \t FINGERPRINT \t SUMMARY
+     *
+     * KEY: the item's number as the view shows it ("3", "1.2"), unique within the version, no spaces.
+     * PREVIOUS: when `previous` is not NULL (the bytes of an earlier version, possibly empty), the KEY the same item has
+     *   in `previous` as the editor's semantic diff matches them (a renamed, moved or changed item keeps its match),
+     *   or empty when the item is new; each key of `previous` is used at most once. Empty when `previous` is NULL.
+     * FINGERPRINT: at most 64 printable ASCII characters that change whenever the item's content changes and not
+     *   when only its position does (a hash of its fields is enough).
+     * SUMMARY: a short line saying what the item is ("[x] Milk"), at most 200 characters.
+     * FOLIO_STATUS_INVALID_DOCUMENT when either document cannot be read. */
+    folio_status (*list)(const folio_editor *editor, const uint8_t *previous, size_t previous_size,
+                         const uint8_t *bytes, size_t size, folio_buffer *out_text, folio_buffer *out_error);
+    /* The bytes of `into` with `count` items taken from `from`: item `from_keys[i]` (a KEY of `from`) replaces item
+     * `into_keys[i]` (a KEY of `into`, the same item as Folio matched it) where it is, or, when `into_keys[i]` is ""
+     * (the item is gone from `into`), is inserted at the position it had in `from` or the nearest valid one.
+     * Everything else in `into` stays as it is. `out_description` gets one line for the commit ("brought back
+     * 'Milk' at 3"). With `count` 0 the result is `into` unchanged. FOLIO_STATUS_INVALID_ARGUMENT for a key that
+     * names no item (or an item that cannot be put back, with the reason). */
+    folio_status (*take)(const folio_editor *editor, const uint8_t *from, size_t from_size, const uint8_t *into,
+                         size_t into_size, const char *const *from_keys, const char *const *into_keys, size_t count,
+                         folio_buffer *out_bytes, folio_buffer *out_description, folio_buffer *out_error);
+} folio_items_v1;
 
 /* ---- Helpers for plugins ------------------------------------------------------------------------------ */
 

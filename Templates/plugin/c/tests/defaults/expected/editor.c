@@ -1,5 +1,6 @@
 /* MyEditor: a Folio editor for org.example.my-editor documents, a list of lines (one item per line).
  * Commands: `add TEXT` appends a line, `remove N` removes line N (the one under the cursor in the editor).
+ * Items (folio.items/1): each line is an item, so Folio can list the history of one line and bring one back.
  * Folio's plugin guide, docs/PLUGINS.md, explains every table and rule used here. */
 #include <folio_plugin.h>
 
@@ -325,6 +326,148 @@ static void op_release(const folio_editor *editor, folio_document *document) {
     document_free(document);
 }
 
+/* ---- Items (folio.items/1): the history of one line, and bringing one back --------------------------------- */
+
+/* A line's fingerprint: 64-bit FNV-1a of its text. */
+static unsigned long long fingerprint(const char *text) {
+    unsigned long long hash = 0xcbf29ce484222325ULL;
+    for (; *text; text++) hash = (hash ^ (unsigned char)*text) * 0x100000001b3ULL;
+    return hash;
+}
+
+/* For each line of `now`, the index of the same line in `before` (-1 when new): equal text, matched in order, each
+ * line looking at most MATCH_WINDOW lines past the last match (so a huge document costs little). */
+#define MATCH_WINDOW 1000
+static void match_lines(const folio_document *before, const folio_document *now, long *previous) {
+    size_t i, next = 0;
+    for (i = 0; i < now->count; i++) {
+        size_t j, end = next + MATCH_WINDOW < before->count ? next + MATCH_WINDOW : before->count;
+        previous[i] = -1;
+        for (j = next; j < end; j++) {
+            if (strcmp(before->lines[j], now->lines[i]) == 0) { previous[i] = (long)j; next = j + 1; break; }
+        }
+    }
+}
+
+/* One line per item: "N<TAB>PREVIOUS<TAB>FINGERPRINT<TAB>SUMMARY" (the summary is the line, cut to 60 bytes). */
+static folio_status items_list(const folio_editor *editor, const uint8_t *previous, size_t previous_size, const uint8_t *bytes,
+                               size_t size, folio_buffer *out, folio_buffer *error) {
+    folio_document *now = NULL, *before = NULL;
+    long *matches = NULL;
+    char *text = NULL, line[160];
+    size_t i, used = 0, capacity;
+    folio_status status = op_open(editor, bytes, size, &now, error);
+    if (status != FOLIO_STATUS_OK) return status;
+    if (previous != NULL && (status = op_open(editor, previous, previous_size, &before, error)) != FOLIO_STATUS_OK) {
+        document_free(now);
+        return status;
+    }
+    capacity = now->count * sizeof line + 1;
+    matches = calloc(now->count + 1, sizeof *matches);
+    text = malloc(capacity);
+    if (matches == NULL || text == NULL) status = folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
+    if (status == FOLIO_STATUS_OK) {
+        if (before != NULL) match_lines(before, now, matches);
+        for (i = 0; i < now->count; i++) {
+            char previous_key[24] = "", summary[64];
+            int length, k, shown = strlen(now->lines[i]) > 60 ? 60 : (int)strlen(now->lines[i]);
+            while (shown > 0 && ((unsigned char)now->lines[i][shown] & 0xC0) == 0x80) shown--; /* whole UTF-8 characters */
+            for (k = 0; k < shown; k++) summary[k] = now->lines[i][k] == '\t' ? ' ' : now->lines[i][k]; /* a tab would end the field */
+            summary[shown] = 0;
+            if (before != NULL && matches[i] >= 0) snprintf(previous_key, sizeof previous_key, "%ld", matches[i] + 1);
+            length = snprintf(line, sizeof line, "%lu\t%s\t%016llx\t%s\n", (unsigned long)(i + 1), previous_key, fingerprint(now->lines[i]), summary);
+            if (length < 0) length = 0;
+            if ((size_t)length >= sizeof line) length = sizeof line - 1;
+            memcpy(text + used, line, (size_t)length);
+            used += (size_t)length;
+        }
+        status = folio_buffer_set(out, text, used);
+        if (status != FOLIO_STATUS_OK) status = folio_fail(error, status, "out of memory");
+    }
+    free(text);
+    free(matches);
+    document_free(before);
+    document_free(now);
+    return status;
+}
+
+/* A line number from 1 to `count`, as an index; -1 otherwise. */
+static long line_index(const char *key, size_t count) {
+    char *end = NULL;
+    long n;
+    if (key == NULL || *key < '1' || *key > '9') return -1;
+    n = strtol(key, &end, 10);
+    return *end == 0 && n >= 1 && (unsigned long)n <= count ? n - 1 : -1;
+}
+
+/* `into` with lines of `from` put back: a line still there (into_keys[k] not "") is replaced, one gone is inserted at
+ * its old number or at the end. */
+static folio_status items_take(const folio_editor *editor, const uint8_t *from_bytes, size_t from_size, const uint8_t *into_bytes,
+                               size_t into_size, const char *const *from_keys, const char *const *into_keys, size_t count,
+                               folio_buffer *out, folio_buffer *out_description, folio_buffer *error) {
+    folio_document *from = NULL, *into = NULL, *result = NULL;
+    size_t k, i;
+    char description[64];
+    folio_status status = op_open(editor, from_bytes, from_size, &from, error);
+    if (status != FOLIO_STATUS_OK) return status;
+    if ((status = op_open(editor, into_bytes, into_size, &into, error)) != FOLIO_STATUS_OK) { document_free(from); return status; }
+    for (k = 0; k < count && status == FOLIO_STATUS_OK; k++) {
+        if (line_index(from_keys[k], from->count) < 0 || (into_keys[k][0] != 0 && line_index(into_keys[k], into->count) < 0))
+            status = folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, "no such line");
+    }
+    if (status == FOLIO_STATUS_OK && (result = document_make(into->lines, into->count, NULL, (size_t)-1)) != NULL) {
+        char **grown = realloc(result->lines, (result->count + count + 1) * sizeof *grown);
+        if (grown == NULL) status = folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
+        else result->lines = grown;
+        for (k = 0; k < count && status == FOLIO_STATUS_OK; k++) { /* lines still there: replaced where they are */
+            long source = line_index(from_keys[k], from->count), target = line_index(into_keys[k], into->count);
+            char *copy;
+            if (into_keys[k][0] == 0) continue;
+            if ((copy = copy_text(from->lines[source], strlen(from->lines[source]))) == NULL) { status = folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory"); break; }
+            free(result->lines[target]);
+            result->lines[target] = copy;
+        }
+        for (i = 0; i < from->count && status == FOLIO_STATUS_OK; i++) { /* lines gone: inserted in their old order */
+            for (k = 0; k < count; k++) {
+                size_t at;
+                if (into_keys[k][0] != 0 || line_index(from_keys[k], from->count) != (long)i) continue;
+                at = i < result->count ? i : result->count;
+                memmove(result->lines + at + 1, result->lines + at, (result->count - at) * sizeof *result->lines);
+                if ((result->lines[at] = copy_text(from->lines[i], strlen(from->lines[i]))) == NULL) {
+                    memmove(result->lines + at, result->lines + at + 1, (result->count - at) * sizeof *result->lines);
+                    status = folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
+                    break;
+                }
+                result->count++;
+                break;
+            }
+        }
+    } else if (status == FOLIO_STATUS_OK) {
+        status = folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
+    }
+    if (status == FOLIO_STATUS_OK) status = op_serialize(editor, result, out, error);
+    if (status == FOLIO_STATUS_OK) {
+        if (count == 1) snprintf(description, sizeof description, "brought back line %.20s", from_keys[0]);
+        else snprintf(description, sizeof description, "brought back %lu lines", (unsigned long)count);
+        if (folio_buffer_set(out_description, description, strlen(description)) != FOLIO_STATUS_OK) {
+            folio_buffer_release(out);
+            status = folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
+        }
+    }
+    document_free(result);
+    document_free(into);
+    document_free(from);
+    return status;
+}
+
+static const folio_items_v1 items_table = {sizeof(folio_items_v1), 0, items_list, items_take};
+
+/* Optional capabilities by versioned id: this editor answers folio.items/1 only. */
+static const void *op_extension(const folio_editor *editor, const char *id) {
+    (void)editor;
+    return id != NULL && strcmp(id, FOLIO_EXTENSION_ITEMS) == 0 ? &items_table : NULL;
+}
+
 /* ---- The description: static tables, each struct carrying its size ------------------------------------- */
 
 static const folio_command_info add_command = {
@@ -345,7 +488,7 @@ static const char *const content_types[] = {"org.example.my-editor"};
 static const folio_editor editor_table = {
     sizeof(folio_editor), FOLIO_PRIORITY_DEFAULT, "my-editor", "MyEditor",
     content_types, 1, declared_types, 1, commands, 2, NULL,
-    op_open, op_apply, op_serialize, op_render, op_release, NULL,
+    op_open, op_apply, op_serialize, op_render, op_release, op_extension,
 };
 static const folio_editor *const editors[] = {&editor_table};
 

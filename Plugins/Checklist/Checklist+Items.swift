@@ -1,0 +1,34 @@
+import FolioPluginKit
+
+/// The checklist's items (`folio.items/1`): each item is numbered as the view shows it, matched between versions as
+/// the semantic diff matches them (by title, a rename in the same slot being the same item), and taken back whole
+/// (title and checked state).
+extension ChecklistEditor {
+    func items(of list: Checklist) throws -> [ItemInfo] {
+        list.items.enumerated().map { index, item in
+            let mark = item.checked ? "x" : " "
+            return ItemInfo(key: String(index + 1), fingerprint: ItemInfo.fingerprint([mark, item.title]), summary: "[\(mark)] \(item.title)")
+        }
+    }
+
+    func matchItems(from old: Checklist, to new: Checklist) throws -> [Int?] {
+        ItemMatcher.match(old: old.items.map(\.title), new: new.items.map(\.title))
+    }
+
+    /// An item still in `into` is replaced where it is; one gone comes back at its old number (or the end).
+    func takeItems(_ takes: [ItemTake], from: Checklist, into: Checklist) throws -> (Checklist, String) {
+        var list = into
+        var lines: [String] = []
+        for take in takes {
+            guard let target = take.into else { continue }
+            lines.append("put back '\(from.items[take.from].title)' as it was")
+            list.items[target] = from.items[take.from]
+        }
+        for take in takes.filter({ $0.into == nil }).sorted(by: { $0.from < $1.from }) {
+            let position = min(take.from, list.items.count)
+            list.items.insert(from.items[take.from], at: position)
+            lines.append("brought back '\(from.items[take.from].title)' at \(position + 1)")
+        }
+        return (list, lines.isEmpty ? "took no items" : lines.count == 1 ? lines[0] : "took back \(lines.count) items (\(lines.joined(separator: "; ")))")
+    }
+}

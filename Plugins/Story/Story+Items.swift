@@ -1,0 +1,115 @@
+import FolioPluginKit
+
+/// The story's items (`folio.items/1`) are the outline's rows: acts ("2") and scenes ("2.3"), numbered as the view
+/// shows them. They are matched between versions as the semantic diff matches them: acts by position, scenes by title
+/// (the k-th "Dusk" with the k-th, across acts), an unmatched scene in the same act and position being the same
+/// scene renamed. An act's content is its heading and its own text (its scenes are items of their own).
+extension StoryEditor {
+    /// Where an outline row is: an act, or a scene of an act.
+    enum Row: Equatable {
+        case act(Int)
+        case scene(Int, Int)
+    }
+
+    static func rows(_ story: Story) -> [Row] {
+        story.acts.indices.flatMap { a in [Row.act(a)] + story.acts[a].scenes.indices.map { Row.scene(a, $0) } }
+    }
+
+    func items(of story: Story) throws -> [ItemInfo] {
+        Self.rows(story).map { row in
+            switch row {
+            case let .act(a):
+                let act = story.acts[a]
+                let text = Story.text(.init(header: "", body: act.body))
+                return ItemInfo(key: "\(a + 1)", fingerprint: ItemInfo.fingerprint([act.header] + text), summary: "act '\(story.actName(a))'")
+            case let .scene(a, s):
+                let scene = story.acts[a].scenes[s]
+                let text = Story.text(scene)
+                return ItemInfo(key: "\(a + 1).\(s + 1)", fingerprint: ItemInfo.fingerprint([scene.header] + text),
+                                summary: "scene '\(Story.headingText(scene.header))' (\(Story.words(text)) words)")
+            }
+        }
+    }
+
+    func matchItems(from old: Story, to new: Story) throws -> [Int?] {
+        let oldRows = Self.rows(old), newRows = Self.rows(new)
+        var oldIndex: [Row: Int] = [:]
+        for (index, row) in oldRows.enumerated() { oldIndex[row] = index }
+        let sceneMatch = Self.matchScenes(old, new)
+        return newRows.map { row in
+            switch row {
+            case let .act(a): return a < old.acts.count ? oldIndex[.act(a)] : nil
+            case let .scene(a, s): return sceneMatch[Row.scene(a, s)].flatMap { oldIndex[$0] }
+            }
+        }
+    }
+
+    /// For each scene of `new` (as a row), the row of the same scene in `old`: by title and occurrence, then an
+    /// unmatched pair in the same act and position.
+    static func matchScenes(_ old: Story, _ new: Story) -> [Row: Row] {
+        let before = old.sceneRecords, after = new.sceneRecords
+        var oldByKey: [SceneKey: Int] = [:]
+        for (index, entry) in before.enumerated() { oldByKey[entry.key] = index }
+        var result: [Row: Row] = [:]
+        var matchedOld = Set<Int>()
+        var unmatchedNew: [Int] = []
+        for (n, entry) in after.enumerated() {
+            if let o = oldByKey[entry.key] {
+                result[.scene(entry.record.act, entry.record.position)] = .scene(before[o].record.act, before[o].record.position)
+                matchedOld.insert(o)
+            } else {
+                unmatchedNew.append(n)
+            }
+        }
+        var unmatchedOld: [Row: Int] = [:]
+        for o in before.indices where !matchedOld.contains(o) { unmatchedOld[.scene(before[o].record.act, before[o].record.position)] = o }
+        for n in unmatchedNew {
+            let row = Row.scene(after[n].record.act, after[n].record.position)
+            if unmatchedOld.removeValue(forKey: row) != nil { result[row] = row }
+        }
+        return result
+    }
+
+    /// A scene or act still in `into` is replaced where it is (an act keeps its scenes); a scene gone comes back into
+    /// the act of the same number (else the last act) at its old position or the end; an act gone comes back at its
+    /// old number with its heading and text.
+    func takeItems(_ takes: [ItemTake], from: Story, into: Story) throws -> (Story, String) {
+        let fromRows = Self.rows(from), intoRows = Self.rows(into)
+        var story = into
+        var lines: [String] = []
+        for take in takes {
+            guard let target = take.into else { continue }
+            switch (fromRows[take.from], intoRows[target]) {
+            case let (.act(fa), .act(ia)):
+                story.acts[ia].header = from.acts[fa].header
+                story.acts[ia].body = from.acts[fa].body
+                lines.append("put back act '\(from.actName(fa))' as it was")
+            case let (.scene(fa, fs), .scene(ia, is_)):
+                story.acts[ia].scenes[is_] = from.acts[fa].scenes[fs]
+                lines.append("put back scene '\(Story.headingText(from.acts[fa].scenes[fs].header))' as it was")
+            default:
+                throw EditorFailure.invalidArgument("an act can only replace an act, and a scene a scene")
+            }
+        }
+        for take in takes.filter({ $0.into == nil }).sorted(by: { $0.from < $1.from }) {
+            switch fromRows[take.from] {
+            case let .act(fa):
+                let position = min(fa, story.acts.count)
+                story.acts.insert(.init(header: from.acts[fa].header, body: from.acts[fa].body, scenes: []), at: position)
+                lines.append("brought back act '\(from.actName(fa))' as act \(position + 1)")
+            case let .scene(fa, fs):
+                guard !story.acts.isEmpty else {
+                    throw EditorFailure.invalidArgument("the story has no act to put scene '\(Story.headingText(from.acts[fa].scenes[fs].header))' back into")
+                }
+                let act = min(fa, story.acts.count - 1)
+                let position = min(fs, story.acts[act].scenes.count)
+                story.acts[act].scenes.insert(from.acts[fa].scenes[fs], at: position)
+                lines.append("brought back scene '\(Story.headingText(from.acts[fa].scenes[fs].header))' as \(act + 1).\(position + 1)")
+            }
+        }
+        story.separateHeadings()
+        return (story, lines.isEmpty ? "took no items" : lines.count == 1 ? lines[0] : "took back \(lines.count) items (\(lines.joined(separator: "; ")))")
+    }
+}
+
+extension StoryEditor.Row: Hashable {}
