@@ -36,7 +36,9 @@ extension AppState {
     /// clears it.
     private func filterFieldKey(_ key: Key, history: inout HistoryState, effects: inout [AppEffect]) {
         switch key {
-        case .enter: history.timeline.filterField = nil
+        case .enter:
+            history.timeline.filterField = nil
+            if let item = history.timeline.filter.item { showItemHistory(item, history: &history, effects: &effects) }
         case .escape:
             history.timeline.filterField = nil
             history.setFilter("", effects: &effects)
@@ -82,5 +84,14 @@ extension AppState {
             return true
         }
         return false
+    }
+
+    /// `/item:KEY` ⏎: the list becomes the versions that changed item KEY (numbered as the current version's view
+    /// numbers it), as `H` on that item in the editor shows them.
+    private func showItemHistory(_ item: String, history: inout HistoryState, effects: inout [AppEffect]) {
+        var fresh = history.reloaded()
+        fresh.item = ItemHistoryFocus(key: item)
+        history = fresh
+        effects.append(.openItemHistory(item: item, at: nil))
     }
 }

@@ -53,7 +53,8 @@ public enum HistoryChange: Equatable, Sendable {
 }
 
 /// Which versions the list shows: every word of the filter (case ignored) must appear in the version's message or
-/// one of its tags; `tag:WORD` looks in tags only, and `tag:` alone keeps the named versions.
+/// one of its tags; `tag:WORD` looks in tags only, and `tag:` alone keeps the named versions; `item:KEY` kept with ⏎
+/// shows the versions that changed that item (the item's history, as `H` in the editor opens it).
 public struct HistoryFilter: Equatable, Sendable {
     public private(set) var text = ""
     private var terms: [String] = []
@@ -63,6 +64,12 @@ public struct HistoryFilter: Equatable, Sendable {
     }
 
     public var isEmpty: Bool { terms.isEmpty }
+
+    /// The item an `item:KEY` term names (`3`, `1.2`: as the editor's view numbers it), nil when there is none.
+    public var item: String? {
+        terms.lazy.filter { $0.hasPrefix("item:") }.map { String($0.dropFirst(5)) }
+            .first { !$0.isEmpty && $0.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) } }
+    }
 
     /// Whether `entry` is shown.
     public func matches(_ entry: HistoryEntry) -> Bool {
@@ -74,8 +81,8 @@ public struct HistoryFilter: Equatable, Sendable {
                 let word = term.dropFirst(4)
                 return word.isEmpty ? !tags.isEmpty : tags.contains { $0.contains(word) }
             }
-            // One place for every field a version is searched by: an item predicate (the items a version changed,
-            // once entries carry their summaries) joins this line.
+            // `item:KEY` narrows by item on ⏎: the list becomes that item's history (`item`), not a text match.
+            if term.hasPrefix("item:") { return true }
             return message.contains(term) || tags.contains { $0.contains(term) }
         }
     }

@@ -96,7 +96,7 @@ extension Screens {
 
     /// The hints of the list: shorter on a narrow terminal, the filter's own while it is typed.
     static func historyListHints(_ state: HistoryState, split: Bool) -> String {
-        if state.timeline.filterField != nil { return "type to filter (tag: for named versions) · ⏎ keep · esc clear · ↑↓ select" }
+        if state.timeline.filterField != nil { return "type to filter (tag: named versions, item:N one item) · ⏎ keep · esc clear" }
         let restore = state.item == nil ? "r restore" : "i bring this item back · r restore all"
         if split { return "↑↓ PgUp/PgDn select · / filter · g go to date · tab/⏎ diff · v view · \(restore) · u undo · t tag · c compare · esc back" }
         return "↑↓ · ⏎ diff · v view · / filter · g date · \(restore) · u undo · t tag · esc back"

@@ -156,6 +156,21 @@ final class HistoryTimelineTests: XCTestCase {
         XCTAssertTrue(none.contains("0 of 6 versions"), none)
     }
 
+    func testGivenItemColonAKeyWhenEnterIsPressedThenTheListBecomesThatItemsHistory() {
+        // Given "item:2" typed after "/": it hides nothing while typed (it is not a word of a message)
+        let typed = press([.character("/")] + type("item:2"), browser(sixVersions)).0
+        XCTAssertEqual(history(typed).visible.count, 6)
+        // When ⏎ keeps it
+        let (kept, effects) = press([.enter], typed)
+        // Then the browser asks for item 2's history and shows itself as that item's
+        XCTAssertEqual(history(kept).item?.key, "2")
+        XCTAssertTrue(effects.contains { if case .openItemHistory(item: "2", at: nil) = $0 { true } else { false } }, "\(effects)")
+        XCTAssertTrue(text(kept).contains("History of item 2"), text(kept))
+        // And a key that is not an item's number is a plain word
+        XCTAssertNil(HistoryFilter("item:x").item)
+        XCTAssertEqual(HistoryFilter("milk item:1.2").item, "1.2")
+    }
+
     func testGivenAFilterTypedWhenEnterKeepsItAndEscClearsItThenTheListFollows() {
         // Given "tea" typed
         let typed = press([.character("/")] + type("tea"), browser(sixVersions)).0
