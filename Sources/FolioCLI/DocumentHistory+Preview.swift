@@ -1,5 +1,6 @@
 import Foundation
 import FolioCore
+import FolioGit
 import FolioLaunch
 import FolioPlugins
 import Synchronization
@@ -50,8 +51,13 @@ extension DocumentSessionAdapter {
                 .flatMap { $0 }.map(Self.lines) ?? []
         }
         let hasDetail = editorManifest != nil
+        var marks: ItemMarks?
+        if oldID != newID, editorManifest != nil, !isStale(), let from = ObjectID(hex: oldID), let to = ObjectID(hex: newID),
+           let lists = try? locked({ try host.itemLists(document: document, from: from, to: to, associations: associations, editor: editorManifest?.id) }) {
+            marks = ItemMarks.make(old: lists.old.map { ($0.key, $0.fingerprint) }, new: lists.new.map { ($0.key, $0.previous, $0.fingerprint) })
+        }
         return try VersionComparison.make(oldID: oldID, newID: newID, old: before.lines, new: after.lines, summary: summary,
-                                          note: before.note ?? after.note, isStale: isStale) { side, row in
+                                          note: before.note ?? after.note, itemMarks: marks, isStale: isStale) { side, row in
             guard hasDetail else { return nil }
             return try detail(side == .old ? oldID : newID, width: width, row: row, plain: side == .old ? before.lines : after.lines)
         }

@@ -79,9 +79,11 @@ extension VersionComparison {
     /// as it was ("12 words" before and after) is still found. At most `maximumTextChanges` items are examined;
     /// `isStale` stops the work between editor calls when the answer is no longer wanted.
     public static func make(oldID: String, newID: String, old: [String], new: [String], summary: [String] = [], note: String? = nil,
-                            isStale: () -> Bool = { false },
+                            itemMarks: ItemMarks? = nil, isStale: () -> Bool = { false },
                             detail: (HistoryPreview.Side, Int) throws -> [String]?) rethrows -> VersionComparison {
         var rows = RowAlignment.align(old: old, new: new)
+        // The editor's own item list, when it has one, says exactly which items were added, changed, moved or removed.
+        itemMarks?.apply(to: &rows, old: old, new: new)
         // A description naming many items (a bulk change) gives no hint worth a search of every row.
         let quoted = quotedNames(summary).filter { !$0.isEmpty }
         let names = quoted.count <= 20 ? quoted : []

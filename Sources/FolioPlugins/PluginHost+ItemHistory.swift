@@ -126,3 +126,15 @@ extension PluginHost {
                           kind: kind, key: note.key, previousKey: note.previousKey, summary: note.summary, previousSummary: note.previousSummary)
     }
 }
+
+extension PluginHost {
+    /// The items of versions `old` and `new` as the editor lists them (`folio.items/1`), the new ones matched against
+    /// the old; nil when the document's editor has no item list.
+    public func itemLists(document: Document, from old: ObjectID, to new: ObjectID, associations: [String: String] = [:],
+                          editor override: String? = nil) throws -> (old: [EditorItem], new: [EditorItem])? {
+        guard let (_, backend) = try? itemsBackend(document, associations: associations, override: override) else { return nil }
+        let before = try primaryBytes(document, at: old), after = try primaryBytes(document, at: new)
+        guard let oldItems = try backend.items(of: before, previous: nil), let newItems = try backend.items(of: after, previous: before) else { return nil }
+        return (oldItems, newItems)
+    }
+}
