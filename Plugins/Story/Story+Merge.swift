@@ -94,6 +94,10 @@ enum StoryMerge {
         let baseOrder = byAct(baseList), ourOrder = byAct(ourList), theirOrder = byAct(theirList)
         var mergedByAct: [String: [SceneID]] = [:]
         for (id, placed) in merged { mergedByAct[placed.act, default: []].append(id) }
+        // A scene kept in an act the other side deleted or renamed has no place: a conflict, never a scene dropped.
+        for (id, placed) in merged.sorted(by: { $0.key < $1.key }) where !acts.contains(placed.act) {
+            conflicts.append("scene '\(id.title)': in act '\(Story.headingText(placed.act))', which the other side deleted or renamed")
+        }
         var result: [Int: [Story.Scene]] = [:]
         for (index, act) in acts.enumerated() {
             let keep = { (id: SceneID) in merged[id]?.act == act }

@@ -12,6 +12,9 @@ struct StoryEditor: FolioEditor {
             CommandSpec("rename-scene", title: "Rename scene", shortcut: "r", usage: "rename-scene ACT:int+ SCENE:int+ TITLE", needsSelection: true),
             CommandSpec("move-scene", title: "Move scene", shortcut: "m", usage: "move-scene ACT:int+ SCENE:int+ TO_ACT:int+ TO_POS:int+", needsSelection: true),
             CommandSpec("set-text", title: "Set scene text", shortcut: "e", usage: "set-text ACT:int+ SCENE:int+ TEXT", needsSelection: true),
+            CommandSpec("delete-scene", title: "Delete scene", shortcut: "d", usage: "delete-scene ACT:int+ SCENE:int+", needsSelection: true),
+            CommandSpec("rename-act", title: "Rename act", shortcut: "R", usage: "rename-act ACT:int+ TITLE", needsSelection: true),
+            CommandSpec("delete-act", title: "Delete act", shortcut: "D", usage: "delete-act ACT:int+", needsSelection: true),
         ])
 
     func open(_ bytes: [UInt8]) throws -> Story {
@@ -27,7 +30,7 @@ struct StoryEditor: FolioEditor {
         case "add-act":
             try arguments.expect(1)
             // "Act II: Storm" typed in full is taken as the title "Storm": the label is never written twice.
-            let title = try oneLine(Story.droppingActLabel(arguments.text(0, "TITLE")))
+            let title = try Self.oneLine(Story.droppingActLabel(arguments.text(0, "TITLE")))
             let label = "Act \(Story.roman(story.acts.count + 1))"
             story.acts.append(.init(header: "## \(label): \(title)", body: [""], scenes: []))
             story.separateHeadings()
@@ -35,14 +38,14 @@ struct StoryEditor: FolioEditor {
         case "add-scene":
             try arguments.expect(2)
             let act = try arguments.item(0, "ACT", count: story.acts.count)
-            let title = try oneLine(arguments.text(1, "TITLE"))
+            let title = try Self.oneLine(arguments.text(1, "TITLE"))
             story.acts[act].scenes.append(.init(header: "### \(title)", body: [""]))
             story.separateHeadings()
             return (story, "added scene '\(title)' to act \(act + 1)")
         case "rename-scene":
             try arguments.expect(3)
             let (act, scene) = try locate(arguments, story)
-            let title = try oneLine(arguments.text(2, "TITLE"))
+            let title = try Self.oneLine(arguments.text(2, "TITLE"))
             let old = Story.headingText(story.acts[act].scenes[scene].header)
             story.acts[act].scenes[scene].header = "### \(title)"
             return (story, "renamed scene '\(old)' to '\(title)'")
@@ -68,6 +71,8 @@ struct StoryEditor: FolioEditor {
             story.separateHeadings()
             let name = Story.headingText(story.acts[act].scenes[scene].header)
             return (story, "set the text of scene '\(name)' (\(ViewText.wordCount(text)) words)")
+        case "delete-scene", "rename-act", "delete-act":
+            return try applyRemoval(command, arguments: arguments, to: story)
         default:
             throw EditorFailure(.unknownCommand, "unknown command '\(command)'")
         }
@@ -79,7 +84,7 @@ struct StoryEditor: FolioEditor {
         return (act, scene)
     }
 
-    private func oneLine(_ text: String) throws -> String {
+    static func oneLine(_ text: String) throws -> String {
         let trimmed = String(text.trimmingSpaces)
         guard !trimmed.isEmpty else { throw EditorFailure.invalidArgument("TITLE must not be empty") }
         guard !trimmed.contains(where: \.isNewline) else { throw EditorFailure.invalidArgument("TITLE must be one line") }
