@@ -19,7 +19,8 @@ public struct TransferTimedOut: Error, CustomStringConvertible, Sendable {
     /// "30", "1.5".
     static func seconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        if value == value.rounded(), let whole = Int(exactly: value) { return String(whole) }
+        return String(format: "%.1f", value)
     }
 }
 

@@ -239,6 +239,8 @@ private let kitMerge: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointe
     }
 }
 
+// Escape hatch: a pointer is not Sendable, but this table is written once (lazily, by the runtime's one-time
+// initializer) and only read afterwards, by the host through the ABI, as the other extension tables above.
 nonisolated(unsafe) private let itemsTable: UnsafeMutablePointer<folio_items_v1> = {
     let table = UnsafeMutablePointer<folio_items_v1>.allocate(capacity: 1)
     table.initialize(to: folio_items_v1(struct_size: UInt32(MemoryLayout<folio_items_v1>.size), reserved: 0, list: kitListItems, take: kitTakeItems))
