@@ -49,18 +49,6 @@ final class ObjectDatabase {
         let bytes = UnsafeRawBufferPointer(start: git_odb_object_data(object), count: git_odb_object_size(object))
         return try body(git_odb_object_type(object), bytes)
     }
-
-    /// The object's type, read from its header (a packed object's data is not inflated).
-    func type(of id: ObjectID) throws -> git_object_t {
-        var size = 0
-        var type = GIT_OBJECT_INVALID
-        try id.withOID { try check(git_odb_read_header(&size, &type, pointer, $0), "read object header", id.hex) }
-        return type
-    }
-
-    func contains(_ id: ObjectID) -> Bool {
-        id.withOID { git_odb_exists(pointer, $0) == 1 }
-    }
 }
 
 /// Checks trees with `GitObjectRules` from a tree already trusted to a new one, reading only the subtrees that differ
