@@ -1,4 +1,5 @@
 import Foundation
+import FolioCore
 
 /// How each item changed between two versions according to the editor's own item list (`folio.items/1`: identity and
 /// a content fingerprint per item), which is exact where matching drawn rows by their text can only guess.
@@ -19,7 +20,7 @@ public struct ItemMarks: Equatable, Sendable {
         var position: [String: Int] = [:]
         for (index, item) in old.enumerated() { position[item.key] = index }
         let matched = new.filter { $0.previous.flatMap { position[$0] } != nil }
-        let kept = Set(longestIncreasingRun(matched.compactMap { $0.previous.flatMap { position[$0] } }).map { matched[$0].key })
+        let kept = Set(IncreasingRun.positions(matched.compactMap { $0.previous.flatMap { position[$0] } }).map { matched[$0].key })
         var marks = ItemMarks()
         var used: Set<String> = []
         for item in new {
@@ -48,24 +49,5 @@ public struct ItemMarks: Equatable, Sendable {
     /// A drawn row's item key ("3", "1.2"), nil for a row that is no item.
     static func key(_ line: String) -> String? {
         ViewLines.itemPath(line).map { $0.map(String.init).joined(separator: ".") }
-    }
-
-    /// The positions (in `values`) of one longest strictly increasing run.
-    static func longestIncreasingRun(_ values: [Int]) -> [Int] {
-        var tails: [Int] = []  // positions in `values` ending the best run of each length
-        var before = [Int](repeating: -1, count: values.count)
-        for (i, value) in values.enumerated() {
-            var low = 0, high = tails.count
-            while low < high {
-                let mid = (low + high) / 2
-                if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
-            }
-            if low > 0 { before[i] = tails[low - 1] }
-            if low == tails.count { tails.append(i) } else { tails[low] = i }
-        }
-        var run: [Int] = []
-        var at = tails.last ?? -1
-        while at >= 0 { run.append(at); at = before[at] }
-        return run.reversed()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FolioCore
 
 /// How a row of a compared version changed.
 public enum RowChange: Equatable, Sendable {
@@ -260,21 +261,7 @@ enum CommonRows {
 
     /// The longest run of `pairs` (in order of their first index) whose second indices increase.
     static func increasingRun(_ pairs: [(Int, Int)]) -> [(Int, Int)] {
-        var tails: [Int] = []
-        var previous = [Int](repeating: -1, count: pairs.count)
-        for (index, pair) in pairs.enumerated() {
-            var low = 0, high = tails.count
-            while low < high {
-                let mid = (low + high) / 2
-                if pairs[tails[mid]].1 < pair.1 { low = mid + 1 } else { high = mid }
-            }
-            if low > 0 { previous[index] = tails[low - 1] }
-            if low == tails.count { tails.append(index) } else { tails[low] = index }
-        }
-        var run: [(Int, Int)] = []
-        var cursor = tails.last ?? -1
-        while cursor >= 0 { run.append(pairs[cursor]); cursor = previous[cursor] }
-        return run.reversed()
+        IncreasingRun.positions(pairs.map(\.1)).map { pairs[$0] }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import FolioCore
 
 /// How the items of one version relate to those of one of its parents, kept small: items unchanged and in place are
 /// runs of consecutive indices (`runs`); only items new, changed or moved have a note with their keys and summaries.
@@ -92,22 +93,8 @@ struct ItemLinks: Equatable, Sendable {
         return links
     }
 
-    /// The values of the longest strictly increasing subsequence (patience sorting, O(n log n)); ties keep the earliest.
+    /// The values of the longest strictly increasing subsequence; ties keep the earliest.
     static func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
-        var tails: [Int] = []
-        var previous = [Int](repeating: -1, count: values.count)
-        for (index, value) in values.enumerated() {
-            var low = 0, high = tails.count
-            while low < high {
-                let mid = (low + high) / 2
-                if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
-            }
-            if low > 0 { previous[index] = tails[low - 1] }
-            if low == tails.count { tails.append(index) } else { tails[low] = index }
-        }
-        var result: [Int] = []
-        var cursor = tails.last ?? -1
-        while cursor >= 0 { result.append(values[cursor]); cursor = previous[cursor] }
-        return result.reversed()
+        IncreasingRun.positions(values).map { values[$0] }
     }
 }
