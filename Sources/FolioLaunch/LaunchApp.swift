@@ -21,11 +21,14 @@ public protocol DocumentSession: Sendable {
     var editorName: String? { get }
     /// Stops the plugin call in progress, if any (from any thread): `perform` or the render then ends with an error.
     func cancelPluginCall()
+    /// The document's sharing (sync state, sync actions, conflicts), nil when the session offers none.
+    var sharing: (any DocumentSharing)? { get }
 }
 
 extension DocumentSession {
     public var editorName: String? { nil }
     public func cancelPluginCall() {}
+    public var sharing: (any DocumentSharing)? { nil }
 }
 
 /// What the launcher needs from the rest of Folio.

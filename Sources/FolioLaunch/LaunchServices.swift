@@ -95,11 +95,14 @@ public protocol RecentDocumentsProvider: Sendable {
     func setPinned(_ pinned: Bool, path: String) throws
     /// Forgets `path` (the document itself is not touched).
     func remove(path: String) throws
+    /// The sharing state last saved for the document at `path` (its badge in the list); `.notShared` when none.
+    func sharingState(path: String) -> SharingState
 }
 
 extension RecentDocumentsProvider {
     public func setPinned(_ pinned: Bool, path: String) throws {}
     public func remove(path: String) throws {}
+    public func sharingState(path: String) -> SharingState { .notShared }
 }
 
 /// What is selected in an editor: a range of lines/items, nil when nothing is.

@@ -1,0 +1,57 @@
+import FolioCore
+import Foundation
+
+/// A remote of the open document, as the remote settings screen lists it.
+public struct SharingRemote: Equatable, Sendable {
+    public var name: String
+    public var url: String
+    public init(name: String, url: String) { self.name = name; self.url = url }
+}
+
+/// Something the user asks of the open document's sharing (a key, a palette command or the remote settings screen).
+public enum SharingAction: Equatable, Sendable {
+    /// Pull then push now, whatever the interval.
+    case syncNow
+    case push
+    case pull
+    /// Add `remote` at `url`, push, and turn continuous sync on.
+    case share(remote: String, url: String)
+    /// Turn continuous sync on or off for this document.
+    case continuous(Bool)
+    /// How often the remote is looked at, in seconds, for this document.
+    case interval(seconds: Int)
+    case addRemote(name: String, url: String)
+    case changeRemote(name: String, url: String)
+    case removeRemote(name: String)
+}
+
+/// A kept remote version that could not be merged, with the items in conflict.
+public struct SharingConflict: Equatable, Sendable {
+    /// The kept version's ref (`refs/folio/conflicts/…`).
+    public var ref: String
+    /// Its summary line (already safe text).
+    public var summary: String
+    /// The conflicting items; empty when the editor cannot list items (the whole file is chosen instead).
+    public var items: [ItemConflict]
+    public init(ref: String, summary: String, items: [ItemConflict]) { self.ref = ref; self.summary = summary; self.items = items }
+}
+
+/// What the editor host needs to show and drive the open document's sharing. FolioCLI adapts the sync loop
+/// (FolioSync) to it; tests use in-memory fakes. Every method but `state()` and `remotes()` may block on the
+/// network or a plugin: the editor host calls them off the UI thread.
+public protocol DocumentSharing: Sendable {
+    /// The state as of now (cheap, from memory: the status line calls it every frame).
+    func state() -> SharingState
+    /// The document's remotes.
+    func remotes() -> [SharingRemote]
+    /// Carries out `action`, reporting progress lines and stopping (with an error) once `isCancelled` is true;
+    /// returns a one-line summary of what it did, or throws with a one-line reason.
+    func perform(_ action: SharingAction, progress: @escaping @Sendable (String) -> Void,
+                 isCancelled: @escaping @Sendable () -> Bool) throws -> String
+    /// The kept conflicts, oldest first, with their items.
+    func conflicts() throws -> [SharingConflict]
+    /// The document as it would be with `choices` applied to the conflict `ref`, drawn by the editor at `width`.
+    func preview(ref: String, choices: [String: ItemChoice], width: Int) throws -> [String]
+    /// Settles the conflict `ref` with one merge commit taking `choices` (item key → side); returns its summary line.
+    func settle(ref: String, choices: [String: ItemChoice]) throws -> String
+}
