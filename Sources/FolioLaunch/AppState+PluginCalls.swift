@@ -40,14 +40,32 @@ public struct DocumentSnapshot: Equatable, Sendable {
     public var commitID: String
     public var commitMessage: String
     public var items: ItemLayout?
+    /// Where the item under the cursor went, when the snapshot was read following it (`read(_:following:)`): the
+    /// version it was followed from and the item's position in this one, nil when it is gone or was not followed.
+    public var followed: (from: String, position: [Int]?)?
     public init(commitID: String, commitMessage: String, items: ItemLayout?) {
         self.commitID = commitID; self.commitMessage = commitMessage; self.items = items
+    }
+
+    public static func == (a: DocumentSnapshot, b: DocumentSnapshot) -> Bool {
+        a.commitID == b.commitID && a.commitMessage == b.commitMessage && a.items == b.items
+            && a.followed?.from == b.followed?.from && a.followed?.position == b.followed?.position
     }
 
     /// Reads the head and the item layout (a plugin call when the head changed); call it off the UI thread.
     public static func read(_ document: any DocumentSession) -> DocumentSnapshot {
         let head = document.latestCommit()
         return DocumentSnapshot(commitID: head.id, commitMessage: head.message, items: document.editor.itemLayout())
+    }
+
+    /// `read`, and when the head is no longer `item.commit`, where the item at `item.position` there is now (the
+    /// editor's item list matches them: a version merged in from elsewhere keeps the cursor on the same item).
+    public static func read(_ document: any DocumentSession, following item: (commit: String, position: [Int])?) -> DocumentSnapshot {
+        var snapshot = read(document)
+        if let item, !item.commit.isEmpty, item.commit != snapshot.commitID {
+            snapshot.followed = (item.commit, document.followItem(at: item.position, from: item.commit, to: snapshot.commitID))
+        }
+        return snapshot
     }
 }
 
@@ -141,9 +159,14 @@ extension AppState {
         func refreshed(_ editor: EditorState) -> EditorState {
             var editor = editor
             guard snapshot.commitID != editor.commitID || snapshot.commitMessage != editor.commitMessage else { return editor }
+            let wasOn = editor.commitID
             editor.commitID = snapshot.commitID
             editor.commitMessage = snapshot.commitMessage
             editor.items = snapshot.items
+            if let followed = snapshot.followed, followed.from == wasOn, editor.selectionAnchor == nil,
+               let position = followed.position, let index = snapshot.items?.paths.firstIndex(of: position) {
+                editor.cursor = index
+            }
             if let items = editor.items {
                 editor.cursor = min(editor.cursor, max(0, items.count - 1))
                 if let anchor = editor.selectionAnchor { editor.selectionAnchor = min(anchor, max(0, items.count - 1)) }
@@ -174,5 +197,13 @@ extension AppState {
         case let .settings(settings): return settings.returnTo
         default: return nil
         }
+    }
+}
+
+extension EditorState {
+    /// The item under the cursor and the version it is seen in, when the view numbers its items.
+    var itemUnderCursor: (commit: String, position: [Int])? {
+        guard let paths = items?.paths, paths.indices.contains(cursor) else { return nil }
+        return (commitID, paths[cursor])
     }
 }

@@ -60,10 +60,12 @@ struct EditorCalls: Sendable {
     }
 
     /// Reads the head (another window or process may have changed it) when nothing else runs; arrives as `.snapshot`.
-    func poll(label: String) {
+    /// `following` is the item under the cursor and the version it was seen in: when the head moved, the snapshot
+    /// says where that item is now.
+    func poll(label: String, following: (commit: String, position: [Int])? = nil) {
         guard worker.isIdle else { return }
         worker.submit(label: label, isCommand: false) { [document, mailbox, cache] in
-            let snapshot = DocumentSnapshot.read(document)
+            let snapshot = DocumentSnapshot.read(document, following: following)
             cache.prerender(head: snapshot.commitID, view: document.editor)
             mailbox.post(.snapshot(snapshot))
         }

@@ -23,12 +23,16 @@ public protocol DocumentSession: Sendable {
     func cancelPluginCall()
     /// The document's sharing (sync state, sync actions, conflicts), nil when the session offers none.
     var sharing: (any DocumentSharing)? { get }
+    /// Where the item at `position` ([3], [1, 2]) of version `old` is in version `new`, as the editor matches items
+    /// (nil when it is gone, or the editor cannot tell). Called off the UI thread.
+    func followItem(at position: [Int], from old: String, to new: String) -> [Int]?
 }
 
 extension DocumentSession {
     public var editorName: String? { nil }
     public func cancelPluginCall() {}
     public var sharing: (any DocumentSharing)? { nil }
+    public func followItem(at position: [Int], from old: String, to new: String) -> [Int]? { nil }
 }
 
 /// What the launcher needs from the rest of Folio.
@@ -133,7 +137,7 @@ public enum LaunchApp {
                 // Another window (or process) may have changed the document: poll its head (on the worker) and re-render on change.
                 if let calls, Date().timeIntervalSince(lastPoll) > 0.3 {
                     lastPoll = Date()
-                    if let editor = state.currentEditor { calls.poll(label: EditorCalls.renderLabel(editor)) }
+                    if let editor = state.currentEditor { calls.poll(label: EditorCalls.renderLabel(editor), following: editor.itemUnderCursor) }
                 }
                 for event in events {
                     switch event {
