@@ -70,7 +70,7 @@ extension EditorState {
         EditorCommand(id: "folio.sync-now", title: "Sync now", shortcut: "S"),
         EditorCommand(id: "folio.push", title: "Push"),
         EditorCommand(id: "folio.pull", title: "Pull"),
-        EditorCommand(id: "folio.share", title: "Share (add a remote, push, sync continuously)"),
+        EditorCommand(id: "folio.share", title: "Share: add a remote, push, keep in sync"),
         EditorCommand(id: "folio.continuous", title: "Continuous sync on/off"),
         EditorCommand(id: "folio.remotes", title: "Remote settings"),
         EditorCommand(id: "folio.settle", title: "Settle conflicts", shortcut: "C"),
