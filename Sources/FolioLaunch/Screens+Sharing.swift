@@ -127,7 +127,7 @@ extension Screens {
         var bottom: Int { max(top, height - 2) }
         var listWidth: Int { sideBySide ? width / 2 : width }
         /// The rows the list has (the whole height beside the preview, the upper half above it).
-        var listBottom: Int { sideBySide ? bottom : top + max(1, (bottom - top) / 2) }
+        var listBottom: Int { sideBySide ? bottom : top + max(1, (bottom - top) * 3 / 5) }
         var previewX: Int { sideBySide ? listWidth + 2 : 1 }
         var previewTop: Int { sideBySide ? top : listBottom + 1 }
         var previewWidth: Int { max(1, width - previewX - 1) }
@@ -185,7 +185,9 @@ extension Screens {
                 "    mine    this copy as it is", "    theirs  the remote version"]]
             : current.items.map { conflictRows($0, choice: state.choices[$0.key]) }
         let blockHeight = (blocks.first?.count ?? 4) + 1
-        let room = max(1, (layout.listBottom - layout.top) / blockHeight)
+        // One row is kept for "3–4 of 9 items" when they do not all fit.
+        let fitsAll = blocks.count * blockHeight - 1 <= layout.listBottom - layout.top
+        let room = fitsAll ? blocks.count : max(1, (layout.listBottom - layout.top - 1) / blockHeight)
         let first = max(0, min(state.selection - room + 1, blocks.count - room))
         var y = layout.top
         for (index, block) in blocks.enumerated().dropFirst(first) {
@@ -227,11 +229,11 @@ extension Screens {
 }
 
 extension LaunchLayout {
-    /// A recent document's sharing badge as it fits a row `innerWidth` cells wide: at most a sixth of it (16 cells),
+    /// A recent document's sharing badge as it fits a row `innerWidth` cells wide: at most a quarter of it (16 cells),
     /// shown as text (control characters as escapes).
     static func shownBadge(_ badge: String, innerWidth: Int) -> String {
         guard !badge.isEmpty else { return "" }
-        return DisplayWidth.truncate(TerminalText.visible(badge), to: min(16, max(0, innerWidth / 6)))
+        return DisplayWidth.truncate(TerminalText.visible(badge), to: min(16, max(0, innerWidth / 4)))
     }
 
     /// Draws the badge at `x` (before the detail), coloured by what it says.

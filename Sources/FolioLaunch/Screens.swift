@@ -220,9 +220,11 @@ public enum Screens {
             grid.put(String(repeating: " ", count: width), x: 0, y: statusY, style: status)
             let commit = state.commitID.isEmpty ? "no commits yet" : "\(state.commitID.prefix(7)) \(state.commitMessage)"
             let left = " \(state.title) · \(state.contentType.identifier)"
-            grid.put(left, x: 0, y: statusY, style: CellStyle(bold: true, reverse: true), maxWidth: max(0, width / 2))
             let (text, sync) = statusRight(state, commit: commit, now: now)
-            let right = DisplayWidth.truncate(text, to: max(0, width - min(width / 2, DisplayWidth.width(of: left)) - 3))
+            // The sync state is whole when it fits: the title gives way to it.
+            let leftRoom = max(0, min(width / 2, width - DisplayWidth.width(of: sync ?? "") - 5))
+            grid.put(left, x: 0, y: statusY, style: CellStyle(bold: true, reverse: true), maxWidth: leftRoom)
+            let right = DisplayWidth.truncate(text, to: max(0, width - min(leftRoom, DisplayWidth.width(of: left)) - 3))
             let rightX = max(0, width - DisplayWidth.width(of: right) - 1)
             grid.put(right + " ", x: rightX, y: statusY, style: status)
             if let sync, let phase = state.sharing?.phase, right.hasPrefix(sync) { grid.put(sync, x: rightX, y: statusY, style: syncStyle(phase)) }
