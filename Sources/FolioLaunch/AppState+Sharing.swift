@@ -97,13 +97,14 @@ extension AppState {
             screen = .sharing(.remotes(RemoteSettingsState(editing: .share)), editor)
         case "folio.remotes":
             screen = .sharing(.remotes(RemoteSettingsState()), editor)
-        default:
+        case "folio.settle":
             guard sharing.phase == .conflict || !sharing.conflicts.isEmpty else {
                 editor.hint = "Nothing to settle: no remote version conflicts with yours"
                 return true
             }
             screen = .sharing(.conflicts(ConflictScreenState()), editor)
             effects.append(.sharing(.loadConflicts))
+        default: return false
         }
         return true
     }

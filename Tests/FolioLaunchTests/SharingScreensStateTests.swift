@@ -87,6 +87,23 @@ final class SharingScreensStateTests: XCTestCase {
         XCTAssertEqual(ended.remotesScreen?.message, "✗ cancelled")
     }
 
+    func testTheRemoteFormTakesPastesAndTypedTextIsNotLostByAQuit() {
+        // Given the add form open
+        let (form, _) = remoteScreen().pressing([.character("a")])
+        // When a URL with a newline is pasted into the name and ? typed
+        let (pasted, _) = form.pressing([.paste(PastedText("team\nx")), .character("?")])
+        // Then the text is one line in the field, ? is typed rather than opening help
+        XCTAssertEqual(pasted.remotesScreen?.fields.first?.text, "team x?")
+        XCTAssertFalse(pasted.helpOpen)
+        // And ^Q asks first, as typed text would be lost
+        let (asking, effects) = pasted.pressing([.ctrl("q")])
+        XCTAssertEqual(effects, [])
+        XCTAssertEqual(asking.confirming, .quit)
+        // While outside the form, a paste is refused with a note
+        XCTAssertEqual(remoteScreen().pressing([.paste(PastedText("x"))]).0.remotesScreen?.message,
+                       "paste ignored: open a field first (a adds a remote, e changes a URL)")
+    }
+
     // MARK: Conflicts
 
     func conflictScreen(_ conflict: SharingConflict = SharingFixtures.checklistConflict) -> AppState {
