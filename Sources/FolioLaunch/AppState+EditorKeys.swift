@@ -41,7 +41,7 @@ extension AppState {
         case .home: editor.cursor = 0
         case .end: editor.cursor = editor.items == nil ? editor.cursor : last
         default:
-            if let command = (editor.commands + EditorState.hostCommands).first(where: { Self.matches(key, $0.shortcut) }) {
+            if let command = (editor.commands + EditorState.hostCommands + editor.sharingCommands).first(where: { Self.matches(key, $0.shortcut) }) {
                 invoke(command, editor: &editor, effects: &effects)
             } else if key == .character("k") {
                 editor.cursor = max(0, editor.cursor - 1)
@@ -78,7 +78,7 @@ extension AppState {
             return
         case "folio.close": screen = .launch; return
         case "folio.undo", "folio.redo": effects.append(.runEditorCommand(command.id)); return
-        default: break
+        default: if invokingSharing(command, editor: &editor, effects: &effects) { return }
         }
         let target = editor.effectiveSelection
         if command.needsSelection, target == nil {

@@ -49,6 +49,11 @@ extension AppState {
             if !unbound.isEmpty { lines.append(HelpLine(keys: "^P", text: "also: " + unbound.map(\.title).joined(separator: ", "))) }
             lines.append(.heading("Folio"))
             lines += EditorState.hostCommands.map { HelpLine(keys: Self.displayShortcut($0.shortcut), text: $0.title) }
+            if !editor.sharingCommands.isEmpty {
+                lines.append(.heading("Sharing"))
+                lines += editor.sharingCommands.map { HelpLine(keys: $0.shortcut.map { Self.displayShortcut($0) } ?? "^P", text: $0.title) }
+                lines.append(HelpLine(keys: "esc", text: "stop the running sync, push or pull"))
+            }
             lines.append(.heading("Command palette (^P)"))
             lines += [HelpLine(keys: "type", text: "filter the commands"), HelpLine(keys: "↑ ↓ ^P ^N", text: "select"),
                       HelpLine(keys: "⏎", text: "run"), HelpLine(keys: "esc", text: "clear the filter, then close")]
@@ -62,6 +67,12 @@ extension AppState {
         case .settings:
             table("Settings", Self.settingsKeys)
             textField("Text fields")
+        case .sharing(.remotes, _):
+            table("Remote settings", Self.remoteKeys)
+            table("Remote form (a, e, i)", Self.remoteFormKeys)
+            textField("Text fields")
+        case .sharing(.conflicts, _):
+            table("Conflicts", Self.conflictKeys)
         }
         lines.append(.heading("Everywhere"))
         lines += Self.globalKeys.map { HelpLine(keys: $0.label, text: $0.help) }

@@ -6,7 +6,7 @@ extension AppState {
     /// Applies a key: the new state and the effects for the runtime. Pure; never traps.
     /// While a call runs, Esc and ^Q stop it first (`handlingDuringCall`); a key that starts one marks it running.
     public func handling(_ key: Key, scene: LaunchScene) -> (AppState, [AppEffect]) {
-        if let during = handlingDuringCall(key) { return during }
+        if let during = handlingDuringCall(key) ?? handlingDuringSharing(key) { return during }
         var (state, effects) = handlingKey(key, scene: scene)
         state.beginCall(for: effects)
         state.returningToGenericView()
@@ -46,6 +46,7 @@ extension AppState {
             state.genericKey(key, view: &view, effects: &effects)
             if case .generic = state.screen { state.screen = .generic(view) }
         case var .settings(settings): state.settingsKey(key, settings: &settings, effects: &effects)
+        case let .sharing(page, editor): state.sharingScreenKey(key, page: page, editor: editor, effects: &effects)
         }
         return (state, effects)
     }

@@ -66,6 +66,9 @@ extension AppState {
                 settings.problems[settings.focus] = nil
             }
             state.screen = .settings(settings)
+        case .sharing(var page, let editor):
+            state.pastingIntoSharing(paste.oneLine, page: &page)
+            state.screen = .sharing(page, editor)
         }
         if paste.truncated, case var .editor(editor) = state.screen, editor.message == nil {
             editor.message = "paste cut short: over \(KeyDecoder.pasteLimit >> 20) MiB, or its end never arrived"

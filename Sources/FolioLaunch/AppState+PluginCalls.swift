@@ -195,6 +195,7 @@ extension AppState {
         switch screen {
         case let .editor(editor), let .history(_, editor): return editor
         case let .settings(settings): return settings.returnTo
+        case let .sharing(_, editor): return editor
         default: return nil
         }
     }

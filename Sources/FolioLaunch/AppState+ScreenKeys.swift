@@ -58,7 +58,7 @@ extension AppState {
     public static let settingsKeys: [KeyBinding<FieldScreenAction>] = [
         .init([.up, .backTab], .previous, "↑ ⇧Tab", "previous field"),
         .init([.down, .tab], .next, "↓ Tab", "next field (checks this one)"),
-        .init([.left, .right, .character(" ")], .chooseNext, "← → ␣", "switch the sync mode (on Sync mode)"),
+        .init([.left, .right, .character(" ")], .chooseNext, "← → ␣", "switch durability full / none (on Durability)"),
         .init([.enter, .ctrl("s")], .save, "⏎ ^S", "check every field and save"),
         .init([.escape], .cancel, "esc", "back (asks when something is unsaved)"),
     ]
@@ -79,6 +79,7 @@ extension AppState {
         case let .history(history, _): return history.timeline.isTyping
         case let .generic(view): return view.filtering
         case let .settings(settings): return settings.focus != .sync
+        case let .sharing(page, _): return page.isTyping
         }
     }
 
@@ -89,6 +90,7 @@ extension AppState {
         case let .editor(editor): return editor.prompt.map { !$0.text.isEmpty } ?? false
         case let .form(form): return form.fields.contains { $0.value != $0.initial }
         case let .settings(settings): return settings.edited
+        case let .sharing(page, _): return page.hasTypedText
         case .launch, .picker, .history, .generic: return false
         }
     }

@@ -38,6 +38,8 @@ public enum AppEffect: Equatable, Sendable {
     case pinRecent(path: String, pinned: Bool)
     /// Forget a recent document (the document itself is untouched).
     case removeRecent(path: String)
+    /// A request of the open document's sharing (sync, push, a remote, a conflict), carried out off the UI thread.
+    case sharing(SharingRequest)
     case quit
 }
 
@@ -161,6 +163,8 @@ public struct EditorState: Equatable, Sendable {
     public var items: ItemLayout?
     /// The rows the view has for items (set by the run loop from the terminal size), for scrolling.
     public var viewRows: Int = 20
+    /// The document's sharing state as of this frame (set by the run loop), nil when its session offers no sharing.
+    public var sharing: SharingState?
     public init(path: String, title: String, contentType: ContentType, commitID: String = "", commitMessage: String = "", commands: [EditorCommand] = []) {
         self.path = path; self.title = title; self.contentType = contentType
         self.commitID = commitID; self.commitMessage = commitMessage; self.commands = commands
@@ -186,7 +190,7 @@ public struct EditorState: Equatable, Sendable {
         EditorCommand(id: "folio.close", title: "Close", shortcut: "^W"),
     ]
     /// The palette: the plugin's commands then the host's.
-    public var paletteCommands: [EditorCommand] { commands + Self.hostCommands.filter { $0.id != "folio.palette" } }
+    public var paletteCommands: [EditorCommand] { commands + Self.hostCommands.filter { $0.id != "folio.palette" } + sharingCommands }
 }
 
 /// The one-line prompt for a command's text arguments: one question per argument, Enter confirms, Esc cancels.
@@ -285,6 +289,8 @@ public struct AppState: Equatable, Sendable {
         case settings(SettingsState)
         /// The generic document view, for a document no editor opens.
         case generic(GenericViewState)
+        /// The remote settings or conflict screen of the open document, over its editor.
+        case sharing(SharingScreen, EditorState)
     }
 
     public var screen: Screen = .launch
@@ -323,6 +329,8 @@ public struct AppState: Equatable, Sendable {
     public var typeAhead: [Key] = []
     /// The generic view the history or settings screen was opened from, to come back to.
     public var genericReturn: GenericViewState?
+    /// The sharing action running off the UI thread (sync now, push, settle…), if any: Esc stops it.
+    public var sharingActivity: SharingActivity?
 
     public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = []) { self.recent = recent; self.templates = templates }
 

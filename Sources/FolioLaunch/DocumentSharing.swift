@@ -52,6 +52,14 @@ public protocol DocumentSharing: Sendable {
     func conflicts() throws -> [SharingConflict]
     /// The document as it would be with `choices` applied to the conflict `ref`, drawn by the editor at `width`.
     func preview(ref: String, choices: [String: ItemChoice], width: Int) throws -> [String]
-    /// Settles the conflict `ref` with one merge commit taking `choices` (item key → side); returns its summary line.
+    /// Settles the conflict `ref` with one merge commit taking `choices` (item key → side; a conflict without items
+    /// has the one key `SharingConflict.wholeFile`, mine or theirs); returns its summary line.
     func settle(ref: String, choices: [String: ItemChoice]) throws -> String
+    /// How often the remote is looked at, in seconds, for this document (the remote settings screen shows it); nil
+    /// when not known. Cheap, from memory. Defaults to nil.
+    func syncInterval() -> Int?
+}
+
+extension DocumentSharing {
+    public func syncInterval() -> Int? { nil }
 }

@@ -87,6 +87,7 @@ public enum LaunchApp {
         state.knownEditors = services.editorIDs
         state.home = environment["HOME"]
         state.message = services.message
+        state.recent = RecentList.withBadges(state.recent, from: services.recent)
         if let form = services.form, let failure = services.message { state.returningToForm(form, failure: failure) }
         var startEffects: [AppEffect] = []
         if let document = services.document {
@@ -102,12 +103,15 @@ public enum LaunchApp {
         var background: BackgroundCommand?
 
         let calls = services.document.map { EditorCalls(document: $0, mailbox: mailbox) }
+        let sharing = SharingRuntime(sharing: services.document?.sharing, mailbox: mailbox)
+        defer { sharing.stop() }
         return try await TerminalSession.run { terminal in
             var buffer = FrameBuffer(capability: capability, synchronized: environment["TERM"] != "dumb")
             var size = terminal.size
             var lastTick = Date()
             var lastPoll = Date()
             var lastGenericPoll = Date()
+            var lastBadges = Date()
             var pending = startEffects
             while true {
                 // Effects that stay inside the launcher (loading history, running editor commands, saving settings).
@@ -127,6 +131,7 @@ public enum LaunchApp {
                     state.screen = .editor(editor)
                 }
                 GenericViewRuntime.update(&state, services: services, height: size.height, lastPoll: &lastGenericPoll)
+                updateSharing(&state, runtime: sharing, services: services, width: size.width, height: size.height, lastBadges: &lastBadges)
                 // The frame shows the latest finished render and, after 200 ms, a spinner.
                 var grid = frame(state, scene: scene, services: services, view: calls?.view(for: state), width: size.width, height: size.height)
                 drawSpinner(state, into: &grid)
@@ -168,6 +173,8 @@ public enum LaunchApp {
                                 }
                             case .stopLoadingTemplates:
                                 loaders.cancelAll()
+                            case let .sharing(request):
+                                sharing.carryOut(request)
                             case .createBlank, .instantiate, .open, .runCommand, .quit:
                                 try? store.save(sceneState(state), id: sceneID)
                                 calls?.stop()
@@ -263,6 +270,8 @@ public enum LaunchApp {
             state.updateHistory { $0.receivePreviewFailure(text, for: subject) }
         case let .itemHistory(item, page):
             state.updateHistory { history in if let effect = history.receive(page, item: item) { pending.append(effect) } }
+        case let .sharing(event):
+            state.receiveSharing(event)
         case let .failure(text):
             state.showFailure(text)
         }
@@ -271,14 +280,15 @@ public enum LaunchApp {
     /// One frame of the current screen.
     /// `view` replaces the document's own view (the editor host passes the one that never calls a plugin).
     static func frame(_ state: AppState, scene: LaunchScene, services: LaunchServices, view: (any EditorViewProvider)? = nil,
-                      width: Int, height: Int) -> CellGrid {
-        var grid = screenFrame(state, scene: scene, services: services, view: view, width: width, height: height)
+                      width: Int, height: Int, now: Date = Date()) -> CellGrid {
+        var grid = screenFrame(state, scene: scene, services: services, view: view, width: width, height: height, now: now)
+        Screens.decorateSharing(&grid, state: state)
         Screens.decorate(&grid, state: state, scene: scene)
         return grid
     }
 
     static func screenFrame(_ state: AppState, scene: LaunchScene, services: LaunchServices, view: (any EditorViewProvider)? = nil,
-                            width: Int, height: Int) -> CellGrid {
+                            width: Int, height: Int, now: Date = Date()) -> CellGrid {
         switch state.screen {
         case .launch:
             var grid = LaunchLayout(scene: scene, width: width, height: height, context: state.launchContext).grid
@@ -293,11 +303,12 @@ public enum LaunchApp {
         case let .form(form): return Screens.form(form, width: width, height: height)
         case let .editor(editor):
             guard let document = services.document else { return CellGrid(width: width, height: height) }
-            return Screens.editor(editor, view: view ?? document.editor, width: width, height: height)
+            return Screens.editor(editor, view: view ?? document.editor, width: width, height: height, now: now)
         case let .history(history, editor): return Screens.history(history, title: editor.title, width: width, height: height, tick: state.tick)
         case let .generic(view): return Screens.generic(view, message: state.message, width: width, height: height)
         case let .settings(settings): return Screens.settings(state.settings, path: services.settingsPath, width: width, height: height, editing: settings,
                                                                sources: state.templates)
+        case let .sharing(page, editor): return sharingFrame(page, editor: editor, width: width, height: height)
         }
     }
 
@@ -329,6 +340,7 @@ public enum LaunchApp {
             return SceneState(documentPath: editor.path, selection: editor.savedSelection, scroll: editor.scroll, panel: .editor)
         case .launch, .form: return SceneState(panel: .launch)
         case let .generic(view): return SceneState(documentPath: view.path, panel: .editor)
+        case let .sharing(_, editor): return SceneState(documentPath: editor.path, selection: editor.savedSelection, scroll: editor.scroll, panel: .editor)
         }
     }
 
@@ -354,6 +366,8 @@ final class Mailbox: Sendable {
         case previewFailed(HistoryPreview.Subject, String)
         /// The versions that changed one item, for the item they were asked for.
         case itemHistory(String, ItemHistoryPage)
+        /// A result of the open document's sharing (an action, conflicts, a preview, a settlement).
+        case sharing(SharingEvent)
         case failure(String)
     }
     private let messages = Mutex<[Message]>([])

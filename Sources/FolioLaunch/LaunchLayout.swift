@@ -64,7 +64,9 @@ public struct LaunchLayout: Sendable {
         // Width of the block: the widest natural row, clamped to the screen with a margin.
         let keyColumn = scene.actions.contains { $0.key != nil } ? 4 : 0
         let actionNatural = (scene.actions.map { DisplayWidth.width(of: $0.label) }.max() ?? 0) + 4 + keyColumn + (options.boxed ? 4 : 0)
-        let recentNatural = (recent.prefix(options.recentLimit).map { DisplayWidth.width(of: $0.title) + DisplayWidth.width(of: $0.detail) + 8 }.max() ?? 0)
+        let recentNatural = (recent.prefix(options.recentLimit).map {
+            DisplayWidth.width(of: $0.title) + DisplayWidth.width(of: $0.detail) + 8 + ($0.badge.isEmpty ? 0 : DisplayWidth.width(of: $0.badge) + 2)
+        }.max() ?? 0)
         let natural = max(DisplayWidth.width(of: scene.title), DisplayWidth.width(of: scene.subtitle ?? ""), actionNatural, recentNatural,
                           DisplayWidth.width(of: scene.footer ?? ""), 34)
         let blockWidth = max(0, min(natural, width - 4, 64))
@@ -144,12 +146,16 @@ public struct LaunchLayout: Sendable {
                 let marker = selected ? "▸ " : (document.missing ? "✗ " : document.pinned ? "★ " : "  ")
                 let detail = DisplayWidth.truncate(document.detail, to: max(0, innerWidth / 3))
                 let detailWidth = DisplayWidth.width(of: detail)
-                let titleWidth = max(0, innerWidth - 2 - detailWidth - (detailWidth > 0 ? 2 : 0))
+                let badge = Self.shownBadge(document.badge, innerWidth: innerWidth)
+                let badgeWidth = DisplayWidth.width(of: badge)
+                let titleWidth = max(0, innerWidth - 2 - detailWidth - (detailWidth > 0 ? 2 : 0) - (badgeWidth > 0 ? badgeWidth + 2 : 0))
                 let title = (selected && document.pinned ? "★ " : "") + document.title
                 grid.put(marker + DisplayWidth.truncate(title, to: titleWidth), x: x, y: y, style: document.missing && !selected ? theme.subtitle : rowStyle)
                 if detailWidth > 0 {
                     grid.put(detail, x: x + innerWidth - detailWidth, y: y, style: selected ? theme.selected : document.missing ? theme.error : theme.subtitle)
                 }
+                Self.drawBadge(badge, of: document.badge, into: &grid, x: x + innerWidth - detailWidth - (detailWidth > 0 ? 2 : 0) - badgeWidth, y: y,
+                               selected: selected)
                 contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1))
             case .recentEmpty:
                 let x = blockX + (options.boxed ? 2 : 0)

@@ -82,9 +82,11 @@ public struct RecentDocument: Equatable, Sendable {
     public var pinned: Bool
     /// Whether the document is gone (moved or deleted): shown as missing, removable with `x`.
     public var missing: Bool
-    public init(path: String, title: String? = nil, detail: String = "", pinned: Bool = false, missing: Bool = false) {
+    /// The sharing badge shown before the detail (`✓`, `↑2`, `offline`, `conflict`), empty when not shared.
+    public var badge: String
+    public init(path: String, title: String? = nil, detail: String = "", pinned: Bool = false, missing: Bool = false, badge: String = "") {
         self.path = path; self.title = title ?? (path as NSString).lastPathComponent; self.detail = detail; self.pinned = pinned
-        self.missing = missing
+        self.missing = missing; self.badge = badge
     }
 }
 

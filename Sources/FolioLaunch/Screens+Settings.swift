@@ -7,6 +7,8 @@ extension Screens {
         case field(SettingsState.Field)
         case problem(SettingsState.Field, String)
         case note(String)
+        /// A dim line explaining the field above it.
+        case help(String)
         case blank
         case section(String)
         case item(String, String, failed: Bool)
@@ -23,6 +25,7 @@ extension Screens {
         for field in SettingsState.Field.allCases {
             rows.append(.field(field))
             if let problem = editing.problems[field] { rows.append(.problem(field, problem)) }
+            if field == .sync { rows += durabilityHelp.map(SettingsRow.help) }
         }
         if let message = editing.message { rows.append(.note(message)) }
         return rows
@@ -55,7 +58,7 @@ extension Screens {
         } else {
             rows += [.section("Author"), .item("name", settings.author?.name ?? "(not set)", failed: false),
                      .item("email", settings.author?.email ?? "(not set)", failed: false), .blank,
-                     .section("Sync"), .item("mode", settings.sync.rawValue, failed: false), .blank]
+                     .section("Durability"), .item("level", settings.sync.rawValue, failed: false)] + durabilityHelp.map(SettingsRow.help) + [.blank]
         }
         rows.append(.section("Colors"))
         if settings.colors.isEmpty { rows.append(.item("(defaults)", "", failed: false)) }
@@ -101,6 +104,7 @@ extension Screens {
                 (editing.inputs[which] ?? TextField()).draw(into: &grid, x: valueX, y: y, width: boxWidth, style: CellStyle(underline: true), focused: focused)
             }
         case let .problem(_, text): grid.put("✗ " + text, x: 3, y: y, style: theme.error, maxWidth: max(0, width - 4))
+        case let .help(text): grid.put(text, x: 3, y: y, style: CellStyle(dim: true), maxWidth: max(0, width - 4))
         case let .note(text): grid.put("   " + text, x: 0, y: y, style: text == "Saved" ? theme.success : theme.error, maxWidth: width)
         case .blank: break
         case let .section(title): grid.put(" " + title, x: 0, y: y, style: theme.heading, maxWidth: width)
@@ -114,12 +118,16 @@ extension Screens {
         switch field {
         case .authorName: "Author name"
         case .authorEmail: "Author email"
-        case .sync: "Sync mode"
+        case .sync: "Durability"
         case .color: "Set color"
         case .source: "Add source"
         case .association: "Editor for type"
         }
     }
+
+    /// What the durability setting (`Settings.sync`, about flushing to disk, not about sharing) means.
+    static let durabilityHelp = ["full: every change is flushed to disk before it counts (safe on power loss)",
+                                 "none: faster, safe against crashes but not power loss"]
 
     static func settingsPlaceholder(_ field: SettingsState.Field) -> String {
         switch field {

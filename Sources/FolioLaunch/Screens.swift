@@ -1,3 +1,4 @@
+import Foundation
 import FolioCore
 import FolioTerminal
 
@@ -188,8 +189,9 @@ public enum Screens {
     }
 
     /// The editor host frame: the plugin's view, a status line (title, type, latest commit) and a command bar;
-    /// commands needing a selection are dim without one; Ctrl-P shows the palette of all commands.
-    public static func editor(_ state: EditorState, view: any EditorViewProvider, width: Int, height: Int) -> CellGrid {
+    /// commands needing a selection are dim without one; Ctrl-P shows the palette of all commands. A shared document's
+    /// sync state (as of `now`) leads the status line's right side, and a conflict puts its banner over the title row.
+    public static func editor(_ state: EditorState, view: any EditorViewProvider, width: Int, height: Int, now: Date = Date()) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         guard width > 0, height > 0 else { return grid }
         let bodyHeight = max(0, height - 3)
@@ -199,6 +201,7 @@ public enum Screens {
             : view.render(width: max(0, width - 2), height: bodyHeight, selection: state.selection)
         grid.put(" " + state.title, x: 0, y: 0, style: CellStyle(bold: true))
         grid.put(state.path, x: max(0, width - DisplayWidth.width(of: state.path) - 1), y: 0, style: theme.subtitle, maxWidth: max(0, width / 2))
+        drawConflictBanner(state, into: &grid)
         for (row, text) in lines.prefix(bodyHeight).enumerated() {
             let y = row + 1
             let selected: Bool
@@ -217,9 +220,14 @@ public enum Screens {
             grid.put(String(repeating: " ", count: width), x: 0, y: statusY, style: status)
             let commit = state.commitID.isEmpty ? "no commits yet" : "\(state.commitID.prefix(7)) \(state.commitMessage)"
             let left = " \(state.title) · \(state.contentType.identifier)"
-            grid.put(left, x: 0, y: statusY, style: CellStyle(bold: true, reverse: true), maxWidth: max(0, width / 2))
-            let right = DisplayWidth.truncate(commit, to: max(0, width - min(width / 2, DisplayWidth.width(of: left)) - 3))
-            grid.put(right + " ", x: max(0, width - DisplayWidth.width(of: right) - 1), y: statusY, style: status)
+            let (text, sync) = statusRight(state, commit: commit, now: now)
+            // The sync state is whole when it fits: the title gives way to it.
+            let leftRoom = max(0, min(width / 2, width - DisplayWidth.width(of: sync ?? "") - 5))
+            grid.put(left, x: 0, y: statusY, style: CellStyle(bold: true, reverse: true), maxWidth: leftRoom)
+            let right = DisplayWidth.truncate(text, to: max(0, width - min(leftRoom, DisplayWidth.width(of: left)) - 3))
+            let rightX = max(0, width - DisplayWidth.width(of: right) - 1)
+            grid.put(right + " ", x: rightX, y: statusY, style: status)
+            if let sync, let phase = state.sharing?.phase, right.hasPrefix(sync) { grid.put(sync, x: rightX, y: statusY, style: syncStyle(phase)) }
         }
         let barY = height - 1
         if let prompt = state.prompt {
