@@ -40,7 +40,7 @@ struct PrimaryItems {
     let backend: any EditorBackend
     let base: Data, mine: Data, theirs: Data
     let baseItems: [EditorItem], mineItems: [EditorItem], theirsItems: [EditorItem]
-    let conflicts: [ConflictingItem]
+    var conflicts: [ConflictingItem]
 
     /// The item of `mine` (or `theirs`) that was base item `key`, nil when that side removed it.
     func mine(of key: String) -> EditorItem? { mineItems.first { $0.previous == key } }
@@ -128,15 +128,13 @@ extension Document {
         }
         var items = PrimaryItems(path: ours.path, mode: ours.mode, backend: backend, base: base, mine: mine, theirs: theirsBytes,
                                  baseItems: baseItems, mineItems: mineItems, theirsItems: theirsItems, conflicts: [])
-        let conflicts = baseItems.compactMap { base -> ConflictingItem? in
+        items.conflicts = baseItems.compactMap { base -> ConflictingItem? in
             let m = items.mine(of: base.key), t = items.theirs(of: base.key)
             guard m?.fingerprint != base.fingerprint, t?.fingerprint != base.fingerprint, m?.fingerprint != t?.fingerprint else { return nil }
             return ConflictingItem(base: base, mine: m, theirs: t)
         }
-        items = PrimaryItems(path: ours.path, mode: ours.mode, backend: backend, base: base, mine: mine, theirs: theirsBytes,
-                             baseItems: baseItems, mineItems: mineItems, theirsItems: theirsItems, conflicts: conflicts)
         do {
-            _ = try settledPrimary(items, choices: Dictionary(uniqueKeysWithValues: conflicts.map { ($0.key, ItemChoice.mine) }))
+            _ = try settledPrimary(items, choices: Dictionary(uniqueKeysWithValues: items.conflicts.map { ($0.key, ItemChoice.mine) }))
         } catch is SettleError {
             return nil
         }
@@ -158,15 +156,15 @@ extension Document {
     private func change(_ base: EditorItem, to item: EditorItem?, side: Data, in items: PrimaryItems) -> String {
         let fallback = item.map { "\(base.summary) → \($0.summary)" } ?? "removed \(base.summary)"
         let backend = items.backend
-        let words: String??
+        let words: String?
         if let item {
-            let only = try? backend.takeItems(from: side, into: items.base, pairs: [(item.key, base.key)])
-            words = only.flatMap { try? backend.diff(from: items.base, to: $0.bytes) }
+            let only = (try? backend.takeItems(from: side, into: items.base, pairs: [(item.key, base.key)])) ?? nil
+            words = only.flatMap { (try? backend.diff(from: items.base, to: $0.bytes)) ?? nil }
         } else {
-            let back = try? backend.takeItems(from: items.base, into: side, pairs: [(base.key, nil)])
-            words = back.flatMap { try? backend.diff(from: $0.bytes, to: side) }
+            let back = (try? backend.takeItems(from: items.base, into: side, pairs: [(base.key, nil)])) ?? nil
+            words = back.flatMap { (try? backend.diff(from: $0.bytes, to: side)) ?? nil }
         }
-        let lines = (words ?? nil)?.split(separator: "\n").map { PluginText.description(String($0)) }.filter { !$0.isEmpty } ?? []
+        let lines = words?.split(separator: "\n").map { PluginText.description(String($0)) }.filter { !$0.isEmpty } ?? []
         return lines.isEmpty ? fallback : PluginText.description(lines.joined(separator: "; "))
     }
 }
