@@ -19,6 +19,7 @@ enum CommandHints {
         case let error as PluginError: return hint(for: error)
         case let error as PluginInstallError: return hint(for: error)
         case let error as ItemError: return hint(for: error)
+        case let error as SettleError: return hint(for: error)
         default: return nil
         }
     }
@@ -42,6 +43,21 @@ enum CommandHints {
         case .refusedIncoming: return "; ask whoever pushed it to take that out"
         case .invalidRemoteName, .remoteExists, .pushRejected, .notADocumentSource, .cloneFailed: return nil
         }
+    }
+
+    static func hint(for error: SettleError) -> String? {
+        switch error {
+        case let .missingChoices(path, ref, _):
+            return "; choose each with --mine, --theirs or --both, or the rest with --all mine|theirs (see 'folio conflicts \(path) show \(shortConflict(ref))')"
+        case let .unknownKeys(path, ref, _, _): return " (see 'folio conflicts \(path) show \(shortConflict(ref))')"
+        case .bothForWholeFile: return "; give it --mine or --theirs"
+        case let .editorCouldNotSettle(path, _, _, _): return "; choose otherwise, or settle whole files with 'folio conflicts \(path) --keep local|remote REF'"
+        }
+    }
+
+    /// A kept conflict's ref as the user types it (`20250102T030405Z`).
+    static func shortConflict(_ ref: String) -> String {
+        ref.hasPrefix("refs/folio/conflicts/") ? String(ref.dropFirst("refs/folio/conflicts/".count)) : ref
     }
 
     static func hint(for error: LaunchError) -> String? {
@@ -100,6 +116,6 @@ enum CommandHints {
     /// The one line after a pull that kept a conflict: what happened, and the commands to compare and choose.
     static func conflictAdvice(_ conflict: SyncConflict, documentPath path: String) -> String {
         conflict.summary + "; compare with 'folio diff \(path) HEAD \(conflict.ref)', "
-            + "take theirs with 'folio restore \(path) \(conflict.ref)', list with 'folio conflicts \(path)'"
+            + "take theirs with 'folio restore \(path) \(conflict.ref)', list and settle item by item with 'folio conflicts \(path)'"
     }
 }

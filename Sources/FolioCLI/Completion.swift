@@ -146,6 +146,7 @@ struct Completer {
         case "--data", "--partials", "--config", "--from", "--file": return .file
         case "--replay": return .document
         case "--keep": return .choices(["local", "remote"])
+        case "--all": return .choices(["mine", "theirs"])
         case "--conflict": return .choices(["abort", "markers"])
         default: return .nothing
         }

@@ -263,23 +263,6 @@ let syncCommands: [Command] = [
             options: ["--to", "--set", "--conflict", "--source", "--timeout"], flags: ["--check", "--defaults", "--offline", "--dry-run"]) { args, io in
         try updateCommand(args, io)
     },
-    Command("conflicts", usage: "conflicts PATH [--keep local|remote REF]",
-            summary: "List remote versions kept by conflicting pulls, or settle one", options: ["--keep"]) { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        if let keep = args.value("--keep") {
-            guard let side = ConflictSide(rawValue: keep) else { throw UsageError("--keep takes local or remote, got '\(keep)'") }
-            let ref = try args.positional(1, "REF")
-            try args.expectAtMost(2)
-            let commit = try document.resolveConflict(ref, keep: side)
-            return try reportChange(commit, document: document, args, io, nothing: "Already merged; dropped \(ref.shownAsText)")
-        }
-        try args.expectAtMost(1)
-        let kept = try document.keptConflicts()
-        if args.flag("--json") { try io.json(kept); return 0 }
-        if kept.isEmpty { io.line("No kept conflicts") }
-        for conflict in kept { io.line("\(conflict.ref.shownAsText)  \(conflict.commit.prefix(7))  \(conflict.summary.shownAsText)") }
-        return 0
-    },
 ]
 
 /// The semantic merge of the editors' plugins (`folio.semantic-merge/1`), when available.

@@ -122,6 +122,7 @@ public enum ItemChoice: String, Sendable, Codable, CaseIterable {
     case mine
     /// Keep the remote's version (a removal there removes it).
     case theirs
-    /// Keep both: this side's version where it is, the remote's as a new item after it.
+    /// Keep both: this side's version where it is, the remote's as a new item beside it (where the editor's take
+    /// puts it: the checklist, at its own number); with a removal on one side, the version that exists.
     case both
 }

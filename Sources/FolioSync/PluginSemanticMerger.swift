@@ -23,3 +23,11 @@ public struct PluginSemanticMerger: SemanticMerging {
         }
     }
 }
+
+extension PluginSemanticMerger: ItemMerging {
+    public func itemEditor(for contentType: ContentType) throws -> (any EditorBackend)? {
+        guard let chosen = try? host.chooseEditor(for: contentType, associations: associations).editor,
+              chosen.extensions.contains(FolioExtensionID.items), chosen.extensions.contains(FolioExtensionID.semanticMerge) else { return nil }
+        return try host.backend(chosen.id)
+    }
+}

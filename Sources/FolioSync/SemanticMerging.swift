@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioGit
+import FolioPlugins
 
 /// Merges one file's three versions by meaning (a checklist item by item) before falling back to a conflict.
 public protocol SemanticMerging {
@@ -20,4 +21,12 @@ public struct SyncOptions {
         self.transfer = transfer
         self.semanticMerger = semanticMerger
     }
+}
+
+/// The editors' item-by-item view of a content type, for settling a kept conflict one item at a time: listing
+/// (`folio.items/1`), taking items across versions and merging by meaning (`folio.semantic-merge/1`).
+public protocol ItemMerging: SemanticMerging {
+    /// The editor of `contentType` when it both lists items and merges by meaning; nil otherwise (its files are then
+    /// settled whole).
+    func itemEditor(for contentType: ContentType) throws -> (any EditorBackend)?
 }

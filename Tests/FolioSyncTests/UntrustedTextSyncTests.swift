@@ -69,9 +69,10 @@ final class UntrustedTextSyncTests: XCTestCase {
         XCTAssertEqual(pulled.stderr.split(separator: "\n").count, 1, pulled.stderr)
         // When the kept conflicts are listed
         let listed = ws.folio(["conflicts", "B"])
-        // Then the kept version's subject is shown as text on one line
+        // Then the kept version's subject is shown as text on one line, followed by its conflicting file
         assertShownAsText(listed.stdout, [Self.shownSubject], "conflicts")
-        XCTAssertEqual(listed.stdout.split(separator: "\n").count, 1, listed.stdout)
+        XCTAssertEqual(listed.stdout.split(separator: "\n").count, 2, listed.stdout)
+        XCTAssertEqual(listed.stdout.split(separator: "\n").last, "  document.txt  (whole file: mine or theirs)")
         // And --json keeps the exact summary
         let kept = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(ws.folio(["conflicts", "B", "--json"]).stdout.utf8)) as? [[String: String]])
         XCTAssertEqual(kept.first?["summary"], Self.subject)
