@@ -72,6 +72,17 @@ extension Document {
         try repository.setRemoteURL(name, url: location)
     }
 
+    /// Versions ahead of and behind the sync remote's tracking ref, read locally (as of the last fetch or push); all
+    /// versions are ahead when the remote was never synced. Nil when the document has no remote.
+    public func trackingCounts() throws -> (ahead: Int, behind: Int)? {
+        guard let remote = try? syncRemote(nil) else { return nil }
+        let head = try head().id
+        guard let tracking = try repository.referenceTarget(trackingRef(remote.name)) else {
+            return (try repository.countCommits(from: head), 0)
+        }
+        return try repository.aheadBehind(local: head, upstream: tracking)
+    }
+
     /// The document's sharing state for `folio status` and the launcher: what the sync loop last saved, brought up to
     /// date with what can be read here without the network (remote, continuous sync, kept conflicts, versions ahead
     /// and behind the remote-tracking ref).

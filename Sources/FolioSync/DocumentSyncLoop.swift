@@ -220,7 +220,8 @@ public final class DocumentSyncLoop: Sendable {
         shared.withLock { $0.cancelRequested = false }
         let outcome = Result { try document.syncRound(.sync, options: syncOptions(isCancelled: { false }, progress: nil)) }
         withExtendedLifetime(lock) {
-            finishRound(outcome, started: started, remote: try? document.syncRemote(nil).name, continuous: continuous)
+            finishRound(outcome, started: started, remote: try? document.syncRemote(nil).name, continuous: continuous,
+                        counts: try? document.trackingCounts())
         }
     }
 
@@ -248,7 +249,7 @@ public final class DocumentSyncLoop: Sendable {
     /// Records a round's outcome: schedule, state (saved to the document), event.
     @discardableResult
     private func finishRound(_ outcome: Result<SyncRoundResult, any Error>, started: ContinuousClock.Instant, remote: String?,
-                             continuous: Bool? = nil) -> Event {
+                             continuous: Bool? = nil, counts: (ahead: Int, behind: Int)?? = nil) -> Event {
         let now = ContinuousClock.now
         let event = shared.withLock { shared -> Event in
             var state = shared.state
@@ -274,6 +275,7 @@ public final class DocumentSyncLoop: Sendable {
                 let problem = Self.problem(error, remote: remote ?? state.remote)
                 state.phase = .offline
                 state.problem = problem
+                if let counts = counts ?? nil { (state.ahead, state.behind) = counts }  // the versions waiting
                 state.nextAttempt = Date().addingTimeInterval(Self.timeInterval(delay))
                 kind = .offline(problem: problem, retryIn: delay)
             }
@@ -301,7 +303,8 @@ public final class DocumentSyncLoop: Sendable {
         }
         let outcome = Result { try document.syncRound(mode, options: syncOptions(isCancelled: isCancelled, progress: progress)) }
         withExtendedLifetime(lock) {
-            _ = finishRound(outcome, started: started, remote: try? document.syncRemote(nil).name, continuous: document.continuousSync)
+            _ = finishRound(outcome, started: started, remote: try? document.syncRemote(nil).name, continuous: document.continuousSync,
+                            counts: try? document.trackingCounts())
         }
         shared.withLock { $0.remotes = (try? document.remotes()) ?? $0.remotes }
         return try outcome.get()

@@ -9,6 +9,8 @@ import XCTest
 let httpBridgeScript = #"""
 import http.server, os, subprocess, sys, threading
 root, port, lifetime = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+# With a fourth argument (base64 of "user:password"), every request must carry it as Basic auth.
+auth = sys.argv[4] if len(sys.argv) > 4 else None
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -27,6 +29,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.rfile.read(length) if length else b""
     def run(self):
         data = self.body()
+        if auth and self.headers.get("Authorization", "") != "Basic " + auth:
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Basic realm="folio-test"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         path, _, query = self.path.partition("?")
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
                "GIT_CONFIG_NOSYSTEM": "1", "GIT_PROJECT_ROOT": root, "GIT_HTTP_EXPORT_ALL": "1",
@@ -61,13 +69,15 @@ final class GitHTTPServer {
     let port: UInt16
     private let process: Foundation.Process
 
-    init(root: URL, environment: [String: String], lifetime: TimeInterval = 300) throws {
+    /// Serves `root`; with `basicAuth` (user, password) every request must carry those credentials (else 401).
+    init(root: URL, environment: [String: String], lifetime: TimeInterval = 300, basicAuth: (String, String)? = nil) throws {
         port = freeLoopbackPort()
         let script = root.deletingLastPathComponent().appendingPathComponent("http-bridge-\(port).py")
         try Data(httpBridgeScript.utf8).write(to: script)
         process = Foundation.Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, root.path, "\(port)", "\(Int(lifetime))"]
+            + (basicAuth.map { [Data("\($0.0):\($0.1)".utf8).base64EncodedString()] } ?? [])
         process.environment = environment
         let out = Pipe()
         process.standardOutput = out
