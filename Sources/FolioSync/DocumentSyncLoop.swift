@@ -204,6 +204,11 @@ public final class DocumentSyncLoop: Sendable {
         }
         shared.withLock { $0.schedule.timings = timings; $0.remotes = (try? document.remotes()) ?? $0.remotes }
         let continuous = document.continuousSync
+        guard (try? document.remotes())?.isEmpty == false else {
+            shared.withLock { $0.state = SharingState(phase: .notShared, continuous: continuous) }
+            skip("the document has no remote", continuous: continuous, started: started, by: timings.interval)
+            return
+        }
         if options.followsDocumentSetting && !continuous {
             skip("continuous sync is off", continuous: false, started: started, by: timings.interval)
             return

@@ -292,3 +292,23 @@ final class ContinuousSyncTests: XCTestCase {
         XCTAssertNil(missing)
     }
 }
+
+/// `syncInterval` in settings.json: checked like `networkTimeout`.
+final class SyncIntervalSettingTests: XCTestCase {
+    func testGivenASettingsFileWhenSyncIntervalIsOutOfRangeThenLoadingNamesTheFileAndAValidOneIsUsed() throws {
+        // Given settings files with an interval of 0, then of 12 seconds
+        let dir = TemporaryDirectory("folio-interval")
+        let env = dir.environment()
+        let file = Settings.fileURL(environment: env)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"syncInterval": 0}"#.utf8).write(to: file)
+        // When they are loaded, then 0 is refused naming the file, and 12 becomes the documents' default
+        XCTAssertThrowsError(try Settings.load(environment: env)) { XCTAssertTrue("\($0)".contains(file.path), "\($0)") }
+        try Data(#"{"syncInterval": 12}"#.utf8).write(to: file)
+        let settings = try Settings.load(environment: env)
+        XCTAssertEqual(settings.syncInterval, 12)
+        let document = try DocumentStore(settings: settings, environment: env).create(at: dir.path("Doc"), contentType: .plainText, title: "Doc")
+        XCTAssertEqual(try document.effectiveSyncInterval(settings: settings), 12)
+        XCTAssertEqual(try document.effectiveSyncInterval(settings: Settings()), 30)
+    }
+}
