@@ -268,7 +268,7 @@ let syncCommands: [Command] = [
             }
         }
         if !status.conflicts.isEmpty { io.line("\(status.conflicts.count) kept conflict(s): see 'folio conflicts \(document.url.path.shownAsText)'") }
-        io.line(sharingLine(sharing))
+        if sharing.remote != nil { io.line(sharingLine(sharing)) }  // a document with no remote has nothing to say
         return 0
     },
     Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] [--timeout SECONDS] [--dry-run [--json]] | update --check PATH [--source S] [--json]",
