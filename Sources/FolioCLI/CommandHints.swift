@@ -41,6 +41,8 @@ enum CommandHints {
         case let .remoteAhead(path, remote, _): return ": run 'folio pull \(path) \(remote)' first"
         case let .unknownConflict(path, _): return " (see 'folio conflicts \(path)')"
         case .refusedIncoming: return "; ask whoever pushed it to take that out"
+        case let .invalidSyncInterval(path, _): return "; set it with 'folio sync \(path) --continuous on --interval SECONDS'"
+        case .syncBusy: return " (try again in a moment)"
         case .invalidRemoteName, .remoteExists, .pushRejected, .notADocumentSource, .cloneFailed: return nil
         }
     }

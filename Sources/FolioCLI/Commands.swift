@@ -5,7 +5,7 @@ import FolioTemplates
 /// Every `folio` subcommand. Each area adds its commands in its own `*Commands.swift` file and lists them here.
 enum Commands {
     static var all: [Command] {
-        documentCommands + templateCommands + launchCommands + pluginCommands + syncCommands + conflictCommands + completionCommands + [outdatedCommand]
+        documentCommands + templateCommands + launchCommands + pluginCommands + syncCommands + [shareCommand] + conflictCommands + completionCommands + [outdatedCommand]
     }
 
     /// `folio` with no command: the launch screen on a terminal, help otherwise.

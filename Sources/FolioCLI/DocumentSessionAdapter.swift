@@ -2,6 +2,7 @@ import Foundation
 import FolioCore
 import FolioLaunch
 import FolioPlugins
+import FolioSync
 
 /// An open document for the editor host: the plugin's view and commands, the status line's latest commit, the history
 /// browser's pages and diffs, and every command as one commit.
@@ -62,13 +63,24 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
         }
     }
 
-    /// Opens the document at `url` with the plugin host of `environment`.
-    convenience init(url: URL, environment: [String: String]) throws {
+    /// Opens the document at `url` with the plugin host of `environment`; with `sharing`, its sync loop runs while
+    /// the session lives (the editor host's window).
+    convenience init(url: URL, environment: [String: String], sharing: Bool = false) throws {
         let store = try DocumentStore(environment: environment)
         let document = try store.open(at: url)
-        self.init(document: document, host: PluginHost(environment: environment, settings: store.settings),
-                  associations: store.settings.editorAssociations)
+        let host = PluginHost(environment: environment, settings: store.settings)
+        self.init(document: document, host: host, associations: store.settings.editorAssociations)
+        guard sharing else { return }
+        // The window's sharing: its sync loop starts now (the first look at the remote is immediate), and merges,
+        // conflict lists and previews use this window's plugin host.
+        sharingAdapter = SharingAdapter(document: document.url, store: store, environment: environment,
+                                        editors: PluginSemanticMerger(host: host, associations: store.settings.editorAssociations))
     }
+
+    /// The document's sharing, for a window opened with `sharing` (`init(url:environment:sharing:)`); set once,
+    /// before the session is handed to the launcher.
+    private(set) var sharingAdapter: SharingAdapter?
+    var sharing: (any DocumentSharing)? { sharingAdapter }
 
     func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock(); defer { lock.unlock() }
@@ -104,6 +116,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     }
 
     private func performLocked(_ effect: AppEffect) throws {
+        defer { sharingAdapter?.loop.notifyCommitted() }  // a new version is pushed after the debounce
         try locked {
             switch effect {
             case let .runEditorCommand(id, arguments, base, selection):

@@ -35,7 +35,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
         var session: DocumentSessionAdapter?
         if let url = documentURL {
             do {
-                let opened = try DocumentSessionAdapter(url: url, environment: environment)
+                let opened = try DocumentSessionAdapter(url: url, environment: environment, sharing: true)
                 recent.record(opened.document)
                 session = opened
             } catch {

@@ -18,6 +18,8 @@ struct RecentDocumentsAdapter: RecentDocumentsProvider {
 
     func setPinned(_ pinned: Bool, path: String) throws { try recent.setPinned(pinned, path: path) }
     func remove(path: String) throws { try recent.remove(path: path) }
+    /// The state the document's last sync round saved (`.git/folio/sync-state.json`); not shared when none.
+    func sharingState(path: String) -> SharingState { SharingState.saved(documentPath: path) ?? .notShared }
 }
 
 let launchCommands: [Command] = [

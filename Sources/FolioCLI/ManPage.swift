@@ -28,6 +28,14 @@ enum ManPage {
             page += ".TP\n.B folio \(escape(command.usage))\n\(escape(command.summary))\n"
         }
         page += """
+        .SH CONTINUOUS SYNC
+        A document with continuous sync on (after \\fBfolio clone\\fR or \\fBfolio share\\fR, or
+        \\fBfolio sync\\fR \\fIPATH\\fR \\fB\\-\\-continuous on\\fR) is pushed shortly after each change and
+        pulled when its remote moves, while \\fBfolio sync \\-\\-watch\\fR or an editor window runs. Offline,
+        changes wait as commits and retries back off. \\fBscripts/install\\fR installs the systemd user unit
+        \\fIPREFIX/lib/systemd/user/folio\\-sync.service\\fR, which runs \\fBfolio sync \\-\\-watch\\fR for the
+        recent documents with continuous sync on; enable it with
+        \\fBsystemctl \\-\\-user enable \\-\\-now folio\\-sync.service\\fR.
         .SH EXIT STATUS
         0 on success, 1 when the command failed, 2 for a usage mistake.
         .SH ENVIRONMENT
@@ -41,6 +49,10 @@ enum ManPage {
         .B FOLIO_SSH_KNOWN_HOSTS
         The known_hosts file ssh remotes are checked against (default \\fI~/.ssh/known_hosts\\fR).
         .TP
+        .B NETRC
+        The file http(s) remotes take a login and token from when the server asks (default \\fI~/.netrc\\fR:
+        \\fBmachine\\fR \\fIHOST\\fR \\fBlogin\\fR \\fINAME\\fR \\fBpassword\\fR \\fITOKEN\\fR); never copied into a document.
+        .TP
         .B XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_STATE_HOME, XDG_CACHE_HOME
         Where settings, user plugins, window state and crash reports, and template caches are kept (under \\fIfolio/\\fR).
         .SH FILES
@@ -50,6 +62,9 @@ enum ManPage {
         .TP
         .I PREFIX/share/folio/templates/
         The bundled template repository.
+        .TP
+        .I PREFIX/lib/systemd/user/folio\\-sync.service
+        The systemd user unit running \\fBfolio sync \\-\\-watch\\fR.
         .TP
         .I PREFIX/bin/folio\\-plugin\\-host
         The process each plugin runs in (also looked for in \\fIPREFIX/libexec/folio/\\fR).

@@ -32,6 +32,8 @@ struct StatusReport: Encodable {
     let remotes: [RemoteStatus]
     let conflicts: [String]
     let workTree: WorkTree
+    /// The sharing state (`SharingState`) and its one-line summary.
+    var sharing: SharingReport?
 
     init(_ status: SyncStatus, unrecordedChanges: [String], workTree: WorkTreeStatus) {
         path = status.path; branch = status.branch; head = status.head
@@ -41,7 +43,7 @@ struct StatusReport: Encodable {
         self.workTree = WorkTree(current: workTree.isCurrent, outOfDate: workTree.outOfDate, cause: workTree.cause)
     }
 
-    private enum CodingKeys: String, CodingKey { case path, branch, head, unrecordedChanges, nestedRepositories, remotes, conflicts, workTree }
+    private enum CodingKeys: String, CodingKey { case path, branch, head, unrecordedChanges, nestedRepositories, remotes, conflicts, workTree, sharing }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -56,6 +58,7 @@ struct StatusReport: Encodable {
         try tree.encode(workTree.current, forKey: .current)
         try tree.encode(workTree.outOfDate, forKey: .outOfDate)
         try tree.encode(workTree.cause, forKey: .cause)  // null when current or unknown, never left out
+        try container.encodeIfPresent(sharing, forKey: .sharing)
     }
 
     private enum WorkTreeKeys: String, CodingKey { case current, outOfDate, cause }
@@ -191,7 +194,10 @@ let syncCommands: [Command] = [
         let outcome = try document.pull(from: remote, options: syncOptions(io, args, label: "Receiving"))
         return try reportPull(outcome, document: document, remote: remote, args, io)
     },
-    Command("sync", usage: "sync PATH [REMOTE] [--timeout SECONDS]", summary: "Pull, then push", options: ["--timeout"]) { args, io in
+    Command("sync", usage: "sync PATH [REMOTE] [--timeout SECONDS] | sync PATH --continuous on|off [--interval SECONDS] | sync --watch [--interval SECONDS] [--timeout SECONDS] [PATH...]",
+            summary: "Pull, then push (--continuous: keep the document in sync in the background from now on; --watch: sync the given documents, else the recent ones with continuous sync on, until interrupted)",
+            options: ["--timeout", "--continuous", "--interval"], flags: ["--watch"]) { args, io in
+        if let exit = try continuousSyncVariant(args, io) { return exit }
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(2)
         let remote = args.optionalPositional(1)
@@ -241,7 +247,13 @@ let syncCommands: [Command] = [
         // Files Folio could not bring up to date (and the user has not touched) are reported as such, not as changes.
         let stale = try document.outOfDateFilesNotChangedByTheUser()
         let unrecorded = status.unrecordedChanges.filter { !stale.contains($0) }
-        if args.flag("--json") { try io.json(StatusReport(status, unrecordedChanges: unrecorded, workTree: workTree)); return 0 }
+        let sharing = try document.sharingState()
+        if args.flag("--json") {
+            var report = StatusReport(status, unrecordedChanges: unrecorded, workTree: workTree)
+            report.sharing = SharingReport(summary: sharing.summary(), state: sharing)
+            try io.json(report)
+            return 0
+        }
         let changes = unrecorded.isEmpty ? "no unrecorded changes"
             : "unrecorded changes in \(unrecorded.map(\.shownAsText).joined(separator: ", ")) (record them with 'folio commit \(document.url.path.shownAsText)')"
         io.line("On \(status.branch.shownAsText) at \(status.head.prefix(7)); \(changes)")
@@ -256,6 +268,7 @@ let syncCommands: [Command] = [
             }
         }
         if !status.conflicts.isEmpty { io.line("\(status.conflicts.count) kept conflict(s): see 'folio conflicts \(document.url.path.shownAsText)'") }
+        if sharing.remote != nil { io.line(sharingLine(sharing)) }  // a document with no remote has nothing to say
         return 0
     },
     Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] [--timeout SECONDS] [--dry-run [--json]] | update --check PATH [--source S] [--json]",

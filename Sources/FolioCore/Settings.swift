@@ -96,6 +96,9 @@ public struct Settings: Codable, Sendable, Equatable {
     /// Seconds a fetch, push or clone may go without progress before it gives up (`networkTimeout`, 0.1 to 3600);
     /// nil keeps the default (30).
     public var networkTimeout: Double?
+    /// Seconds between two looks at a shared document's remote under continuous sync (`syncInterval`, 1 to 86400);
+    /// nil keeps the default (30). A document's own `folio.syncInterval` wins.
+    public var syncInterval: Double?
 
     public init(author: Author? = nil, sync: SyncMode = .full, colors: [String: String] = [:],
                 templateSources: [TemplateSourceSetting] = [], editorAssociations: [String: String] = [:],
@@ -110,7 +113,7 @@ public struct Settings: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case author, sync, colors, templateSources, editorAssociations, mustache, templateFolders, pluginLimits, networkTimeout
+        case author, sync, colors, templateSources, editorAssociations, mustache, templateFolders, pluginLimits, networkTimeout, syncInterval
     }
 
     /// The keys allowed in each object of the settings file (nil: any key, as in `colors`).
@@ -138,7 +141,17 @@ public struct Settings: Codable, Sendable, Equatable {
         if let networkTimeout, !Self.networkTimeoutRange.contains(networkTimeout) {
             throw DecodingError.dataCorruptedError(forKey: .networkTimeout, in: container, debugDescription: "must be between 0.1 and 3600 seconds")
         }
+        syncInterval = try container.decodeIfPresent(Double.self, forKey: .syncInterval)
+        if let syncInterval, !Self.syncIntervalRange.contains(syncInterval) {
+            throw DecodingError.dataCorruptedError(forKey: .syncInterval, in: container, debugDescription: "must be between 1 and 86400 seconds")
+        }
     }
+
+    /// The seconds `syncInterval` may be.
+    public static let syncIntervalRange: ClosedRange<Double> = 1...86_400
+
+    /// Folio's default interval between two looks at a shared document's remote.
+    public static let defaultSyncInterval: Double = 30
 
     /// The seconds `networkTimeout` may be.
     public static let networkTimeoutRange: ClosedRange<Double> = 0.1...3600

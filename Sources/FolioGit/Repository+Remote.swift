@@ -34,7 +34,8 @@ public struct RemoteInfo: Sendable, Equatable, Encodable {
 /// Credentials, from `environment`: for ssh, the key file `FOLIO_SSH_KEY` alone when it is set (its public half
 /// beside it as `KEY.pub` if present), else the ssh agent and then `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa`; a key's
 /// passphrase from `FOLIO_GIT_SSH_PASSPHRASE`. Over http(s), a user name and password or token from
-/// `FOLIO_GIT_USERNAME` / `FOLIO_GIT_PASSWORD` (or `FOLIO_GIT_TOKEN`).
+/// `FOLIO_GIT_USERNAME` / `FOLIO_GIT_PASSWORD` (or `FOLIO_GIT_TOKEN`), else the server's `machine` entry (or
+/// `default`) in `$NETRC` or `~/.netrc` (`Netrc`); a malformed credentials file stops the transfer with a `NetrcError`.
 ///
 /// An ssh server's host key must be listed for it in known_hosts (`SSHKnownHosts`: `FOLIO_SSH_KNOWN_HOSTS`, then
 /// `~/.ssh/known_hosts`, then `/etc/ssh/ssh_known_hosts`); an unknown, changed or revoked key stops the transfer with
@@ -73,6 +74,8 @@ private final class TransferContext {
     let remoteURL: String
     /// Why a host key was refused, set by the certificate callback (libgit2 replaces its error message).
     var hostKeyRefusal: String?
+    /// A credentials file that could not be used (`NetrcError`): the transfer's error instead of libgit2's.
+    var credentialProblem: (any Error)?
     /// Stops the transfer on a cancel or when it stalls, even while libgit2 waits on a silent socket.
     let watch: TransferWatch
 
@@ -141,10 +144,20 @@ private func installCallbacks(_ callbacks: inout git_remote_callbacks, context: 
                 return git_credential_ssh_key_new(out, user, pub, key, env["FOLIO_GIT_SSH_PASSPHRASE"])
             }
         }
-        if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0, context.passwordAttempts == 0,
-           let secret = env["FOLIO_GIT_PASSWORD"] ?? env["FOLIO_GIT_TOKEN"] {
+        if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0, context.passwordAttempts == 0 {
             context.passwordAttempts += 1
-            return git_credential_userpass_plaintext_new(out, env["FOLIO_GIT_USERNAME"] ?? user, secret)
+            if let secret = env["FOLIO_GIT_PASSWORD"] ?? env["FOLIO_GIT_TOKEN"] {
+                return git_credential_userpass_plaintext_new(out, env["FOLIO_GIT_USERNAME"] ?? user, secret)
+            }
+            do {
+                let host = url.flatMap { URLComponents(string: String(cString: $0))?.host } ?? ""
+                if let found = try Netrc.load(environment: env)?.credentials(host: host) {
+                    return git_credential_userpass_plaintext_new(out, found.login ?? user, found.password)
+                }
+            } catch {
+                context.credentialProblem = error
+                return GIT_EUSER.rawValue
+            }
         }
         return GIT_PASSTHROUGH.rawValue
     }
@@ -260,7 +273,7 @@ extension Repository {
             do {
                 return try context.watch.run { try body(remote, context) }
             } catch {
-                throw context.watch.stopError(operation, nameOrURL) ?? error
+                throw context.credentialProblem ?? context.watch.stopError(operation, nameOrURL) ?? error
             }
         }
     }
@@ -302,6 +315,30 @@ extension Repository {
             if code == GIT_ENOTFOUND.rawValue { return nil }
             try check(code, "read default branch", nameOrURL)
             return buf.ptr.map { String(cString: $0) }
+        }
+    }
+
+    /// The commit `branch` (`refs/heads/main`) names on a remote, asked over the network without fetching anything
+    /// (git's ref advertisement, like `git ls-remote`); nil when the remote has no such branch. The id comes from the
+    /// remote and is untrusted: compare it with a tracking ref, and bring anything new in only through a fetch.
+    public func remoteBranchTip(_ nameOrURL: String, branch: String, options: TransferOptions = TransferOptions()) throws -> ObjectID? {
+        try withTransfer(nameOrURL, "look at", options: options) { remote, context in
+            var callbacks = git_remote_callbacks()
+            try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "remote callbacks")
+            installCallbacks(&callbacks, context: context)
+            let connected = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil)
+            if connected < 0 { try context.throwIfHostKeyRefused("connect", nameOrURL) }
+            try check(connected, "connect", nameOrURL)
+            defer { git_remote_disconnect(remote) }
+            var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+            var count = 0
+            try check(git_remote_ls(&heads, &count, remote), "list refs", nameOrURL)
+            guard let heads else { return nil }
+            for index in 0..<count {
+                guard let head = heads[index], let name = head.pointee.name, String(cString: name) == branch else { continue }
+                return withUnsafePointer(to: head.pointee.oid) { ObjectID($0) }
+            }
+            return nil
         }
     }
 

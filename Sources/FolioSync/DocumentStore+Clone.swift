@@ -4,7 +4,7 @@ import FolioGit
 
 extension DocumentStore {
     /// Clones the Folio document at `source` (a path or URL) into `url` with libgit2: the default branch is checked
-    /// out with a matching index, `origin` is its remote. A source without `.folio/document.json` is refused and
+    /// out with a matching index, `origin` is its remote, and continuous sync is on. A source without `.folio/document.json` is refused and
     /// nothing is left behind; so is a failed or interrupted transfer.
     public func clone(from source: String, to url: URL, options: TransferOptions = TransferOptions()) throws -> Document {
         let fm = FileManager.default
@@ -74,6 +74,7 @@ extension DocumentStore {
         try repository.setHead("refs/heads/\(branch)")
         try repository.setConfig("branch.\(branch).remote", "origin")
         try repository.setConfig("branch.\(branch).merge", "refs/heads/\(branch)")
+        try repository.setConfig(Document.continuousSyncKey, true)  // a cloned document keeps itself in sync
         try repository.checkoutHeadIntoEmptyWorkTree()
     }
 }

@@ -4,7 +4,7 @@ import FolioPlugins
 
 /// The semantic merge of the editor plugins (`folio.semantic-merge/1`): the editor chosen for a content type
 /// merges item by item when it offers the capability.
-public struct PluginSemanticMerger: SemanticMerging {
+public struct PluginSemanticMerger: SemanticMerging, Sendable {
     private let host: PluginHost
     private let associations: [String: String]
 

@@ -26,6 +26,11 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
     case cloneFailed(String, String)
     /// What a remote sent was refused before anything was kept (the document's path, nil for a clone; the refusal).
     case refusedIncoming(document: String?, IncomingRefused)
+    /// A document's `folio.syncInterval` is not a number of seconds within `Settings.syncIntervalRange` (document
+    /// path, the value as written).
+    case invalidSyncInterval(document: String, value: String)
+    /// Another process is syncing the document right now (document path).
+    case syncBusy(String)
 
     public var description: String {
         switch self {
@@ -55,6 +60,10 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
             return "\(path): \(refused)"
         case let .refusedIncoming(nil, refused):
             return refused.description
+        case let .invalidSyncInterval(path, value):
+            return "\(path): sync interval '\(value.prefix(40))' is not a number of seconds from 1 to 86400"
+        case let .syncBusy(path):
+            return "\(path): another Folio process is syncing this document right now"
         }
     }
 

@@ -34,7 +34,8 @@ final class InstallTests: XCTestCase {
                      "lib/folio/plugins/libFolioChecklist.folio-plugin.json", "lib/folio/plugins/libFolioShapes.so",
                      "lib/folio/swift/libswiftCore.so", "share/folio/templates/catalog.json", "include/folio/folio_plugin.h",
                      "lib/pkgconfig/folio-plugin.pc", "share/man/man1/folio.1", "share/bash-completion/completions/folio",
-                     "share/zsh/site-functions/_folio", "share/fish/vendor_completions.d/folio.fish"] {
+                     "share/zsh/site-functions/_folio", "share/fish/vendor_completions.d/folio.fish",
+                     "lib/systemd/user/folio-sync.service"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "missing \(file)")
         }
         var environment = ProcessInfo.processInfo.environment
@@ -58,6 +59,11 @@ final class InstallTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: "/opt/folio-test"), "nothing is written outside DESTDIR")
         let pc = try String(contentsOfFile: stage.path + "/opt/folio-test/lib/pkgconfig/folio-plugin.pc", encoding: .utf8)
         XCTAssertTrue(pc.contains("prefix=/opt/folio-test\n"), pc)
+        // The systemd user unit runs the installed folio's watch (the prefix, never the DESTDIR) and restarts it on failure
+        let unit = try String(contentsOfFile: stage.path + "/opt/folio-test/lib/systemd/user/folio-sync.service", encoding: .utf8)
+        XCTAssertTrue(unit.contains("\nExecStart=/opt/folio-test/bin/folio sync --watch\n"), unit)
+        XCTAssertTrue(unit.contains("\nRestart=on-failure\n"), unit)
+        XCTAssertFalse(unit.contains(stage.path), unit)
     }
 
     func testGivenAnInstallMovedElsewhereWhenTheSourceTreeAndToolchainAreHiddenThenTemplatesPluginsNewAndEditWork() throws {

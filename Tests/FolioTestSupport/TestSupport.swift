@@ -165,17 +165,18 @@ public final class GitDaemon: @unchecked Sendable {
     public let port: UInt16
     private let process: Foundation.Process
 
-    public init(basePath: URL, environment: [String: String]) throws {
-        port = freeLoopbackPort()
+    /// Starts serving on `port` (a free one when nil: pass the port of a stopped daemon to restart it).
+    public init(basePath: URL, environment: [String: String], port: UInt16? = nil) throws {
+        self.port = port ?? freeLoopbackPort()
         process = Foundation.Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "daemon", "--listen=127.0.0.1", "--port=\(port)", "--export-all", "--enable=receive-pack",
+        process.arguments = ["git", "daemon", "--listen=127.0.0.1", "--port=\(self.port)", "--export-all", "--enable=receive-pack",
                              "--reuseaddr", "--base-path=\(basePath.path)", basePath.path]
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        _ = waitForLoopbackPort(port, seconds: 10)
+        _ = waitForLoopbackPort(self.port, seconds: 10)
     }
 
     /// The `git://` URL of a repository under the base path.

@@ -1,0 +1,53 @@
+import Foundation
+import FolioCore
+import FolioLaunch
+import FolioPlugins
+import FolioSync
+
+/// The conflict screen's side of `DocumentSharing`: kept conflicts as items (and files chosen whole), the document
+/// as a set of choices would make it, drawn by its editor, and the settlement as one merge commit.
+extension SharingAdapter {
+    func conflicts() throws -> [SharingConflict] {
+        let document = try store.open(at: loop.url)
+        return try document.keptConflicts().map { kept in
+            let details = try document.conflictDetails(kept.ref, editors: editors)
+            return SharingConflict(ref: details.ref, summary: details.summary, items: details.items + details.files.map(Self.wholeFile))
+        }
+    }
+
+    func preview(ref: String, choices: [String: ItemChoice], width: Int) throws -> [String] {
+        let document = try store.open(at: loop.url)
+        let details = try document.conflictDetails(ref, editors: editors)
+        // Items not chosen yet are drawn as they are here.
+        var complete = Dictionary(uniqueKeysWithValues: details.keys.map { ($0, ItemChoice.mine) })
+        for (key, choice) in expanded(choices, files: details.files) where complete[key] != nil { complete[key] = choice }
+        let bytes = try document.settledBytes(ref, choices: complete, editors: editors)
+        if let editor = try editors?.itemEditor(for: document.metadata.contentType) {
+            return try editor.openDocument(bytes).view(width: max(1, width), height: 10_000, selection: ViewSelection())
+        }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    func settle(ref: String, choices: [String: ItemChoice]) throws -> String {
+        let document = try store.open(at: loop.url)
+        let files = choices[SharingConflict.wholeFile] == nil ? [] : try document.conflictDetails(ref, editors: editors).files
+        let commit = try document.settleConflict(ref, choices: expanded(choices, files: files), editors: editors)
+        loop.syncNow()  // the merge is pushed at once
+        guard let commit else { return "already merged: nothing to settle" }
+        return "[\(commit.id.short)] \(commit.summary)"
+    }
+
+    /// The conflict screen's one whole-file choice (`SharingConflict.wholeFile`) applied to every file chosen whole.
+    private func expanded(_ choices: [String: ItemChoice], files: [String]) -> [String: ItemChoice] {
+        guard let whole = choices[SharingConflict.wholeFile] else { return choices }
+        var result = choices.filter { $0.key != SharingConflict.wholeFile }
+        for file in files where result[file] == nil { result[file] = whole }
+        return result
+    }
+
+    /// A file settled whole, shown as one more item keyed by its path (mine or theirs).
+    private static func wholeFile(_ path: String) -> ItemConflict {
+        ItemConflict(key: path, base: nil, mine: "your \(path)", theirs: "their \(path)",
+                     mineChange: "changed \(path) (chosen whole)", theirsChange: "changed \(path) (chosen whole)")
+    }
+}
