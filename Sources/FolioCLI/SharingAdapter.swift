@@ -63,8 +63,10 @@ final class SharingAdapter: DocumentSharing {
             try document.setSyncInterval(Double(seconds))
             return "looking at the remote every \(seconds) s"
         case let .addRemote(name, url):
+            // A document given a remote here is kept in sync from now on (turned off again with its own action).
             try document.addRemote(name, url: url)
-            return "added remote \(name.shownAsText)"
+            try document.setContinuousSync(true)
+            return "added remote \(name.shownAsText); continuous sync on"
         case let .changeRemote(name, url):
             try document.changeRemote(name, url: url)
             return "remote \(name.shownAsText) now at \(url.shownAsText)"

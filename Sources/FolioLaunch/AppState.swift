@@ -211,7 +211,7 @@ public struct EditorPrompt: Equatable, Sendable {
 
 /// The settings screen: the editable fields and where Esc goes back to.
 public struct SettingsState: Equatable, Sendable {
-    public enum Field: Int, CaseIterable, Sendable { case authorName, authorEmail, sync, color, source, association }
+    public enum Field: Int, CaseIterable, Sendable { case authorName, authorEmail, sync, syncInterval, color, source, association }
     /// The text fields being edited, by field (`sync` is a choice, not text).
     public var inputs: [Field: TextField] = [:]
     public var sync: SyncMode
@@ -232,6 +232,8 @@ public struct SettingsState: Equatable, Sendable {
     public var home: String?
     public var authorName: String { get { text(.authorName) } set { inputs[.authorName] = TextField(newValue) } }
     public var authorEmail: String { get { text(.authorEmail) } set { inputs[.authorEmail] = TextField(newValue) } }
+    /// Whole seconds between two looks at a shared document's remote; empty keeps Folio's default (30 s).
+    public var syncInterval: String { get { text(.syncInterval) } set { inputs[.syncInterval] = TextField(newValue) } }
     /// `NAME=#rrggbb` (an empty value removes the color).
     public var colorEntry: String { get { text(.color) } set { inputs[.color] = TextField(newValue) } }
     /// `NAME URL [REF]` adds or replaces a template source; `-NAME` removes it.
@@ -242,6 +244,7 @@ public struct SettingsState: Equatable, Sendable {
     public init(settings: Settings, returnTo: EditorState? = nil) {
         sync = settings.sync; self.returnTo = returnTo
         authorName = settings.author?.name ?? ""; authorEmail = settings.author?.email ?? ""
+        syncInterval = settings.syncInterval.flatMap { Int(exactly: $0.rounded()) }.map(String.init) ?? ""
     }
     /// `base` with the edited fields applied.
     public func applied(to base: Settings) -> Settings {
@@ -249,6 +252,8 @@ public struct SettingsState: Equatable, Sendable {
         let name = authorName.trimmingCharacters(in: .whitespaces), email = authorEmail.trimmingCharacters(in: .whitespaces)
         settings.author = name.isEmpty && email.isEmpty ? nil : Settings.Author(name: name, email: email)
         settings.sync = sync
+        let seconds = syncInterval.trimmingCharacters(in: .whitespaces)
+        settings.syncInterval = seconds.isEmpty ? nil : Int(seconds).map(Double.init) ?? base.syncInterval
         func pair(_ entry: String) -> (String, String)? {
             guard let eq = entry.firstIndex(of: "=") else { return nil }
             let key = entry[..<eq].trimmingCharacters(in: .whitespaces), value = entry[entry.index(after: eq)...].trimmingCharacters(in: .whitespaces)

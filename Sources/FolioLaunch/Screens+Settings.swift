@@ -58,7 +58,8 @@ extension Screens {
         } else {
             rows += [.section("Author"), .item("name", settings.author?.name ?? "(not set)", failed: false),
                      .item("email", settings.author?.email ?? "(not set)", failed: false), .blank,
-                     .section("Durability"), .item("level", settings.sync.rawValue, failed: false)] + durabilityHelp.map(SettingsRow.help) + [.blank]
+                     .section("Durability"), .item("level", settings.sync.rawValue, failed: false)] + durabilityHelp.map(SettingsRow.help) + [.blank,
+                     .section("Sharing"), .item("sync interval", settings.syncInterval.map { "\(Int(exactly: $0).map(String.init) ?? String($0)) s" } ?? "30 s (default)", failed: false), .blank]
         }
         rows.append(.section("Colors"))
         if settings.colors.isEmpty { rows.append(.item("(defaults)", "", failed: false)) }
@@ -119,6 +120,7 @@ extension Screens {
         case .authorName: "Author name"
         case .authorEmail: "Author email"
         case .sync: "Durability"
+        case .syncInterval: "Sync interval"
         case .color: "Set color"
         case .source: "Add source"
         case .association: "Editor for type"
@@ -134,6 +136,7 @@ extension Screens {
         case .color: "NAME=#rrggbb"
         case .source: "NAME URL [REF] · -NAME removes"
         case .association: "CONTENT.TYPE=EDITOR"
+        case .syncInterval: "30 (seconds between looks at a shared document's remote)"
         default: ""
         }
     }

@@ -29,10 +29,20 @@ extension SettingsState {
             if value.isEmpty { return authorName.trimmingCharacters(in: .whitespaces).isEmpty ? nil : "an e-mail is needed with the name" }
             return Self.emailProblem(value)
         case .sync: return nil
+        case .syncInterval: return value.isEmpty ? nil : Self.syncIntervalProblem(value)
         case .color: return value.isEmpty ? nil : Self.colorProblem(value)
         case .source: return value.isEmpty ? nil : Self.sourceProblem(value, existing: (settings?.templateSources ?? []).map(\.name), home: home)
         case .association: return value.isEmpty ? nil : Self.associationProblem(value, editors: knownEditors)
         }
+    }
+
+    /// Whole seconds within `Settings.syncIntervalRange`.
+    static func syncIntervalProblem(_ value: String) -> String? {
+        let range = Settings.syncIntervalRange
+        guard let seconds = Int(value), range.contains(Double(seconds)) else {
+            return "'\(value)' is not a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound))"
+        }
+        return nil
     }
 
     /// `name@host.tld`, one `@`, no spaces or angle brackets.

@@ -33,8 +33,54 @@ final class SharingAdapterTests: XCTestCase {
         XCTAssertTrue(adapter.state().continuous)
         XCTAssertEqual(try document.syncInterval(), 5)
         XCTAssertTrue(eventually { adapter.remotes() == [SharingRemote(name: "origin", url: server.path)] })
-        // And the item-by-item conflict methods say plainly that they are not wired yet
-        XCTAssertThrowsError(try adapter.conflicts()) { XCTAssertTrue("\($0)".contains("not available"), "\($0)") }
+        // And there is nothing to settle
+        XCTAssertEqual(try adapter.conflicts(), [])
+    }
+
+    func testGivenARemoteAddedFromTheWindowThenContinuousSyncIsOn() throws {
+        let dir = TemporaryDirectory("folio-adapter")
+        let env = dir.environment()
+        let store = DocumentStore(settings: Settings(sync: .none), environment: env)
+        let document = try store.create(at: dir.path("Doc"), contentType: .plainText, title: "Doc")
+        let adapter = SharingAdapter(document: document.url, store: store, environment: env)
+        XCTAssertFalse(document.continuousSync)
+        let added = try adapter.perform(.addRemote(name: "origin", url: dir.path("doc.git").path), progress: { _ in }, isCancelled: { false })
+        XCTAssertEqual(added, "added remote origin; continuous sync on")
+        XCTAssertTrue(try store.open(at: document.url).continuousSync)
+    }
+
+    func testGivenAKeptConflictInAPlainTextDocumentWhenSettledWholeThroughTheAdapterThenTheirsIsOneMergeCommit() throws {
+        // Given two copies of a plain-text document through a bare repository, each changing the same line
+        let dir = TemporaryDirectory("folio-adapter")
+        let env = dir.environment()
+        let store = DocumentStore(settings: Settings(sync: .none), environment: env)
+        let mine = try store.create(at: dir.path("Mine"), contentType: .plainText, title: "Doc")
+        try mine.write(Data("one\n".utf8), to: "document.txt", message: "One")
+        let server = dir.path("doc.git")
+        XCTAssertEqual(try git(["init", "--bare", "-q", "-b", "main", server.path], in: dir.url, environment: env).status, 0)
+        try mine.addRemote("origin", url: server.path)
+        try mine.push()
+        let theirs = try store.clone(from: server.path, to: dir.path("Theirs"))
+        try theirs.write(Data("theirs\n".utf8), to: "document.txt", message: "Theirs")
+        try theirs.push()
+        try mine.write(Data("mine\n".utf8), to: "document.txt", message: "Mine")
+        guard case .conflict = try mine.pull() else { return XCTFail("a kept conflict") }
+        let adapter = SharingAdapter(document: mine.url, store: store, environment: env)
+        // When the window lists it: one conflict, the file to choose whole
+        let conflicts = try adapter.conflicts()
+        XCTAssertEqual(conflicts.count, 1)
+        XCTAssertEqual(conflicts.first?.items.map(\.key), ["document.txt"])
+        let ref = try XCTUnwrap(conflicts.first?.ref)
+        // The preview before any choice shows mine, and with theirs chosen shows theirs
+        XCTAssertEqual(try adapter.preview(ref: ref, choices: [:], width: 40).first, "mine")
+        XCTAssertEqual(try adapter.preview(ref: ref, choices: [SharingConflict.wholeFile: .theirs], width: 40).first, "theirs")
+        // Then settling theirs makes one merge commit of both versions, and nothing is left to settle
+        let summary = try adapter.settle(ref: ref, choices: [SharingConflict.wholeFile: .theirs])
+        XCTAssertTrue(summary.contains("Settle conflict"), summary)
+        let settled = try store.open(at: mine.url)
+        XCTAssertEqual(try settled.read(path: "document.txt"), Data("theirs\n".utf8))
+        XCTAssertEqual(try git(["rev-list", "--parents", "-n", "1", "HEAD"], in: mine.url, environment: env).stdout.split(separator: " ").count, 3)
+        XCTAssertEqual(try adapter.conflicts(), [])
     }
 }
 

@@ -84,6 +84,24 @@ final class EditorHostTests: XCTestCase {
         XCTAssertEqual(effects, [.saveSettings(Settings(author: .init(name: "Ada", email: "ada@example.com"), sync: .none))])
     }
 
+    func testGivenTheSettingsScreenWhenASyncIntervalIsTypedThenItIsSavedAndOneOutOfRangeIsRefusedOnItsField() {
+        // Given the settings screen, the sync interval field below Durability
+        var state = AppState()
+        state.screen = .settings(SettingsState(settings: Settings()))
+        // When 5 is typed there and saved, then the saved settings look at a remote every 5 s
+        let (after, effects) = run([.down, .down, .down] + "5".map(Key.character) + [.enter], from: state)
+        var expected = Settings()
+        expected.syncInterval = 5
+        XCTAssertEqual(effects, [.saveSettings(expected)])
+        // And 0 (or a word) is refused on its field, nothing saved
+        for bad in ["0", "often", "99999999999999999999"] {
+            let (refused, none) = run([.backspace] + bad.map(Key.character) + [.enter], from: after)
+            XCTAssertEqual(none, [], bad)
+            guard case let .settings(screen) = refused.screen else { return XCTFail("still on settings") }
+            XCTAssertEqual(screen.problems[.syncInterval], "'\(bad)' is not a number of seconds from 1 to 86400")
+        }
+    }
+
     func testSettingsEditColorsTemplateSourcesAndEditorAssociations() {
         // Given the settings screen with one source already configured
         var state = AppState()
@@ -91,7 +109,7 @@ final class EditorHostTests: XCTestCase {
         state.screen = .settings(SettingsState(settings: state.settings))
         func typing(_ text: String) -> [Key] { text.map(Key.character) }
         // When a color, a new source and an association are typed on their fields and saved
-        let keys: [Key] = [.down, .down, .down] + typing("accent=#89b4fa") + [.down] + typing("team git://127.0.0.1/t.git v2")
+        let keys: [Key] = [.down, .down, .down, .down] + typing("accent=#89b4fa") + [.down] + typing("team git://127.0.0.1/t.git v2")
             + [.down] + typing("org.folio.story=plain-text") + [.enter]
         let (after, effects) = run(keys, from: state)
         // Then the saved settings hold all three, and the old source is kept

@@ -89,7 +89,7 @@ final class ScreenGoldenSizesTests: XCTestCase {
             state.templates = [TemplateSourceStatus(name: "team", state: .failed("could not resolve host example.invalid"))]
             state.knownEditors = ["checklist", "story"]
             state.screen = .settings(SettingsState(settings: state.settings))
-            state = press([.down, .down, .down] + "accent=#nothex".map(Key.character) + [.tab], state)
+            state = press([.down, .down, .down, .down] + "accent=#nothex".map(Key.character) + [.tab], state)
             assertGolden(frame(state, w, h), "sizes/settings-\(w)x\(h)")
         }
     }
