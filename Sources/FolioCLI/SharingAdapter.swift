@@ -78,6 +78,8 @@ final class SharingAdapter: DocumentSharing {
         }
     }
 
+    func cancelRound() { loop.cancel() }
+
     func syncInterval() -> Int? {
         guard let document = try? store.open(at: loop.url) else { return nil }
         let seconds = ((try? document.syncInterval()) ?? nil) ?? store.settings.syncInterval ?? 30

@@ -34,6 +34,8 @@ public enum SharingRequest: Equatable, Sendable {
     case perform(SharingAction)
     /// Stops the action running (Esc): its `isCancelled` returns true from now on.
     case cancel
+    /// Stops the sync loop's own round in progress (Esc while the status line says syncing and no action runs).
+    case cancelRound
     /// Reads the kept conflicts (`.conflicts` or `.conflictsFailed` arrives).
     case loadConflicts
     /// Draws the document as a conflict's choices would make it (dropped when a newer request came meanwhile).
@@ -125,6 +127,13 @@ extension AppState {
     /// Esc while a sharing action runs and nothing nearer takes Esc (a prompt, the palette, a selection, a field
     /// being edited): the action is asked to stop. Nil when the key is handled as usual.
     func handlingDuringSharing(_ key: Key) -> (AppState, [AppEffect])? {
+        if key == .escape, sharingActivity == nil, !helpOpen, confirming == nil, case var .editor(editor) = screen,
+           editor.sharing?.phase == .syncing, editor.prompt == nil, !editor.paletteOpen, editor.selectionAnchor == nil {
+            var state = self
+            editor.hint = "stopping the sync in progress; nothing is half-done"
+            state.screen = .editor(editor)
+            return (state, [.sharing(.cancelRound)])
+        }
         guard key == .escape, var activity = sharingActivity, activity.cancellable, !activity.cancelling, !helpOpen, confirming == nil
         else { return nil }
         switch screen {

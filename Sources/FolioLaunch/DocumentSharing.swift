@@ -58,8 +58,12 @@ public protocol DocumentSharing: Sendable {
     /// How often the remote is looked at, in seconds, for this document (the remote settings screen shows it); nil
     /// when not known. Cheap, from memory. Defaults to nil.
     func syncInterval() -> Int?
+    /// Stops the sync round the document's own loop is running, if any (Esc); it ends as if offline, nothing
+    /// half-done. Defaults to nothing.
+    func cancelRound()
 }
 
 extension DocumentSharing {
     public func syncInterval() -> Int? { nil }
+    public func cancelRound() {}
 }

@@ -34,6 +34,7 @@ final class SharingRuntime: Sendable {
         switch request {
         case let .perform(action): perform(action, sharing: sharing)
         case .cancel: state.withLock { $0.cancelled = true }
+        case .cancelRound: sharing.cancelRound()
         case .loadConflicts:
             queue.async { [mailbox] in
                 do { mailbox.post(.sharing(.conflicts(try sharing.conflicts()))) } catch { mailbox.post(.sharing(.conflictsFailed(LaunchApp.oneLine(error)))) }

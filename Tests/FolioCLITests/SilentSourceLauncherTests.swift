@@ -87,7 +87,7 @@ final class SilentSourceLauncherTests: XCTestCase {
         // When the source is removed in Settings (, then Tab to the source field, "-silent", ⏎)
         try tmux(["send-keys", "-t", "r:0", ","])
         waitFor(text: "Settings")
-        for _ in 0..<4 { try tmux(["send-keys", "-t", "r:0", "Tab"]) }
+        for _ in 0..<5 { try tmux(["send-keys", "-t", "r:0", "Tab"]) }
         try tmux(["send-keys", "-t", "r:0", "-l", "--", "-silent"])
         let saved = Date()
         try tmux(["send-keys", "-t", "r:0", "Enter"])
