@@ -2,8 +2,9 @@ import FolioCore
 import FolioPlugins
 import Foundation
 
-/// `folio plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS]`: the conformance suite, each test in
-/// its own plugin host process. Prints each test (failures with the command, the reproducer files and a command line
+/// `folio plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS] [--seed N] [--calls N]`: the
+/// conformance suite, each test in its own plugin host process, with valid calls generated from the commands' usages
+/// (`--seed` repeats a run's calls). Prints each test (failures with the call, the reproducer files and a command line
 /// that runs the test again) and a summary; exit 1 when a test failed.
 func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let library = io.url(try args.positional(1, "FILE.so"))
@@ -15,6 +16,14 @@ func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         guard (1...3600).contains(seconds) else { throw UsageError("--timeout must be between 1 and 3600 seconds") }
         validator.timeout = .seconds(seconds)
     }
+    if let text = args.value("--seed") {
+        guard let seed = UInt64(text) else { throw UsageError("--seed needs a whole number from 0 to \(UInt64.max), got '\(text)'") }
+        validator.seed = seed
+    }
+    if let calls = try args.int("--calls") {
+        guard (1...100_000).contains(calls) else { throw UsageError("--calls must be between 1 and 100000") }
+        validator.callCount = calls
+    }
     let json = args.flag("--json")
     let report = try validator.run { test in
         guard !json else { return }
@@ -25,9 +34,15 @@ func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         if let rerun = test.rerun { io.line("  rerun: \(rerun)") }
     }
     if json {
-        struct Output: Encodable { let library: String; let ok: Bool; let passed: Int; let failed: Int; let reproducers: String?; let tests: [PluginValidationTest] }
-        try io.json(Output(library: report.library, ok: report.ok, passed: report.passed, failed: report.failed, reproducers: report.reproducers, tests: report.tests))
+        struct Output: Encodable { let library: String; let ok: Bool; let passed: Int; let failed: Int; let seed: UInt64; let reproducers: String?; let tests: [PluginValidationTest] }
+        try io.json(Output(library: report.library, ok: report.ok, passed: report.passed, failed: report.failed, seed: validator.seed,
+                           reproducers: report.reproducers, tests: report.tests))
     } else {
+        if report.tests.contains(where: { !$0.passed && $0.name.hasPrefix("calls/") }) {
+            let documents = validator.samples.map { " --document " + PluginValidator.shellQuoted($0.path) }.joined()
+            io.line("the same calls again: folio plugins validate \(PluginValidator.shellQuoted(library.path))\(documents) --seed \(validator.seed)"
+                    + (validator.callCount == 100 ? "" : " --calls \(validator.callCount)") + (validator.timeout == nil ? "" : " --timeout \(args.value("--timeout") ?? "")"))
+        }
         io.line("\(library.path): \(report.tests.count) test\(report.tests.count == 1 ? "" : "s"), \(report.passed) passed, \(report.failed) failed"
                 + (report.reproducers.map { "; reproducers in \($0)" } ?? ""))
     }

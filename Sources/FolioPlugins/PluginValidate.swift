@@ -42,8 +42,14 @@ public struct PluginValidator: Sendable {
     public var library: URL
     /// Sample documents for the round trip, render, command, extension and buffer tests (none: the empty document).
     public var samples: [URL] = []
-    /// Each test's deadline.
-    public var timeout: Duration = .seconds(30)
+    /// The deadline of each plugin call the tests make; nil for Folio's own (`PluginLimits`: 5 s a call, 1 s a render).
+    public var timeout: Duration?
+    /// The seed of the generated calls: the same seed (and plugin) makes the same calls.
+    public var seed: UInt64 = .random(in: 1...999_999_999)
+    /// How many calls are generated for each editor and sample.
+    public var callCount = 100
+    /// A whole test process's backstop (each plugin call in it has its own deadline).
+    static let processTimeout: Duration = .seconds(300)
     /// How many tests run at once (each in its own process).
     public var jobs: Int = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
     /// The `folio-plugin-host` to run the tests in.
@@ -115,7 +121,7 @@ public struct PluginValidator: Sendable {
                     return state.next
                 }
                 guard let index else { return }
-                let result = runTest(tests[index]).0
+                let result = runPlanned(tests[index])
                 state.withLock { $0.results[index] = result }
                 reported.withLock { reported in
                     // Emit every finished result whose predecessors are all out.
@@ -157,6 +163,8 @@ struct PlannedTest: Sendable {
     var inputs: [(url: URL, bytes: Data)] = []
     /// Options passed to the host (`--document FILE`, `--width W`…).
     var options: [String] = []
+    /// A `calls` test's generated calls, the sample they start from and where each call's input is written.
+    var calls: GeneratedCalls?
 }
 
 /// The editors and commands the descriptor test reported.
