@@ -41,7 +41,7 @@ func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         if report.tests.contains(where: { !$0.passed && $0.name.hasPrefix("calls/") }) {
             let documents = validator.samples.map { " --document " + PluginValidator.shellQuoted($0.path) }.joined()
             io.line("the same calls again: folio plugins validate \(PluginValidator.shellQuoted(library.path))\(documents) --seed \(validator.seed)"
-                    + (validator.callCount == 100 ? "" : " --calls \(validator.callCount)") + (validator.timeout == nil ? "" : " --timeout \(args.value("--timeout") ?? "")"))
+                    + (validator.callCount == PluginValidator.defaultCallCount ? "" : " --calls \(validator.callCount)") + (validator.timeout == nil ? "" : " --timeout \(args.value("--timeout") ?? "")"))
         }
         io.line("\(library.path): \(report.tests.count) test\(report.tests.count == 1 ? "" : "s"), \(report.passed) passed, \(report.failed) failed"
                 + (report.reproducers.map { "; reproducers in \($0)" } ?? ""))

@@ -28,7 +28,11 @@ extension HostValidate {
         }
     }
 
-    /// Runs `calls` in order from `sample`; `state` receives each call's input document (serialized) before it runs.
+    /// Calls run one after another before starting again from the sample (documents stay small, the run linear).
+    public static let walkLength = 50
+
+    /// Runs `calls` in order from `sample`, each on the previous one's result, starting again from the sample every
+    /// `walkLength` calls; `state` receives each call's input document (serialized) before it runs.
     static func generatedCalls(_ editor: RawEditor, _ sample: [UInt8], _ calls: [GeneratedCall], state: String?, refusable: Bool) throws {
         step("open the sample")
         let opened = editor.open(sample)
@@ -37,6 +41,12 @@ extension HostValidate {
         guard var current = opened.handle else { throw ValidationFailure("open(the sample) returned OK but no document") }
         defer { editor.release(current) }
         for (index, call) in calls.enumerated() {
+            if index > 0 && index % walkLength == 0 {
+                step("open the sample again")
+                let again = try editor.openAccepted(sample, what: "the sample")
+                editor.release(current)
+                current = again
+            }
             writeLine("call \(index + 1)")
             if let next = try run(call, on: current, editor, state: state) {
                 editor.release(current)

@@ -88,19 +88,22 @@ extension PluginValidator {
         return (result, plan)
     }
 
-    /// The deadlines passed to every test process, in milliseconds.
-    var deadlineOptions: [String] {
+    /// The deadlines passed to a test process, in milliseconds: Folio's own (or `timeout`), except that the hostile
+    /// documents and arguments (a 1 MiB title, 65,536 lines) are not real use: their renders get a call's deadline.
+    func deadlineOptions(_ test: PlannedTest) -> [String] {
         func milliseconds(_ duration: Duration) -> String {
             String(max(1, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
         }
-        return ["--call-deadline", milliseconds(timeout ?? PluginLimits().call), "--render-deadline", milliseconds(timeout ?? PluginLimits().render)]
+        let call = timeout ?? PluginLimits().call
+        let render = ["command", "document"].contains(test.kind) ? call : timeout ?? PluginLimits().render
+        return ["--call-deadline", milliseconds(call), "--render-deadline", milliseconds(render)]
     }
 
     /// Runs one test in its own host process: its result, the plan the descriptor test reported and the lines it printed.
     func runHost(_ test: PlannedTest) -> (PluginValidationTest, ValidationPlan, [Substring]) {
         var result = PluginValidationTest(name: test.name, status: "fail", details: "", editor: test.editor, command: test.command, inputs: [],
                                           signal: nil, rerun: nil)
-        let arguments = ["--validate", test.kind, library.path] + (test.editor.map { ["--editor", $0] } ?? []) + test.options + deadlineOptions
+        let arguments = ["--validate", test.kind, library.path] + (test.editor.map { ["--editor", $0] } ?? []) + test.options + deadlineOptions(test)
         result.rerun = ([hostExecutable.path] + arguments).map(Self.shellQuoted).joined(separator: " ")
         result.inputs = test.inputs.map(\.url.path) + stride(from: 0, to: test.options.count - 1, by: 1).compactMap { index in
             test.options[index] == "--document" && !test.inputs.contains { $0.url.path == test.options[index + 1] } ? test.options[index + 1] : nil

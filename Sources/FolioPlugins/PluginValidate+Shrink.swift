@@ -1,4 +1,5 @@
 import FolioCore
+import FolioPluginHost
 import Foundation
 
 extension PluginValidator {
@@ -23,14 +24,14 @@ extension PluginValidator {
         if failure.details.hasPrefix("timed out") {
             note = ", not shrunk (each try would take the deadline)"
         } else if let alone = runAlone(original, generated, test) {
-            result = alone
             (call, steps, result) = shrink(original, alone, generated, test)
             keepReproducer(call, generated, test)
             note = steps > 0 ? ", shrunk in \(steps) steps" : ""
         } else {
             note = ", which does not fail alone on its input: --seed repeats the whole run"
         }
-        let start = number == 1 ? "from \(generated.sample)" : "after \(number - 1) calls from \(generated.sample)"
+        let earlier = (number - 1) % HostValidate.walkLength  // the host starts again from the sample every walkLength calls
+        let start = earlier == 0 ? "on \(generated.sample)" : "after \(earlier) calls on \(generated.sample)"
         result.name = failure.name
         result.command = call.command
         result.details = "\(call.summary): \(result.details) (call \(number) of \(generated.calls.count) \(start); seed \(seed)\(note))"

@@ -47,7 +47,9 @@ public struct PluginValidator: Sendable {
     /// The seed of the generated calls: the same seed (and plugin) makes the same calls.
     public var seed: UInt64 = .random(in: 1...999_999_999)
     /// How many calls are generated for each editor and sample.
-    public var callCount = 100
+    public var callCount = PluginValidator.defaultCallCount
+    /// 200: four walks of `HostValidate.walkLength` calls; a bundled plugin's calls take a fraction of a second.
+    public static let defaultCallCount = 200
     /// A whole test process's backstop (each plugin call in it has its own deadline).
     static let processTimeout: Duration = .seconds(300)
     /// How many tests run at once (each in its own process).
