@@ -14,7 +14,13 @@ extension HostValidate {
 
         static func configure(call: Int, render: Int) {
             state.withLock { $0 = (call, render, nil) }
+            // The parent may have spawned this process from a thread that blocks signals (a Dispatch worker): the
+            // mask is inherited, and a blocked SIGALRM would never end a step.
             signal(SIGALRM, SIG_DFL)
+            var alarm = sigset_t()
+            sigemptyset(&alarm)
+            sigaddset(&alarm, SIGALRM)
+            sigprocmask(SIG_UNBLOCK, &alarm, nil)
         }
 
         /// Arms the timer for a step of `kind` (`none` disarms it: a step of many calls, checked otherwise).

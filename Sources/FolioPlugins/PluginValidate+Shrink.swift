@@ -127,7 +127,8 @@ extension ValidationCall {
 
     static func simpler(_ selection: Selection) -> [Selection] {
         switch selection {
-        case .null, .none: return []
+        case .none: return []
+        case .null: return [.none]
         case .whole: return [.none, .cursor(1)]
         case let .cursor(cursor): return [.none] + smaller(cursor, least: 1).map { .cursor($0) }
         case let .range(anchor, cursor):
