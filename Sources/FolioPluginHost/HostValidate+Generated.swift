@@ -32,8 +32,10 @@ extension HostValidate {
     public static let walkLength = 50
 
     /// Runs `calls` in order from `sample`, each on the previous one's result, starting again from the sample every
-    /// `walkLength` calls; `state` receives each call's input document (serialized) before it runs.
-    static func generatedCalls(_ editor: RawEditor, _ sample: [UInt8], _ calls: [GeneratedCall], state: String?, refusable: Bool) throws {
+    /// `walkLength` calls; `state` receives each call's input document (serialized) before it runs, `output` the
+    /// document the first walk made (so far, when a call fails).
+    static func generatedCalls(_ editor: RawEditor, _ sample: [UInt8], _ calls: [GeneratedCall], files: (state: String?, output: String?),
+                               refusable: Bool) throws {
         step("open the sample")
         let opened = editor.open(sample)
         if refusable && opened.status == FOLIO_STATUS_INVALID_DOCUMENT && opened.handle == nil { return }
@@ -48,9 +50,13 @@ extension HostValidate {
                 current = again
             }
             writeLine("call \(index + 1)")
-            if let next = try run(call, on: current, editor, state: state) {
+            if let next = try run(call, on: current, editor, state: files.state) {
                 editor.release(current)
                 current = next
+            }
+            if let output = files.output, index < walkLength {  // kept as it grows: a later call may fail the test
+                step("serialize the document the first \(index + 1) calls made")
+                try writeFile(output, try editor.serialized(current, what: "the generated document"))
             }
         }
     }
@@ -119,7 +125,7 @@ extension HostValidate {
         }
     }
 
-    private static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ValidationFailure("cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// `folio-plugin-host --validate TEST LIBRARY [--editor ID] [--command ID] [--arguments FILE] [--document FILE]...
-/// [--width W --height H] [--calls FILE --state FILE] [--call-deadline MS --render-deadline MS]`: one test of `folio plugins validate`, run in its own process so that a crash, a signal or a
+/// [--width W --height H] [--calls FILE --state FILE --output FILE] [--call-deadline MS --render-deadline MS]`: one test of `folio plugins validate`, run in its own process so that a crash, a signal or a
 /// hang ends only this test. Before each risky step a `step …` line is written to stdout (unbuffered), so that the
 /// parent can say where a crash happened; at the end one `result {"status": "pass"|"fail", "details": …}` line.
 /// Each step runs under a deadline (Folio's own by default, 5 s a call, 1 s a render): past it SIGALRM ends the process,
@@ -48,6 +48,8 @@ public enum HostValidate {
         var arguments: String?
         /// The generated calls (`calls` test) and where the input of each call is written before it runs.
         var calls: String?, state: String?
+        /// Where the `calls` test writes the document its first walk made (a generated sample).
+        var output: String?
         /// Whether the `calls` test may find its sample refused (the empty document, added to the user's samples).
         var refusable = false
         var documents: [String] = []
@@ -73,6 +75,7 @@ public enum HostValidate {
                 case "--height": height = UInt32(value) ?? 24
                 case "--calls": calls = value
                 case "--state": state = value
+                case "--output": output = value
                 case "--refusable": refusable = value == "yes"
                 case "--call-deadline": callDeadline = Int(value).map { max(1, $0) } ?? callDeadline
                 case "--render-deadline": renderDeadline = Int(value).map { max(1, $0) } ?? renderDeadline
@@ -111,7 +114,7 @@ public enum HostValidate {
         case "items": try items(raw, editor, documents.isEmpty ? [[]] : documents)
         case "calls":
             let calls = try readFile(options.calls ?? "").split(separator: 0x0A).map { try GeneratedCall(line: Array($0)) }
-            try generatedCalls(raw, sample, calls, state: options.state, refusable: options.refusable)
+            try generatedCalls(raw, sample, calls, files: (options.state, options.output), refusable: options.refusable)
         default: throw ValidationFailure("unknown test '\(options.test)'")
         }
     }

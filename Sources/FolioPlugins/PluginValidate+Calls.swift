@@ -130,8 +130,10 @@ extension PluginValidator {
             let file = reproducers.appendingPathComponent(Self.fileName(name) + ".calls")
             let state = reproducers.appendingPathComponent(Self.fileName(name) + ".input")
             let text = calls.map { $0.line + "\n" }.joined()
+            let fromEmpty = start.file == empty || !userSamples
             return PlannedTest(name: name, kind: "calls", editor: editor, inputs: [(file, Data(text.utf8))] + (start.refusable ? [(empty, Data())] : []),
-                               options: ["--document", start.file.path, "--calls", file.path, "--state", state.path] + (start.refusable ? ["--refusable", "yes"] : []),
+                               options: ["--document", start.file.path, "--calls", file.path, "--state", state.path]
+                                   + (start.refusable ? ["--refusable", "yes"] : []) + (fromEmpty ? ["--output", generatedSample(editor).path] : []),
                                calls: GeneratedCalls(calls: calls, sample: userSamples && !start.refusable ? start.name : "the empty document",
                                                      sampleFile: start.file, state: state))
         }

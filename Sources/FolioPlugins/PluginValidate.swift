@@ -103,6 +103,9 @@ public struct PluginValidator: Sendable {
             }
             let rest = planned.filter { $0.kind != "document" && $0.kind != "sample" && !refused.contains($0.editor ?? "") }
             report.tests += results + runAll(rest, progress: progress)
+            // Then the samples the generated calls made from the empty document.
+            let editors = plan.editors.map(\.id).filter { !refused.contains($0) }
+            report.tests += runAll(generatedSampleTests(editors), progress: progress)
         }
         if report.ok {
             try? FileManager.default.removeItem(at: reproducers)

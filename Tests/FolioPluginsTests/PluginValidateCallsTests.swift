@@ -42,12 +42,17 @@ final class PluginValidateCallsTests: XCTestCase {
             // Then every test passes, the generated calls among them
             XCTAssertEqual(report.tests.filter { !$0.passed }.map(\.details), [], "seed \(seed)")
             XCTAssertTrue(report.tests.contains { $0.name == "calls/lines/empty" })
+            XCTAssertTrue(report.tests.contains { $0.name == "generated/lines/render/500x200" }, "the calls made a sample")
         }
     }
 
     func testGivenARenderThatCutsUTF8WhenValidatedThenAGeneratedCallWithNonASCIITextFindsIt() throws {
         // Given a render that cuts each line at `width` bytes; When validated from the empty document
-        let failure = try callsFailure(try validate([.cutUTF8]))
+        let report = try validate([.cutUTF8])
+        // Then the generated calls fail (the renders of the sample they made, at 1x1, 7x3 and 500x200, happen to cut its
+        // first lines' ASCII text)
+        let failure = try callsFailure(report)
+        XCTAssertTrue(report.tests.contains { $0.name == "generated/lines/render/7x3" })
         // Then a call on a document the generated calls gave non-ASCII text shows a render that is not valid UTF-8
         XCTAssertNotNil(failure.details.firstMatch(of: #/^apply '[a-z]+' .*, render \d+x\d+: render\(\d+x\d+\)'s text is not valid UTF-8 \(byte /#),
                         failure.details)
