@@ -22,6 +22,7 @@ enum LinesPlugin {
         defects.map { "#define \($0.rawValue) 1\n" }.joined() + """
         #include "folio_plugin.h"
         #include <errno.h>
+        #include <stdio.h>
         #include <stdlib.h>
         #include <string.h>
         #include <unistd.h>
