@@ -51,7 +51,6 @@ struct GeneratedCalls: Sendable {
     var calls: [ValidationCall]
     /// The sample's name in reports (`the empty document`, `sample-1-list.json`).
     var sample: String
-    var sampleFile: URL
     /// Where the host writes each call's input document before the call.
     var state: URL
 }
@@ -116,27 +115,39 @@ struct CallGenerator {
 }
 
 extension PluginValidator {
+    /// Where a `calls` test starts: a sample file, its name in reports, whether the editor may refuse it (the empty
+    /// document added to the user's samples) and whether it is the empty document (whose calls leave a generated sample).
+    private struct CallsStart {
+        var file: URL, name: String, refusable: Bool, empty: Bool
+    }
+
     /// The `calls` tests of one editor: `callCount` calls from each sample, and from the empty document (which the
     /// editor may refuse) when the samples are the user's.
     func callsTests(_ editor: String, _ commands: [(id: String, usage: String)], samples: [URL], userSamples: Bool) -> [PlannedTest] {
         guard !commands.isEmpty else { return [] }
-        var starts = samples.map { (file: $0, name: $0.lastPathComponent, refusable: false) }
-        let empty = reproducers.appendingPathComponent(Self.fileName("calls/\(editor)/empty-document"))
-        if userSamples { starts.append((empty, "the empty document", true)) }
-        return starts.map { start in
-            let name = "calls/\(editor)/\(start.file == empty || !userSamples ? "empty" : start.name)"
-            var generator = CallGenerator(random: SeededRandom(seed: seed ^ Self.stableHash(name)), commands: commands)
-            let calls = (0..<callCount).map { _ in generator.call() }
-            let file = reproducers.appendingPathComponent(Self.fileName(name) + ".calls")
-            let state = reproducers.appendingPathComponent(Self.fileName(name) + ".input")
-            let text = calls.map { $0.line + "\n" }.joined()
-            let fromEmpty = start.file == empty || !userSamples
-            return PlannedTest(name: name, kind: "calls", editor: editor, inputs: [(file, Data(text.utf8))] + (start.refusable ? [(empty, Data())] : []),
-                               options: ["--document", start.file.path, "--calls", file.path, "--state", state.path]
-                                   + (start.refusable ? ["--refusable", "yes"] : []) + (fromEmpty ? ["--output", generatedSample(editor).path] : []),
-                               calls: GeneratedCalls(calls: calls, sample: userSamples && !start.refusable ? start.name : "the empty document",
-                                                     sampleFile: start.file, state: state))
+        guard userSamples else {
+            return [callsTest(editor, commands, CallsStart(file: samples[0], name: "the empty document", refusable: false, empty: true))]
         }
+        let empty = reproducers.appendingPathComponent(Self.fileName("calls/\(editor)/empty-document"))
+        return samples.map { callsTest(editor, commands, CallsStart(file: $0, name: $0.lastPathComponent, refusable: false, empty: false)) }
+            + [callsTest(editor, commands, CallsStart(file: empty, name: "the empty document", refusable: true, empty: true))]
+    }
+
+    private func callsTest(_ editor: String, _ commands: [(id: String, usage: String)], _ start: CallsStart) -> PlannedTest {
+        let name = "calls/\(editor)/\(start.empty ? "empty" : start.name)"
+        var generator = CallGenerator(random: SeededRandom(seed: seed ^ Self.stableHash(name)), commands: commands)
+        let calls = (0..<callCount).map { _ in generator.call() }
+        let file = reproducers.appendingPathComponent(Self.fileName(name) + ".calls")
+        let state = reproducers.appendingPathComponent(Self.fileName(name) + ".input")
+        var inputs = [(url: file, bytes: Data(calls.map { $0.line + "\n" }.joined().utf8))]
+        var options = ["--document", start.file.path, "--calls", file.path, "--state", state.path]
+        if start.refusable {
+            inputs.append((start.file, Data()))
+            options += ["--refusable", "yes"]
+        }
+        if start.empty { options += ["--output", generatedSample(editor).path] }
+        return PlannedTest(name: name, kind: "calls", editor: editor, inputs: inputs, options: options,
+                           calls: GeneratedCalls(calls: calls, sample: start.name, state: state))
     }
 
     /// FNV-1a of `text`: the same on every run (Swift's `Hasher` is seeded per process).

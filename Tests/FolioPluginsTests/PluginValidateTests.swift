@@ -239,10 +239,12 @@ final class PluginValidateTests: XCTestCase {
     func testGivenAPluginThatSpinsRenderingOneCellWhenValidatedThenTheRenderTestTimesOutNamingTheStep() throws {
         // Given a render spinning at one cell wide; When validated with a 3 s deadline (renders included)
         let report = try validate(["SPIN_AT_1X1"], timeout: .seconds(3))
-        // Then the 1x1 render test and a generated call's render one cell wide time out, naming the step
-        XCTAssertEqual(failures(report), ["render/counter/1x1", "calls/counter/empty"])
+        // Then the 1x1 render tests (of the sample and of the generated one) and a generated call's render one cell wide
+        // time out, naming the step
+        XCTAssertEqual(failures(report), ["render/counter/1x1", "calls/counter/empty", "generated/counter/render/1x1"])
         XCTAssertEqual(report.tests.first { !$0.passed }?.details, "timed out: did not finish within 3 s (while render 1x1)")
-        let calls = try XCTUnwrap(report.tests.last { !$0.passed }?.details)
+        XCTAssertEqual(report.tests.last { !$0.passed }?.details, "timed out: did not finish within 3 s (while render 1x1)")
+        let calls = try XCTUnwrap(report.tests.first { $0.name == "calls/counter/empty" }?.details)
         XCTAssertNotNil(calls.firstMatch(of: #/, render 1x\d+: timed out: did not finish within 3 s \(while render 1x\d+\)/#), calls)
     }
 
