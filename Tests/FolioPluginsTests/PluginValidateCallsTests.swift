@@ -122,6 +122,19 @@ final class PluginValidateCallsTests: XCTestCase {
         XCTAssertEqual(calls[0], calls[1])
     }
 
+    func testGivenEachQuickDefectWhenValidatedOnTheCommandLineThenOneFailureLineNamesItsCallSelectionAndSeed() throws {
+        for defect in [LinesPlugin.Defect.cutUTF8, .changesInput] {
+            // Given the plugin with one defect; When validated on the command line with a seed
+            let run = runFolio(["plugins", "validate", try library([defect]).path, "--seed", "3"], environment: temp.environment(), cwd: temp.url)
+            // Then it exits 1, and the generated calls' failure is one line: the call, its selection, the seed
+            XCTAssertEqual(run.status, 1, "\(defect): \(run.stdout)")
+            let lines = run.stdout.split(separator: "\n")
+            let failing = try XCTUnwrap(lines.firstIndex { $0 == "FAIL calls/lines/empty" }, "\(defect): \(run.stdout)")
+            XCTAssertNotNil(lines[failing + 1].firstMatch(of: #/^  apply '[a-z]+' \[.*\] selection [^,]+, render \d+x\d+: .*seed 3[,)]/#),
+                            "\(defect): \(lines[failing + 1])")
+        }
+    }
+
     func testGivenATestThatFailsWithoutACrashWhenItsRerunLineIsRunThenItExitsNonZero() throws {
         // Given the counter whose error message is not UTF-8 (a failure, not a crash)
         let library = try PluginFixtures.compilePlugin(PluginValidateTests.counterSource(["BAD_UTF8_MESSAGE"]), named: "libcounter.so", in: temp.url)
