@@ -38,7 +38,7 @@ func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         try io.json(Output(library: report.library, ok: report.ok, passed: report.passed, failed: report.failed, seed: validator.seed,
                            reproducers: report.reproducers, tests: report.tests))
     } else {
-        if report.tests.contains(where: { !$0.passed && $0.name.hasPrefix("calls/") }) {
+        if report.tests.contains(where: { !$0.passed && ($0.name.hasPrefix("calls/") || $0.name.hasPrefix("generated/")) }) {
             let documents = validator.samples.map { " --document " + PluginValidator.shellQuoted($0.path) }.joined()
             io.line("the same calls again: folio plugins validate \(PluginValidator.shellQuoted(library.path))\(documents) --seed \(validator.seed)"
                     + (validator.callCount == PluginValidator.defaultCallCount ? "" : " --calls \(validator.callCount)") + (validator.timeout == nil ? "" : " --timeout \(args.value("--timeout") ?? "")"))

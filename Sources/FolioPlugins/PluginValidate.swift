@@ -4,7 +4,8 @@ import Synchronization
 
 /// One conformance test of `folio plugins validate` and how it ended.
 public struct PluginValidationTest: Codable, Sendable, Equatable {
-    /// `descriptor`, `documents/EDITOR/empty`, `commands/EDITOR/COMMAND/huge`, `render/EDITOR/1x1`, `buffers/EDITOR`…
+    /// `descriptor`, `documents/EDITOR/empty`, `commands/EDITOR/COMMAND/huge`, `render/EDITOR/1x1`, `buffers/EDITOR`,
+    /// `calls/EDITOR/empty` (the generated calls), `generated/EDITOR/render/7x3` (the sample they made)…
     public var name: String
     /// `pass` or `fail`.
     public var status: String
