@@ -10,20 +10,7 @@ func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let library = io.url(try args.positional(1, "FILE.so"))
     try args.expectAtMost(2)
     guard FileManager.default.fileExists(atPath: library.path) else { throw FolioError.unreadableFile(library.path, reason: "no such file") }
-    var validator = try PluginValidator.standard(library: library, environment: io.environment)
-    validator.samples = args.values("--document").map(io.url)
-    if let seconds = try args.int("--timeout") {
-        guard (1...3600).contains(seconds) else { throw UsageError("--timeout must be between 1 and 3600 seconds") }
-        validator.timeout = .seconds(seconds)
-    }
-    if let text = args.value("--seed") {
-        guard let seed = UInt64(text) else { throw UsageError("--seed needs a whole number from 0 to \(UInt64.max), got '\(text)'") }
-        validator.seed = seed
-    }
-    if let calls = try args.int("--calls") {
-        guard (1...100_000).contains(calls) else { throw UsageError("--calls must be between 1 and 100000") }
-        validator.callCount = calls
-    }
+    let validator = try configuredValidator(library, args, io)
     let json = args.flag("--json")
     let report = try validator.run { test in
         guard !json else { return }
@@ -39,12 +26,37 @@ func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
                            reproducers: report.reproducers, tests: report.tests))
     } else {
         if report.tests.contains(where: { !$0.passed && ($0.name.hasPrefix("calls/") || $0.name.hasPrefix("generated/")) }) {
-            let documents = validator.samples.map { " --document " + PluginValidator.shellQuoted($0.path) }.joined()
-            io.line("the same calls again: folio plugins validate \(PluginValidator.shellQuoted(library.path))\(documents) --seed \(validator.seed)"
-                    + (validator.callCount == PluginValidator.defaultCallCount ? "" : " --calls \(validator.callCount)") + (validator.timeout == nil ? "" : " --timeout \(args.value("--timeout") ?? "")"))
+            io.line("the same calls again: " + sameCalls(validator, args))
         }
         io.line("\(library.path): \(report.tests.count) test\(report.tests.count == 1 ? "" : "s"), \(report.passed) passed, \(report.failed) failed"
                 + (report.reproducers.map { "; reproducers in \($0)" } ?? ""))
     }
     return report.ok ? 0 : FolioCommandLine.failure
+}
+
+/// The validator of `library` with the command line's samples, deadline, seed and call count.
+private func configuredValidator(_ library: URL, _ args: Arguments, _ io: CommandIO) throws -> PluginValidator {
+    var validator = try PluginValidator.standard(library: library, environment: io.environment)
+    validator.samples = args.values("--document").map(io.url)
+    if let seconds = try args.int("--timeout") {
+        guard (1...3600).contains(seconds) else { throw UsageError("--timeout must be between 1 and 3600 seconds") }
+        validator.timeout = .seconds(seconds)
+    }
+    if let text = args.value("--seed") {
+        guard let seed = UInt64(text) else { throw UsageError("--seed needs a whole number from 0 to \(UInt64.max), got '\(text)'") }
+        validator.seed = seed
+    }
+    if let calls = try args.int("--calls") {
+        guard (1...100_000).contains(calls) else { throw UsageError("--calls must be between 1 and 100000") }
+        validator.callCount = calls
+    }
+    return validator
+}
+
+/// The command line that makes the same generated calls again.
+private func sameCalls(_ validator: PluginValidator, _ args: Arguments) -> String {
+    let documents = validator.samples.map { " --document " + PluginValidator.shellQuoted($0.path) }.joined()
+    return "folio plugins validate \(PluginValidator.shellQuoted(validator.library.path))\(documents) --seed \(validator.seed)"
+        + (validator.callCount == PluginValidator.defaultCallCount ? "" : " --calls \(validator.callCount)")
+        + (args.value("--timeout").map { " --timeout \($0)" } ?? "")
 }

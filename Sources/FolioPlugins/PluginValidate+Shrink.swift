@@ -28,7 +28,7 @@ extension PluginValidator {
             keepReproducer(call, generated, test)
             note = steps > 0 ? ", shrunk in \(steps) steps" : ""
         } else {
-            note = ", which does not fail alone on its input: --seed repeats the whole run"
+            note = ", which does not fail alone on its input: the seed repeats the whole run"
         }
         let earlier = (number - 1) % HostValidate.walkLength  // the host starts again from the sample every walkLength calls
         let start = earlier == 0 ? "on \(generated.sample)" : "after \(earlier) calls on \(generated.sample)"
