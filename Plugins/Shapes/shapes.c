@@ -226,9 +226,15 @@ static int parse_number(const char *digits, long long minimum, long long maximum
     return 1;
 }
 
+int utf8_prefix(const char *text, int most) {
+    int n = (int)strnlen(text, (size_t)most);
+    if (n == most) while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80) n--;
+    return n;
+}
+
 static folio_status bad(folio_buffer *error, const char *what, const char *value, const char *usage) {
     char message[200];
-    snprintf(message, sizeof message, "%s: got '%.40s' (usage: %s)", what, value, usage);
+    snprintf(message, sizeof message, "%s: got '%.*s' (usage: %s)", what, utf8_prefix(value, 40), value, usage);
     return folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, message);
 }
 
@@ -340,7 +346,7 @@ static folio_status shapes_apply(const folio_editor *editor, const folio_documen
         memmove(&next->items[index], &next->items[last + 1], (next->count - last - 1) * sizeof(shape));
         next->count -= last - index + 1;
     } else {
-        snprintf(message, sizeof message, "unknown command '%.40s' (commands: add, move, resize, delete)", command);
+        snprintf(message, sizeof message, "unknown command '%.*s' (commands: add, move, resize, delete)", utf8_prefix(command, 40), command);
         status = folio_fail(error, FOLIO_STATUS_UNKNOWN_COMMAND, message);
         goto failed;
     }

@@ -30,6 +30,8 @@ extern const folio_semantic_merge_v1 shapes_semantic_merge __attribute__((visibi
 extern const folio_items_v1 shapes_items __attribute__((visibility("hidden")));
 /* Sets old_to_new[i] to the index of old shape i in `new`, or -1 when it was removed. Returns 0 when out of memory. */
 int shapes_match(const folio_document *old, const folio_document *new, long *old_to_new) __attribute__((visibility("hidden")));
+/* The length of `text`'s first `most` bytes or less, never cutting a UTF-8 sequence (for quoting in messages). */
+int utf8_prefix(const char *text, int most) __attribute__((visibility("hidden")));
 
 /* A cursor over JSON bytes; the first error message is kept. */
 typedef struct json_reader {

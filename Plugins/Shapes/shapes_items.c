@@ -96,7 +96,7 @@ static long parse_key(const char *key, size_t count) {
 
 static folio_status refuse_key(folio_buffer *error, const char *which, const char *key) {
     char message[160];
-    snprintf(message, sizeof message, "no shape '%.40s' in the version to take %s", key ? key : "", which);
+    snprintf(message, sizeof message, "no shape '%.*s' in the version to take %s", utf8_prefix(key ? key : "", 40), key ? key : "", which);
     return folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, message);
 }
 

@@ -103,9 +103,9 @@ private func typeList(_ types: [ContentType]) -> String { types.map(\.identifier
 
 let pluginCommands: [Command] = [
     Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins manifest FILE.so | plugins install PATH.so|DIR | "
-            + "plugins remove ID | plugins disable ID | plugins enable ID | plugins repair | plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS]",
+            + "plugins remove ID | plugins disable ID | plugins enable ID | plugins repair | plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS] [--seed N] [--calls N]",
             summary: "List, describe, check, describe the manifest of, install, remove, disable, enable, repair or validate editor plugins",
-            options: ["--document", "--timeout"], usesGit: false) { args, io in
+            options: ["--document", "--timeout", "--seed", "--calls"], usesGit: false) { args, io in
         let verb = try args.positional(0, "list, info, check, install, remove, disable, enable, repair or validate")
         switch verb {
         case "install": return try installPlugin(args, io)

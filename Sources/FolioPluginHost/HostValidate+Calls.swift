@@ -42,15 +42,22 @@ struct RawEditor {
         return (status, handle, Self.take(&error))
     }
 
-    func apply(_ handle: OpaquePointer, _ command: String, _ arguments: [UInt8]) -> (status: folio_status, handle: OpaquePointer?, description: ReturnedBuffer, error: ReturnedBuffer) {
-        var selection = Self.selection
+    /// Applies `command`; `selection` nil passes NULL (the ABI allows it).
+    func apply(_ handle: OpaquePointer, _ command: String, _ arguments: [UInt8], selection: folio_selection? = Self.selection)
+        -> (status: folio_status, handle: OpaquePointer?, description: ReturnedBuffer, error: ReturnedBuffer) {
         var newHandle: OpaquePointer?
         var description = folio_buffer(), error = folio_buffer()
         let json = (arguments + [0]).map { CChar(bitPattern: $0) }  // the JSON text, NUL-terminated
         let status = json.withUnsafeBufferPointer { args in
-            table.pointee.apply?(table, handle, command, args.baseAddress, &selection, &newHandle, &description, &error)
+            Self.withSelection(selection) { table.pointee.apply?(table, handle, command, args.baseAddress, $0, &newHandle, &description, &error) }
         } ?? -1
         return (status, newHandle, Self.take(&description), Self.take(&error))
+    }
+
+    /// `body` with a pointer to `selection`, or NULL.
+    private static func withSelection<R>(_ selection: folio_selection?, _ body: (UnsafePointer<folio_selection>?) -> R) -> R {
+        guard var selection else { return body(nil) }
+        return withUnsafePointer(to: &selection) { body($0) }
     }
 
     func serialize(_ handle: OpaquePointer) -> (status: folio_status, bytes: ReturnedBuffer, error: ReturnedBuffer) {
@@ -59,10 +66,11 @@ struct RawEditor {
         return (status, Self.take(&out), Self.take(&error))
     }
 
-    func render(_ handle: OpaquePointer, width: UInt32, height: UInt32) -> (status: folio_status, text: ReturnedBuffer, error: ReturnedBuffer) {
-        var selection = Self.selection
+    /// Renders; `selection` nil passes NULL. The text is the plugin's bytes as they came.
+    func render(_ handle: OpaquePointer, width: UInt32, height: UInt32, selection: folio_selection? = Self.selection)
+        -> (status: folio_status, text: ReturnedBuffer, error: ReturnedBuffer) {
         var out = folio_buffer(), error = folio_buffer()
-        let status = table.pointee.render?(table, handle, width, height, &selection, &out, &error) ?? -1
+        let status = Self.withSelection(selection) { table.pointee.render?(table, handle, width, height, $0, &out, &error) } ?? -1
         return (status, Self.take(&out), Self.take(&error))
     }
 
@@ -156,12 +164,25 @@ extension HostValidate {
         unsafeBitCast($0, to: (@convention(c) (Int32) -> Int32).self)
     }
 
-    /// Terminal cells of `line` (wcwidth in C.UTF-8; a character it does not know counts 1, a combining mark 0).
+    /// Terminal cells of `line`, cluster by cluster as Folio measures (`DisplayWidth.clusterWidth`, which this process
+    /// does not link): a cluster takes its first scalar's width (wcwidth in C.UTF-8; one it does not know counts 1, a
+    /// combining mark 0), two with an emoji presentation selector or as a flag, its next scalar's when it starts with a
+    /// combining mark — so a ZWJ sequence (👩‍👩‍👧) is two cells, not six.
     static func cells(_ line: Substring) -> Int {
-        line.unicodeScalars.reduce(0) { total, scalar in
-            let known = wcwidth.map { Int($0(Int32(bitPattern: scalar.value))) } ?? 1
-            return total + max(known, scalar.properties.generalCategory == .nonspacingMark ? 0 : 1)
-        }
+        line.reduce(0) { $0 + clusterCells($1.unicodeScalars) }
+    }
+
+    private static func clusterCells(_ scalars: Character.UnicodeScalarView) -> Int {
+        var width = scalars.first.map(scalarCells) ?? 0
+        if width == 1 && scalars.contains(where: { $0.value == 0xFE0F }) { width = 2 }
+        if scalars.filter({ (0x1F1E6...0x1F1FF).contains($0.value) }).count >= 2 { width = 2 }
+        if width == 0 { width = scalars.dropFirst().map(scalarCells).max() ?? 0 }
+        return width
+    }
+
+    private static func scalarCells(_ scalar: Unicode.Scalar) -> Int {
+        let known = wcwidth.map { Int($0(Int32(bitPattern: scalar.value))) } ?? 1
+        return max(known, scalar.properties.generalCategory == .nonspacingMark || scalar.value == 0x200D ? 0 : 1)
     }
 
     /// The process's data segment in bytes (`/proc/self/statm`), to see memory a loop never gives back.

@@ -84,7 +84,8 @@ extension HostValidate {
     }
 
     /// A document the plugin accepted: it serializes to bytes that reopen and serialize the same, and it renders.
-    static func checkOpened(_ editor: RawEditor, _ handle: OpaquePointer, what: String) throws {
+    static func checkOpened(_ editor: RawEditor, _ handle: OpaquePointer, what: String, width: UInt32 = 80, height: UInt32 = 24,
+                            selection: folio_selection? = RawEditor.selection) throws {
         step("serialize \(what)")
         let first = try editor.serialized(handle, what: what)
         step("open the serialized bytes")
@@ -93,7 +94,7 @@ extension HostValidate {
         step("serialize again")
         let second = try editor.serialized(reopened, what: "open(serialize(\(what)))")
         try expectSame(first, second)
-        try checkRender(editor, handle, width: 80, height: 24)
+        try checkRender(editor, handle, width: width, height: height, selection: selection)
     }
 
     private static func expectSame(_ first: [UInt8], _ second: [UInt8]) throws {
@@ -121,9 +122,10 @@ extension HostValidate {
         try checkRender(editor, handle, width: width, height: height)
     }
 
-    static func checkRender(_ editor: RawEditor, _ handle: OpaquePointer, width: UInt32, height: UInt32) throws {
-        step("render \(width)x\(height)")
-        let rendered = editor.render(handle, width: width, height: height)
+    static func checkRender(_ editor: RawEditor, _ handle: OpaquePointer, width: UInt32, height: UInt32,
+                            selection: folio_selection? = RawEditor.selection) throws {
+        step("render \(width)x\(height)", deadline: .render)
+        let rendered = editor.render(handle, width: width, height: height, selection: selection)
         let what = "render(\(width)x\(height))"
         try expectStatus(rendered.status, [FOLIO_STATUS_OK], what, error: rendered.error)
         try expectText(rendered.text, "\(what)'s text", oneLine: false)
@@ -231,7 +233,7 @@ extension HostValidate {
         defer { editor.release(handle) }
         step("serialize the sample")
         let serializedSize = try editor.serialized(handle, what: "the sample").count
-        step("render 80x24")
+        step("render 80x24", deadline: .render)
         let render = editor.render(handle, width: 80, height: 24)
         try expectText(render.text, "render(80x24)'s text", oneLine: false)
         let renderSize = render.text.bytes?.count ?? 0
@@ -252,7 +254,7 @@ extension HostValidate {
     /// Repeats `call` enough times to leak at least 1 MiB if it kept what it allocates, and fails when the data
     /// segment grew by half that.
     private static func repeatCall(_ what: String, size: Int, _ call: () -> Void) throws {
-        step("repeat: \(what)")
+        step("repeat: \(what)", deadline: .none)
         let count = min(40_000, max(500, (1 << 20) / (size + 32)))
         for _ in 0..<min(200, count) { call() }  // warm up: lazy initialization, caches
         let before = dataBytes()

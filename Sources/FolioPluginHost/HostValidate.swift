@@ -4,12 +4,14 @@ import Glibc
 #endif
 
 /// `folio-plugin-host --validate TEST LIBRARY [--editor ID] [--command ID] [--arguments FILE] [--document FILE]...
-/// [--width W --height H]`: one test of `folio plugins validate`, run in its own process so that a crash, a signal or a
+/// [--width W --height H] [--calls FILE --state FILE --output FILE] [--call-deadline MS --render-deadline MS]`: one test of `folio plugins validate`, run in its own process so that a crash, a signal or a
 /// hang ends only this test. Before each risky step a `step …` line is written to stdout (unbuffered), so that the
 /// parent can say where a crash happened; at the end one `result {"status": "pass"|"fail", "details": …}` line.
+/// Each step runs under a deadline (Folio's own by default, 5 s a call, 1 s a render): past it SIGALRM ends the process,
+/// after a `deadline MS` line saying which deadline was armed. Exits 1 when the test failed, so a rerun shows it.
 /// The document and arguments files are the parent's reproducer files, fed to the plugin byte for byte.
 public enum HostValidate {
-    /// Runs one test; the exit code is 0 when it printed a result (pass or fail), 2 for bad usage.
+    /// Runs one test; the exit code is 0 when it passed, 1 when it failed, 2 for bad usage.
     public static func run(_ arguments: [String]) -> Int32 {
         guard arguments.count >= 2 else {
             writeLine("folio-plugin-host --validate TEST LIBRARY [options]: runs one test of folio plugins validate", fd: 2)
@@ -22,6 +24,7 @@ public enum HostValidate {
         var memory = rlimit(rlim_cur: 4 << 30, rlim_max: 4 << 30)  // a runaway allocation fails here instead of swapping
         _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &memory)
         let options = Options(arguments)
+        Deadline.configure(call: options.callDeadline, render: options.renderDeadline)
         var extra: [(String, [String])] = []
         do {
             step("loading \(options.library)")
@@ -31,21 +34,30 @@ public enum HostValidate {
             default: try run(options, library)
             }
             report(pass: true, details: "", extra: extra)
+            return 0
         } catch let failure as ValidationFailure {
             report(pass: false, details: failure.message, extra: [])
         } catch {
             report(pass: false, details: "\(error)", extra: [])
         }
-        return 0
+        return 1
     }
 
     struct Options {
         var test = "", library = "", editor = "", command = ""
         var arguments: String?
+        /// The generated calls (`calls` test) and where the input of each call is written before it runs.
+        var calls: String?, state: String?
+        /// Where the `calls` test writes the document its first walk made (a generated sample).
+        var output: String?
+        /// Whether the `calls` test may find its sample refused (the empty document, added to the user's samples).
+        var refusable = false
         var documents: [String] = []
         /// Extension ids the plugin's manifest declares for this editor.
         var declared: [String] = []
         var width: UInt32 = 80, height: UInt32 = 24
+        /// Deadlines in milliseconds (Folio's defaults are the parent's to pass).
+        var callDeadline = 5000, renderDeadline = 1000
 
         init(_ words: [String]) {
             test = words[0]
@@ -61,6 +73,12 @@ public enum HostValidate {
                 case "--declared": declared.append(value)
                 case "--width": width = UInt32(value) ?? 80
                 case "--height": height = UInt32(value) ?? 24
+                case "--calls": calls = value
+                case "--state": state = value
+                case "--output": output = value
+                case "--refusable": refusable = value == "yes"
+                case "--call-deadline": callDeadline = Int(value).map { max(1, $0) } ?? callDeadline
+                case "--render-deadline": renderDeadline = Int(value).map { max(1, $0) } ?? renderDeadline
                 default: break
                 }
                 index += 2
@@ -68,7 +86,7 @@ public enum HostValidate {
         }
     }
 
-    private static func loadLibrary(_ path: String) throws -> HostLibrary {
+    static func loadLibrary(_ path: String) throws -> HostLibrary {
         do { return try HostLibrary.load(path) } catch { throw ValidationFailure("refused at load: \(error.reason)") }
     }
 
@@ -94,6 +112,9 @@ public enum HostValidate {
         case "extensions": try extensions(raw, editor, sample, declared: options.declared)
         case "buffers": try buffers(raw, editor, sample)
         case "items": try items(raw, editor, documents.isEmpty ? [[]] : documents)
+        case "calls":
+            let calls = try readFile(options.calls ?? "").split(separator: 0x0A).map { try GeneratedCall(line: Array($0)) }
+            try generatedCalls(raw, sample, calls, files: (options.state, options.output), refusable: options.refusable)
         default: throw ValidationFailure("unknown test '\(options.test)'")
         }
     }
@@ -113,8 +134,11 @@ public enum HostValidate {
         }
     }
 
-    /// Says what is about to run (the parent names the last step when the process dies).
-    static func step(_ text: String) { writeLine("step " + text.split(whereSeparator: \.isNewline).joined(separator: " ")) }
+    /// Says what is about to run (the parent names the last step when the process dies) and arms its deadline.
+    static func step(_ text: String, deadline: Deadline.Kind = .call) {
+        Deadline.arm(deadline)
+        writeLine("step " + text.split(whereSeparator: \.isNewline).joined(separator: " "))
+    }
 
     private static func report(pass: Bool, details: String, extra: [(String, [String])]) {
         var json = HostJSON()
@@ -126,7 +150,7 @@ public enum HostValidate {
         writeLine("result " + String(decoding: json.bytes, as: UTF8.self))
     }
 
-    private static func readFile(_ path: String) throws -> [UInt8] {
+    static func readFile(_ path: String) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ValidationFailure("cannot read \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }

@@ -54,6 +54,7 @@ extension PluginValidator {
             tests.append(PlannedTest(name: "extensions/\(e)", kind: "extensions", editor: e, options: sample + declared.flatMap { ["--declared", $0] }))
             tests.append(PlannedTest(name: "buffers/\(e)", kind: "buffers", editor: e, options: sample))
             tests.append(itemsTest(e, sample: sample))
+            tests += callsTests(e, editor.commands, samples: samples, userSamples: !self.samples.isEmpty)
         }
         return tests
     }
@@ -83,21 +84,42 @@ extension PluginValidator {
 
     /// Runs one test in its own host process; the plan is what the descriptor test reported.
     func runTest(_ test: PlannedTest) -> (PluginValidationTest, ValidationPlan) {
+        let (result, plan, _) = runHost(test)
+        return (result, plan)
+    }
+
+    /// The deadlines passed to a test process, in milliseconds: Folio's own (or `timeout`), except that the hostile
+    /// documents and arguments (a 1 MiB title, 65,536 lines) are not real use: their renders get a call's deadline.
+    func deadlineOptions(_ test: PlannedTest) -> [String] {
+        func milliseconds(_ duration: Duration) -> String {
+            String(max(1, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
+        }
+        let call = timeout ?? PluginLimits().call
+        let render = ["command", "document"].contains(test.kind) ? call : timeout ?? PluginLimits().render
+        return ["--call-deadline", milliseconds(call), "--render-deadline", milliseconds(render)]
+    }
+
+    /// Runs one test in its own host process: its result, the plan the descriptor test reported and the lines it printed.
+    func runHost(_ test: PlannedTest) -> (PluginValidationTest, ValidationPlan, [Substring]) {
         var result = PluginValidationTest(name: test.name, status: "fail", details: "", editor: test.editor, command: test.command, inputs: [],
                                           signal: nil, rerun: nil)
-        let arguments = ["--validate", test.kind, library.path] + (test.editor.map { ["--editor", $0] } ?? []) + test.options
+        let arguments = ["--validate", test.kind, library.path] + (test.editor.map { ["--editor", $0] } ?? []) + test.options + deadlineOptions(test)
         result.rerun = ([hostExecutable.path] + arguments).map(Self.shellQuoted).joined(separator: " ")
         result.inputs = test.inputs.map(\.url.path) + stride(from: 0, to: test.options.count - 1, by: 1).compactMap { index in
             test.options[index] == "--document" && !test.inputs.contains { $0.url.path == test.options[index + 1] } ? test.options[index + 1] : nil
         }
         var plan = ValidationPlan()
+        var lines: [Substring] = []
         do {
             for input in test.inputs { try input.bytes.write(to: input.url) }
-            let child = try ChildProcess.run(executable: hostExecutable.path, arguments: arguments, environment: environment, timeout: timeout)
-            let lines = String(decoding: child.output, as: UTF8.self).split(separator: "\n")
+            let child = try ChildProcess.run(executable: hostExecutable.path, arguments: arguments, environment: environment, timeout: Self.processTimeout)
+            lines = String(decoding: child.output, as: UTF8.self).split(separator: "\n")
             let step = lines.last { $0.hasPrefix("step ") }.map { String($0.dropFirst(5)) } ?? "starting"
             if child.timedOut {
-                result.details = "timed out: did not finish within \(timeout.components.seconds) s (while \(step))"
+                result.details = "timed out: did not finish within \(PluginLimits.describe(Self.processTimeout)) (while \(step))"
+            } else if child.signal == SIGALRM {
+                let deadline = lines.last { $0.hasPrefix("deadline ") }.flatMap { Int64($0.dropFirst(9)) } ?? 0
+                result.details = "timed out: did not finish within \(PluginLimits.describe(.milliseconds(deadline))) (while \(step))"
             } else if let signal = child.signal {
                 let name = ChildProcess.signalName(signal) ?? "signal \(signal)"
                 result.signal = name
@@ -117,7 +139,7 @@ extension PluginValidator {
             result.inputs = []
             result.rerun = nil
         }
-        return (result, plan)
+        return (result, plan, lines)
     }
 
     private static func object(_ text: Substring) -> [String: Any]? {
@@ -137,7 +159,8 @@ extension PluginValidator {
         return plan
     }
 
-    static func shellQuoted(_ word: String) -> String {
+    /// `word` as one shell word (quoted when it needs to be).
+    public static func shellQuoted(_ word: String) -> String {
         word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:".contains($0) } ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }

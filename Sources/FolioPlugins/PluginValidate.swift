@@ -4,7 +4,8 @@ import Synchronization
 
 /// One conformance test of `folio plugins validate` and how it ended.
 public struct PluginValidationTest: Codable, Sendable, Equatable {
-    /// `descriptor`, `documents/EDITOR/empty`, `commands/EDITOR/COMMAND/huge`, `render/EDITOR/1x1`, `buffers/EDITOR`…
+    /// `descriptor`, `documents/EDITOR/empty`, `commands/EDITOR/COMMAND/huge`, `render/EDITOR/1x1`, `buffers/EDITOR`,
+    /// `calls/EDITOR/empty` (the generated calls), `generated/EDITOR/render/7x3` (the sample they made)…
     public var name: String
     /// `pass` or `fail`.
     public var status: String
@@ -42,8 +43,16 @@ public struct PluginValidator: Sendable {
     public var library: URL
     /// Sample documents for the round trip, render, command, extension and buffer tests (none: the empty document).
     public var samples: [URL] = []
-    /// Each test's deadline.
-    public var timeout: Duration = .seconds(30)
+    /// The deadline of each plugin call the tests make; nil for Folio's own (`PluginLimits`: 5 s a call, 1 s a render).
+    public var timeout: Duration?
+    /// The seed of the generated calls: the same seed (and plugin) makes the same calls.
+    public var seed: UInt64 = .random(in: 1...999_999_999)
+    /// How many calls are generated for each editor and sample.
+    public var callCount = PluginValidator.defaultCallCount
+    /// 200: four walks of `HostValidate.walkLength` calls; a bundled plugin's calls take a fraction of a second.
+    public static let defaultCallCount = 200
+    /// A whole test process's backstop (each plugin call in it has its own deadline).
+    static let processTimeout: Duration = .seconds(300)
     /// How many tests run at once (each in its own process).
     public var jobs: Int = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
     /// The `folio-plugin-host` to run the tests in.
@@ -95,6 +104,9 @@ public struct PluginValidator: Sendable {
             }
             let rest = planned.filter { $0.kind != "document" && $0.kind != "sample" && !refused.contains($0.editor ?? "") }
             report.tests += results + runAll(rest, progress: progress)
+            // Then the samples the generated calls made from the empty document.
+            let editors = plan.editors.map(\.id).filter { !refused.contains($0) }
+            report.tests += runAll(generatedSampleTests(editors), progress: progress)
         }
         if report.ok {
             try? FileManager.default.removeItem(at: reproducers)
@@ -115,7 +127,7 @@ public struct PluginValidator: Sendable {
                     return state.next
                 }
                 guard let index else { return }
-                let result = runTest(tests[index]).0
+                let result = runPlanned(tests[index])
                 state.withLock { $0.results[index] = result }
                 reported.withLock { reported in
                     // Emit every finished result whose predecessors are all out.
@@ -157,6 +169,8 @@ struct PlannedTest: Sendable {
     var inputs: [(url: URL, bytes: Data)] = []
     /// Options passed to the host (`--document FILE`, `--width W`…).
     var options: [String] = []
+    /// A `calls` test's generated calls, the sample they start from and where each call's input is written.
+    var calls: GeneratedCalls?
 }
 
 /// The editors and commands the descriptor test reported.

@@ -179,12 +179,13 @@ final class PluginValidateTests: XCTestCase {
         """
     }
 
-    private func validate(_ defects: [String] = [], timeout: Duration = .seconds(30), sample: String? = nil) throws -> PluginValidationReport {
+    private func validate(_ defects: [String] = [], timeout: Duration? = nil, sample: String? = nil) throws -> PluginValidationReport {
         let library = try PluginFixtures.compilePlugin(Self.counterSource(defects), named: "libcounter.so", in: temp.url)
         var validator = PluginValidator(library: library, hostExecutable: PluginFixtures.buildFolder.appendingPathComponent("folio-plugin-host"),
                                         environment: temp.environment(), reproducers: temp.path("reproducers"))
         if let sample { validator.samples = [try temp.write("sample.count", sample)] }
         validator.timeout = timeout
+        validator.seed = 1
         return try validator.run()
     }
 
@@ -236,9 +237,15 @@ final class PluginValidateTests: XCTestCase {
     }
 
     func testGivenAPluginThatSpinsRenderingOneCellWhenValidatedThenTheRenderTestTimesOutNamingTheStep() throws {
+        // Given a render spinning at one cell wide; When validated with a 3 s deadline (renders included)
         let report = try validate(["SPIN_AT_1X1"], timeout: .seconds(3))
-        XCTAssertEqual(failures(report), ["render/counter/1x1"])
+        // Then the 1x1 render tests (of the sample and of the generated one) and a generated call's render one cell wide
+        // time out, naming the step
+        XCTAssertEqual(failures(report), ["render/counter/1x1", "calls/counter/empty", "generated/counter/render/1x1"])
         XCTAssertEqual(report.tests.first { !$0.passed }?.details, "timed out: did not finish within 3 s (while render 1x1)")
+        XCTAssertEqual(report.tests.last { !$0.passed }?.details, "timed out: did not finish within 3 s (while render 1x1)")
+        let calls = try XCTUnwrap(report.tests.first { $0.name == "calls/counter/empty" }?.details)
+        XCTAssertNotNil(calls.firstMatch(of: #/, render 1x\d+: timed out: did not finish within 3 s \(while render 1x\d+\)/#), calls)
     }
 
     func testGivenAnEditorTableSmallerThanTheABIWhenValidatedThenTheDescriptorTestFailsAndNothingElseRuns() throws {
@@ -345,7 +352,10 @@ final class PluginValidateTests: XCTestCase {
         for (name, sample) in samples {
             let file = try temp.write("sample-\(name)", sample)
             let library = PluginFixtures.buildFolder.appendingPathComponent("libFolio\(name).so")
-            let result = runFolio(["plugins", "validate", library.path, "--document", file.path], environment: temp.environment(), cwd: temp.url)
+            // 1,000 generated calls from the sample and from the empty document (with seed 1 they found Shapes quoting
+            // an argument cut in the middle of a UTF-8 sequence in its error message)
+            let result = runFolio(["plugins", "validate", library.path, "--document", file.path, "--seed", "1", "--calls", "1000"],
+                                  environment: temp.environment(), cwd: temp.url)
             XCTAssertEqual(result.status, 0, "\(name): " + result.stdout.split(separator: "\n").filter { !$0.hasPrefix("pass") }.joined(separator: "\n"))
             XCTAssertTrue(result.stdout.hasSuffix(" failed\n") && result.stdout.contains(", 0 failed"), result.stdout)
         }
