@@ -17,6 +17,18 @@ final class SharingKeysTests: XCTestCase {
         XCTAssertEqual(state.sharingActivity?.label, "sync now")
     }
 
+    func testGivenTheLoopsOwnRoundRunningWhenEscIsPressedThenThatRoundIsStopped() {
+        // Given an editor whose status line says the loop is syncing (no action of the user's runs)
+        let app = SharingFixtures.app(SharingState(phase: .syncing, remote: "origin", progress: "12/40 objects", continuous: true))
+        // When Esc is pressed
+        let (state, effects) = app.pressing([.escape])
+        // Then the round is asked to stop, and the window says so
+        XCTAssertEqual(effects, [.sharing(.cancelRound)])
+        XCTAssertEqual(state.editorShown?.hint, "stopping the sync in progress; nothing is half-done")
+        // And when synced, Esc asks nothing of the loop
+        XCTAssertEqual(SharingFixtures.app(SharingFixtures.synced).pressing([.escape]).1, [])
+    }
+
     func testWithoutSharingThePaletteAndKeysOfferNoSharing() {
         // Given an editor whose session offers no sharing
         let app = SharingFixtures.app(nil)
