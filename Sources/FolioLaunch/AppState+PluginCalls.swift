@@ -58,6 +58,15 @@ public struct DocumentSnapshot: Equatable, Sendable {
         return DocumentSnapshot(commitID: head.id, commitMessage: head.message, items: document.editor.itemLayout())
     }
 
+    /// `read` after this window's command, with where its cursor goes (`DocumentSession.itemAfterCommand`).
+    public static func read(_ document: any DocumentSession, afterCommandFrom cursor: (commit: String, position: [Int]?)?) -> DocumentSnapshot {
+        var snapshot = read(document)
+        if let cursor, !cursor.commit.isEmpty, cursor.commit != snapshot.commitID {
+            snapshot.followed = (cursor.commit, document.itemAfterCommand(at: cursor.position, from: cursor.commit, to: snapshot.commitID))
+        }
+        return snapshot
+    }
+
     /// `read`, and when the head is no longer `item.commit`, where the item at `item.position` there is now (the
     /// editor's item list matches them: a version merged in from elsewhere keeps the cursor on the same item).
     public static func read(_ document: any DocumentSession, following item: (commit: String, position: [Int])?) -> DocumentSnapshot {
@@ -166,6 +175,9 @@ extension AppState {
             if let followed = snapshot.followed, followed.from == wasOn, editor.selectionAnchor == nil,
                let position = followed.position, let index = snapshot.items?.paths.firstIndex(of: position) {
                 editor.cursor = index
+                // Keep the item in view (an item added at the end of a long list).
+                if editor.cursor < editor.scroll { editor.scroll = editor.cursor }
+                if editor.cursor >= editor.scroll + editor.viewRows { editor.scroll = editor.cursor - editor.viewRows + 1 }
             }
             if let items = editor.items {
                 editor.cursor = min(editor.cursor, max(0, items.count - 1))

@@ -37,7 +37,9 @@ struct EditorCalls: Sendable {
 
     /// Runs a command (or undo, redo, restore, tag) off the UI thread; the result arrives as `.finished`. The new
     /// head's item layout (a render) is read by a job of its own, so the spinner names what is slow.
-    func start(_ effect: AppEffect, label: String, renderLabel: String) {
+    /// `cursor` is the version the window showed and the item under its cursor: the snapshot after the command says
+    /// where the cursor goes (the item added, or the same item).
+    func start(_ effect: AppEffect, label: String, renderLabel: String, cursor: (commit: String, position: [Int]?)? = nil) {
         worker.submit(label: label, isCommand: true) { [document, mailbox, worker, cache] in
             do {
                 try document.performNow(effect)
@@ -52,7 +54,7 @@ struct EditorCalls: Sendable {
                 return
             }
             worker.submit(label: renderLabel, isCommand: false) { [cache] in
-                let snapshot = DocumentSnapshot.read(document)
+                let snapshot = DocumentSnapshot.read(document, afterCommandFrom: cursor)
                 cache.prerender(head: snapshot.commitID, view: document.editor)
                 mailbox.post(.finished(effect, .succeeded(snapshot)))
             }

@@ -26,6 +26,10 @@ public protocol DocumentSession: Sendable {
     /// Where the item at `position` ([3], [1, 2]) of version `old` is in version `new`, as the editor matches items
     /// (nil when it is gone, or the editor cannot tell). Called off the UI thread.
     func followItem(at position: [Int], from old: String, to new: String) -> [Int]?
+    /// Where the cursor goes after this window's command made `new` from `old`: on the one item the command added,
+    /// else on the item that was at `position` (moved, renamed: the same item); nil when it is gone (a delete: the
+    /// row stays, so the next item comes up) or the editor cannot tell. Called off the UI thread.
+    func itemAfterCommand(at position: [Int]?, from old: String, to new: String) -> [Int]?
 }
 
 extension DocumentSession {
@@ -33,6 +37,9 @@ extension DocumentSession {
     public func cancelPluginCall() {}
     public var sharing: (any DocumentSharing)? { nil }
     public func followItem(at position: [Int], from old: String, to new: String) -> [Int]? { nil }
+    public func itemAfterCommand(at position: [Int]?, from old: String, to new: String) -> [Int]? {
+        position.flatMap { followItem(at: $0, from: old, to: new) }
+    }
 }
 
 /// What the launcher needs from the rest of Folio.
@@ -228,7 +235,8 @@ public enum LaunchApp {
         case let .openItemHistory(item, at):
             if let document = services.document { loadItemHistory(item, at: at, history: document.history, mailbox: mailbox) }
         case .runEditorCommand, .restore, .tag, .restoreItem:
-            calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render")
+            calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render",
+                         cursor: state.currentEditor.map { ($0.commitID, $0.itemUnderCursor?.position) })
         case let .saveSettings(settings):
             do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
         case let .pinRecent(path, pinned):

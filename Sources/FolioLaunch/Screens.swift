@@ -219,7 +219,9 @@ public enum Screens {
         if statusY >= 0 {
             grid.put(String(repeating: " ", count: width), x: 0, y: statusY, style: status)
             let commit = state.commitID.isEmpty ? "no commits yet" : "\(state.commitID.prefix(7)) \(state.commitMessage)"
-            let left = " \(state.title) · \(state.contentType.identifier)"
+            // While a range is selected, how many items it holds leads the line.
+            let count = state.selection.map { "\($0.end - $0.start + 1) selected · " } ?? ""
+            let left = " \(count)\(state.title) · \(state.contentType.identifier)"
             let (text, sync) = statusRight(state, commit: commit, now: now)
             // The sync state is whole when it fits: the title gives way to it.
             let leftRoom = max(0, min(width / 2, width - DisplayWidth.width(of: sync ?? "") - 5))

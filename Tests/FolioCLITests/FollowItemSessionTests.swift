@@ -24,4 +24,28 @@ final class FollowItemSessionTests: XCTestCase {
         XCTAssertNil(session.followItem(at: [1], from: before, to: after))
         XCTAssertEqual(session.followItem(at: [13], from: before, to: after), [12])
     }
+
+    func testGivenThisWindowsCommandThenTheCursorGoesToTheItemAddedOrFollowsTheItemMovedOrRenamed() throws {
+        let dir = TemporaryDirectory()
+        let env = dir.environment()
+        XCTAssertEqual(runFolio(["new", "list", "--template", "checklist/groceries", "--defaults"], environment: env, cwd: dir.url).status, 0)
+        let session = try DocumentSessionAdapter(url: dir.path("list"), environment: env)
+        func after(_ command: [String]) -> (String, String) {
+            let before = session.latestCommit().id
+            XCTAssertEqual(runFolio(["edit", "list"] + command, environment: env, cwd: dir.url).status, 0, "\(command)")
+            return (before, session.latestCommit().id)
+        }
+        // An item added (at the end): the cursor goes to it, wherever it was.
+        let (v0, v1) = after(["add", "Oat milk"])
+        XCTAssertEqual(session.itemAfterCommand(at: [3], from: v0, to: v1), [14])
+        // Bread (3) moved to 1: the cursor follows it.
+        let (_, v2) = after(["move", "3", "1"])
+        XCTAssertEqual(session.itemAfterCommand(at: [3], from: v1, to: v2), [1])
+        // Renamed: the same item.
+        let (_, v3) = after(["rename", "1", "Rye"])
+        XCTAssertEqual(session.itemAfterCommand(at: [1], from: v2, to: v3), [1])
+        // Deleted: gone (the window keeps the row, so the next item comes up).
+        let (_, v4) = after(["delete", "1"])
+        XCTAssertNil(session.itemAfterCommand(at: [1], from: v3, to: v4))
+    }
 }

@@ -48,4 +48,36 @@ final class IncomingVersionCursorTests: XCTestCase {
         stale.applying(late)
         XCTAssertEqual(cursor(stale), 2)
     }
+
+    func testGivenACommandThatAddedAnItemAtTheEndOfALongListWhenItFinishesThenTheCursorIsOnItAndInView() {
+        // Given a 40-item list showing 10 rows, the cursor on item 2
+        var state = AppState()
+        var editor = EditorState(path: "g", title: "Groceries", contentType: "org.folio.checklist", commitID: "c1", commitMessage: "x")
+        editor.items = ItemLayout(count: 40, headerLines: 1, paths: (1...40).map { [$0] })
+        editor.cursor = 1
+        editor.viewRows = 10
+        state.screen = .editor(editor)
+        // When the command's result says the cursor goes to the item it added, 41
+        var snapshot = DocumentSnapshot(commitID: "c2", commitMessage: "added 'Tea'", items: ItemLayout(count: 41, headerLines: 1, paths: (1...41).map { [$0] }))
+        snapshot.followed = ("c1", [41])
+        _ = state.finishingCall(.succeeded(snapshot))
+        // Then the cursor is on it and the list scrolled to show it
+        guard case let .editor(after) = state.screen else { return XCTFail("editor") }
+        XCTAssertEqual(after.cursor, 40)
+        XCTAssertEqual(after.scroll, 31)
+    }
+
+    func testGivenARangeSelectedThenTheStatusLineSaysHowManyItemsItHolds() {
+        // Given a window with items 1-3 selected
+        var editor = EditorState(path: "g", title: "Groceries", contentType: "org.folio.checklist", commitID: "c1", commitMessage: "x")
+        editor.items = ItemLayout(count: 3, headerLines: 1, paths: [[1], [2], [3]])
+        editor.selectionAnchor = 0
+        editor.cursor = 2
+        let lines = Screens.editor(editor, view: NumberedEditor(), width: 80, height: 10).plainText().split(separator: "\n")
+        let status = lines.first { $0.contains("Groceries ·") } ?? "no status line"
+        // Then its status line starts with the count; without a range, it does not
+        XCTAssertTrue(status.hasPrefix(" 3 selected · Groceries"), String(status))
+        editor.selectionAnchor = nil
+        XCTAssertFalse(Screens.editor(editor, view: NumberedEditor(), width: 80, height: 10).plainText().contains("selected"))
+    }
 }
