@@ -1,5 +1,6 @@
 import Foundation
 import FolioCore
+import FolioGit
 import FolioLaunch
 import FolioPlugins
 import FolioSync
@@ -33,6 +34,8 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     private var opened: (any EditorDocumentHandle)?
     private var openError: String?
     private var layoutHead: String?
+    /// The newest version as last read, and the stamp of the files naming it then.
+    private var knownHead: (stamp: HeadStamp, head: CommitInfo)?
     private var layout: ItemLayout?
     private var cachedKey: RenderKey?
     private var cachedLines: [String] = []
@@ -89,9 +92,19 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
 
     func latestCommit() -> (id: String, message: String) {
         locked {
-            guard let head = try? document.head() else { return ("", "") }
+            guard let head = currentHead() else { return ("", "") }
             return (head.id.hex, head.summary)
         }
+    }
+
+    /// The newest version, read again only when the files naming it changed (`HeadStamp`): the window polls its
+    /// head several times a second, and an idle window should cost next to nothing. Called with the lock held.
+    private func currentHead() -> CommitInfo? {
+        let stamp = document.headStamp()
+        if let known = knownHead, known.stamp == stamp { return known.head }
+        let head = try? document.head()
+        knownHead = head.map { (stamp, $0) }
+        return head
     }
 
     var editor: any EditorViewProvider { PluginView(session: self) }
@@ -146,7 +159,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
 
     /// The plugin's parsed document at the current head, opened once per head.
     private func openedDocument() -> (head: String, document: (any EditorDocumentHandle)?) {
-        let head = (try? document.head().id.hex) ?? ""
+        let head = currentHead()?.id.hex ?? ""
         if head != openedHead {
             openedHead = head
             opened = nil

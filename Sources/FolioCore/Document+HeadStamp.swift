@@ -1,0 +1,42 @@
+import Foundation
+
+/// What the files naming a document's newest version look like on disk: `HEAD`, the branch's ref file and
+/// `packed-refs` (device, inode, size, modification and change times). A change to the branch — any writer, any
+/// process: git and libgit2 replace these files by rename — changes the stamp; an equal stamp means the branch
+/// names the same commit, so a window polling its document need not read the commit again.
+public struct HeadStamp: Equatable, Sendable {
+    fileprivate var files: [FileStamp?]
+
+    fileprivate struct FileStamp: Equatable, Sendable {
+        var device: UInt64, inode: UInt64, size: Int64
+        var modified: timespec, changed: timespec
+
+        static func == (a: FileStamp, b: FileStamp) -> Bool {
+            a.device == b.device && a.inode == b.inode && a.size == b.size
+                && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+                && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+        }
+    }
+}
+
+extension Document {
+    /// The stamp of the files naming the newest version (three `lstat`s and a read of `HEAD`, no git object read).
+    public func headStamp() -> HeadStamp {
+        let gitDirectory = repository.gitDirectoryPath
+        let head = gitDirectory + "HEAD"
+        var files = [Self.fileStamp(head), Self.fileStamp(gitDirectory + "packed-refs")]
+        if let text = try? String(contentsOfFile: head, encoding: .utf8), text.hasPrefix("ref: refs/heads/") {
+            let ref = text.dropFirst("ref: ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+            // A name with "..", or anything but a plain path under refs/heads, is not followed (the full read says why).
+            if !ref.contains(".."), !ref.contains("\0") { files.append(Self.fileStamp(gitDirectory + ref)) }
+        }
+        return HeadStamp(files: files)
+    }
+
+    private static func fileStamp(_ path: String) -> HeadStamp.FileStamp? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        return HeadStamp.FileStamp(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+                                   modified: status.st_mtim, changed: status.st_ctim)
+    }
+}
