@@ -100,8 +100,10 @@ private func makeHistory(_ commits: Int, at folder: URL, env: [String: String]) 
     _ = try run("git", ["-C", folder.path, "repack", "-adq"], env: env)
 }
 
-private func startDaemon(base: URL, port: UInt16, env: [String: String]) throws -> pid_t {
-    let args = ["git", "daemon", "--listen=127.0.0.1", "--port=\(port)", "--export-all", "--reuseaddr", "--base-path=\(base.path)", base.path]
+/// Starts `git daemon` on loopback serving `base` (pushes too with `pushes`), and waits until it answers.
+func startDaemon(base: URL, port: UInt16, env: [String: String], pushes: Bool = false) throws -> pid_t {
+    let args = ["git", "daemon", "--listen=127.0.0.1", "--port=\(port)", "--export-all", "--reuseaddr"]
+        + (pushes ? ["--enable=receive-pack"] : []) + ["--base-path=\(base.path)", base.path]
     let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }
