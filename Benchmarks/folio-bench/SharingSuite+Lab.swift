@@ -60,14 +60,25 @@ final class SharingLab: Sendable {
 
     // MARK: Processes
 
-    /// Runs `program` to its end; its exit status and what it printed (stdout and stderr together).
+    /// Runs `program` to its end; its exit status and what it printed (stdout and stderr together). One still running
+    /// after `timeout` seconds is SIGKILLed and reported as a hang.
     @discardableResult
-    func run(_ program: String, _ args: [String]) -> (status: Int32, output: String) {
+    func run(_ program: String, _ args: [String], timeout: Double = 120) -> (status: Int32, output: String) {
         let log = logs.appendingPathComponent("run-\(UUID().uuidString).log").path
         defer { unlink(log) }
         guard let pid = try? spawnLogged(program, args, env: env, log: log) else { return (127, "cannot start \(program)") }
-        let status = waitForExit(pid)
-        return (status, String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self))
+        var status: Int32 = 0
+        let start = Date(), deadline = start.addingTimeInterval(timeout)
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return (137, "HANG: \(program) \(args.joined(separator: " ")) still running after \(Int(timeout)) s, killed")
+            }
+            usleep(Date().timeIntervalSince(start) < 0.5 ? 200 : 5_000)  // fine-grained for the timed short commands
+        }
+        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (code, String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self))
     }
 
     /// Runs `folio ARGS`; throws with its output when it fails.
@@ -198,13 +209,6 @@ func spawnLogged(_ program: String, _ args: [String], env: [String: String], log
     let status = posix_spawnp(&pid, program, &actions, nil, argv, envp)
     guard status == 0 else { throw POSIXFailure(operation: "spawn", path: program, code: status) }
     return pid
-}
-
-/// Waits for a child; its exit status, or 128 + the signal that ended it.
-func waitForExit(_ pid: pid_t) -> Int32 {
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
 }
 
 /// A TCP port on 127.0.0.1 nobody listens on right now (bound to port 0, then released).
