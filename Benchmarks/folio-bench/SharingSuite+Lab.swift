@@ -39,7 +39,7 @@ final class SharingLab: Sendable {
         tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile)
         socket = "folio-bench-\(getpid())"
         port = try freeLoopbackPort()
-        daemon = try startDaemon(base: remotes, port: port, env: env, pushes: true)
+        daemon = try startDaemon(base: remotes, port: port, env: env, pushes: true, log: logs.appendingPathComponent("git-daemon.log").path)
     }
 
     /// Kills every background process still running, the tmux server and the daemon.

@@ -44,14 +44,14 @@ func threeWriters(_ bench: Bench, _ lab: SharingLab, changes: Int, seed: UInt64)
                       converged: converged, convergeTime: convergeTime, total: total)
 }
 
-/// Keeps a `folio sync --watch CLONE --interval 1` running, SIGKILLing it after random waits (0.2-3 s) while the
+/// Keeps a `folio sync --watch CLONE --interval 1` running, SIGKILLing it after random waits (0.1-2 s) while the
 /// writers write; leaves the last one running.
 private func killAndRestart(_ lab: SharingLab, _ clone: URL, _ tally: WritersTally, seed: UInt64) {
     var random = SeededGenerator(seed: seed)
     let log = "writers-watch-\(clone.lastPathComponent).log"
     guard var pid = try? lab.startBackground(folioExecutablePath, ["sync", "--watch", clone.path, "--interval", "1"], log: log) else { return }
     while tally.writing.load(ordering: .relaxed) {
-        let until = Date().addingTimeInterval(Double.random(in: 0.2...3, using: &random))
+        let until = Date().addingTimeInterval(Double.random(in: 0.1...2, using: &random))
         while Date() < until, tally.writing.load(ordering: .relaxed) { usleep(10_000) }
         guard tally.writing.load(ordering: .relaxed) else { break }
         lab.stop(pid, signal: SIGKILL)
@@ -112,7 +112,7 @@ private func reportWriters(_ bench: Bench, _ lab: SharingLab, clones: [URL], ser
                      + (converged ? "" : "; did NOT converge within 300 s"))
     bench.record("three writers: git fsck --strict failures (3 clones + server)", folio: Double(fsckFailures.count), peer: "target", 0,
                  unit: "repositories", higherIsBetter: false, note: "target 0")
-    bench.reproduceWith("three clones of one checklist over git daemon, each with folio sync --watch CLONE --interval 1 SIGKILLed every 0.2-3 s "
+    bench.reproduceWith("three clones of one checklist over git daemon, each with folio sync --watch CLONE --interval 1 SIGKILLed every 0.1-2 s "
         + "and restarted, while each does folio edit CLONE add W<i>-<k> \(changes) times; git fsck --strict on all")
     let problems = lost.count + duplicated.count + fsckFailures.count + conflicts.filter { $0 != 0 }.count + (converged ? 0 : 1)
     if problems > 0 { throw BenchFailure("\(problems) problems in the three writers' run (run with --keep to inspect \(lab.work.path))") }

@@ -113,6 +113,16 @@ private func idleCPU(_ bench: Bench, _ lab: SharingLab, document b: URL, seconds
                          + (children == 0 ? "no child processes" : "its \(children) plugin host process(es): \(String(format: "%.3f", hosts)) %"))
     }
     _ = lab.tmux(["kill-session", "-t", "b"])
+    // For scale: the same window on a document that is not shared (no sync loop rounds, nothing to poll).
+    let alone = lab.doc("unshared")
+    try lab.folio(["new", alone.path, "--template", "checklist/groceries", "--defaults"])
+    try lab.openWindow("u", document: alone, rows: 30)
+    try lab.waitForScreen("the unshared document to open", "u:0", timeout: 20) { $0.contains("(0/13 done)") }
+    sleep(3)
+    let (main, hosts, children) = try measureIdle(lab, pid: try lab.folioProcess("u:0"), seconds: max(seconds, 1))
+    bench.record("idle CPU of a window on a document without a remote (for scale)", folio: main, peer: "target", 0.5, unit: "% of a core",
+                 higherIsBetter: false, note: "over \(seconds) s; " + (children == 0 ? "no child processes" : "its \(children) plugin host process(es): \(String(format: "%.3f", hosts)) %"))
+    _ = lab.tmux(["kill-session", "-t", "u"])
     bench.reproduceWith("folio sync B --continuous on --interval 30 (then 1); folio open B in tmux; utime+stime of folio from /proc/PID/stat over \(seconds) s")
 }
 
