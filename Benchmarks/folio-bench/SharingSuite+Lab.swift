@@ -241,10 +241,25 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// CPU seconds (user + system) a process has used so far, from `/proc/PID/stat`; nil once it is gone.
-func cpuSeconds(_ pid: pid_t) -> Double? {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = text.lastIndex(of: ")") else { return nil }
+func cpuSeconds(_ pid: pid_t) -> Double? { cpuSeconds(path: "/proc/\(pid)/stat") }
+
+/// CPU seconds (user + system) from a `stat` file of `/proc` (a process's or a thread's).
+func cpuSeconds(path: String) -> Double? {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8), let close = text.lastIndex(of: ")") else { return nil }
     let fields = text[text.index(after: close)...].split(separator: " ")
     // After the command's ")": state is field 3, utime field 14, stime field 15.
     guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// CPU seconds used so far by each thread of a process, by thread id, with the thread's name (`/proc/PID/task`).
+func threadCPUSeconds(_ pid: pid_t) -> [pid_t: (name: String, seconds: Double)] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    var result: [pid_t: (name: String, seconds: Double)] = [:]
+    for task in tasks {
+        guard let tid = pid_t(task), let seconds = cpuSeconds(path: "/proc/\(pid)/task/\(task)/stat") else { continue }
+        let name = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        result[tid] = (name ?? "?", seconds)
+    }
+    return result
 }

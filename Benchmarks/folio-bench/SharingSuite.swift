@@ -107,10 +107,9 @@ private func idleCPU(_ bench: Bench, _ lab: SharingLab, document b: URL, seconds
         try lab.waitForScreen("B to open and sync", "b:0", timeout: 20) { $0.contains("synced") }
         sleep(3)  // the first round and the plugin host's start are over
         let pid = try lab.folioProcess("b:0")
-        let (main, hosts, children) = try measureIdle(lab, pid: pid, seconds: max(seconds, 1))
-        bench.record("idle CPU of a window with continuous sync on, every \(interval) s", folio: main, peer: "target", 0.5, unit: "% of a core",
-                     higherIsBetter: false, note: "over \(seconds) s; the peer is the issue's target; "
-                         + (children == 0 ? "no child processes" : "its \(children) plugin host process(es): \(String(format: "%.3f", hosts)) %"))
+        let use = try measureIdle(lab, pid: pid, seconds: max(seconds, 1))
+        bench.record("idle CPU of a window with continuous sync on, every \(interval) s", folio: use.main, peer: "target", 0.5, unit: "% of a core",
+                     higherIsBetter: false, note: "over \(seconds) s; the peer is the issue's target; \(use.note)")
     }
     _ = lab.tmux(["kill-session", "-t", "b"])
     // For scale: the same window on a document that is not shared (no sync loop rounds, nothing to poll).
@@ -119,24 +118,49 @@ private func idleCPU(_ bench: Bench, _ lab: SharingLab, document b: URL, seconds
     try lab.openWindow("u", document: alone, rows: 30)
     try lab.waitForScreen("the unshared document to open", "u:0", timeout: 20) { $0.contains("(0/13 done)") }
     sleep(3)
-    let (main, hosts, children) = try measureIdle(lab, pid: try lab.folioProcess("u:0"), seconds: max(seconds, 1))
-    bench.record("idle CPU of a window on a document without a remote (for scale)", folio: main, peer: "target", 0.5, unit: "% of a core",
-                 higherIsBetter: false, note: "over \(seconds) s; " + (children == 0 ? "no child processes" : "its \(children) plugin host process(es): \(String(format: "%.3f", hosts)) %"))
+    let use = try measureIdle(lab, pid: try lab.folioProcess("u:0"), seconds: max(seconds, 1))
+    bench.record("idle CPU of a window on a document without a remote (for scale)", folio: use.main, peer: "target", 0.5, unit: "% of a core",
+                 higherIsBetter: false, note: "over \(seconds) s; \(use.note)")
     _ = lab.tmux(["kill-session", "-t", "u"])
     bench.reproduceWith("folio sync B --continuous on --interval 30 (then 1); folio open B in tmux; utime+stime of folio from /proc/PID/stat over \(seconds) s")
 }
 
-/// Percent of one core used over `seconds` by `pid` and (together) by its children.
-private func measureIdle(_ lab: SharingLab, pid: pid_t, seconds: Int) throws -> (main: Double, children: Double, count: Int) {
+/// What one idle measurement found: percent of one core used by the folio process, its busiest threads (by name),
+/// and its children (plugin hosts) together.
+private struct IdleUse {
+    var main: Double
+    var threads: [(name: String, percent: Double)]
+    var children: Double
+    var childCount: Int
+
+    /// `threads: folio 0.20 %, folio.sync 0.03 %; its 1 plugin host process(es): 0.000 %`.
+    var note: String {
+        let busiest = threads.filter { $0.percent > 0 }.prefix(4).map { "\($0.name) \(String(format: "%.2f", $0.percent)) %" }
+        return "threads: " + (busiest.isEmpty ? "none busy" : busiest.joined(separator: ", ")) + "; "
+            + (childCount == 0 ? "no child processes" : "its \(childCount) plugin host process(es): \(String(format: "%.3f", children)) %")
+    }
+}
+
+/// Percent of one core used over `seconds` by `pid` (and by thread), and (together) by its children.
+private func measureIdle(_ lab: SharingLab, pid: pid_t, seconds: Int) throws -> IdleUse {
     let children = lab.run("pgrep", ["-P", "\(pid)"]).output.split(separator: "\n").compactMap { pid_t($0) }
     guard let before = cpuSeconds(pid) else { throw BenchFailure("folio \(pid) is gone") }
+    let threadsBefore = threadCPUSeconds(pid)
     let childrenBefore = children.map { cpuSeconds($0) ?? 0 }
     let started = DispatchTime.now().uptimeNanoseconds
     sleep(UInt32(seconds))
     guard let after = cpuSeconds(pid) else { throw BenchFailure("folio \(pid) ended while idle") }
+    let threadsAfter = threadCPUSeconds(pid)
     let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     let childrenUsed = zip(children, childrenBefore).map { (cpuSeconds($0.0) ?? $0.1) - $0.1 }.reduce(0, +)
-    return ((after - before) / wall * 100, childrenUsed / wall * 100, children.count)
+    var byName: [String: Double] = [:]
+    for (tid, now) in threadsAfter {
+        // Dispatch's global threads are named after their QoS class, cut to 15 bytes ("r-initiated-qos").
+        let name = now.name.hasSuffix("qos") || now.name.hasSuffix("overcommit") ? "dispatch worker" : now.name
+        byName[name, default: 0] += (now.seconds - (threadsBefore[tid]?.seconds ?? 0)) / wall * 100
+    }
+    return IdleUse(main: (after - before) / wall * 100, threads: byName.map { ($0.key, $0.value) }.sorted { $0.percent > $1.percent },
+                   children: childrenUsed / wall * 100, childCount: children.count)
 }
 
 // MARK: Helpers
