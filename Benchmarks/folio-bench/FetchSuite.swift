@@ -100,13 +100,23 @@ private func makeHistory(_ commits: Int, at folder: URL, env: [String: String]) 
     _ = try run("git", ["-C", folder.path, "repack", "-adq"], env: env)
 }
 
-private func startDaemon(base: URL, port: UInt16, env: [String: String]) throws -> pid_t {
-    let args = ["git", "daemon", "--listen=127.0.0.1", "--port=\(port)", "--export-all", "--reuseaddr", "--base-path=\(base.path)", base.path]
+/// Starts `git daemon` on loopback serving `base` (pushes too with `pushes`; its messages into `log` when given), and
+/// waits until it answers.
+func startDaemon(base: URL, port: UInt16, env: [String: String], pushes: Bool = false, log: String? = nil) throws -> pid_t {
+    let args = ["git", "daemon", "--listen=127.0.0.1", "--port=\(port)", "--export-all", "--reuseaddr"]
+        + (pushes ? ["--enable=receive-pack"] : []) + ["--base-path=\(base.path)", base.path]
     let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if let log {
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    }
     var pid: pid_t = 0
-    guard posix_spawnp(&pid, "git", nil, nil, argv, envp) == 0 else { throw BenchFailure("git daemon") }
+    guard posix_spawnp(&pid, "git", &actions, nil, argv, envp) == 0 else { throw BenchFailure("git daemon") }
     for _ in 0..<100 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
