@@ -77,6 +77,9 @@ extension PluginValidator {
                            options: ["--command", command, "--arguments", input.path] + sample)
     }
 
+    /// How long one step on a hostile input may take before it counts as a hang.
+    static let hostileInputDeadline: Duration = .seconds(30)
+
     /// A test name as a file name.
     static func fileName(_ test: String) -> String {
         String(test.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" }.prefix(120))
@@ -88,14 +91,17 @@ extension PluginValidator {
         return (result, plan)
     }
 
-    /// The deadlines passed to a test process, in milliseconds: Folio's own (or `timeout`), except that the hostile
-    /// documents and arguments (a 1 MiB title, 65,536 lines) are not real use: their renders get a call's deadline.
+    /// The deadlines passed to a test process, in milliseconds: Folio's own (or `timeout`) for real use — valid calls,
+    /// samples, renders, round trips —, while the hostile documents and arguments (a 1 MiB title, 65,536 lines, a
+    /// 4 MiB document's items) are not real use: they test that nothing crashes or hangs, so they get
+    /// `hostileInputDeadline` (a debug build on a loaded machine needs seconds for them, which is not a hang).
     func deadlineOptions(_ test: PlannedTest) -> [String] {
         func milliseconds(_ duration: Duration) -> String {
             String(max(1, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
         }
-        let call = timeout ?? PluginLimits().call
-        let render = ["command", "document"].contains(test.kind) ? call : timeout ?? PluginLimits().render
+        let hostile = ["command", "document", "items", "buffers"].contains(test.kind)
+        let call = timeout ?? (hostile ? Self.hostileInputDeadline : PluginLimits().call)
+        let render = hostile ? call : timeout ?? PluginLimits().render
         return ["--call-deadline", milliseconds(call), "--render-deadline", milliseconds(render)]
     }
 
