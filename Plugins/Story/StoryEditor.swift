@@ -117,14 +117,13 @@ struct StoryEditor: FolioEditor {
         let room = max(0, height - 1)
         let focus = selection.cursor > 0 && selection.cursor <= rows.count ? selection.cursor - 1 : nil
         // The text under the cursor gets what the outline leaves, the outline at least half the rows.
-        let text = focus.map { Self.text(rows[$0].body) } ?? []
+        let text = focus.map { Self.wrapped(Self.text(rows[$0].body), width: width - 2, atMost: room) } ?? []
         let outlineRows = text.isEmpty ? room : min(outline.count, max(room / 2, room - text.count - 1))
         var lines = [ViewText.fit(header, width: width)]
         lines += ViewText.window(outline, width: width, height: outlineRows, focus: focus, scroll: selection.scroll)
         if let focus, room - outlineRows >= 2 {
             let name = String(rows[focus].label.trimmingSpaces)
-            let title = "── " + name + " "
-            lines.append(ViewText.fit(title + String(repeating: "─", count: max(0, width - title.count)), width: width))
+            lines.append(ViewText.rule("── " + name + " ", width: width))
             // A bar before the text: a line of it starting with a number never reads as an outline row.
             lines += text.prefix(room - outlineRows - 1).map { ViewText.fit("│ " + $0, width: width) }
         }
@@ -137,6 +136,14 @@ struct StoryEditor: FolioEditor {
         while lines.first?.trimmingSpaces.isEmpty == true { lines = lines.dropFirst() }
         while lines.last?.trimmingSpaces.isEmpty == true { lines = lines.dropLast() }
         return lines.isEmpty ? ["(no text: e sets it)"] : Array(lines)
+    }
+
+    /// `lines` wrapped at `width` cells (at least 1), so a paragraph reads in full where there is room; only the first
+    /// `limit` wrapped lines are made (a long scene costs no more than the screen shows).
+    private static func wrapped(_ lines: [String], width: Int, atMost limit: Int) -> [String] {
+        var out: [String] = []
+        for line in lines where out.count < limit { out += ViewText.wrap(line, width: max(1, width)) }
+        return Array(out.prefix(limit))
     }
 
     /// `left` and `right` on one line, `right` flush to the edge when there is room.
