@@ -51,13 +51,15 @@ static void draw(char *canvas, const viewport *v, const shape *s, size_t number,
             char c = outline(s, x, y);
             if (c) plot(canvas, v, x - v->ox, y - v->oy, highlighted ? '*' : c);
         }
-    /* The label inside the top-left corner: "1 red" when it fits inside the shape, else the number alone. */
+    /* The label inside the shape (a rectangle's top-left corner, an ellipse's middle): "1 red" when it fits inside,
+     * else the number alone. */
     char label[48];
     long long room = s->w > 2 ? s->w - 2 : 1;
     int n = snprintf(label, sizeof label, "%zu %s", number, s->color);
     if (n < 0 || n > room) n = snprintf(label, sizeof label, "%zu", number);
     if (n < 0 || n > room) return;
     long long lx = x0 + (s->w > 2 ? 1 : 0) - v->ox, ly = y0 + (s->h > 2 ? 1 : 0) - v->oy;
+    if (s->kind == KIND_ELLIPSE && s->w > 2) { lx = x0 + (s->w - n) / 2 - v->ox; ly = y0 + s->h / 2 - v->oy; }  /* its widest row */
     for (int i = 0; i < n; i++) plot(canvas, v, lx + i, ly, label[i]);
 }
 
