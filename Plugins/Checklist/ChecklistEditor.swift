@@ -17,12 +17,14 @@ struct ChecklistEditor: FolioEditor {
         id: "checklist", name: "Checklist", contentTypes: ["org.folio.checklist"],
         declaredTypes: [TypeSpec("org.folio.checklist", conformsTo: ["public.json"], extensions: ["checklist"], description: "A checklist")],
         priority: .default,
+        // `N` is one item (rename: a range selection is refused before the title is asked); `N:range` is one item or
+        // a range `A-B` (the selection), acted on as one change.
         commands: [
             CommandSpec("add", title: "Add item", shortcut: "a", usage: "add TITLE"),
             CommandSpec("rename", title: "Rename item", shortcut: "r", usage: "rename N TITLE", needsSelection: true),
-            CommandSpec("toggle", title: "Check or uncheck item", shortcut: "space", usage: "toggle N", needsSelection: true),
-            CommandSpec("delete", title: "Delete item", shortcut: "d", usage: "delete N", needsSelection: true),
-            CommandSpec("move", title: "Move item", shortcut: "m", usage: "move N TO:int+", needsSelection: true),
+            CommandSpec("toggle", title: "Check or uncheck item", shortcut: "space", usage: "toggle N:range", needsSelection: true),
+            CommandSpec("delete", title: "Delete item", shortcut: "d", usage: "delete N:range", needsSelection: true),
+            CommandSpec("move", title: "Move item", shortcut: "m", usage: "move N:range TO:int+", needsSelection: true),
             CommandSpec("check-all", title: "Check all items", shortcut: "ctrl+a", usage: "check-all"),
             CommandSpec("uncheck-all", title: "Uncheck all items", shortcut: "ctrl+u", usage: "uncheck-all"),
         ])

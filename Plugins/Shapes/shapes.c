@@ -12,9 +12,19 @@
 #define MAX_SHAPES 100000
 #define MAX_COORDINATE 1000000LL
 #define MAX_SIZE 1000000LL
-#define MAX_CANVAS 2000u
 
-static const char *kind_name(int kind) { return kind == KIND_ELLIPSE ? "ellipse" : "rect"; }
+const char *kind_name(int kind) { return kind == KIND_ELLIPSE ? "ellipse" : "rect"; }
+
+/* The colours a command may set: the terminal's eight, so a host can show each as itself. A document written
+ * elsewhere may hold any colour valid_color accepts; it is kept and shown by name, only commands are held to the list. */
+#define COLOR_CHOICES "black|red|green|yellow|blue|magenta|cyan|white"
+static const char *const color_names[] = {"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"};
+
+static int named_color(const char *color) {
+    for (size_t i = 0; i < sizeof color_names / sizeof color_names[0]; i++)
+        if (strcmp(color, color_names[i]) == 0) return 1;
+    return 0;
+}
 
 static int valid_color(const char *color) {
     size_t n = strlen(color);
@@ -128,42 +138,6 @@ static folio_status read_document(const uint8_t *bytes, size_t size, folio_docum
     return FOLIO_STATUS_OK;
 }
 
-/* ---- A growable text buffer ------------------------------------------------------------------------------ */
-
-typedef struct text {
-    char *data;
-    size_t length, capacity;
-    int failed;
-} text;
-
-static void text_add(text *t, const char *bytes, size_t n) {
-    if (t->failed) return;
-    if (t->length + n + 1 > t->capacity) {
-        size_t capacity = t->capacity ? t->capacity : 256;
-        while (capacity < t->length + n + 1) capacity *= 2;
-        char *grown = realloc(t->data, capacity);
-        if (grown == NULL) { t->failed = 1; return; }
-        t->data = grown;
-        t->capacity = capacity;
-    }
-    memcpy(t->data + t->length, bytes, n);
-    t->length += n;
-    t->data[t->length] = 0;
-}
-
-static void text_addf(text *t, const char *format, long long a, long long b, long long c, long long d) {
-    char line[160];
-    int n = snprintf(line, sizeof line, format, a, b, c, d);
-    if (n > 0) text_add(t, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-}
-
-static folio_status text_finish(text *t, folio_buffer *out, folio_buffer *error) {
-    folio_status status = t->failed ? FOLIO_STATUS_OUT_OF_MEMORY : folio_buffer_set(out, t->data ? t->data : "", t->length);
-    free(t->data);
-    if (status != FOLIO_STATUS_OK) return folio_fail(error, status, "out of memory");
-    return FOLIO_STATUS_OK;
-}
-
 /* ---- Editor operations ---------------------------------------------------------------------------------- */
 
 static folio_status shapes_open(const folio_editor *editor, const uint8_t *bytes, size_t size, folio_document **out, folio_buffer *error) {
@@ -238,6 +212,13 @@ static folio_status bad(folio_buffer *error, const char *what, const char *value
     return folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, message);
 }
 
+static folio_status bad_color(folio_buffer *error, const char *value) {
+    char message[200];
+    snprintf(message, sizeof message, "COLOR must be one of %s: got '%.*s'", "black, red, green, yellow, blue, magenta, cyan, white",
+             utf8_prefix(value, 40), value);
+    return folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, message);
+}
+
 static folio_status expect_count(const arguments *args, int minimum, int maximum, const char *usage, folio_buffer *error) {
     if (args->count < minimum || args->count > maximum) {
         char message[160];
@@ -287,10 +268,88 @@ static folio_status item_range(const arguments *args, int index, size_t count, c
     return FOLIO_STATUS_OK;
 }
 
+/* The shapes a command on items acts on: its first argument ("N" or "A-B"), or, when that argument is left out, the
+ * selection Folio passed (cursor and anchor, either way round). `*given` is how many arguments precede the values. */
+static folio_status command_items(const arguments *args, int values, const folio_selection *selection, size_t count, const char *usage,
+                                  size_t *first, size_t *last, int *given, folio_buffer *error) {
+    long long cursor = 0, anchor = 0;
+    if (selection != NULL && selection->struct_size >= sizeof(folio_selection)) { cursor = selection->cursor; anchor = selection->anchor; }
+    if (args->count == values && cursor >= 1) {
+        long long low = anchor >= 1 && anchor < cursor ? anchor : cursor, high = anchor > cursor ? anchor : cursor;
+        if (high > (long long)count) {
+            char message[160];
+            if (low == high) snprintf(message, sizeof message, "the selected shape %lld is out of range: there are %zu shapes (usage: %s)", low, count, usage);
+            else snprintf(message, sizeof message, "the selection %lld-%lld is out of range: there are %zu shapes (usage: %s)", low, high, count, usage);
+            return folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, message);
+        }
+        *first = (size_t)(low - 1);
+        *last = (size_t)(high - 1);
+        *given = 0;
+        return FOLIO_STATUS_OK;
+    }
+    folio_status status = expect_count(args, values + 1, values + 1, usage, error);
+    if (status != FOLIO_STATUS_OK) return status;
+    *given = 1;
+    return item_range(args, 0, count, usage, first, last, error);
+}
+
+/* Shapes first..last moved (or resized) so that the first gets `a` x `b`, the others by the same change: a group keeps
+ * its arrangement. A size never drops below 1 nor a value past the limits. */
+static void shift_shapes(folio_document *doc, size_t first, size_t last, int moving, long long a, long long b, long long *da, long long *db) {
+    shape *lead = &doc->items[first];
+    *da = a - (moving ? lead->x : lead->w);
+    *db = b - (moving ? lead->y : lead->h);
+    long long low = moving ? -MAX_COORDINATE : 1, high = moving ? MAX_COORDINATE : MAX_SIZE;
+    for (size_t i = first; i <= last; i++) {
+        long long *p = moving ? &doc->items[i].x : &doc->items[i].w, *q = moving ? &doc->items[i].y : &doc->items[i].h;
+        long long x = *p + *da, y = *q + *db;
+        *p = x < low ? low : x > high ? high : x;
+        *q = y < low ? low : y > high ? high : y;
+    }
+}
+
+/* move, resize, delete and color: on one shape, a range "A-B", or the selection when N is left out. */
+static folio_status apply_on_items(folio_document *next, const char *command, const arguments *args, const folio_selection *selection,
+                                   char *message, size_t message_size, folio_buffer *error) {
+    int moving = command[0] == 'm', resizing = command[0] == 'r', coloring = command[0] == 'c';
+    const char *usage = moving ? "move [N:range] X:int Y:int" : resizing ? "resize [N:range] W:int+ H:int+"
+                      : coloring ? "color [N:range] " COLOR_CHOICES : "delete [N:range]";
+    int values = moving || resizing ? 2 : coloring ? 1 : 0, given = 0;
+    size_t first, last;
+    folio_status status = command_items(args, values, selection, next->count, usage, &first, &last, &given, error);
+    if (status != FOLIO_STATUS_OK) return status;
+    char which[64];
+    if (first == last) snprintf(which, sizeof which, "%s %zu", kind_name(next->items[first].kind), first + 1);
+    else snprintf(which, sizeof which, "shapes %zu-%zu", first + 1, last + 1);
+    if (command[0] == 'd') {
+        snprintf(message, message_size, "deleted %s", which);
+        memmove(&next->items[first], &next->items[last + 1], (next->count - last - 1) * sizeof(shape));
+        next->count -= last - first + 1;
+        return FOLIO_STATUS_OK;
+    }
+    if (coloring) {
+        const char *color = args->values[given];
+        if (!named_color(color)) return bad_color(error, color);
+        for (size_t i = first; i <= last; i++) snprintf(next->items[i].color, sizeof next->items[i].color, "%s", color);
+        snprintf(message, message_size, "coloured %s %s", which, color);
+        return FOLIO_STATUS_OK;
+    }
+    long long a, b, da, db, low = moving ? -MAX_COORDINATE : 1, high = moving ? MAX_COORDINATE : MAX_SIZE;
+    if (!parse_number(args->values[given], low, high, &a))
+        return bad(error, moving ? "X must be a whole number" : "W must be a whole number of at least 1", args->values[given], usage);
+    if (!parse_number(args->values[given + 1], low, high, &b))
+        return bad(error, moving ? "Y must be a whole number" : "H must be a whole number of at least 1", args->values[given + 1], usage);
+    shift_shapes(next, first, last, moving, a, b, &da, &db);
+    if (first == last)
+        snprintf(message, message_size, "%s %s to %s(%lld, %lld)", moving ? "moved" : "resized", which, moving ? "" : "size ", a, b);
+    else
+        snprintf(message, message_size, "%s %s by (%+lld, %+lld)", moving ? "moved" : "resized", which, da, db);
+    return FOLIO_STATUS_OK;
+}
+
 static folio_status shapes_apply(const folio_editor *editor, const folio_document *doc, const char *command, const char *arguments_json,
                                  const folio_selection *selection, folio_document **out, folio_buffer *description, folio_buffer *error) {
     (void)editor;
-    (void)selection;
     if (doc == NULL || command == NULL || out == NULL) return folio_fail(error, FOLIO_STATUS_INTERNAL, "bad arguments to apply");
     arguments args;
     char message[200];
@@ -303,7 +362,7 @@ static folio_status shapes_apply(const folio_editor *editor, const folio_documen
     folio_status status = FOLIO_STATUS_OK;
 
     if (strcmp(command, "add") == 0) {
-        const char *usage = "add rect|ellipse X:int Y:int W:int+ H:int+ [COLOR]";
+        const char *usage = "add rect|ellipse X:int Y:int W:int+ H:int+ [" COLOR_CHOICES "]";
         shape s;
         memset(&s, 0, sizeof s);
         strcpy(s.color, "black");
@@ -316,37 +375,17 @@ static folio_status shapes_apply(const folio_editor *editor, const folio_documen
         if (!parse_number(args.values[3], 1, MAX_SIZE, &s.w)) { status = bad(error, "W must be a whole number of at least 1", args.values[3], usage); goto failed; }
         if (!parse_number(args.values[4], 1, MAX_SIZE, &s.h)) { status = bad(error, "H must be a whole number of at least 1", args.values[4], usage); goto failed; }
         if (args.count == 6) {
-            if (!valid_color(args.values[5])) { status = bad(error, "COLOR must be a name or #rrggbb", args.values[5], usage); goto failed; }
+            if (!named_color(args.values[5])) { status = bad_color(error, args.values[5]); goto failed; }
             snprintf(s.color, sizeof s.color, "%s", args.values[5]);
         }
         if (next->count >= MAX_SHAPES) { status = folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, "too many shapes"); goto failed; }
         next->items[next->count++] = s;
         snprintf(message, sizeof message, "added %s %zu at (%lld, %lld), %lld x %lld, %s", kind_name(s.kind), next->count, s.x, s.y, s.w, s.h, s.color);
-    } else if (strcmp(command, "move") == 0 || strcmp(command, "resize") == 0) {
-        int moving = command[0] == 'm';
-        const char *usage = moving ? "move N X:int Y:int" : "resize N W:int+ H:int+";
-        size_t index;
-        long long a, b;
-        if ((status = expect_count(&args, 3, 3, usage, error)) != FOLIO_STATUS_OK) goto failed;
-        if ((status = item_number(&args, 0, next->count, usage, &index, error)) != FOLIO_STATUS_OK) goto failed;
-        long long low = moving ? -MAX_COORDINATE : 1, high = moving ? MAX_COORDINATE : MAX_SIZE;
-        if (!parse_number(args.values[1], low, high, &a)) { status = bad(error, moving ? "X must be a whole number" : "W must be a whole number of at least 1", args.values[1], usage); goto failed; }
-        if (!parse_number(args.values[2], low, high, &b)) { status = bad(error, moving ? "Y must be a whole number" : "H must be a whole number of at least 1", args.values[2], usage); goto failed; }
-        shape *s = &next->items[index];
-        if (moving) { s->x = a; s->y = b; } else { s->w = a; s->h = b; }
-        snprintf(message, sizeof message, "%s %s %zu to %s(%lld, %lld)", moving ? "moved" : "resized", kind_name(s->kind), index + 1,
-                 moving ? "" : "size ", a, b);
-    } else if (strcmp(command, "delete") == 0) {
-        const char *usage = "delete N";
-        size_t index, last;
-        if ((status = expect_count(&args, 1, 1, usage, error)) != FOLIO_STATUS_OK) goto failed;
-        if ((status = item_range(&args, 0, next->count, usage, &index, &last, error)) != FOLIO_STATUS_OK) goto failed;
-        if (last == index) snprintf(message, sizeof message, "deleted %s %zu", kind_name(next->items[index].kind), index + 1);
-        else snprintf(message, sizeof message, "deleted shapes %zu-%zu", index + 1, last + 1);
-        memmove(&next->items[index], &next->items[last + 1], (next->count - last - 1) * sizeof(shape));
-        next->count -= last - index + 1;
+    } else if (strcmp(command, "move") == 0 || strcmp(command, "resize") == 0 || strcmp(command, "delete") == 0 ||
+               strcmp(command, "color") == 0) {
+        if ((status = apply_on_items(next, command, &args, selection, message, sizeof message, error)) != FOLIO_STATUS_OK) goto failed;
     } else {
-        snprintf(message, sizeof message, "unknown command '%.*s' (commands: add, move, resize, delete)", utf8_prefix(command, 40), command);
+        snprintf(message, sizeof message, "unknown command '%.*s' (commands: add, move, resize, delete, color)", utf8_prefix(command, 40), command);
         status = folio_fail(error, FOLIO_STATUS_UNKNOWN_COMMAND, message);
         goto failed;
     }
@@ -358,107 +397,6 @@ static folio_status shapes_apply(const folio_editor *editor, const folio_documen
 failed:
     document_free(next);
     return status;
-}
-
-/* ---- Rendering as a character-cell drawing ------------------------------------------------------------- */
-
-static void plot(char *canvas, long long width, long long height, long long x, long long y, char c) {
-    if (x < 0 || y < 0 || x >= width || y >= height) return;
-    canvas[y * width + x] = c;
-}
-
-static void draw(char *canvas, long long width, long long height, const shape *s, size_t number, int highlighted) {
-    /* Only the part of the bounding box that is on the canvas is visited. */
-    long long x0 = s->x, y0 = s->y, x1 = s->x + s->w - 1, y1 = s->y + s->h - 1;
-    if (s->w <= 0 || s->h <= 0 || x1 < 0 || y1 < 0 || x0 >= width || y0 >= height) return;
-    long long cx0 = x0 < 0 ? 0 : x0, cy0 = y0 < 0 ? 0 : y0;
-    long long cx1 = x1 >= width ? width - 1 : x1, cy1 = y1 >= height ? height - 1 : y1;
-    for (long long y = cy0; y <= cy1; y++) {
-        for (long long x = cx0; x <= cx1; x++) {
-            char c = 0;
-            if (s->kind == KIND_RECT) {
-                int top = y == y0 || y == y1, side = x == x0 || x == x1;
-                if (top && side) c = '+';
-                else if (top) c = '-';
-                else if (side) c = '|';
-            } else {
-                /* Inside when ((x - cx) / rx)^2 + ((y - cy) / ry)^2 <= 1, in doubled integer units; border when a
-                 * neighbour is outside. */
-                double rx = (double)s->w / 2.0, ry = (double)s->h / 2.0;
-                double cx = (double)x0 + rx, cy = (double)y0 + ry;
-                #define INSIDE(px, py) ((((px) + 0.5 - cx) / rx) * (((px) + 0.5 - cx) / rx) + (((py) + 0.5 - cy) / ry) * (((py) + 0.5 - cy) / ry) <= 1.0)
-                if (INSIDE((double)x, (double)y) &&
-                    (!INSIDE((double)x - 1, (double)y) || !INSIDE((double)x + 1, (double)y) || !INSIDE((double)x, (double)y - 1) || !INSIDE((double)x, (double)y + 1)))
-                    c = 'o';
-                #undef INSIDE
-            }
-            if (c) plot(canvas, width, height, x, y, highlighted ? '*' : c);
-        }
-    }
-    if (number < 10) plot(canvas, width, height, x0 + (s->w > 2 ? 1 : 0), y0 + (s->h > 2 ? 1 : 0), (char)('0' + number));
-}
-
-/* The view: a summary line, the numbered list of shapes (the items the cursor moves over, so that the
- * highlighted row is the shape commands act on), then the drawing with the selected shapes drawn in '*'. */
-static folio_status shapes_render(const folio_editor *editor, const folio_document *doc, uint32_t width, uint32_t height,
-                                  const folio_selection *selection, folio_buffer *out, folio_buffer *error) {
-    (void)editor;
-    if (doc == NULL) return folio_fail(error, FOLIO_STATUS_INTERNAL, "no document");
-    long long w = width > MAX_CANVAS ? MAX_CANVAS : width, h = height > MAX_CANVAS ? MAX_CANVAS : height;
-    long long cursor = 0, anchor = 0, scroll = 0, count = (long long)doc->count;
-    if (selection != NULL && selection->struct_size >= sizeof(folio_selection)) {
-        cursor = selection->cursor; anchor = selection->anchor; scroll = selection->scroll;
-    }
-    long long low = cursor, high = cursor;
-    if (anchor >= 1 && anchor < low) low = anchor;
-    if (anchor > high) high = anchor;
-    text t = {0};
-    if (w < 1 || h < 1) return text_finish(&t, out, error);
-    char line[256];
-    if (cursor >= 1 && cursor <= count) {
-        const shape *s = &doc->items[cursor - 1];
-        snprintf(line, sizeof line, "shape %lld of %zu: %s at (%lld, %lld), %lld x %lld, %s", cursor, doc->count, kind_name(s->kind),
-                 s->x, s->y, s->w, s->h, s->color);
-    } else {
-        snprintf(line, sizeof line, "shapes: %zu", doc->count);
-    }
-    size_t n = strlen(line);
-    text_add(&t, line, n > (size_t)w ? (size_t)w : n);
-    long long room = h - 1;
-    /* The list takes what it needs, at most half the rows below the summary (at least one). */
-    long long listRows = count < (room + 1) / 2 ? count : (room + 1) / 2;
-    if (h >= (long long)MAX_CANVAS) listRows = count < room ? count : room;
-    long long first = scroll < 0 ? 0 : scroll;
-    if (cursor >= 1 && cursor - 1 < first) first = cursor - 1;
-    if (cursor >= 1 && cursor - 1 >= first + listRows) first = cursor - listRows;
-    if (first > count - listRows) first = count - listRows;
-    if (first < 0) first = 0;
-    int digits = snprintf(NULL, 0, "%lld", count > 0 ? count : 1);
-    for (long long i = first; i < first + listRows && i < count; i++) {
-        const shape *s = &doc->items[i];
-        snprintf(line, sizeof line, "%c%*lld %s at (%lld, %lld), %lld x %lld, %s", cursor == i + 1 ? '>' : ' ', digits, i + 1,
-                 kind_name(s->kind), s->x, s->y, s->w, s->h, s->color);
-        n = strlen(line);
-        text_add(&t, "\n", 1);
-        text_add(&t, line, n > (size_t)w ? (size_t)w : n);
-    }
-    long long rows = room - listRows;
-    if (rows > 0) {
-        char *canvas = malloc((size_t)(w * rows));
-        if (canvas == NULL) { free(t.data); return folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory"); }
-        memset(canvas, ' ', (size_t)(w * rows));
-        for (size_t i = 0; i < doc->count; i++) draw(canvas, w, rows, &doc->items[i], i + 1, (long long)i + 1 >= low && (long long)i + 1 <= high && low >= 1);
-        for (long long y = 0; y < rows; y++) {
-            long long end = w;
-            while (end > 0 && canvas[y * w + end - 1] == ' ') end--;
-            text_add(&t, "\n", 1);
-            /* A drawing row never reads as a list row: it starts with '|' when it would start with a digit. */
-            if (end > 0 && canvas[y * w] >= '0' && canvas[y * w] <= '9') canvas[y * w] = '|';
-            text_add(&t, canvas + y * w, (size_t)end);
-        }
-        free(canvas);
-    }
-    return text_finish(&t, out, error);
 }
 
 static void shapes_release(const folio_editor *editor, folio_document *doc) {
@@ -478,11 +416,14 @@ static const void *shapes_extension(const folio_editor *editor, const char *id) 
 
 #define COMMAND(ID, TITLE, KEY, USAGE, FLAGS) \
     static const folio_command_info command_##ID = {sizeof(folio_command_info), FLAGS, #ID, TITLE, KEY, USAGE};
-COMMAND(add, "Add shape", "a", "add rect|ellipse X:int Y:int W:int+ H:int+ [COLOR]", 0)
-COMMAND(move, "Move shape", "m", "move N X:int Y:int", FOLIO_COMMAND_NEEDS_SELECTION)
-COMMAND(resize, "Resize shape", "s", "resize N W:int+ H:int+", FOLIO_COMMAND_NEEDS_SELECTION)
-COMMAND(delete, "Delete shape", "d", "delete N", FOLIO_COMMAND_NEEDS_SELECTION)
-static const folio_command_info *const commands[] = {&command_add, &command_move, &command_resize, &command_delete};
+/* [N:range]: one shape or a range A-B; left out, the selection Folio passes (`folio edit D delete --selection 2-3`). On a range, move and resize put the first shape at X Y (or make it
+ * W x H) and change the others by the same amount, so the group keeps its arrangement. */
+COMMAND(add, "Add shape", "a", "add rect|ellipse X:int Y:int W:int+ H:int+ [" COLOR_CHOICES "]", 0)
+COMMAND(move, "Move shapes", "m", "move [N:range] X:int Y:int", FOLIO_COMMAND_NEEDS_SELECTION)
+COMMAND(resize, "Resize shapes", "s", "resize [N:range] W:int+ H:int+", FOLIO_COMMAND_NEEDS_SELECTION)
+COMMAND(delete, "Delete shapes", "d", "delete [N:range]", FOLIO_COMMAND_NEEDS_SELECTION)
+COMMAND(color, "Colour shapes", "c", "color [N:range] " COLOR_CHOICES, FOLIO_COMMAND_NEEDS_SELECTION)
+static const folio_command_info *const commands[] = {&command_add, &command_move, &command_resize, &command_delete, &command_color};
 
 static const char *const content_types[] = {"org.folio.shapes"};
 static const char *const shapes_conforms[] = {"public.json"};

@@ -33,6 +33,22 @@ int shapes_match(const folio_document *old, const folio_document *new, long *old
 /* The length of `text`'s first `most` bytes or less, never cutting a UTF-8 sequence (for quoting in messages). */
 int utf8_prefix(const char *text, int most) __attribute__((visibility("hidden")));
 
+/* A growable text buffer (shapes_text.c); `failed` is set when memory ran out. */
+typedef struct text {
+    char *data;
+    size_t length, capacity;
+    int failed;
+} text;
+void text_add(text *t, const char *bytes, size_t n) __attribute__((visibility("hidden")));
+/* Hands the text to `out` (or fails with out of memory) and frees it. */
+folio_status text_finish(text *t, folio_buffer *out, folio_buffer *error) __attribute__((visibility("hidden")));
+
+/* The view (shapes_render.c): a summary line, the numbered list, then the canvas. */
+folio_status shapes_render(const folio_editor *editor, const folio_document *doc, uint32_t width, uint32_t height,
+                           const folio_selection *selection, folio_buffer *out, folio_buffer *error) __attribute__((visibility("hidden")));
+/* The name of a shape's kind, "rect" or "ellipse". */
+const char *kind_name(int kind) __attribute__((visibility("hidden")));
+
 /* A cursor over JSON bytes; the first error message is kept. */
 typedef struct json_reader {
     const uint8_t *bytes;

@@ -10,9 +10,9 @@ struct StoryEditor: FolioEditor {
             CommandSpec("add-act", title: "Add act", shortcut: "A", usage: "add-act TITLE"),
             CommandSpec("add-scene", title: "Add scene", shortcut: "a", usage: "add-scene ACT:int+ TITLE", needsSelection: true),
             CommandSpec("rename-scene", title: "Rename scene", shortcut: "r", usage: "rename-scene ACT:int+ SCENE:int+ TITLE", needsSelection: true),
-            CommandSpec("move-scene", title: "Move scene", shortcut: "m", usage: "move-scene ACT:int+ SCENE:int+ TO_ACT:int+ TO_POS:int+", needsSelection: true),
+            CommandSpec("move-scene", title: "Move scene", shortcut: "m", usage: "move-scene ACT:int+ SCENE:range TO_ACT:int+ TO_POS:int+", needsSelection: true),
             CommandSpec("set-text", title: "Set scene text", shortcut: "e", usage: "set-text ACT:int+ SCENE:int+ TEXT", needsSelection: true),
-            CommandSpec("delete-scene", title: "Delete scene", shortcut: "d", usage: "delete-scene ACT:int+ SCENE:int+", needsSelection: true),
+            CommandSpec("delete-scene", title: "Delete scene", shortcut: "d", usage: "delete-scene ACT:int+ SCENE:range", needsSelection: true),
             CommandSpec("rename-act", title: "Rename act", shortcut: "R", usage: "rename-act ACT:int+ TITLE", needsSelection: true),
             CommandSpec("delete-act", title: "Delete act", shortcut: "D", usage: "delete-act ACT:int+", needsSelection: true),
         ])
@@ -50,14 +50,18 @@ struct StoryEditor: FolioEditor {
             story.acts[act].scenes[scene].header = "### \(title)"
             return (story, "renamed scene '\(old)' to '\(title)'")
         case "move-scene":
+            // SCENE may be a range ("2-3"): the scenes move together, in order, TO_POS counted once they are out.
             try arguments.expect(4)
-            let (act, scene) = try locate(arguments, story)
+            let act = try arguments.item(0, "ACT", count: story.acts.count)
+            let range = try arguments.items(1, "SCENE", count: story.acts[act].scenes.count)
             let target = try arguments.item(2, "TO_ACT", count: story.acts.count)
-            let moving = story.acts[act].scenes.remove(at: scene)
+            let moving = Array(story.acts[act].scenes[range])
+            story.acts[act].scenes.removeSubrange(range)
             let position = try arguments.int(3, "TO_POS", in: 1...(story.acts[target].scenes.count + 1))
-            story.acts[target].scenes.insert(moving, at: position - 1)
+            story.acts[target].scenes.insert(contentsOf: moving, at: position - 1)
             story.separateHeadings()
-            return (story, "moved scene '\(Story.headingText(moving.header))' to act \(target + 1), position \(position)")
+            let names = moving.map { "'\(Story.headingText($0.header))'" }
+            return (story, "moved scene\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) to act \(target + 1), position \(position)")
         case "set-text":
             try arguments.expect(3)
             let (act, scene) = try locate(arguments, story)
@@ -117,14 +121,13 @@ struct StoryEditor: FolioEditor {
         let room = max(0, height - 1)
         let focus = selection.cursor > 0 && selection.cursor <= rows.count ? selection.cursor - 1 : nil
         // The text under the cursor gets what the outline leaves, the outline at least half the rows.
-        let text = focus.map { Self.text(rows[$0].body) } ?? []
+        let text = focus.map { Self.wrapped(Self.text(rows[$0].body), width: width - 2, atMost: room) } ?? []
         let outlineRows = text.isEmpty ? room : min(outline.count, max(room / 2, room - text.count - 1))
         var lines = [ViewText.fit(header, width: width)]
         lines += ViewText.window(outline, width: width, height: outlineRows, focus: focus, scroll: selection.scroll)
         if let focus, room - outlineRows >= 2 {
             let name = String(rows[focus].label.trimmingSpaces)
-            let title = "── " + name + " "
-            lines.append(ViewText.fit(title + String(repeating: "─", count: max(0, width - title.count)), width: width))
+            lines.append(ViewText.rule("── " + name + " ", width: width))
             // A bar before the text: a line of it starting with a number never reads as an outline row.
             lines += text.prefix(room - outlineRows - 1).map { ViewText.fit("│ " + $0, width: width) }
         }
@@ -137,6 +140,14 @@ struct StoryEditor: FolioEditor {
         while lines.first?.trimmingSpaces.isEmpty == true { lines = lines.dropFirst() }
         while lines.last?.trimmingSpaces.isEmpty == true { lines = lines.dropLast() }
         return lines.isEmpty ? ["(no text: e sets it)"] : Array(lines)
+    }
+
+    /// `lines` wrapped at `width` cells (at least 1), so a paragraph reads in full where there is room; only the first
+    /// `limit` wrapped lines are made (a long scene costs no more than the screen shows).
+    private static func wrapped(_ lines: [String], width: Int, atMost limit: Int) -> [String] {
+        var out: [String] = []
+        for line in lines where out.count < limit { out += ViewText.wrap(line, width: max(1, width)) }
+        return Array(out.prefix(limit))
     }
 
     /// `left` and `right` on one line, `right` flush to the edge when there is room.

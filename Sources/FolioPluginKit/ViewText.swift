@@ -8,8 +8,24 @@ public enum ViewText {
     /// the host shows them (`TerminalText.visible`), so a line fitted here is not cut again by the host.
     public static func fit(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
-        let clean = String(text.map { character -> Character in character == "\t" || character.isNewline ? " " : character })
-        return DisplayWidth.truncate(TerminalText.visible(clean), to: width)
+        return DisplayWidth.truncate(TerminalText.visible(oneLine(text)), to: width)
+    }
+
+    /// A divider: `title` then "─" to exactly `width` cells, at any width and with wide text (`DisplayWidth.rule`);
+    /// control characters are shown as `fit` shows them.
+    public static func rule(_ title: String, width: Int) -> String {
+        DisplayWidth.rule(TerminalText.visible(oneLine(title)), width: width)
+    }
+
+    /// `text` wrapped at `width` cells (`DisplayWidth.wrap`): whole words where they fit, long words broken between
+    /// characters; control characters shown as `fit` shows them, so no wrapped line is cut again by the host.
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        DisplayWidth.wrap(TerminalText.visible(oneLine(text)), width: width)
+    }
+
+    /// `text` with tabs and line breaks as spaces.
+    private static func oneLine(_ text: String) -> String {
+        String(text.map { character -> Character in character == "\t" || character.isNewline ? " " : character })
     }
 
     /// The number of terminal cells `text` takes, as the host measures it (for lining up columns).

@@ -81,6 +81,8 @@ struct CallGenerator {
     mutating func value(for word: String) -> String? {
         let argument = CommandArgument(usageWord: word)
         if argument.optional && random.next() % 3 == 0 { return nil }
+        // A range word gets a range now and then, either way round ("5-2"), as the editor host sends a selection.
+        if argument.acceptsRange, random.next() % 3 == 0 { let (a, b) = (item(), item()); return "\(a)-\(b)" }
         if EditorCommand.isItemArgument(argument.name) { return String(item()) }
         if !argument.choices.isEmpty { return random.pick(argument.choices) }
         switch argument.kind {

@@ -52,7 +52,7 @@ final class DocumentEditingTests: XCTestCase {
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
             XCTAssertTrue(result.stderr.hasPrefix("folio edit: checklist "), result.stderr)
         }
-        XCTAssertEqual(folio("edit", "groceries", "toggle", "7").stderr, "folio edit: checklist toggle: N 7 is out of range 1…1 (usage: toggle N)\n")
+        XCTAssertEqual(folio("edit", "groceries", "toggle", "7").stderr, "folio edit: checklist toggle: N 7 is out of range 1…1 (usage: toggle N:range)\n")
         XCTAssertEqual(try log("groceries"), ["added 'Milk'", "Create groceries"])
     }
 
@@ -62,10 +62,11 @@ final class DocumentEditingTests: XCTestCase {
         XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertEqual(listed.stdout, """
         Shapes (shapes) for org.folio.shapes:
-          add rect|ellipse X:int Y:int W:int+ H:int+ [COLOR]  a  Add shape
-          move N X:int Y:int                                  m  Move shape
-          resize N W:int+ H:int+                              s  Resize shape
-          delete N                                            d  Delete shape
+          add rect|ellipse X:int Y:int W:int+ H:int+ [black|red|green|yellow|blue|magenta|cyan|white]  a  Add shape
+          move [N:range] X:int Y:int                                                                   m  Move shapes
+          resize [N:range] W:int+ H:int+                                                               s  Resize shapes
+          delete [N:range]                                                                             d  Delete shapes
+          color [N:range] black|red|green|yellow|blue|magenta|cyan|white                               c  Colour shapes
 
         """)
     }

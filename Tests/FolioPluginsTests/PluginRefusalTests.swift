@@ -157,7 +157,7 @@ final class PluginRefusalTests: XCTestCase {
         XCTAssertTrue(report.ok, report.refusal ?? "")
         XCTAssertEqual(report.id, "org.folio.plugins.shapes")
         XCTAssertEqual(report.editors.map(\.id), ["shapes"])
-        XCTAssertEqual(report.editors.first?.commands.map(\.id), ["add", "move", "resize", "delete"])
+        XCTAssertEqual(report.editors.first?.commands.map(\.id), ["add", "move", "resize", "delete", "color"])
     }
 }
 

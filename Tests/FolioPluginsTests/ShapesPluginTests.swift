@@ -23,15 +23,18 @@ final class ShapesPluginTests: XCTestCase {
         ]}
 
         """)
-        XCTAssertEqual(try document.render(width: 20, height: 7), [
+        XCTAssertEqual(try document.render(width: 20, height: 10), [
             "shapes: 2",
-            " 1 rect at (1, 1), 6",
-            " 2 ellipse at (8, 0)",
+            " 1 red rect at (1, 1",
+            " 2 black ellipse at ",
+            "-- (0, 0) ----------",
             "          ooooo",
-            " +----+ o2     oo",
-            " |1   | o       o",
             " +----+ oo     oo",
-        ], "the summary, the numbered list (the items the cursor moves over), then the drawing")
+            " |1   | o2 blacko",
+            " +----+ oo     oo",
+            "          ooooo",
+            "",
+        ], "the summary, the numbered list (the items the cursor moves over, colour first), the canvas's rule, the drawing")
     }
 
     func testGivenBadArgumentsWhenAppliedThenTheCPluginReturnsAnErrorStatus() throws {
