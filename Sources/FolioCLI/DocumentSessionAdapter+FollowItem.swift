@@ -11,12 +11,14 @@ extension DocumentSessionAdapter {
         return Self.followed(position, in: lists.new)
     }
 
-    /// After this window's command: the one item it added, else the item that was under the cursor.
+    /// After this window's command: the item it acted on (`EditorItem.focus`: the item added, the cursor's item
+    /// changed or moved, …; after a delete the next one).
     func itemAfterCommand(at position: [Int]?, from old: String, to new: String) -> [Int]? {
         guard let lists = itemLists(from: old, to: new) else { return nil }
-        let added = lists.new.filter { $0.previous == nil }
-        if added.count == 1, lists.new.count > lists.old.count, let only = added.first { return Self.path(only.key) }
-        return position.flatMap { Self.followed($0, in: lists.new) }
+        let key = position?.map(String.init).joined(separator: ".")
+        let cursor = key.flatMap { key in lists.old.firstIndex { $0.key == key } }
+        guard let index = EditorItem.focus(after: lists.new, before: lists.old, cursor: cursor) else { return nil }
+        return Self.path(lists.new[index].key)
     }
 
     private func itemLists(from old: String, to new: String) -> (old: [EditorItem], new: [EditorItem])? {

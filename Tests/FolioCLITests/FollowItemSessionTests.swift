@@ -44,8 +44,9 @@ final class FollowItemSessionTests: XCTestCase {
         // Renamed: the same item.
         let (_, v3) = after(["rename", "1", "Rye"])
         XCTAssertEqual(session.itemAfterCommand(at: [1], from: v2, to: v3), [1])
-        // Deleted: gone (the window keeps the row, so the next item comes up).
+        // Deleted: the next item (Milk, now 1).
         let (_, v4) = after(["delete", "1"])
-        XCTAssertNil(session.itemAfterCommand(at: [1], from: v3, to: v4))
+        XCTAssertEqual(session.itemAfterCommand(at: [1], from: v3, to: v4), [1])
+        XCTAssertEqual(runFolio(["view", "list"], environment: env, cwd: dir.url).stdout.split(separator: "\n").dropFirst().first?.contains("Milk"), true)
     }
 }
