@@ -11,8 +11,10 @@ final class EditorViewCache: Sendable {
     }
     private struct State: Sendable {
         var wanted: Request?
-        var shown: (request: Request, lines: [String])?
+        var shown: (request: Request, lines: [String])? { didSet { generation &+= 1 } }
         var jobQueued = false
+        /// Counts the lines shown changing, so the run loop knows a finished render needs a frame.
+        var generation: UInt64 = 0
     }
     private let state = Mutex(State())
 
@@ -31,6 +33,9 @@ final class EditorViewCache: Sendable {
 
     /// Whether the lines drawn are the ones for the latest request (no render pending).
     var isCurrent: Bool { state.withLock { !$0.jobQueued } }
+
+    /// Changes whenever the lines to draw change (a render or prerender finished).
+    var generation: UInt64 { state.withLock { $0.generation } }
 
     /// Renders the latest request until the lines shown are for it (on the worker).
     private func renderWanted(_ view: any EditorViewProvider) {

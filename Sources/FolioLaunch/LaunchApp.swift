@@ -119,6 +119,7 @@ public enum LaunchApp {
             var lastPoll = Date()
             var lastGenericPoll = Date()
             var lastBadges = Date()
+            var gate = FrameGate()
             var pending = startEffects
             while true {
                 // Effects that stay inside the launcher (loading history, running editor commands, saving settings).
@@ -139,10 +140,14 @@ public enum LaunchApp {
                 }
                 GenericViewRuntime.update(&state, services: services, height: size.height, lastPoll: &lastGenericPoll)
                 updateSharing(&state, runtime: sharing, services: services, width: size.width, height: size.height, lastBadges: &lastBadges)
-                // The frame shows the latest finished render and, after 200 ms, a spinner.
-                var grid = frame(state, scene: scene, services: services, view: calls?.view(for: state), width: size.width, height: size.height)
-                drawSpinner(state, into: &grid)
-                terminal.write(buffer.update(to: grid))
+                // The frame shows the latest finished render and, after 200 ms, a spinner; an idle window draws only
+                // when something it shows may have changed (FrameGate).
+                if gate.needsFrame(state, width: size.width, height: size.height, renderGeneration: calls?.cache.generation,
+                                   animating: isAnimating(state, calls: calls, background: background), now: Date()) {
+                    var grid = frame(state, scene: scene, services: services, view: calls?.view(for: state), width: size.width, height: size.height)
+                    drawSpinner(state, into: &grid)
+                    terminal.write(buffer.update(to: grid))
+                }
                 let events = replay.map(TerminalEvent.key)
                     + terminal.nextEvents(timeoutMilliseconds: calls?.isBusy == true || calls?.cache.isCurrent == false || state.historyIsLoading ? 20 : 80)
                 if Date().timeIntervalSince(lastTick) > 0.08 { state.tick += 1; lastTick = Date() }
@@ -153,8 +158,8 @@ public enum LaunchApp {
                 }
                 for event in events {
                     switch event {
-                    case let .resize(width, height): size = (width, height); buffer.invalidate()
-                    case .redraw: buffer.invalidate()
+                    case let .resize(width, height): size = (width, height); buffer.invalidate(); gate = FrameGate()
+                    case .redraw: buffer.invalidate(); gate = FrameGate()
                     case let .key(key):
                         if let running = background {
                             // Esc, ^C or ^Q stops the command; other keys wait for it to end.
@@ -171,7 +176,7 @@ public enum LaunchApp {
                             case .cancelPluginCall:
                                 services.document?.cancelPluginCall()
                             case let .generic(request):
-                                if GenericViewRuntime.carryOut(request, state: &state, services: services, terminal: terminal, environment: environment) { buffer.invalidate() }
+                                if GenericViewRuntime.carryOut(request, state: &state, services: services, terminal: terminal, environment: environment) { buffer.invalidate(); gate = FrameGate() }
                             case let .runCommand(arguments) where services.runCommand != nil:
                                 if background == nil, let runner = services.runCommand {
                                     let command = BackgroundCommand(arguments: arguments)
