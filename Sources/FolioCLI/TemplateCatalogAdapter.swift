@@ -71,7 +71,7 @@ final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
             contentType: ContentType(summary.contentType ?? template?.manifest.contentType ?? ContentType.plainText.identifier),
             summary: summary.summary ?? template?.manifest.summary ?? "",
             variables: template?.manifest.variables.filter { $0.when == nil }.map(variable) ?? [],
-            files: template?.files.map(\.path) ?? [])
+            files: template?.files.map { FolioLaunch.TemplateSummary.readablePath($0.path) } ?? [])
     }
 
     /// A template variable as the form asks it: yes/no for booleans, the choices for a choice, text otherwise.

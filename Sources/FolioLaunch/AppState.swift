@@ -105,34 +105,6 @@ public struct FormState: Equatable, Sendable {
     }
 }
 
-/// The template picker: sources as they resolve, a filter typed by the user, and the selected template.
-public struct PickerState: Equatable, Sendable {
-    public var group: String?
-    public var contentType: ContentType?
-    /// The filter being typed.
-    public var filterField = TextField()
-    public var selection: Int = 0
-    /// The filter's text.
-    public var filter: String {
-        get { filterField.text }
-        set { filterField.set(newValue) }
-    }
-    public init(group: String? = nil, contentType: ContentType? = nil, filter: String = "", selection: Int = 0) {
-        self.group = group; self.contentType = contentType; self.filterField = TextField(filter); self.selection = selection
-    }
-
-    /// The templates shown, grouped (group order, then name), after the scope and the filter.
-    public func visible(_ sources: [TemplateSourceStatus]) -> [TemplateSummary] {
-        let all = sources.flatMap { source -> [TemplateSummary] in if case let .loaded(list) = source.state { return list } else { return [] } }
-        let needle = filter.lowercased()
-        return all.filter { template in
-            (group == nil || template.group == group) && (contentType == nil || template.contentType == contentType)
-                && (needle.isEmpty || template.name.lowercased().contains(needle) || template.summary.lowercased().contains(needle)
-                    || template.group.lowercased().contains(needle))
-        }.sorted { ($0.group, $0.name) < ($1.group, $1.name) }
-    }
-}
-
 /// The editor host: the open document, the cursor and selection, and the command palette.
 public struct EditorState: Equatable, Sendable {
     public var path: String
@@ -301,6 +273,8 @@ public struct AppState: Equatable, Sendable {
     public var screen: Screen = .launch
     /// The focused row of the launch screen (actions, then recent documents).
     public var selection = 0
+    /// The first recent document the launch screen shows (it scrolls to keep the selected one shown).
+    public var recentScroll = 0
     /// The recent-list filter while typing after `/`.
     public var filterField: TextField?
     /// The filter's text, nil when not filtering.
@@ -341,6 +315,7 @@ public struct AppState: Equatable, Sendable {
 
     /// The launch-screen context for layout.
     public var launchContext: LaunchContext {
-        LaunchContext(recent: recent, templates: templates, selection: selection, tick: tick, filterField: filterField)
+        LaunchContext(recent: recent, templates: templates, selection: selection, tick: tick, filterField: filterField, recentScroll: recentScroll,
+                      home: home)
     }
 }

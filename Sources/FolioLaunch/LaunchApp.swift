@@ -80,8 +80,7 @@ public enum LaunchApp {
                            environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> LaunchOutcome {
         let capability = ColorCapability.detect(environment: environment)
         let mailbox = Mailbox()
-        var state = AppState(recent: RecentList.merge(pinned: scene.recent.pinned, recent: services.recent.recentDocuments(limit: scene.recent.count),
-                                                      count: scene.recent.count),
+        var state = AppState(recent: RecentList.loaded(scene: scene, from: services.recent),
                              templates: services.templates.sourceNames().map { TemplateSourceStatus(name: $0, state: .loading) })
         state.settings = services.settings
         state.knownEditors = services.editorIDs
