@@ -80,9 +80,16 @@ public struct LaunchLayout: Sendable {
         let places = RecentList.places(of: context.recent, home: context.home)
         let blockWidth = max(0, min(natural, width - 4, 64))
         let blockX = max(0, (width - blockWidth) / 2)
+        // The recent list below the box may be wider (its rows are under the banners, not beside them): room for a
+        // title of up to 24 cells, the sharing badge and the detail; a longer title is cut with "…".
+        let recentNatural = recent.map {
+            min(24, DisplayWidth.width(of: $0.title)) + DisplayWidth.width(of: $0.detail) + 8 + ($0.badge.isEmpty ? 0 : DisplayWidth.width(of: $0.badge) + 2)
+        }.max() ?? 0
+        let listWidth = max(blockWidth, min(recentNatural + (options.boxed ? 4 : 0), width - 4, 64))
+        let listX = max(0, (width - listWidth) / 2)
         let blockY = max(0, (height - rows.count) / 2)
 
-        Self.drawBackground(scene.background, into: &grid, clearing: Rect(x: blockX - 2, y: blockY - 1, width: blockWidth + 4, height: rows.count + 2))
+        Self.drawBackground(scene.background, into: &grid, clearing: Rect(x: listX - 2, y: blockY - 1, width: listWidth + 4, height: rows.count + 2))
 
         var titleFrame = Rect(x: blockX, y: blockY, width: 0, height: 1)
         var contentFrames: [Rect] = []
@@ -134,8 +141,8 @@ public struct LaunchLayout: Sendable {
                 let line = Self.templateStatusLine(context.templates, tick: context.tick)
                 contentFrames.append(Self.centered(line.text, in: &grid, x: blockX, width: blockWidth, y: y, style: line.failed ? theme.error : theme.subtitle))
             case .recentHeader:
-                let x = blockX + (options.boxed ? 2 : 0)
-                let innerWidth = blockWidth - (options.boxed ? 4 : 0)
+                let x = listX + (options.boxed ? 2 : 0)
+                let innerWidth = listWidth - (options.boxed ? 4 : 0)
                 let range = options.recentLimit == 1 ? "\(first + 1)" : "\(first + 1)–\(first + options.recentLimit)"
                 let position = options.recentLimit < recent.count && options.recentLimit > 0 ? "\(range) of \(recent.count) " : ""
                 let heading = "Recent " + position
@@ -148,14 +155,14 @@ public struct LaunchLayout: Sendable {
                     grid.put(" / ", x: fieldX - 3, y: y, style: theme.key)
                     field.draw(into: &grid, x: fieldX, y: y, width: box, style: theme.key, focused: true)
                 }
-                contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1))
+                contentFrames.append(Rect(x: listX, y: y, width: listWidth, height: 1))
             case let .recent(row):
                 let index = first + row
                 guard recent.indices.contains(index) else { break }
                 let document = recent[index]
                 let selected = context.selection == recentStart + index
-                let x = blockX + (options.boxed ? 2 : 0)
-                let innerWidth = max(0, blockWidth - (options.boxed ? 4 : 0))
+                let x = listX + (options.boxed ? 2 : 0)
+                let innerWidth = max(0, listWidth - (options.boxed ? 4 : 0))
                 let rowStyle = selected ? theme.selected : theme.action
                 grid.put(String(repeating: " ", count: innerWidth), x: x, y: y, style: rowStyle)
                 let marker = selected ? "▸ " : (document.missing ? "✗ " : document.pinned ? "★ " : "  ")
@@ -180,12 +187,12 @@ public struct LaunchLayout: Sendable {
                 }
                 Self.drawBadge(badge, of: document.badge, into: &grid, x: x + innerWidth - detailWidth - (detailWidth > 0 ? 2 : 0) - badgeWidth, y: y,
                                selected: selected)
-                contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1))
+                contentFrames.append(Rect(x: listX, y: y, width: listWidth, height: 1))
             case .recentEmpty:
-                let x = blockX + (options.boxed ? 2 : 0)
+                let x = listX + (options.boxed ? 2 : 0)
                 let text = context.filter.map { $0.isEmpty ? "Type to filter recent documents" : "No recent document matches “\($0)”" } ?? "No recent documents yet"
-                grid.put("  " + text, x: x, y: y, style: theme.subtitle, maxWidth: max(0, blockWidth - (options.boxed ? 4 : 0)))
-                contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1))
+                grid.put("  " + text, x: x, y: y, style: theme.subtitle, maxWidth: max(0, listWidth - (options.boxed ? 4 : 0)))
+                contentFrames.append(Rect(x: listX, y: y, width: listWidth, height: 1))
             }
         }
 

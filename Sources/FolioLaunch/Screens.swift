@@ -27,8 +27,8 @@ public enum Screens {
         var grid = CellGrid(width: width, height: height)
         let scope = [state.group.map { "group \($0)" }, state.contentType.map { "type \($0.identifier)" }].compactMap { $0 }.joined(separator: ", ")
         chrome(&grid, title: "Choose a Template", right: scope,
-               hints: state.listFocused ? "↑↓ j k select · type to filter · ⏎ choose · esc back · F1 help"
-                                        : "↑↓ select · typing filters · ⏎ choose · esc clears · F1 help")
+               hints: state.listFocused ? "↑↓ jk move · type to filter · ⏎ choose · esc back · F1 help"
+                                        : "↑↓ move · ⏎ choose · esc clears the filter · F1 help")
         guard height >= 4 else { return grid }
         let listWidth = pickerListWidth(columns: width)
         grid.put("Filter: ", x: 1, y: 1, style: theme.subtitle)
@@ -182,7 +182,8 @@ public enum Screens {
         return FormLayout(labelWidth: labelWidth, valueX: valueX, valueWidth: max(1, width - valueX - 2), top: top, scroll: scroll, rows: rows, spaced: spaced)
     }
 
-    static func pickerListWidth(columns: Int) -> Int { columns >= 70 ? max(24, columns * 2 / 5) : columns }
+    /// The picker's list: the whole width below 70 columns, else two fifths (at least 34 cells, so names stay apart).
+    static func pickerListWidth(columns: Int) -> Int { columns >= 70 ? min(columns / 2, max(34, columns * 2 / 5)) : columns }
     /// The cells the picker's filter has.
     static func pickerFilterWidth(columns: Int) -> Int { max(1, pickerListWidth(columns: columns) - 10) }
 
