@@ -108,3 +108,26 @@ final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
         return given
     }
 }
+
+/// A template source checked from the settings screen that is not a template repository.
+struct SourceCheckFailure: Error, CustomStringConvertible {
+    let url: String
+    let why: String
+    var description: String { why }
+}
+
+extension TemplateCatalogAdapter {
+    /// Resolves the source as the picker would (fetching a remote one into the cache) and counts its templates; a
+    /// source that resolves to no template is not a template repository.
+    func checkSource(name: String, url: String, ref: String?) async throws -> String? {
+        var location = url
+        if location == "~" || location.hasPrefix("~/"), let home = resolver.environment["HOME"] { location = home + location.dropFirst() }
+        let resolved: ResolvedSource
+        do { resolved = try await resolver.resolve(TemplateSource(name: name, location: location, ref: ref)) } catch {
+            throw SourceCheckFailure(url: url, why: "could not be read: " + "\(error)".split(whereSeparator: \.isNewline).joined(separator: " "))
+        }
+        let count = resolved.templates.count
+        guard count > 0 else { throw SourceCheckFailure(url: url, why: "holds no template (no template.json found)") }
+        return count == 1 ? "1 template" : "\(count) templates"
+    }
+}

@@ -297,16 +297,23 @@ extension AppState {
             if settings.edited { confirming = .discardSettings; break }
             screen = settings.returnTo.map(Screen.editor) ?? .launch
             return
-        case .previous?: settings.move(by: -1)
-        case .next?: settings.move(by: 1)
+        case let step? where step == .previous || step == .next:
+            let leaving = settings.focus
+            settings.move(by: step == .next ? 1 : -1)
+            // A source being added is checked in the background once its field is left.
+            if leaving == .source, settings.focus != .source, let check = settings.sourceCheckToStart() { effects.append(.checkTemplateSource(check)) }
         case .chooseNext? where settings.focus == .sync:
             settings.sync = settings.sync == .full ? .none : .full
-            settings.edited = true
         case .save?:
             settings.checkAll(against: self.settings)
             if let field = SettingsState.Field.allCases.first(where: { settings.problems[$0] != nil }) {
                 settings.focus = field
                 settings.message = "Not saved: fix the field marked ✗"
+            } else if let check = settings.sourceCheckToStart() {
+                effects.append(.checkTemplateSource(check))
+                settings.message = "Not saved yet: checking the template source (⏎ again once it is found)"
+            } else if let holding = settings.sourceCheckHoldingSave() {
+                settings.message = holding
             } else {
                 let updated = settings.applied(to: state.settings)
                 // A removed source's warning goes with it (bundled sources are not in the settings and stay).
@@ -315,7 +322,8 @@ extension AppState {
                 self.settings = updated
                 effects.append(.saveSettings(updated))
                 settings.colorEntry = ""; settings.sourceEntry = ""; settings.associationEntry = ""
-                settings.edited = false
+                settings.sourceCheck = nil
+                settings.markSaved()
                 settings.message = "Saved"
             }
         default:
@@ -325,7 +333,7 @@ extension AppState {
             if field.handle(key) {
                 field.reveal(width: Screens.settingsFieldWidth(columns: columns))
                 settings.inputs[settings.focus] = field
-                if field.text != before { settings.edited = true; settings.problems[settings.focus] = nil }
+                if field.text != before { settings.problems[settings.focus] = nil }
             }
         }
         settings.scroll = Screens.settingsScroll(settings, height: rows)

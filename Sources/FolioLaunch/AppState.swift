@@ -30,6 +30,8 @@ public enum AppEffect: Equatable, Sendable {
     case loadPreview(HistoryPreview.Subject)
     case openSettings
     case saveSettings(Settings)
+    /// Check a template source being added in Settings, off the UI thread (the result comes back as a `SourceCheck`).
+    case checkTemplateSource(SourceCheck)
     /// Stop the plugin call in progress (Esc while it runs); it ends with a one-line failure, nothing changed.
     case cancelPluginCall
     /// A request of the generic document view (read a file, edit one in the user's editor).
@@ -194,8 +196,11 @@ public struct SettingsState: Equatable, Sendable {
     public var problems: [Field: String] = [:]
     /// The first row shown when the fields do not all fit.
     public var scroll = 0
-    /// Whether a field was edited since the screen opened or was last saved.
-    public var edited = false
+    /// The values as the screen opened or was last saved: a screen whose values equal them has nothing unsaved.
+    public var savedInputs: [Field: String] = [:]
+    public var savedSync: SyncMode
+    /// The check of the template source being added, started when the field is left (nil before).
+    public var sourceCheck: SourceCheck?
     /// The editor to return to, when opened from one.
     public var returnTo: EditorState?
     /// The ids of the installed editors (empty when unknown: then any id is accepted).
@@ -206,7 +211,7 @@ public struct SettingsState: Equatable, Sendable {
     public var authorEmail: String { get { text(.authorEmail) } set { inputs[.authorEmail] = TextField(newValue) } }
     /// Whole seconds between two looks at a shared document's remote; empty keeps Folio's default (30 s).
     public var syncInterval: String { get { text(.syncInterval) } set { inputs[.syncInterval] = TextField(newValue) } }
-    /// `NAME=#rrggbb` (an empty value removes the color).
+    /// `PART=COLOR` (an empty color removes it; see `ColorSlots`).
     public var colorEntry: String { get { text(.color) } set { inputs[.color] = TextField(newValue) } }
     /// `NAME URL [REF]` adds or replaces a template source; `-NAME` removes it.
     public var sourceEntry: String { get { text(.source) } set { inputs[.source] = TextField(newValue) } }
@@ -214,9 +219,10 @@ public struct SettingsState: Equatable, Sendable {
     public var associationEntry: String { get { text(.association) } set { inputs[.association] = TextField(newValue) } }
     func text(_ field: Field) -> String { inputs[field]?.text ?? "" }
     public init(settings: Settings, returnTo: EditorState? = nil) {
-        sync = settings.sync; self.returnTo = returnTo
+        sync = settings.sync; savedSync = settings.sync; self.returnTo = returnTo
         authorName = settings.author?.name ?? ""; authorEmail = settings.author?.email ?? ""
         syncInterval = settings.syncInterval.flatMap { Int(exactly: $0.rounded()) }.map(String.init) ?? ""
+        markSaved()
     }
     /// `base` with the edited fields applied.
     public func applied(to base: Settings) -> Settings {
@@ -245,7 +251,7 @@ public struct SettingsState: Equatable, Sendable {
 
     /// Whether the entry fields hold something `applied(to:)` cannot use, with the reason.
     public var entryProblem: String? {
-        if !colorEntry.isEmpty, !colorEntry.contains("=") { return "Color: write NAME=#rrggbb" }
+        if !colorEntry.isEmpty, !colorEntry.contains("=") { return "Color: write PART=COLOR" }
         if !associationEntry.isEmpty, !associationEntry.contains("=") { return "Editor: write CONTENT.TYPE=EDITOR" }
         let words = sourceEntry.split(separator: " ")
         if !sourceEntry.isEmpty, !(words.count == 1 && words[0].hasPrefix("-")), !(2...3).contains(words.count) {

@@ -230,6 +230,8 @@ public enum LaunchApp {
             calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render")
         case let .saveSettings(settings):
             do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
+        case let .checkTemplateSource(check):
+            checkSource(check, catalog: services.templates, mailbox: mailbox)
         case let .pinRecent(path, pinned):
             do { try services.recent.setPinned(pinned, path: path) } catch { mailbox.post(.failure(Self.oneLine(error))) }
         case let .removeRecent(path):
@@ -271,6 +273,8 @@ public enum LaunchApp {
             state.updateHistory { history in if let effect = history.receive(page, item: item) { pending.append(effect) } }
         case let .sharing(event):
             state.receiveSharing(event)
+        case let .sourceChecked(check):
+            state.receiveSourceCheck(check)
         case let .failure(text):
             state.showFailure(text)
         }
@@ -367,6 +371,8 @@ final class Mailbox: Sendable {
         case itemHistory(String, ItemHistoryPage)
         /// A result of the open document's sharing (an action, conflicts, a preview, a settlement).
         case sharing(SharingEvent)
+        /// A template source added in Settings, checked.
+        case sourceChecked(SourceCheck)
         case failure(String)
     }
     private let messages = Mutex<[Message]>([])

@@ -362,4 +362,22 @@ struct Theme: Sendable {
     var banner = CellStyle()
     var disabled = CellStyle(dim: true)
     static let standard = Theme()
+
+    /// The theme's slots by the name the settings' `colors` give them (the only names `colors` accepts); `accent`,
+    /// the name the settings documented first, is the key color.
+    static var slots: [(name: String, path: WritableKeyPath<Theme, CellStyle>)] { [
+        ("accent", \.key),
+        ("title", \.title), ("subtitle", \.subtitle), ("footer", \.footer), ("border", \.border), ("action", \.action),
+        ("selected", \.selected), ("key", \.key), ("heading", \.heading), ("error", \.error), ("success", \.success),
+        ("banner", \.banner), ("disabled", \.disabled),
+    ] }
+
+    /// This theme with the foreground of each slot named in `colors` set (unknown slots and colors are left alone).
+    func applying(_ colors: [String: String]) -> Theme {
+        var theme = self
+        for (name, path) in Self.slots {
+            if let text = colors[name], let color = TerminalColor(parsing: text) { theme[keyPath: path].foreground = color }
+        }
+        return theme
+    }
 }
