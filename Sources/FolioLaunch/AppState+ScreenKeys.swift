@@ -243,6 +243,7 @@ extension AppState {
     // MARK: Form
 
     mutating func formKey(_ key: Key, form: inout FormState, effects: inout [AppEffect]) {
+        if case .open = form.purpose, openFormKey(key, form: &form, effects: &effects) { screen = .form(form); return }
         let focusedChoices = form.fields.indices.contains(form.focus) ? form.fields[form.focus].choices : []
         switch Self.formKeys.action(for: key) {
         case .cancel?:

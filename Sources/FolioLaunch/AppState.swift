@@ -29,6 +29,9 @@ public enum AppEffect: Equatable, Sendable {
     /// Draw two versions as the editor does, compared, for the history browser's preview.
     case loadPreview(HistoryPreview.Subject)
     case openSettings
+    /// The Open… form asks what a path is to complete it (Tab); the runtime answers at once with
+    /// `AppState.browsed(_:listing:in:)` (as it does for the form's `.open`, which lists a folder of documents).
+    case browse(BrowseRequest)
     case saveSettings(Settings)
     /// Check a template source being added in Settings, off the UI thread (the result comes back as a `SourceCheck`).
     case checkTemplateSource(SourceCheck)
@@ -88,6 +91,8 @@ public struct FormState: Equatable, Sendable {
     public var scroll = 0
     /// Where Esc and submitting go (the launch screen when nil).
     public var back: AppState.Screen?
+    /// The Open… form's completions or the documents in the folder typed, when shown.
+    public var browser: PathBrowser? = nil
     public init(title: String, purpose: Purpose, fields: [Field], focus: Int, back: AppState.Screen? = nil) {
         self.title = title; self.purpose = purpose; self.fields = fields; self.focus = focus; self.back = back
     }

@@ -57,6 +57,8 @@ public struct LaunchServices: Sendable {
     public var generic: (any GenericDocumentAccess)?
     /// The ids of the installed editors, for checking an editor association in settings (empty: not checked).
     public var editorIDs: [String] = []
+    /// The folders the Open… form completes paths in and lists documents from.
+    public var folders: any FolderBrowsing = LocalFolders()
     public init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
                 settings: Settings = Settings(), settingsPath: String = "", message: String? = nil,
                 saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
@@ -174,6 +176,17 @@ public enum LaunchApp {
                                 loaders.cancelAll()
                             case let .sharing(request):
                                 sharing.carryOut(request)
+                            case let .browse(request):
+                                // The Open… form's Tab: a local folder read at once.
+                                _ = state.browsed(request, listing: services.folders.listing(of: request.listed))
+                            case let .open(path) where AppState.isOpenForm(submitted):
+                                // The Open… form's ⏎: a folder of documents lists them; anything else is opened.
+                                let request = BrowseRequest(text: path, intent: .open)
+                                if let open = state.browsed(request, listing: services.folders.listing(of: path), in: submitted) {
+                                    try? store.save(sceneState(state), id: sceneID)
+                                    calls?.stop()
+                                    return LaunchOutcome(effect: open, form: submitted)
+                                }
                             case .createBlank, .instantiate, .open, .runCommand, .quit:
                                 try? store.save(sceneState(state), id: sceneID)
                                 calls?.stop()

@@ -195,7 +195,8 @@ public enum Screens {
         let shown = layout.rows.map(\.field)
         let position = shown.count < state.fields.count && !shown.isEmpty
             ? "fields \((shown.first ?? 0) + 1)–\((shown.last ?? 0) + 1) of \(state.fields.count)" : ""
-        chrome(&grid, title: state.title, right: position, hints: "⏎ next · tab ↑↓ move · ←→ choose · esc cancel · F1 help")
+        chrome(&grid, title: state.title, right: position, hints: state.purpose == .open ? "Tab completes · ⏎ opens · esc cancel · F1 help"
+                                                                                    : "⏎ next · tab ↑↓ move · ←→ choose · esc cancel · F1 help")
         if layout.top > 2, case let .template(template) = state.purpose {
             grid.put(" " + template.summary, x: 0, y: 2, style: theme.subtitle, maxWidth: width - 1)
         }
@@ -216,6 +217,7 @@ public enum Screens {
                 grid.put("✗ " + message, x: 3, y: y + 1, style: theme.error, maxWidth: max(0, width - 4))
             }
         }
+        if let browser = state.browser, let last = layout.rows.last { drawPathBrowser(browser, into: &grid, from: last.y + 2, x: layout.valueX) }
         return grid
     }
 
