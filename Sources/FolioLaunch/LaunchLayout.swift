@@ -26,11 +26,15 @@ public struct LaunchContext: Equatable, Sendable {
         self.tick = tick; self.recentScroll = recentScroll; self.home = home
     }
 
-    /// The recent documents left after the filter.
+    /// The recent documents left after the filter (title or path, `~/…` too; every recent document, not only the rows
+    /// shown).
     public var filteredRecent: [RecentDocument] {
         guard let filter, !filter.isEmpty else { return recent }
         let needle = filter.lowercased()
-        return recent.filter { $0.title.lowercased().contains(needle) || $0.path.lowercased().contains(needle) }
+        return recent.filter {
+            $0.title.lowercased().contains(needle) || $0.path.lowercased().contains(needle)
+                || RecentList.shortened($0.path, home: home).lowercased().contains(needle)
+        }
     }
 }
 

@@ -113,3 +113,13 @@ extension LauncherRecentTests {
         XCTAssertEqual(loaded.map(\.title), Self.eight.map(\.title))
     }
 }
+
+extension LauncherRecentTests {
+    func testFilterMatchesThePathAsShownWithTilde() {
+        // Given the eight documents under /home/ada
+        // When "/~/private" is typed
+        let filtered = press([.character("/")] + "~/private".map(Key.character), launcher(100, 30))
+        // Then the document in ~/private is the one match
+        XCTAssertEqual(LaunchLayout.visibleRows(scene: scene, context: filtered.launchContext).map(\.path), ["/home/ada/private/notes"])
+    }
+}
