@@ -27,7 +27,7 @@ public enum Screens {
         var grid = CellGrid(width: width, height: height)
         let scope = [state.group.map { "group \($0)" }, state.contentType.map { "type \($0.identifier)" }].compactMap { $0 }.joined(separator: ", ")
         chrome(&grid, title: "Choose a Template", right: scope,
-               hints: state.listFocused ? "↑↓ jk move · type to filter · ⏎ choose · esc back · F1 help"
+               hints: state.listFocused ? "↑↓ jk move · type filters · ⏎ choose · esc back · F1 help"
                                         : "↑↓ move · ⏎ choose · esc clears the filter · F1 help")
         guard height >= 4 else { return grid }
         let listWidth = pickerListWidth(columns: width)
