@@ -33,7 +33,7 @@ let launchCommands: [Command] = [
             let frame = try renderLaunchFrame(width: try args.int("--width") ?? 80, height: try args.int("--height") ?? 24,
                                               ansi: args.flag("--ansi"), configPath: args.value("--config").map { io.url($0).path },
                                               workingDirectory: io.currentDirectory, environment: io.environment,
-                                              recent: recent.recentDocuments(limit: 50))
+                                              recent: recent.recentDocuments(limit: RecentList.loadLimit))
             io.out(frame)
             return 0
         }
@@ -59,9 +59,9 @@ public enum LaunchBenchmarks {
         let start = clock.now
         let scene = try LaunchScene.resolve(configPath: nil, workingDirectory: workingDirectory, environment: environment)
         let catalog = TemplateCatalogAdapter(environment: environment)
-        let recent = RecentDocumentsAdapter(recent: RecentDocuments(environment: environment)).recentDocuments(limit: scene.recent.count)
+        let recent = RecentDocumentsAdapter(recent: RecentDocuments(environment: environment)).recentDocuments(limit: RecentList.loadLimit)
         _ = try? Settings.load(environment: environment)
-        let state = AppState(recent: RecentList.merge(pinned: scene.recent.pinned, recent: recent, count: scene.recent.count),
+        let state = AppState(recent: RecentList.merge(pinned: scene.recent.pinned, recent: recent, count: RecentList.loadLimit),
                              templates: catalog.sourceNames().map { TemplateSourceStatus(name: $0, state: .loading) })
         var buffer = FrameBuffer(capability: .truecolor)
         let grid = LaunchLayout(scene: scene, width: width, height: height, context: state.launchContext).grid

@@ -71,7 +71,7 @@ final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
             contentType: ContentType(summary.contentType ?? template?.manifest.contentType ?? ContentType.plainText.identifier),
             summary: summary.summary ?? template?.manifest.summary ?? "",
             variables: template?.manifest.variables.filter { $0.when == nil }.map(variable) ?? [],
-            files: template?.files.map(\.path) ?? [])
+            files: template?.files.map { FolioLaunch.TemplateSummary.readablePath($0.path) } ?? [])
     }
 
     /// A template variable as the form asks it: yes/no for booleans, the choices for a choice, text otherwise.
@@ -106,5 +106,28 @@ final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
             given[variable.name] = .string(text)
         }
         return given
+    }
+}
+
+/// A template source checked from the settings screen that is not a template repository.
+struct SourceCheckFailure: Error, CustomStringConvertible {
+    let url: String
+    let why: String
+    var description: String { why }
+}
+
+extension TemplateCatalogAdapter {
+    /// Resolves the source as the picker would (fetching a remote one into the cache) and counts its templates; a
+    /// source that resolves to no template is not a template repository.
+    func checkSource(name: String, url: String, ref: String?) async throws -> String? {
+        var location = url
+        if location == "~" || location.hasPrefix("~/"), let home = resolver.environment["HOME"] { location = home + location.dropFirst() }
+        let resolved: ResolvedSource
+        do { resolved = try await resolver.resolve(TemplateSource(name: name, location: location, ref: ref)) } catch {
+            throw SourceCheckFailure(url: url, why: "could not be read: " + "\(error)".split(whereSeparator: \.isNewline).joined(separator: " "))
+        }
+        let count = resolved.templates.count
+        guard count > 0 else { throw SourceCheckFailure(url: url, why: "holds no template (no template.json found)") }
+        return count == 1 ? "1 template" : "\(count) templates"
     }
 }

@@ -32,7 +32,7 @@ extension AppState {
             }
             textField("While filtering (/)")
         case .picker:
-            table("Template picker", Self.pickerKeys)
+            table("Template picker", Self.pickerKeys + Self.pickerListKeys)
             textField("Filter")
         case .form:
             table("Form", Self.formKeys)

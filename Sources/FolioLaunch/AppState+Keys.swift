@@ -105,7 +105,12 @@ extension AppState {
         }
     }
 
-    static func afterSubmit(_ form: FormState, previous: Screen) -> Screen { form.back ?? .launch }
+    /// Where a submitted form leaves the app: its way back, except a template's form (whose way back is the picker,
+    /// for Esc), which leaves to the launcher as the other new-document forms do.
+    static func afterSubmit(_ form: FormState, previous: Screen) -> Screen {
+        if case .picker? = form.back { return .launch }
+        return form.back ?? .launch
+    }
 
     /// Whether `key` is the shortcut: "^B" or "ctrl+b" (Ctrl with a letter), "space", "enter", "tab", or one character.
     static func matches(_ key: Key, _ shortcut: String?) -> Bool {
@@ -135,8 +140,8 @@ extension AppState {
 }
 
 extension LaunchLayout {
-    /// The recent documents the launch screen lists (filtered and limited), for navigation.
+    /// The recent documents the launch screen lists (all those the filter leaves; the list scrolls), for navigation.
     public static func visibleRows(scene: LaunchScene, context: LaunchContext) -> [RecentDocument] {
-        Array(context.filteredRecent.prefix(max(0, scene.recent.count)))
+        scene.recent.count > 0 ? context.filteredRecent : []
     }
 }

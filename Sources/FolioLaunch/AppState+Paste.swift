@@ -62,7 +62,6 @@ extension AppState {
                 var field = settings.inputs[settings.focus] ?? TextField()
                 field.insert(paste.oneLine)
                 settings.inputs[settings.focus] = field
-                settings.edited = true
                 settings.problems[settings.focus] = nil
             }
             state.screen = .settings(settings)

@@ -22,7 +22,11 @@ extension Array {
 /// What a key does on the launch screen (outside the `/` filter).
 public enum LaunchKeyAction: Sendable, Equatable { case up, down, top, bottom, filter, open, settings, pin, remove, cancel, quit }
 /// What a key does on a screen whose typing goes into a field (picker, form, settings), beside text editing.
-public enum FieldScreenAction: Sendable, Equatable { case previous, next, choosePrevious, chooseNext, submit, save, cancel }
+public enum FieldScreenAction: Sendable, Equatable {
+    case previous, next, choosePrevious, chooseNext, submit, save, cancel
+    /// Give the focus to the screen's filter field (the picker's `/`).
+    case focusFilter
+}
 
 extension AppState {
     public static let launchKeys: [KeyBinding<LaunchKeyAction>] = [
@@ -40,10 +44,17 @@ extension AppState {
     ]
 
     public static let pickerKeys: [KeyBinding<FieldScreenAction>] = [
-        .init([.up], .previous, "↑", "previous template"),
-        .init([.down], .next, "↓", "next template"),
-        .init([.enter], .submit, "⏎", "choose the template"),
+        .init([.up, .ctrl("p"), .backTab], .previous, "↑ ^P", "previous template (the list takes the keys: j k move)"),
+        .init([.down, .ctrl("n"), .tab], .next, "↓ ^N Tab", "next template (the list takes the keys: j k move)"),
+        .init([.enter], .submit, "⏎", "choose the template (its form; esc there comes back here)"),
         .init([.escape], .cancel, "esc", "clear the filter, then back"),
+    ]
+
+    /// Keys of the picker's list while it has the focus (on opening, after ↑ ↓): other letters type into the filter.
+    public static let pickerListKeys: [KeyBinding<FieldScreenAction>] = [
+        .init([.character("k")], .previous, "k", "previous template (while the list has the focus)"),
+        .init([.character("j")], .next, "j", "next template (while the list has the focus)"),
+        .init([.character("/")], .focusFilter, "/", "type in the filter (then j and k are letters)"),
     ]
 
     public static let formKeys: [KeyBinding<FieldScreenAction>] = [
@@ -125,6 +136,14 @@ extension AppState {
     // MARK: Launch
 
     mutating func launchKey(_ key: Key, scene: LaunchScene, effects: inout [AppEffect]) {
+        movingLaunchSelection(key, scene: scene, effects: &effects)
+        // The recent list scrolls just enough to keep the selected document shown.
+        if case .launch = screen {
+            recentScroll = LaunchLayout(scene: scene, width: columns, height: rows, context: launchContext).recentFirst
+        }
+    }
+
+    private mutating func movingLaunchSelection(_ key: Key, scene: LaunchScene, effects: inout [AppEffect]) {
         let recentShown = LaunchLayout.visibleRows(scene: scene, context: launchContext)
         let rowCount = scene.actions.count + recentShown.count
         if var field = filterField {
@@ -138,7 +157,7 @@ extension AppState {
                 if field.handle(key) {
                     field.reveal(width: LaunchLayout.filterFieldWidth(columns: columns))
                     filterField = field
-                    if field.text != before { selection = scene.actions.count }
+                    if field.text != before { selection = scene.actions.count; recentScroll = 0 }
                 }
             }
             return
@@ -157,7 +176,7 @@ extension AppState {
         case .down: selection = min(max(0, rowCount - 1), selection + 1)
         case .top: selection = 0
         case .bottom: selection = max(0, rowCount - 1)
-        case .filter: filterField = TextField(); selection = scene.actions.count
+        case .filter: filterField = TextField(); selection = scene.actions.count; recentScroll = 0
         case .open: activate(row: selection, scene: scene, recent: recentShown, effects: &effects)
         case .settings: screen = .settings(SettingsState(settings: settings)); effects.append(.openSettings)
         case .pin:
@@ -185,20 +204,23 @@ extension AppState {
 
     mutating func pickerKey(_ key: Key, picker: inout PickerState, scene: LaunchScene) {
         let visible = picker.visible(templates)
-        switch Self.pickerKeys.action(for: key) {
+        let last = max(0, visible.count - 1)
+        switch Self.pickerKeys.action(for: key) ?? (picker.listFocused ? Self.pickerListKeys.action(for: key) : nil) {
         case .cancel?:
             if picker.filter.isEmpty { screen = .launch; return }
-            picker.filterField = TextField(); picker.selection = 0
-        case .previous?: picker.selection = max(0, picker.selection - 1)
-        case .next?: picker.selection = min(max(0, visible.count - 1), picker.selection + 1)
+            picker.filterField = TextField(); picker.selection = 0; picker.listFocused = true
+        case .previous?: picker.selection = max(0, min(last, picker.selection - 1)); picker.listFocused = true
+        case .next?: picker.selection = min(last, picker.selection + 1); picker.listFocused = true
+        case .focusFilter?: picker.listFocused = false
         case .submit?:
             if visible.indices.contains(picker.selection) {
-                screen = .form(Self.templateForm(visible[picker.selection], folder: scene.documentsFolder))
+                screen = .form(Self.pickerForm(visible[picker.selection], picker: picker, folder: scene.documentsFolder))
                 return
             }
         default:
             let before = picker.filter
             if picker.filterField.handle(key) {
+                picker.listFocused = false
                 picker.filterField.reveal(width: Screens.pickerFilterWidth(columns: columns))
                 if picker.filter != before { picker.selection = 0 }
             }
@@ -206,12 +228,32 @@ extension AppState {
         screen = .picker(picker)
     }
 
+    /// The form for `template` chosen in `picker`: the values Esc left in it when it is the template last chosen; Esc
+    /// on it comes back to the picker as it is.
+    static func pickerForm(_ template: TemplateSummary, picker: PickerState, folder: String) -> FormState {
+        var back = picker
+        back.draft = nil
+        var form = picker.draft.flatMap { draft in
+            if case let .template(chosen) = draft.purpose, chosen.id == template.id { return draft } else { return nil }
+        } ?? templateForm(template, folder: folder)
+        form.back = .picker(back)
+        return form
+    }
+
     // MARK: Form
 
     mutating func formKey(_ key: Key, form: inout FormState, effects: inout [AppEffect]) {
+        if case .open = form.purpose, openFormKey(key, form: &form, effects: &effects) { screen = .form(form); return }
         let focusedChoices = form.fields.indices.contains(form.focus) ? form.fields[form.focus].choices : []
         switch Self.formKeys.action(for: key) {
         case .cancel?:
+            if case var .picker(picker)? = form.back, case .template = form.purpose {
+                // Back to the picker as it was; the values stay with the template (choosing it again brings them back).
+                form.back = nil
+                picker.draft = form
+                screen = .picker(picker)
+                return
+            }
             if form.fields.contains(where: { $0.value != $0.initial }) { confirming = .discardForm; break }
             screen = form.back ?? .launch
             return
@@ -256,16 +298,23 @@ extension AppState {
             if settings.edited { confirming = .discardSettings; break }
             screen = settings.returnTo.map(Screen.editor) ?? .launch
             return
-        case .previous?: settings.move(by: -1)
-        case .next?: settings.move(by: 1)
+        case let step? where step == .previous || step == .next:
+            let leaving = settings.focus
+            settings.move(by: step == .next ? 1 : -1)
+            // A source being added is checked in the background once its field is left.
+            if leaving == .source, settings.focus != .source, let check = settings.sourceCheckToStart() { effects.append(.checkTemplateSource(check)) }
         case .chooseNext? where settings.focus == .sync:
             settings.sync = settings.sync == .full ? .none : .full
-            settings.edited = true
         case .save?:
             settings.checkAll(against: self.settings)
             if let field = SettingsState.Field.allCases.first(where: { settings.problems[$0] != nil }) {
                 settings.focus = field
                 settings.message = "Not saved: fix the field marked ✗"
+            } else if let check = settings.sourceCheckToStart() {
+                effects.append(.checkTemplateSource(check))
+                settings.message = "Not saved yet: checking the template source (⏎ again once it is found)"
+            } else if let holding = settings.sourceCheckHoldingSave() {
+                settings.message = holding
             } else {
                 let updated = settings.applied(to: state.settings)
                 // A removed source's warning goes with it (bundled sources are not in the settings and stay).
@@ -274,7 +323,8 @@ extension AppState {
                 self.settings = updated
                 effects.append(.saveSettings(updated))
                 settings.colorEntry = ""; settings.sourceEntry = ""; settings.associationEntry = ""
-                settings.edited = false
+                settings.sourceCheck = nil
+                settings.markSaved()
                 settings.message = "Saved"
             }
         default:
@@ -284,7 +334,7 @@ extension AppState {
             if field.handle(key) {
                 field.reveal(width: Screens.settingsFieldWidth(columns: columns))
                 settings.inputs[settings.focus] = field
-                if field.text != before { settings.edited = true; settings.problems[settings.focus] = nil }
+                if field.text != before { settings.problems[settings.focus] = nil }
             }
         }
         settings.scroll = Screens.settingsScroll(settings, height: rows)

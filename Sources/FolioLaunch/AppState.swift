@@ -29,7 +29,12 @@ public enum AppEffect: Equatable, Sendable {
     /// Draw two versions as the editor does, compared, for the history browser's preview.
     case loadPreview(HistoryPreview.Subject)
     case openSettings
+    /// The Open… form asks what a path is to complete it (Tab); the runtime answers at once with
+    /// `AppState.browsed(_:listing:in:)` (as it does for the form's `.open`, which lists a folder of documents).
+    case browse(BrowseRequest)
     case saveSettings(Settings)
+    /// Check a template source being added in Settings, off the UI thread (the result comes back as a `SourceCheck`).
+    case checkTemplateSource(SourceCheck)
     /// Stop the plugin call in progress (Esc while it runs); it ends with a one-line failure, nothing changed.
     case cancelPluginCall
     /// A request of the generic document view (read a file, edit one in the user's editor).
@@ -86,6 +91,8 @@ public struct FormState: Equatable, Sendable {
     public var scroll = 0
     /// Where Esc and submitting go (the launch screen when nil).
     public var back: AppState.Screen?
+    /// The Open… form's completions or the documents in the folder typed, when shown.
+    public var browser: PathBrowser? = nil
     public init(title: String, purpose: Purpose, fields: [Field], focus: Int, back: AppState.Screen? = nil) {
         self.title = title; self.purpose = purpose; self.fields = fields; self.focus = focus; self.back = back
     }
@@ -102,34 +109,6 @@ public struct FormState: Equatable, Sendable {
             }
         }
         return nil
-    }
-}
-
-/// The template picker: sources as they resolve, a filter typed by the user, and the selected template.
-public struct PickerState: Equatable, Sendable {
-    public var group: String?
-    public var contentType: ContentType?
-    /// The filter being typed.
-    public var filterField = TextField()
-    public var selection: Int = 0
-    /// The filter's text.
-    public var filter: String {
-        get { filterField.text }
-        set { filterField.set(newValue) }
-    }
-    public init(group: String? = nil, contentType: ContentType? = nil, filter: String = "", selection: Int = 0) {
-        self.group = group; self.contentType = contentType; self.filterField = TextField(filter); self.selection = selection
-    }
-
-    /// The templates shown, grouped (group order, then name), after the scope and the filter.
-    public func visible(_ sources: [TemplateSourceStatus]) -> [TemplateSummary] {
-        let all = sources.flatMap { source -> [TemplateSummary] in if case let .loaded(list) = source.state { return list } else { return [] } }
-        let needle = filter.lowercased()
-        return all.filter { template in
-            (group == nil || template.group == group) && (contentType == nil || template.contentType == contentType)
-                && (needle.isEmpty || template.name.lowercased().contains(needle) || template.summary.lowercased().contains(needle)
-                    || template.group.lowercased().contains(needle))
-        }.sorted { ($0.group, $0.name) < ($1.group, $1.name) }
     }
 }
 
@@ -222,8 +201,11 @@ public struct SettingsState: Equatable, Sendable {
     public var problems: [Field: String] = [:]
     /// The first row shown when the fields do not all fit.
     public var scroll = 0
-    /// Whether a field was edited since the screen opened or was last saved.
-    public var edited = false
+    /// The values as the screen opened or was last saved: a screen whose values equal them has nothing unsaved.
+    public var savedInputs: [Field: String] = [:]
+    public var savedSync: SyncMode
+    /// The check of the template source being added, started when the field is left (nil before).
+    public var sourceCheck: SourceCheck?
     /// The editor to return to, when opened from one.
     public var returnTo: EditorState?
     /// The ids of the installed editors (empty when unknown: then any id is accepted).
@@ -234,7 +216,7 @@ public struct SettingsState: Equatable, Sendable {
     public var authorEmail: String { get { text(.authorEmail) } set { inputs[.authorEmail] = TextField(newValue) } }
     /// Whole seconds between two looks at a shared document's remote; empty keeps Folio's default (30 s).
     public var syncInterval: String { get { text(.syncInterval) } set { inputs[.syncInterval] = TextField(newValue) } }
-    /// `NAME=#rrggbb` (an empty value removes the color).
+    /// `PART=COLOR` (an empty color removes it; see `ColorSlots`).
     public var colorEntry: String { get { text(.color) } set { inputs[.color] = TextField(newValue) } }
     /// `NAME URL [REF]` adds or replaces a template source; `-NAME` removes it.
     public var sourceEntry: String { get { text(.source) } set { inputs[.source] = TextField(newValue) } }
@@ -242,9 +224,10 @@ public struct SettingsState: Equatable, Sendable {
     public var associationEntry: String { get { text(.association) } set { inputs[.association] = TextField(newValue) } }
     func text(_ field: Field) -> String { inputs[field]?.text ?? "" }
     public init(settings: Settings, returnTo: EditorState? = nil) {
-        sync = settings.sync; self.returnTo = returnTo
+        sync = settings.sync; savedSync = settings.sync; self.returnTo = returnTo
         authorName = settings.author?.name ?? ""; authorEmail = settings.author?.email ?? ""
         syncInterval = settings.syncInterval.flatMap { Int(exactly: $0.rounded()) }.map(String.init) ?? ""
+        markSaved()
     }
     /// `base` with the edited fields applied.
     public func applied(to base: Settings) -> Settings {
@@ -273,7 +256,7 @@ public struct SettingsState: Equatable, Sendable {
 
     /// Whether the entry fields hold something `applied(to:)` cannot use, with the reason.
     public var entryProblem: String? {
-        if !colorEntry.isEmpty, !colorEntry.contains("=") { return "Color: write NAME=#rrggbb" }
+        if !colorEntry.isEmpty, !colorEntry.contains("=") { return "Color: write PART=COLOR" }
         if !associationEntry.isEmpty, !associationEntry.contains("=") { return "Editor: write CONTENT.TYPE=EDITOR" }
         let words = sourceEntry.split(separator: " ")
         if !sourceEntry.isEmpty, !(words.count == 1 && words[0].hasPrefix("-")), !(2...3).contains(words.count) {
@@ -301,6 +284,8 @@ public struct AppState: Equatable, Sendable {
     public var screen: Screen = .launch
     /// The focused row of the launch screen (actions, then recent documents).
     public var selection = 0
+    /// The first recent document the launch screen shows (it scrolls to keep the selected one shown).
+    public var recentScroll = 0
     /// The recent-list filter while typing after `/`.
     public var filterField: TextField?
     /// The filter's text, nil when not filtering.
@@ -341,6 +326,7 @@ public struct AppState: Equatable, Sendable {
 
     /// The launch-screen context for layout.
     public var launchContext: LaunchContext {
-        LaunchContext(recent: recent, templates: templates, selection: selection, tick: tick, filterField: filterField)
+        LaunchContext(recent: recent, templates: templates, selection: selection, tick: tick, filterField: filterField, recentScroll: recentScroll,
+                      home: home)
     }
 }

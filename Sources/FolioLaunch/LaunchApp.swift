@@ -64,6 +64,8 @@ public struct LaunchServices: Sendable {
     public var generic: (any GenericDocumentAccess)?
     /// The ids of the installed editors, for checking an editor association in settings (empty: not checked).
     public var editorIDs: [String] = []
+    /// The folders the Open… form completes paths in and lists documents from.
+    public var folders: any FolderBrowsing = LocalFolders()
     public init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
                 settings: Settings = Settings(), settingsPath: String = "", message: String? = nil,
                 saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
@@ -87,8 +89,7 @@ public enum LaunchApp {
                            environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> LaunchOutcome {
         let capability = ColorCapability.detect(environment: environment)
         let mailbox = Mailbox()
-        var state = AppState(recent: RecentList.merge(pinned: scene.recent.pinned, recent: services.recent.recentDocuments(limit: scene.recent.count),
-                                                      count: scene.recent.count),
+        var state = AppState(recent: RecentList.loaded(scene: scene, from: services.recent),
                              templates: services.templates.sourceNames().map { TemplateSourceStatus(name: $0, state: .loading) })
         state.settings = services.settings
         state.knownEditors = services.editorIDs
@@ -187,6 +188,17 @@ public enum LaunchApp {
                                 loaders.cancelAll()
                             case let .sharing(request):
                                 sharing.carryOut(request)
+                            case let .browse(request):
+                                // The Open… form's Tab: a local folder read at once.
+                                _ = state.browsed(request, listing: services.folders.listing(of: request.listed))
+                            case let .open(path) where AppState.isOpenForm(submitted):
+                                // The Open… form's ⏎: a folder of documents lists them; anything else is opened.
+                                let request = BrowseRequest(text: path, intent: .open)
+                                if let open = state.browsed(request, listing: services.folders.listing(of: path), in: submitted) {
+                                    try? store.save(sceneState(state), id: sceneID)
+                                    calls?.stop()
+                                    return LaunchOutcome(effect: open, form: submitted)
+                                }
                             case .createBlank, .instantiate, .open, .runCommand, .quit:
                                 try? store.save(sceneState(state), id: sceneID)
                                 calls?.stop()
@@ -244,6 +256,8 @@ public enum LaunchApp {
                          cursor: state.currentEditor.map { ($0.commitID, $0.itemUnderCursor?.position) })
         case let .saveSettings(settings):
             do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
+        case let .checkTemplateSource(check):
+            checkSource(check, catalog: services.templates, mailbox: mailbox)
         case let .pinRecent(path, pinned):
             do { try services.recent.setPinned(pinned, path: path) } catch { mailbox.post(.failure(Self.oneLine(error))) }
         case let .removeRecent(path):
@@ -285,6 +299,8 @@ public enum LaunchApp {
             state.updateHistory { history in if let effect = history.receive(page, item: item) { pending.append(effect) } }
         case let .sharing(event):
             state.receiveSharing(event)
+        case let .sourceChecked(check):
+            state.receiveSourceCheck(check)
         case let .failure(text):
             state.showFailure(text)
         }
@@ -381,6 +397,8 @@ final class Mailbox: Sendable {
         case itemHistory(String, ItemHistoryPage)
         /// A result of the open document's sharing (an action, conflicts, a preview, a settlement).
         case sharing(SharingEvent)
+        /// A template source added in Settings, checked.
+        case sourceChecked(SourceCheck)
         case failure(String)
     }
     private let messages = Mutex<[Message]>([])

@@ -15,17 +15,26 @@ public struct LaunchContext: Equatable, Sendable {
     public var filterField: TextField?
     /// Animation frame for spinners.
     public var tick: Int
+    /// The first recent document shown (of those left after the filter) when they do not all fit; the layout moves it
+    /// just enough to show the selected one.
+    public var recentScroll: Int
+    /// The home folder: paths under it are shown as `~/…`.
+    public var home: String?
     public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = [], selection: Int = 0, filter: String? = nil, tick: Int = 0,
-                filterField: TextField? = nil) {
+                filterField: TextField? = nil, recentScroll: Int = 0, home: String? = nil) {
         self.recent = recent; self.templates = templates; self.selection = selection; self.filterField = filterField ?? filter.map { TextField($0) }
-        self.tick = tick
+        self.tick = tick; self.recentScroll = recentScroll; self.home = home
     }
 
-    /// The recent documents left after the filter.
+    /// The recent documents left after the filter (title or path, `~/…` too; every recent document, not only the rows
+    /// shown).
     public var filteredRecent: [RecentDocument] {
         guard let filter, !filter.isEmpty else { return recent }
         let needle = filter.lowercased()
-        return recent.filter { $0.title.lowercased().contains(needle) || $0.path.lowercased().contains(needle) }
+        return recent.filter {
+            $0.title.lowercased().contains(needle) || $0.path.lowercased().contains(needle)
+                || RecentList.shortened($0.path, home: home).lowercased().contains(needle)
+        }
     }
 }
 
@@ -39,6 +48,8 @@ public struct LaunchLayout: Sendable {
     public var bannerFrames: [Rect]
     /// The number of recent documents that fit.
     public var visibleRecent: Int
+    /// The first recent document shown (an index into the filtered list), so the selected one is on screen.
+    public var recentFirst: Int
 
     /// Lays out `scene` on a `width`×`height` screen: a pure function, recomputed on every resize.
     public init(scene: LaunchScene, width: Int, height: Int, context: LaunchContext) {
@@ -47,6 +58,8 @@ public struct LaunchLayout: Sendable {
         let recent = context.filteredRecent
         // Try progressively more compact arrangements until one fits.
         var options = Options(recentLimit: min(recent.count, max(0, scene.recent.count)))
+        // The rows an action selection takes; the recent list scrolls to keep the selected document in its window.
+        let selectedRecent = context.selection - scene.actions.count
         var rows = Self.rows(scene, context, recentCount: recent.count, options)
         func shrink() -> Bool {
             if options.spacing { options.spacing = false; return true }
@@ -64,16 +77,23 @@ public struct LaunchLayout: Sendable {
         // Width of the block: the widest natural row, clamped to the screen with a margin.
         let keyColumn = scene.actions.contains { $0.key != nil } ? 4 : 0
         let actionNatural = (scene.actions.map { DisplayWidth.width(of: $0.label) }.max() ?? 0) + 4 + keyColumn + (options.boxed ? 4 : 0)
-        let recentNatural = (recent.prefix(options.recentLimit).map {
-            DisplayWidth.width(of: $0.title) + DisplayWidth.width(of: $0.detail) + 8 + ($0.badge.isEmpty ? 0 : DisplayWidth.width(of: $0.badge) + 2)
-        }.max() ?? 0)
-        let natural = max(DisplayWidth.width(of: scene.title), DisplayWidth.width(of: scene.subtitle ?? ""), actionNatural, recentNatural,
+        // Recent titles do not widen the block (a long one is cut with "…"), so the banners beside the title keep their room.
+        let natural = max(DisplayWidth.width(of: scene.title), DisplayWidth.width(of: scene.subtitle ?? ""), actionNatural,
                           DisplayWidth.width(of: scene.footer ?? ""), 34)
+        let first = Self.firstRecent(scroll: context.recentScroll, selected: selectedRecent, shown: options.recentLimit, count: recent.count)
+        let places = RecentList.places(of: context.recent, home: context.home)
         let blockWidth = max(0, min(natural, width - 4, 64))
         let blockX = max(0, (width - blockWidth) / 2)
+        // The recent list below the box may be wider (its rows are under the banners, not beside them): room for a
+        // title of up to 24 cells, the sharing badge and the detail; a longer title is cut with "…".
+        let recentNatural = recent.map {
+            min(24, DisplayWidth.width(of: $0.title)) + DisplayWidth.width(of: $0.detail) + 8 + ($0.badge.isEmpty ? 0 : DisplayWidth.width(of: $0.badge) + 2)
+        }.max() ?? 0
+        let listWidth = max(blockWidth, min(recentNatural + (options.boxed ? 4 : 0), width - 4, 64))
+        let listX = max(0, (width - listWidth) / 2)
         let blockY = max(0, (height - rows.count) / 2)
 
-        Self.drawBackground(scene.background, into: &grid, clearing: Rect(x: blockX - 2, y: blockY - 1, width: blockWidth + 4, height: rows.count + 2))
+        Self.drawBackground(scene.background, into: &grid, clearing: Rect(x: listX - 2, y: blockY - 1, width: listWidth + 4, height: rows.count + 2))
 
         var titleFrame = Rect(x: blockX, y: blockY, width: 0, height: 1)
         var contentFrames: [Rect] = []
@@ -125,22 +145,28 @@ public struct LaunchLayout: Sendable {
                 let line = Self.templateStatusLine(context.templates, tick: context.tick)
                 contentFrames.append(Self.centered(line.text, in: &grid, x: blockX, width: blockWidth, y: y, style: line.failed ? theme.error : theme.subtitle))
             case .recentHeader:
-                let x = blockX + (options.boxed ? 2 : 0)
-                let innerWidth = blockWidth - (options.boxed ? 4 : 0)
-                grid.put("Recent ", x: x, y: y, style: theme.heading, maxWidth: innerWidth)
-                grid.put(String(repeating: "─", count: max(0, innerWidth - 7)), x: x + 7, y: y, style: theme.border)
+                let x = listX + (options.boxed ? 2 : 0)
+                let innerWidth = listWidth - (options.boxed ? 4 : 0)
+                let range = options.recentLimit == 1 ? "\(first + 1)" : "\(first + 1)–\(first + options.recentLimit)"
+                let position = options.recentLimit < recent.count && options.recentLimit > 0 ? "\(range) of \(recent.count) " : ""
+                let heading = "Recent " + position
+                grid.put(heading, x: x, y: y, style: theme.heading, maxWidth: innerWidth)
+                let headingWidth = DisplayWidth.width(of: heading)
+                grid.put(String(repeating: "─", count: max(0, innerWidth - headingWidth)), x: x + headingWidth, y: y, style: theme.border)
                 if let field = context.filterField {
                     let box = min(Self.filterFieldWidth(columns: width), max(0, innerWidth - 11))
                     let fieldX = x + innerWidth - box - 1
                     grid.put(" / ", x: fieldX - 3, y: y, style: theme.key)
                     field.draw(into: &grid, x: fieldX, y: y, width: box, style: theme.key, focused: true)
                 }
-                contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1))
-            case let .recent(index):
+                contentFrames.append(Rect(x: listX, y: y, width: listWidth, height: 1))
+            case let .recent(row):
+                let index = first + row
+                guard recent.indices.contains(index) else { break }
                 let document = recent[index]
                 let selected = context.selection == recentStart + index
-                let x = blockX + (options.boxed ? 2 : 0)
-                let innerWidth = max(0, blockWidth - (options.boxed ? 4 : 0))
+                let x = listX + (options.boxed ? 2 : 0)
+                let innerWidth = max(0, listWidth - (options.boxed ? 4 : 0))
                 let rowStyle = selected ? theme.selected : theme.action
                 grid.put(String(repeating: " ", count: innerWidth), x: x, y: y, style: rowStyle)
                 let marker = selected ? "▸ " : (document.missing ? "✗ " : document.pinned ? "★ " : "  ")
@@ -150,18 +176,27 @@ public struct LaunchLayout: Sendable {
                 let badgeWidth = DisplayWidth.width(of: badge)
                 let titleWidth = max(0, innerWidth - 2 - detailWidth - (detailWidth > 0 ? 2 : 0) - (badgeWidth > 0 ? badgeWidth + 2 : 0))
                 let title = (selected && document.pinned ? "★ " : "") + document.title
-                grid.put(marker + DisplayWidth.truncate(title, to: titleWidth), x: x, y: y, style: document.missing && !selected ? theme.subtitle : rowStyle)
+                let shownTitle = DisplayWidth.truncate(title, to: titleWidth)
+                grid.put(marker + shownTitle, x: x, y: y, style: document.missing && !selected ? theme.subtitle : rowStyle)
+                // Documents sharing a name show where they are, cut from the left so the end of the path stays.
+                if let place = places[document.path] {
+                    let room = titleWidth - DisplayWidth.width(of: shownTitle) - 2
+                    if room >= 4 {
+                        grid.put(RecentList.truncatingStart(place, to: room), x: x + 2 + DisplayWidth.width(of: shownTitle) + 2, y: y,
+                                 style: selected ? theme.selected : theme.subtitle)
+                    }
+                }
                 if detailWidth > 0 {
                     grid.put(detail, x: x + innerWidth - detailWidth, y: y, style: selected ? theme.selected : document.missing ? theme.error : theme.subtitle)
                 }
                 Self.drawBadge(badge, of: document.badge, into: &grid, x: x + innerWidth - detailWidth - (detailWidth > 0 ? 2 : 0) - badgeWidth, y: y,
                                selected: selected)
-                contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1))
+                contentFrames.append(Rect(x: listX, y: y, width: listWidth, height: 1))
             case .recentEmpty:
-                let x = blockX + (options.boxed ? 2 : 0)
+                let x = listX + (options.boxed ? 2 : 0)
                 let text = context.filter.map { $0.isEmpty ? "Type to filter recent documents" : "No recent document matches “\($0)”" } ?? "No recent documents yet"
-                grid.put("  " + text, x: x, y: y, style: theme.subtitle, maxWidth: max(0, blockWidth - (options.boxed ? 4 : 0)))
-                contentFrames.append(Rect(x: blockX, y: y, width: blockWidth, height: 1))
+                grid.put("  " + text, x: x, y: y, style: theme.subtitle, maxWidth: max(0, listWidth - (options.boxed ? 4 : 0)))
+                contentFrames.append(Rect(x: listX, y: y, width: listWidth, height: 1))
             }
         }
 
@@ -186,6 +221,19 @@ public struct LaunchLayout: Sendable {
         self.contentFrames = contentFrames
         self.bannerFrames = bannerFrames
         self.visibleRecent = options.recentSection ? min(options.recentLimit, recent.count) : 0
+        self.recentFirst = first
+    }
+
+    /// The first of `count` documents to show in a window of `shown` rows: `scroll` moved just enough to show
+    /// `selected` (when a document is selected), and kept in range.
+    static func firstRecent(scroll: Int, selected: Int, shown: Int, count: Int) -> Int {
+        guard shown > 0, count > shown else { return 0 }
+        var first = max(0, min(scroll, count - shown))
+        if (0..<count).contains(selected) {
+            if selected < first { first = selected }
+            if selected >= first + shown { first = selected - shown + 1 }
+        }
+        return first
     }
 
     /// The cells the recent-list filter has (it shows at the right of the "Recent" heading).
@@ -318,4 +366,22 @@ struct Theme: Sendable {
     var banner = CellStyle()
     var disabled = CellStyle(dim: true)
     static let standard = Theme()
+
+    /// The theme's slots by the name the settings' `colors` give them (the only names `colors` accepts); `accent`,
+    /// the name the settings documented first, is the key color.
+    static var slots: [(name: String, path: WritableKeyPath<Theme, CellStyle>)] { [
+        ("accent", \.key),
+        ("title", \.title), ("subtitle", \.subtitle), ("footer", \.footer), ("border", \.border), ("action", \.action),
+        ("selected", \.selected), ("key", \.key), ("heading", \.heading), ("error", \.error), ("success", \.success),
+        ("banner", \.banner), ("disabled", \.disabled),
+    ] }
+
+    /// This theme with the foreground of each slot named in `colors` set (unknown slots and colors are left alone).
+    func applying(_ colors: [String: String]) -> Theme {
+        var theme = self
+        for (name, path) in Self.slots {
+            if let text = colors[name], let color = TerminalColor(parsing: text) { theme[keyPath: path].foreground = color }
+        }
+        return theme
+    }
 }

@@ -26,7 +26,7 @@ extension LaunchScene {
           "anchor": { "x": "title.maxX", "y": "title.minY", "dx": 6, "dy": -2 } }
       ],
       "background": { "kind": "gradient", "from": "#1e1e2e", "to": "#313244" },
-      "recent": { "count": 5, "pinned": [] },
+      "recent": { "pinned": [] },
       "footer": "⏎ open · / filter · ? help · q quit",
       "documentsFolder": "."
     }
@@ -51,7 +51,7 @@ extension LaunchScene {
                 .position(x: geometry.titleViewFrame.maxX + 6, y: geometry.titleViewFrame.minY - 2)
         }
         .background(.gradient(from: "#1e1e2e", to: "#313244"))
-        .recentDocuments(count: 5)
+        .recentDocuments(count: RecentOptions.asManyAsFit)
         .footer("⏎ open · / filter · ? help · q quit")
         .documentsFolder(".")
     }

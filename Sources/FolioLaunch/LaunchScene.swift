@@ -90,11 +90,14 @@ public enum LaunchBackground: Equatable, Sendable {
 
 /// How the recent-documents list is shown.
 public struct RecentOptions: Equatable, Sendable {
-    /// How many recent documents to show at most.
+    /// How many rows the list shows at most at once (it scrolls through all recent documents; fewer rows when the
+    /// screen is short); 0 hides the list.
     public var count: Int
     /// Paths always listed first.
     public var pinned: [String]
-    public init(count: Int = 8, pinned: [String] = []) { self.count = count; self.pinned = pinned }
+    /// The count that shows as many rows as fit (the most `launch.json` allows).
+    public static let asManyAsFit = 100
+    public init(count: Int = asManyAsFit, pinned: [String] = []) { self.count = count; self.pinned = pinned }
 }
 
 extension LaunchScene {

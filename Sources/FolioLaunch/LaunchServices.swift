@@ -65,9 +65,15 @@ public protocol TemplateCatalog: Sendable {
     /// Resolves one source, telling `progress` what it is doing in one line ("fetching URL", "12/40 objects, 3 KiB");
     /// cancelling the task stops its fetch. Defaults to `templates(in:)`.
     func templates(in source: String, progress: @escaping @Sendable (String) -> Void) async throws -> [TemplateSummary]
+    /// Checks a template source about to be added (`url` at `ref`): reachable and a template repository. Returns
+    /// what it holds in a few words ("3 templates"), throws with a one-line reason; nil when this catalog cannot
+    /// check sources (the default).
+    func checkSource(name: String, url: String, ref: String?) async throws -> String?
 }
 
 extension TemplateCatalog {
+    public func checkSource(name: String, url: String, ref: String?) async throws -> String? { nil }
+
     public func templates(in source: String, progress: @escaping @Sendable (String) -> Void) async throws -> [TemplateSummary] {
         try await templates(in: source)
     }

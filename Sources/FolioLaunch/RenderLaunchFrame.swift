@@ -19,7 +19,7 @@ public func renderLaunchFrame(width: Int = 80, height: Int = 24, ansi: Bool = fa
 /// Renders one launch frame of `scene`; ANSI output is downgraded to `capability` (truecolor when unsure).
 public func renderLaunchFrame(scene: LaunchScene, width: Int, height: Int, ansi: Bool, capability: ColorCapability = .truecolor,
                               recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = []) -> String {
-    let merged = RecentList.merge(pinned: scene.recent.pinned, recent: recent, count: scene.recent.count)
+    let merged = RecentList.merge(pinned: scene.recent.pinned, recent: recent, count: RecentList.loadLimit)
     let layout = LaunchLayout(scene: scene, width: width, height: height, context: LaunchContext(recent: merged, templates: templates))
     return (ansi ? layout.grid.ansiText(capability: capability) : layout.grid.plainText()) + "\n"
 }

@@ -12,6 +12,10 @@ extension Screens {
         case blank
         case section(String)
         case item(String, String, failed: Bool)
+        /// Color names, each drawn in its color.
+        case swatches([String])
+        /// How the check of the source being added went (nil: still checking).
+        case sourceCheck(String, failed: Bool?)
     }
 
     /// The label column of the settings fields.
@@ -26,9 +30,48 @@ extension Screens {
             rows.append(.field(field))
             if let problem = editing.problems[field] { rows.append(.problem(field, problem)) }
             if field == .sync { rows += durabilityHelp.map(SettingsRow.help) }
+            if field == .color, editing.focus == .color || editing.problems[.color] != nil {
+                rows += wrapped(ColorSlots.names, width: 48).enumerated().map { .help(($0.offset == 0 ? "parts: " : "       ") + $0.element) }
+                rows += colorNameRows.map(SettingsRow.swatches)
+            }
+            if field == .source, let check = editing.sourceCheck, check.state != .unchecked,
+               check.entry == editing.sourceEntry.trimmingCharacters(in: .whitespaces) {
+                rows.append(sourceCheckRow(check))
+            }
         }
         if let message = editing.message { rows.append(.note(message)) }
         return rows
+    }
+
+    /// The color names in rows of at most 54 cells ("■ name" each), for the list under the color field.
+    static var colorNameRows: [[String]] {
+        var rows: [[String]] = [[]]
+        var used = 0
+        for name in ColorSlots.colorNames {
+            let cells = DisplayWidth.width(of: name) + 3
+            if used + cells > 54, !(rows.last ?? []).isEmpty { rows.append([]); used = 0 }
+            rows[rows.count - 1].append(name)
+            used += cells
+        }
+        return rows
+    }
+
+    /// `words` joined with spaces in lines of at most `width` cells.
+    static func wrapped(_ words: [String], width: Int) -> [String] {
+        var lines: [String] = []
+        for word in words {
+            if let last = lines.last, DisplayWidth.width(of: last) + 1 + DisplayWidth.width(of: word) <= width { lines[lines.count - 1] += " " + word }
+            else { lines.append(word) }
+        }
+        return lines
+    }
+
+    static func sourceCheckRow(_ check: SourceCheck) -> SettingsRow {
+        switch check.state {
+        case .checking: return .sourceCheck("checking \(check.name) (\(check.url))…", failed: nil)
+        case let .found(what): return .sourceCheck("\(check.name): a template repository, \(what)", failed: false)
+        case let .failed(why): return .sourceCheck("\(check.name): \(why)", failed: true)
+        }
     }
 
     /// The rows the settings screen has below the title bar, before the footer.
@@ -109,6 +152,18 @@ extension Screens {
         case let .note(text): grid.put("   " + text, x: 0, y: y, style: text == "Saved" ? theme.success : theme.error, maxWidth: width)
         case .blank: break
         case let .section(title): grid.put(" " + title, x: 0, y: y, style: theme.heading, maxWidth: width)
+        case let .swatches(names):
+            var x = 5
+            for name in names {
+                let color = TerminalColor(parsing: name) ?? .default
+                grid.put("■", x: x, y: y, style: CellStyle(foreground: color))
+                grid.put(name, x: x + 2, y: y, style: CellStyle(dim: true), maxWidth: max(0, width - x - 3))
+                x += DisplayWidth.width(of: name) + 3
+            }
+        case let .sourceCheck(text, failed):
+            let mark = failed == nil ? "… " : failed == true ? "✗ " : "✓ "
+            grid.put(mark + text, x: 3, y: y, style: failed == true ? theme.error : failed == false ? theme.success : CellStyle(dim: true),
+                     maxWidth: max(0, width - 4))
         case let .item(key, value, failed):
             grid.put("   " + DisplayWidth.pad(key, to: settingsLabelWidth), x: 0, y: y, style: theme.subtitle)
             grid.put(value, x: valueX, y: y, style: failed ? theme.error : theme.action, maxWidth: max(0, width - valueX - 1))
@@ -133,7 +188,7 @@ extension Screens {
 
     static func settingsPlaceholder(_ field: SettingsState.Field) -> String {
         switch field {
-        case .color: "NAME=#rrggbb"
+        case .color: "PART=COLOR, such as key=cyan"
         case .source: "NAME URL [REF] · -NAME removes"
         case .association: "CONTENT.TYPE=EDITOR"
         case .syncInterval: "30 (seconds between looks at a shared document's remote)"

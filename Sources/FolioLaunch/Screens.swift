@@ -26,11 +26,13 @@ public enum Screens {
     public static func picker(_ state: PickerState, sources: [TemplateSourceStatus], width: Int, height: Int, tick: Int = 0) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         let scope = [state.group.map { "group \($0)" }, state.contentType.map { "type \($0.identifier)" }].compactMap { $0 }.joined(separator: ", ")
-        chrome(&grid, title: "Choose a Template", right: scope, hints: "↑↓ select · type to filter · ⏎ choose · esc back · F1 help")
+        chrome(&grid, title: "Choose a Template", right: scope,
+               hints: state.listFocused ? "↑↓ jk move · type filters · ⏎ choose · esc back · F1 help"
+                                        : "↑↓ move · ⏎ choose · esc clears the filter · F1 help")
         guard height >= 4 else { return grid }
         let listWidth = pickerListWidth(columns: width)
         grid.put("Filter: ", x: 1, y: 1, style: theme.subtitle)
-        state.filterField.draw(into: &grid, x: 9, y: 1, width: pickerFilterWidth(columns: width), style: theme.key, focused: true)
+        state.filterField.draw(into: &grid, x: 9, y: 1, width: pickerFilterWidth(columns: width), style: theme.key, focused: !state.listFocused)
         var y = 2
         let bottom = height - 1
         for source in sources where y < bottom {
@@ -48,29 +50,7 @@ public enum Screens {
             grid.put(loading ? "   Templates appear as their sources load" : (state.filter.isEmpty ? "   No templates" : "   No template matches “\(state.filter)”"),
                      x: 0, y: y, style: theme.subtitle, maxWidth: width)
         }
-        // Rows: a heading per group, then its templates; scrolled to keep the selection visible.
-        var rows: [(text: String, index: Int?)] = []
-        var lastGroup: String?
-        for (index, template) in visible.enumerated() {
-            if template.group != lastGroup { rows.append((template.group.isEmpty ? "Other" : template.group.capitalized, nil)); lastGroup = template.group }
-            rows.append((template.name, index))
-        }
-        let room = max(0, bottom - y)
-        let selectedRow = rows.firstIndex { $0.index == state.selection } ?? 0
-        let first = max(0, min(selectedRow - room + 1, rows.count - room))
-        for row in rows.dropFirst(first).prefix(room) {
-            if let index = row.index {
-                let selected = index == state.selection
-                let style = selected ? theme.selected : theme.action
-                grid.put(String(repeating: " ", count: max(0, listWidth - 2)), x: 1, y: y, style: style)
-                grid.put((selected ? "▸ " : "  ") + row.text, x: 1, y: y, style: style, maxWidth: max(0, listWidth - 2))
-                grid.put(visible[index].contentType.identifier.split(separator: ".").last.map(String.init) ?? "", x: max(0, listWidth - 12), y: y,
-                         style: selected ? theme.selected : theme.subtitle, maxWidth: 10)
-            } else {
-                grid.put(" " + row.text, x: 0, y: y, style: theme.heading, maxWidth: listWidth)
-            }
-            y += 1
-        }
+        drawPickerRows(state, visible: visible, into: &grid, from: y, to: bottom, listWidth: listWidth)
         // Preview pane.
         if listWidth < width, visible.indices.contains(state.selection) {
             let template = visible[state.selection]
@@ -101,6 +81,56 @@ public enum Screens {
             }
         }
         return grid
+    }
+
+    /// The picker's rows from `top` to `bottom`: without a filter a heading per group, then its templates; with one the
+    /// best matches first, without headings. Each row is a name column and a type column, both measured in cells and
+    /// cut with "…", so a long name never runs into the type; scrolled to keep the selection shown.
+    static func drawPickerRows(_ state: PickerState, visible: [TemplateSummary], into grid: inout CellGrid, from top: Int, to bottom: Int,
+                               listWidth: Int) {
+        var rows: [(text: String, index: Int?)] = []
+        var lastGroup: String?
+        for (index, template) in visible.enumerated() {
+            if state.grouped, template.group != lastGroup {
+                rows.append((template.group.isEmpty ? "Other" : template.group.capitalized, nil)); lastGroup = template.group
+            }
+            rows.append((template.name, index))
+        }
+        let columns = pickerColumns(visible, listWidth: listWidth)
+        let room = max(0, bottom - top)
+        let selectedRow = rows.firstIndex { $0.index == state.selection } ?? 0
+        let first = max(0, min(selectedRow - room + 1, rows.count - room))
+        for (offset, row) in rows.dropFirst(first).prefix(room).enumerated() {
+            let y = top + offset
+            guard let index = row.index else {
+                grid.put(" " + DisplayWidth.truncate(row.text, to: max(0, listWidth - 2)), x: 0, y: y, style: theme.heading)
+                continue
+            }
+            let selected = index == state.selection
+            let style = selected ? theme.selected : theme.action
+            grid.put(String(repeating: " ", count: max(0, listWidth - 2)), x: 1, y: y, style: style)
+            grid.put((selected ? "▸ " : "  ") + DisplayWidth.truncate(row.text, to: columns.name), x: 1, y: y, style: style)
+            if columns.type > 0 {
+                grid.put(DisplayWidth.truncate(pickerTypeLabel(visible[index]), to: columns.type), x: columns.typeX, y: y,
+                         style: selected ? theme.selected : theme.subtitle)
+            }
+        }
+    }
+
+    /// The short type a picker row shows ("shapes" for org.folio.shapes).
+    static func pickerTypeLabel(_ template: TemplateSummary) -> String {
+        template.contentType.identifier.split(separator: ".").last.map(String.init) ?? template.contentType.identifier
+    }
+
+    /// The picker's columns inside a list `listWidth` cells wide (drawn from x = 1): the name's cells after the
+    /// marker, the type column's x and cells (at most 12, at most a third of the row; none when the row is tiny), a
+    /// cell between them.
+    static func pickerColumns(_ visible: [TemplateSummary], listWidth: Int) -> (name: Int, typeX: Int, type: Int) {
+        let inner = max(0, listWidth - 3)
+        let widest = visible.map { DisplayWidth.width(of: pickerTypeLabel($0)) }.max() ?? 0
+        let type = inner >= 16 ? min(widest, 12, inner / 3) : 0
+        let name = max(0, inner - 2 - (type > 0 ? type + 1 : 0))
+        return (name, 1 + 2 + name + 1, type)
     }
 
     /// Where the form's parts go on a `width`×`height` screen: the label column (as wide as the longest label when
@@ -152,7 +182,8 @@ public enum Screens {
         return FormLayout(labelWidth: labelWidth, valueX: valueX, valueWidth: max(1, width - valueX - 2), top: top, scroll: scroll, rows: rows, spaced: spaced)
     }
 
-    static func pickerListWidth(columns: Int) -> Int { columns >= 70 ? max(24, columns * 2 / 5) : columns }
+    /// The picker's list: the whole width below 70 columns, else two fifths (at least 34 cells, so names stay apart).
+    static func pickerListWidth(columns: Int) -> Int { columns >= 70 ? min(columns / 2, max(34, columns * 2 / 5)) : columns }
     /// The cells the picker's filter has.
     static func pickerFilterWidth(columns: Int) -> Int { max(1, pickerListWidth(columns: columns) - 10) }
 
@@ -164,7 +195,8 @@ public enum Screens {
         let shown = layout.rows.map(\.field)
         let position = shown.count < state.fields.count && !shown.isEmpty
             ? "fields \((shown.first ?? 0) + 1)–\((shown.last ?? 0) + 1) of \(state.fields.count)" : ""
-        chrome(&grid, title: state.title, right: position, hints: "⏎ next · tab ↑↓ move · ←→ choose · esc cancel · F1 help")
+        chrome(&grid, title: state.title, right: position, hints: state.purpose == .open ? "Tab completes · ⏎ opens · esc cancel · F1 help"
+                                                                                    : "⏎ next · tab ↑↓ move · ←→ choose · esc cancel · F1 help")
         if layout.top > 2, case let .template(template) = state.purpose {
             grid.put(" " + template.summary, x: 0, y: 2, style: theme.subtitle, maxWidth: width - 1)
         }
@@ -185,6 +217,7 @@ public enum Screens {
                 grid.put("✗ " + message, x: 3, y: y + 1, style: theme.error, maxWidth: max(0, width - 4))
             }
         }
+        if let browser = state.browser, let last = layout.rows.last { drawPathBrowser(browser, into: &grid, from: last.y + 2, x: layout.valueX) }
         return grid
     }
 

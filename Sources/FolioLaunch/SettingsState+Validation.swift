@@ -53,14 +53,17 @@ extension SettingsState {
         return ok ? nil : "'\(value)' is not an e-mail address (name@example.org)"
     }
 
-    /// `NAME=COLOR` with a color the terminal understands (#rrggbb, a name, 0–255), or `NAME=` to remove it.
+    /// `PART=COLOR` where PART is a part of the screens that has a color (`ColorSlots.names`) and COLOR a color name
+    /// (`ColorSlots.colorNames`) or `#rrggbb`; or `PART=` to remove it.
     static func colorProblem(_ value: String) -> String? {
-        guard let eq = value.firstIndex(of: "=") else { return "write NAME=#rrggbb (or NAME= to remove)" }
+        guard let eq = value.firstIndex(of: "=") else { return "write PART=COLOR, such as key=cyan (or PART= to remove)" }
         let name = value[..<eq].trimmingCharacters(in: .whitespaces), color = value[value.index(after: eq)...].trimmingCharacters(in: .whitespaces)
-        if name.isEmpty { return "the color needs a NAME before '='" }
-        if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) { return "'\(name)' is not a color name (letters, digits, - and _)" }
+        if name.isEmpty { return "the color needs a PART before '=' (the parts are listed below)" }
+        if !ColorSlots.names.contains(name.lowercased()) {
+            return "'\(name.shownAsText)' is not a part Folio colors (see parts below)"
+        }
         if color.isEmpty || TerminalColor(parsing: color) != nil { return nil }
-        return "'\(color)' is not a color (#rrggbb, a name such as cyan, or 0–255)"
+        return "'\(color.shownAsText)' is not a color (a name below, or #rrggbb)"
     }
 
     /// `NAME URL [REF]` where URL is a URL (https, http, ssh, git, file), `user@host:path`, or a folder that exists;

@@ -105,7 +105,7 @@ final class KeysEndToEndTests: XCTestCase {
         waitFor(text: "Swift package")
         try type("swift")
         waitFor(text: "Filter: swift")
-        try keys("Down")  // the plugin/swift template ("a Swift package on FolioPluginKit") is listed first
+        // The best match first (issue 23): the template named so, before the plugin whose summary says "Swift package".
         waitFor("the filtered picker") { $0.contains("▸ Swift package") }
         try keys("Enter")
         waitFor(text: "New from")

@@ -187,6 +187,8 @@ final class TerminalEndToEndTests: XCTestCase {
         waitFor(text: "Grocery list")
         try keys("Enter")
         waitFor(text: "Destination")
+        try keys("Escape")  // a template's form goes back to the picker (issue 23), Esc there to the launcher
+        waitFor("the picker") { $0.contains("Filter:") && !$0.contains("Destination") }
         try keys("Escape")
         waitFor("the launch screen") { $0.contains("New Document") && !$0.contains("Destination") }
         try keys("n")

@@ -89,7 +89,9 @@ final class AppStateTests: XCTestCase {
     }
 
     func testEscapeAtAnyStepReturnsToLaunchWithNothingCreated() {
-        for keys: [Key] in [[.character("t"), .escape], [.character("t"), .enter, .escape], [.character("t"), .down, .down, .enter, .enter, .escape], [.character("n"), .escape], [.character("o"), .escape]] {
+        // Esc on a template's form goes back to the picker (issue 23), a second Esc to the launcher.
+        for keys: [Key] in [[.character("t"), .escape], [.character("t"), .enter, .escape, .escape], [.character("t"), .down, .down, .enter, .enter, .escape, .escape],
+                            [.character("n"), .escape], [.character("o"), .escape]] {
             let (state, effects) = run(keys)
             XCTAssertEqual(state.screen, .launch, "\(keys)")
             XCTAssertEqual(effects, [], "\(keys)")

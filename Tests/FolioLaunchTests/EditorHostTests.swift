@@ -110,8 +110,14 @@ final class EditorHostTests: XCTestCase {
         func typing(_ text: String) -> [Key] { text.map(Key.character) }
         // When a color, a new source and an association are typed on their fields and saved
         let keys: [Key] = [.down, .down, .down, .down] + typing("accent=#89b4fa") + [.down] + typing("team git://127.0.0.1/t.git v2")
-            + [.down] + typing("org.folio.story=plain-text") + [.enter]
-        let (after, effects) = run(keys, from: state)
+            + [.down] + typing("org.folio.story=plain-text")
+        let (typed, checks) = run(keys, from: state)
+        // (the new source is checked in the background when its field is left: here it is found)
+        guard case var .checkTemplateSource(check)? = checks.first else { return XCTFail("the source is checked") }
+        check.state = .found("2 templates")
+        var found = typed
+        found.receiveSourceCheck(check)
+        let (after, effects) = run([.enter], from: found)
         // Then the saved settings hold all three, and the old source is kept
         let expected = Settings(colors: ["accent": "#89b4fa"],
                                 templateSources: [TemplateSourceSetting(name: "old", url: "https://example.org/old.git"),
@@ -126,7 +132,7 @@ final class EditorHostTests: XCTestCase {
         let (bad, none) = run([.up, .up] + typing("accent") + [.enter], from: after)
         XCTAssertEqual(none, [])
         guard case let .settings(screen) = bad.screen else { return XCTFail("still on settings") }
-        XCTAssertEqual(screen.problems[.color], "write NAME=#rrggbb (or NAME= to remove)")
+        XCTAssertEqual(screen.problems[.color], "write PART=COLOR, such as key=cyan (or PART= to remove)")
         XCTAssertEqual(screen.focus, .color, "the focus goes to the field with the problem")
         XCTAssertEqual(screen.colorEntry, "accent", "the value is kept")
     }

@@ -252,7 +252,7 @@ final class KeysBehaviourTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.path
         let cases: [(SettingsState.Field, String, String?)] = [
             (.authorEmail, "ada-at-example", "'ada-at-example' is not an e-mail address (name@example.org)"),
-            (.color, "accent=#zzzzzz", "'#zzzzzz' is not a color (#rrggbb, a name such as cyan, or 0–255)"),
+            (.color, "accent=#zzzzzz", "'#zzzzzz' is not a color (a name below, or #rrggbb)"),
             (.color, "accent=#89b4fa", nil),
             (.source, "team notaurl", "'notaurl' does not exist (a URL or a template folder)"),
             (.source, "team ftp://x/y", "'ftp' is not a supported scheme (https, http, ssh, git, file)"),
@@ -274,7 +274,10 @@ final class KeysBehaviourTests: XCTestCase {
             XCTAssertEqual(shown.text(field), value, "the value is kept")
             XCTAssertEqual(shown.focus, expected == nil ? SettingsState.Field(rawValue: field.rawValue + 1) ?? field : field,
                            "Tab stops on a field with a problem")
-            XCTAssertEqual(effects, [])
+            // A well-formed source is then checked in the background (issue 23); nothing else happens.
+            let checks = effects.filter { if case .checkTemplateSource = $0 { return true } else { return false } }
+            XCTAssertEqual(checks.count, field == .source && expected == nil && !value.hasPrefix("-") ? 1 : 0, value)
+            XCTAssertEqual(effects.count, checks.count, value)
         }
     }
 

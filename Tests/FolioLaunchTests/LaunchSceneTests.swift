@@ -46,6 +46,7 @@ final class LaunchSceneTests: XCTestCase {
         .subtitle("Stories, checklists and shapes")
         .footer("…")
         .background(.gradient(from: "#1e1e2e", to: "#313244"))
+        .recentDocuments(count: 8)
         .overlayAccessory { geometry in
             Banner("( o.o )", color: "green").position(x: geometry.titleViewFrame.minX - 10, y: geometry.titleViewFrame.minY - 3)
             Banner(" _\n(_)\n |\n").position(x: geometry.titleViewFrame.maxX + 2, y: geometry.titleViewFrame.maxY + 1)
