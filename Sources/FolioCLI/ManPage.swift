@@ -66,13 +66,18 @@ enum ManPage {
         .I PREFIX/lib/systemd/user/folio\\-sync.service
         The systemd user unit running \\fBfolio sync \\-\\-watch\\fR.
         .TP
-        .I PREFIX/bin/folio\\-plugin\\-host
-        The process each plugin runs in (also looked for in \\fIPREFIX/libexec/folio/\\fR).
+        .I PREFIX/libexec/folio/folio\\-plugin\\-host
+        The process each plugin runs in (also looked for beside \\fBfolio\\fR).
+        .TP
+        .I PREFIX/share/doc/folio/PLUGINS.md
+        The plugin author's guide: the C ABI, the Swift kit, testing, validating and installing a plugin.
         .TP
         .I PREFIX/include/folio/folio_plugin.h, PREFIX/lib/pkgconfig/folio\\-plugin.pc
         The plugin C ABI: \\fBcc $(pkg\\-config \\-\\-cflags folio\\-plugin) \\-shared \\-fPIC\\fR.
         .SH SEE ALSO
-        .BR git (1)
+        .BR git (1),
+        .BR pkg\\-config (1);
+        the plugin guide in \\fIPREFIX/share/doc/folio/PLUGINS.md\\fR.
 
         """
         return page

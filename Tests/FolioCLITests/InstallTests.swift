@@ -33,7 +33,7 @@ final class InstallTests: XCTestCase {
         for file in ["bin/folio", "libexec/folio/folio-plugin-host", "lib/folio/plugins/libFolioChecklist.so",
                      "lib/folio/plugins/libFolioChecklist.folio-plugin.json", "lib/folio/plugins/libFolioShapes.so",
                      "lib/folio/swift/libswiftCore.so", "share/folio/templates/catalog.json", "include/folio/folio_plugin.h",
-                     "lib/pkgconfig/folio-plugin.pc", "share/man/man1/folio.1", "share/bash-completion/completions/folio",
+                     "lib/pkgconfig/folio-plugin.pc", "share/man/man1/folio.1", "share/doc/folio/PLUGINS.md", "share/bash-completion/completions/folio",
                      "share/zsh/site-functions/_folio", "share/fish/vendor_completions.d/folio.fish",
                      "lib/systemd/user/folio-sync.service"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "missing \(file)")
@@ -41,7 +41,7 @@ final class InstallTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["PKG_CONFIG_PATH"] = prefix.appendingPathComponent("lib/pkgconfig").path
         let cflags = try runProgram("pkg-config", ["--cflags", "folio-plugin"], environment: environment)
-        XCTAssertEqual(cflags.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "-I\(prefix.path)/include/folio")
+        XCTAssertEqual(cflags.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "-I\(prefix.path)/lib/pkgconfig/../../include/folio")
         let version = try runProgram("pkg-config", ["--modversion", "folio-plugin"], environment: environment)
         XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1.1", "the plugin ABI version")
         let compiled = try runProgram("cc", ["-fsyntax-only", "-I\(prefix.path)/include/folio", "-x", "c", "-"],
@@ -58,7 +58,7 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: stage.path + "/opt/folio-test/bin/folio"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: "/opt/folio-test"), "nothing is written outside DESTDIR")
         let pc = try String(contentsOfFile: stage.path + "/opt/folio-test/lib/pkgconfig/folio-plugin.pc", encoding: .utf8)
-        XCTAssertTrue(pc.contains("prefix=/opt/folio-test\n"), pc)
+        XCTAssertTrue(pc.contains("prefix=${pcfiledir}/../..\n"), pc)  // relocatable: found from the file's own place
         // The systemd user unit runs the installed folio's watch (the prefix, never the DESTDIR) and restarts it on failure
         let unit = try String(contentsOfFile: stage.path + "/opt/folio-test/lib/systemd/user/folio-sync.service", encoding: .utf8)
         XCTAssertTrue(unit.contains("\nExecStart=/opt/folio-test/bin/folio sync --watch\n"), unit)
@@ -93,6 +93,9 @@ final class InstallTests: XCTestCase {
         echo '== new'; "$folio" new Groceries --template checklist/groceries --defaults
         echo '== edit'; "$folio" edit Groceries toggle 1
         echo '== view'; "$folio" view Groceries --width 40 --height 4
+        echo '== cflags'; PKG_CONFIG_PATH='\(moved.path)/lib/pkgconfig' pkg-config --cflags folio-plugin
+        echo '== plugin/c'; "$folio" new Lines --template plugin/c --set name=Lines --defaults >/dev/null
+        PKG_CONFIG_PATH='\(moved.path)/lib/pkgconfig' make -s -C Lines
         """
         var arguments = ["--mount", "--propagation", "private"]
         if getuid() != 0 { arguments.insert("--map-root-user", at: 0) }
@@ -108,6 +111,9 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(sections["new"]?.contains("Created") ?? false, result.stdout)
         XCTAssertTrue(sections["edit"]?.contains("checked 'Milk'") ?? false, result.stdout)
         XCTAssertTrue(sections["view"]?.contains("[x] Milk") ?? false, result.stdout)
+        // The moved tree's folio-plugin.pc points at the moved header, and the plugin/c template builds against it
+        XCTAssertTrue(sections["cflags"]?.contains("-I\(moved.path)/lib/pkgconfig/../../include/folio") ?? false, result.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("Lines/build/libLines.so").path), result.stdout + result.stderr)
         XCTAssertFalse(result.stderr.contains("refused"), result.stderr)
     }
 
