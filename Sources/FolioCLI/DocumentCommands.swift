@@ -66,8 +66,13 @@ let documentCommands: [Command] = [
             return try newFromTemplate(args, io)
         }
         if args.flag("--dry-run") { throw UsageError("--dry-run plans a document from a template: give --template ID or --replay DOC") }
-        let store = try DocumentStore(environment: io.environment)
+        var store = try DocumentStore(environment: io.environment)
         let type = ContentType(args.value("--type") ?? ContentType.plainText.identifier)
+        if store.contentTypes.declaration(of: type) == nil {
+            // A type a plugin declares: its declaration (the primary file's extension) comes from the plugins.
+            store = DocumentStore(settings: store.settings, environment: io.environment,
+                                  contentTypes: pluginHost(io, settings: store.settings).contentTypes)
+        }
         guard store.contentTypes.declaration(of: type) != nil || type.identifier.contains(".") else {
             throw UsageError("'\(type)' is not a content type identifier (like public.plain-text)")
         }

@@ -94,10 +94,21 @@ public struct DocumentMetadata: Encodable, Sendable, Equatable {
 
     /// The primary file name for a blank document of `type`.
     public static func defaultPrimaryFile(for type: ContentType, registry: ContentTypeRegistry = .builtIn) -> String {
+        // A type a plugin declares is named with its first file extension that is a plain name (the declaration comes
+        // from a plugin's manifest, so anything else is left out); Folio's own types keep their format's extension.
+        if let declaration = registry.declaration(of: type), declaration.declaredBy != "folio",
+           let ext = declaration.extensions.first(where: isPlainExtension) {
+            return "document.\(ext)"
+        }
         if registry.conforms(type, to: .markdown) { return "document.md" }
         if registry.conforms(type, to: .json) { return "document.json" }
         if registry.conforms(type, to: .text) { return "document.txt" }
         return "document"
+    }
+
+    /// 1 to 16 ASCII letters, digits, `-` and `_`.
+    private static func isPlainExtension(_ ext: String) -> Bool {
+        (1...16).contains(ext.utf8.count) && ext.utf8.allSatisfy { $0.isASCIILetterOrDigit || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }
 }
 
@@ -238,4 +249,8 @@ extension DocumentOrigin {
                         ?? { throw JSONPositionError(line: template.line, column: template.column, message: "'answers' must be an object") }())
         }
     }
+}
+
+private extension UInt8 {
+    var isASCIILetterOrDigit: Bool { (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
 }

@@ -24,6 +24,8 @@ final class PluginGuideExampleTests: XCTestCase {
         env["FOLIO_PLUGIN_PATH"] = project.appendingPathComponent("build").path
 
         XCTAssertEqual(runFolio(["new", "score", "--type", "org.example.tally"], environment: env, cwd: temp.url).status, 0)
+        // The primary file has the extension the plugin declares for its type
+        XCTAssertTrue(FileManager.default.fileExists(atPath: temp.path("score/document.tally").path))
         let added = runFolio(["edit", "score", "add", "5"], environment: env, cwd: temp.url)
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertTrue(added.stdout.hasSuffix("] added 5\n"), added.stdout)
