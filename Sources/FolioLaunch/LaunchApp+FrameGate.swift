@@ -8,6 +8,9 @@ struct FrameGate {
     private var last: (state: AppState, width: Int, height: Int, generation: UInt64?, at: Date)?
     /// The longest an idle window goes without a frame.
     static let idleRedraw: TimeInterval = 1
+    /// How long an idle pass waits for a key (keys end the wait at once; results from the worker and the head poll
+    /// are then seen within this).
+    static let idleWaitMilliseconds: Int32 = 250
 
     /// True when a frame is due; the caller then draws it.
     mutating func needsFrame(_ state: AppState, width: Int, height: Int, renderGeneration: UInt64?, animating: Bool, now: Date) -> Bool {

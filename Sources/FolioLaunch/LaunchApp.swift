@@ -143,14 +143,16 @@ public enum LaunchApp {
                 updateSharing(&state, runtime: sharing, services: services, width: size.width, height: size.height, lastBadges: &lastBadges)
                 // The frame shows the latest finished render and, after 200 ms, a spinner; an idle window draws only
                 // when something it shows may have changed (FrameGate).
-                if gate.needsFrame(state, width: size.width, height: size.height, renderGeneration: calls?.cache.generation,
-                                   animating: isAnimating(state, calls: calls, background: background), now: Date()) {
+                let drew = gate.needsFrame(state, width: size.width, height: size.height, renderGeneration: calls?.cache.generation,
+                                           animating: isAnimating(state, calls: calls, background: background), now: Date())
+                if drew {
                     var grid = frame(state, scene: scene, services: services, view: calls?.view(for: state), width: size.width, height: size.height)
                     drawSpinner(state, into: &grid)
                     terminal.write(buffer.update(to: grid))
                 }
                 let events = replay.map(TerminalEvent.key)
-                    + terminal.nextEvents(timeoutMilliseconds: calls?.isBusy == true || calls?.cache.isCurrent == false || state.historyIsLoading ? 20 : 80)
+                    + terminal.nextEvents(timeoutMilliseconds: calls?.isBusy == true || calls?.cache.isCurrent == false || state.historyIsLoading ? 20
+                                                                : drew ? 80 : FrameGate.idleWaitMilliseconds)
                 if Date().timeIntervalSince(lastTick) > 0.08 { state.tick += 1; lastTick = Date() }
                 // Another window (or process) may have changed the document: poll its head (on the worker) and re-render on change.
                 if let calls, Date().timeIntervalSince(lastPoll) > 0.3 {
