@@ -75,9 +75,12 @@ public struct LaunchOutcome: Equatable, Sendable {
 /// The interactive launcher.
 public enum LaunchApp {
     /// Runs the launcher full-screen until the user picks something that leaves it (returned as the outcome) or quits.
-    /// The terminal is restored on every exit path; the scene's window state is saved under `sceneID`.
+    /// The scene's window state is saved under `sceneID`. With `terminal` (the program's one session) the terminal
+    /// stays as it is when this returns, and keys read but not acted on go back to it for the next screen; without,
+    /// a session of its own is opened and the terminal restored on every exit path.
     public static func run(scene: LaunchScene, services: LaunchServices, sceneID: String, store: SceneStore,
-                           environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> LaunchOutcome {
+                           environment: [String: String] = ProcessInfo.processInfo.environment,
+                           terminal: TerminalSession? = nil) async throws -> LaunchOutcome {
         let capability = ColorCapability.detect(environment: environment)
         let mailbox = Mailbox()
         var state = AppState(recent: RecentList.merge(pinned: scene.recent.pinned, recent: services.recent.recentDocuments(limit: scene.recent.count),
@@ -105,7 +108,7 @@ public enum LaunchApp {
         let calls = services.document.map { EditorCalls(document: $0, mailbox: mailbox) }
         let sharing = SharingRuntime(sharing: services.document?.sharing, mailbox: mailbox)
         defer { sharing.stop() }
-        return try await TerminalSession.run { terminal in
+        let loop: (TerminalSession) async throws -> LaunchOutcome = { terminal in
             var buffer = FrameBuffer(capability: capability, synchronized: environment["TERM"] != "dumb")
             var size = terminal.size
             var lastTick = Date()
@@ -144,7 +147,7 @@ public enum LaunchApp {
                     lastPoll = Date()
                     if let editor = state.currentEditor { calls.poll(label: EditorCalls.renderLabel(editor), following: editor.itemUnderCursor) }
                 }
-                for event in events {
+                for (index, event) in events.enumerated() {
                     switch event {
                     case let .resize(width, height): size = (width, height); buffer.invalidate()
                     case .redraw: buffer.invalidate()
@@ -178,6 +181,7 @@ public enum LaunchApp {
                             case .createBlank, .instantiate, .open, .runCommand, .quit:
                                 try? store.save(sceneState(state), id: sceneID)
                                 calls?.stop()
+                                terminal.unread(Array(events[(index + 1)...]))
                                 return LaunchOutcome(effect: effect, form: submitted)
                             default: pending.append(effect)
                             }
@@ -189,6 +193,8 @@ public enum LaunchApp {
                 }
             }
         }
+        if let terminal { return try await loop(terminal) }
+        return try await TerminalSession.run(loop)
     }
 
     /// Puts the background work's progress into the frame: each loading source's progress line, and the running
