@@ -32,6 +32,8 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
 
     // The form whose action is being carried out: shown again, values kept, when the action fails.
     var form: FormState?
+    // The messages shown so far: the log carries on from one screen to the next.
+    var messageLog = MessageLog()
     return try TerminalSession.withSession { terminal in
         while true {
             var session: DocumentSessionAdapter?
@@ -49,6 +51,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
                                           settingsPath: Settings.fileURL(environment: environment).path, message: message,
                                           saveSettings: { try $0.save(environment: environment) })
             configured.form = message == nil ? nil : form
+            configured.messageLog = messageLog
             configured.generic = session.flatMap { GenericDocumentFiles(session: $0, environment: environment) }
             configured.editorIDs = pluginHost(io, settings: settings).editors.map(\.editor.id)
             // A command button's command runs inside the launcher, which stays full screen; Esc cancels its transfers.
@@ -61,6 +64,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
             }
             if let reloaded = try? Settings.load(environment: environment) { settings = reloaded }
             form = outcome.form
+            messageLog = outcome.messageLog
             switch outcome.effect {
             case .quit:
                 return 0
@@ -108,9 +112,7 @@ func runCaptured(_ arguments: [String], io: CommandIO, background: BackgroundCom
         captured = captured.backgrounded(isCancelled: { background.isCancelled }, progress: { background.report($0) })
     }
     let status = FolioCommandLine.run(arguments, io: captured)
-    let last = output.text.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
-    let summary = "folio \(arguments.joined(separator: " ")): " + (last.isEmpty ? (status == 0 ? "done" : "failed") : last)
-    return status == 0 ? summary : "✗ " + summary
+    return CapturedSummary.line(arguments: arguments, output: output.text, status: status)
 }
 
 /// Collects a captured command's output.

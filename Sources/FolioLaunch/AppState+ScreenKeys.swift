@@ -315,7 +315,7 @@ extension AppState {
         }
     }
 
-    /// Keys while the help overlay is open: ↑/↓/PgUp/PgDn scroll it, anything else closes it.
+    /// Keys while the help overlay is open: ↑/↓/PgUp/PgDn/Home/End scroll it, anything else closes it.
     mutating func helpKey(_ key: Key, scene: LaunchScene) {
         let lines = helpLines(scene: scene).count
         let page = max(1, Screens.helpRows(height: rows) - 1)
@@ -325,6 +325,8 @@ extension AppState {
         case .down, .character("j"): helpScroll = min(last, helpScroll + 1)
         case .pageUp: helpScroll = max(0, helpScroll - page)
         case .pageDown, .character(" "): helpScroll = min(last, helpScroll + page)
+        case .home: helpScroll = 0
+        case .end: helpScroll = last
         default: helpOpen = false
         }
     }

@@ -57,6 +57,8 @@ public struct LaunchServices: Sendable {
     public var generic: (any GenericDocumentAccess)?
     /// The ids of the installed editors, for checking an editor association in settings (empty: not checked).
     public var editorIDs: [String] = []
+    /// The messages of the screens shown before in this run (the log carries on across them).
+    public var messageLog = MessageLog()
     public init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
                 settings: Settings = Settings(), settingsPath: String = "", message: String? = nil,
                 saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
@@ -70,6 +72,8 @@ public struct LaunchOutcome: Equatable, Sendable {
     public var effect: AppEffect
     /// The form that asked for the effect, if any: the runtime shows it again (values kept) when the effect fails.
     public var form: FormState? = nil
+    /// The message log as it was when the launcher returned, for the next screen to carry on.
+    public var messageLog = MessageLog()
 }
 
 /// The interactive launcher.
@@ -90,6 +94,8 @@ public enum LaunchApp {
         state.knownEditors = services.editorIDs
         state.home = environment["HOME"]
         state.message = services.message
+        state.messageLog = services.messageLog
+        if let message = services.message { state.messageLog.append(message, at: Date()) }
         state.recent = RecentList.withBadges(state.recent, from: services.recent)
         if let form = services.form, let failure = services.message { state.returningToForm(form, failure: failure) }
         var startEffects: [AppEffect] = []
@@ -124,7 +130,10 @@ public enum LaunchApp {
                 // result before the worker goes idle, so both are seen together).
                 var replay: [Key] = []
                 if let calls { state.observeCall(calls.worker.running); calls.keepCancelling(state) }
+                let beforeMessages = state
+                state.now = Date()
                 for message in mailbox.drain() { receive(message, state: &state, pending: &pending, replay: &replay) }
+                state.noteMessages(since: beforeMessages)
                 showProgress(of: loaders, background: &background, state: &state, services: services, mailbox: mailbox)
                 state.sizeHistory(width: size.width, height: size.height)
                 if let effect = state.followHistoryPreview() { pending.append(effect) }
@@ -158,7 +167,7 @@ public enum LaunchApp {
                             continue
                         }
                         state.message = nil
-                        state.columns = size.width; state.rows = size.height
+                        state.columns = size.width; state.rows = size.height; state.now = Date()
                         let (next, effects) = state.handling(key, scene: scene)
                         let submitted = AppState.submittedForm(state.screen)
                         state = next
@@ -182,7 +191,7 @@ public enum LaunchApp {
                                 try? store.save(sceneState(state), id: sceneID)
                                 calls?.stop()
                                 terminal.unread(Array(events[(index + 1)...]))
-                                return LaunchOutcome(effect: effect, form: submitted)
+                                return LaunchOutcome(effect: effect, form: submitted, messageLog: state.messageLog)
                             default: pending.append(effect)
                             }
                         }
@@ -208,6 +217,7 @@ public enum LaunchApp {
         guard let running = background else { return }
         guard let summary = running.result else { state.message = running.statusLine(tick: state.tick); return }
         state.message = summary
+        state.messageLog.append(summary, at: Date())
         background = nil
         guard running.arguments.first == "templates" else { return }
         for index in state.templates.indices {
@@ -255,6 +265,7 @@ public enum LaunchApp {
             if case .succeeded = result, HistoryState.reloadsAfter(effect), case .history(let history, let editor) = state.screen {
                 var fresh = history.reloaded()
                 fresh.preview.shown = history.preview.shown  // the versions stay drawn after a restore if they were
+                fresh.timeline.status = history.confirmation(after: effect)
                 state.screen = .history(fresh, editor)
                 pending.append(.loadHistoryPage(after: nil))
             }
@@ -300,7 +311,7 @@ public enum LaunchApp {
             var grid = LaunchLayout(scene: scene, width: width, height: height, context: state.launchContext).grid
             // A command's output or an error, one line at the bottom until the next key.
             if let message = state.message, height > 0, width > 0 {
-                grid.putLine(" " + message, y: height - 1, style: CellStyle(foreground: .named(message.hasPrefix("✗") ? .red : .yellow)))
+                Screens.putMessage(message, bottom: height - 1, style: CellStyle(foreground: .named(message.hasPrefix("✗") ? .red : .yellow)), into: &grid)
             } else if let loading = LaunchLayout.templateProgressLine(state.templates), height > 0, width > 0 {
                 grid.putLine(" " + loading, y: height - 1, style: CellStyle(foreground: .named(.yellow)))
             }

@@ -1,0 +1,75 @@
+import Foundation
+import FolioTerminal
+
+extension AppState {
+    /// The messages the current screen shows (errors, confirmations, results; not key hints), each in full.
+    var shownMessages: [String] {
+        var shown = [message]
+        switch screen {
+        case let .editor(editor): shown.append(editor.message)
+        case let .history(history, _): shown += [history.error, history.timeline.status]
+        case let .generic(view): shown.append(view.message)
+        case let .settings(settings): shown.append(settings.message)
+        case let .sharing(.remotes(remotes), _): shown += [remotes.message, remotes.problem]
+        case let .sharing(.conflicts(conflicts), _): shown += [conflicts.message, conflicts.error]
+        case .launch, .picker, .form: break
+        }
+        return shown.compactMap { $0 }.filter { !$0.isEmpty }
+    }
+
+    /// Adds to the log each message shown now that `previous` did not show, at `now`.
+    mutating func noteMessages(since previous: AppState) {
+        let before = previous.shownMessages
+        for text in shownMessages where !before.contains(text) { messageLog.append(text, at: now) }
+    }
+
+    /// Whether `M` is the current screen's own key (an editor command's shortcut, a launcher action's letter), so
+    /// the log is left to the palette there.
+    func screenBindsM(scene: LaunchScene) -> Bool {
+        switch screen {
+        case let .editor(editor): return (editor.commands + editor.sharingCommands).contains { Self.matches(.character("M"), $0.shortcut) }
+        case .launch: return scene.actions.contains { $0.key.map { String($0).lowercased() } == "m" }
+        default: return false
+        }
+    }
+
+    /// Opens the message log at its newest message.
+    mutating func openMessageLog() {
+        messageLogOpen = true
+        messageLogScroll = Int.max
+        if case var .editor(editor) = screen, editor.paletteOpen { editor.paletteOpen = false; screen = .editor(editor) }
+    }
+
+    /// Keys while the message log is open: ↑↓ j k PgUp PgDn Home End scroll it; esc, M, q or ⏎ close it (any other
+    /// key too, as in the help overlay).
+    mutating func messageLogKey(_ key: Key) {
+        let total = Screens.messageLogLines(messageLog, width: columns).count
+        let rows = Screens.messageLogRows(height: self.rows)
+        let last = max(0, total - rows)
+        let top = min(messageLogScroll, last)
+        let page = max(1, rows - 1)
+        switch key {
+        case .up, .character("k"): messageLogScroll = max(0, top - 1)
+        case .down, .character("j"): messageLogScroll = min(last, top + 1)
+        case .pageUp: messageLogScroll = max(0, top - page)
+        case .pageDown, .character(" "): messageLogScroll = min(last, top + page)
+        case .home: messageLogScroll = 0
+        case .end: messageLogScroll = last
+        default: messageLogOpen = false
+        }
+    }
+}
+
+extension HistoryState {
+    /// The line that confirms a change made from the history browser (restore, undo, redo) once it succeeded.
+    func confirmation(after effect: AppEffect) -> String? {
+        switch effect {
+        case let .restore(commitID):
+            let version = entries.firstIndex { $0.id == commitID }.map { label(ofEntry: $0) } ?? String(commitID.prefix(7))
+            return "✓ Restored \(version): the document is as it was then, in one new version (u undoes it)"
+        case .runEditorCommand("folio.undo", _, _, _): return "✓ Undone: the newest change (^Y redoes it)"
+        case .runEditorCommand("folio.redo", _, _, _): return "✓ Redone"
+        default: return nil
+        }
+    }
+}
