@@ -29,6 +29,7 @@ extension AppState {
         switch screen {
         case let .editor(editor): return (editor.commands + editor.sharingCommands).contains { Self.matches(.character("M"), $0.shortcut) }
         case .launch: return scene.actions.contains { $0.key.map { String($0).lowercased() } == "m" }
+        case .sharing: return true  // the conflict screen's M takes every item as mine
         default: return false
         }
     }

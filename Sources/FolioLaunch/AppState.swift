@@ -194,7 +194,7 @@ public struct EditorState: Equatable, Sendable {
         commands + Self.hostCommands.filter { $0.id != "folio.palette" } + sharingCommands + [Self.messagesCommand]
     }
     /// The message log, from the palette (and `M` where the editor does not bind it).
-    public static let messagesCommand = EditorCommand(id: "folio.messages", title: "Messages (the last 100, in full)", shortcut: "M")
+    public static let messagesCommand = EditorCommand(id: "folio.messages", title: "Message log", shortcut: "M")
 }
 
 /// The one-line prompt for a command's text arguments: one question per argument, Enter confirms, Esc cancels.
