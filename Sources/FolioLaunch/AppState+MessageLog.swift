@@ -60,17 +60,3 @@ extension AppState {
         }
     }
 }
-
-extension HistoryState {
-    /// The line that confirms a change made from the history browser (restore, undo, redo) once it succeeded.
-    func confirmation(after effect: AppEffect) -> String? {
-        switch effect {
-        case let .restore(commitID):
-            let version = entries.firstIndex { $0.id == commitID }.map { label(ofEntry: $0) } ?? String(commitID.prefix(7))
-            return "✓ Restored \(version): the document is as it was then, in one new version (u undoes it)"
-        case .runEditorCommand("folio.undo", _, _, _): return "✓ Undone: the newest change (^Y redoes it)"
-        case .runEditorCommand("folio.redo", _, _, _): return "✓ Redone"
-        default: return nil
-        }
-    }
-}

@@ -167,6 +167,7 @@ extension AppState {
             let rows = LaunchLayout.visibleRows(scene: scene, context: launchContext)
             selection = scene.actions.count + (rows.firstIndex { $0.path == document.path } ?? 0)
             effects.append(.pinRecent(path: document.path, pinned: pinned))
+            message = (pinned ? "Pinned " : "Unpinned ") + "“\(document.title)”"
         case .remove:
             guard let document = selectedRecent else { message = "x removes the selected recent document (↓ to one first)"; return }
             confirming = .removeRecent(path: document.path)

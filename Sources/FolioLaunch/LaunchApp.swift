@@ -265,7 +265,6 @@ public enum LaunchApp {
             if case .succeeded = result, HistoryState.reloadsAfter(effect), case .history(let history, let editor) = state.screen {
                 var fresh = history.reloaded()
                 fresh.preview.shown = history.preview.shown  // the versions stay drawn after a restore if they were
-                fresh.timeline.status = history.confirmation(after: effect)
                 state.screen = .history(fresh, editor)
                 pending.append(.loadHistoryPage(after: nil))
             }
