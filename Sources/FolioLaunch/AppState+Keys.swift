@@ -8,7 +8,7 @@ extension AppState {
     public func handling(_ key: Key, scene: LaunchScene) -> (AppState, [AppEffect]) {
         if let during = handlingDuringCall(key) ?? handlingDuringSharing(key) { return during }
         var (state, effects) = handlingKey(key, scene: scene)
-        state.noteMessages(since: self)
+        state.noteMessages(since: self, key: key)
         state.beginCall(for: effects)
         state.returningToGenericView()
         if effects.contains(.quit), state.call != nil { effects.insert(.cancelPluginCall, at: 0) }

@@ -2,25 +2,29 @@ import Foundation
 import FolioTerminal
 
 extension AppState {
-    /// The messages the current screen shows (errors, confirmations, results; not key hints), each in full.
+    /// The messages the current screen shows (errors, confirmations, results; not key hints), each in full and as
+    /// drawn (an error with its ✗).
     var shownMessages: [String] {
         var shown = [message]
+        func failure(_ text: String?) -> String? { text.map { $0.hasPrefix("✗") ? $0 : "✗ " + $0 } }
         switch screen {
-        case let .editor(editor): shown.append(editor.message)
-        case let .history(history, _): shown += [history.error, history.timeline.status]
+        case let .editor(editor): shown.append(failure(editor.message))
+        case let .history(history, _): shown += [failure(history.error), history.timeline.status]
         case let .generic(view): shown.append(view.message)
         case let .settings(settings): shown.append(settings.message)
         case let .sharing(.remotes(remotes), _): shown += [remotes.message, remotes.problem]
-        case let .sharing(.conflicts(conflicts), _): shown += [conflicts.message, conflicts.error]
+        case let .sharing(.conflicts(conflicts), _): shown += [conflicts.message, failure(conflicts.error)]
         case .launch, .picker, .form: break
         }
         return shown.compactMap { $0 }.filter { !$0.isEmpty }
     }
 
-    /// Adds to the log each message shown now that `previous` did not show, at `now`.
-    mutating func noteMessages(since previous: AppState) {
+    /// Adds to the log each message shown now that `previous` did not show, at `now`; the hint for an unbound `key`
+    /// (shown where History and the file view show messages) is not a message.
+    mutating func noteMessages(since previous: AppState, key: Key? = nil) {
         let before = previous.shownMessages
-        for text in shownMessages where !before.contains(text) { messageLog.append(text, at: now) }
+        let hints = key.map { key in [UnboundKeyPlace.editor, .history, .files].compactMap { Self.unboundKeyHint(key, on: $0) } } ?? []
+        for text in shownMessages where !before.contains(text) && !hints.contains(text) { messageLog.append(text, at: now) }
     }
 
     /// Whether `M` is the current screen's own key (an editor command's shortcut, a launcher action's letter), so

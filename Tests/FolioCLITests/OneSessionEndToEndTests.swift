@@ -129,4 +129,56 @@ final class OneSessionEndToEndTests: XCTestCase {
         // Then: the shell's screen shows what the shell printed and nothing else.
         XCTAssertEqual(shell, ["SHELL-BEFORE", "FOLIO-EXIT=0"], shell.joined(separator: "\n"))
     }
+
+    func testGivenTheEditorHistoryAndFilesWhenUnboundKeysArePressedThenEachSaysWhatToPress() throws {
+        // Given the groceries list open in the editor
+        let document = createGroceries("list")
+        try start(["open", document.path, "--scene", "one-hints"])
+        waitFor(text: "(0/13 done)")
+        // When u, q and x are pressed, each says what to press instead (and q does not quit)
+        try keys("u")
+        waitFor(text: "undo is ^Z (redo ^Y)")
+        try keys("q")
+        waitFor(text: "q does nothing here: ^W closes the document, ^Q quits")
+        try keys("x")
+        waitFor(text: "x does nothing here: ? lists the keys, ^P the commands")
+        // And in History, ^P and ^W say where they work
+        try keys("C-g")
+        waitFor(text: "Create from checklist/groceries")
+        try keys("C-p")
+        waitFor(text: "no command palette in History: esc goes back to the editor, ^P there")
+        try keys("C-w")
+        waitFor(text: "^W closes the document from the editor: esc goes back to it first")
+        // Then hints are not messages: the message log has none.
+        try keys("Escape")
+        waitFor(text: "(0/13 done)")
+        try keys("M")
+        waitFor(text: "No messages yet.")
+        try keys("Escape")
+        let shell = try quitAndCaptureShellScreen()
+        XCTAssertEqual(shell, ["SHELL-BEFORE", "FOLIO-EXIT=0"], shell.joined(separator: "\n"))
+    }
+
+    func testGivenAFailedCommandAt60ColumnsWhenTheMessageLogIsOpenedThenItShowsTheWholeMessage() throws {
+        // Given the groceries list at 60×16 and a move to an item that is not there
+        let document = createGroceries("list")
+        try start(["open", document.path, "--scene", "one-log"], width: 60, height: 16)
+        waitFor(text: "(0/13 done)")
+        try keys("m")
+        waitFor(text: "TO:")
+        try tmux(["send-keys", "-t", "one:0", "-l", "99"])
+        try keys("Enter")
+        // When the error is shown, it wraps instead of being cut; M opens the log with it and its time
+        let error = waitFor(text: "✗ checklist move")
+        XCTAssertTrue(error.contains("TO:int+)"), "the message is wrapped to its end, not cut:\n\(error)")
+        try keys("Escape")  // the prompt, kept open with its answer, closes
+        waitFor("the prompt closed") { !$0.contains("Move item — TO:") }
+        try keys("M")
+        let log = waitFor(text: "Messages (1)")
+        XCTAssertNotNil(log.range(of: #"\d\d:\d\d:\d\d ✗ checklist move"#, options: .regularExpression), log)
+        try keys("Escape")
+        waitFor("the log closed") { !$0.contains("Messages (1)") }
+        try keys("C-q")
+        waitFor(text: "FOLIO-EXIT=0")
+    }
 }

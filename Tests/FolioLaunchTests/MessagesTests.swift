@@ -66,10 +66,10 @@ final class MessagesTests: XCTestCase {
         let open = press([.character("M")], state)
         // Then the log overlay lists both, oldest first, with their times, the long one wrapped in full
         XCTAssertTrue(open.messageLogOpen)
-        XCTAssertEqual(open.messageLog.entries.map(\.text), ["the first thing went wrong", longError])
+        XCTAssertEqual(open.messageLog.entries.map(\.text), ["✗ the first thing went wrong", "✗ " + longError])
         let screen = draw(open, 160, 45)
-        XCTAssertTrue(screen.contains("18:00:00 the first thing went wrong"), screen)
-        XCTAssertTrue(screen.contains("18:01:01 " + longError.prefix(40)), screen)
+        XCTAssertTrue(screen.contains("18:00:00 ✗ the first thing went wrong"), screen)
+        XCTAssertTrue(screen.contains("18:01:01 ✗ " + longError.prefix(40)), screen)
         XCTAssertTrue(screen.contains("cursor on the item to rename and press r again"), screen)
         // And esc closes it, back to the editor
         XCTAssertFalse(press([.escape], open).messageLogOpen)
