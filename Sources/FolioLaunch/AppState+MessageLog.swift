@@ -19,6 +19,13 @@ extension AppState {
         return shown.compactMap { $0 }.filter { !$0.isEmpty }
     }
 
+    /// Starts a screen with the run's log so far and the message it opens with (logged too).
+    mutating func takingMessages(from services: LaunchServices, at time: Date) {
+        message = services.message
+        messageLog = services.messageLog
+        if let message { messageLog.append(message, at: time) }
+    }
+
     /// Adds to the log each message shown now that `previous` did not show, at `now`; the hint for an unbound `key`
     /// (shown where History and the file view show messages) is not a message.
     mutating func noteMessages(since previous: AppState, key: Key? = nil) {

@@ -93,9 +93,7 @@ public enum LaunchApp {
         state.settings = services.settings
         state.knownEditors = services.editorIDs
         state.home = environment["HOME"]
-        state.message = services.message
-        state.messageLog = services.messageLog
-        if let message = services.message { state.messageLog.append(message, at: Date()) }
+        state.takingMessages(from: services, at: Date())
         state.recent = RecentList.withBadges(state.recent, from: services.recent)
         if let form = services.form, let failure = services.message { state.returningToForm(form, failure: failure) }
         var startEffects: [AppEffect] = []

@@ -120,9 +120,9 @@ final class MessagesTests: XCTestCase {
         services.message = "folio templates update: 3 templates"
         // When a launcher state starts with those services (as LaunchApp.run does)
         var state = AppState()
-        state.messageLog = services.messageLog
-        if let message = services.message { state.messageLog.append(message, at: Date()) }
-        // Then the log has both, the old one first
+        state.takingMessages(from: services, at: Date())
+        // Then the message is shown, and the log has both, the old one first
+        XCTAssertEqual(state.message, "folio templates update: 3 templates")
         XCTAssertEqual(state.messageLog.entries.map(\.text), ["Created notes", "folio templates update: 3 templates"])
     }
 
