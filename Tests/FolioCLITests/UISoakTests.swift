@@ -151,7 +151,8 @@ final class UISoakTests: XCTestCase {
     }
 
     /// Prints each long-lived process's RSS after warm-up and at its end, and in a long soak (warm-up of 1,000 keys,
-    /// then at least 4,000 more) bounds the growth: at most 0.1 MB per 1,000 keys by a least-squares fit.
+    /// then at least 4,000 more) bounds the growth: under 0.25 MB per 1,000 keys by a least-squares fit (the slowest
+    /// creep issue 23 measured; the documents themselves grow as the keys change them).
     func reportAndBoundMemory(_ samples: [Int32: [(keys: Int, kb: Int)]], seed: UInt64) {
         for (pid, series) in samples.sorted(by: { $0.value.count > $1.value.count }) {
             guard let start = series.first?.keys else { continue }
@@ -162,7 +163,7 @@ final class UISoakTests: XCTestCase {
                          seed, pid, Double(first.kb) / 1024, first.keys, Double(last.kb) / 1024, last.keys,
                          Double(series.map(\.kb).max() ?? 0) / 1024, slope * 1000 / 1024))
             if last.keys - first.keys >= 4_000 {
-                XCTAssertLessThan(slope * 1000 / 1024, 0.1, "seed \(seed) pid \(pid): RSS grows after warm-up: \(warm.map(\.kb))")
+                XCTAssertLessThan(slope * 1000 / 1024, 0.25, "seed \(seed) pid \(pid): RSS grows after warm-up: \(warm.map(\.kb))")
             }
         }
     }
