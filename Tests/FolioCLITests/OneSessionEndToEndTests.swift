@@ -130,7 +130,7 @@ final class OneSessionEndToEndTests: XCTestCase {
         XCTAssertEqual(shell, ["SHELL-BEFORE", "FOLIO-EXIT=0"], shell.joined(separator: "\n"))
     }
 
-    func testGivenTheEditorHistoryAndFilesWhenUnboundKeysArePressedThenEachSaysWhatToPress() throws {
+    func testGivenTheEditorAndHistoryWhenUnboundKeysArePressedThenEachSaysWhatToPress() throws {
         // Given the groceries list open in the editor
         let document = createGroceries("list")
         try start(["open", document.path, "--scene", "one-hints"])

@@ -156,6 +156,32 @@ final class MessagesTests: XCTestCase {
         XCTAssertEqual(view.message, "no command palette in the file view: ? lists its keys")
     }
 
+    // MARK: Confirmations
+
+    func testGivenARecentDocumentWhenPinnedOrUnpinnedThenTheLauncherSaysSoAndLogsIt() {
+        // Given the launcher with a recent document selected
+        var state = AppState(recent: [RecentDocument(path: "notes/groceries", title: "Groceries", detail: "checklist")])
+        state.selection = scene.actions.count
+        // When p pins it, then p again unpins it
+        let pinned = press([.character("p")], state)
+        XCTAssertEqual(pinned.message, "Pinned “Groceries”")
+        let unpinned = press([.character("p")], pinned)
+        XCTAssertEqual(unpinned.message, "Unpinned “Groceries”")
+        // Then both are in the log
+        XCTAssertEqual(unpinned.messageLog.entries.map(\.text), ["Pinned “Groceries”", "Unpinned “Groceries”"])
+    }
+
+    func testGivenATagMadeInHistoryWhenItSucceedsThenTheStatusLineConfirmsIt() {
+        var state = editorState()
+        guard case let .editor(editor) = state.screen else { return XCTFail() }
+        var history = HistoryState()
+        _ = history.receive(HistoryPage(entries: [HistoryEntry(id: "4f2a9c8d00", message: "m")], next: nil))
+        state.screen = .history(history, editor)
+        state.historyTagged("4f2a9c8d00", name: "draft-2")
+        guard case let .history(tagged, _) = state.screen else { return XCTFail() }
+        XCTAssertEqual(tagged.timeline.status, "✓ Tagged 4f2a9c8 “draft-2”")
+    }
+
     // MARK: Help
 
     func testGivenTheHelpOverlayWhenEndIsPressedThenItScrollsToTheEndAndStaysOpen() {
