@@ -76,7 +76,7 @@ extension AppState {
         }
         lines.append(.heading("Everywhere"))
         lines += Self.globalKeys.map { HelpLine(keys: $0.label, text: $0.help) }
-        lines.append(HelpLine(keys: "M", text: "the last 100 messages in full, with their time (where M is not typed)"))
+        lines.append(HelpLine(keys: "M", text: "the last 100 messages in full, with their time"))
         return lines
     }
 
