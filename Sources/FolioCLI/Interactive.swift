@@ -6,7 +6,8 @@ import FolioTemplates
 import FolioTerminal
 
 /// The interactive program: the launcher, and what it asks for carried out in turn (create, instantiate, open, run a
-/// command), until the user quits. Each pass of `LaunchApp.run` owns the terminal and restores it when it returns.
+/// command), until the user quits. One terminal session holds the terminal for the whole run: between two passes of
+/// `LaunchApp.run` it stays in raw mode on the alternate screen, and keys typed meanwhile wait for the next pass.
 /// `open` opens that document straight in the editor host; otherwise the scene's saved document is reopened.
 func runInteractive(configPath: String?, scene sceneName: String?, open: String?, io: CommandIO) throws -> Int32 {
     guard io.isInteractive else {
@@ -31,66 +32,72 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
 
     // The form whose action is being carried out: shown again, values kept, when the action fails.
     var form: FormState?
-    while true {
-        var session: DocumentSessionAdapter?
-        if let url = documentURL {
-            do {
-                let opened = try DocumentSessionAdapter(url: url, environment: environment, sharing: true)
-                recent.record(opened.document)
-                session = opened
-            } catch {
-                message = FolioCommandLine.oneLine(error)
+    // The messages shown so far: the log carries on from one screen to the next.
+    var messageLog = MessageLog()
+    return try TerminalSession.withSession { terminal in
+        while true {
+            var session: DocumentSessionAdapter?
+            if let url = documentURL {
+                do {
+                    let opened = try DocumentSessionAdapter(url: url, environment: environment, sharing: true)
+                    recent.record(opened.document)
+                    session = opened
+                } catch {
+                    message = FolioCommandLine.oneLine(error)
+                }
+                documentURL = nil
             }
-            documentURL = nil
-        }
-        var configured = LaunchServices(recent: RecentDocumentsAdapter(recent: recent), templates: catalog, document: session, settings: settings,
-                                      settingsPath: Settings.fileURL(environment: environment).path, message: message,
-                                      saveSettings: { try $0.save(environment: environment) })
-        configured.form = message == nil ? nil : form
-        configured.generic = session.flatMap { GenericDocumentFiles(session: $0, environment: environment) }
-        configured.editorIDs = pluginHost(io, settings: settings).editors.map(\.editor.id)
-        // A command button's command runs inside the launcher, which stays full screen; Esc cancels its transfers.
-        configured.runCommand = { command in runCaptured(command.arguments, io: io, background: command) }
-        let services = configured
-        message = nil
-        form = nil
-        let outcome = try waitFor {
-            try await LaunchApp.run(scene: scene, services: services, sceneID: sceneID, store: store, environment: environment)
-        }
-        if let reloaded = try? Settings.load(environment: environment) { settings = reloaded }
-        form = outcome.form
-        switch outcome.effect {
-        case .quit:
-            return 0
-        case let .createBlank(contentType, destination):
-            do {
-                let url = try newDestination(destination, io: io)
-                let document = try DocumentStore(environment: environment).create(at: url, contentType: contentType, title: nil)
-                documentURL = document.url
-                form = nil
-            } catch {
-                message = FolioCommandLine.oneLine(error)
-                form = form.map { DestinationTaken.suggesting(in: $0, after: error) }
+            var configured = LaunchServices(recent: RecentDocumentsAdapter(recent: recent), templates: catalog, document: session, settings: settings,
+                                          settingsPath: Settings.fileURL(environment: environment).path, message: message,
+                                          saveSettings: { try $0.save(environment: environment) })
+            configured.form = message == nil ? nil : form
+            configured.messageLog = messageLog
+            configured.generic = session.flatMap { GenericDocumentFiles(session: $0, environment: environment) }
+            configured.editorIDs = pluginHost(io, settings: settings).editors.map(\.editor.id)
+            // A command button's command runs inside the launcher, which stays full screen; Esc cancels its transfers.
+            configured.runCommand = { command in runCaptured(command.arguments, io: io, background: command) }
+            let services = configured
+            message = nil
+            form = nil
+            let outcome = try waitFor {
+                try await LaunchApp.run(scene: scene, services: services, sceneID: sceneID, store: store, environment: environment, terminal: terminal)
             }
-        case let .instantiate(templateID, answers, destination):
-            do {
-                let url = try newDestination(destination, io: io)
-                let template = try waitFor { try await catalog.template(templateID) }
-                let context = Template.defaultsContext(for: url)
-                let collected = try template.answers(given: TemplateCatalogAdapter.answers(answers, for: template), mode: .defaults, context: context)
-                let document = try template.instantiate(at: url, answers: collected, store: try DocumentStore(environment: environment))
-                documentURL = document.url
-                form = nil
-            } catch {
-                message = FolioCommandLine.oneLine(error)
-                form = form.map { DestinationTaken.suggesting(in: $0, after: error) }
+            if let reloaded = try? Settings.load(environment: environment) { settings = reloaded }
+            form = outcome.form
+            messageLog = outcome.messageLog
+            switch outcome.effect {
+            case .quit:
+                return 0
+            case let .createBlank(contentType, destination):
+                do {
+                    let url = try newDestination(destination, io: io)
+                    let document = try DocumentStore(environment: environment).create(at: url, contentType: contentType, title: nil)
+                    documentURL = document.url
+                    form = nil
+                } catch {
+                    message = FolioCommandLine.oneLine(error)
+                    form = form.map { DestinationTaken.suggesting(in: $0, after: error) }
+                }
+            case let .instantiate(templateID, answers, destination):
+                do {
+                    let url = try newDestination(destination, io: io)
+                    let template = try waitFor { try await catalog.template(templateID) }
+                    let context = Template.defaultsContext(for: url)
+                    let collected = try template.answers(given: TemplateCatalogAdapter.answers(answers, for: template), mode: .defaults, context: context)
+                    let document = try template.instantiate(at: url, answers: collected, store: try DocumentStore(environment: environment))
+                    documentURL = document.url
+                    form = nil
+                } catch {
+                    message = FolioCommandLine.oneLine(error)
+                    form = form.map { DestinationTaken.suggesting(in: $0, after: error) }
+                }
+            case let .open(path):
+                documentURL = io.url(path)
+            case let .runCommand(arguments):
+                message = runCaptured(arguments, io: io)
+            default:
+                break
             }
-        case let .open(path):
-            documentURL = io.url(path)
-        case let .runCommand(arguments):
-            message = runCaptured(arguments, io: io)
-        default:
-            break
         }
     }
 }
@@ -105,9 +112,7 @@ func runCaptured(_ arguments: [String], io: CommandIO, background: BackgroundCom
         captured = captured.backgrounded(isCancelled: { background.isCancelled }, progress: { background.report($0) })
     }
     let status = FolioCommandLine.run(arguments, io: captured)
-    let last = output.text.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
-    let summary = "folio \(arguments.joined(separator: " ")): " + (last.isEmpty ? (status == 0 ? "done" : "failed") : last)
-    return status == 0 ? summary : "✗ " + summary
+    return CapturedSummary.line(arguments: arguments, output: output.text, status: status)
 }
 
 /// Collects a captured command's output.

@@ -305,7 +305,7 @@ func updateSources(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     } else {
         for r in reports {
             if let error = r.error { io.error("folio templates: \(error.shownAsText)") } else {
-                io.line("\(r.name.shownAsText): \(r.ref.map { "\($0.shownAsText) " } ?? "")\(r.commit?.prefix(7) ?? "") (\(r.templates) templates)")
+                io.line("\(r.name.shownAsText): \(r.ref.map { "\($0.shownAsText) " } ?? "")\(r.commit?.prefix(7) ?? "") (\(r.templates) template\(r.templates == 1 ? "" : "s"))")
             }
         }
     }

@@ -49,6 +49,8 @@ extension AppState {
                 editor.cursor = min(last, editor.cursor + 1)
             } else if key == .character("v") {
                 editor.selectionAnchor = editor.selectionAnchor == nil ? editor.cursor : nil
+            } else {
+                editor.hint = Self.unboundKeyHint(key, on: .editor)
             }
         }
         // Keep the cursor on screen.
@@ -77,6 +79,7 @@ extension AppState {
             effects.append(.openSettings)
             return
         case "folio.close": screen = .launch; return
+        case "folio.messages": editor.paletteOpen = false; messageLogOpen = true; messageLogScroll = Int.max; return
         case "folio.undo", "folio.redo": effects.append(.runEditorCommand(command.id)); return
         default: if invokingSharing(command, editor: &editor, effects: &effects) { return }
         }

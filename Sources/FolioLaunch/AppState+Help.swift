@@ -76,7 +76,23 @@ extension AppState {
         }
         lines.append(.heading("Everywhere"))
         lines += Self.globalKeys.map { HelpLine(keys: $0.label, text: $0.help) }
+        lines.append(HelpLine(keys: "M", text: "the last 100 messages in full, with their time"))
         return lines
+    }
+
+    /// The first help line for where the user is: a prompt's or the palette's section in the editor, the filter's
+    /// on the launcher; the top otherwise. Kept so that the overlay still fills its rows.
+    func helpStart(scene: LaunchScene) -> Int {
+        let lines = helpLines(scene: scene)
+        let section: String?
+        switch screen {
+        case let .editor(editor) where editor.prompt != nil: section = "Prompt"
+        case let .editor(editor) where editor.paletteOpen: section = "Command palette"
+        case .launch where filter != nil: section = "While filtering"
+        default: section = nil
+        }
+        guard let section, let index = lines.firstIndex(where: { $0.heading && $0.text.hasPrefix(section) }) else { return 0 }
+        return min(index, max(0, lines.count - Screens.helpRows(height: rows)))
     }
 
     /// The editor's moving keys (`editorKey` handles them; plugin and host commands are listed from their tables).

@@ -48,7 +48,7 @@ extension AppState {
                     history.compareMark = history.compareMark == id ? nil : id
                 }
             }
-        default: break
+        default: history.timeline.status = Self.unboundKeyHint(key, on: .history)
         }
         // The rendered preview follows the selection (and a comparison) like the diff.
         if let effect = history.followPreview() { effects.append(effect) }

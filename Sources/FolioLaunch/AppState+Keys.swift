@@ -8,6 +8,7 @@ extension AppState {
     public func handling(_ key: Key, scene: LaunchScene) -> (AppState, [AppEffect]) {
         if let during = handlingDuringCall(key) ?? handlingDuringSharing(key) { return during }
         var (state, effects) = handlingKey(key, scene: scene)
+        state.noteMessages(since: self, key: key)
         state.beginCall(for: effects)
         state.returningToGenericView()
         if effects.contains(.quit), state.call != nil { effects.insert(.cancelPluginCall, at: 0) }
@@ -28,7 +29,13 @@ extension AppState {
         }
         if case let .paste(paste) = key { return state.handlingPaste(paste, scene: scene) }
         if state.helpOpen { state.helpKey(key, scene: scene); return (state, []) }
-        if key == .f1 || (key == .character("?") && !state.isTyping) { state.helpOpen = true; state.helpScroll = 0; return (state, []) }
+        if state.messageLogOpen { state.messageLogKey(key); return (state, []) }
+        if key == .f1 || (key == .character("?") && !state.isTyping) {
+            state.helpOpen = true
+            state.helpScroll = state.helpStart(scene: scene)
+            return (state, [])
+        }
+        if key == .character("M"), !state.isTyping, !state.screenBindsM(scene: scene) { state.openMessageLog(); return (state, []) }
         var effects: [AppEffect] = []
         switch screen {
         case .launch: state.launchKey(key, scene: scene, effects: &effects)

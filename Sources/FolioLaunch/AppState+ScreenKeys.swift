@@ -186,6 +186,7 @@ extension AppState {
             let rows = LaunchLayout.visibleRows(scene: scene, context: launchContext)
             selection = scene.actions.count + (rows.firstIndex { $0.path == document.path } ?? 0)
             effects.append(.pinRecent(path: document.path, pinned: pinned))
+            message = (pinned ? "Pinned " : "Unpinned ") + "“\(document.title)”"
         case .remove:
             guard let document = selectedRecent else { message = "x removes the selected recent document (↓ to one first)"; return }
             confirming = .removeRecent(path: document.path)
@@ -365,7 +366,7 @@ extension AppState {
         }
     }
 
-    /// Keys while the help overlay is open: ↑/↓/PgUp/PgDn scroll it, anything else closes it.
+    /// Keys while the help overlay is open: ↑/↓/PgUp/PgDn/Home/End scroll it, anything else closes it.
     mutating func helpKey(_ key: Key, scene: LaunchScene) {
         let lines = helpLines(scene: scene).count
         let page = max(1, Screens.helpRows(height: rows) - 1)
@@ -375,6 +376,8 @@ extension AppState {
         case .down, .character("j"): helpScroll = min(last, helpScroll + 1)
         case .pageUp: helpScroll = max(0, helpScroll - page)
         case .pageDown, .character(" "): helpScroll = min(last, helpScroll + page)
+        case .home: helpScroll = 0
+        case .end: helpScroll = last
         default: helpOpen = false
         }
     }

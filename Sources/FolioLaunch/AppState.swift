@@ -169,7 +169,11 @@ public struct EditorState: Equatable, Sendable {
         EditorCommand(id: "folio.close", title: "Close", shortcut: "^W"),
     ]
     /// The palette: the plugin's commands then the host's.
-    public var paletteCommands: [EditorCommand] { commands + Self.hostCommands.filter { $0.id != "folio.palette" } + sharingCommands }
+    public var paletteCommands: [EditorCommand] {
+        commands + Self.hostCommands.filter { $0.id != "folio.palette" } + sharingCommands + [Self.messagesCommand]
+    }
+    /// The message log, from the palette (and `M` where the editor does not bind it).
+    public static let messagesCommand = EditorCommand(id: "folio.messages", title: "Message log", shortcut: "M")
 }
 
 /// The one-line prompt for a command's text arguments: one question per argument, Enter confirms, Esc cancels.
@@ -321,6 +325,12 @@ public struct AppState: Equatable, Sendable {
     public var genericReturn: GenericViewState?
     /// The sharing action running off the UI thread (sync now, push, settle…), if any: Esc stops it.
     public var sharingActivity: SharingActivity?
+    /// The messages shown so far (kept across screens), and whether the log overlay is open, from which line.
+    public var messageLog = MessageLog()
+    public var messageLogOpen = false
+    public var messageLogScroll = 0
+    /// The time now (set by the run loop before each key): when a message appeared.
+    public var now = Date()
 
     public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = []) { self.recent = recent; self.templates = templates }
 

@@ -28,6 +28,7 @@ extension AppState {
         case .ctrl("w"): screen = .launch; return
         case .ctrl("z"): effects.append(.runEditorCommand("folio.undo")); return
         case .ctrl("y"): effects.append(.runEditorCommand("folio.redo")); return
+        case .ctrl("p") where !view.filtering: view.message = Self.unboundKeyHint(key, on: .files); return
         default: break
         }
         if view.focus == .file { view.fileKey(key, effects: &effects) } else { view.treeKey(key, effects: &effects) }

@@ -141,7 +141,7 @@ extension Screens {
     static func genericBar(_ state: GenericViewState, message: String?, into grid: inout CellGrid, y: Int) {
         if let message {
             let style = message.hasPrefix("✗") ? theme.error : theme.success
-            grid.put(" " + GenericText.sanitize(message), x: 0, y: y, style: style, maxWidth: grid.width)
+            putMessage(GenericText.sanitize(message), bottom: y, style: style, into: &grid)  // wrapped upwards, never cut
             return
         }
         let hints: [(String, String)]

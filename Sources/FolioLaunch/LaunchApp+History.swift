@@ -51,7 +51,10 @@ extension AppState {
 
     /// Shows a tag just made on its commit in the history list (also when the tag form is still the screen).
     public mutating func historyTagged(_ commitID: String, name: String) {
-        updateHistory { $0.tagged(commitID, name: name) }
+        updateHistory { history in
+            history.tagged(commitID, name: name)
+            history.timeline.status = "✓ Tagged \(commitID.prefix(7)) “\(name)”"
+        }
     }
 
     /// Applies `change` to the history browser: the screen, or the one a form (the tag form) returns to, so an

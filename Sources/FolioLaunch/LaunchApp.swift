@@ -66,6 +66,8 @@ public struct LaunchServices: Sendable {
     public var editorIDs: [String] = []
     /// The folders the Open… form completes paths in and lists documents from.
     public var folders: any FolderBrowsing = LocalFolders()
+    /// The messages of the screens shown before in this run (the log carries on across them).
+    public var messageLog = MessageLog()
     public init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
                 settings: Settings = Settings(), settingsPath: String = "", message: String? = nil,
                 saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
@@ -79,14 +81,19 @@ public struct LaunchOutcome: Equatable, Sendable {
     public var effect: AppEffect
     /// The form that asked for the effect, if any: the runtime shows it again (values kept) when the effect fails.
     public var form: FormState? = nil
+    /// The message log as it was when the launcher returned, for the next screen to carry on.
+    public var messageLog = MessageLog()
 }
 
 /// The interactive launcher.
 public enum LaunchApp {
     /// Runs the launcher full-screen until the user picks something that leaves it (returned as the outcome) or quits.
-    /// The terminal is restored on every exit path; the scene's window state is saved under `sceneID`.
+    /// The scene's window state is saved under `sceneID`. With `terminal` (the program's one session) the terminal
+    /// stays as it is when this returns, and keys read but not acted on go back to it for the next screen; without,
+    /// a session of its own is opened and the terminal restored on every exit path.
     public static func run(scene: LaunchScene, services: LaunchServices, sceneID: String, store: SceneStore,
-                           environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> LaunchOutcome {
+                           environment: [String: String] = ProcessInfo.processInfo.environment,
+                           terminal: TerminalSession? = nil) async throws -> LaunchOutcome {
         let capability = ColorCapability.detect(environment: environment)
         let mailbox = Mailbox()
         var state = AppState(recent: RecentList.loaded(scene: scene, from: services.recent),
@@ -94,7 +101,7 @@ public enum LaunchApp {
         state.settings = services.settings
         state.knownEditors = services.editorIDs
         state.home = environment["HOME"]
-        state.message = services.message
+        state.takingMessages(from: services, at: Date())
         state.recent = RecentList.withBadges(state.recent, from: services.recent)
         if let form = services.form, let failure = services.message { state.returningToForm(form, failure: failure) }
         var startEffects: [AppEffect] = []
@@ -113,7 +120,7 @@ public enum LaunchApp {
         let calls = services.document.map { EditorCalls(document: $0, mailbox: mailbox) }
         let sharing = SharingRuntime(sharing: services.document?.sharing, mailbox: mailbox)
         defer { sharing.stop() }
-        return try await TerminalSession.run { terminal in
+        let loop: (TerminalSession) async throws -> LaunchOutcome = { terminal in
             var buffer = FrameBuffer(capability: capability, synchronized: environment["TERM"] != "dumb")
             var size = terminal.size
             var lastTick = Date()
@@ -130,7 +137,10 @@ public enum LaunchApp {
                 // result before the worker goes idle, so both are seen together).
                 var replay: [Key] = []
                 if let calls { state.observeCall(calls.worker.running); calls.keepCancelling(state) }
+                let beforeMessages = state
+                state.now = Date()
                 for message in mailbox.drain() { receive(message, state: &state, pending: &pending, replay: &replay) }
+                state.noteMessages(since: beforeMessages)
                 showProgress(of: loaders, background: &background, state: &state, services: services, mailbox: mailbox)
                 state.sizeHistory(width: size.width, height: size.height)
                 if let effect = state.followHistoryPreview() { pending.append(effect) }
@@ -159,7 +169,7 @@ public enum LaunchApp {
                     lastPoll = Date()
                     if let editor = state.currentEditor { calls.poll(label: EditorCalls.renderLabel(editor), following: editor.itemUnderCursor) }
                 }
-                for event in events {
+                for (index, event) in events.enumerated() {
                     switch event {
                     case let .resize(width, height): size = (width, height); buffer.invalidate(); gate = FrameGate()
                     case .redraw: buffer.invalidate(); gate = FrameGate()
@@ -170,7 +180,7 @@ public enum LaunchApp {
                             continue
                         }
                         state.message = nil
-                        state.columns = size.width; state.rows = size.height
+                        state.columns = size.width; state.rows = size.height; state.now = Date()
                         let (next, effects) = state.handling(key, scene: scene)
                         let submitted = AppState.submittedForm(state.screen)
                         state = next
@@ -204,7 +214,8 @@ public enum LaunchApp {
                             case .createBlank, .instantiate, .open, .runCommand, .quit:
                                 try? store.save(sceneState(state), id: sceneID)
                                 calls?.stop()
-                                return LaunchOutcome(effect: effect, form: submitted)
+                                terminal.unread(Array(events[(index + 1)...]))
+                                return LaunchOutcome(effect: effect, form: submitted, messageLog: state.messageLog)
                             default: pending.append(effect)
                             }
                         }
@@ -215,6 +226,8 @@ public enum LaunchApp {
                 }
             }
         }
+        if let terminal { return try await loop(terminal) }
+        return try await TerminalSession.run(loop)
     }
 
     /// Puts the background work's progress into the frame: each loading source's progress line, and the running
@@ -228,6 +241,7 @@ public enum LaunchApp {
         guard let running = background else { return }
         guard let summary = running.result else { state.message = running.statusLine(tick: state.tick); return }
         state.message = summary
+        state.messageLog.append(summary, at: Date())
         background = nil
         guard running.arguments.first == "templates" else { return }
         for index in state.templates.indices {
@@ -325,7 +339,7 @@ public enum LaunchApp {
             var grid = LaunchLayout(scene: scene, width: width, height: height, context: state.launchContext).grid
             // A command's output or an error, one line at the bottom until the next key.
             if let message = state.message, height > 0, width > 0 {
-                grid.putLine(" " + message, y: height - 1, style: CellStyle(foreground: .named(message.hasPrefix("✗") ? .red : .yellow)))
+                Screens.putMessage(message, bottom: height - 1, style: CellStyle(foreground: .named(message.hasPrefix("✗") ? .red : .yellow)), into: &grid)
             } else if let loading = LaunchLayout.templateProgressLine(state.templates), height > 0, width > 0 {
                 grid.putLine(" " + loading, y: height - 1, style: CellStyle(foreground: .named(.yellow)))
             }

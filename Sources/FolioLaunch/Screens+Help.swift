@@ -38,6 +38,7 @@ extension Screens {
     /// What goes over any screen: the help overlay and a question waiting for its answer.
     public static func decorate(_ grid: inout CellGrid, state: AppState, scene: LaunchScene) {
         if state.helpOpen { help(state.helpLines(scene: scene), scroll: state.helpScroll, into: &grid) }
+        if state.messageLogOpen { messageLog(state.messageLog, scroll: state.messageLogScroll, into: &grid) }
         if let question = state.confirming, grid.height > 0 {
             grid.putLine(" ? " + question.question, y: grid.height - 1, style: CellStyle(foreground: .named(.yellow), bold: true))
         }

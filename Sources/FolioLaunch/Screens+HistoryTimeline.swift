@@ -81,7 +81,7 @@ extension Screens {
         let y = grid.height - 1
         guard y > 0 else { return }
         if let status = state.timeline.status {
-            grid.putLine(" " + status, y: y, style: CellStyle(foreground: .named(.yellow), bold: true))
+            putMessage(status, bottom: y, style: CellStyle(foreground: .named(.yellow), bold: true), into: &grid)
         } else if let field = state.timeline.jumpField {
             grid.putLine(" Go to: ", y: y, style: theme.footer)
             let note = state.timeline.jumpProblem.map { "✗ " + $0 } ?? HistoryJump.accepted

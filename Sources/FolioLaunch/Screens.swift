@@ -272,11 +272,11 @@ public enum Screens {
             grid.put(label, x: 0, y: barY, style: theme.key, maxWidth: width)
             prompt.input.draw(into: &grid, x: labelWidth, y: barY, width: max(0, width - labelWidth), style: CellStyle(bold: true), focused: true)
             // The message replaces the whole status line (nothing of the old line is left beside it).
-            if let message = state.message, barY - 1 > 0 { grid.putLine(" ✗ " + message, y: barY - 1, style: theme.error) }
+            if let message = state.message, barY - 1 > 0 { putMessage("✗ " + message, bottom: barY - 1, style: theme.error, into: &grid) }
         } else if let message = state.message {
-            grid.putLine(" ✗ " + message, y: barY, style: theme.error)
+            putMessage("✗ " + message, bottom: barY, style: theme.error, into: &grid)
         } else if let hint = state.hint {
-            grid.putLine(" " + hint, y: barY, style: theme.subtitle)
+            putMessage(hint, bottom: barY, style: theme.subtitle, into: &grid)
         } else {
             // Command bar.
             // Command bar: the plugin's commands, then Folio's, as many as fit; the palette (which lists them all) always.
@@ -311,7 +311,8 @@ public enum Screens {
     static func palette(_ state: EditorState, into grid: inout CellGrid) {
         let commands = state.filteredPaletteCommands
         let boxWidth = min(grid.width - 4, max(30, (state.paletteCommands.map { DisplayWidth.width(of: $0.title) }.max() ?? 0) + 26))
-        let boxHeight = min(grid.height - 2, max(commands.count, 1) + 3)
+        // Sized for every command, not the filtered ones: the box stays put while typing narrows its list.
+        let boxHeight = min(grid.height - 2, max(state.paletteCommands.count, 1) + 3)
         guard boxWidth > 4, boxHeight > 3 else { return }
         let x = (grid.width - boxWidth) / 2, y = max(1, (grid.height - boxHeight) / 3)
         let listRows = boxHeight - 3

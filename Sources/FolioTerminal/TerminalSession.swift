@@ -178,6 +178,21 @@ public final class TerminalSession: @unchecked Sendable {
         return try await body(session)
     }
 
+    /// `run` for a synchronous program: one session around all of `body`, however many screens it shows. The
+    /// whole interactive program runs in one, so the terminal stays in raw mode on the alternate screen between
+    /// screens: a key typed while the next screen opens waits in the session for it (never echoed, never a signal).
+    public static func withSession<T>(_ body: (TerminalSession) throws -> T) throws -> T {
+        let session = try TerminalSession.begin()
+        defer { session.end() }
+        return try body(session)
+    }
+
+    /// Hands `events` (read but not acted on by a screen that has closed) to the next `nextEvents`, before anything
+    /// read after them: keys typed while one screen gives way to the next are kept, in order.
+    public func unread(_ events: [TerminalEvent]) {
+        queued = events + queued
+    }
+
     private static func begin() throws -> TerminalSession {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalError.needsTerminal
@@ -252,8 +267,12 @@ public final class TerminalSession: @unchecked Sendable {
         return (80, 24)
     }
 
-    /// Writes text (escape sequences included) to the terminal.
-    public func write(_ text: String) { if !text.isEmpty { writeAll(Array(text.utf8)) } }
+    /// Writes text (escape sequences included) to the terminal. Nothing is written while the session has given the
+    /// terminal back (after `end`, inside `suspended`): a frame never lands on the shell's screen.
+    public func write(_ text: String) {
+        guard !text.isEmpty, sessionActive.load(ordering: .acquiring) == 1 else { return }
+        writeAll(Array(text.utf8))
+    }
 
     /// Waits up to `timeoutMilliseconds` for input or a signal and returns what happened (possibly nothing).
     public func nextEvents(timeoutMilliseconds: Int32) -> [TerminalEvent] {

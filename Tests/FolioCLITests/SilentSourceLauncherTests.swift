@@ -52,7 +52,7 @@ final class SilentSourceLauncherTests: XCTestCase {
         // When Esc is pressed
         let pressed = Date()
         try tmux(["send-keys", "-t", "r:0", "Escape"])
-        let screen = waitFor(text: "✗ folio templates update: folio templates: silent: cancelled", timeout: 5)
+        let screen = waitFor(text: "✗ folio templates update: silent: cancelled", timeout: 5)  // the command named once
         // Then the update ends within a second, the launcher is still there, and the terminal still raw
         XCTAssertLessThan(Date().timeIntervalSince(pressed), 1.2)
         XCTAssertTrue(screen.contains("Update Templates") && screen.contains("Choose a Template"), screen)

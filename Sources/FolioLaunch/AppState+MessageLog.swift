@@ -1,0 +1,73 @@
+import Foundation
+import FolioTerminal
+
+extension AppState {
+    /// The messages the current screen shows (errors, confirmations, results; not key hints), each in full and as
+    /// drawn (an error with its ✗).
+    var shownMessages: [String] {
+        var shown = [message]
+        func failure(_ text: String?) -> String? { text.map { $0.hasPrefix("✗") ? $0 : "✗ " + $0 } }
+        switch screen {
+        case let .editor(editor): shown.append(failure(editor.message))
+        case let .history(history, _): shown += [failure(history.error), history.timeline.status]
+        case let .generic(view): shown.append(view.message)
+        case let .settings(settings): shown.append(settings.message)
+        case let .sharing(.remotes(remotes), _): shown += [remotes.message, remotes.problem]
+        case let .sharing(.conflicts(conflicts), _): shown += [conflicts.message, failure(conflicts.error)]
+        case .launch, .picker, .form: break
+        }
+        return shown.compactMap { $0 }.filter { !$0.isEmpty }
+    }
+
+    /// Starts a screen with the run's log so far and the message it opens with (logged too).
+    mutating func takingMessages(from services: LaunchServices, at time: Date) {
+        message = services.message
+        messageLog = services.messageLog
+        if let message { messageLog.append(message, at: time) }
+    }
+
+    /// Adds to the log each message shown now that `previous` did not show, at `now`; the hint for an unbound `key`
+    /// (shown where History and the file view show messages) is not a message.
+    mutating func noteMessages(since previous: AppState, key: Key? = nil) {
+        let before = previous.shownMessages
+        let hints = key.map { key in [UnboundKeyPlace.editor, .history, .files].compactMap { Self.unboundKeyHint(key, on: $0) } } ?? []
+        for text in shownMessages where !before.contains(text) && !hints.contains(text) { messageLog.append(text, at: now) }
+    }
+
+    /// Whether `M` is the current screen's own key (an editor command's shortcut, a launcher action's letter), so
+    /// the log is left to the palette there.
+    func screenBindsM(scene: LaunchScene) -> Bool {
+        switch screen {
+        case let .editor(editor): return (editor.commands + editor.sharingCommands).contains { Self.matches(.character("M"), $0.shortcut) }
+        case .launch: return scene.actions.contains { $0.key.map { String($0).lowercased() } == "m" }
+        case .sharing: return true  // the conflict screen's M takes every item as mine
+        default: return false
+        }
+    }
+
+    /// Opens the message log at its newest message.
+    mutating func openMessageLog() {
+        messageLogOpen = true
+        messageLogScroll = Int.max
+        if case var .editor(editor) = screen, editor.paletteOpen { editor.paletteOpen = false; screen = .editor(editor) }
+    }
+
+    /// Keys while the message log is open: ↑↓ j k PgUp PgDn Home End scroll it; esc, M, q or ⏎ close it (any other
+    /// key too, as in the help overlay).
+    mutating func messageLogKey(_ key: Key) {
+        let total = Screens.messageLogLines(messageLog, width: columns).count
+        let rows = Screens.messageLogRows(height: self.rows)
+        let last = max(0, total - rows)
+        let top = min(messageLogScroll, last)
+        let page = max(1, rows - 1)
+        switch key {
+        case .up, .character("k"): messageLogScroll = max(0, top - 1)
+        case .down, .character("j"): messageLogScroll = min(last, top + 1)
+        case .pageUp: messageLogScroll = max(0, top - page)
+        case .pageDown, .character(" "): messageLogScroll = min(last, top + page)
+        case .home: messageLogScroll = 0
+        case .end: messageLogScroll = last
+        default: messageLogOpen = false
+        }
+    }
+}
