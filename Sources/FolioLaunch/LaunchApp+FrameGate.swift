@@ -22,10 +22,12 @@ struct FrameGate {
         return true
     }
 
-    /// Whether two states draw the same, their animation tick aside (a spinner only shows while `animating`).
+    /// Whether two states draw the same, their animation tick and clock aside (a spinner only shows while
+    /// `animating`; what the clock shows is redrawn once a second).
     private static func sameApart(fromTick a: AppState, _ b: AppState) -> Bool {
         var a = a
         a.tick = b.tick
+        a.now = b.now
         return a == b
     }
 }

@@ -16,6 +16,7 @@ final class FrameGateTests: XCTestCase {
         // When nothing changes (the spinner's tick aside), then no frame
         XCTAssertFalse(due(state, after: 0.08))
         state.tick += 5
+        state.now = start.addingTimeInterval(0.16)
         XCTAssertFalse(due(state, after: 0.16))
         // When the state, the size or the render changes, or something animates, then a frame
         state.message = "Saved"
