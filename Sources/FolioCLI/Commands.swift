@@ -11,7 +11,7 @@ enum Commands {
     /// `folio` with no command: the launch screen on a terminal, help otherwise.
     static func runDefault(io: CommandIO) -> Int32 {
         if io.isInteractive {
-            do { return try runInteractive(configPath: nil, scene: nil, open: nil, io: io) } catch {
+            do { return try runInteractive(configPath: nil, scene: nil, open: [], io: io) } catch {
                 io.error("folio: \(FolioCommandLine.oneLine(error))")
                 return FolioCommandLine.failure
             }

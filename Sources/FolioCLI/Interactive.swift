@@ -8,8 +8,9 @@ import FolioTerminal
 /// The interactive program: the launcher, and what it asks for carried out in turn (create, instantiate, open, run a
 /// command), until the user quits. One terminal session holds the terminal for the whole run: between two passes of
 /// `LaunchApp.run` it stays in raw mode on the alternate screen, and keys typed meanwhile wait for the next pass.
-/// `open` opens that document straight in the editor host; otherwise the scene's saved document is reopened.
-func runInteractive(configPath: String?, scene sceneName: String?, open: String?, io: CommandIO) throws -> Int32 {
+/// `open` opens those documents (tabs; the first is shown); otherwise the scene's open documents are reopened. Every
+/// document stays open (its session, plugin host and sync loop) until its tab is closed.
+func runInteractive(configPath: String?, scene sceneName: String?, open: [String] = [], io: CommandIO) throws -> Int32 {
     guard io.isInteractive else {
         throw TerminalError.needsTerminal
     }
@@ -24,10 +25,21 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
     if message == nil { do { _ = try recent.load() } catch { message = FolioCommandLine.oneLine(error) } }
     let environment = io.environment
 
-    var documentURL: URL? = open.map(io.url)
-    if documentURL == nil, let saved = (try? store.load(sceneID)) ?? nil, let path = saved.documentPath,
-       saved.panel == .editor || saved.panel == .history, FileManager.default.fileExists(atPath: path) {
-        documentURL = URL(fileURLWithPath: path)
+    var tabs = OpenTabs()
+    var documentURL: URL?
+    if !open.isEmpty {
+        for path in open { do { try tabs.open(io.url(path), environment: environment) } catch { message = FolioCommandLine.oneLine(error) } }
+        tabs.show(0)
+        tabs.sessions.forEach { recent.record($0.document) }
+    } else if let saved = (try? store.load(sceneID)) ?? nil {
+        // The window's open documents, as they were; the one shown then is shown again.
+        for tab in saved.tabs ?? [] where FileManager.default.fileExists(atPath: tab.path) {
+            try? tabs.open(URL(fileURLWithPath: tab.path), environment: environment)
+        }
+        tabs.current = nil
+        if let path = saved.documentPath, saved.panel == .editor || saved.panel == .history, FileManager.default.fileExists(atPath: path) {
+            documentURL = URL(fileURLWithPath: path)
+        }
     }
 
     // The form whose action is being carried out: shown again, values kept, when the action fails.
@@ -36,22 +48,18 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
     var messageLog = MessageLog()
     return try TerminalSession.withSession { terminal in
         while true {
-            var session: DocumentSessionAdapter?
             if let url = documentURL {
-                do {
-                    let opened = try DocumentSessionAdapter(url: url, environment: environment, sharing: true)
-                    recent.record(opened.document)
-                    session = opened
-                } catch {
-                    message = FolioCommandLine.oneLine(error)
-                }
+                do { recent.record(try tabs.open(url, environment: environment).document) } catch { message = FolioCommandLine.oneLine(error) }
                 documentURL = nil
             }
+            let session = tabs.shown
             var configured = LaunchServices(recent: RecentDocumentsAdapter(recent: recent), templates: catalog, document: session, settings: settings,
                                           settingsPath: Settings.fileURL(environment: environment).path, message: message,
                                           saveSettings: { try $0.save(environment: environment) })
             configured.form = message == nil ? nil : form
             configured.messageLog = messageLog
+            configured.tabs = tabs.described
+            configured.currentTab = tabs.current
             configured.generic = session.flatMap { GenericDocumentFiles(session: $0, environment: environment) }
             configured.editorIDs = pluginHost(io, settings: settings).editors.map(\.editor.id)
             // A command button's command runs inside the launcher, which stays full screen; Esc cancels its transfers.
@@ -93,6 +101,12 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: String?
                 }
             case let .open(path):
                 documentURL = io.url(path)
+            case let .switchTab(index):
+                tabs.show(index)
+            case let .closeTab(index):
+                tabs.close(index)
+            case .newTab:
+                tabs.current = nil
             case let .runCommand(arguments):
                 message = runCaptured(arguments, io: io)
             default:

@@ -37,15 +37,16 @@ let launchCommands: [Command] = [
             io.out(frame)
             return 0
         }
-        return try runInteractive(configPath: args.value("--config").map { io.url($0).path }, scene: args.value("--scene"), open: nil, io: io)
+        return try runInteractive(configPath: args.value("--config").map { io.url($0).path }, scene: args.value("--scene"), open: [], io: io)
     },
-    Command("open", usage: "open PATH [--scene NAME] [--config FILE]",
-            summary: "Open a document in the editor host (on a terminal)", options: ["--scene", "--config"]) { args, io in
-        let path = try args.positional(0, "PATH")
-        try args.expectAtMost(1)
-        // Fail before touching the terminal when the document cannot be opened.
-        _ = try DocumentStore(environment: io.environment).open(at: io.url(path))
-        return try runInteractive(configPath: args.value("--config").map { io.url($0).path }, scene: args.value("--scene"), open: path, io: io)
+    Command("open", usage: "open PATH... [--scene NAME] [--config FILE]",
+            summary: "Open documents in the editor host, one tab each (on a terminal; ^T lists them)", options: ["--scene", "--config"]) { args, io in
+        _ = try args.positional(0, "PATH")
+        let paths = args.positionals
+        // Fail before touching the terminal when a document cannot be opened.
+        let store = try DocumentStore(environment: io.environment)
+        for path in paths { _ = try store.open(at: io.url(path)) }
+        return try runInteractive(configPath: args.value("--config").map { io.url($0).path }, scene: args.value("--scene"), open: paths, io: io)
     },
 ]
 

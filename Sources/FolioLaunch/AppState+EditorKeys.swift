@@ -78,7 +78,10 @@ extension AppState {
             screen = .settings(SettingsState(settings: settings, returnTo: editor))
             effects.append(.openSettings)
             return
-        case "folio.close": screen = .launch; return
+        case "folio.close":
+            // One of the open documents (tabs): the runtime closes it and shows the next.
+            if let close = closingTab { editor.paletteOpen = false; effects += close } else { screen = .launch }
+            return
         case "folio.messages": editor.paletteOpen = false; messageLogOpen = true; messageLogScroll = Int.max; return
         case "folio.undo", "folio.redo": effects.append(.runEditorCommand(command.id)); return
         default: if invokingSharing(command, editor: &editor, effects: &effects) { return }

@@ -74,6 +74,11 @@ extension AppState {
         case .sharing(.conflicts, _):
             table("Conflicts", Self.conflictKeys)
         }
+        if !tabs.titles.isEmpty {
+            lines.append(.heading("Open documents"))
+            lines.append(HelpLine(keys: "^T", text: "list the open documents (tabs)"))
+            lines += Self.tabListKeys.map { HelpLine(keys: $0.label, text: $0.help) }
+        }
         lines.append(.heading("Everywhere"))
         lines += Self.globalKeys.map { HelpLine(keys: $0.label, text: $0.help) }
         lines.append(HelpLine(keys: "M", text: "the last 100 messages in full, with their time"))

@@ -30,6 +30,8 @@ extension AppState {
         if case let .paste(paste) = key { return state.handlingPaste(paste, scene: scene) }
         if state.helpOpen { state.helpKey(key, scene: scene); return (state, []) }
         if state.messageLogOpen { state.messageLogKey(key); return (state, []) }
+        if state.tabs.listOpen { return state.tabListKey(key) }
+        if let listed = state.openingTabList(key) { return (listed, []) }
         if key == .f1 || (key == .character("?") && !state.isTyping) {
             state.helpOpen = true
             state.helpScroll = state.helpStart(scene: scene)

@@ -45,6 +45,12 @@ public enum AppEffect: Equatable, Sendable {
     case removeRecent(path: String)
     /// A request of the open document's sharing (sync, push, a remote, a conflict), carried out off the UI thread.
     case sharing(SharingRequest)
+    /// Show the open document at this place in the tabs (the runtime switches to it).
+    case switchTab(Int)
+    /// Close the open document at this place in the tabs (the next one is shown, else the launcher).
+    case closeTab(Int)
+    /// Show the launcher to open another document, the open ones kept.
+    case newTab
     case quit
 }
 
@@ -331,6 +337,8 @@ public struct AppState: Equatable, Sendable {
     public var messageLogScroll = 0
     /// The time now (set by the run loop before each key): when a message appeared.
     public var now = Date()
+    /// The documents open in this `folio` (tabs) and the tab list overlay.
+    public var tabs = TabBar()
 
     public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = []) { self.recent = recent; self.templates = templates }
 

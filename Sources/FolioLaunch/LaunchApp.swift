@@ -68,6 +68,9 @@ public struct LaunchServices: Sendable {
     public var folders: any FolderBrowsing = LocalFolders()
     /// The messages of the screens shown before in this run (the log carries on across them).
     public var messageLog = MessageLog()
+    /// The documents open in this run (tabs: title and path) and which one `document` is (nil: none is shown).
+    public var tabs: [(title: String, path: String)] = []
+    public var currentTab: Int?
     public init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
                 settings: Settings = Settings(), settingsPath: String = "", message: String? = nil,
                 saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
@@ -101,10 +104,13 @@ public enum LaunchApp {
         state.settings = services.settings
         state.knownEditors = services.editorIDs
         state.home = environment["HOME"]
+        state.tabs = TabBar(titles: services.tabs.map(\.title), current: services.currentTab)
         state.takingMessages(from: services, at: Date())
         state.recent = RecentList.withBadges(state.recent, from: services.recent)
         if let form = services.form, let failure = services.message { state.returningToForm(form, failure: failure) }
         var startEffects: [AppEffect] = []
+        // Where each open document's cursor was, kept in the scene with the tabs.
+        var windows = Dictionary(((try? store.load(sceneID)) ?? nil)?.tabs.map { $0.map { ($0.path, $0) } } ?? [], uniquingKeysWith: { first, _ in first })
         if let document = services.document {
             let saved = (try? store.load(sceneID)) ?? nil
             state.screen = initialScreen(document: document, saved: saved)
@@ -207,12 +213,12 @@ public enum LaunchApp {
                                 // The Open… form's ⏎: a folder of documents lists them; anything else is opened.
                                 let request = BrowseRequest(text: path, intent: .open)
                                 if let open = state.browsed(request, listing: services.folders.listing(of: path), in: submitted) {
-                                    try? store.save(sceneState(state), id: sceneID)
+                                    try? store.save(sceneState(state, tabs: services.tabs.map(\.path), windows: &windows), id: sceneID)
                                     calls?.stop()
                                     return LaunchOutcome(effect: open, form: submitted)
                                 }
-                            case .createBlank, .instantiate, .open, .runCommand, .quit:
-                                try? store.save(sceneState(state), id: sceneID)
+                            case .createBlank, .instantiate, .open, .runCommand, .quit, .switchTab, .closeTab, .newTab:
+                                try? store.save(sceneState(state, tabs: services.tabs.map(\.path), windows: &windows), id: sceneID)
                                 calls?.stop()
                                 terminal.unread(Array(events[(index + 1)...]))
                                 return LaunchOutcome(effect: effect, form: submitted, messageLog: state.messageLog)
@@ -221,7 +227,7 @@ public enum LaunchApp {
                         }
                         // A source removed in Settings stops loading.
                         loaders.keepOnly(Set(state.templates.map(\.name)))
-                        try? store.save(sceneState(state), id: sceneID)
+                        try? store.save(sceneState(state, tabs: services.tabs.map(\.path), windows: &windows), id: sceneID)
                     }
                 }
             }
@@ -364,7 +370,12 @@ public enum LaunchApp {
                                  commitID: head.id, commitMessage: head.message, commands: document.editor.commands())
         editor.editorName = document.editorName
         editor.items = document.editor.itemLayout()
-        guard let saved, saved.documentPath == document.path else { return .editor(editor) }
+        guard var saved else { return .editor(editor) }
+        if saved.documentPath != document.path {
+            // Another of the window's open documents: where its cursor was when it was last shown.
+            guard let tab = saved.tabs?.first(where: { $0.path == document.path }) else { return .editor(editor) }
+            saved = SceneState(documentPath: tab.path, selection: tab.selection, scroll: tab.scroll, panel: .editor)
+        }
         editor.scroll = max(0, saved.scroll)
         if let selection = saved.selection {
             let last = max(0, (editor.items?.count ?? Int.max / 2) - 1)
@@ -372,6 +383,15 @@ public enum LaunchApp {
             else { editor.selectionAnchor = min(last, max(0, selection.start)); editor.cursor = min(last, max(0, selection.end)) }
         }
         return saved.panel == .history ? .history(HistoryState(), editor) : .editor(editor)
+    }
+
+    /// The window state to save for the current screen, with the open documents (`tabs`, paths in order) and where
+    /// each one's cursor was (`windows`, updated with the shown one's).
+    static func sceneState(_ state: AppState, tabs: [String], windows: inout [String: SceneState.Tab]) -> SceneState {
+        var scene = sceneState(state)
+        if let path = scene.documentPath { windows[path] = SceneState.Tab(path: path, selection: scene.selection, scroll: scene.scroll) }
+        scene.tabs = tabs.isEmpty ? nil : tabs.map { windows[$0] ?? SceneState.Tab(path: $0) }
+        return scene
     }
 
     /// The window state to save for the current screen.

@@ -8,8 +8,18 @@ public struct SceneState: Codable, Equatable, Sendable {
     public var selection: EditorSelection?
     public var scroll: Int
     public var panel: Panel
-    public init(documentPath: String? = nil, selection: EditorSelection? = nil, scroll: Int = 0, panel: Panel = .launch) {
-        self.documentPath = documentPath; self.selection = selection; self.scroll = scroll; self.panel = panel
+    /// The documents open in the window (its tabs) in order, each with where its cursor was; nil: none kept.
+    public var tabs: [Tab]?
+    public init(documentPath: String? = nil, selection: EditorSelection? = nil, scroll: Int = 0, panel: Panel = .launch, tabs: [Tab]? = nil) {
+        self.documentPath = documentPath; self.selection = selection; self.scroll = scroll; self.panel = panel; self.tabs = tabs
+    }
+
+    /// One open document of the window and its cursor, selection and scroll.
+    public struct Tab: Codable, Equatable, Sendable {
+        public var path: String
+        public var selection: EditorSelection?
+        public var scroll: Int
+        public init(path: String, selection: EditorSelection? = nil, scroll: Int = 0) { self.path = path; self.selection = selection; self.scroll = scroll }
     }
 }
 
@@ -40,7 +50,7 @@ public struct SceneStore: Sendable {
         let file = url(id)
         guard let data = try ConfigFile.read(file) else { return nil }
         do {
-            try JSONKeys.rejectUnknown(in: data, allowed: ["documentPath", "selection", "scroll", "panel"])
+            try JSONKeys.rejectUnknown(in: data, allowed: ["documentPath", "selection", "scroll", "panel", "tabs"])
             return try JSONDecoder().decode(SceneState.self, from: data)
         } catch {
             throw FolioError.invalidFile(file.path, JSONKeys.describe(error))

@@ -37,6 +37,7 @@ extension Screens {
 
     /// What goes over any screen: the help overlay and a question waiting for its answer.
     public static func decorate(_ grid: inout CellGrid, state: AppState, scene: LaunchScene) {
+        decorateTabs(&grid, state: state)
         if state.helpOpen { help(state.helpLines(scene: scene), scroll: state.helpScroll, into: &grid) }
         if state.messageLogOpen { messageLog(state.messageLog, scroll: state.messageLogScroll, into: &grid) }
         if let question = state.confirming, grid.height > 0 {

@@ -1,0 +1,106 @@
+import Foundation
+import XCTest
+import FolioCore
+@testable import FolioLaunch
+import FolioTerminal
+
+/// Several documents open in one `folio`: ^T lists them, ⏎ shows one, x or ^W closes one, n opens another from the
+/// launcher; the window remembers each one's cursor.
+final class TabsTests: XCTestCase {
+    let scene = LaunchScene.defaultScene
+
+    /// An editor on Groceries, the first of two open documents.
+    func twoTabs() -> AppState {
+        var state = AppState()
+        state.screen = .editor(EditorState(path: "/d/groceries", title: "Groceries", contentType: "org.folio.checklist", commitID: "c1"))
+        state.tabs = TabBar(titles: ["Groceries", "Story"], current: 0)
+        return state
+    }
+
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
+        var state = state
+        var effects: [AppEffect] = []
+        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
+        return (state, effects)
+    }
+
+    func testGivenTwoOpenDocumentsWhenTheTabListIsUsedThenItShowsClosesOrOpensAnother() {
+        // ^T opens the list on the shown document
+        let (listed, none) = run([.ctrl("t")], from: twoTabs())
+        XCTAssertTrue(listed.tabs.listOpen)
+        XCTAssertEqual(listed.tabs.selection, 0)
+        XCTAssertEqual(none, [])
+        // ↓ ⏎ shows the second; x closes the selected; n opens the launcher; esc only closes the list
+        XCTAssertEqual(run([.down, .enter], from: listed).1, [.switchTab(1)])
+        XCTAssertEqual(run([.down, .character("x")], from: listed).1, [.closeTab(1)])
+        XCTAssertEqual(run([.character("n")], from: listed).1, [.newTab])
+        let (closed, nothing) = run([.escape], from: listed)
+        XCTAssertFalse(closed.tabs.listOpen)
+        XCTAssertEqual(nothing, [])
+        // ⏎ on the one shown just closes the list
+        XCTAssertEqual(run([.enter], from: listed).1, [])
+    }
+
+    func testGivenADocumentInATabWhenCtrlWIsPressedThenItsTabIsClosedAndWithoutTabsTheLauncherShows() {
+        XCTAssertEqual(run([.ctrl("w")], from: twoTabs()).1, [.closeTab(0)])
+        var single = twoTabs()
+        single.tabs = TabBar()
+        let (after, effects) = run([.ctrl("w")], from: single)
+        XCTAssertEqual(effects, [])
+        guard case .launch = after.screen else { return XCTFail("the launcher shows: \(after.screen)") }
+    }
+
+    func testGivenTwoOpenDocumentsThenTheTitleRowNamesBothAndTheListShowsThem() {
+        let (listed, _) = run([.ctrl("t")], from: twoTabs())
+        let text = LaunchApp.frame(listed, scene: scene, services: LaunchServices(recent: TabsNoRecent(), templates: TabsNoTemplates()),
+                                   view: NumberedEditor(), width: 80, height: 12).plainText()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertTrue(lines.first?.contains("1 Groceries") == true && lines.first?.contains("2 Story") == true, text)
+        XCTAssertTrue(text.contains("▸ • 1  Groceries") && text.contains("2  Story"), text)
+    }
+
+    func testGivenASavedWindowWithTwoTabsWhenTheOtherDocumentIsShownThenItsCursorIsWhereItWas() {
+        let saved = SceneState(documentPath: "/d/groceries", selection: EditorSelection(start: 1, end: 1), panel: .editor,
+                               tabs: [SceneState.Tab(path: "/d/groceries", selection: EditorSelection(start: 1, end: 1)),
+                                      SceneState.Tab(path: "/d/story", selection: EditorSelection(start: 2, end: 2), scroll: 1)])
+        let screen = LaunchApp.initialScreen(document: TabsFakeSession(path: "/d/story"), saved: saved)
+        guard case let .editor(editor) = screen else { return XCTFail("editor") }
+        XCTAssertEqual(editor.cursor, 2)
+        XCTAssertEqual(editor.scroll, 1)
+        // And the scene saved from it keeps both tabs, the shown one's cursor updated
+        var windows = Dictionary(uniqueKeysWithValues: (saved.tabs ?? []).map { ($0.path, $0) })
+        var state = AppState()
+        var moved = editor
+        moved.cursor = 0
+        state.screen = .editor(moved)
+        let scene = LaunchApp.sceneState(state, tabs: ["/d/groceries", "/d/story"], windows: &windows)
+        XCTAssertEqual(scene.tabs?.map(\.path), ["/d/groceries", "/d/story"])
+        XCTAssertEqual(scene.tabs?.last?.selection, EditorSelection(start: 0, end: 0))
+        XCTAssertEqual(scene.tabs?.first?.selection, EditorSelection(start: 1, end: 1))
+    }
+}
+
+private struct TabsNoRecent: RecentDocumentsProvider {
+    func recentDocuments(limit: Int) -> [RecentDocument] { [] }
+}
+
+private struct TabsNoTemplates: TemplateCatalog {
+    func sourceNames() -> [String] { [] }
+    func templates(in source: String) async throws -> [TemplateSummary] { [] }
+}
+
+private struct TabsFakeSession: DocumentSession {
+    let path: String
+    var title: String { "Story" }
+    var contentType: ContentType { "org.folio.story" }
+    func latestCommit() -> (id: String, message: String) { ("c1", "x") }
+    var editor: any EditorViewProvider { NumberedEditor() }
+    var history: any HistoryPageProvider { TabsNoHistory() }
+    func perform(_ effect: AppEffect) async throws {}
+}
+
+private struct TabsNoHistory: HistoryPageProvider {
+    func page(after cursor: String?, limit: Int) async throws -> HistoryPage { HistoryPage(entries: [], next: nil) }
+    func diff(of commitID: String) async throws -> [String] { [] }
+    func itemHistory(item: String, at: String?) async throws -> ItemHistoryPage { throw CancellationError() }
+}
