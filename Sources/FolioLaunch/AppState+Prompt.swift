@@ -54,8 +54,11 @@ extension EditorPrompt {
 extension AppState {
     /// The prompt's text-editing keys (characters, ←/→, Home/End, ^A/^E, ^U, ^W, ^K, ⌫, Del); false for other keys.
     static func editPromptText(_ key: Key, editor: inout EditorState) -> Bool {
-        guard var prompt = editor.prompt, prompt.input.handle(key) else { return false }
+        guard var prompt = editor.prompt, prompt.argument(prompt.asking).choices.isEmpty else { return false }
+        let before = prompt.input.text
+        guard prompt.input.handle(key) else { return false }
         prompt.input.reveal(width: max(1, editor.promptFieldWidth))
+        if prompt.input.text != before { prompt.problems[prompt.asking] = nil }
         editor.prompt = prompt
         return true
     }
@@ -65,6 +68,7 @@ extension EditorState {
     /// The cells the prompt's answer has on the command bar (the label takes the rest); set from the terminal width.
     var promptFieldWidth: Int {
         guard let prompt else { return 0 }
+        if prompt.isForm { return Screens.commandFormLayout(prompt, width: columns, height: max(viewRows + 3, 8)).valueWidth }
         return max(1, columns - DisplayWidth.width(of: Screens.promptLabel(prompt)))
     }
 }

@@ -87,7 +87,7 @@ extension AppState {
     /// settings edited and not saved.
     var hasUnsavedText: Bool {
         switch screen {
-        case let .editor(editor): return editor.prompt.map { !$0.text.isEmpty } ?? false
+        case let .editor(editor): return editor.prompt?.isEdited ?? false
         case let .form(form): return form.fields.contains { $0.value != $0.initial }
         case let .settings(settings): return settings.edited
         case let .sharing(page, _): return page.hasTypedText

@@ -32,6 +32,9 @@ public enum AppEffect: Equatable, Sendable {
     case saveSettings(Settings)
     /// Stop the plugin call in progress (Esc while it runs); it ends with a one-line failure, nothing changed.
     case cancelPluginCall
+    /// Edit the open form's text field in `$VISUAL`/`$EDITOR`, starting from `text`; the run loop gives the result to
+    /// `AppState.editedArgumentText`.
+    case editArgumentText(String)
     /// A request of the generic document view (read a file, edit one in the user's editor).
     case generic(GenericViewRequest)
     /// Pin or unpin a recent document (kept in the recent list's file).
@@ -73,7 +76,7 @@ public struct FormState: Equatable, Sendable {
         }
         public init(name: String, label: String, value: String, choices: [String], required: Bool, pattern: String?, message: String?,
                     declaration: FolioTemplates.TemplateVariable? = nil) {
-            self.name = name; self.label = label; self.input = TextField(value); self.choices = choices; self.required = required
+            self.name = name; self.label = label; self.input = .suggesting(value); self.choices = choices; self.required = required
             self.pattern = pattern; self.message = message; self.declaration = declaration; self.initial = value
         }
     }
@@ -92,7 +95,7 @@ public struct FormState: Equatable, Sendable {
 
     /// The validation message for `field`, nil when its value is acceptable.
     static func validate(_ field: Field) -> String? {
-        if field.required, field.value.trimmingCharacters(in: .whitespaces).isEmpty { return "\(field.label) is required" }
+        if field.required, field.value.trimmingCharacters(in: .whitespaces).isEmpty { return "\(field.label) is required: it cannot be left empty" }
         if let declaration = field.declaration { return declaration.problem(withAnswer: field.value) }
         if !field.choices.isEmpty, !field.choices.contains(field.value) { return "choose one of: \(field.choices.joined(separator: ", "))" }
         if let pattern = field.pattern, !field.value.isEmpty {
@@ -191,22 +194,6 @@ public struct EditorState: Equatable, Sendable {
     ]
     /// The palette: the plugin's commands then the host's.
     public var paletteCommands: [EditorCommand] { commands + Self.hostCommands.filter { $0.id != "folio.palette" } + sharingCommands }
-}
-
-/// The one-line prompt for a command's text arguments: one question per argument, Enter confirms, Esc cancels.
-public struct EditorPrompt: Equatable, Sendable {
-    public var command: EditorCommand
-    /// The arguments so far (item numbers already filled in), in usage order, nil where still to ask.
-    public var values: [String?]
-    public var names: [String]
-    /// The answer being typed: text, cursor, scroll (`text` in AppState+Prompt.swift reads and sets it).
-    public var input = TextField()
-    /// The index in `names` being asked.
-    public var asking: Int
-    /// The version the window showed when the command started: item numbers refer to it, and the command applies to it.
-    public var base: String? = nil
-    /// The window's cursor and selection when the command started: the command gets them.
-    public var selection: CommandSelection? = nil
 }
 
 /// The settings screen: the editable fields and where Esc goes back to.

@@ -165,6 +165,9 @@ public enum LaunchApp {
                                 services.document?.cancelPluginCall()
                             case let .generic(request):
                                 if GenericViewRuntime.carryOut(request, state: &state, services: services, terminal: terminal, environment: environment) { buffer.invalidate() }
+                            case let .editArgumentText(text):
+                                CommandFormEditing.carryOut(text, state: &state, terminal: terminal, environment: environment)
+                                buffer.invalidate()
                             case let .runCommand(arguments) where services.runCommand != nil:
                                 if background == nil, let runner = services.runCommand {
                                     let command = BackgroundCommand(arguments: arguments)

@@ -230,7 +230,11 @@ public enum Screens {
             if let sync, let phase = state.sharing?.phase, right.hasPrefix(sync) { grid.put(sync, x: rightX, y: statusY, style: syncStyle(phase)) }
         }
         let barY = height - 1
-        if let prompt = state.prompt {
+        if let prompt = state.prompt, prompt.isForm {
+            // A command's form over the view; its keys on the command bar.
+            drawCommandForm(prompt, into: &grid)
+            grid.putLine(" " + commandFormHints(prompt), y: barY, style: theme.footer)
+        } else if let prompt = state.prompt {
             // The one-line prompt replaces the command bar.
             let label = DisplayWidth.truncate(promptLabel(prompt), to: max(0, width * 2 / 3))
             let labelWidth = DisplayWidth.width(of: label)
@@ -267,9 +271,11 @@ public enum Screens {
         return grid
     }
 
-    /// The one-line prompt's label: " Rename — TITLE: ".
+    /// The one-line prompt's label: " Rename item — Title: " (the argument's label, never its usage word).
     static func promptLabel(_ prompt: EditorPrompt) -> String {
-        " \(prompt.command.title) — \(prompt.currentArgument?.name ?? ""): "
+        let argument = prompt.argument(prompt.asking)
+        let takes = argument.expectation.isEmpty ? "" : " (\(argument.expectation))"
+        return " \(prompt.command.title) — \(argument.label)\(takes): "
     }
 
     /// The palette: a filter line, then the commands that match, scrolled to keep the selected one shown.

@@ -1,0 +1,51 @@
+import Foundation
+import FolioCore
+import FolioTerminal
+
+extension AppState {
+    /// Keys while a command's prompt or form is open (text editing is done before, in `editPromptText`): ⏎ checks the
+    /// field and moves to the next, on the last it checks them all and runs the command; Tab/↓ and ⇧Tab/↑ move
+    /// between fields; ←/→ or a letter choose on a field with choices; ^O edits a text field in `$VISUAL`/`$EDITOR`;
+    /// Esc cancels. Values are kept on every error.
+    mutating func promptKey(_ key: Key, prompt: inout EditorPrompt, editor: inout EditorState, effects: inout [AppEffect]) {
+        let choices = prompt.argument(prompt.asking).choices
+        switch key {
+        case .escape: editor.prompt = nil; return
+        case .enter:
+            if !prompt.check(prompt.asking) { break }
+            if !prompt.onLastField { prompt.move(by: 1); break }
+            if !prompt.checkAll() { break }
+            editor.prompt = nil
+            effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments, base: prompt.base, selection: prompt.selection))
+            if prompt.command.needsSelection || prompt.names.contains(where: EditorCommand.isItemArgument) {
+                editor.selectionAnchor = nil  // the range was given to the command, as a visual selection ends with it
+            }
+            return
+        case .tab, .down: prompt.move(by: 1)
+        case .backTab, .up: prompt.move(by: -1)
+        case .left where !choices.isEmpty: prompt.choose(by: -1)
+        case .right where !choices.isEmpty, .character(" ") where !choices.isEmpty: prompt.choose(by: 1)
+        case let .character(letter) where !choices.isEmpty: prompt.choose(startingWith: letter)
+        case .ctrl("o") where prompt.argument(prompt.asking).isFreeText:
+            effects.append(.editArgumentText(prompt.input.text))
+        default: break
+        }
+        editor.prompt = prompt
+        editor.message = prompt.isForm ? nil : prompt.problems[prompt.asking]
+    }
+
+    /// The text `$VISUAL`/`$EDITOR` left for the focused field of the open prompt (nil: the editor failed, with `failure`).
+    public mutating func editedArgumentText(_ text: String?, failure: String? = nil) {
+        guard case var .editor(editor) = screen, var prompt = editor.prompt else { return }
+        if let text {
+            // One trailing newline is the editor's end of file, not the user's text.
+            prompt.input = TextField(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+            prompt.problems[prompt.asking] = nil
+        } else {
+            prompt.problems[prompt.asking] = failure ?? "the editor did not finish; the text is as it was"
+        }
+        editor.prompt = prompt
+        editor.message = prompt.isForm ? nil : prompt.problems[prompt.asking]
+        screen = .editor(editor)
+    }
+}

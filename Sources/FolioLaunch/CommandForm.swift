@@ -1,0 +1,135 @@
+import Foundation
+import FolioCore
+
+/// A command's arguments being asked: one field for each argument the host does not fill in from the cursor — a
+/// one-line prompt on the command bar when there is one, one form over the view when there are several. Every field
+/// keeps its value on any error; a field's problem stays on it, in words.
+public struct EditorPrompt: Equatable, Sendable {
+    public var command: EditorCommand
+    /// The arguments the host filled in (item numbers from the cursor or the selection), in usage order; nil where a
+    /// field asks for the argument.
+    public var values: [String?]
+    public var names: [String]
+    /// One field per argument (in usage order; those filled in by the host are unused).
+    public var inputs: [TextField]
+    /// The problem with each field's value as it was last checked, nil when none.
+    public var problems: [String?]
+    /// The index in `names` of the focused field.
+    public var asking: Int
+    /// The version the window showed when the command started: item numbers refer to it, and the command applies to it.
+    public var base: String? = nil
+    /// The window's cursor and selection when the command started: the command gets them.
+    public var selection: CommandSelection? = nil
+    /// The fields' texts as the form opened (a form still equal to them has nothing to lose).
+    public var initial: [String]
+
+    /// A prompt asking the arguments that are nil in `values`, the focused one (`asking`) holding `input`.
+    public init(command: EditorCommand, values: [String?], names: [String], input: TextField = TextField(), asking: Int,
+                base: String? = nil, selection: CommandSelection? = nil) {
+        self.command = command; self.values = values; self.names = names; self.asking = asking; self.base = base; self.selection = selection
+        inputs = Array(repeating: TextField(), count: names.count)
+        problems = Array(repeating: nil, count: names.count)
+        if inputs.indices.contains(asking) { inputs[asking] = input }
+        initial = inputs.map(\.text)
+    }
+
+    /// The focused field.
+    public var input: TextField {
+        get { inputs.indices.contains(asking) ? inputs[asking] : TextField() }
+        set { if inputs.indices.contains(asking) { inputs[asking] = newValue } }
+    }
+
+    /// The indices (in `names`) of the arguments asked, in order.
+    public var asked: [Int] { names.indices.filter { !values.indices.contains($0) || values[$0] == nil } }
+    /// Whether the arguments are asked in one form (more than one field) rather than a one-line prompt.
+    public var isForm: Bool { asked.count > 1 }
+
+    /// The argument at `index` as its usage word declares it.
+    public func argument(_ index: Int) -> CommandArgument {
+        CommandArgument(usageWord: names.indices.contains(index) ? names[index] : "")
+    }
+
+    /// Whether a field's text differs from what the form opened with.
+    public var isEdited: Bool { asked.contains { inputs[$0].text != (initial.indices.contains($0) ? initial[$0] : "") } }
+
+    // MARK: Checking and moving
+
+    /// Checks field `index` with its argument's check (the one the command line's usage declares); true when acceptable.
+    @discardableResult
+    mutating func check(_ index: Int) -> Bool {
+        guard inputs.indices.contains(index) else { return true }
+        problems[index] = argument(index).problem(with: inputs[index].text)
+        return problems[index] == nil
+    }
+
+    /// Moves the focus among the asked fields by `step` after checking the one left: forward stops on a problem,
+    /// backward moves on (the problem stays shown on its field).
+    mutating func move(by step: Int) {
+        let fields = asked
+        guard let here = fields.firstIndex(of: asking) else { return }
+        if !check(asking), step > 0 { return }
+        asking = fields[min(fields.count - 1, max(0, here + step))]
+    }
+
+    /// Whether the focus is on the last asked field (⏎ there runs the command).
+    var onLastField: Bool { asked.last == asking }
+
+    /// Checks every field; focuses the first with a problem. True when all are acceptable.
+    mutating func checkAll() -> Bool {
+        for index in asked { check(index) }
+        guard let bad = asked.first(where: { problems[$0] != nil }) else { return true }
+        asking = bad
+        return false
+    }
+
+    /// On a field with choices, the next (`step` 1) or previous (-1) choice.
+    mutating func choose(by step: Int) {
+        let choices = argument(asking).choices
+        guard !choices.isEmpty else { return }
+        let index = choices.firstIndex(of: input.text.trimmingCharacters(in: .whitespaces)) ?? (step > 0 ? -1 : 0)
+        input = TextField(choices[(index + step + choices.count) % choices.count])
+        problems[asking] = nil
+    }
+
+    /// On a field with choices, the next choice starting with `letter` (typing "e" picks "ellipse").
+    mutating func choose(startingWith letter: Character) {
+        let choices = argument(asking).choices
+        let lower = String(letter).lowercased()
+        let current = choices.firstIndex(of: input.text) ?? -1
+        let order = choices.indices.map { (current + 1 + $0) % choices.count }
+        guard let found = order.first(where: { choices[$0].lowercased().hasPrefix(lower) }) else { return }
+        input = TextField(choices[found])
+        problems[asking] = nil
+    }
+
+    /// The arguments to run the command with: trailing optional arguments left empty are left out, as on the
+    /// command line.
+    public var submittedArguments: [String] {
+        var arguments = names.indices.map { index in
+            (values.indices.contains(index) ? values[index] : nil) ?? inputs[index].text.trimmingCharacters(in: .whitespaces)
+        }
+        while let last = arguments.last, last.isEmpty, argument(arguments.count - 1).optional { arguments.removeLast() }
+        return arguments
+    }
+}
+
+extension EditorPrompt {
+    /// The failure the editor gave, as it shows on the field it names: without the usage line, the argument named by
+    /// its label ("W must be…: got '0' (usage: add …)" → "Width must be…: got '0'").
+    static func shown(failure: String, on argument: CommandArgument?) -> String {
+        var text = failure
+        if let usage = text.range(of: " (usage:") { text = String(text[..<usage.lowerBound]) }
+        guard let argument else { return text }
+        let name = argument.name
+        var searchStart = text.startIndex
+        while let found = text.range(of: name, range: searchStart..<text.endIndex) {
+            let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
+            let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
+            if before.map({ !$0.isLetter && !$0.isNumber && $0 != "_" }) ?? true, after.map({ !$0.isLetter && !$0.isNumber && $0 != "_" }) ?? true {
+                return argument.label + text[found.upperBound...]
+            }
+            searchStart = found.upperBound
+        }
+        return text
+    }
+}
