@@ -54,7 +54,7 @@ extension EditorPrompt {
     /// The fields started from what is there: a command's leading whole-number arguments are the position of the item
     /// under the cursor as its line shows it (the story's `set-text ACT SCENE TEXT` on scene 2.3: ACT 2, SCENE 3); a
     /// choice starts on its first choice; a rename's TITLE (or NAME) is the item's title as its line shows it. Numbers
-    /// and titles are suggestions: typing replaces them, arrows edit them.
+    /// and titles are suggestions: typing replaces them, arrows edit them. The focus starts after the position.
     func prefilled(from editor: EditorState) -> EditorPrompt {
         var prompt = self
         let path = editor.items.flatMap { items in editor.effectiveSelection.flatMap { items.paths.indices.contains($0.start) ? items.paths[$0.start] : nil } } ?? []
@@ -71,6 +71,8 @@ extension EditorPrompt {
                 numbers.append(path[index])
             }
         }
+        // The focus starts on the first field not already given by the cursor's position.
+        prompt.asking = asked.first { $0 >= numbers.count } ?? prompt.asking
         if command.renamesItem, let title = prompt.currentTitle(editor: editor, numbers: numbers),
            let index = asked.first(where: { ["TITLE", "NAME"].contains(argument($0).name) }) {
             prompt.inputs[index] = .suggesting(title)

@@ -14,6 +14,12 @@ public enum Confirmation: Equatable, Sendable {
     case removeRecent(path: String)
     /// `r` on a version in the history: `r` again restores it as a new version.
     case restoreVersion(commitID: String, version: String, summary: String)
+    /// ⏎ on a form whose destination resolves outside the current folder: `y` creates it there, any other key goes
+    /// back to the form (and does nothing else).
+    case createOutside(resolved: String)
+
+    /// Whether any other key only takes the question back (a y/n question), rather than also doing what it does.
+    var otherKeysOnlyCancel: Bool { if case .createOutside = self { return true } else { return false } }
 
     /// The key that confirms.
     var key: Key {
@@ -22,6 +28,7 @@ public enum Confirmation: Equatable, Sendable {
         case .discardSettings, .discardForm: .escape
         case .removeRecent: .character("x")
         case .restoreVersion: .character("r")
+        case .createOutside: .character("y")
         }
     }
 
@@ -33,6 +40,7 @@ public enum Confirmation: Equatable, Sendable {
         case .discardForm: "esc again discards what you typed in this form"
         case let .removeRecent(path): "x again removes “\((path as NSString).lastPathComponent)” from the list (the document stays)"
         case let .restoreVersion(_, version, summary): "r again restores \(version) “\(summary)” as a new version (u undoes it) · any other key cancels"
+        case let .createOutside(resolved): "\(resolved) is outside the current folder: create it there? y yes · n no"
         }
     }
 }

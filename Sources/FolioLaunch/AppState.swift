@@ -305,6 +305,8 @@ public struct AppState: Equatable, Sendable {
     public var knownEditors: [String] = []
     /// The home folder, for `~/` in a template source path.
     public var home: String?
+    /// The folder a new document's destination is resolved in (the process's current folder; set by the run loop).
+    public var currentFolder: String?
     /// The terminal's size, set by the run loop before each key (for fields and lists that scroll).
     public var columns = 80
     public var rows = 24

@@ -4,7 +4,7 @@ import FolioTerminal
 
 extension AppState {
     /// Keys while a command's prompt or form is open (text editing is done before, in `editPromptText`): ⏎ checks the
-    /// field and moves to the next, on the last it checks them all and runs the command; Tab/↓ and ⇧Tab/↑ move
+    /// field and moves to the next one still needing a value, or runs the command when none does; Tab/↓ and ⇧Tab/↑ move
     /// between fields; ←/→ or a letter choose on a field with choices; ^O edits a text field in `$VISUAL`/`$EDITOR`;
     /// Esc cancels. Values are kept on every error.
     mutating func promptKey(_ key: Key, prompt: inout EditorPrompt, editor: inout EditorState, effects: inout [AppEffect]) {
@@ -13,8 +13,7 @@ extension AppState {
         case .escape: editor.prompt = nil; return
         case .enter:
             if !prompt.check(prompt.asking) { break }
-            if !prompt.onLastField { prompt.move(by: 1); break }
-            if !prompt.checkAll() { break }
+            if let next = prompt.nextNeedingValue { prompt.asking = next; prompt.choiceTyped = ""; break }
             editor.prompt = nil
             effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments, base: prompt.base, selection: prompt.selection))
             if prompt.command.needsSelection || prompt.names.contains(where: EditorCommand.isItemArgument) {
@@ -25,7 +24,7 @@ extension AppState {
         case .backTab, .up: prompt.move(by: -1)
         case .left where !choices.isEmpty: prompt.choose(by: -1)
         case .right where !choices.isEmpty, .character(" ") where !choices.isEmpty: prompt.choose(by: 1)
-        case let .character(letter) where !choices.isEmpty: prompt.choose(startingWith: letter)
+        case let .character(letter) where !choices.isEmpty: prompt.choose(typing: letter)
         case .ctrl("o") where prompt.argument(prompt.asking).isFreeText:
             effects.append(.editArgumentText(prompt.input.text))
         default: break

@@ -22,6 +22,8 @@ public struct EditorPrompt: Equatable, Sendable {
     public var selection: CommandSelection? = nil
     /// The fields' texts as the form opened (a form still equal to them has nothing to lose).
     public var initial: [String]
+    /// What was typed on the focused choice field, to pick a choice by its first letters.
+    var choiceTyped = ""
 
     /// A prompt asking the arguments that are nil in `values`, the focused one (`asking`) holding `input`.
     public init(command: EditorCommand, values: [String?], names: [String], input: TextField = TextField(), asking: Int,
@@ -69,17 +71,16 @@ public struct EditorPrompt: Equatable, Sendable {
         guard let here = fields.firstIndex(of: asking) else { return }
         if !check(asking), step > 0 { return }
         asking = fields[min(fields.count - 1, max(0, here + step))]
+        choiceTyped = ""
     }
 
-    /// Whether the focus is on the last asked field (⏎ there runs the command).
-    var onLastField: Bool { asked.last == asking }
-
-    /// Checks every field; focuses the first with a problem. True when all are acceptable.
-    mutating func checkAll() -> Bool {
-        for index in asked { check(index) }
-        guard let bad = asked.first(where: { problems[$0] != nil }) else { return true }
-        asking = bad
-        return false
+    /// The next field (after the focused one, then from the first) whose value its argument does not accept yet,
+    /// nil when every one does (then ⏎ runs the command).
+    var nextNeedingValue: Int? {
+        let fields = asked
+        let here = fields.firstIndex(of: asking) ?? 0
+        let order = fields[(here + 1)...] + fields[..<here]
+        return order.first { argument($0).problem(with: inputs[$0].text) != nil }
     }
 
     /// On a field with choices, the next (`step` 1) or previous (-1) choice.
@@ -89,17 +90,21 @@ public struct EditorPrompt: Equatable, Sendable {
         let index = choices.firstIndex(of: input.text.trimmingCharacters(in: .whitespaces)) ?? (step > 0 ? -1 : 0)
         input = TextField(choices[(index + step + choices.count) % choices.count])
         problems[asking] = nil
+        choiceTyped = ""
     }
 
-    /// On a field with choices, the next choice starting with `letter` (typing "e" picks "ellipse").
-    mutating func choose(startingWith letter: Character) {
+    /// On a field with choices, the choice that starts with what was typed on it ("e" picks "ellipse", "re" then
+    /// "rect"); a letter no choice continues with starts again from that letter.
+    mutating func choose(typing letter: Character) {
         let choices = argument(asking).choices
-        let lower = String(letter).lowercased()
-        let current = choices.firstIndex(of: input.text) ?? -1
-        let order = choices.indices.map { (current + 1 + $0) % choices.count }
-        guard let found = order.first(where: { choices[$0].lowercased().hasPrefix(lower) }) else { return }
-        input = TextField(choices[found])
-        problems[asking] = nil
+        for typed in [choiceTyped + String(letter), String(letter)] {
+            if let found = choices.first(where: { $0.lowercased().hasPrefix(typed.lowercased()) }) {
+                input = TextField(found)
+                choiceTyped = typed
+                problems[asking] = nil
+                return
+            }
+        }
     }
 
     /// The arguments to run the command with: trailing optional arguments left empty are left out, as on the

@@ -86,6 +86,7 @@ public enum LaunchApp {
         state.settings = services.settings
         state.knownEditors = services.editorIDs
         state.home = environment["HOME"]
+        state.currentFolder = FileManager.default.currentDirectoryPath
         state.message = services.message
         state.recent = RecentList.withBadges(state.recent, from: services.recent)
         if let form = services.form, let failure = services.message { state.returningToForm(form, failure: failure) }
@@ -303,7 +304,7 @@ public enum LaunchApp {
             }
             return grid
         case let .picker(picker): return Screens.picker(picker, sources: state.templates, width: width, height: height, tick: state.tick)
-        case let .form(form): return Screens.form(form, width: width, height: height)
+        case let .form(form): return Screens.form(form, width: width, height: height, currentFolder: state.currentFolder, home: state.home)
         case let .editor(editor):
             guard let document = services.document else { return CellGrid(width: width, height: height) }
             return Screens.editor(editor, view: view ?? document.editor, width: width, height: height, now: now)

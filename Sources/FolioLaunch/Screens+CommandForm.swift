@@ -122,7 +122,7 @@ extension Screens {
 
     /// The command bar under a form: the keys it takes (⏎ runs on the last field).
     static func commandFormHints(_ prompt: EditorPrompt) -> String {
-        var parts = [prompt.onLastField ? "⏎ run" : "⏎ next", "tab ↑↓ fields"]
+        var parts = [prompt.nextNeedingValue == nil ? "⏎ run" : "⏎ next", "tab ↑↓ fields"]
         if !prompt.argument(prompt.asking).choices.isEmpty { parts.append("←→ choose") }
         if prompt.argument(prompt.asking).isFreeText { parts.append("^O $EDITOR") }
         parts.append("esc cancel")

@@ -135,7 +135,7 @@ public enum Screens {
         var top = 2
         if case let .template(template) = state.purpose, !template.summary.isEmpty, height >= 12 { top = 4 }
         let bottom = max(top, height - 1)
-        let heights = state.fields.map { $0.message == nil ? 1 : 2 }
+        let heights = state.fields.map { $0.message == nil && !FormState.isDestination($0) ? 1 : 2 }  // a destination shows where it resolves
         let spaced = heights.reduce(0, +) + heights.count <= bottom - top
         let step = spaced ? 1 : 0
         var scroll = min(max(0, state.scroll), max(0, state.fields.count - 1))
@@ -158,7 +158,7 @@ public enum Screens {
 
     /// The variable form: fields with values, choices and messages, and the destination; scrolled to the focused
     /// field when they do not all fit (the title bar says which fields are shown).
-    public static func form(_ state: FormState, width: Int, height: Int) -> CellGrid {
+    public static func form(_ state: FormState, width: Int, height: Int, currentFolder: String? = nil, home: String? = nil) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         let layout = formLayout(state, width: width, height: height)
         let shown = layout.rows.map(\.field)
@@ -183,6 +183,8 @@ public enum Screens {
             }
             if let message = field.message {
                 grid.put("✗ " + message, x: 3, y: y + 1, style: theme.error, maxWidth: max(0, width - 4))
+            } else if FormState.isDestination(field) {
+                drawResolvedDestination(field, folder: currentFolder, home: home, x: layout.valueX, y: y + 1, into: &grid)
             }
         }
         return grid
