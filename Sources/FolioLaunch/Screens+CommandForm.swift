@@ -10,8 +10,8 @@ extension Screens {
         var labelWidth: Int
         var valueX: Int
         var valueWidth: Int
-        /// The rows inside the box: a field's row (its index in `names`) or its problem's row.
-        var rows: [(field: Int, problem: Bool)]
+        /// The rows inside the box: a field's row (its index in `names`), or a line of its problem (wrapped).
+        var rows: [(field: Int, problem: String?)]
         static func == (a: Self, b: Self) -> Bool {
             a.x == b.x && a.y == b.y && a.width == b.width && a.height == b.height && a.valueWidth == b.valueWidth
                 && a.rows.map(\.field) == b.rows.map(\.field) && a.rows.map(\.problem) == b.rows.map(\.problem)
@@ -38,16 +38,19 @@ extension Screens {
         let hintWidth = (prompt.asked.map { DisplayWidth.width(of: prompt.argument($0).expectation) }.max() ?? 0) + 2
         let roomForValue = x + boxWidth - 2 - valueX
         let valueWidth = max(1, roomForValue - hintWidth >= 14 ? roomForValue - hintWidth : roomForValue)
-        var lines: [(field: Int, problem: Bool)] = []
+        var lines: [(field: Int, problem: String?)] = []
+        let problemWidth = max(8, x + boxWidth - 2 - (x + 4) - 2)
         for index in prompt.asked {
-            lines.append((index, false))
-            if prompt.problems[index] != nil { lines.append((index, true)) }
+            lines.append((index, nil))
+            if let problem = prompt.problems[index] {
+                lines += wrapped(problem, width: problemWidth).enumerated().map { (index, ($0.offset == 0 ? "✗ " : "  ") + $0.element) }
+            }
         }
         let subject = commandFormSubject(prompt) == nil ? 0 : 1
         let room = max(1, bodyBottom - bodyTop - 2 - subject)
         var first = 0
         if lines.count > room, let focusLine = lines.firstIndex(where: { $0.field == prompt.asking }) {
-            let focusEnd = focusLine + (lines.indices.contains(focusLine + 1) && lines[focusLine + 1].problem ? 1 : 0)
+            let focusEnd = (lines.lastIndex { $0.field == prompt.asking }) ?? focusLine
             first = min(max(0, focusEnd - room + 1), lines.count - room)
         }
         let shown = Array(lines.dropFirst(first).prefix(room))
@@ -80,8 +83,8 @@ extension Screens {
         }
         for line in layout.rows {
             grid.put("│", x: x, y: row, style: theme.border); grid.put("│", x: x + w - 1, y: row, style: theme.border)
-            if line.problem {
-                grid.put("✗ " + (prompt.problems[line.field] ?? ""), x: layout.valueX, y: row, style: theme.error, maxWidth: max(0, x + w - 2 - layout.valueX))
+            if let problem = line.problem {
+                grid.put(problem, x: x + 4, y: row, style: theme.error, maxWidth: max(0, w - 6))
             } else {
                 drawCommandField(prompt, index: line.field, layout: layout, y: row, into: &grid)
             }
@@ -118,6 +121,26 @@ extension Screens {
         if !hint.isEmpty, argument.choices.isEmpty, hintX + DisplayWidth.width(of: hint) <= layout.x + layout.width - 2 {
             grid.put(hint, x: hintX, y: y, style: theme.subtitle)
         }
+    }
+
+    /// `text` in lines of at most `width` cells, broken between words (a word wider than a line is cut into pieces).
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let candidate = line.isEmpty ? word : line + " " + word
+            if DisplayWidth.width(of: candidate) <= width { line = candidate; continue }
+            if !line.isEmpty { lines.append(line) }
+            var rest = word
+            while DisplayWidth.width(of: rest) > width {
+                let piece = DisplayWidth.truncate(rest, to: width, ellipsis: "")
+                guard !piece.isEmpty else { break }
+                lines.append(piece)
+                rest = String(rest.dropFirst(piece.count))
+            }
+            line = rest
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// The command bar under a form: the keys it takes (⏎ runs on the last field).

@@ -119,35 +119,42 @@ final class OutlineCursorTests: XCTestCase {
         return nil
     }
 
+    func fieldTexts(_ state: AppState) -> [String]? {
+        if case let .editor(editor) = state.screen { return editor.prompt?.inputs.map(\.text) }
+        return nil
+    }
+
     func testGivenAStoryOutlineThenEveryActAndSceneRowIsAnItemWithItsPositionAndTheTextBelowIsNot() {
-        XCTAssertEqual(ViewLines.outlineLayout(outline), ItemLayout(count: 4, headerLines: 1, paths: [[1], [1, 1], [1, 2], [2]]))
+        var expected = ItemLayout(count: 4, headerLines: 1, paths: [[1], [1, 1], [1, 2], [2]])
+        expected.titles = ["Act I: Departure", "The Call", "Silence", "Act II: Return"]
+        XCTAssertEqual(ViewLines.outlineLayout(outline), expected)
         XCTAssertEqual(ViewLines.itemIndex(">  1.2 Silence    0 words", in: ViewLines.outlineLayout(outline)), 2)
         XCTAssertNil(ViewLines.itemPath("  1.x Odd"))
         XCTAssertNil(ViewLines.itemPath("  99999999999999999999 overflow"), "never traps")
     }
 
-    func testGivenTheCursorOnScene12WhenAddSceneIsPressedThenACTIsSuggestedAs1() {
+    func testGivenTheCursorOnScene12WhenAddSceneIsPressedThenACTIsSuggestedAs1AndTheTitleIsAsked() {
         let (asking, _) = run([.character("a")], from: story(cursor: 2))
-        XCTAssertEqual(promptText(asking), "1")
-        let (_, effects) = run([.enter] + "Storm".map(Key.character) + [.enter], from: asking)
+        XCTAssertEqual(fieldTexts(asking), ["1", ""])
+        XCTAssertEqual(promptText(asking), "", "the focus is on the title, after the position")
+        let (_, effects) = run("Storm".map(Key.character) + [.enter], from: asking)
         XCTAssertEqual(effects, [.runEditorCommand("add-scene", arguments: ["1", "Storm"], base: "c1", selection: CommandSelection(cursor: 2))])
     }
 
     func testGivenTheCursorOnAct2WhenAddSceneIsPressedThenACTIsSuggestedAs2() {
-        XCTAssertEqual(promptText(run([.character("a")], from: story(cursor: 3)).0), "2")
+        XCTAssertEqual(fieldTexts(run([.character("a")], from: story(cursor: 3)).0)?.first, "2")
     }
 
-    func testGivenTheCursorOnScene12WhenSetTextIsPressedThenACTThenSCENEAreSuggestedAndTEXTIsNot() {
-        let (act, _) = run([.character("e")], from: story(cursor: 2))
-        XCTAssertEqual(promptText(act), "1")
-        let (sceneAsked, _) = run([.enter], from: act)
-        XCTAssertEqual(promptText(sceneAsked), "2")
-        let (text, _) = run([.enter], from: sceneAsked)
-        XCTAssertEqual(promptText(text), "")
+    func testGivenTheCursorOnScene12WhenSetTextIsPressedThenACTAndSCENEAreSuggestedAndTEXTIsFocused() {
+        let (form, _) = run([.character("e")], from: story(cursor: 2))
+        XCTAssertEqual(fieldTexts(form), ["1", "2", ""])
+        guard case let .editor(editor) = form.screen else { return XCTFail("expected the editor") }
+        XCTAssertEqual(editor.prompt?.asking, 2)
     }
 
     func testGivenTheCursorOnAnActWhenSetTextIsPressedThenSCENEIsAskedEmpty() {
-        let (act, _) = run([.character("e")], from: story(cursor: 0))
-        XCTAssertEqual(promptText(run([.enter], from: act).0), "")
+        let (form, _) = run([.character("e")], from: story(cursor: 0))
+        XCTAssertEqual(fieldTexts(form), ["1", "", ""])
+        XCTAssertEqual(promptText(form), "", "the focus is on SCENE")
     }
 }

@@ -188,10 +188,10 @@ final class FormValidationTests: XCTestCase {
         func itemLayout() -> ItemLayout? { nil }
     }
 
-    func testGoldenShapesPromptRefusingTriangleKeepsTheTextAndShowsWhy() {
-        let (state, _) = run([.character("a")] + typing("triangle") + [.enter], from: shapes())
+    func testGoldenShapesFormRefusingAnEmptyXKeepsTheOtherValuesAndShowsWhyOnX() {
+        let (state, _) = run([.character("a"), .right, .tab, .tab], from: shapes())
         guard case let .editor(editor) = state.screen else { return XCTFail("expected the editor") }
-        assertGolden(Screens.editor(editor, view: BlankView(), width: 60, height: 8).plainText(), "prompt-refused")
+        assertGolden(Screens.editor(editor, view: BlankView(), width: 60, height: 12).plainText(), "prompt-refused")
     }
 
     func testGoldenOpenFormBackWithItsError() {
