@@ -37,7 +37,7 @@ extension AppState {
         let values: [String?] = names.indices.map { asked.contains($0) ? nil : ($0 < arguments.count ? arguments[$0] : "") }
         var prompt = EditorPrompt(command: command, values: values, names: names, asking: first, base: base, selection: selection)
         for index in asked { prompt.inputs[index] = TextField(index < arguments.count ? arguments[index] : "") }
-        prompt.initial = prompt.inputs.map(\.text)
+        prompt.initial = prompt.inputs.map { _ in "" }  // the values were typed: ^Q asks before losing them
         // The first argument name among the failure's words ("W must be…: got '0' (usage: add rect|ellipse X Y W H)").
         let withoutUsage = failure.range(of: " (usage:").map { String(failure[..<$0.lowerBound]) } ?? failure
         let words = withoutUsage.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init)
