@@ -145,7 +145,8 @@ extension Screens {
 
     /// The command bar under a form: the keys it takes (⏎ runs on the last field).
     static func commandFormHints(_ prompt: EditorPrompt) -> String {
-        var parts = [prompt.nextNeedingValue == nil ? "⏎ run" : "⏎ next", "tab ↑↓ fields"]
+        let runs = prompt.nextNeedingValue == nil && prompt.argument(prompt.asking).problem(with: prompt.input.text) == nil
+        var parts = [runs ? "⏎ run" : "⏎ next", "tab ↑↓ fields"]
         if !prompt.argument(prompt.asking).choices.isEmpty { parts.append("←→ choose") }
         if prompt.argument(prompt.asking).isFreeText { parts.append("^O $EDITOR") }
         parts.append("esc cancel")

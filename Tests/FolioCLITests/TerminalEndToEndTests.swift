@@ -166,7 +166,7 @@ final class TerminalEndToEndTests: XCTestCase {
         try keys("BSpace", "BSpace")
         try type("99")
         try keys("Enter")
-        waitFor(text: "✗ checklist move")
+        waitFor(text: "✗ To 99 is out of range 1…14")  // the editor's refusal, on the field it names, by its label
         XCTAssertEqual(folioLog(document).count, 3)
 
         // The refused prompt keeps its text, so ^Q asks once before losing it.
