@@ -5,7 +5,8 @@ import FolioTerminal
 extension AppState {
     /// Keys while a command's prompt or form is open (text editing is done before, in `editPromptText`): ⏎ checks the
     /// field and moves to the next one still needing a value, or runs the command when none does; Tab/↓ and ⇧Tab/↑ move
-    /// between fields; ←/→ or a letter choose on a field with choices; ^O edits a text field in `$VISUAL`/`$EDITOR`;
+    /// between fields; ←/→ or a letter choose on a field with choices; ^O edits a multi-line text field (`TEXT`) in
+    /// `$VISUAL`/`$EDITOR`;
     /// Esc cancels. Values are kept on every error.
     mutating func promptKey(_ key: Key, prompt: inout EditorPrompt, editor: inout EditorState, effects: inout [AppEffect]) {
         let choices = prompt.argument(prompt.asking).choices
@@ -25,7 +26,7 @@ extension AppState {
         case .left where !choices.isEmpty: prompt.choose(by: -1)
         case .right where !choices.isEmpty, .character(" ") where !choices.isEmpty: prompt.choose(by: 1)
         case let .character(letter) where !choices.isEmpty: prompt.choose(typing: letter)
-        case .ctrl("o") where prompt.argument(prompt.asking).isFreeText:
+        case .ctrl("o") where prompt.takesLines:
             effects.append(.editArgumentText(prompt.input.text))
         default: break
         }

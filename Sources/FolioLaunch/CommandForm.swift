@@ -51,6 +51,9 @@ public struct EditorPrompt: Equatable, Sendable {
         CommandArgument(usageWord: names.indices.contains(index) ? names[index] : "")
     }
 
+    /// Whether the focused field takes several lines (a `TEXT` argument): it can be edited in `$VISUAL`/`$EDITOR`.
+    var takesLines: Bool { names.indices.contains(asking) && EditorCommand.isMultiLineArgument(names[asking]) }
+
     /// Whether a field's text differs from what the form opened with.
     public var isEdited: Bool { asked.contains { inputs[$0].text != (initial.indices.contains($0) ? initial[$0] : "") } }
 

@@ -35,7 +35,8 @@ extension Screens {
         let labels = prompt.asked.map { DisplayWidth.width(of: prompt.argument($0).label) }
         let labelWidth = min(max(4, (labels.max() ?? 0) + 1), max(4, boxWidth / 3))
         let valueX = x + 2 + 2 + labelWidth
-        let hintWidth = (prompt.asked.map { DisplayWidth.width(of: prompt.argument($0).expectation) }.max() ?? 0) + 2
+        let hints = prompt.asked.map { EditorCommand.isMultiLineArgument(prompt.names[$0]) ? "^O: $EDITOR" : prompt.argument($0).expectation }
+        let hintWidth = (hints.map { DisplayWidth.width(of: $0) }.max() ?? 0) + 2
         let roomForValue = x + boxWidth - 2 - valueX
         let valueWidth = max(1, roomForValue - hintWidth >= 14 ? roomForValue - hintWidth : roomForValue)
         var lines: [(field: Int, problem: String?)] = []
@@ -116,7 +117,8 @@ extension Screens {
             if focused { grid.put("←→", x: min(cx, layout.valueX + layout.valueWidth - 2), y: y, style: theme.key) }
             end = max(end, cx)
         }
-        let hint = argument.expectation
+        let lines = EditorCommand.isMultiLineArgument(prompt.names[index])
+        let hint = lines ? "^O: $EDITOR" : argument.expectation
         let hintX = layout.valueX + layout.valueWidth + 2
         if !hint.isEmpty, argument.choices.isEmpty, hintX + DisplayWidth.width(of: hint) <= layout.x + layout.width - 2 {
             grid.put(hint, x: hintX, y: y, style: theme.subtitle)
@@ -148,7 +150,7 @@ extension Screens {
         let runs = prompt.nextNeedingValue == nil && prompt.argument(prompt.asking).problem(with: prompt.input.text) == nil
         var parts = [runs ? "⏎ run" : "⏎ next", "tab ↑↓ fields"]
         if !prompt.argument(prompt.asking).choices.isEmpty { parts.append("←→ choose") }
-        if prompt.argument(prompt.asking).isFreeText { parts.append("^O $EDITOR") }
+        if prompt.takesLines { parts.append("^O $EDITOR") }
         parts.append("esc cancel")
         return parts.joined(separator: " · ")
     }

@@ -168,6 +168,8 @@ final class CommandFormTests: XCTestCase {
         failed.editedArgumentText(nil, failure: "editor 'false': it exited with status 1; nothing was recorded")
         XCTAssertEqual(editorState(failed)?.prompt?.text, "First line")
         XCTAssertEqual(editorState(failed)?.prompt?.problems[2], "editor 'false': it exited with status 1; nothing was recorded")
+        // And a one-line field (the shapes' X) is not handed to an editor
+        XCTAssertEqual(run([.character("a"), .tab, .ctrl("o")], from: editor([Self.shapesAdd])).1, [])
     }
 
     func testGivenTextEditedInAnEditorThenItIsReadBackFromAPrivateFileThatIsRemoved() throws {
