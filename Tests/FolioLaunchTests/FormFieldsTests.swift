@@ -65,14 +65,6 @@ final class FormFieldsTests: XCTestCase {
         XCTAssertEqual(form(state)?.fields[0].message, "Name is required: it cannot be left empty")
     }
 
-    func testGivenAnOptionalFieldWithADefaultEmptiedWhenSubmittedThenItsAnswerIsEmptyNotTheDefault() {
-        // Given the subtitle emptied, the rest as they opened
-        let keys: [Key] = [.tab] + Array(repeating: .backspace, count: 7) + [.enter, .enter]
-        let (_, effects) = run(keys, from: storyForm())
-        // Then the answer is empty
-        XCTAssertEqual(effects, [.instantiate(templateID: "story", answers: ["name": "Demo", "subtitle": ""], destination: "docs/story")])
-    }
-
     func testGivenALongValueThenItsStartIsShownWhenTheFieldIsNotFocused() {
         // Given a long subtitle typed, then the focus moved to the destination
         let long = "The very long subtitle of a story that goes on and on past the box"
