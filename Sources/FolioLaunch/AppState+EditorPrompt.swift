@@ -57,6 +57,7 @@ extension EditorPrompt {
     /// and titles are suggestions: typing replaces them, arrows edit them. The focus starts after the position.
     func prefilled(from editor: EditorState) -> EditorPrompt {
         var prompt = self
+        prompt.positions = editor.items?.paths ?? []
         let path = editor.items.flatMap { items in editor.effectiveSelection.flatMap { items.paths.indices.contains($0.start) ? items.paths[$0.start] : nil } } ?? []
         var leading = true
         var numbers: [Int] = []

@@ -24,6 +24,8 @@ public struct EditorPrompt: Equatable, Sendable {
     public var initial: [String]
     /// What was typed on the focused choice field, to pick a choice by its first letters.
     var choiceTyped = ""
+    /// The positions of the view's items when the form opened ([2], [1, 3]), for the range of a position argument.
+    var positions: [[Int]] = []
 
     /// A prompt asking the arguments that are nil in `values`, the focused one (`asking`) holding `input`.
     public init(command: EditorCommand, values: [String?], names: [String], input: TextField = TextField(), asking: Int,
@@ -49,6 +51,24 @@ public struct EditorPrompt: Equatable, Sendable {
     /// The argument at `index` as its usage word declares it.
     public func argument(_ index: Int) -> CommandArgument {
         CommandArgument(usageWord: names.indices.contains(index) ? names[index] : "")
+    }
+
+    /// The range of a leading position argument as the view's items show it: ACT from 1 to the last act, SCENE from 1
+    /// to the last scene of the act the ACT field names; nil for other arguments or when the view does not tell.
+    func positionRange(_ index: Int) -> ClosedRange<Int>? {
+        guard names.indices.contains(index), argument(index).kind != .text,
+              names[...index].allSatisfy({ CommandArgument(usageWord: $0).kind != .text && !EditorCommand.isItemArgument($0) }) else { return nil }
+        let prefix = (0..<index).map { Int(inputs[$0].text.trimmingCharacters(in: .whitespaces)) }
+        guard !prefix.contains(nil) else { return nil }
+        let known = prefix.compactMap { $0 }
+        let last = positions.filter { $0.count == index + 1 && Array($0.prefix(index)) == known }.compactMap(\.last).max()
+        return last.map { 1...max(1, $0) }
+    }
+
+    /// What a field takes, in words: its range when the view tells it ("1 to 3"), else its usage's ("1 or more").
+    func expectation(_ index: Int) -> String {
+        if let range = positionRange(index) { return range.lowerBound == range.upperBound ? "only \(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)" }
+        return argument(index).expectation
     }
 
     /// Whether the focused field takes several lines (a `TEXT` argument): it can be edited in `$VISUAL`/`$EDITOR`.

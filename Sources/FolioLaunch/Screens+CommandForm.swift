@@ -35,7 +35,7 @@ extension Screens {
         let labels = prompt.asked.map { DisplayWidth.width(of: prompt.argument($0).label) }
         let labelWidth = min(max(4, (labels.max() ?? 0) + 1), max(4, boxWidth / 3))
         let valueX = x + 2 + 2 + labelWidth
-        let hints = prompt.asked.map { EditorCommand.isMultiLineArgument(prompt.names[$0]) ? "^O: $EDITOR" : prompt.argument($0).expectation }
+        let hints = prompt.asked.map { EditorCommand.isMultiLineArgument(prompt.names[$0]) ? "^O: $EDITOR" : prompt.expectation($0) }
         let hintWidth = (hints.map { DisplayWidth.width(of: $0) }.max() ?? 0) + 2
         let roomForValue = x + boxWidth - 2 - valueX
         let valueWidth = max(1, roomForValue - hintWidth >= 14 ? roomForValue - hintWidth : roomForValue)
@@ -118,7 +118,7 @@ extension Screens {
             end = max(end, cx)
         }
         let lines = EditorCommand.isMultiLineArgument(prompt.names[index])
-        let hint = lines ? "^O: $EDITOR" : argument.expectation
+        let hint = lines ? "^O: $EDITOR" : prompt.expectation(index)
         let hintX = layout.valueX + layout.valueWidth + 2
         if !hint.isEmpty, argument.choices.isEmpty, hintX + DisplayWidth.width(of: hint) <= layout.x + layout.width - 2 {
             grid.put(hint, x: hintX, y: y, style: theme.subtitle)

@@ -276,7 +276,8 @@ public enum Screens {
     /// The one-line prompt's label: " Rename item — Title: " (the argument's label, never its usage word).
     static func promptLabel(_ prompt: EditorPrompt) -> String {
         let argument = prompt.argument(prompt.asking)
-        let takes = argument.expectation.isEmpty ? "" : " (\(argument.expectation))"
+        let expectation = prompt.expectation(prompt.asking)
+        let takes = expectation.isEmpty ? "" : " (\(expectation))"
         return " \(prompt.command.title) — \(argument.label)\(takes): "
     }
 

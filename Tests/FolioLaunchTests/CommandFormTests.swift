@@ -103,6 +103,10 @@ final class CommandFormTests: XCTestCase {
         XCTAssertEqual(prompt?.inputs.map(\.text), ["1", "2", "", ""])
         XCTAssertEqual(prompt?.asking, 2)
         XCTAssertEqual(prompt?.asked.map { prompt?.argument($0).label ?? "" }, ["Act", "Scene", "To act", "To position"])
+        // And the positions show their range as the outline tells it: 2 acts, 2 scenes in act 1, 1 in act 2
+        XCTAssertEqual(prompt?.asked.map { prompt?.expectation($0) ?? "" }, ["1 to 2", "1 to 2", "1 or more", "1 or more"])
+        let (actTwo, _) = run([.up, .up] + typing("2"), from: form)
+        XCTAssertEqual(editorState(actTwo)?.prompt?.expectation(1), "only 1")
         // When the editor refuses TO_ACT 9
         let (submitted, effects) = run(typing("9") + [.tab] + typing("1") + [.enter], from: form)
         XCTAssertEqual(effects, [.runEditorCommand("move-scene", arguments: ["1", "2", "9", "1"], base: "c1", selection: CommandSelection(cursor: 2))])
