@@ -28,7 +28,9 @@ extension Screens {
         return filled.isEmpty ? nil : "On " + filled.joined(separator: ", ").lowercased()
     }
 
-    static func commandFormLayout(_ prompt: EditorPrompt, width: Int, height: Int) -> CommandFormLayout {
+    /// The layout of `prompt`'s form on a `width`×`height` editor frame; the box goes below (else above) row `keep`
+    /// (the cursor's item) when it fits there, so the item the command acts on stays in sight.
+    static func commandFormLayout(_ prompt: EditorPrompt, width: Int, height: Int, keep: Int? = nil) -> CommandFormLayout {
         let bodyTop = 1, bodyBottom = max(bodyTop, height - 2)  // the status line stays shown
         let boxWidth = max(0, min(width - 2, 76))
         let x = max(0, (width - boxWidth) / 2)
@@ -56,7 +58,10 @@ extension Screens {
         }
         let shown = Array(lines.dropFirst(first).prefix(room))
         let boxHeight = shown.count + 2 + subject
-        let y = bodyTop + max(0, (bodyBottom - bodyTop - boxHeight) / 3)
+        var y = bodyTop + max(0, (bodyBottom - bodyTop - boxHeight) / 3)
+        if let keep, keep >= y, keep < y + boxHeight {
+            if keep + 1 + boxHeight <= bodyBottom { y = keep + 1 } else if keep - boxHeight >= bodyTop { y = keep - boxHeight }
+        }
         return CommandFormLayout(x: x, y: y, width: boxWidth, height: boxHeight, labelWidth: labelWidth, valueX: valueX,
                                  valueWidth: valueWidth, rows: shown)
     }
@@ -64,8 +69,8 @@ extension Screens {
     /// A command's form over the editor's view: a box titled with the command, what it acts on, one row per field —
     /// its label (never the raw usage word), its value (a choice shown among the others, a suggestion dim), what it
     /// takes ("whole number", "optional") — and a field's problem in words under it.
-    static func drawCommandForm(_ prompt: EditorPrompt, into grid: inout CellGrid) {
-        let layout = commandFormLayout(prompt, width: grid.width, height: grid.height)
+    static func drawCommandForm(_ prompt: EditorPrompt, keep: Int? = nil, into grid: inout CellGrid) {
+        let layout = commandFormLayout(prompt, width: grid.width, height: grid.height, keep: keep)
         guard layout.width > 8, layout.height > 2 else { return }
         let (x, y, w) = (layout.x, layout.y, layout.width)
         grid.fill(Rect(x: x, y: y, width: w, height: layout.height), with: Cell())

@@ -234,7 +234,8 @@ public enum Screens {
         let barY = height - 1
         if let prompt = state.prompt, prompt.isForm {
             // A command's form over the view; its keys on the command bar.
-            drawCommandForm(prompt, into: &grid)
+            let cursorRow = numbered ? lines.prefix(bodyHeight).firstIndex { ViewLines.itemIndex($0, in: state.items) == state.cursor }.map { $0 + 1 } : nil
+            drawCommandForm(prompt, keep: cursorRow, into: &grid)
             grid.putLine(" " + commandFormHints(prompt), y: barY, style: theme.footer)
         } else if let prompt = state.prompt {
             // The one-line prompt replaces the command bar.

@@ -119,6 +119,16 @@ final class CommandFormTests: XCTestCase {
         XCTAssertEqual(again?.problems[2], "To act must be an act from 1 to 2: got '9'")
     }
 
+    func testGivenTheFormOpenAt60x16ThenTheItemItActsOnStaysInSight() {
+        // Given the cursor on scene 1.2; When `m` opens the form on a 60×16 terminal
+        let (form, _) = run([.character("m")], from: editor(Self.story, lines: Self.storyLines, cursor: 2, type: "org.folio.story"))
+        guard let shown = editorState(form) else { return }
+        let frame = Screens.editor(shown, view: Lines(lines: Self.storyLines), width: 60, height: 16).plainText()
+        // Then the box is beside the scene's row, not over it
+        XCTAssertTrue(frame.contains("1.2 Silence"), frame)
+        XCTAssertTrue(frame.contains("Move scene"), frame)
+    }
+
     // MARK: Prefill and the selection
 
     func testGivenTheCursorOnEggsWhenRenameIsPressedThenTheTitleStartsAsTheCurrentTitleReadyToReplaceOrEdit() {
