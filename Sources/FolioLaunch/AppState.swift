@@ -156,7 +156,7 @@ public struct EditorState: Equatable, Sendable {
     public var paletteFilter = TextField()
     /// The terminal's width (set by the run loop), for the prompt's horizontal scroll.
     public var columns: Int = 80
-    /// The one-line prompt asking a command's text arguments, when open.
+    /// The prompt (one argument) or form (several) asking a command's arguments, when open.
     public var prompt: EditorPrompt?
     /// A one-line message (an error from the plugin, a disabled command), cleared by the next key.
     public var message: String?

@@ -236,7 +236,9 @@ public enum Screens {
             // A command's form over the view; its keys on the command bar.
             let cursorRow = numbered ? lines.prefix(bodyHeight).firstIndex { ViewLines.itemIndex($0, in: state.items) == state.cursor }.map { $0 + 1 } : nil
             drawCommandForm(prompt, keep: cursorRow, into: &grid)
-            grid.putLine(" " + commandFormHints(prompt), y: barY, style: theme.footer)
+            if let message = state.message { grid.putLine(" ✗ " + message, y: barY, style: theme.error) } else {
+                grid.putLine(" " + commandFormHints(prompt), y: barY, style: theme.footer)
+            }
         } else if let prompt = state.prompt {
             // The one-line prompt replaces the command bar.
             let label = DisplayWidth.truncate(promptLabel(prompt), to: max(0, width * 2 / 3))

@@ -164,6 +164,16 @@ final class CommandFormTests: XCTestCase {
         XCTAssertNotNil(editorState(run([.character("v"), .down, .character("m")], from: editor(Self.checklist, lines: Self.checklistLines)).0)?.prompt)
     }
 
+    func testGivenTheKindChoiceWhenTextIsPastedThenItIsIgnoredWithAReasonAndTheChoiceStays() {
+        let (opened, _) = run([.character("a")], from: editor([Self.shapesAdd]))
+        let (pasted, effects) = run([.paste(PastedText("triangle"))], from: opened)
+        XCTAssertEqual(effects, [])
+        XCTAssertEqual(editorState(pasted)?.prompt?.input.text, "rect")
+        XCTAssertEqual(editorState(pasted)?.message, AppState.pasteIgnored("a text field, not a choice"))
+        guard let shown = editorState(pasted) else { return }
+        XCTAssertTrue(Screens.editor(shown, view: Lines(lines: []), width: 80, height: 16).plainText().contains("paste ignored"))
+    }
+
     // MARK: Long text
 
     func testGivenSetTextWhenCtrlOIsPressedThenTheTextGoesToTheUsersEditorAndWhatItSavedFillsTheField() {
