@@ -40,7 +40,7 @@ public enum Confirmation: Equatable, Sendable {
         case .discardForm: "esc again discards what you typed in this form"
         case let .removeRecent(path): "x again removes “\((path as NSString).lastPathComponent)” from the list (the document stays)"
         case let .restoreVersion(_, version, summary): "r again restores \(version) “\(summary)” as a new version (u undoes it) · any other key cancels"
-        case let .createOutside(resolved): "\(resolved) is outside the current folder: create it there? y yes · n no"
+        case let .createOutside(resolved): "y/n: create it outside the current folder? \(resolved)"
         }
     }
 }

@@ -54,7 +54,8 @@ extension Screens {
         guard let folder, let resolved = FormState.resolvedDestination(field.value, folder: folder, home: home) else { return }
         let outside = FormState.isOutside(resolved, folder: folder)
         let room = max(0, grid.width - x - 2)
-        let note = outside ? "  (outside the current folder)" : ""
+        var note = outside ? "  (outside the current folder)" : ""
+        if DisplayWidth.width(of: "→ " + resolved + note) > room { note = "" }  // the path first; its colour still says so
         var text = "→ " + resolved + note
         if DisplayWidth.width(of: text) > room {
             // Keep the end: cut from the start of the path.

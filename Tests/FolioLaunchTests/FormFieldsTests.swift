@@ -110,4 +110,17 @@ final class FormFieldsTests: XCTestCase {
         XCTAssertEqual(run([.tab, .tab, .enter], from: storyForm()).1,
                        [.instantiate(templateID: "story", answers: ["name": "Demo", "subtitle": "A story"], destination: "docs/story")])
     }
+
+    func testGoldenFormAskingAboutADestinationOutsideTheFolderAt60x16And160x45() {
+        let keys: [Key] = [.tab, .tab] + Array(repeating: .backspace, count: 10) + typing("a/../../etc") + [.enter]
+        for (w, h) in [(60, 16), (160, 45)] {
+            var start = storyForm()
+            start.columns = w; start.rows = h
+            let (asked, _) = run(keys, from: start)
+            guard let shown = form(asked) else { return }
+            var grid = Screens.form(shown, width: w, height: h, currentFolder: asked.currentFolder, home: asked.home)
+            Screens.decorate(&grid, state: asked, scene: scene)
+            assertGolden(grid.plainText(), "sizes/form-destination-\(w)x\(h)")
+        }
+    }
 }
