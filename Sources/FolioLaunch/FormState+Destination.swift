@@ -35,14 +35,23 @@ extension FormState {
     func resolvedDestination(folder: String, home: String?) -> String? {
         fields.first(where: Self.isDestination).flatMap { Self.resolvedDestination($0.value, folder: folder, home: home) }
     }
+
+    /// Whether the destination resolves outside both the current folder and the folder the form offered (the
+    /// scene's documents folder, where its first value pointed).
+    func destinationIsOutside(folder: String, home: String?) -> Bool {
+        guard let field = fields.first(where: Self.isDestination),
+              let resolved = Self.resolvedDestination(field.value, folder: folder, home: home) else { return false }
+        let offered = Self.resolvedDestination(field.initial, folder: folder, home: home).map { ($0 as NSString).deletingLastPathComponent }
+        return Self.isOutside(resolved, folder: folder) && offered.map { Self.isOutside(resolved, folder: $0) } ?? true
+    }
 }
 
 extension AppState {
-    /// The question to ask before submitting `form`: its destination is outside the current folder
-    /// (`a/../../etc`). Nil when there is nothing to ask (or the current folder is unknown).
+    /// The question to ask before submitting `form`: its destination is outside the current folder (`a/../../etc`)
+    /// and outside the folder the form offered. Nil when there is nothing to ask (or the current folder is unknown).
     func destinationQuestion(_ form: FormState) -> Confirmation? {
-        guard let folder = currentFolder, let resolved = form.resolvedDestination(folder: folder, home: home),
-              FormState.isOutside(resolved, folder: folder) else { return nil }
+        guard let folder = currentFolder, form.destinationIsOutside(folder: folder, home: home),
+              let resolved = form.resolvedDestination(folder: folder, home: home) else { return nil }
         return .createOutside(resolved: resolved)
     }
 }
@@ -52,7 +61,7 @@ extension Screens {
     /// current folder; the end of a long path is kept (it names the document).
     static func drawResolvedDestination(_ field: FormState.Field, folder: String?, home: String?, x: Int, y: Int, into grid: inout CellGrid) {
         guard let folder, let resolved = FormState.resolvedDestination(field.value, folder: folder, home: home) else { return }
-        let outside = FormState.isOutside(resolved, folder: folder)
+        let outside = FormState(title: "", purpose: .open, fields: [field], focus: 0).destinationIsOutside(folder: folder, home: home)
         let room = max(0, grid.width - x - 2)
         var note = outside ? "  (outside the current folder)" : ""
         if DisplayWidth.width(of: "→ " + resolved + note) > room { note = "" }  // the path first; its colour still says so

@@ -109,6 +109,9 @@ final class FormFieldsTests: XCTestCase {
         // And a destination inside the folder is created without asking
         XCTAssertEqual(run([.tab, .tab, .enter], from: storyForm()).1,
                        [.instantiate(templateID: "story", answers: ["name": "Demo", "subtitle": "A story"], destination: "docs/story")])
+        // As is one in the documents folder the scene offers, even outside the current folder
+        XCTAssertEqual(run([.tab, .tab, .enter], from: storyForm(folder: "~/Documents")).1,
+                       [.instantiate(templateID: "story", answers: ["name": "Demo", "subtitle": "A story"], destination: "~/Documents/story")])
     }
 
     func testGoldenFormAskingAboutADestinationOutsideTheFolderAt60x16And160x45() {
