@@ -66,6 +66,7 @@ extension AppState {
         let before = prompt.input.text
         guard prompt.input.handle(key) else { return false }
         prompt.input.reveal(width: max(1, editor.promptFieldWidth))
+        prompt.discardAsked = false
         if prompt.input.text != before { prompt.problems[prompt.asking] = nil }
         editor.prompt = prompt
         return true

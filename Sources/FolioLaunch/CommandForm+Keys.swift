@@ -7,10 +7,14 @@ extension AppState {
     /// field and moves to the next one still needing a value, or runs the command when none does; Tab/↓ and ⇧Tab/↑ move
     /// between fields; ←/→ or a letter choose on a field with choices; ^O edits a multi-line text field (`TEXT`) in
     /// `$VISUAL`/`$EDITOR`;
-    /// Esc cancels. Values are kept on every error.
+    /// Esc cancels (a form with typed values asks first: Esc again). Values are kept on every error.
     mutating func promptKey(_ key: Key, prompt: inout EditorPrompt, editor: inout EditorState, effects: inout [AppEffect]) {
         let choices = prompt.argument(prompt.asking).choices
+        let discarding = prompt.discardAsked
+        prompt.discardAsked = false
         switch key {
+        case .escape where prompt.isForm && prompt.isEdited && !discarding:
+            prompt.discardAsked = true  // several typed values are not thrown away by one key
         case .escape: editor.prompt = nil; return
         case .enter:
             if !prompt.check(prompt.asking) { break }

@@ -24,6 +24,8 @@ public struct EditorPrompt: Equatable, Sendable {
     public var initial: [String]
     /// What was typed on the focused choice field, to pick a choice by its first letters.
     var choiceTyped = ""
+    /// Whether Esc was pressed once on a form with typed values: Esc again discards them, any other key keeps them.
+    var discardAsked = false
     /// The positions of the view's items when the form opened ([2], [1, 3]), for the range of a position argument.
     var positions: [[Int]] = []
 

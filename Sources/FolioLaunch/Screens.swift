@@ -236,7 +236,9 @@ public enum Screens {
             // A command's form over the view; its keys on the command bar.
             let cursorRow = numbered ? lines.prefix(bodyHeight).firstIndex { ViewLines.itemIndex($0, in: state.items) == state.cursor }.map { $0 + 1 } : nil
             drawCommandForm(prompt, keep: cursorRow, into: &grid)
-            if let message = state.message { grid.putLine(" ✗ " + message, y: barY, style: theme.error) } else {
+            if let message = state.message { grid.putLine(" ✗ " + message, y: barY, style: theme.error) } else if prompt.discardAsked {
+                grid.putLine(" esc again discards what you typed in this form · any other key keeps it", y: barY, style: theme.key)
+            } else {
                 grid.putLine(" " + commandFormHints(prompt), y: barY, style: theme.footer)
             }
         } else if let prompt = state.prompt {

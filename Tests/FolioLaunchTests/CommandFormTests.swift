@@ -129,6 +129,22 @@ final class CommandFormTests: XCTestCase {
         XCTAssertTrue(frame.contains("Move scene"), frame)
     }
 
+    func testGivenAFormWithTypedValuesWhenEscIsPressedThenItAsksAndOnlyEscAgainDiscards() {
+        // Given the add form with X typed
+        let (typed, _) = run([.character("a"), .tab] + typing("12"), from: editor([Self.shapesAdd]))
+        // When Esc is pressed: the form stays and says so
+        let (asked, _) = run([.escape], from: typed)
+        XCTAssertEqual(editorState(asked)?.prompt?.inputs[1].text, "12")
+        guard let shown = editorState(asked) else { return }
+        XCTAssertTrue(Screens.editor(shown, view: Lines(lines: []), width: 80, height: 16).plainText().contains("esc again discards"))
+        // Then Esc again discards; another key keeps the form (and does what it does)
+        XCTAssertNil(editorState(run([.escape], from: asked).0)?.prompt)
+        XCTAssertEqual(editorState(run([.character("3")], from: asked).0)?.prompt?.inputs[1].text, "123")
+        XCTAssertNotNil(editorState(run([.character("3"), .escape], from: asked).0)?.prompt, "after typing, Esc asks again")
+        // And an untouched form closes at once
+        XCTAssertNil(editorState(run([.character("a"), .escape], from: editor([Self.shapesAdd])).0)?.prompt)
+    }
+
     // MARK: Prefill and the selection
 
     func testGivenTheCursorOnEggsWhenRenameIsPressedThenTheTitleStartsAsTheCurrentTitleReadyToReplaceOrEdit() {
