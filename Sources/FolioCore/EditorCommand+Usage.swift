@@ -8,14 +8,6 @@ extension EditorCommand {
     public var argumentNames: [String] { usage.split(separator: " ").dropFirst().map(String.init) }
     /// Whether an argument name is an item number the host fills in from the cursor or the selection.
     public static func isItemArgument(_ name: String) -> Bool { name == "N" || name == "ITEM" || name == "LINE" }
-
-    /// Whether the command acts on one item only: its item argument comes with a free-text argument (`rename N
-    /// TITLE`, `insert LINE TEXT`) — one text is one item's value, so a range cannot be given to it.
-    public var takesOneItem: Bool {
-        let names = argumentNames
-        guard names.contains(where: Self.isItemArgument) else { return false }
-        return names.contains { !Self.isItemArgument($0) && CommandArgument(usageWord: $0).isFreeText }
-    }
 }
 
 /// One argument of an editor command as its usage declares it: `rect|ellipse` (one of these words), `[COLOR]`
@@ -55,50 +47,15 @@ public struct CommandArgument: Equatable, Sendable {
         choices = parts.count > 1 && parts.allSatisfy { !$0.isEmpty } ? parts : []
     }
 
-    /// Whether any text is accepted (no choices, no number).
-    public var isFreeText: Bool { choices.isEmpty && kind == .text }
-
-    /// The argument as a person reads it: "TO_ACT" → "To act", "TO_POS" → "To position", "W" → "Width",
-    /// "rect|ellipse" → "Kind". Never the raw usage word.
-    public var label: String {
-        if !choices.isEmpty { return "Kind" }
-        let words = name.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == " " }).map { word -> String in
-            let upper = word.uppercased()
-            return Self.spelledOut[upper] ?? word.lowercased()
-        }
-        guard let first = words.first else { return name }
-        let joined = words.joined(separator: " ")
-        return first.count == 1 ? joined : first.prefix(1).uppercased() + joined.dropFirst()
-    }
-
-    /// Short usage words spelled out for labels.
-    static let spelledOut: [String: String] = [
-        "W": "width", "H": "height", "X": "X", "Y": "Y", "N": "item", "POS": "position", "NUM": "number", "IDX": "index",
-        "DESC": "description", "MSG": "message", "DIR": "folder", "SRC": "source", "DST": "destination",
-    ]
-
-    /// What the argument takes, in words, for a hint beside its field: "whole number", "1 or more", "rect or ellipse".
-    public var expectation: String {
-        var parts: [String] = []
-        if !choices.isEmpty { parts.append(choices.count == 2 ? choices.joined(separator: " or ") : "one of " + choices.joined(separator: ", ")) }
-        switch kind {
-        case .text: break
-        case .integer: parts.append("whole number")
-        case .positiveInteger: parts.append("1 or more")
-        }
-        if optional { parts.append("optional") }
-        return parts.joined(separator: ", ")
-    }
-
-    /// The problem with `text` as this argument, nil when acceptable, in words that name the argument by its label.
+    /// The problem with `text` as this argument, nil when acceptable.
     public func problem(with text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty { return optional ? nil : "\(label) is needed" }
+        if trimmed.isEmpty { return optional ? nil : "\(name) is needed (esc cancels)" }
         if !choices.isEmpty, !choices.contains(trimmed) { return "'\(trimmed)' is not one of \(choices.joined(separator: ", "))" }
         switch kind {
         case .text: return nil
-        case .integer: return Int(trimmed) == nil ? "\(label) must be a whole number, got '\(trimmed)'" : nil
-        case .positiveInteger: return (Int(trimmed) ?? 0) < 1 ? "\(label) must be a whole number of at least 1, got '\(trimmed)'" : nil
+        case .integer: return Int(trimmed) == nil ? "\(name) must be a whole number, got '\(trimmed)'" : nil
+        case .positiveInteger: return (Int(trimmed) ?? 0) < 1 ? "\(name) must be a whole number of at least 1, got '\(trimmed)'" : nil
         }
     }
 }

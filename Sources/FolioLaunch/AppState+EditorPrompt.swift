@@ -6,11 +6,9 @@ import FolioCore
 
 extension AppState {
     /// Asks the arguments `values` leaves nil (a one-line prompt for one, a form for several), prefilled from the
-    /// editor; nothing is asked when the command cannot take the selection — the reason is shown instead.
-    /// Returns false when it refused.
+    /// editor (`invoke` has refused a selection the command cannot take before this). False when nothing is asked.
     @discardableResult
     static func openPrompt(_ command: EditorCommand, values: [String?], base: String?, editor: inout EditorState) -> Bool {
-        if let refusal = selectionRefusal(command, editor: editor) { editor.message = refusal; return false }
         let names = command.argumentNames
         guard let first = values.indices.first(where: { values[$0] == nil }) else { return false }
         editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first, base: base,
@@ -18,10 +16,10 @@ extension AppState {
         return true
     }
 
-    /// Why `command` cannot act on the editor's selection, nil when it can: a command that sets one item's text
-    /// (`rename N TITLE`) takes one item, not a range.
+    /// Why `command` cannot act on the editor's selection, nil when it can: a command that takes one item
+    /// (`EditorCommand.takesOneItem`) is not given a range — said before anything is asked or run.
     static func selectionRefusal(_ command: EditorCommand, editor: EditorState) -> String? {
-        guard command.takesOneItem, let selection = editor.selection, selection.end > selection.start else { return nil }
+        guard command.takesOneItem(rangesDeclared: EditorCommand.declareRanges(editor.commands)), let selection = editor.selection, selection.end > selection.start else { return nil }
         let count = selection.end - selection.start + 1
         return "\(command.title) acts on one item, and \(count) are selected: esc ends the selection, then choose one"
     }

@@ -85,7 +85,7 @@ public struct EditorPrompt: Equatable, Sendable {
     @discardableResult
     mutating func check(_ index: Int) -> Bool {
         guard inputs.indices.contains(index) else { return true }
-        problems[index] = argument(index).problem(with: inputs[index].text)
+        problems[index] = argument(index).labelledProblem(with: inputs[index].text)
         return problems[index] == nil
     }
 

@@ -190,6 +190,18 @@ final class CommandFormTests: XCTestCase {
         XCTAssertTrue(Screens.editor(shown, view: Lines(lines: []), width: 80, height: 16).plainText().contains("paste ignored"))
     }
 
+    func testGivenAnEditorDeclaringRangesThenAPlainItemArgumentTakesOneItemAndARangeOneTakesARange() {
+        let toggle = EditorCommand(id: "toggle", title: "Toggle", needsSelection: true, usage: "toggle N")
+        let delete = EditorCommand(id: "delete", title: "Delete", needsSelection: true, usage: "delete N:range")
+        let rename = EditorCommand(id: "rename", title: "Rename", needsSelection: true, usage: "rename N TITLE")
+        // Given an editor that declares ranges: plain N is one item
+        XCTAssertTrue(toggle.takesOneItem(rangesDeclared: EditorCommand.declareRanges([toggle, delete])))
+        XCTAssertFalse(delete.takesOneItem(rangesDeclared: true))
+        // Given one that does not: an item with a free text is one item, an item alone is not refused
+        XCTAssertFalse(toggle.takesOneItem(rangesDeclared: EditorCommand.declareRanges([toggle, rename])))
+        XCTAssertTrue(rename.takesOneItem(rangesDeclared: false))
+    }
+
     // MARK: Long text
 
     func testGivenSetTextWhenCtrlOIsPressedThenTheTextGoesToTheUsersEditorAndWhatItSavedFillsTheField() {
@@ -236,7 +248,8 @@ final class CommandFormTests: XCTestCase {
         XCTAssertEqual(CommandArgument(usageWord: "W:int+").expectation, "1 or more")
         XCTAssertEqual(CommandArgument(usageWord: "X:int").expectation, "whole number")
         XCTAssertEqual(CommandArgument(usageWord: "[COLOR]").expectation, "optional")
-        XCTAssertEqual(CommandArgument(usageWord: "TO_ACT:int+").problem(with: ""), "To act is needed")
+        XCTAssertEqual(CommandArgument(usageWord: "TO_ACT:int+").labelledProblem(with: ""), "To act is needed")
+        XCTAssertEqual(CommandArgument(usageWord: "W:int+").labelledProblem(with: "0"), "Width must be a whole number of at least 1, got '0'")
     }
 
     func testGivenItemLinesThenTheirTitlesAreReadWithoutCheckBoxesOrColumnsAndACutTitleIsUnknown() {
