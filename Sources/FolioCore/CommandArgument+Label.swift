@@ -26,9 +26,9 @@ extension CommandArgument {
     public var isFreeText: Bool { choices.isEmpty && kind == .text }
 
     /// The argument as a person reads it: "TO_ACT" → "To act", "TO_POS" → "To position", "W" → "Width",
-    /// "rect|ellipse" → "Kind". Never the raw usage word.
+    /// "rect|ellipse" → "Kind", "red|green|blue" → "Color". Never the raw usage word.
     public var label: String {
-        if !choices.isEmpty { return "Kind" }
+        if !choices.isEmpty { return choices.allSatisfy { Self.colorNames.contains($0.lowercased()) } ? "Color" : "Kind" }
         let words = name.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == " " }).map { word -> String in
             Self.spelledOut[word.uppercased()] ?? word.lowercased()
         }
@@ -36,6 +36,12 @@ extension CommandArgument {
         let joined = words.joined(separator: " ")
         return first.count == 1 ? joined : first.prefix(1).uppercased() + joined.dropFirst()
     }
+
+    /// The terminal's color names (choices all among them are a color).
+    static let colorNames: Set<String> = [
+        "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "gray", "grey", "default",
+        "bright-black", "bright-red", "bright-green", "bright-yellow", "bright-blue", "bright-magenta", "bright-cyan", "bright-white",
+    ]
 
     /// Short usage words spelled out for labels.
     static let spelledOut: [String: String] = [

@@ -108,10 +108,11 @@ public struct EditorPrompt: Equatable, Sendable {
         return order.first { argument($0).problem(with: inputs[$0].text) != nil }
     }
 
-    /// On a field with choices, the next (`step` 1) or previous (-1) choice.
+    /// On a field with choices, the next (`step` 1) or previous (-1) choice; an optional field's cycle has "none" (empty).
     mutating func choose(by step: Int) {
-        let choices = argument(asking).choices
-        guard !choices.isEmpty else { return }
+        let argument = argument(asking)
+        guard !argument.choices.isEmpty else { return }
+        let choices = (argument.optional ? [""] : []) + argument.choices
         let index = choices.firstIndex(of: input.text.trimmingCharacters(in: .whitespaces)) ?? (step > 0 ? -1 : 0)
         input = TextField(choices[(index + step + choices.count) % choices.count])
         problems[asking] = nil

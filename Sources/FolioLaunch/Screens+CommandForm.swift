@@ -37,7 +37,9 @@ extension Screens {
         let labels = prompt.asked.map { DisplayWidth.width(of: prompt.argument($0).label) }
         let labelWidth = min(max(4, (labels.max() ?? 0) + 1), max(4, boxWidth / 3))
         let valueX = x + 2 + 2 + labelWidth
-        let hints = prompt.asked.map { EditorCommand.isMultiLineArgument(prompt.names[$0]) ? "^O: $EDITOR" : prompt.expectation($0) }
+        // Choices are drawn in their field, not as a hint.
+        let hints = prompt.asked.filter { prompt.argument($0).choices.isEmpty }
+            .map { EditorCommand.isMultiLineArgument(prompt.names[$0]) ? "^O: $EDITOR" : prompt.expectation($0) }
         let hintWidth = (hints.map { DisplayWidth.width(of: $0) }.max() ?? 0) + 2
         let roomForValue = x + boxWidth - 2 - valueX
         let valueWidth = max(1, roomForValue - hintWidth >= 14 ? roomForValue - hintWidth : roomForValue)
@@ -110,17 +112,7 @@ extension Screens {
         if argument.choices.isEmpty {
             input.draw(into: &grid, x: layout.valueX, y: y, width: layout.valueWidth, style: CellStyle(underline: true), focused: focused)
         } else {
-            var cx = layout.valueX
-            for choice in argument.choices {
-                let chosen = choice == input.text
-                let text = chosen ? "[\(choice)]" : " \(choice) "
-                var style = chosen ? CellStyle(bold: true) : theme.subtitle
-                if chosen, focused { style.reverse = true }
-                cx = grid.put(text, x: cx, y: y, style: style, maxWidth: max(0, layout.valueX + layout.valueWidth - cx))
-                cx += 1
-            }
-            if focused { grid.put("←→", x: min(cx, layout.valueX + layout.valueWidth - 2), y: y, style: theme.key) }
-            end = max(end, cx)
+            end = drawChoices(argument, chosen: input.text, focused: focused, x: layout.valueX, y: y, width: layout.valueWidth, into: &grid)
         }
         let lines = EditorCommand.isMultiLineArgument(prompt.names[index])
         let hint = lines ? "^O: $EDITOR" : prompt.expectation(index)
@@ -148,6 +140,32 @@ extension Screens {
         }
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// A choice field: every choice with the chosen one marked when they fit, else "‹ red › 2/8"; a color choice
+    /// with a swatch of it. Returns the column after what was drawn.
+    @discardableResult
+    static func drawChoices(_ argument: CommandArgument, chosen: String, focused: Bool, x: Int, y: Int, width: Int, into grid: inout CellGrid) -> Int {
+        let swatch = TerminalColor(parsing: chosen).map { _ in 3 } ?? 0
+        let full = argument.choices.map { $0 == chosen ? "[\($0)]" : " \($0) " }.joined(separator: " ")
+        var cx = x
+        var chosenStyle = CellStyle(bold: true)
+        if focused { chosenStyle.reverse = true }
+        if DisplayWidth.width(of: full) + swatch + (focused ? 3 : 0) <= width {
+            for choice in argument.choices {
+                let isChosen = choice == chosen
+                cx = grid.put(isChosen ? "[\(choice)]" : " \(choice) ", x: cx, y: y, style: isChosen ? chosenStyle : theme.subtitle) + 1
+            }
+        } else {
+            let position = argument.choices.firstIndex(of: chosen).map { "\($0 + 1)/\(argument.choices.count)" } ?? "\(argument.choices.count) choices"
+            cx = grid.put("‹ ", x: cx, y: y, style: theme.key)
+            cx = grid.put(chosen.isEmpty ? "none" : chosen, x: cx, y: y, style: chosenStyle, maxWidth: max(0, width - 12))
+            cx = grid.put(" › ", x: cx, y: y, style: theme.key)
+            cx = grid.put(position, x: cx, y: y, style: theme.subtitle) + 1
+        }
+        if let color = TerminalColor(parsing: chosen) { cx = grid.put("██", x: cx, y: y, style: CellStyle(foreground: color)) + 1 }
+        if focused, cx + 2 <= x + width { cx = grid.put("←→", x: cx, y: y, style: theme.key) }
+        return cx
     }
 
     /// The command bar under a form: the keys it takes (⏎ runs on the last field).

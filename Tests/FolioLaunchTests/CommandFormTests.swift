@@ -145,6 +145,31 @@ final class CommandFormTests: XCTestCase {
         XCTAssertNil(editorState(run([.character("a"), .escape], from: editor([Self.shapesAdd])).0)?.prompt)
     }
 
+    func testGivenColorsDeclaredAsChoicesThenTheFieldIsAColorPickerWithASwatchThatCanBeLeftEmpty() {
+        // Given the add command declaring its colors as an optional list (as the bundled Shapes does)
+        let add = EditorCommand(id: "add", title: "Add shape", shortcut: "a",
+                                usage: "add rect|ellipse X:int Y:int W:int+ H:int+ [black|red|green|yellow|blue|magenta|cyan|white]")
+        let (opened, _) = run([.character("a")], from: editor([add]))
+        let prompt = editorState(opened)?.prompt
+        XCTAssertEqual(prompt?.asked.map { prompt?.argument($0).label ?? "" }, ["Kind", "X", "Y", "Width", "Height", "Color"])
+        XCTAssertEqual(prompt?.inputs[5].text, "", "an optional color starts as none")
+        // When the colour field is reached and "r" typed
+        let keys: [Key] = [.tab] + typing("1") + [.tab] + typing("2") + [.tab] + typing("3") + [.tab] + typing("4") + [.tab, .character("r")]
+        let (picked, _) = run(keys, from: opened)
+        XCTAssertEqual(editorState(picked)?.prompt?.input.text, "red")
+        // Then at 60 columns it shows as "‹ red › 2/8" with a red swatch
+        guard let shown = editorState(picked) else { return }
+        let grid = Screens.editor(shown, view: Lines(lines: []), width: 60, height: 16)
+        assertGolden(grid.plainText(), "sizes/command-form-colors-60x16")
+        let row = (0..<16).first { grid.line($0).contains("‹ red ›") } ?? 0
+        let swatchX = (0..<60).first { grid[$0, row].grapheme == "█" } ?? 0
+        XCTAssertEqual(grid[swatchX, row].style.foreground, .named(.red))
+        // And ← from the first color comes back to none; ⏎ runs with the color
+        XCTAssertEqual(editorState(run([.left, .left], from: picked).0)?.prompt?.input.text, "")
+        XCTAssertEqual(editorState(run([.left, .left, .left], from: picked).0)?.prompt?.input.text, "white")
+        XCTAssertEqual(run([.enter], from: picked).1, [.runEditorCommand("add", arguments: ["rect", "1", "2", "3", "4", "red"], base: "c1", selection: CommandSelection(cursor: 0))])
+    }
+
     // MARK: Prefill and the selection
 
     func testGivenTheCursorOnEggsWhenRenameIsPressedThenTheTitleStartsAsTheCurrentTitleReadyToReplaceOrEdit() {
