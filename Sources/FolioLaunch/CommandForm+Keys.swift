@@ -6,8 +6,7 @@ extension AppState {
     /// Keys while a command's prompt or form is open (text editing is done before, in `editPromptText`): ⏎ checks the
     /// field and moves to the next one still needing a value, or runs the command when none does; Tab/↓ and ⇧Tab/↑ move
     /// between fields; ←/→ or a letter choose on a field with choices; ^O edits a multi-line text field (`TEXT`) in
-    /// `$VISUAL`/`$EDITOR`;
-    /// Esc cancels (a form with typed values asks first: Esc again). Values are kept on every error.
+    /// `$VISUAL`/`$EDITOR`; Esc cancels (a form with typed values asks first: Esc again). Values are kept on every error.
     mutating func promptKey(_ key: Key, prompt: inout EditorPrompt, editor: inout EditorState, effects: inout [AppEffect]) {
         let choices = prompt.argument(prompt.asking).choices
         let discarding = prompt.discardAsked
