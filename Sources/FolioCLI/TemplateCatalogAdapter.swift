@@ -97,12 +97,12 @@ final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
                                             pattern: variable.type == .string ? variable.pattern : nil, declaration: variable)
     }
 
-    /// The form's answers as the template takes them: empty answers to variables with a default are left out.
+    /// The form's answers as the template takes them: an emptied field is an empty answer, never the hidden default
+    /// (a field left as it opened holds the default itself).
     static func answers(_ form: [String: String], for template: Template) -> [String: JSONValue] {
         var given: [String: JSONValue] = [:]
         for variable in template.manifest.variables {
             guard let text = form[variable.name] else { continue }
-            if text.isEmpty, variable.default != nil { continue }
             given[variable.name] = .string(text)
         }
         return given

@@ -7,25 +7,7 @@ extension AppState {
     mutating func editorKey(_ key: Key, editor: inout EditorState, effects: inout [AppEffect]) {
         editor.message = nil
         if var prompt = editor.prompt {
-            switch key {
-            case .escape: editor.prompt = nil
-            case .enter:
-                let answer = prompt.text
-                if let problem = prompt.currentArgument?.problem(with: answer) { editor.message = problem; break }
-                prompt.values[prompt.asking] = answer
-                prompt.text = ""
-                if let next = prompt.values.indices.first(where: { prompt.values[$0] == nil }) {
-                    prompt.asking = next
-                    editor.prompt = prompt.suggesting(from: editor)
-                } else {
-                    editor.prompt = nil
-                    effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments, base: prompt.base, selection: prompt.selection))
-                    if prompt.command.needsSelection || prompt.names.contains(where: EditorCommand.isItemArgument) {
-                        editor.selectionAnchor = nil  // the range was given to the command, as a visual selection ends with it
-                    }
-                }
-            default: break
-            }
+            promptKey(key, prompt: &prompt, editor: &editor, effects: &effects)
             return
         }
         let last = max(0, (editor.items?.count ?? Int.max / 2) - 1)
@@ -86,6 +68,7 @@ extension AppState {
         case "folio.undo", "folio.redo": effects.append(.runEditorCommand(command.id)); return
         default: if invokingSharing(command, editor: &editor, effects: &effects) { return }
         }
+        if let refusal = Self.selectionRefusal(command, editor: editor) { editor.message = refusal; return }
         let target = editor.effectiveSelection
         if command.needsSelection, target == nil {
             editor.message = "\(command.title) needs a selection (v selects)"
@@ -99,9 +82,8 @@ extension AppState {
         }
         // Item numbers mean the items of the version shown now: the command applies to it.
         let base = editor.commitID.isEmpty ? nil : editor.commitID
-        if let first = values.indices.first(where: { values[$0] == nil }) {
-            editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first, base: base,
-                                         selection: editor.commandSelection).suggesting(from: editor)
+        if values.contains(where: { $0 == nil }) {
+            Self.openPrompt(command, values: values, base: base, editor: &editor)
             return
         }
         effects.append(.runEditorCommand(command.id, arguments: values.map { $0 ?? "" }, base: base, selection: editor.commandSelection))

@@ -1,61 +1,116 @@
 import Foundation
 import FolioCore
 
-// Checking each argument of an editor command as it is entered, what the command is run with, and asking again
-// after the editor refused it.
-
-extension EditorPrompt {
-    /// The argument being asked, as the usage declares it.
-    var currentArgument: CommandArgument? {
-        names.indices.contains(asking) ? CommandArgument(usageWord: names[asking]) : nil
-    }
-
-    /// The arguments to run the command with: trailing optional arguments left empty are left out, as on the
-    /// command line.
-    var submittedArguments: [String] {
-        var arguments = values.map { $0 ?? "" }
-        while let last = arguments.last, last.trimmingCharacters(in: .whitespaces).isEmpty,
-              names.indices.contains(arguments.count - 1), CommandArgument(usageWord: names[arguments.count - 1]).optional {
-            arguments.removeLast()
-        }
-        return arguments
-    }
-}
+// Opening a command's prompt or form from what is there (the cursor's item, its title), refusing a selection the
+// command cannot take before asking anything, and asking again after the editor refused the command.
 
 extension AppState {
-    /// The prompt again after the editor refused the command: the arguments kept, the one the failure names (else
-    /// the first one asked) asked again with its value ready to edit. Item numbers from the cursor are kept as they were.
+    /// Asks the arguments `values` leaves nil (a one-line prompt for one, a form for several), prefilled from the
+    /// editor (`invoke` has refused a selection the command cannot take before this). False when nothing is asked.
+    @discardableResult
+    static func openPrompt(_ command: EditorCommand, values: [String?], base: String?, editor: inout EditorState) -> Bool {
+        let names = command.argumentNames
+        guard let first = values.indices.first(where: { values[$0] == nil }) else { return false }
+        editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first, base: base,
+                                     selection: editor.commandSelection).prefilled(from: editor)
+        return true
+    }
+
+    /// Why `command` cannot act on the editor's selection, nil when it can: a command that takes one item
+    /// (`EditorCommand.takesOneItem`) is not given a range — said before anything is asked or run.
+    static func selectionRefusal(_ command: EditorCommand, editor: EditorState) -> String? {
+        guard command.takesOneItem(rangesDeclared: EditorCommand.declareRanges(editor.commands)), let selection = editor.selection, selection.end > selection.start else { return nil }
+        let count = selection.end - selection.start + 1
+        return "\(command.title) acts on one item, and \(count) are selected: esc ends the selection, then choose one"
+    }
+
+    /// The prompt again after the editor refused the command: every value kept, the failure (without its usage line)
+    /// on the field it names (else the first one asked), that field focused. Item numbers from the cursor are kept.
     public mutating func reopeningPrompt(after effect: AppEffect, failure: String) {
         guard case let .runEditorCommand(id, arguments, base, selection) = effect, case var .editor(editor) = screen,
               let command = editor.commands.first(where: { $0.id == id }) else { return }
         let names = command.argumentNames
         let asked = names.indices.filter { !EditorCommand.isItemArgument(names[$0]) }
         guard let first = asked.first else { return }
-        var values: [String?] = names.indices.map { $0 < arguments.count ? arguments[$0] : "" }
+        let values: [String?] = names.indices.map { asked.contains($0) ? nil : ($0 < arguments.count ? arguments[$0] : "") }
+        var prompt = EditorPrompt(command: command, values: values, names: names, asking: first, base: base, selection: selection)
+        for index in asked { prompt.inputs[index] = TextField(index < arguments.count ? arguments[index] : "") }
+        prompt.initial = prompt.inputs.map { _ in "" }  // the values were typed: ^Q asks before losing them
         // The first argument name among the failure's words ("W must be…: got '0' (usage: add rect|ellipse X Y W H)").
-        let words = failure.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
-        let named = words.lazy.compactMap { word in asked.first { CommandArgument(usageWord: names[$0]).name == word } }.first
-        let again = named ?? first
-        let text = values[again] ?? ""
-        values[again] = nil
-        editor.prompt = EditorPrompt(command: command, values: values, names: names, text: text, asking: again, base: base, selection: selection)
-        editor.message = failure
+        let withoutUsage = failure.range(of: " (usage:").map { String(failure[..<$0.lowerBound]) } ?? failure
+        let words = withoutUsage.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init)
+        let named = words.lazy.compactMap { word in asked.first { prompt.argument($0).name == word } }.first
+        prompt.asking = named ?? first
+        prompt.problems[prompt.asking] = EditorPrompt.shown(failure: failure, on: named.map { prompt.argument($0) })
+        editor.prompt = prompt
+        editor.message = prompt.isForm ? nil : prompt.problems[prompt.asking]
         screen = .editor(editor)
     }
 }
 
 extension EditorPrompt {
-    /// Suggests the argument being asked from the item under the cursor (the selection's first), ready to edit: a
-    /// command's leading whole-number arguments are that item's position as its line shows it — the story's
-    /// `add-scene ACT TITLE` on scene 2.3 suggests ACT 2, `set-text ACT SCENE TEXT` ACT 2 then SCENE 3.
-    func suggesting(from editor: EditorState) -> EditorPrompt {
-        guard text.isEmpty, names.indices.contains(asking), let items = editor.items, let target = editor.effectiveSelection,
-              items.paths.indices.contains(target.start) else { return self }
-        let path = items.paths[target.start]
-        let leading = names[...asking].allSatisfy { CommandArgument(usageWord: $0).kind != .text || EditorCommand.isItemArgument($0) }
-        guard leading, asking < path.count, CommandArgument(usageWord: names[asking]).kind != .text else { return self }
+    /// The fields started from what is there: a command's leading whole-number arguments are the position of the item
+    /// under the cursor as its line shows it (the story's `set-text ACT SCENE TEXT` on scene 2.3: ACT 2, SCENE 3); a
+    /// choice starts on its first choice; a rename's TITLE (or NAME) is the item's title as its line shows it. Numbers
+    /// and titles are suggestions: typing replaces them, arrows edit them. The focus starts after the position.
+    func prefilled(from editor: EditorState) -> EditorPrompt {
         var prompt = self
-        prompt.text = String(path[asking])
+        prompt.positions = editor.items?.paths ?? []
+        let path = editor.items.flatMap { items in editor.effectiveSelection.flatMap { items.paths.indices.contains($0.start) ? items.paths[$0.start] : nil } } ?? []
+        var leading = true
+        var numbers: [Int] = []
+        for index in names.indices {
+            let argument = argument(index)
+            let filled = values.indices.contains(index) && values[index] != nil
+            if !filled, !argument.choices.isEmpty, !argument.optional { prompt.inputs[index] = TextField(argument.choices[0]) }
+            let numeric = argument.kind != .text || EditorCommand.isItemArgument(names[index])
+            if !numeric { leading = false }
+            if leading, !filled, argument.kind != .text, index < path.count {
+                prompt.inputs[index] = .suggesting(String(path[index]))
+                numbers.append(path[index])
+            }
+        }
+        // The focus starts on the first field not already given by the cursor's position.
+        prompt.asking = asked.first { $0 >= numbers.count } ?? prompt.asking
+        if command.renamesItem, let title = prompt.currentTitle(editor: editor, numbers: numbers),
+           let index = asked.first(where: { ["TITLE", "NAME"].contains(argument($0).name) }) {
+            prompt.inputs[index] = .suggesting(title)
+        }
+        prompt.initial = prompt.inputs.map(\.text)
         return prompt
+    }
+
+    /// The title of the item the command acts on: the one its item argument names (the cursor's), else the one whose
+    /// position is the leading numbers prefilled (`rename-act ACT TITLE` on scene 1.2: act 1).
+    func currentTitle(editor: EditorState, numbers: [Int]) -> String? {
+        guard let items = editor.items else { return nil }
+        let index: Int?
+        if names.contains(where: EditorCommand.isItemArgument) {
+            index = editor.effectiveSelection?.start
+        } else {
+            index = numbers.isEmpty ? nil : items.paths.firstIndex(of: numbers)
+        }
+        guard let index, items.titles.indices.contains(index) else { return nil }
+        return items.titles[index]
+    }
+}
+
+extension EditorCommand {
+    /// Whether the command gives an existing item a new title (its id or title starts with "rename"): its form starts
+    /// from the current title.
+    var renamesItem: Bool { id.lowercased().hasPrefix("rename") || title.lowercased().hasPrefix("rename") }
+}
+
+extension ViewLines {
+    /// An item's title as its view line shows it: after the position, without a check box ("[ ] ", "[x] ") and
+    /// without a right-hand column set off by two or more spaces ("4 words"); nil when the line was cut ("…") or
+    /// shows nothing.
+    public static func itemTitle(_ line: String) -> String? {
+        guard itemPath(line) != nil else { return nil }
+        var rest = Substring(line).drop { $0 == ">" || $0 == " " || $0 == "›" }.drop { $0.isNumber || $0 == "." }.dropFirst()
+        for box in ["[ ] ", "[x] ", "[X] "] where rest.hasPrefix(box) { rest = rest.dropFirst(box.count) }
+        if let gap = rest.range(of: "  ") { rest = rest[..<gap.lowerBound] }
+        let title = rest.trimmingCharacters(in: .whitespaces)
+        return title.isEmpty || title.hasSuffix("…") ? nil : title
     }
 }

@@ -21,7 +21,7 @@ extension AppState {
             state.confirming = nil
             if key == question.key { return state.confirmed(question, scene: scene) }
             // Esc only takes the question back; another key is also handled as usual.
-            if key == .escape { return (state, []) }
+            if key == .escape || question.otherKeysOnlyCancel { return (state, []) }
         }
         if key == .ctrl("q") {
             if state.hasUnsavedText { state.confirming = .quit; return (state, []) }

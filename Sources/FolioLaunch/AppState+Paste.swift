@@ -35,7 +35,9 @@ extension AppState {
             state.screen = .form(form)
         case var .editor(editor):
             editor.message = nil
-            if var prompt = editor.prompt {
+            if let prompt = editor.prompt, !prompt.argument(prompt.asking).choices.isEmpty {
+                editor.message = Self.pasteIgnored("a text field, not a choice")
+            } else if var prompt = editor.prompt {
                 let name = prompt.names.indices.contains(prompt.asking) ? prompt.names[prompt.asking] : ""
                 prompt.input.insert(EditorCommand.isMultiLineArgument(name) ? paste.text : paste.oneLine)
                 editor.prompt = prompt

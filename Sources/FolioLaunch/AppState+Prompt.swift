@@ -14,6 +14,12 @@ public enum Confirmation: Equatable, Sendable {
     case removeRecent(path: String)
     /// `r` on a version in the history: `r` again restores it as a new version.
     case restoreVersion(commitID: String, version: String, summary: String)
+    /// ⏎ on a form whose destination resolves outside the current folder: `y` creates it there, any other key goes
+    /// back to the form (and does nothing else).
+    case createOutside(resolved: String)
+
+    /// Whether any other key only takes the question back (a y/n question), rather than also doing what it does.
+    var otherKeysOnlyCancel: Bool { if case .createOutside = self { return true } else { return false } }
 
     /// The key that confirms.
     var key: Key {
@@ -22,6 +28,7 @@ public enum Confirmation: Equatable, Sendable {
         case .discardSettings, .discardForm: .escape
         case .removeRecent: .character("x")
         case .restoreVersion: .character("r")
+        case .createOutside: .character("y")
         }
     }
 
@@ -33,6 +40,7 @@ public enum Confirmation: Equatable, Sendable {
         case .discardForm: "esc again discards what you typed in this form"
         case let .removeRecent(path): "x again removes “\((path as NSString).lastPathComponent)” from the list (the document stays)"
         case let .restoreVersion(_, version, summary): "r again restores \(version) “\(summary)” as a new version (u undoes it) · any other key cancels"
+        case let .createOutside(resolved): "y/n: create it outside the current folder? \(resolved)"
         }
     }
 }
@@ -54,8 +62,12 @@ extension EditorPrompt {
 extension AppState {
     /// The prompt's text-editing keys (characters, ←/→, Home/End, ^A/^E, ^U, ^W, ^K, ⌫, Del); false for other keys.
     static func editPromptText(_ key: Key, editor: inout EditorState) -> Bool {
-        guard var prompt = editor.prompt, prompt.input.handle(key) else { return false }
+        guard var prompt = editor.prompt, prompt.argument(prompt.asking).choices.isEmpty else { return false }
+        let before = prompt.input.text
+        guard prompt.input.handle(key) else { return false }
         prompt.input.reveal(width: max(1, editor.promptFieldWidth))
+        prompt.discardAsked = false
+        if prompt.input.text != before { prompt.problems[prompt.asking] = nil }
         editor.prompt = prompt
         return true
     }
@@ -65,6 +77,7 @@ extension EditorState {
     /// The cells the prompt's answer has on the command bar (the label takes the rest); set from the terminal width.
     var promptFieldWidth: Int {
         guard let prompt else { return 0 }
+        if prompt.isForm { return Screens.commandFormLayout(prompt, width: columns, height: max(viewRows + 3, 8)).valueWidth }
         return max(1, columns - DisplayWidth.width(of: Screens.promptLabel(prompt)))
     }
 }

@@ -98,7 +98,7 @@ extension AppState {
     /// settings edited and not saved.
     var hasUnsavedText: Bool {
         switch screen {
-        case let .editor(editor): return editor.prompt.map { !$0.text.isEmpty } ?? false
+        case let .editor(editor): return editor.prompt?.isEdited ?? false
         case let .form(form): return form.fields.contains { $0.value != $0.initial }
         case let .settings(settings): return settings.edited
         case let .sharing(page, _): return page.hasTypedText
@@ -130,6 +130,10 @@ extension AppState {
             return (state, [.removeRecent(path: path)])
         case let .restoreVersion(commitID, version, _):
             return confirmedRestore(commitID: commitID, version: version)
+        case .createOutside:
+            guard case let .form(form) = screen else { return (state, []) }
+            state.screen = Self.afterSubmit(form, previous: screen)
+            return (state, [Self.submit(form)])
         }
     }
 
@@ -268,6 +272,7 @@ extension AppState {
             if form.focus + 1 < form.fields.count { form.focus += 1; break }
             for index in form.fields.indices { form.fields[index].message = FormState.validate(form.fields[index]) }
             if let bad = form.fields.firstIndex(where: { $0.message != nil }) { form.focus = bad; break }
+            if let question = destinationQuestion(form) { confirming = question; break }
             effects.append(Self.submit(form))
             screen = Self.afterSubmit(form, previous: screen)
             return

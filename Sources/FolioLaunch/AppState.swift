@@ -37,6 +37,9 @@ public enum AppEffect: Equatable, Sendable {
     case checkTemplateSource(SourceCheck)
     /// Stop the plugin call in progress (Esc while it runs); it ends with a one-line failure, nothing changed.
     case cancelPluginCall
+    /// Edit the open form's text field in `$VISUAL`/`$EDITOR`, starting from `text`; the run loop gives the result to
+    /// `AppState.editedArgumentText`.
+    case editArgumentText(String)
     /// A request of the generic document view (read a file, edit one in the user's editor).
     case generic(GenericViewRequest)
     /// Pin or unpin a recent document (kept in the recent list's file).
@@ -84,7 +87,7 @@ public struct FormState: Equatable, Sendable {
         }
         public init(name: String, label: String, value: String, choices: [String], required: Bool, pattern: String?, message: String?,
                     declaration: FolioTemplates.TemplateVariable? = nil) {
-            self.name = name; self.label = label; self.input = TextField(value); self.choices = choices; self.required = required
+            self.name = name; self.label = label; self.input = .suggesting(value); self.choices = choices; self.required = required
             self.pattern = pattern; self.message = message; self.declaration = declaration; self.initial = value
         }
     }
@@ -105,7 +108,7 @@ public struct FormState: Equatable, Sendable {
 
     /// The validation message for `field`, nil when its value is acceptable.
     static func validate(_ field: Field) -> String? {
-        if field.required, field.value.trimmingCharacters(in: .whitespaces).isEmpty { return "\(field.label) is required" }
+        if field.required, field.value.trimmingCharacters(in: .whitespaces).isEmpty { return "\(field.label) is required: it cannot be left empty" }
         if let declaration = field.declaration { return declaration.problem(withAnswer: field.value) }
         if !field.choices.isEmpty, !field.choices.contains(field.value) { return "choose one of: \(field.choices.joined(separator: ", "))" }
         if let pattern = field.pattern, !field.value.isEmpty {
@@ -138,7 +141,7 @@ public struct EditorState: Equatable, Sendable {
     public var paletteFilter = TextField()
     /// The terminal's width (set by the run loop), for the prompt's horizontal scroll.
     public var columns: Int = 80
-    /// The one-line prompt asking a command's text arguments, when open.
+    /// The prompt (one argument) or form (several) asking a command's arguments, when open.
     public var prompt: EditorPrompt?
     /// A one-line message (an error from the plugin, a disabled command), cleared by the next key.
     public var message: String?
@@ -180,22 +183,6 @@ public struct EditorState: Equatable, Sendable {
     }
     /// The message log, from the palette (and `M` where the editor does not bind it).
     public static let messagesCommand = EditorCommand(id: "folio.messages", title: "Message log", shortcut: "M")
-}
-
-/// The one-line prompt for a command's text arguments: one question per argument, Enter confirms, Esc cancels.
-public struct EditorPrompt: Equatable, Sendable {
-    public var command: EditorCommand
-    /// The arguments so far (item numbers already filled in), in usage order, nil where still to ask.
-    public var values: [String?]
-    public var names: [String]
-    /// The answer being typed: text, cursor, scroll (`text` in AppState+Prompt.swift reads and sets it).
-    public var input = TextField()
-    /// The index in `names` being asked.
-    public var asking: Int
-    /// The version the window showed when the command started: item numbers refer to it, and the command applies to it.
-    public var base: String? = nil
-    /// The window's cursor and selection when the command started: the command gets them.
-    public var selection: CommandSelection? = nil
 }
 
 /// The settings screen: the editable fields and where Esc goes back to.
@@ -313,6 +300,8 @@ public struct AppState: Equatable, Sendable {
     public var knownEditors: [String] = []
     /// The home folder, for `~/` in a template source path.
     public var home: String?
+    /// The folder a new document's destination is resolved in (the process's current folder; set by the run loop).
+    public var currentFolder: String?
     /// The terminal's size, set by the run loop before each key (for fields and lists that scroll).
     public var columns = 80
     public var rows = 24

@@ -106,6 +106,7 @@ public enum LaunchApp {
         state.home = environment["HOME"]
         state.tabs = TabBar(titles: services.tabs.map(\.title), current: services.currentTab)
         state.takingMessages(from: services, at: Date())
+        state.currentFolder = FileManager.default.currentDirectoryPath
         state.recent = RecentList.withBadges(state.recent, from: services.recent)
         if let form = services.form, let failure = services.message { state.returningToForm(form, failure: failure) }
         var startEffects: [AppEffect] = []
@@ -196,6 +197,9 @@ public enum LaunchApp {
                                 services.document?.cancelPluginCall()
                             case let .generic(request):
                                 if GenericViewRuntime.carryOut(request, state: &state, services: services, terminal: terminal, environment: environment) { buffer.invalidate(); gate = FrameGate() }
+                            case let .editArgumentText(text):
+                                CommandFormEditing.carryOut(text, state: &state, terminal: terminal, environment: environment)
+                                buffer.invalidate(); gate = FrameGate()
                             case let .runCommand(arguments) where services.runCommand != nil:
                                 if background == nil, let runner = services.runCommand {
                                     let command = BackgroundCommand(arguments: arguments)
@@ -351,7 +355,7 @@ public enum LaunchApp {
             }
             return grid
         case let .picker(picker): return Screens.picker(picker, sources: state.templates, width: width, height: height, tick: state.tick)
-        case let .form(form): return Screens.form(form, width: width, height: height)
+        case let .form(form): return Screens.form(form, width: width, height: height, currentFolder: state.currentFolder, home: state.home)
         case let .editor(editor):
             guard let document = services.document else { return CellGrid(width: width, height: height) }
             return Screens.editor(editor, view: view ?? document.editor, width: width, height: height, now: now)

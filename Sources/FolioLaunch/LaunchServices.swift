@@ -141,6 +141,9 @@ public struct ItemLayout: Equatable, Sendable {
     /// Each item's position as its line shows it ([3], or [1, 2] in an outline), when known; commands' leading
     /// whole-number arguments are suggested from the one under the cursor.
     public var paths: [[Int]]
+    /// Each item's title as its line shows it (`ViewLines.itemTitle`), nil where it cannot be told whole; a
+    /// rename's form starts from it.
+    public var titles: [String?] = []
     public init(count: Int, headerLines: Int, paths: [[Int]] = []) { self.count = count; self.headerLines = headerLines; self.paths = paths }
 }
 

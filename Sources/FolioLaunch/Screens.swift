@@ -165,7 +165,7 @@ public enum Screens {
         var top = 2
         if case let .template(template) = state.purpose, !template.summary.isEmpty, height >= 12 { top = 4 }
         let bottom = max(top, height - 1)
-        let heights = state.fields.map { $0.message == nil ? 1 : 2 }
+        let heights = state.fields.map { $0.message == nil && !FormState.isDestination($0) ? 1 : 2 }  // a destination shows where it resolves
         let spaced = heights.reduce(0, +) + heights.count <= bottom - top
         let step = spaced ? 1 : 0
         var scroll = min(max(0, state.scroll), max(0, state.fields.count - 1))
@@ -189,7 +189,7 @@ public enum Screens {
 
     /// The variable form: fields with values, choices and messages, and the destination; scrolled to the focused
     /// field when they do not all fit (the title bar says which fields are shown).
-    public static func form(_ state: FormState, width: Int, height: Int) -> CellGrid {
+    public static func form(_ state: FormState, width: Int, height: Int, currentFolder: String? = nil, home: String? = nil) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         let layout = formLayout(state, width: width, height: height)
         let shown = layout.rows.map(\.field)
@@ -215,6 +215,8 @@ public enum Screens {
             }
             if let message = field.message {
                 grid.put("✗ " + message, x: 3, y: y + 1, style: theme.error, maxWidth: max(0, width - 4))
+            } else if FormState.isDestination(field) {
+                drawResolvedDestination(field, folder: currentFolder, home: home, x: layout.valueX, y: y + 1, into: &grid)
             }
         }
         if let browser = state.browser, let last = layout.rows.last { drawPathBrowser(browser, into: &grid, from: last.y + 2, x: layout.valueX) }
@@ -265,7 +267,16 @@ public enum Screens {
             if let sync, let phase = state.sharing?.phase, right.hasPrefix(sync) { grid.put(sync, x: rightX, y: statusY, style: syncStyle(phase)) }
         }
         let barY = height - 1
-        if let prompt = state.prompt {
+        if let prompt = state.prompt, prompt.isForm {
+            // A command's form over the view; its keys on the command bar.
+            let cursorRow = numbered ? lines.prefix(bodyHeight).firstIndex { ViewLines.itemIndex($0, in: state.items) == state.cursor }.map { $0 + 1 } : nil
+            drawCommandForm(prompt, keep: cursorRow, into: &grid)
+            if let message = state.message { grid.putLine(" ✗ " + message, y: barY, style: theme.error) } else if prompt.discardAsked {
+                grid.putLine(" esc again discards what you typed in this form · any other key keeps it", y: barY, style: theme.key)
+            } else {
+                grid.putLine(" " + commandFormHints(prompt), y: barY, style: theme.footer)
+            }
+        } else if let prompt = state.prompt {
             // The one-line prompt replaces the command bar.
             let label = DisplayWidth.truncate(promptLabel(prompt), to: max(0, width * 2 / 3))
             let labelWidth = DisplayWidth.width(of: label)
@@ -302,9 +313,12 @@ public enum Screens {
         return grid
     }
 
-    /// The one-line prompt's label: " Rename — TITLE: ".
+    /// The one-line prompt's label: " Rename item — Title: " (the argument's label, never its usage word).
     static func promptLabel(_ prompt: EditorPrompt) -> String {
-        " \(prompt.command.title) — \(prompt.currentArgument?.name ?? ""): "
+        let argument = prompt.argument(prompt.asking)
+        let expectation = prompt.expectation(prompt.asking)
+        let takes = expectation.isEmpty ? "" : " (\(expectation))"
+        return " \(prompt.command.title) — \(argument.label)\(takes): "
     }
 
     /// The palette: a filter line, then the commands that match, scrolled to keep the selected one shown.

@@ -10,10 +10,20 @@ public struct TextField: Equatable, Sendable {
     public private(set) var cursor: Int
     /// The first cell shown when the text is wider than its box (kept so the view does not jump while editing).
     public var scroll: Int = 0
+    /// Whether the text is a default or a suggestion not edited yet: it is shown dim and the first character typed
+    /// or pasted replaces it (moving or deleting edits it instead, as the text it is).
+    public private(set) var isSuggested = false
 
     public init(_ text: String = "", cursor: Int? = nil) {
         self.text = text
         self.cursor = min(max(0, cursor ?? text.count), text.count)
+    }
+
+    /// A field holding `text` as a suggestion (a default, a current value): dim until edited, replaced by typing.
+    public static func suggesting(_ text: String) -> TextField {
+        var field = TextField(text)
+        field.isSuggested = !text.isEmpty
+        return field
     }
 
     /// An editing action of a text field, bound to keys in `bindings`.
@@ -35,7 +45,7 @@ public struct TextField: Equatable, Sendable {
     ]
 
     /// The text replaced, cursor at its end.
-    public mutating func set(_ newText: String) { text = newText; cursor = newText.count; scroll = 0 }
+    public mutating func set(_ newText: String) { text = newText; cursor = newText.count; scroll = 0; isSuggested = false }
 
     /// Applies `key` if it edits text: a printable character is inserted at the cursor, the keys of `bindings` move
     /// or delete. Returns false for any other key (the screen handles it).
@@ -50,6 +60,7 @@ public struct TextField: Equatable, Sendable {
     /// Inserts `string` at the cursor and moves the cursor after it.
     public mutating func insert(_ string: String) {
         guard !string.isEmpty else { return }
+        if isSuggested { set("") }
         let index = text.index(text.startIndex, offsetBy: cursor)
         let before = String(text[..<index]), after = String(text[index...])
         text = before + string + after
@@ -58,6 +69,7 @@ public struct TextField: Equatable, Sendable {
     }
 
     public mutating func apply(_ edit: Edit) {
+        isSuggested = false
         switch edit {
         case .left: cursor = max(0, cursor - 1)
         case .right: cursor = min(text.count, cursor + 1)
@@ -126,10 +138,10 @@ public struct TextField: Equatable, Sendable {
 
     /// What a box `width` cells wide shows: the text from the scroll (a wide character cut by either edge shows as a
     /// blank) and the cursor's column inside the box.
-    public func window(width: Int) -> (text: String, cursorX: Int) {
+    public func window(width: Int, fromStart: Bool = false) -> (text: String, cursorX: Int) {
         guard width > 0 else { return ("", 0) }
         let cells = cells()
-        let start = visibleScroll(width: width, cells: cells)
+        let start = fromStart ? 0 : visibleScroll(width: width, cells: cells)
         var out = "", column = 0
         for cell in cells {
             let end = column + cell.width
@@ -143,10 +155,16 @@ public struct TextField: Equatable, Sendable {
     }
 
     /// Draws the field in a box at (`x`, `y`) `width` cells wide; with `focused`, the cell under the cursor is shown
-    /// reversed (a reversed blank after the text).
+    /// reversed (a reversed blank after the text); without, the start of the text. A suggested text is dim.
     public func draw(into grid: inout CellGrid, x: Int, y: Int, width: Int, style: CellStyle = .plain, focused: Bool) {
         guard width > 0 else { return }
-        let (shown, cursorX) = window(width: width)
+        var (shown, cursorX) = window(width: width, fromStart: !focused)
+        if !focused, width > 1 {
+            let whole = cells().map(\.shown).joined()
+            if DisplayWidth.width(of: whole) > width { shown = DisplayWidth.truncate(whole, to: width) }  // the start, "…" where it goes on
+        }
+        var style = style
+        if isSuggested { style.dim = true }
         grid.put(DisplayWidth.pad(shown, to: width), x: x, y: y, style: style)
         guard focused, cursorX >= 0, cursorX < width else { return }
         var cursorStyle = style

@@ -26,13 +26,17 @@ extension ViewLines {
     public static func outlineLayout(_ lines: [String]) -> ItemLayout? {
         var header: Int?
         var paths: [[Int]] = []
+        var titles: [String?] = []
         for (index, line) in lines.enumerated() {
             guard let path = itemPath(line) else { if header != nil { break } else { continue } }
             if header == nil { guard path == [1] else { continue }; header = index }
             paths.append(path)
+            titles.append(itemTitle(line))
         }
         guard let header else { return nil }
-        return ItemLayout(count: paths.count, headerLines: header, paths: paths)
+        var layout = ItemLayout(count: paths.count, headerLines: header, paths: paths)
+        layout.titles = titles
+        return layout
     }
 
     /// The item (0-based) a view line shows, found by its position among `items`; nil for other lines.

@@ -83,12 +83,12 @@ final class BracketedPasteTests: XCTestCase {
         try openInTmux(document)
         waitFor("the checklist") { $0.contains("(0/13 done)") }
         try tmux(["send-keys", "-t", "paste:0", "a"])
-        waitFor("the add prompt") { $0.contains("Add item — TITLE:") }
+        waitFor("the add prompt") { $0.contains("Add item — Title:") }
         try paste("Figs\ndates")
-        waitFor("the pasted text in the prompt") { $0.contains("TITLE: Figs dates") }
+        waitFor("the pasted text in the prompt") { $0.contains("Title: Figs dates") }
         try tmux(["send-keys", "-t", "paste:0", "Enter"])
         let screen = waitFor("the new item") { $0.contains("14 [ ] Figs dates") }
-        XCTAssertFalse(screen.contains("Add item — TITLE:"), "no second prompt opened:\n\(screen)")
+        XCTAssertFalse(screen.contains("Add item — Title:"), "no second prompt opened:\n\(screen)")
 
         XCTAssertEqual(try checklistTitles(document), before + ["Figs dates"], "exactly one item added, none deleted")
         let log = runFolio(["log", document.path], environment: env, cwd: docs).stdout.split(separator: "\n")
@@ -97,7 +97,7 @@ final class BracketedPasteTests: XCTestCase {
         // Outside a field a paste is ignored with a hint: "d" and "a" in it are not commands.
         try paste("d\nad")
         let hinted = waitFor("the hint") { $0.contains("paste ignored: open a field first") }
-        XCTAssertFalse(hinted.contains("Add item — TITLE:"), hinted)
+        XCTAssertFalse(hinted.contains("Add item — Title:"), hinted)
         XCTAssertEqual(try checklistTitles(document), before + ["Figs dates"])
 
         try tmux(["send-keys", "-t", "paste:0", "C-q"])
@@ -116,10 +116,10 @@ final class BracketedPasteTests: XCTestCase {
         try openInTmux(document)
         waitFor("the checklist") { $0.contains("(0/13 done)") }
         try tmux(["send-keys", "-t", "paste:0", "a"])
-        waitFor("the add prompt") { $0.contains("Add item — TITLE:") }
+        waitFor("the add prompt") { $0.contains("Add item — Title:") }
         // ESC[200~ then "Figs" and no ESC[201~: held as a paste, then (a second without bytes) taken as text.
         try tmux(["send-keys", "-t", "paste:0", "-H", "1b", "5b", "32", "30", "30", "7e", "46", "69", "67", "73"])
-        let cut = waitFor("the paste to be taken", timeout: 5) { $0.contains("TITLE: Figs") }
+        let cut = waitFor("the paste to be taken", timeout: 5) { $0.contains("Title: Figs") }
         XCTAssertTrue(cut.contains("paste cut short"), cut)
         try tmux(["send-keys", "-t", "paste:0", "-l", " more"])
         try tmux(["send-keys", "-t", "paste:0", "Enter"])

@@ -134,7 +134,7 @@ final class KeysEndToEndTests: XCTestCase {
         try start(["open", document.path, "--scene", "keys-field"])
         waitFor(text: "(0/13 done)")
         try keys("a")
-        waitFor(text: "Add item — TITLE:")
+        waitFor(text: "Add item — Title:")
         // Typed, cleared, inserted before, deleted by word, by character and to the end, typed again.
         try type("junk")
         try keys("C-u")
@@ -147,7 +147,7 @@ final class KeysEndToEndTests: XCTestCase {
         try keys("BSpace")    // deletes the space
         try keys("Left", "Left", "Left", "Left", "C-k")  // cuts "milk"
         try type("milk")
-        waitFor(text: "Add item — TITLE: 寿司 Oat milk")
+        waitFor(text: "Add item — Title: 寿司 Oat milk")
         try keys("Enter")
         waitFor(text: "(0/14 done)")
         let shown = runFolio(["view", document.path, "--height", "40"], environment: env, cwd: docs).stdout

@@ -145,13 +145,13 @@ final class TerminalEndToEndTests: XCTestCase {
 
         // A text argument is asked in the prompt; Esc cancels with nothing committed.
         try keys("a")
-        waitFor(text: "Add item — TITLE:")
+        waitFor(text: "Add item — Title:")
         try type("Oat milk")
         try keys("Escape")
-        waitFor("the prompt to close") { !$0.contains("Add item — TITLE:") }
+        waitFor("the prompt to close") { !$0.contains("Add item — Title:") }
         XCTAssertEqual(folioLog(document).count, 2)
         try keys("a")
-        waitFor(text: "Add item — TITLE:")
+        waitFor(text: "Add item — Title:")
         try type("Oat milk")
         try keys("Enter")
         waitFor(text: "14 [ ] Oat milk")
@@ -159,14 +159,14 @@ final class TerminalEndToEndTests: XCTestCase {
 
         // A plugin error is one line in the status area and commits nothing.
         try keys("m")
-        waitFor(text: "Move item — TO:")
+        waitFor(text: "Move item — To (1 or more):")
         try type("zz")
         try keys("Enter")
-        waitFor(text: "✗ TO must be a whole number of at least 1, got 'zz'")  // checked as entered, from the usage
+        waitFor(text: "✗ To must be a whole number of at least 1, got 'zz'")  // checked as entered, from the usage
         try keys("BSpace", "BSpace")
         try type("99")
         try keys("Enter")
-        waitFor(text: "✗ checklist move")
+        waitFor(text: "✗ To 99 is out of range 1…14")  // the editor's refusal, on the field it names, by its label
         XCTAssertEqual(folioLog(document).count, 3)
 
         // The refused prompt keeps its text, so ^Q asks once before losing it.

@@ -46,7 +46,7 @@ final class AppStateTests: XCTestCase {
         let (kept, none) = run([.character("n"), .character("x"), .ctrl("q"), .escape])
         XCTAssertEqual(none, [])
         guard case let .form(form) = kept.screen else { return XCTFail("the form stays") }
-        XCTAssertEqual(form.fields[0].value, "untitledx", "nothing typed is lost")
+        XCTAssertEqual(form.fields[0].value, "x", "nothing typed is lost (typing replaced the default)")
     }
 
     func testNewDocumentFormCreatesBlankOnEnter() {

@@ -4,8 +4,8 @@ import FolioCore
 @testable import FolioLaunch
 import FolioTerminal
 
-/// Each argument of a command is checked when Enter is pressed on it, with the type its usage declares (the shapes
-/// editor's own usage); a refused value stays on the prompt line with the problem above it.
+/// Each argument of a command is checked as its field is left (⏎ or Tab), with the type its usage declares (the
+/// shapes editor's own usage); a refused value stays in its field with the problem on that field.
 final class EditorArgumentCheckTests: XCTestCase {
     let scene = LaunchScene.defaultScene
     let add = EditorCommand(id: "add", title: "Add shape", shortcut: "a", usage: "add rect|ellipse X:int Y:int W:int+ H:int+ [COLOR]")
@@ -27,7 +27,7 @@ final class EditorArgumentCheckTests: XCTestCase {
 
     func prompt(_ state: AppState) -> (EditorPrompt?, String?) {
         guard case let .editor(editor) = state.screen else { XCTFail("expected the editor"); return (nil, nil) }
-        return (editor.prompt, editor.message)
+        return (editor.prompt, editor.prompt.flatMap { $0.problems[$0.asking] } ?? editor.message)
     }
 
     func testGivenXWhenAWordIsEnteredThenItIsRefusedOnXWithTheTextKept() {
@@ -46,7 +46,7 @@ final class EditorArgumentCheckTests: XCTestCase {
         let (state, effects) = run(entering(["ellipse", "1", "2", "0"]), from: shapes())
         XCTAssertEqual(effects, [])
         XCTAssertEqual(prompt(state).0?.asking, 3)
-        XCTAssertEqual(prompt(state).1, "W must be a whole number of at least 1, got '0'")
+        XCTAssertEqual(prompt(state).1, "Width must be a whole number of at least 1, got '0'")
     }
 
     func testGivenEveryArgumentValidAndColorLeftEmptyWhenSubmittedThenTheCommandRunsOnTheShownVersionWithoutColor() {
@@ -55,11 +55,18 @@ final class EditorArgumentCheckTests: XCTestCase {
         XCTAssertNil(prompt(state).0)
     }
 
-    func testGivenATypedUsageWordThenThePromptLabelShowsItsName() {
-        let (state, _) = run(entering(["rect"]), from: shapes())
+    func testGivenTheAddFormThenItsRowsShowReadableLabelsAndWhatEachTakesNeverTheUsageWords() {
+        // Given the shapes editor; When `a` opens its form
+        let (state, _) = run([.character("a")], from: shapes())
         guard case let .editor(editor) = state.screen else { return XCTFail("expected the editor") }
-        let bar = Screens.editor(editor, view: NumberedEditor(), width: 60, height: 10).plainText().split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? ""
-        XCTAssertTrue(bar.hasPrefix(" Add shape — X:"), bar)  // the empty answer follows (trailing blanks are not in the plain text)
+        let frame = Screens.editor(editor, view: NumberedEditor(), width: 60, height: 16).plainText()
+        // Then every argument is a row with its label, and no usage word or usage line shows
+        for label in ["Kind", "X", "Y", "Width", "Height", "Color"] { XCTAssertTrue(frame.contains(label), "\(label) in\n\(frame)") }
+        XCTAssertTrue(frame.contains("1 or more"), frame)
+        XCTAssertTrue(frame.contains("optional"), frame)
+        XCTAssertFalse(frame.contains("usage"), frame)
+        XCTAssertFalse(frame.contains("W:int+"), frame)
+        XCTAssertFalse(frame.contains("rect|ellipse"), frame)
     }
 
     func testGivenUsageWordsThenTheirTypesAreRead() {
@@ -112,35 +119,42 @@ final class OutlineCursorTests: XCTestCase {
         return nil
     }
 
+    func fieldTexts(_ state: AppState) -> [String]? {
+        if case let .editor(editor) = state.screen { return editor.prompt?.inputs.map(\.text) }
+        return nil
+    }
+
     func testGivenAStoryOutlineThenEveryActAndSceneRowIsAnItemWithItsPositionAndTheTextBelowIsNot() {
-        XCTAssertEqual(ViewLines.outlineLayout(outline), ItemLayout(count: 4, headerLines: 1, paths: [[1], [1, 1], [1, 2], [2]]))
+        var expected = ItemLayout(count: 4, headerLines: 1, paths: [[1], [1, 1], [1, 2], [2]])
+        expected.titles = ["Act I: Departure", "The Call", "Silence", "Act II: Return"]
+        XCTAssertEqual(ViewLines.outlineLayout(outline), expected)
         XCTAssertEqual(ViewLines.itemIndex(">  1.2 Silence    0 words", in: ViewLines.outlineLayout(outline)), 2)
         XCTAssertNil(ViewLines.itemPath("  1.x Odd"))
         XCTAssertNil(ViewLines.itemPath("  99999999999999999999 overflow"), "never traps")
     }
 
-    func testGivenTheCursorOnScene12WhenAddSceneIsPressedThenACTIsSuggestedAs1() {
+    func testGivenTheCursorOnScene12WhenAddSceneIsPressedThenACTIsSuggestedAs1AndTheTitleIsAsked() {
         let (asking, _) = run([.character("a")], from: story(cursor: 2))
-        XCTAssertEqual(promptText(asking), "1")
-        let (_, effects) = run([.enter] + "Storm".map(Key.character) + [.enter], from: asking)
+        XCTAssertEqual(fieldTexts(asking), ["1", ""])
+        XCTAssertEqual(promptText(asking), "", "the focus is on the title, after the position")
+        let (_, effects) = run("Storm".map(Key.character) + [.enter], from: asking)
         XCTAssertEqual(effects, [.runEditorCommand("add-scene", arguments: ["1", "Storm"], base: "c1", selection: CommandSelection(cursor: 2))])
     }
 
     func testGivenTheCursorOnAct2WhenAddSceneIsPressedThenACTIsSuggestedAs2() {
-        XCTAssertEqual(promptText(run([.character("a")], from: story(cursor: 3)).0), "2")
+        XCTAssertEqual(fieldTexts(run([.character("a")], from: story(cursor: 3)).0)?.first, "2")
     }
 
-    func testGivenTheCursorOnScene12WhenSetTextIsPressedThenACTThenSCENEAreSuggestedAndTEXTIsNot() {
-        let (act, _) = run([.character("e")], from: story(cursor: 2))
-        XCTAssertEqual(promptText(act), "1")
-        let (sceneAsked, _) = run([.enter], from: act)
-        XCTAssertEqual(promptText(sceneAsked), "2")
-        let (text, _) = run([.enter], from: sceneAsked)
-        XCTAssertEqual(promptText(text), "")
+    func testGivenTheCursorOnScene12WhenSetTextIsPressedThenACTAndSCENEAreSuggestedAndTEXTIsFocused() {
+        let (form, _) = run([.character("e")], from: story(cursor: 2))
+        XCTAssertEqual(fieldTexts(form), ["1", "2", ""])
+        guard case let .editor(editor) = form.screen else { return XCTFail("expected the editor") }
+        XCTAssertEqual(editor.prompt?.asking, 2)
     }
 
     func testGivenTheCursorOnAnActWhenSetTextIsPressedThenSCENEIsAskedEmpty() {
-        let (act, _) = run([.character("e")], from: story(cursor: 0))
-        XCTAssertEqual(promptText(run([.enter], from: act).0), "")
+        let (form, _) = run([.character("e")], from: story(cursor: 0))
+        XCTAssertEqual(fieldTexts(form), ["1", "", ""])
+        XCTAssertEqual(promptText(form), "", "the focus is on SCENE")
     }
 }

@@ -58,7 +58,7 @@ final class EditorHostTests: XCTestCase {
         XCTAssertEqual(none, [])
         guard case let .editor(editor) = asking.screen else { return XCTFail() }
         XCTAssertEqual(editor.prompt?.text, "Oat")
-        XCTAssertTrue(Screens.editor(editor, view: NumberedEditor(), width: 60, height: 10).plainText().contains("Rename item — TITLE: Oat"))
+        XCTAssertTrue(Screens.editor(editor, view: NumberedEditor(), width: 60, height: 10).plainText().contains("Rename item — Title: Oat"))
         XCTAssertEqual(run([.enter], from: asking).1, [.runEditorCommand("rename", arguments: ["2", "Oat"], selection: CommandSelection(cursor: 1))])
         let (cancelled, effects) = run([.escape], from: asking)
         XCTAssertEqual(effects, [], "Esc cancels with nothing run")

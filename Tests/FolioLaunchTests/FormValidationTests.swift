@@ -44,7 +44,7 @@ final class FormValidationTests: XCTestCase {
         guard let form = form(state) else { return }
         XCTAssertEqual(form.focus, 1, "the focus stays on the year")
         XCTAssertEqual(form.fields[1].message, "'abc' is not a whole number")
-        XCTAssertEqual(form.fields.map(\.value), ["DemoKit", "abc", "package"])
+        XCTAssertEqual(form.fields.map(\.value), ["Kit", "abc", "package"], "typing replaced the default name")
         XCTAssertTrue(Screens.form(form, width: 80, height: 16).plainText().contains("✗ 'abc' is not a whole number"))
     }
 
@@ -104,52 +104,66 @@ final class FormValidationTests: XCTestCase {
 
     func prompt(_ state: AppState) -> (EditorPrompt?, String?) {
         guard case let .editor(editor) = state.screen else { XCTFail("expected the editor"); return (nil, nil) }
-        return (editor.prompt, editor.message)
+        return (editor.prompt, editor.prompt.flatMap { $0.problems[$0.asking] } ?? editor.message)
     }
 
-    func testGivenTheShapesAddCommandWhenTriangleIsEnteredThenItIsRefusedBeforeXIsAsked() {
-        let (state, effects) = run([.character("a")] + typing("triangle") + [.enter], from: shapes())
+    func testGivenTheShapesAddFormWhenLettersAreTypedOnTheKindThenItPicksAChoiceAndNeverHoldsAnythingElse() {
+        // Given the add form, its kind on the first choice
+        let (opened, _) = run([.character("a")], from: shapes())
+        XCTAssertEqual(prompt(opened).0?.input.text, "rect")
+        // When "triangle" is typed on it (t: no choice; r: rect; i: no choice…), then "e"
+        let (typed, effects) = run(typing("triangle"), from: opened)
         XCTAssertEqual(effects, [])
-        let (asking, message) = prompt(state)
-        XCTAssertEqual(asking?.asking, 0, "still asking the kind, not X")
-        XCTAssertEqual(asking?.text, "triangle", "the typed value is kept")
-        XCTAssertEqual(message, "'triangle' is not one of rect, ellipse")
+        XCTAssertEqual(prompt(typed).0?.asking, 0, "still on the kind")
+        XCTAssertTrue(["rect", "ellipse"].contains(prompt(typed).0?.input.text ?? ""), "only a choice")
+        XCTAssertEqual(prompt(run([.character("e")], from: opened).0).0?.input.text, "ellipse")
+        // Then → and ← cycle through the choices
+        XCTAssertEqual(prompt(run([.right], from: opened).0).0?.input.text, "ellipse")
+        XCTAssertEqual(prompt(run([.right, .right], from: opened).0).0?.input.text, "rect")
+        XCTAssertEqual(prompt(run([.left], from: opened).0).0?.input.text, "ellipse")
     }
 
     func testGivenTheOptionalColorWhenLeftEmptyThenTheCommandRunsWithoutIt() {
-        let keys: [Key] = [.character("a")] + ["rect", "1", "2", "3", "4"].flatMap { typing($0) + [.enter] } + [.enter]
+        let keys: [Key] = [.character("a")] + ["rect", "1", "2", "3", "4"].flatMap { typing($0) + [.enter] }
         let (state, effects) = run(keys, from: shapes())
         XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "1", "2", "3", "4"], selection: CommandSelection(cursor: 0))])
         XCTAssertNil(prompt(state).0)
     }
 
-    func testGivenARequiredArgumentWhenLeftEmptyThenItIsAskedAgain() {
-        let (state, effects) = run([.character("a")] + typing("ellipse") + [.enter, .enter], from: shapes())
+    func testGivenARequiredArgumentWhenLeftEmptyThenItsFieldSaysSoAndKeepsTheFocus() {
+        // Given the add form on X; When ⏎ is pressed with X empty
+        let (state, effects) = run([.character("a"), .enter, .enter], from: shapes())
+        // Then nothing runs, X keeps the focus and says it is needed, in words
         XCTAssertEqual(effects, [])
         XCTAssertEqual(prompt(state).0?.asking, 1)
-        XCTAssertEqual(prompt(state).1, "X is needed (esc cancels)")
+        XCTAssertEqual(prompt(state).1, "X is needed")
     }
 
-    func testGivenTheEditorRefusesTheCommandThenThePromptComesBackOnTheNamedArgumentWithValuesKept() {
-        let keys: [Key] = [.character("a")] + ["rect", "x", "2", "3", "4", "red"].flatMap { typing($0) + [.enter] }
+    func testGivenTheEditorRefusesTheCommandThenTheFormComesBackOnTheNamedFieldWithValuesKeptAndNoUsageLine() {
+        // Given a form submitted with X "x" (the plain usage "X" takes any text) that the editor refuses
+        let keys: [Key] = [.character("a")] + ["rect", "x", "2", "3", "4"].flatMap { typing($0) + [.tab] } + typing("red") + [.enter]
         var (state, effects) = run(keys, from: shapes())
         XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "x", "2", "3", "4", "red"], selection: CommandSelection(cursor: 0))])
         _ = state.finishingCall(.failed("X must be a whole number: 'x' (usage: add rect|ellipse X Y W H [COLOR])"))
+        // When the form comes back
         state.reopeningPrompt(after: effects[0], failure: "X must be a whole number: 'x' (usage: add rect|ellipse X Y W H [COLOR])")
+        // Then X is focused with its value, the reason on it without the usage line, every other value kept
         let (asking, message) = prompt(state)
         XCTAssertEqual(asking?.asking, 1)
         XCTAssertEqual(asking?.text, "x")
-        XCTAssertEqual(message, "X must be a whole number: 'x' (usage: add rect|ellipse X Y W H [COLOR])")
+        XCTAssertEqual(message, "X must be a whole number: 'x'")
+        XCTAssertEqual(asking?.inputs.map(\.text), ["rect", "x", "2", "3", "4", "red"])
         let (_, again) = run([.backspace] + typing("5") + [.enter], from: state)
         XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "2", "3", "4", "red"], selection: CommandSelection(cursor: 0))])
     }
 
-    func testGivenTheRefusalNamesALaterArgumentBeforeTheUsageThenThatArgumentIsAskedAgain() {
+    func testGivenTheRefusalNamesALaterArgumentBeforeTheUsageThenThatFieldShowsItByItsLabel() {
         let failure = "shapes add: W must be a whole number of at least 1: got '0' (usage: add rect|ellipse X Y W H [COLOR])"
         var state = shapes()
         state.reopeningPrompt(after: .runEditorCommand("add", arguments: ["rect", "5", "6", "0", "4"]), failure: failure)
         XCTAssertEqual(prompt(state).0?.asking, 3, "W, not the X of the usage")
         XCTAssertEqual(prompt(state).0?.text, "0")
+        XCTAssertEqual(prompt(state).1, "Width must be a whole number of at least 1: got '0'")
         let (_, again) = run([.backspace] + typing("7") + [.enter], from: state)
         XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "6", "7", "4"])], "the empty COLOR is still left out")
     }
@@ -174,10 +188,10 @@ final class FormValidationTests: XCTestCase {
         func itemLayout() -> ItemLayout? { nil }
     }
 
-    func testGoldenShapesPromptRefusingTriangleKeepsTheTextAndShowsWhy() {
-        let (state, _) = run([.character("a")] + typing("triangle") + [.enter], from: shapes())
+    func testGoldenShapesFormRefusingAnEmptyXKeepsTheOtherValuesAndShowsWhyOnX() {
+        let (state, _) = run([.character("a"), .right, .tab, .tab], from: shapes())
         guard case let .editor(editor) = state.screen else { return XCTFail("expected the editor") }
-        assertGolden(Screens.editor(editor, view: BlankView(), width: 60, height: 8).plainText(), "prompt-refused")
+        assertGolden(Screens.editor(editor, view: BlankView(), width: 60, height: 12).plainText(), "prompt-refused")
     }
 
     func testGoldenOpenFormBackWithItsError() {

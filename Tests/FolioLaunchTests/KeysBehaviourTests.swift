@@ -88,7 +88,7 @@ final class KeysBehaviourTests: XCTestCase {
         guard case .form = asked.screen else { return XCTFail("the form stays until Esc again") }
         XCTAssertEqual(run([.escape], from: asked).0.screen, .launch)
         guard case let .form(kept) = run([.character("y")], from: asked).0.screen else { return XCTFail("another key keeps the form") }
-        XCTAssertEqual(kept.fields[0].value, "untitledxy")
+        XCTAssertEqual(kept.fields[0].value, "xy", "the typed text (which replaced the default) is kept")
         XCTAssertEqual(run([.character("n"), .escape], from: start).0.screen, .launch, "nothing changed: Esc closes at once")
     }
 

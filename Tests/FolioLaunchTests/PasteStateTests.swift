@@ -83,7 +83,7 @@ final class PasteStateTests: XCTestCase {
         let (after, effects) = run([.paste(PastedText("my\r\ndoc"))], from: state)
         XCTAssertEqual(effects, [])
         guard case let .form(form) = after.screen else { return XCTFail("the form stays open") }
-        XCTAssertEqual(form.fields[0].value, "/tmp/my doc")
+        XCTAssertEqual(form.fields[0].value, "my doc", "a paste replaces the field's default as typing does")
         XCTAssertNil(form.fields[0].message)
     }
 
