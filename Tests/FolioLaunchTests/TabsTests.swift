@@ -59,6 +59,18 @@ final class TabsTests: XCTestCase {
         XCTAssertTrue(text.contains("▸ • 1  Groceries") && text.contains("2  Story"), text)
     }
 
+    func testTabRowAndTabListAt60x16And160x45() {
+        for (w, h) in [(60, 16), (160, 45)] {
+            var state = twoTabs()
+            state.tabs.titles.append("A rather long title for a third document that does not fit")
+            state.columns = w; state.rows = h
+            let services = LaunchServices(recent: TabsNoRecent(), templates: TabsNoTemplates(), document: TabsFakeSession(path: "/d/groceries"))
+            assertGolden(LaunchApp.frame(state, scene: scene, services: services, view: NumberedEditor(), width: w, height: h).plainText(), "sizes/tabs-\(w)x\(h)")
+            let (listed, _) = run([.ctrl("t"), .down], from: state)
+            assertGolden(LaunchApp.frame(listed, scene: scene, services: services, view: NumberedEditor(), width: w, height: h).plainText(), "sizes/tabs-list-\(w)x\(h)")
+        }
+    }
+
     func testGivenASavedWindowWithTwoTabsWhenTheOtherDocumentIsShownThenItsCursorIsWhereItWas() {
         let saved = SceneState(documentPath: "/d/groceries", selection: EditorSelection(start: 1, end: 1), panel: .editor,
                                tabs: [SceneState.Tab(path: "/d/groceries", selection: EditorSelection(start: 1, end: 1)),
