@@ -33,10 +33,9 @@ extension TerminalEndToEndTests {
         try keys("C-q")
         assertRestored(status: 0)
         // And the window opens the story again next time
-        try tmux(["kill-server"])
-        try start(["launch", "--scene", "tabs"])
-        waitFor(text: "Act I")
-        try keys("C-q")
-        assertRestored(status: 0)
+        let again = try startWindow(["launch", "--scene", "tabs"])
+        waitFor(text: "Act I", target: again)
+        try keys("C-q", target: again)
+        assertRestored(status: 0, target: again)
     }
 }
