@@ -19,26 +19,6 @@ static uint64_t fingerprint(const shape *s) {
     return hash;
 }
 
-typedef struct item_text {
-    char *data;
-    size_t length, capacity;
-    int failed;
-} item_text;
-
-static void add(item_text *t, const char *line, size_t n) {
-    if (t->failed) return;
-    if (t->length + n + 1 > t->capacity) {
-        size_t capacity = t->capacity ? t->capacity : 256;
-        while (capacity < t->length + n + 1) capacity *= 2;
-        char *grown = realloc(t->data, capacity);
-        if (grown == NULL) { t->failed = 1; return; }
-        t->data = grown;
-        t->capacity = capacity;
-    }
-    memcpy(t->data + t->length, line, n);
-    t->length += n;
-    t->data[t->length] = 0;
-}
 
 /* Opens `bytes` with the editor's own open; the handle is released by the caller with editor->release. */
 static folio_status open_document(const folio_editor *editor, const uint8_t *bytes, size_t size, folio_document **out, folio_buffer *error) {
@@ -60,7 +40,7 @@ static folio_status items_list(const folio_editor *editor, const uint8_t *previo
     long *new_to_old = malloc((doc->count ? doc->count : 1) * sizeof *new_to_old);
     long *old_to_new = old != NULL ? malloc((old->count ? old->count : 1) * sizeof *old_to_new) : NULL;
     int ok = new_to_old != NULL && (old == NULL || (old_to_new != NULL && shapes_match(old, doc, old_to_new)));
-    item_text t = {0};
+    text t = {0};
     if (ok) {
         for (size_t j = 0; j < doc->count; j++) new_to_old[j] = -1;
         for (size_t i = 0; old != NULL && i < old->count; i++) if (old_to_new[i] >= 0) new_to_old[old_to_new[i]] = (long)i;
@@ -70,7 +50,7 @@ static folio_status items_list(const folio_editor *editor, const uint8_t *previo
             if (new_to_old[j] >= 0) snprintf(previous_key, sizeof previous_key, "%ld", new_to_old[j] + 1);
             int n = snprintf(line, sizeof line, "%zu\t%s\t%016llx\t%s at (%lld, %lld), %lld x %lld, %s\n", j + 1, previous_key,
                              (unsigned long long)fingerprint(s), item_kind(s->kind), s->x, s->y, s->w, s->h, s->color);
-            if (n > 0) add(&t, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+            if (n > 0) text_add(&t, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
         }
     }
     if (!ok || t.failed) status = folio_fail(out_error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");

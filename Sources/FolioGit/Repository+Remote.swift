@@ -299,15 +299,21 @@ extension Repository {
         }
     }
 
+    /// Connects `remote` for fetching with the transfer's callbacks (credentials, host keys, the watch); a refused
+    /// host key is reported as such. The caller disconnects.
+    private func connectForFetch(_ remote: OpaquePointer?, context: TransferContext, _ nameOrURL: String) throws {
+        var callbacks = git_remote_callbacks()
+        try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "remote callbacks")
+        installCallbacks(&callbacks, context: context)
+        let connected = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil)
+        if connected < 0 { try context.throwIfHostKeyRefused("connect", nameOrURL) }
+        try check(connected, "connect", nameOrURL)
+    }
+
     /// The branch a remote's HEAD points at (`refs/heads/main`), asked over the network.
     public func remoteDefaultBranch(_ nameOrURL: String, options: TransferOptions = TransferOptions()) throws -> String? {
         try withTransfer(nameOrURL, "connect", options: options) { remote, context in
-            var callbacks = git_remote_callbacks()
-            try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "remote callbacks")
-            installCallbacks(&callbacks, context: context)
-            let connected = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil)
-            if connected < 0 { try context.throwIfHostKeyRefused("connect", nameOrURL) }
-            try check(connected, "connect", nameOrURL)
+            try connectForFetch(remote, context: context, nameOrURL)
             defer { git_remote_disconnect(remote) }
             var buf = git_buf()
             defer { git_buf_dispose(&buf) }
@@ -323,12 +329,7 @@ extension Repository {
     /// remote and is untrusted: compare it with a tracking ref, and bring anything new in only through a fetch.
     public func remoteBranchTip(_ nameOrURL: String, branch: String, options: TransferOptions = TransferOptions()) throws -> ObjectID? {
         try withTransfer(nameOrURL, "look at", options: options) { remote, context in
-            var callbacks = git_remote_callbacks()
-            try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "remote callbacks")
-            installCallbacks(&callbacks, context: context)
-            let connected = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil)
-            if connected < 0 { try context.throwIfHostKeyRefused("connect", nameOrURL) }
-            try check(connected, "connect", nameOrURL)
+            try connectForFetch(remote, context: context, nameOrURL)
             defer { git_remote_disconnect(remote) }
             var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
             var count = 0
