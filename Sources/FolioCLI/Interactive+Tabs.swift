@@ -8,6 +8,8 @@ struct OpenTabs {
     private(set) var sessions: [DocumentSessionAdapter] = []
     /// The one shown; nil while the launcher is.
     var current: Int?
+    /// How many of a window's saved tabs are opened again when it starts.
+    static let restoredAtMost = 32
 
     /// Shows the document at `url`: its tab when it is open already, else a new tab (opening it; throws why not).
     @discardableResult

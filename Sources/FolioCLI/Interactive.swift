@@ -33,7 +33,9 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: [String
         tabs.sessions.forEach { recent.record($0.document) }
     } else if let saved = (try? store.load(sceneID)) ?? nil {
         // The window's open documents, as they were; the one shown then is shown again.
-        for tab in saved.tabs ?? [] where FileManager.default.fileExists(atPath: tab.path) {
+        // At most `OpenTabs.restoredAtMost` (each open document keeps a plugin host and a sync loop; the scene file
+        // is only a file, and a long list in it must not start hundreds of them).
+        for tab in (saved.tabs ?? []).prefix(OpenTabs.restoredAtMost) where FileManager.default.fileExists(atPath: tab.path) {
             try? tabs.open(URL(fileURLWithPath: tab.path), environment: environment)
         }
         tabs.current = nil

@@ -10,14 +10,14 @@ extension SharingAdapter {
     func conflicts() throws -> [SharingConflict] {
         let document = try store.open(at: loop.url)
         return try document.keptConflicts().map { kept in
-            let details = try document.conflictDetails(kept.ref, editors: editors)
+            let details = try conflictDetails(kept.ref, in: document)
             return SharingConflict(ref: details.ref, summary: details.summary, items: details.items + details.files.map(Self.wholeFile))
         }
     }
 
     func preview(ref: String, choices: [String: ItemChoice], width: Int) throws -> [String] {
         let document = try store.open(at: loop.url)
-        let details = try document.conflictDetails(ref, editors: editors)
+        let details = try conflictDetails(ref, in: document)
         // Items not chosen yet are drawn as they are here.
         var complete = Dictionary(uniqueKeysWithValues: details.keys.map { ($0, ItemChoice.mine) })
         for (key, choice) in expanded(choices, files: details.files) where complete[key] != nil { complete[key] = choice }
@@ -28,9 +28,21 @@ extension SharingAdapter {
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
+    /// A kept conflict's items and files, read again only when the document moved on since they were read.
+    private func conflictDetails(_ ref: String, in document: Document) throws -> ConflictDetails {
+        let head = try document.head().id.hex
+        if let known = readConflicts.withLock({ $0.head == head ? $0.byRef[ref] : nil }) { return known }
+        let details = try document.conflictDetails(ref, editors: editors)
+        readConflicts.withLock { read in
+            if read.head != head { read = (head, [:]) }
+            read.byRef[ref] = details
+        }
+        return details
+    }
+
     func settle(ref: String, choices: [String: ItemChoice]) throws -> String {
         let document = try store.open(at: loop.url)
-        let files = choices[SharingConflict.wholeFile] == nil ? [] : try document.conflictDetails(ref, editors: editors).files
+        let files = choices[SharingConflict.wholeFile] == nil ? [] : try conflictDetails(ref, in: document).files
         let commit = try document.settleConflict(ref, choices: expanded(choices, files: files), editors: editors)
         loop.syncNow()  // the merge is pushed at once
         guard let commit else { return "already merged: nothing to settle" }

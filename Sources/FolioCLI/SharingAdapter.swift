@@ -3,6 +3,7 @@ import FolioCore
 import FolioGit
 import FolioLaunch
 import FolioSync
+import Synchronization
 
 /// The editor host's view of a document's sharing (`DocumentSharing`) over a `DocumentSyncLoop`: the state and the
 /// remotes from memory, actions run on the caller's thread (the editor host calls them off the UI thread) with a
@@ -13,6 +14,9 @@ final class SharingAdapter: DocumentSharing {
     let store: DocumentStore
     /// The editors' item-by-item merge (lists, settles and draws conflicts), from the plugin host the window uses.
     let editors: PluginSemanticMerger?
+    /// The conflicts as last read, by ref, with the version they were read at: every preview of the conflict screen
+    /// (a key press each) needs a conflict's keys, which cost the editor a trial settle to find.
+    let readConflicts = Mutex<(head: String, byRef: [String: ConflictDetails])>(("", [:]))
     private let environment: [String: String]
     private let timeout: Duration
 

@@ -25,7 +25,9 @@ extension Document {
         let gitDirectory = repository.gitDirectoryPath
         let head = gitDirectory + "HEAD"
         var files = [Self.fileStamp(head), Self.fileStamp(gitDirectory + "packed-refs")]
-        if let text = try? String(contentsOfFile: head, encoding: .utf8), text.hasPrefix("ref: refs/heads/") {
+        // HEAD names a ref in a few dozen bytes; a larger file is not followed (the full read says what is wrong).
+        let bytes = FileHandle(forReadingAtPath: head).flatMap { handle in defer { try? handle.close() }; return try? handle.read(upToCount: 512) }
+        if let bytes, bytes.count < 512, let text = String(data: bytes, encoding: .utf8), text.hasPrefix("ref: refs/heads/") {
             let ref = text.dropFirst("ref: ".count).trimmingCharacters(in: .whitespacesAndNewlines)
             // A name with "..", or anything but a plain path under refs/heads, is not followed (the full read says why).
             if !ref.contains(".."), !ref.contains("\0") { files.append(Self.fileStamp(gitDirectory + ref)) }

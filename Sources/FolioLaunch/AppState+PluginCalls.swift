@@ -60,20 +60,19 @@ public struct DocumentSnapshot: Equatable, Sendable {
 
     /// `read` after this window's command, with where its cursor goes (`DocumentSession.itemAfterCommand`).
     public static func read(_ document: any DocumentSession, afterCommandFrom cursor: (commit: String, position: [Int]?)?) -> DocumentSnapshot {
-        var snapshot = read(document)
-        if let cursor, !cursor.commit.isEmpty, cursor.commit != snapshot.commitID {
-            snapshot.followed = (cursor.commit, document.itemAfterCommand(at: cursor.position, from: cursor.commit, to: snapshot.commitID))
-        }
-        return snapshot
+        read(document, from: cursor?.commit) { document.itemAfterCommand(at: cursor?.position, from: $0, to: $1) }
     }
 
     /// `read`, and when the head is no longer `item.commit`, where the item at `item.position` there is now (the
     /// editor's item list matches them: a version merged in from elsewhere keeps the cursor on the same item).
     public static func read(_ document: any DocumentSession, following item: (commit: String, position: [Int])?) -> DocumentSnapshot {
+        read(document, from: item?.commit) { old, new in item.flatMap { document.followItem(at: $0.position, from: old, to: new) } }
+    }
+
+    /// `read`, with `place(old, new)` as where the cursor goes when the head moved on from version `old`.
+    private static func read(_ document: any DocumentSession, from old: String?, place: (String, String) -> [Int]?) -> DocumentSnapshot {
         var snapshot = read(document)
-        if let item, !item.commit.isEmpty, item.commit != snapshot.commitID {
-            snapshot.followed = (item.commit, document.followItem(at: item.position, from: item.commit, to: snapshot.commitID))
-        }
+        if let old, !old.isEmpty, old != snapshot.commitID { snapshot.followed = (old, place(old, snapshot.commitID)) }
         return snapshot
     }
 }
