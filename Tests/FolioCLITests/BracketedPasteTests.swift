@@ -5,59 +5,13 @@ import XCTest
 
 /// A paste in the real `folio` editor host, in tmux: `paste-buffer -p` brackets the text only when folio turned
 /// bracketed paste on, so this also checks the terminal mode. Every wait polls the pane and is bounded.
-final class BracketedPasteTests: XCTestCase {
-    var tmuxPath = ""
-    var socket = ""
-    var dir: TemporaryDirectory!
-    var env: [String: String] = [:]
-    var docs: URL { dir.path("docs") }
-
-    override func setUpWithError() throws {
-        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("tmux is not installed (Debian package tmux)")
-        }
-        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
-        tmuxPath = path
-        socket = "folio-paste-\(getpid())-\(UUID().uuidString.prefix(8))"
-        dir = TemporaryDirectory("folio-paste")
-        env = dir.environment(["TERM": "xterm-256color"])
-        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
-        super.tearDown()
-    }
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> TmuxResult {
-        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
-    }
-
-    func capture() -> String { (try? tmux(["capture-pane", "-p", "-t", "paste:0"]))?.stdout ?? "" }
-
-    @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line,
-                 _ predicate: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        repeat {
-            screen = capture()
-            if predicate(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
-        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
-        return screen
-    }
+final class BracketedPasteTests: TmuxTestCase {
+    override var session: String { "paste" }
+    override var defaultTimeout: TimeInterval { 5 }
+    override var paneShowsTerminalSettings: Bool { false }
 
     /// Opens `document` in the editor host in a 100×30 pane; the pane prints FOLIO-EXIT=status when folio ends.
-    func openInTmux(_ document: URL) throws {
-        let command = [folioExecutable.path, "open", document.path, "--scene", "paste"]
-            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ") + "; echo FOLIO-EXIT=$?; sleep 30"
-        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        let result = try tmux(["new-session", "-d", "-s", "paste", "-x", "100", "-y", "30", "-c", docs.path] + flags + [command])
-        XCTAssertEqual(result.status, 0, result.stderr)
-    }
+    func openInTmux(_ document: URL) throws { try start(["open", document.path, "--scene", "paste"]) }
 
     func paste(_ text: String) throws {
         let file = dir.path("paste-\(UUID().uuidString).txt")

@@ -44,7 +44,7 @@ extension TerminalEndToEndTests {
 
     func testGivenTheCursorOnBreadWhenRenameIsPressedThenTheTitleStartsAsBreadAndARangeIsRefusedBeforeAsking() throws {
         // Given the groceries list with items 1-2 selected
-        let document = createGroceries("rename-prefill")
+        let document = createDocument("rename-prefill")
         try start(["open", document.path])
         waitFor(text: "(0/13 done)")
         try keys("v", "Down", "r")

@@ -9,31 +9,17 @@ import XCTest
 /// count of 7 makes its render spin.
 /// Each pane runs `stty -g >before; folio open DOC; echo FOLIO-EXIT=$?; stty -g >after; sleep 30`. Every wait polls
 /// the pane with short sleeps and is bounded; tearDown kills the tmux server (and with it any folio left).
-final class EditorPluginCallTests: XCTestCase {
-    var tmuxPath = ""
-    var socket = ""
-    var dir: TemporaryDirectory!
-    var env: [String: String] = [:]
+final class EditorPluginCallTests: TmuxTestCase {
+    override var session: String { "calls" }
+    override var defaultTimeout: TimeInterval { 6 }
     var document: URL { dir.path("count") }
 
     override func setUpWithError() throws {
-        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("tmux is not installed (Debian package tmux)")
-        }
-        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
-        tmuxPath = path
-        socket = "folio-calls-\(getpid())-\(UUID().uuidString.prefix(8))"
-        dir = TemporaryDirectory("folio-calls")
-        env = dir.environment(["TERM": "xterm-256color", "FOLIO_PLUGIN_PATH": dir.path("plugins").path])
+        try super.setUpWithError()
+        env["FOLIO_PLUGIN_PATH"] = dir.path("plugins").path
         try buildTally()
         let created = runFolio(["new", "count", "--type", "org.test.tally"], environment: env, cwd: dir.url)
         XCTAssertEqual(created.status, 0, created.stderr)
-    }
-
-    override func tearDown() {
-        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
-        dir = nil
-        super.tearDown()
     }
 
     // MARK: Tests
@@ -119,9 +105,7 @@ final class EditorPluginCallTests: XCTestCase {
         let folio = [folioExecutable.path, "open", document.path].map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let command = "stty -g >'\(dir.path("before").path)'; " + folio.joined(separator: " ")
             + "; echo FOLIO-EXIT=$?; stty -g >'\(dir.path("after").path)'; sleep 30"
-        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        let result = try tmux(["new-session", "-d", "-s", "calls", "-x", "100", "-y", "24", "-c", dir.url.path] + flags + [command])
-        XCTAssertEqual(result.status, 0, result.stderr)
+        try startShell(command, width: 100, height: 24, cwd: dir.url)
         waitFor(text: showing)
     }
 
@@ -134,7 +118,7 @@ final class EditorPluginCallTests: XCTestCase {
         let after = try? String(contentsOf: dir.path("after"), encoding: .utf8)
         XCTAssertNotNil(before, file: file, line: line)
         XCTAssertEqual(before, after, "stty -g before and after folio", file: file, line: line)
-        let alternate = (try? tmux(["display-message", "-p", "-t", "calls:0", "#{alternate_on}"]))?.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let alternate = (try? tmux(["display-message", "-p", "-t", target, "#{alternate_on}"]))?.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(alternate, "0", "the alternate screen is still on", file: file, line: line)
     }
 
@@ -161,33 +145,6 @@ final class EditorPluginCallTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.05)
         } while Date() < deadline
         return false
-    }
-
-    func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "calls:0"] + keys) }
-
-    func capture() -> String { (try? tmux(["capture-pane", "-p", "-t", "calls:0"]))?.stdout ?? "" }
-
-    @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 6, file: StaticString = #filePath, line: UInt = #line, _ predicate: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        repeat {
-            screen = capture()
-            if predicate(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
-        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
-        return screen
-    }
-
-    @discardableResult
-    func waitFor(text: String, file: StaticString = #filePath, line: UInt = #line) -> String {
-        waitFor("“\(text)”", file: file, line: line) { $0.contains(text) }
-    }
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> TmuxResult {
-        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
     }
 
     /// Builds the tally plugin with `cc` into `plugins/` with its manifest.

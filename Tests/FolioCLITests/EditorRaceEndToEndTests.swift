@@ -12,7 +12,7 @@ extension TerminalEndToEndTests {
     }
 
     func testGivenWindow2RenamingItem3WhenWindow1DeletesItem1FirstThenTheRenameLandsOnTheItemWindow2Showed() throws {
-        let document = createGroceries("race")
+        let document = createDocument("race")
         try start(["open", document.path, "--scene", "one"])
         let two = try startWindow(["open", document.path, "--scene", "two"])
         waitFor(text: "(0/13 done)")
@@ -38,7 +38,7 @@ extension TerminalEndToEndTests {
     }
 
     func testGivenWindow2RenamingAnItemWindow1DeletedMeanwhileThenItIsRefusedAndNoOtherItemChanges() throws {
-        let document = createGroceries("refuse")
+        let document = createDocument("refuse")
         try start(["open", document.path, "--scene", "one"])
         let two = try startWindow(["open", document.path, "--scene", "two"])
         waitFor(text: "(0/13 done)")
@@ -63,7 +63,7 @@ extension TerminalEndToEndTests {
     }
 
     func testGivenThreeItemsSelectedWhenDIsPressedThenTheyAreDeletedAsOneCommit() throws {
-        let document = createGroceries("range")
+        let document = createDocument("range")
         try start(["open", document.path])
         waitFor(text: "(0/13 done)")
         try keys("Down", "v", "Down", "Down")

@@ -5,64 +5,11 @@ import XCTest
 
 /// The generic document view and creating into a taken folder, driven through the real `folio` in tmux. The user's
 /// editor is a shell script that appends a line and notes how it found the terminal.
-final class GenericViewEndToEndTests: XCTestCase {
-    var tmuxPath = ""
-    var socket = ""
-    var dir: TemporaryDirectory!
-    var env: [String: String] = [:]
-    var docs: URL { dir.path("docs") }
-
-    override func setUpWithError() throws {
-        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("tmux is not installed (Debian package tmux)")
-        }
-        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
-        tmuxPath = path
-        socket = "folio-generic-\(getpid())-\(UUID().uuidString.prefix(8))"
-        dir = TemporaryDirectory("folio-generic-e2e")
-        env = dir.environment(["TERM": "xterm-256color"])
-        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        if !socket.isEmpty { _ = try? runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, ["kill-server"]) }
-        super.tearDown()
-    }
+final class GenericViewEndToEndTests: TmuxTestCase {
+    override var session: String { "g" }
+    override var defaultTimeout: TimeInterval { 10 }
 
     // MARK: Helpers
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> TmuxResult { try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments) }
-
-    func start(_ folioArguments: [String], width: Int = 100, height: Int = 30) throws {
-        let quoted = ([folioExecutable.path] + folioArguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let command = quoted.joined(separator: " ") + "; echo FOLIO-EXIT=$?; stty -a; sleep 30"
-        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        let result = try tmux(["new-session", "-d", "-s", "g", "-x", String(width), "-y", String(height), "-c", docs.path] + flags + [command])
-        XCTAssertEqual(result.status, 0, result.stderr)
-    }
-
-    func capture() -> String { (try? tmux(["capture-pane", "-p", "-t", "g:0"]))?.stdout ?? "" }
-    func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "g:0"] + keys) }
-    func type(_ text: String) throws { try tmux(["send-keys", "-t", "g:0", "-l", text]) }
-
-    @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line, _ predicate: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        repeat {
-            screen = capture()
-            if predicate(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
-        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
-        return screen
-    }
-
-    @discardableResult
-    func waitFor(text: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) -> String {
-        waitFor("“\(text)”", timeout: timeout, file: file, line: line) { $0.contains(text) }
-    }
 
     func assertExited(file: StaticString = #filePath, line: UInt = #line) {
         let screen = waitFor("folio to exit", file: file, line: line) { $0.contains("FOLIO-EXIT=") && $0.contains("icanon") }

@@ -4,58 +4,14 @@ import Foundation
 import XCTest
 
 /// The history browser in the real `folio` program, in tmux: the diff pane follows the selected commit.
-final class HistoryEndToEndTests: XCTestCase {
-    var tmuxPath = ""
-    var socket = ""
-    var dir: TemporaryDirectory!
-    var env: [String: String] = [:]
-    var docs: URL { dir.path("docs") }
-
-    override func setUpWithError() throws {
-        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("tmux is not installed (Debian package tmux)")
-        }
-        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
-        tmuxPath = path
-        socket = "folio-history-\(getpid())-\(UUID().uuidString.prefix(8))"
-        dir = TemporaryDirectory("folio-history-e2e")
-        env = dir.environment(["TERM": "xterm-256color"])
-        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
-        super.tearDown()
-    }
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> TmuxResult {
-        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
-    }
-
-    func capture() -> String { (try? tmux(["capture-pane", "-p", "-t", "h:0"]))?.stdout ?? "" }
-
-    @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line, _ predicate: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        repeat {
-            screen = capture()
-            if predicate(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
-        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
-        return screen
-    }
+final class HistoryEndToEndTests: TmuxTestCase {
+    override var session: String { "h" }
+    override var defaultTimeout: TimeInterval { 10 }
+    override var paneShowsTerminalSettings: Bool { false }
 
     /// The diff pane: what is right of the divider on each row (the list names every commit's message too).
     func diffPane(_ screen: String) -> String {
         screen.split(separator: "\n").compactMap { line in line.firstIndex(of: "│").map { String(line[line.index(after: $0)...]) } }.joined(separator: "\n")
-    }
-
-    func edit(_ document: URL, _ arguments: String...) {
-        let result = runFolio(["edit", document.path] + arguments, environment: env, cwd: docs)
-        XCTAssertEqual(result.status, 0, result.stderr)
     }
 
     func testGivenAChecklistWithThreeVersionsWhenTheHistorySelectionMovesThenTheDiffPaneShowsEachCommitsOwnSemanticDiff() throws {
@@ -65,31 +21,28 @@ final class HistoryEndToEndTests: XCTestCase {
         let document = docs.appendingPathComponent("list")
         edit(document, "toggle", "1")
         edit(document, "add", "Saffron")
-        let quoted = ([folioExecutable.path, "open", document.path, "--scene", "history-e2e"]).map { "'" + $0 + "'" }.joined(separator: " ")
-        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        let started = try tmux(["new-session", "-d", "-s", "h", "-x", "160", "-y", "45", "-c", docs.path] + flags + [quoted + "; echo FOLIO-EXIT=$?; sleep 30"])
-        XCTAssertEqual(started.status, 0, started.stderr)
+        try start(["open", document.path, "--scene", "history-e2e"], width: 160, height: 45)
         waitFor("the editor") { $0.contains("Saffron") }
         // When the history opens, the newest commit's semantic diff is shown
-        try tmux(["send-keys", "-t", "h:0", "C-g"])
+        try keys("C-g")
         waitFor("the newest commit's diff") { diffPane($0).contains("semantic diff") && diffPane($0).contains("added 'Saffron'") }
         // When the selection moves down, the pane follows: the toggle's diff, and never the addition under it
-        try tmux(["send-keys", "-t", "h:0", "Down"])
+        try keys("Down")
         let second = diffPane(waitFor("the toggle's diff") { diffPane($0).contains("checked 'Milk'") })
         XCTAssertFalse(second.contains("added 'Saffron'"), "the previous commit's diff stayed under the new header:\n\(second)")
         // And back up: the addition again
-        try tmux(["send-keys", "-t", "h:0", "Up"])
+        try keys("Up")
         let first = diffPane(waitFor("the addition's diff again") { diffPane($0).contains("added 'Saffron'") })
         XCTAssertFalse(first.contains("checked 'Milk'"), first)
         // And after keys in quick succession, the header and the diff both belong to the commit the selection ended on
-        try tmux(["send-keys", "-t", "h:0", "Down", "Down", "Up"])
+        try keys("Down", "Down", "Up")
         let settled = waitFor("the toggle's diff after quick keys") { screen in
             let rows = diffPane(screen).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             return rows.first == "checked 'Milk'" && rows.dropFirst(3).contains("checked 'Milk'")
         }
         Thread.sleep(forTimeInterval: 0.5)
         XCTAssertEqual(diffPane(capture()), diffPane(settled), "a late answer for another commit replaced the diff")
-        try tmux(["send-keys", "-t", "h:0", "C-q"])
+        try keys("C-q")
         waitFor("folio to exit") { $0.contains("FOLIO-EXIT=0") }
     }
 
@@ -114,52 +67,49 @@ final class HistoryEndToEndTests: XCTestCase {
         XCTAssertEqual(runFolio(["tag", document.path, "first-draft", "@3"], environment: env, cwd: docs).status, 0)
         edit(document, "add", "Cardamom")
         let treeOf2 = try gitLine(document, "rev-parse", "HEAD~2^{tree}"), treeOf4 = try gitLine(document, "rev-parse", "HEAD^{tree}")
-        let quoted = ([folioExecutable.path, "open", document.path, "--scene", "timeline-e2e"]).map { "'" + $0 + "'" }.joined(separator: " ")
-        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        let started = try tmux(["new-session", "-d", "-s", "h", "-x", "160", "-y", "45", "-c", docs.path] + flags + [quoted + "; echo FOLIO-EXIT=$?; sleep 30"])
-        XCTAssertEqual(started.status, 0, started.stderr)
+        try start(["open", document.path, "--scene", "timeline-e2e"], width: 160, height: 45)
         waitFor("the editor") { $0.contains("Cardamom") }
         // When the history opens: a heading for each day, the named version's tag on it
-        try tmux(["send-keys", "-t", "h:0", "C-g"])
+        try keys("C-g")
         let timeline = listPane(waitFor("the timeline") { listPane($0).contains("── Fri 1 Mar 2024 ──") })
         for expected in ["── Today ──", "── Mon 4 Mar 2024 ──", "── Sun 3 Mar 2024 ──", "⚑ first-draft added 'Saffron'"] {
             XCTAssertTrue(timeline.contains(expected), "\(expected) missing:\n\(timeline)")
         }
         // When "/saffron" is typed: the list narrows to it, the header line counting it
-        try tmux(["send-keys", "-t", "h:0", "/", "s", "a", "f", "f"])
+        try keys("/", "s", "a", "f", "f")
         let filtered = listPane(waitFor("the filter") { listPane($0).contains("1 of 4 versions") })
         XCTAssertTrue(filtered.contains("/ saff") && filtered.contains("added 'Saffron'"), filtered)
         XCTAssertFalse(filtered.contains("Cardamom"), filtered)
         // And Esc clears it
-        try tmux(["send-keys", "-t", "h:0", "Escape"])
+        try keys("Escape")
         waitFor("the whole list again") { listPane($0).contains("Cardamom") && !listPane($0).contains("of 4 versions") }
         // When g jumps to 3 March 2024: that day's version is selected, its diff shown
-        try tmux(["send-keys", "-t", "h:0", "g"])
+        try keys("g")
         waitFor("the jump field") { $0.contains("Go to:") }
-        try tmux(["send-keys", "-t", "h:0", "-l", "2024-03-03"])
-        try tmux(["send-keys", "-t", "h:0", "Enter"])
+        try keys("-l", "2024-03-03")
+        try keys("Enter")
         waitFor("the 3 March version") { screen in
             diffPane(screen).split(separator: "\n").first?.trimmingCharacters(in: .whitespaces) == "checked 'Milk'"
                 && screen.contains("Sun 3 Mar 2024: the last version that day")
         }
         // When r is pressed: a confirmation line, and nothing restored yet
-        try tmux(["send-keys", "-t", "h:0", "r"])
+        try keys("r")
         waitFor("the confirmation line") { $0.contains("r again restores @2 “checked 'Milk'” as a new version") }
         XCTAssertEqual(try gitLine(document, "rev-list", "--count", "HEAD"), "4")
         // When r again: one new version, whose content is @2's, selected at the top with the status line
-        try tmux(["send-keys", "-t", "h:0", "r"])
+        try keys("r")
         let restored = waitFor("the restore's status line") { $0.contains("Restored @2 as @5 — u to undo") }
         XCTAssertTrue(diffPane(restored).contains("Restore to "), "the restore's own version is selected:\n\(restored)")
         XCTAssertEqual(try gitLine(document, "rev-list", "--count", "HEAD"), "5")
         XCTAssertEqual(try gitLine(document, "rev-parse", "HEAD^{tree}"), treeOf2)
         XCTAssertTrue(try gitLine(document, "log", "-1", "--format=%s").hasPrefix("Restore to "))
         // When u is pressed: one more version takes the restore back, and the status line says so
-        try tmux(["send-keys", "-t", "h:0", "u"])
+        try keys("u")
         waitFor("the undo's status line") { $0.contains("Undone: “Restore to ") && $0.contains("as @6") }
         XCTAssertEqual(try gitLine(document, "rev-list", "--count", "HEAD"), "6")
         XCTAssertEqual(try gitLine(document, "rev-parse", "HEAD^{tree}"), treeOf4, "the document is as it was before the restore")
         XCTAssertTrue(try gitLine(document, "log", "-1", "--format=%s").hasPrefix("Undo: Restore to "))
-        try tmux(["send-keys", "-t", "h:0", "C-q"])
+        try keys("C-q")
         waitFor("folio to exit") { $0.contains("FOLIO-EXIT=0") }
     }
 }

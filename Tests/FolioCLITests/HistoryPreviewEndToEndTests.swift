@@ -6,51 +6,10 @@ import XCTest
 /// The history browser's rendered preview in the real `folio` program, in tmux: `v` draws the selected version as
 /// its editor does beside the current one, following the selection, at 60×16, 100×30 and 160×45; `c … c` compares
 /// two versions, a story scene's old words readable beside the new ones.
-final class HistoryPreviewEndToEndTests: XCTestCase {
-    var tmuxPath = ""
-    var socket = ""
-    var dir: TemporaryDirectory!
-    var env: [String: String] = [:]
-    var docs: URL { dir.path("docs") }
-
-    override func setUpWithError() throws {
-        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("tmux is not installed (Debian package tmux)")
-        }
-        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
-        tmuxPath = path
-        socket = "folio-preview-\(getpid())-\(UUID().uuidString.prefix(8))"
-        dir = TemporaryDirectory("folio-preview-e2e")
-        env = dir.environment(["TERM": "xterm-256color"])
-        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
-        super.tearDown()
-    }
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> TmuxResult {
-        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
-    }
-
-    func capture() -> String { (try? tmux(["capture-pane", "-p", "-t", "h:0"]))?.stdout ?? "" }
-
-    func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "h:0"] + keys) }
-
-    @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line, _ predicate: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        repeat {
-            screen = capture()
-            if predicate(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
-        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
-        return screen
-    }
+final class HistoryPreviewEndToEndTests: TmuxTestCase {
+    override var session: String { "h" }
+    override var defaultTimeout: TimeInterval { 15 }
+    override var paneShowsTerminalSettings: Bool { false }
 
     func edit(_ name: String, _ arguments: String...) {
         let result = runFolio(["edit", docs.appendingPathComponent(name).path] + arguments, environment: env, cwd: docs)
@@ -60,11 +19,7 @@ final class HistoryPreviewEndToEndTests: XCTestCase {
     /// Opens `name` in folio in a tmux window of `width`×`height`, waiting for its editor to show `shown`.
     func open(_ name: String, width: Int, height: Int, showing shown: String) throws {
         let document = docs.appendingPathComponent(name)
-        let quoted = [folioExecutable.path, "open", document.path, "--scene", "preview-e2e"].map { "'" + $0 + "'" }.joined(separator: " ")
-        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        let started = try tmux(["new-session", "-d", "-s", "h", "-x", "\(width)", "-y", "\(height)", "-c", docs.path] + flags
-                               + [quoted + "; echo FOLIO-EXIT=$?; sleep 30"])
-        XCTAssertEqual(started.status, 0, started.stderr)
+        try start(["open", document.path, "--scene", "preview-e2e"], width: width, height: height)
         waitFor("the editor") { $0.contains(shown) }
     }
 

@@ -5,76 +5,10 @@ import XCTest
 
 /// The real `folio` in tmux: Esc never quits or closes, a form at 60×16 scrolls to its last field, and a text
 /// field's editing keys round-trip into a commit. Every wait is bounded; the tmux server is killed in tearDown.
-final class KeysEndToEndTests: XCTestCase {
-    var tmuxPath = ""
-    var socket = ""
-    var dir: TemporaryDirectory!
-    var env: [String: String] = [:]
-    var docs: URL { dir.path("docs") }
-
-    override func setUpWithError() throws {
-        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("tmux is not installed (Debian package tmux)")
-        }
-        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
-        tmuxPath = path
-        socket = "folio-keys-\(getpid())-\(UUID().uuidString.prefix(8))"
-        dir = TemporaryDirectory("folio-keys")
-        env = dir.environment(["TERM": "xterm-256color"])
-        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
-        super.tearDown()
-    }
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> TmuxResult {
-        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
-    }
-
-    func start(_ folioArguments: [String], width: Int = 100, height: Int = 30) throws {
-        let quoted = ([folioExecutable.path] + folioArguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let command = quoted.joined(separator: " ") + "; echo FOLIO-EXIT=$?; sleep 30"
-        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        let result = try tmux(["new-session", "-d", "-s", "keys", "-x", String(width), "-y", String(height), "-c", docs.path] + flags + [command])
-        XCTAssertEqual(result.status, 0, result.stderr)
-    }
-
-    func capture() -> String { (try? tmux(["capture-pane", "-p", "-t", "keys:0"]))?.stdout ?? "" }
-    func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "keys:0"] + keys) }
-    func type(_ text: String) throws { try tmux(["send-keys", "-t", "keys:0", "-l", text]) }
-
-    @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 8, file: StaticString = #filePath, line: UInt = #line, _ predicate: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        repeat {
-            screen = capture()
-            if predicate(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
-        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
-        return screen
-    }
-
-    @discardableResult
-    func waitFor(text: String, file: StaticString = #filePath, line: UInt = #line) -> String {
-        waitFor("“\(text)”", file: file, line: line) { $0.contains(text) }
-    }
-
-    /// Sends `key` and waits until the frame has settled (the screen is the same twice, 150 ms apart).
-    func settled() -> String {
-        var last = capture()
-        for _ in 0..<40 {
-            Thread.sleep(forTimeInterval: 0.15)
-            let now = capture()
-            if now == last { return now }
-            last = now
-        }
-        return last
-    }
+final class KeysEndToEndTests: TmuxTestCase {
+    override var session: String { "keys" }
+    override var defaultTimeout: TimeInterval { 8 }
+    override var paneShowsTerminalSettings: Bool { false }
 
     func testGivenTheLauncherAndTheEditorWhenEscIsPressedThenNeitherQuitsNorClosesAndQQuits() throws {
         let created = runFolio(["new", "list", "--template", "checklist/groceries", "--defaults"], environment: env, cwd: docs)
@@ -89,6 +23,8 @@ final class KeysEndToEndTests: XCTestCase {
         // ^W closes it: the launcher. Esc there keeps the launcher and says how to quit.
         try keys("C-w")
         waitFor(text: "New Document")
+        // (Esc while the templates load stops the loading: the innermost thing going on. Wait until they are in.)
+        waitFor("the templates loaded") { $0.contains("Recent") && !$0.contains("Loading templates") }
         try keys("Escape")
         let launcher = waitFor(text: "q or ^Q quits")
         XCTAssertFalse(launcher.contains("FOLIO-EXIT"), launcher)

@@ -6,78 +6,23 @@ import XCTest
 /// The real `folio` in tmux keeps one terminal session for the whole run: keys typed while one screen gives way to
 /// the next (launcher → editor) are acted on by the next screen, and nothing of them (nor of any frame) is left on
 /// the shell's screen after ^Q. Every wait is bounded; the tmux server is killed in tearDown.
-final class OneSessionEndToEndTests: XCTestCase {
-    var tmuxPath = ""
-    var socket = ""
-    var dir: TemporaryDirectory!
-    var env: [String: String] = [:]
-    var docs: URL { dir.path("docs") }
-
-    override func setUpWithError() throws {
-        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("tmux is not installed (Debian package tmux)")
-        }
-        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
-        tmuxPath = path
-        socket = "folio-session-\(getpid())-\(UUID().uuidString.prefix(8))"
-        dir = TemporaryDirectory("folio-session")
-        env = dir.environment(["TERM": "xterm-256color"])
-        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
-        super.tearDown()
-    }
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> TmuxResult {
-        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
-    }
+final class OneSessionEndToEndTests: TmuxTestCase {
+    override var session: String { "one" }
+    override var defaultTimeout: TimeInterval { 8 }
+    override var paneShowsTerminalSettings: Bool { false }
 
     /// Starts `folio ARGUMENTS` in a pane after a marker line on the shell's screen.
-    func start(_ folioArguments: [String], width: Int = 100, height: Int = 30) throws {
-        let quoted = ([folioExecutable.path] + folioArguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let command = "echo SHELL-BEFORE; " + quoted.joined(separator: " ") + "; echo FOLIO-EXIT=$?; sleep 30"
-        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        let result = try tmux(["new-session", "-d", "-s", "one", "-x", String(width), "-y", String(height), "-c", docs.path] + flags + [command])
-        XCTAssertEqual(result.status, 0, result.stderr)
-    }
-
-    func capture() -> String { (try? tmux(["capture-pane", "-p", "-t", "one:0"]))?.stdout ?? "" }
-    func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "one:0"] + keys) }
-
-    @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 8, file: StaticString = #filePath, line: UInt = #line, _ predicate: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        repeat {
-            screen = capture()
-            if predicate(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
-        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
-        return screen
-    }
-
-    @discardableResult
-    func waitFor(text: String, file: StaticString = #filePath, line: UInt = #line) -> String {
-        waitFor("“\(text)”", file: file, line: line) { $0.contains(text) }
+    override func start(_ folioArguments: [String], width: Int = 100, height: Int = 30, cwd: URL? = nil) throws {
+        try startShell("echo SHELL-BEFORE; " + paneCommand(folioArguments), width: width, height: height, cwd: cwd)
     }
 
     /// Quits with ^Q and returns the shell's (main) screen once folio has exited, with the alternate screen off.
     func quitAndCaptureShellScreen(file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
         try keys("C-q")
         let screen = waitFor("folio to exit", file: file, line: line) { $0.contains("FOLIO-EXIT=") }
-        let alternate = try tmux(["display-message", "-p", "-t", "one:0", "#{alternate_on}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let alternate = try tmux(["display-message", "-p", "-t", target, "#{alternate_on}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(alternate, "0", "the capture is of the shell's screen", file: file, line: line)
         return screen.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    func createGroceries(_ name: String) -> URL {
-        let result = runFolio(["new", name, "--template", "checklist/groceries", "--defaults"], environment: env, cwd: docs)
-        XCTAssertEqual(result.status, 0, result.stderr)
-        return docs.appendingPathComponent(name)
     }
 
     /// Sends each key on its own, a few milliseconds apart, as a fast typist would while the next screen opens.
@@ -92,7 +37,7 @@ final class OneSessionEndToEndTests: XCTestCase {
 
     func testGivenTheLauncherWhenKeysAreTypedRightAfterEnterOpensADocumentThenTheEditorActsOnThemAndTheShellScreenStaysClean() throws {
         // Given: the launcher, the groceries list selected in Recent.
-        let document = createGroceries("list")
+        let document = createDocument("list")
         try start(["open", document.path, "--scene", "one-open"])
         waitFor(text: "(0/13 done)")
         try keys("C-w")
@@ -113,7 +58,7 @@ final class OneSessionEndToEndTests: XCTestCase {
         // Given: a document, opened and closed from the launcher three times, with keys typed through each change
         // (keys that a cooked terminal echoes as ^[[B, ^[[A and letters, and that the screens themselves ignore or
         // undo).
-        let document = createGroceries("list")
+        let document = createDocument("list")
         try start(["open", document.path, "--scene", "one-remnants"])
         waitFor(text: "(0/13 done)")
         for round in 1...3 {
@@ -132,7 +77,7 @@ final class OneSessionEndToEndTests: XCTestCase {
 
     func testGivenTheEditorAndHistoryWhenUnboundKeysArePressedThenEachSaysWhatToPress() throws {
         // Given the groceries list open in the editor
-        let document = createGroceries("list")
+        let document = createDocument("list")
         try start(["open", document.path, "--scene", "one-hints"])
         waitFor(text: "(0/13 done)")
         // When u, q and x are pressed, each says what to press instead (and q does not quit)
@@ -161,7 +106,7 @@ final class OneSessionEndToEndTests: XCTestCase {
 
     func testGivenARefusedCommandAt60ColumnsWhenTheMessageLogIsOpenedThenItShowsTheMessageWithItsTime() throws {
         // Given the groceries list at 60×16 and a move to a place that is not there
-        let document = createGroceries("list")
+        let document = createDocument("list")
         try start(["open", document.path, "--scene", "one-log"], width: 60, height: 16)
         waitFor(text: "(0/13 done)")
         try keys("m")

@@ -16,7 +16,7 @@ extension TerminalEndToEndTests {
     func openSharedPair(_ name: String, url: (String) -> String) throws -> (a: URL, b: URL, bWindow: String) {
         try FileManager.default.createDirectory(at: remotes, withIntermediateDirectories: true)
         XCTAssertEqual(try git(["init", "-q", "--bare", "-b", "main", "\(name).git"], in: remotes, environment: env).status, 0)
-        let origin = createGroceries("origin-\(name)")
+        let origin = createDocument("origin-\(name)")
         let shared = runFolio(["share", origin.path, "origin", url("\(name).git")], environment: env, cwd: docs)
         XCTAssertEqual(shared.status, 0, shared.stderr)
         for clone in ["a-\(name)", "b-\(name)"] {

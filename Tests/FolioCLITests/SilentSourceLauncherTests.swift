@@ -6,25 +6,17 @@ import XCTest
 /// `stty -g >before; folio; echo FOLIO-EXIT=$?; stty -g >after; sleep 30` in a tmux pane and checks what a user sees:
 /// the launcher stays full screen and in raw mode while the network waits, Esc stops the wait within a second, and
 /// the terminal is as it was after quitting. The timeout is the default 30 s, so only Esc (or a removal) ends a wait.
-final class SilentSourceLauncherTests: XCTestCase {
-    var tmuxPath = ""
-    var socket = ""
-    var dir: TemporaryDirectory!
-    var env: [String: String] = [:]
+final class SilentSourceLauncherTests: TmuxTestCase {
+    override var session: String { "r" }
+    override var defaultTimeout: TimeInterval { 20 }
+    override var capturesJoinedLines: Bool { true }
     var server: SilentServer!
     var before: URL { dir.path("stty-before") }
     var after: URL { dir.path("stty-after") }
     var tty = ""
 
     override func setUpWithError() throws {
-        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("tmux is not installed (Debian package tmux)")
-        }
-        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
-        tmuxPath = path
-        socket = "folio-silent-\(getpid())-\(UUID().uuidString.prefix(8))"
-        dir = TemporaryDirectory("folio-silent")
-        env = dir.environment(["TERM": "xterm-256color"])
+        try super.setUpWithError()
         server = try SilentServer()
         let settings = dir.path("home/.config/folio/settings.json")
         try FileManager.default.createDirectory(at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -32,9 +24,8 @@ final class SilentSourceLauncherTests: XCTestCase {
     }
 
     override func tearDown() {
-        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
+        super.tearDown()  // folio and its tmux server first, then the server it was talking to
         server = nil
-        super.tearDown()
     }
 
     func testUpdateTemplatesFromASilentSourceStaysInTheLauncherAndEscCancelsItWithinASecond() throws {
@@ -42,7 +33,7 @@ final class SilentSourceLauncherTests: XCTestCase {
         try startLauncher()
         let raw = try sttyOfPane()
         // When Update Templates runs (u) against the silent source
-        try tmux(["send-keys", "-t", "r:0", "u"])
+        try keys("u")
         waitFor(text: "folio templates update: fetching silent (git://\(server.address)/templates.git) (esc cancels)")
         Thread.sleep(forTimeInterval: 1)
         // Then, while it waits, the launcher keeps the screen and the terminal stays raw
@@ -51,7 +42,7 @@ final class SilentSourceLauncherTests: XCTestCase {
         XCTAssertTrue(capture().contains("(esc cancels)"))
         // When Esc is pressed
         let pressed = Date()
-        try tmux(["send-keys", "-t", "r:0", "Escape"])
+        try keys("Escape")
         let screen = waitFor(text: "✗ folio templates update: silent: cancelled", timeout: 5)  // the command named once
         // Then the update ends within a second, the launcher is still there, and the terminal still raw
         XCTAssertLessThan(Date().timeIntervalSince(pressed), 1.2)
@@ -69,14 +60,14 @@ final class SilentSourceLauncherTests: XCTestCase {
         XCTAssertTrue(waitUntil { self.server.openConnections == 1 }, "the source never connected")
         // When Esc is pressed on the launcher
         let pressed = Date()
-        try tmux(["send-keys", "-t", "r:0", "Escape"])
+        try keys("Escape")
         // Then within a second the connection is closed and the source is marked failed
         XCTAssertTrue(waitUntil(seconds: 5) { self.server.openConnections == 0 }, "the fetch still waits")
         XCTAssertLessThan(Date().timeIntervalSince(pressed), 1.2)
         waitFor(text: "1 template source failed", timeout: 5)
-        try tmux(["send-keys", "-t", "r:0", "t"])
+        try keys("t")
         waitFor(text: "silent: cancelled", timeout: 5)
-        try tmux(["send-keys", "-t", "r:0", "Escape"])
+        try keys("Escape")
         try quitAndCheckTheTerminal()
     }
 
@@ -85,19 +76,19 @@ final class SilentSourceLauncherTests: XCTestCase {
         try startLauncher()
         XCTAssertTrue(waitUntil { self.server.openConnections == 1 }, "the source never connected")
         // When the source is removed in Settings (, then Tab to the source field, "-silent", ⏎)
-        try tmux(["send-keys", "-t", "r:0", ","])
+        try keys(",")
         waitFor(text: "Settings")
-        for _ in 0..<5 { try tmux(["send-keys", "-t", "r:0", "Tab"]) }
-        try tmux(["send-keys", "-t", "r:0", "-l", "--", "-silent"])
+        for _ in 0..<5 { try keys("Tab") }
+        try keys("-l", "--", "-silent")
         let saved = Date()
-        try tmux(["send-keys", "-t", "r:0", "Enter"])
+        try keys("Enter")
         // Then its fetch stops within a second (the server sees the connection closed), and it is saved
         XCTAssertTrue(waitUntil(seconds: 5) { self.server.openConnections == 0 }, "the removed source's fetch still waits")
         XCTAssertLessThan(Date().timeIntervalSince(saved), 1.2)
         waitFor(text: "Saved", timeout: 5)
         let settings = try String(contentsOf: dir.path("home/.config/folio/settings.json"), encoding: .utf8)
         XCTAssertFalse(settings.contains("silent"), settings)
-        try tmux(["send-keys", "-t", "r:0", "Escape"])
+        try keys("Escape")
         try quitAndCheckTheTerminal()
     }
 
@@ -106,9 +97,7 @@ final class SilentSourceLauncherTests: XCTestCase {
     /// Starts `folio` (the launcher) in a pane and waits for its menu.
     func startLauncher() throws {
         let script = "stty -g >'\(before.path)'; '\(folioExecutable.path)'; echo FOLIO-EXIT=$?; stty -g >'\(after.path)'; sleep 30"
-        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        let result = try tmux(["new-session", "-d", "-s", "r", "-x", "160", "-y", "30", "-c", dir.url.path] + flags + [script])
-        XCTAssertEqual(result.status, 0, result.stderr)
+        try startShell(script, width: 160, height: 30, cwd: dir.url)
         tty = display("#{pane_tty}")
         waitFor(text: "Update Templates")
         XCTAssertEqual(display("#{alternate_on}"), "1")
@@ -116,7 +105,7 @@ final class SilentSourceLauncherTests: XCTestCase {
 
     /// Quits with ^Q and checks the shell's terminal settings are as before and the main screen is back.
     func quitAndCheckTheTerminal(file: StaticString = #filePath, line: UInt = #line) throws {
-        try tmux(["send-keys", "-t", "r:0", "C-q"])
+        try keys("C-q")
         let screen = waitFor("folio to exit", timeout: 10, file: file, line: line) { screen in
             screen.contains("FOLIO-EXIT=") && ((try? String(contentsOf: self.after, encoding: .utf8)) ?? "").hasSuffix("\n")
         }
@@ -137,33 +126,4 @@ final class SilentSourceLauncherTests: XCTestCase {
         return condition()
     }
 
-    func display(_ format: String) -> String {
-        ((try? tmux(["display-message", "-p", "-t", "r:0", format]))?.stdout ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    func capture() -> String { (try? tmux(["capture-pane", "-p", "-J", "-t", "r:0"]))?.stdout ?? "" }
-
-    @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line,
-                 _ predicate: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        repeat {
-            screen = capture()
-            if predicate(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.02)
-        } while Date() < deadline
-        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
-        return screen
-    }
-
-    @discardableResult
-    func waitFor(text: String, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) -> String {
-        waitFor("“\(text)”", timeout: timeout, file: file, line: line) { $0.contains(text) }
-    }
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> TmuxResult {
-        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
-    }
 }

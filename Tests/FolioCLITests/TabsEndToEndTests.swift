@@ -7,7 +7,7 @@ import XCTest
 /// opens them again next time.
 extension TerminalEndToEndTests {
     func testGivenTwoDocumentsOpenedTogetherWhenSwitchedClosedAndReopenedThenEachTabBehavesAndTheWindowRemembersThem() throws {
-        let list = createGroceries("list")
+        let list = createDocument("list")
         let created = runFolio(["new", "story", "--template", "story/three-act", "--defaults"], environment: env, cwd: docs)
         XCTAssertEqual(created.status, 0, created.stderr)
         // Given both open in one folio, the first shown

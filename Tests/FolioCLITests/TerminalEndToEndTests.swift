@@ -6,113 +6,12 @@ import XCTest
 /// Drives the real `folio` program in tmux panes: keys in with `send-keys`, screens out with `capture-pane`.
 /// Each pane runs `folio …; echo FOLIO-EXIT=$?; stty -a; sleep 30` so the exit status and the terminal settings
 /// after folio has gone can be read from the pane. Every wait is bounded; the tmux server is killed in tearDown.
-final class TerminalEndToEndTests: XCTestCase {
+final class TerminalEndToEndTests: TmuxTestCase {
 
-    var tmuxPath = ""
-    var socket = ""
-    var dir: TemporaryDirectory!
-    var env: [String: String] = [:]
-    var docs: URL { dir.path("docs") }
-
-    override func setUpWithError() throws {
-        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("tmux is not installed (Debian package tmux)")
-        }
-        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
-        tmuxPath = path
-        socket = "folio-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
-        dir = TemporaryDirectory("folio-e2e")
-        env = dir.environment(["TERM": "xterm-256color"])
-        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
-        super.tearDown()
-    }
-
-    // MARK: Helpers
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> TmuxResult {
-        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
-    }
-
-    /// The shell command a pane runs: folio, then its exit status and the terminal settings.
-    func paneCommand(_ folioArguments: [String]) -> String {
-        let quoted = ([folioExecutable.path] + folioArguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        return quoted.joined(separator: " ") + "; echo FOLIO-EXIT=$?; stty -a; sleep 30"
-    }
-
-    var environmentFlags: [String] {
-        env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-    }
-
-    /// Starts folio in a new session (window 0).
-    func start(_ folioArguments: [String]) throws {
-        let result = try tmux(["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", "-c", docs.path] + environmentFlags + [paneCommand(folioArguments)])
-        XCTAssertEqual(result.status, 0, result.stderr)
-    }
-
-    /// Starts folio in another window of the session; returns its target.
-    func startWindow(_ folioArguments: [String]) throws -> String {
-        let result = try tmux(["new-window", "-d", "-P", "-F", "#{window_index}", "-t", "e2e", "-c", docs.path] + environmentFlags + [paneCommand(folioArguments)])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        return "e2e:" + result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    func capture(_ target: String = "e2e:0") -> String {
-        (try? tmux(["capture-pane", "-p", "-t", target]))?.stdout ?? ""
-    }
-
-    func keys(_ keys: String..., target: String = "e2e:0") throws {
-        try tmux(["send-keys", "-t", target] + keys)
-    }
-
-    func type(_ text: String, target: String = "e2e:0") throws {
-        try tmux(["send-keys", "-t", target, "-l", text])
-    }
-
-    /// Polls the pane until `predicate` holds; fails with the last screen after `timeout` seconds.
-    @discardableResult
-    func waitFor(_ what: String, target: String = "e2e:0", timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line,
-                 _ predicate: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        repeat {
-            screen = capture(target)
-            if predicate(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
-        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
-        return screen
-    }
-
-    @discardableResult
-    func waitFor(text: String, target: String = "e2e:0", timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line) -> String {
-        waitFor("“\(text)”", target: target, timeout: timeout, file: file, line: line) { $0.contains(text) }
-    }
-
-    /// Checks that folio has exited with `status` and left the terminal as it found it: the alternate screen is off
-    /// and `stty -a` in the pane shows canonical mode and echo back on.
-    func assertRestored(status: Int32, target: String = "e2e:0", file: StaticString = #filePath, line: UInt = #line) {
-        let screen = waitFor("folio to exit", target: target, file: file, line: line) { $0.contains("FOLIO-EXIT=") && $0.contains("icanon") }
-        XCTAssertTrue(screen.contains("FOLIO-EXIT=\(status)"), screen, file: file, line: line)
-        let words = Set(screen.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
-        XCTAssertTrue(words.contains("icanon") && words.contains("echo"), "stty shows raw mode left on:\n\(screen)", file: file, line: line)
-        XCTAssertFalse(words.contains("-icanon") || words.contains("-echo"), screen, file: file, line: line)
-        let alternate = (try? tmux(["display-message", "-p", "-t", target, "#{alternate_on}"]))?.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertEqual(alternate, "0", "the alternate screen is still on", file: file, line: line)
-    }
+    override var defaultTimeout: TimeInterval { 5 }
 
     func folioLog(_ path: URL) -> [String] {
         runFolio(["log", path.path], environment: env, cwd: docs).stdout.split(separator: "\n").map(String.init)
-    }
-
-    func createGroceries(_ name: String) -> URL {
-        let result = runFolio(["new", name, "--template", "checklist/groceries", "--defaults"], environment: env, cwd: docs)
-        XCTAssertEqual(result.status, 0, result.stderr)
-        return docs.appendingPathComponent(name)
     }
 
     // MARK: Tests
@@ -203,7 +102,7 @@ final class TerminalEndToEndTests: XCTestCase {
     }
 
     func testSIGTERMRestoresTheTerminal() throws {
-        let document = createGroceries("list")
+        let document = createDocument("list")
         try start(["open", document.path, "--scene", "e2e-term"])
         waitFor(text: "(0/13 done)")
         let panePID = try tmux(["display-message", "-p", "-t", "e2e:0", "#{pane_pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -214,7 +113,7 @@ final class TerminalEndToEndTests: XCTestCase {
     }
 
     func testTwoWindowsOnOneDocumentShareChangesAndKeepTheirOwnState() throws {
-        let document = createGroceries("shared")
+        let document = createDocument("shared")
         try start(["open", document.path, "--scene", "left"])
         let right = try startWindow(["open", document.path, "--scene", "right"])
         waitFor(text: "(0/13 done)")

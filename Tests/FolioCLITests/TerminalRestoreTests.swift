@@ -8,30 +8,13 @@ import XCTest
 /// `stty -g >before; PROGRAM; echo FOLIO-EXIT=$?; stty -g >after; sleep 30`, makes it die, and checks what a user
 /// would see: the settings as before, the main screen, the cursor shown, one line naming the crash report, and
 /// never the Swift runtime's "Press space to interact" prompt. Every wait is bounded; tearDown kills the tmux server.
-final class TerminalRestoreTests: XCTestCase {
+final class TerminalRestoreTests: TmuxTestCase {
+    override var session: String { "r" }
+    override var defaultTimeout: TimeInterval { 20 }
+    override var capturesJoinedLines: Bool { true }  // a long report path wraps
 
-    var tmuxPath = ""
-    var socket = ""
-    var dir: TemporaryDirectory!
-    var env: [String: String] = [:]
     var crashes: URL { dir.path("home/.local/state/folio/crashes") }
     var trapExecutable: URL { productsDirectory.appendingPathComponent("folio-test-trap") }
-
-    override func setUpWithError() throws {
-        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("tmux is not installed (Debian package tmux)")
-        }
-        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
-        tmuxPath = path
-        socket = "folio-restore-\(getpid())-\(UUID().uuidString.prefix(8))"
-        dir = TemporaryDirectory("folio-restore")
-        env = dir.environment(["TERM": "xterm-256color"])
-    }
-
-    override func tearDown() {
-        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
-        super.tearDown()
-    }
 
     // MARK: Tests
 
@@ -58,7 +41,7 @@ final class TerminalRestoreTests: XCTestCase {
             let pane = try startPane([trapExecutable.path, mode])
             waitFor(text: "TRAP READY (\(mode))")
             XCTAssertEqual(display("#{alternate_on}"), "1", "the program is on the alternate screen before it crashes")
-            try tmux(["send-keys", "-t", "r:0", "x"])
+            try keys("x")
             let screen = assertRestored(pane, status: 128 + number, mode)
             assertOneLineNamesTheReport(screen, signal: name, restored: true, number: number, commandWord: mode)
             try restartTmux()
@@ -74,7 +57,7 @@ final class TerminalRestoreTests: XCTestCase {
         env["SWIFT_BACKTRACE"] = "enable=yes,interactive=yes"
         _ = try startPane([trapExecutable.path, "nil", "--no-handlers"])
         waitFor(text: "TRAP READY (nil)")
-        try tmux(["send-keys", "-t", "r:0", "x"])
+        try keys("x")
         waitFor(text: "Press space to interact", timeout: 20)
         XCTAssertEqual(display("#{alternate_on}"), "1", "the runtime's prompt holds the alternate screen")
         XCTAssertFalse(capture().contains("FOLIO-EXIT="))
@@ -179,11 +162,9 @@ final class TerminalRestoreTests: XCTestCase {
     func startPane(_ command: [String]) throws -> Pane {
         let tag = UUID().uuidString.prefix(8)
         let before = dir.path("stty-before-\(tag)"), after = dir.path("stty-after-\(tag)")
-        let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let quoted = Self.shellQuoted(command)
         let script = "stty -g >'\(before.path)'; \(quoted); echo FOLIO-EXIT=$?; stty -g >'\(after.path)'; sleep 30"
-        let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        let result = try tmux(["new-session", "-d", "-s", "r", "-x", "160", "-y", "30", "-c", dir.url.path] + flags + [script])
-        XCTAssertEqual(result.status, 0, result.stderr)
+        try startShell(script, width: 160, height: 30, cwd: dir.url)
         let tty = display("#{pane_tty}")
         return Pane(before: before, after: after, tty: tty)
     }
@@ -296,38 +277,6 @@ final class TerminalRestoreTests: XCTestCase {
         socket = "folio-restore-\(getpid())-\(UUID().uuidString.prefix(8))"
     }
 
-    func display(_ format: String) -> String {
-        ((try? tmux(["display-message", "-p", "-t", "r:0", format]))?.stdout ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// The pane's text with wrapped lines joined (a long report path wraps).
-    func capture() -> String {
-        (try? tmux(["capture-pane", "-p", "-J", "-t", "r:0"]))?.stdout ?? ""
-    }
-
-    @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line,
-                 _ predicate: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        repeat {
-            screen = capture()
-            if predicate(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
-        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
-        return screen
-    }
-
-    @discardableResult
-    func waitFor(text: String, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) -> String {
-        waitFor("“\(text)”", timeout: timeout, file: file, line: line) { $0.contains(text) }
-    }
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> TmuxResult {
-        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
-    }
 }
 
 /// A UTC date as [year, month, day, hour, minute, second].

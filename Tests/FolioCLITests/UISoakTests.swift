@@ -13,37 +13,16 @@ import XCTest
 /// `FOLIO_SOAK_KEYS=7000 FOLIO_SOAK_SEED=23 swift test --filter UISoakTests` (7,000 keys a size: 21,000 in all; the
 /// RSS growth after warm-up is printed and bounded). The same seed sends the same keys (their timing, and so what
 /// arrives during a render or a command, varies).
-final class UISoakTests: XCTestCase {
-    var tmuxPath = ""
-    var socket = ""
-    var dir: TemporaryDirectory!
-    var env: [String: String] = [:]
-    var docs: URL { dir.path("docs") }
+final class UISoakTests: TmuxTestCase {
+    override var session: String { "soak" }
+    override var paneShowsTerminalSettings: Bool { false }
 
     override func setUpWithError() throws {
-        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("tmux is not installed (Debian package tmux)")
-        }
-        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
-        tmuxPath = path
-        socket = "folio-soak-\(getpid())-\(UUID().uuidString.prefix(8))"
-        dir = TemporaryDirectory("folio-soak")
+        try super.setUpWithError()
         // The user's editor exits at once: `e` in the file view and "edit in $EDITOR" come straight back.
-        env = dir.environment(["TERM": "xterm-256color", "EDITOR": "true", "VISUAL": "true"])
-        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
+        env["EDITOR"] = "true"
+        env["VISUAL"] = "true"
     }
-
-    override func tearDown() {
-        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
-        super.tearDown()
-    }
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> TmuxResult {
-        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
-    }
-
-    func capture() -> String { (try? tmux(["capture-pane", "-p", "-t", "soak:0"]))?.stdout ?? "" }
 
     func paneCommand(_ document: URL) -> String {
         // Keys typed after a quit reach the shell: it and its sleep ignore ^C, so the pane stays for the next start.
