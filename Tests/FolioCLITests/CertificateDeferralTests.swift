@@ -7,20 +7,24 @@ import XCTest
 final class CertificateDeferralTests: XCTestCase {
     /// `openssl s_server` on loopback with a freshly made self-signed certificate for `localhost`.
     private final class TLSServer {
-        let port = freeLoopbackPort()
-        private let process = Foundation.Process()
+        let port: UInt16
+        private let process: Foundation.Process
 
         init(in dir: TemporaryDirectory) throws {
             let key = dir.path("tls.key").path, cert = dir.path("tls.crt").path
             let made = try runProgram("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
                                                   "-days", "1", "-subj", "/CN=localhost"])
             XCTAssertEqual(made.status, 0, "openssl (scripts/setup installs it) made no certificate: \(made.stderr)")
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key, "-www", "-quiet"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            XCTAssertTrue(waitForLoopbackPort(port, seconds: 10), "openssl s_server did not start")
+            (port, process) = try startOnLoopbackPort(nil, seconds: 10) { port in
+                let process = Foundation.Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key, "-www", "-quiet"]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                return LoopbackServerStart(server: process, pid: process.processIdentifier, isRunning: { process.isRunning },
+                                           stop: { process.terminate(); process.waitUntilExit() })
+            }
         }
 
         deinit { process.terminate(); process.waitUntilExit() }

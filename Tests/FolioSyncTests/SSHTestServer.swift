@@ -46,44 +46,50 @@ final class SSHTestServer {
         if getuid() == 0, !FileManager.default.fileExists(atPath: "/run/sshd") {
             try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         }
-        port = freeLoopbackPort()
         let config = directory.appendingPathComponent("sshd_config")
-        try Data("""
-        Port \(port)
-        ListenAddress 127.0.0.1
-        HostKey \(hostKey.path)
-        PidFile \(directory.appendingPathComponent("sshd.pid").path)
-        AuthorizedKeysFile \(authorizedKeys.path)
-        AllowUsers \(user)
-        StrictModes no
-        UsePAM no
-        PubkeyAuthentication yes
-        PasswordAuthentication no
-        KbdInteractiveAuthentication no
-        PermitRootLogin prohibit-password
-        AllowAgentForwarding no
-        AllowTcpForwarding no
-        X11Forwarding no
-        PrintMotd no
-        SetEnv GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
-        LogLevel VERBOSE
-
-        """.utf8).write(to: config)
         let publicHostKey = try String(contentsOf: hostKey.appendingPathExtension("pub"), encoding: .utf8)
             .split(separator: " ").prefix(2).joined(separator: " ")
-        knownHosts = directory.appendingPathComponent("known_hosts")
-        try Data("[127.0.0.1]:\(port) \(publicHostKey)\n".utf8).write(to: knownHosts)
+        let knownHosts = directory.appendingPathComponent("known_hosts")
+        self.knownHosts = knownHosts
         let fingerprint = try runProgram("ssh-keygen", ["-l", "-E", "sha256", "-f", hostKey.appendingPathExtension("pub").path])
         hostFingerprint = fingerprint.stdout.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        let log = directory.appendingPathComponent("sshd.log")
+        self.log = log
+        let user = self.user
+        // sshd listens in its own process (-D): the port is checked to be its own, else it starts on another.
+        do {
+            (port, pid) = try startOnLoopbackPort(nil, seconds: 15) { port in
+                try Data("""
+                Port \(port)
+                ListenAddress 127.0.0.1
+                HostKey \(hostKey.path)
+                PidFile \(directory.appendingPathComponent("sshd.pid").path)
+                AuthorizedKeysFile \(authorizedKeys.path)
+                AllowUsers \(user)
+                StrictModes no
+                UsePAM no
+                PubkeyAuthentication yes
+                PasswordAuthentication no
+                KbdInteractiveAuthentication no
+                PermitRootLogin prohibit-password
+                AllowAgentForwarding no
+                AllowTcpForwarding no
+                X11Forwarding no
+                PrintMotd no
+                SetEnv GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+                LogLevel VERBOSE
 
-        log = directory.appendingPathComponent("sshd.log")
-        // posix_spawn, not Foundation.Process: sshd closes every inherited descriptor, which Foundation takes for
-        // the child's exit and then blocks in wait4 on it, hanging every later Process in the test run.
-        // -D: stay a child; -e: log to stderr (the log file); -f: only this config.
-        pid = try Self.spawn(sshd, ["-D", "-e", "-f", config.path], log: log)
-        guard waitForLoopbackPort(port, seconds: 15) else {
-            stop()
-            throw SSHTestServerError("sshd did not start: \(logText)")
+                """.utf8).write(to: config)
+                try Data("[127.0.0.1]:\(port) \(publicHostKey)\n".utf8).write(to: knownHosts)
+                // posix_spawn, not Foundation.Process: sshd closes every inherited descriptor, which Foundation takes
+                // for the child's exit and then blocks in wait4 on it, hanging every later Process in the test run.
+                // -D: stay a child; -e: log to stderr (the log file); -f: only this config.
+                let pid = try Self.spawn(sshd, ["-D", "-e", "-f", config.path], log: log)
+                return LoopbackServerStart(server: pid, pid: pid, isRunning: { var status: Int32 = 0; return waitpid(pid, &status, WNOHANG) == 0 },
+                                           stop: { kill(pid, SIGTERM); var status: Int32 = 0; while waitpid(pid, &status, 0) == -1 && errno == EINTR {} })
+            }
+        } catch {
+            throw SSHTestServerError("sshd did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         }
     }
 

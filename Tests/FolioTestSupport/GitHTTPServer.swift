@@ -69,20 +69,20 @@ public final class GitHTTPServer: @unchecked Sendable {  // immutable after init
     /// `port` restarts a stopped server where it was (its clones keep their URLs).
     public init(root: URL, environment: [String: String], lifetime: TimeInterval = 300, basicAuth: (String, String)? = nil,
                 port: UInt16? = nil) throws {
-        self.port = port ?? freeLoopbackPort()
-        let script = root.deletingLastPathComponent().appendingPathComponent("http-bridge-\(self.port).py")
-        try Data(httpBridgeScript.utf8).write(to: script)
-        process = Foundation.Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, root.path, "\(self.port)", "\(Int(lifetime))"]
-            + (basicAuth.map { [Data("\($0.0):\($0.1)".utf8).base64EncodedString()] } ?? [])
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait (bounded) until it accepts connections.
-        waitForLoopbackPort(self.port, seconds: 15)
+        (self.port, process) = try startOnLoopbackPort(port, seconds: 15) { port in
+            let script = root.deletingLastPathComponent().appendingPathComponent("http-bridge-\(port).py")
+            try Data(httpBridgeScript.utf8).write(to: script)
+            let process = Foundation.Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script.path, root.path, "\(port)", "\(Int(lifetime))"]
+                + (basicAuth.map { [Data("\($0.0):\($0.1)".utf8).base64EncodedString()] } ?? [])
+            process.environment = environment
+            process.standardOutput = Pipe()
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return LoopbackServerStart(server: process, pid: process.processIdentifier, isRunning: { process.isRunning },
+                                       stop: { process.terminate(); process.waitUntilExit() })
+        }
     }
 
     public func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }

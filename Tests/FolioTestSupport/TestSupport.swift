@@ -142,6 +142,76 @@ public func freeLoopbackPort() -> UInt16 {
     return UInt16(bigEndian: address.sin_port)
 }
 
+/// Whether process `pid` or one of its descendants (`git daemon` runs `git-daemon` as a child) holds a socket
+/// listening on 127.0.0.1:`port` (read from /proc/net/tcp and /proc/PID/fd): the server a test started, not another
+/// that took the port meanwhile.
+public func listens(pid: pid_t, onLoopbackPort port: UInt16) -> Bool {
+    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+    let local = String(format: "0100007F:%04X", port)
+    let inodes = table.split(separator: "\n").dropFirst().compactMap { row -> String? in
+        let fields = row.split(separator: " ")
+        return fields.count > 9 && fields[1] == local && fields[3] == "0A" ? String(fields[9]) : nil
+    }
+    guard !inodes.isEmpty else { return false }
+    let sockets = Set(inodes.map { "socket:[\($0)]" })
+    return processTree(pid).contains { process in
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process)/fd")) ?? []
+        return descriptors.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process)/fd/\($0)")).map(sockets.contains) ?? false }
+    }
+}
+
+/// `pid` and its descendants, from each process's parent in /proc/PID/stat.
+private func processTree(_ pid: pid_t) -> Set<pid_t> {
+    var parents: [pid_t: pid_t] = [:]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { continue }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        if fields.count > 1, let parent = pid_t(fields[1]) { parents[child] = parent }
+    }
+    var tree: Set<pid_t> = [pid]
+    var grew = true
+    while grew {
+        grew = false
+        for (child, parent) in parents where tree.contains(parent) && !tree.contains(child) { tree.insert(child); grew = true }
+    }
+    return tree
+}
+
+/// A server process a test started on a loopback port.
+public struct LoopbackServerStart<Server> {
+    public let server: Server
+    public let pid: pid_t
+    public let isRunning: () -> Bool
+    public let stop: () -> Void
+    public init(server: Server, pid: pid_t, isRunning: @escaping () -> Bool, stop: @escaping () -> Void) {
+        self.server = server; self.pid = pid; self.isRunning = isRunning; self.stop = stop
+    }
+}
+
+public struct LoopbackServerError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Starts a server with `start(port)` on `port`, or on a free loopback port when nil, and waits (bounded) until that
+/// very process listens there. A free port stays free only until someone binds it: when the one chosen is taken
+/// meanwhile (the server exits, or never listens itself), the server is stopped and started on another, up to
+/// `attempts` times. A given `port` (a restart where a stopped server was) is tried once.
+public func startOnLoopbackPort<Server>(_ port: UInt16?, seconds: Double, attempts: Int = 5,
+                                        _ start: (UInt16) throws -> LoopbackServerStart<Server>) throws -> (port: UInt16, server: Server) {
+    for _ in 0..<(port == nil ? attempts : 1) {
+        let chosen = port ?? freeLoopbackPort()
+        let started = try start(chosen)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, started.isRunning() {
+            if listens(pid: started.pid, onLoopbackPort: chosen) { return (chosen, started.server) }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        started.stop()
+    }
+    throw LoopbackServerError(description: "no server listened on 127.0.0.1 (\(port.map { "port \($0)" } ?? "\(attempts) free ports tried"))")
+}
+
 /// Waits (bounded) until something accepts connections on 127.0.0.1:`port`; false when time ran out.
 @discardableResult
 public func waitForLoopbackPort(_ port: UInt16, seconds: Double) -> Bool {
@@ -161,22 +231,24 @@ public func waitForLoopbackPort(_ port: UInt16, seconds: Double) -> Bool {
 }
 
 /// A `git daemon` on 127.0.0.1 serving `basePath` (push enabled), stopped when released.
-public final class GitDaemon: @unchecked Sendable {
+public final class GitDaemon: @unchecked Sendable {  // immutable after init; the process is only stopped in deinit
     public let port: UInt16
     private let process: Foundation.Process
 
     /// Starts serving on `port` (a free one when nil: pass the port of a stopped daemon to restart it).
     public init(basePath: URL, environment: [String: String], port: UInt16? = nil) throws {
-        self.port = port ?? freeLoopbackPort()
-        process = Foundation.Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "daemon", "--listen=127.0.0.1", "--port=\(self.port)", "--export-all", "--enable=receive-pack",
-                             "--reuseaddr", "--base-path=\(basePath.path)", basePath.path]
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        _ = waitForLoopbackPort(self.port, seconds: 10)
+        (self.port, process) = try startOnLoopbackPort(port, seconds: 10) { port in
+            let process = Foundation.Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "daemon", "--listen=127.0.0.1", "--port=\(port)", "--export-all", "--enable=receive-pack",
+                                 "--reuseaddr", "--base-path=\(basePath.path)", basePath.path]
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return LoopbackServerStart(server: process, pid: process.processIdentifier, isRunning: { process.isRunning },
+                                       stop: { process.terminate(); process.waitUntilExit() })
+        }
     }
 
     /// The `git://` URL of a repository under the base path.
