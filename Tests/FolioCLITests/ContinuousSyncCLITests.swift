@@ -158,7 +158,9 @@ final class ContinuousSyncCLITests: XCTestCase {
         try document.addRemote("origin", url: "git://127.0.0.1:\(silent.port)/doc.git")
         let log = dir.path("watch.log")
         let watch = try startWatch([document.url.path], log: log)
-        usleep(700_000)  // the first round is now waiting on the silent server
+        let deadline = Date().addingTimeInterval(10)
+        while silent.acceptedConnections == 0, Date() < deadline { usleep(20_000) }
+        XCTAssertGreaterThan(silent.acceptedConnections, 0, "the first round never reached the silent server")
         // When it gets SIGINT
         let started = Date()
         kill(watch.processIdentifier, SIGINT)

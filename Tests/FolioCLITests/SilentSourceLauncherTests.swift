@@ -33,10 +33,11 @@ final class SilentSourceLauncherTests: TmuxTestCase {
         try startLauncher()
         let raw = try sttyOfPane()
         // When Update Templates runs (u) against the silent source
+        let connectionsBefore = server.acceptedConnections
         try keys("u")
         waitFor(text: "folio templates update: fetching silent (git://\(server.address)/templates.git) (esc cancels)")
-        Thread.sleep(forTimeInterval: 1)
-        // Then, while it waits, the launcher keeps the screen and the terminal stays raw
+        XCTAssertTrue(waitUntil { self.server.acceptedConnections > connectionsBefore }, "the update never reached the server")
+        // Then, while it waits on the server, the launcher keeps the screen and the terminal stays raw
         XCTAssertEqual(display("#{alternate_on}"), "1", "the launcher left the full screen")
         XCTAssertEqual(try sttyOfPane(), raw, "the terminal left raw mode")
         XCTAssertTrue(capture().contains("(esc cancels)"))
