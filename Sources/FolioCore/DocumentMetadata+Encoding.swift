@@ -1,7 +1,7 @@
 import Foundation
 
-/// `.folio/document.json` written without Foundation's JSONEncoder, whose first use in a process cost about 1.2 ms of
-/// every `folio new`. The bytes are exactly what `JSONEncoder` wrote with `.prettyPrinted, .sortedKeys,
+/// `.folio/document.json` written without Foundation's JSONEncoder, whose first use in a process is a measurable part
+/// of every `folio new` (Benchmarks/README.md). The bytes are exactly what `JSONEncoder` wrote with `.prettyPrinted, .sortedKeys,
 /// .withoutEscapingSlashes` and ISO 8601 dates (tested against it), so documents made before and after compare equal.
 /// An answer holding a number that is not a whole number below 10^15 is left to `JSONEncoder` (its notation for
 /// those, `1e+20` or `1.5e-07`, is its own).

@@ -79,7 +79,7 @@ private final class Making: @unchecked Sendable {
 extension DocumentStore {
     /// Checks the location as `create` does (nothing is there, its folder exists, the name fits) and starts making
     /// the new document's repository in its hidden folder on a thread of its own; pass the result to
-    /// `create(at:metadata:files:message:staging:)`. The repository (`git init` and its settings, about 5 ms) is then
+    /// `create(at:metadata:files:message:staging:)`. The repository (`git init` and its settings) is then
     /// made while the caller prepares the files.
     public func beginCreate(at url: URL) throws -> NewDocumentStaging {
         try checkLocation(url)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The recent-documents file read and written without Foundation's JSON coders, which cost 2–3 ms at the end of every
-/// `folio new` and `folio open` for a list of 50 (the file is small and its shape fixed).
+/// The recent-documents file read and written without Foundation's JSON coders, whose first use is a measurable part
+/// of every `folio new` and `folio open` (Benchmarks/README.md; the file is small and its shape fixed).
 extension RecentDocuments {
     /// The entries of a recent-documents file. Nil when it is not strict JSON holding an array (the whole list is then
     /// damaged); an element that is not a complete entry is skipped and the others are kept.

@@ -7,7 +7,7 @@ import Synchronization
 /// `folio` (as `folio-bench` does), the first line also says how long the process took to reach `main`.
 /// Off (the default) a mark costs one load of a flag. Used by `folio-bench` and by hand; nothing depends on it.
 public enum PhaseTrace {
-    // getenv, not ProcessInfo.environment: building the whole environment dictionary cost ~0.5 ms at every start.
+    // getenv, not ProcessInfo.environment: building the whole environment dictionary at every start costs (Benchmarks/README.md).
     private static let enabled = getenv("FOLIO_TRACE_PHASES").map { String(cString: $0) == "1" } ?? false
     private static let start = now()
 

@@ -45,7 +45,7 @@ extension Repository {
 
 extension Repository {
     /// Writes new loose objects with zlib level 1, git's own default for loose objects (`core.looseCompression`),
-    /// where libgit2's default backend uses level 6: a 450 KB document is written in a third of the time, and the
+    /// where libgit2's default backend uses level 6 (much faster for a large document: Benchmarks/README.md), and the
     /// objects are packed (with deltas) later anyway. `fsync` follows the document's durability setting.
     ///
     /// The repository gets an object database of its own holding just this loose backend and the pack backend

@@ -82,7 +82,7 @@ extension Document {
         guard !sources.contains(location) else { return }
         sources.append(location)
         try FileManager.default.createDirectory(at: trustFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        // A list of strings: JSONEncoder's layout without its first-use cost (about 1 ms at the end of folio new).
+        // A list of strings: JSONEncoder's layout without its first-use cost at the end of folio new.
         let text = JSONValue.array(sources.map(JSONValue.string)).prettyEncoded() ?? Data("[]".utf8)
         try AtomicFile.write(text, to: trustFile, sync: false)
     }

@@ -74,7 +74,7 @@ public struct TemplateResolver: Sendable {
     }
 
     /// `findTemplate` on the calling thread, which owns every handle it opens: for a command line, which has nothing
-    /// else to do meanwhile (a task and its thread hops cost about 1.5 ms before a local folder's first file is read).
+    /// else to do meanwhile (a task and its thread hops delay a local folder's first file: Benchmarks/README.md).
     public func findTemplateNow(_ id: String, in sources: [TemplateSource],
                                 progress: (@Sendable (TemplateSource, TransferProgress) -> Void)? = nil) throws -> Template {
         try findTemplateNow(id, in: sources, progress: progress, cancel: CancelFlag(also: isCancelled))

@@ -20,7 +20,7 @@ public enum FatalSignals {
     /// The signals handled: the ones that mean a bug in this process.
     public static let handled: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 
-    /// Installs the handlers (once; later calls do nothing). Call it first thing in `main`. About 0.3 ms in a release build.
+    /// Installs the handlers (once; later calls do nothing). Call it first thing in `main`.
     public static func install() {
         guard installState.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
         // SIGQUIT (^\ outside the full-screen UI) is the runtime backtracer's too: its plain default, a core dump.
@@ -53,7 +53,7 @@ public enum FatalSignals {
     }
 
     /// Loads what the handler would otherwise load lazily: libgcc's unwinder (glibc opens it on the first
-    /// `backtrace` call, even one asking for no frames, which costs ~0.1 ms rather than a real unwind's ~0.3 ms)
+    /// `backtrace` call, even one asking for no frames, which costs a fraction of a real unwind)
     /// and the globals.
     private static func warmUp() {
         guard let plan = crashPlan else { return }
@@ -154,7 +154,7 @@ private struct CrashPlan {
         let folder = directory.map { Array($0.utf8) }
         let folderBuffer = folder.map { copy($0 + [0]) }
         let pathCapacity = (folder?.count ?? 0) + 96
-        // Plain byte loops: `joined` and interpolation cost ~0.3 ms of first-use runtime work at this point.
+        // Plain byte loops: `joined` and interpolation would do first-use runtime work at this point.
         var lines = Array("command:".utf8)
         for word in arguments {
             lines.append(UInt8(ascii: " "))

@@ -3,7 +3,7 @@
 
 /* Puts off libgit2's parse of the system CA certificates from start-up to the first network operation.
  *
- * git_libgit2_init() parses every certificate of the system bundle with mbedTLS (about 6 ms of CPU here) whether or
+ * git_libgit2_init() parses every certificate of the system bundle with mbedTLS (Benchmarks/README.md) whether or
  * not the process will ever connect. The `folio` executable links libgit2 statically with
  * `--wrap=mbedtls_x509_crt_parse_file`, so libgit2's call comes here: while deferring is on, the bundle's path is
  * kept and an empty chain is returned (no certificate trusted: a connection made before the real parse fails its
