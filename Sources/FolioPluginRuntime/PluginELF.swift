@@ -11,6 +11,9 @@ public struct PluginELF: Sendable {
     public let needed: [String]
     /// The first bytes of the `folio_swift` section (`SwiftToolchain.sectionName`); nil when there is none.
     public let swiftRecord: [UInt8]?
+    /// Whether it holds compiled Swift code: a non-empty `swift5_*` metadata section (a C library linked by swiftc
+    /// names libswiftCore.so too, with only empty ones).
+    public let hasSwiftCode: Bool
 
     /// Reads a 64-bit little-endian ELF file; nil when `path` is not one or cannot be read.
     public static func read(_ path: String) -> PluginELF? {
@@ -27,9 +30,10 @@ public struct PluginELF: Sendable {
            let entries = file.bytes(of: dynamic, cap: 1 << 20), let strings = file.bytes(of: sections[Int(dynamic.link)], cap: 16 << 20) {
             needed = neededNames(entries, strings)
         }
-        let record = sections.first { ELFFile.string(in: names, at: UInt64($0.name)) == SwiftToolchain.sectionName }
-            .flatMap { file.bytes(of: $0, cap: 64) }
-        return PluginELF(needed: needed, swiftRecord: record)
+        let named = sections.map { (section: $0, name: ELFFile.string(in: names, at: UInt64($0.name)) ?? "") }
+        let record = named.first { $0.name == SwiftToolchain.sectionName }.flatMap { file.bytes(of: $0.section, cap: 64) }
+        let swiftCode = named.contains { $0.name.hasPrefix("swift5_") && $0.section.size > 0 }
+        return PluginELF(needed: needed, swiftRecord: record, hasSwiftCode: swiftCode)
     }
 
     /// The DT_NEEDED (tag 1) names of a dynamic section, up to DT_NULL.

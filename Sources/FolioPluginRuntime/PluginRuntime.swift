@@ -32,7 +32,7 @@ public enum PluginRuntime {
 
     /// The refusal of a Swift plugin from another toolchain (or with no record); nil for a C plugin or a match.
     static func checkToolchain(_ elf: PluginELF) -> String? {
-        guard elf.needed.contains("libswiftCore.so") else { return nil }
+        guard elf.needed.contains("libswiftCore.so"), elf.hasSwiftCode else { return nil }
         let folio = SwiftToolchain.version ?? "unknown"
         guard let plugin = elf.swiftRecord.flatMap(SwiftToolchain.version(record:)) else {
             return "a Swift plugin without a Swift toolchain record: build it with FolioPluginKit and Swift \(folio), Folio's toolchain"
