@@ -57,7 +57,7 @@ let package = Package(
         // The plugin host process's side of the boundary: Glibc and the ABI header only (no Foundation, no libgit2), so
         // that a host starts as fast as the plugin it loads allows.
         .target(name: "FolioPluginHost", dependencies: ["FolioPluginABI", "FolioPluginRuntime"]),
-        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginHost", "FolioPluginRuntime", "FolioDisplayWidth"]),
+        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginHost", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth"]),
         .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth"]),
         // The launcher sees documents, templates and editors only through the protocols in LaunchServices.swift; FolioCLI
         // adapts FolioTemplates' resolver and FolioPlugins to them (FolioTemplates is imported for its variable checks).

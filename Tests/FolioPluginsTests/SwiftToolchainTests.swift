@@ -44,6 +44,10 @@ final class SwiftToolchainTests: XCTestCase {
         XCTAssertEqual(elf.swiftRecord.flatMap(SwiftToolchain.version(record:)), expected)
         XCTAssertTrue(elf.hasSwiftCode)
         XCTAssertTrue(elf.needed.contains("libswiftCore.so"), "\(elf.needed)")
+        // And `plugins check` names it
+        let temp = TemporaryDirectory("folio-toolchain-check")
+        let checked = runFolio(["plugins", "check", checklist.path], environment: temp.environment(), cwd: temp.url)
+        XCTAssertTrue(checked.stdout.contains(", Swift \(expected)\n"), checked.stdout)
     }
 
     func testGivenASwiftPluginFromAnotherToolchainWhenInstalledThenItIsRefusedInOneLineNamingBothVersions() throws {
