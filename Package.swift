@@ -45,13 +45,19 @@ let package = Package(
         .target(name: "FolioMustache"),
         .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache"]),
         .target(name: "FolioPluginABI"),
+        // The text helpers for C plugins (folio_text.h: UTF-8, display widths, the argument array, a line builder).
+        .target(name: "FolioPluginText", dependencies: ["FolioPluginABI", "CUtf8proc"]),
         // Display widths (utf8proc): one function for the host's screens, its clipping of plugin lines and plugins' layout.
         .target(name: "FolioDisplayWidth", dependencies: ["CUtf8proc"]),
-        .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI", "FolioDisplayWidth"]),
+        // The Swift toolchain a module was compiled with, recorded in an ELF section of every Swift plugin (through
+        // FolioPluginKit); FolioPluginRuntime reads it and runs a plugin on Folio's own Swift runtime (Glibc only).
+        .target(name: "FolioSwiftToolchain"),
+        .target(name: "FolioPluginRuntime", dependencies: ["FolioSwiftToolchain"]),
+        .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI", "FolioDisplayWidth", "FolioSwiftToolchain"]),
         // The plugin host process's side of the boundary: Glibc and the ABI header only (no Foundation, no libgit2), so
         // that a host starts as fast as the plugin it loads allows.
-        .target(name: "FolioPluginHost", dependencies: ["FolioPluginABI"]),
-        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginHost", "FolioDisplayWidth"]),
+        .target(name: "FolioPluginHost", dependencies: ["FolioPluginABI", "FolioPluginRuntime"]),
+        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginHost", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth"]),
         .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth"]),
         // The launcher sees documents, templates and editors only through the protocols in LaunchServices.swift; FolioCLI
         // adapts FolioTemplates' resolver and FolioPlugins to them (FolioTemplates is imported for its variable checks).
@@ -73,7 +79,7 @@ let package = Package(
         .target(name: "ChecklistPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/Checklist"),
         .target(name: "StoryPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/Story"),
         .target(name: "PlainTextPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/PlainText"),
-        .target(name: "ShapesPlugin", dependencies: ["FolioPluginABI"], path: "Plugins/Shapes"),
+        .target(name: "ShapesPlugin", dependencies: ["FolioPluginABI", "FolioPluginText"], path: "Plugins/Shapes"),
 
         // Benchmarks: `swift run -c release folio-bench SUITE [--json]`.
         .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "FolioTemplates", "CGit2"], path: "Benchmarks/folio-bench", linkerSettings: dynamicGit),
@@ -90,7 +96,7 @@ let package = Package(
         .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "folio-test-writer"]),
         .testTarget(name: "FolioMustacheTests", dependencies: ["FolioMustache", "FolioTestSupport"]),
         .testTarget(name: "FolioTemplatesTests", dependencies: ["FolioTemplates", "FolioCLITestSupport"]),
-        .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioCLITestSupport", "folio-plugin-host"]),
+        .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioPluginText", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioCLITestSupport", "folio-plugin-host"]),
         .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal"]),
         .testTarget(name: "FolioLaunchTests", dependencies: ["FolioLaunch", "FolioTerminal", "FolioTemplates"]),
         .testTarget(name: "FolioSyncTests", dependencies: ["FolioSync", "FolioCLITestSupport", "folio-plugin-host"]),

@@ -40,6 +40,8 @@ typedef struct text {
     int failed;
 } text;
 void text_add(text *t, const char *bytes, size_t n) __attribute__((visibility("hidden")));
+/* Adds the longest start of `line` that fits in `cells` terminal cells, never cutting a character (folio_text.h). */
+void text_add_fit(text *t, const char *line, long long cells) __attribute__((visibility("hidden")));
 /* Hands the text to `out` (or fails with out of memory) and frees it. */
 folio_status text_finish(text *t, folio_buffer *out, folio_buffer *error) __attribute__((visibility("hidden")));
 

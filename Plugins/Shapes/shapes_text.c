@@ -1,5 +1,7 @@
-/* A growable text buffer for views, descriptions and serialized bytes. */
+/* A growable text buffer for views, descriptions and serialized bytes; lines cut by cells with folio_text.h. */
 #include "shapes_internal.h"
+
+#include <folio_text.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,3 +31,8 @@ folio_status text_finish(text *t, folio_buffer *out, folio_buffer *error) {
     return FOLIO_STATUS_OK;
 }
 
+
+void text_add_fit(text *t, const char *line, long long cells) {
+    size_t size = strlen(line);
+    text_add(t, line, folio_text_fit(line, size, cells < 0 ? 0 : cells > 4096 ? 4096 : (int)cells, NULL));
+}

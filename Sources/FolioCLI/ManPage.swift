@@ -72,8 +72,16 @@ enum ManPage {
         .I PREFIX/share/doc/folio/PLUGINS.md
         The plugin author's guide: the C ABI, the Swift kit, testing, validating and installing a plugin.
         .TP
-        .I PREFIX/include/folio/folio_plugin.h, PREFIX/lib/pkgconfig/folio\\-plugin.pc
-        The plugin C ABI: \\fBcc $(pkg\\-config \\-\\-cflags folio\\-plugin) \\-shared \\-fPIC\\fR.
+        .I PREFIX/include/folio/folio_plugin.h, PREFIX/include/folio/folio_text.h, PREFIX/lib/pkgconfig/folio\\-plugin.pc
+        The plugin C ABI and its text helpers (UTF\\-8, display widths, arguments, lines cut by cells):
+        \\fBcc $(pkg\\-config \\-\\-cflags \\-\\-libs folio\\-plugin) \\-shared \\-fPIC\\fR.
+        .TP
+        .I PREFIX/share/folio/sdk/swift/
+        The Swift SDK, a SwiftPM package with \\fBFolioPluginKit\\fR (the \\fBplugin/swift\\fR template finds it from the
+        \\fBfolio\\fR on \\fBPATH\\fR, or \\fBFOLIO_SDK\\fR). Swift plugins must be built with the Swift toolchain Folio was built with.
+        .TP
+        .I PREFIX/lib/folio/swift/
+        The Swift runtime the plugin host and every Swift plugin run on.
         .SH SEE ALSO
         .BR git (1),
         .BR pkg\\-config (1);

@@ -165,7 +165,7 @@ let pluginCommands: [Command] = [
                 try io.json(report)
             } else if report.ok {
                 let name = (report.name ?? "?").shownAsText, version = (report.version ?? "?").shownAsText, id = (report.id ?? "?").shownAsText
-                io.line("ok: \(report.library.shownAsText): \(name) \(version) (\(id)), plugin ABI \((report.abi ?? "?").shownAsText)")
+                io.line("ok: \(report.library.shownAsText): \(name) \(version) (\(id)), plugin ABI \((report.abi ?? "?").shownAsText)\(report.swift.map { ", Swift \($0)" } ?? "")")
                 for editor in report.editors {
                     io.line("  editor \(editor.id.shownAsText) for \(typeList(editor.contentTypes)) (\(editor.priority.rawValue)): "
                             + editor.commands.map(\.id.shownAsText).joined(separator: ", "))

@@ -1,4 +1,5 @@
 import FolioPluginABI
+import FolioPluginRuntime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,6 +33,8 @@ struct HostLibrary {
         try checkSharedObject(path)
         let resolved = realpath(path, nil).map { pointer in defer { free(pointer) }; return String(cString: pointer) } ?? path
         try checkPermissions(path, resolved: resolved)
+        // A Swift plugin: same toolchain as this host, and its runtime libraries from the host's own runtime folder.
+        if let refusal = PluginRuntime.prepare(resolved, runtimeFolder: PluginRuntime.loadedRuntimeFolder) { throw refuse(refusal) }
         // Lazy binding: a Swift plugin brings the Swift runtime, Foundation and ICU (~6,000 function relocations),
         // and binding them all up front is a third of a host's start (measured: 17 → 11 ms of CPU). A function symbol
         // missing at a call ends this process (status 127), which Folio reports like any crash; `folio plugins check`

@@ -1,5 +1,6 @@
 import FolioCore
 import FolioPluginABI
+import FolioPluginRuntime
 import Foundation
 
 /// A plugin library loaded into the process (`dlopen`ed once, never unloaded) and checked against its manifest.
@@ -58,6 +59,7 @@ public final class LoadedPlugin: @unchecked Sendable {
 
         try PluginFileChecks.checkSharedObject(url)
         try PluginFileChecks.checkPermissions(url)
+        if let refusal = PluginRuntime.prepare(path, runtimeFolder: PluginRuntime.installedRuntimeFolder) { throw refuse(refusal) }
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let why = dlerror().map { String(cString: $0) } ?? "unknown reason"
             throw refuse("cannot load: \(why)")

@@ -1,4 +1,6 @@
 import FolioCore
+import FolioPluginRuntime
+import FolioSwiftToolchain
 import Foundation
 
 /// What `folio plugins check FILE.so` found: what the library provides, or why it is refused.
@@ -13,6 +15,8 @@ public struct PluginProbeReport: Codable, Sendable, Equatable {
     public var version: String?
     /// "major.minor" the library was built for.
     public var abi: String?
+    /// The Swift toolchain a Swift plugin was built with ("6.3.1", from its FolioPluginKit record); nil for C.
+    public var swift: String?
     /// The manifest beside it that it was checked against; nil when it has none (its description is its manifest).
     public var manifest: String?
     public var editors: [EditorManifest]
@@ -41,6 +45,7 @@ extension PluginHost {
             report.name = loaded.name
             report.version = loaded.version
             report.abi = "\(loaded.abiMajor).\(loaded.abiMinor)"
+            report.swift = PluginELF.read(library.path)?.swiftRecord.flatMap(SwiftToolchain.version(record:))
             report.editors = loaded.editors.map(\.manifest)
             // A manifest beside the library (an installed plugin) must say what the library says; without one, the
             // description above is the manifest discovery generates.

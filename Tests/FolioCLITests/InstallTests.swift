@@ -32,7 +32,9 @@ final class InstallTests: XCTestCase {
         try install(prefix: prefix.path)
         for file in ["bin/folio", "libexec/folio/folio-plugin-host", "lib/folio/plugins/libFolioChecklist.so",
                      "lib/folio/plugins/libFolioChecklist.folio-plugin.json", "lib/folio/plugins/libFolioShapes.so",
-                     "lib/folio/swift/libswiftCore.so", "share/folio/templates/catalog.json", "include/folio/folio_plugin.h",
+                     "lib/folio/swift/libswiftCore.so", "lib/folio/swift/libswiftSwiftOnoneSupport.so", "share/folio/templates/catalog.json",
+                     "include/folio/folio_plugin.h", "include/folio/folio_text.h", "share/folio/sdk/swift/Package.swift",
+                     "share/folio/sdk/swift/Sources/FolioPluginKit/FolioEditor.swift", "share/folio/sdk/swift/Sources/FolioSwiftToolchain/SwiftToolchain.swift",
                      "lib/pkgconfig/folio-plugin.pc", "share/man/man1/folio.1", "share/doc/folio/PLUGINS.md", "share/bash-completion/completions/folio",
                      "share/zsh/site-functions/_folio", "share/fish/vendor_completions.d/folio.fish",
                      "lib/systemd/user/folio-sync.service"] {
@@ -42,6 +44,8 @@ final class InstallTests: XCTestCase {
         environment["PKG_CONFIG_PATH"] = prefix.appendingPathComponent("lib/pkgconfig").path
         let cflags = try runProgram("pkg-config", ["--cflags", "folio-plugin"], environment: environment)
         XCTAssertEqual(cflags.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "-I\(prefix.path)/lib/pkgconfig/../../include/folio")
+        let libs = try runProgram("pkg-config", ["--libs", "folio-plugin"], environment: environment)
+        XCTAssertEqual(libs.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "-lutf8proc", "folio_text.h's widths come from utf8proc")
         let version = try runProgram("pkg-config", ["--modversion", "folio-plugin"], environment: environment)
         XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1.1", "the plugin ABI version")
         let compiled = try runProgram("cc", ["-fsyntax-only", "-I\(prefix.path)/include/folio", "-x", "c", "-"],
@@ -70,14 +74,7 @@ final class InstallTests: XCTestCase {
         try install(prefix: temp.path("prefix").path)
         let moved = temp.path("moved")
         try FileManager.default.moveItem(at: temp.path("prefix"), to: moved)
-        // The toolchain's runtime folder, where the built plugin host finds it: the installed Swift runtime must come
-        // from lib/folio/swift instead.
-        let ldd = try runProgram("ldd", [productsDirectory.appendingPathComponent("folio-plugin-host").path]).stdout
-        let runtime = try XCTUnwrap(ldd.split(separator: "\n").compactMap { line -> String? in
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard fields.count >= 3, fields[0].hasPrefix("libswiftCore.so") else { return nil }
-            return URL(fileURLWithPath: String(fields[2])).resolvingSymlinksInPath().deletingLastPathComponent().path
-        }.first, "the plugin host loads no libswiftCore.so:\n\(ldd)")
+        let runtime = try toolchainRuntime()
         let work = temp.path("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let script = """
@@ -97,12 +94,7 @@ final class InstallTests: XCTestCase {
         echo '== plugin/c'; "$folio" new Lines --template plugin/c --set name=Lines --defaults >/dev/null
         PKG_CONFIG_PATH='\(moved.path)/lib/pkgconfig' make -s -C Lines
         """
-        var arguments = ["--mount", "--propagation", "private"]
-        if getuid() != 0 { arguments.insert("--map-root-user", at: 0) }
-        let result = try runProgram("unshare", arguments + ["sh", "-c", script], cwd: work, environment: temp.environment())
-        if result.status != 0 && result.stdout.isEmpty && result.stderr.contains("unshare") {
-            throw XCTSkip("no private mount namespace here (\(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))): skipped")
-        }
+        let result = try runInMountNamespace(script, cwd: work)
         XCTAssertEqual(result.status, 0, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
         let sections = Self.sections(result.stdout)
         XCTAssertTrue(sections["templates"]?.contains("checklist/groceries") ?? false, result.stdout)
@@ -114,6 +106,78 @@ final class InstallTests: XCTestCase {
         // The moved tree's folio-plugin.pc points at the moved header, and the plugin/c template builds against it
         XCTAssertTrue(sections["cflags"]?.contains("-I\(moved.path)/lib/pkgconfig/../../include/folio") ?? false, result.stdout)
         XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("Lines/build/libLines.so").path), result.stdout + result.stderr)
+        XCTAssertFalse(result.stderr.contains("refused"), result.stderr)
+    }
+
+    /// The toolchain's runtime folder, where the built plugin host finds it (and a plugin built here, by its RUNPATH):
+    /// hidden in the tests, the installed Swift runtime must come from lib/folio/swift instead.
+    func toolchainRuntime() throws -> String {
+        let ldd = try runProgram("ldd", [productsDirectory.appendingPathComponent("folio-plugin-host").path]).stdout
+        return try XCTUnwrap(ldd.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard fields.count >= 3, fields[0].hasPrefix("libswiftCore.so") else { return nil }
+            return URL(fileURLWithPath: String(fields[2])).resolvingSymlinksInPath().deletingLastPathComponent().path
+        }.first, "the plugin host loads no libswiftCore.so:\n\(ldd)")
+    }
+
+    /// Runs `script` with `sh -c` in a private mount namespace (as root there when not root here); nil when this
+    /// machine gives none (the caller skips).
+    func runInMountNamespace(_ script: String, cwd: URL) throws -> RunResult {
+        var arguments = ["--mount", "--propagation", "private"]
+        if getuid() != 0 { arguments.insert("--map-root-user", at: 0) }
+        let result = try runProgram("unshare", arguments + ["sh", "-c", script], cwd: cwd, environment: temp.environment())
+        if result.status != 0 && result.stdout.isEmpty && result.stderr.contains("unshare") {
+            throw XCTSkip("no private mount namespace here (\(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))): skipped")
+        }
+        return result
+    }
+
+    /// SLOW (about 40 s: `swift build` of FolioPluginKit and the project). A plugin/swift project made by the installed
+    /// (and moved) folio, outside the source tree, builds against the installed SDK found from the folio on PATH; with
+    /// the source tree and the toolchain's runtime hidden, its debug build validates, installs and edits a document on
+    /// Folio's shipped runtime (its RUNPATH still names the toolchain: nothing is rewritten).
+    func testGivenTheInstalledSwiftSDKWhenAPluginSwiftProjectIsBuiltElsewhereThenItValidatesInstallsAndEditsWithTheToolchainHidden() throws {
+        // Given an installed Folio, moved, on PATH
+        try install(prefix: temp.path("prefix").path)
+        let moved = temp.path("moved")
+        try FileManager.default.moveItem(at: temp.path("prefix"), to: moved)
+        let work = temp.path("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        var environment = temp.environment()
+        environment["PATH"] = moved.appendingPathComponent("bin").path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let folio = moved.appendingPathComponent("bin/folio").path
+        // When a plugin/swift project is made there and built with swift build (the toolchain visible for the build)
+        let created = try runProgram(folio, ["new", "MyEditor", "--template", "plugin/swift", "--set", "name=Notes", "--defaults"],
+                                     cwd: work, environment: environment)
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let project = work.appendingPathComponent("MyEditor")
+        let built = try runProgram("swift", ["build"], cwd: project, environment: environment)
+        XCTAssertEqual(built.status, 0, built.stdout + built.stderr)
+        let manifest = try String(contentsOf: project.appendingPathComponent(".build/workspace-state.json"), encoding: .utf8)
+        XCTAssertTrue(manifest.contains(moved.appendingPathComponent("share/folio/sdk/swift").path), "built against the installed SDK: \(manifest)")
+        let library = project.appendingPathComponent(".build/debug/libNotes.so")
+        chmod(library.deletingLastPathComponent().resolvingSymlinksInPath().path, 0o755)
+        // Then with the source tree and the toolchain's runtime hidden, it validates, installs and edits a document
+        let runtime = try toolchainRuntime()
+        let result = try runInMountNamespace("""
+        set -eu
+        mount -t tmpfs -o size=1m tmpfs '\(repositoryRoot.path)'
+        mount -t tmpfs -o size=1m tmpfs '\(runtime)'
+        if [ -e '\(runtime)/libswiftCore.so' ]; then echo "Swift runtime still visible"; exit 98; fi
+        cd '\(work.path)'
+        folio='\(folio)'
+        echo '== validate'; "$folio" plugins validate '\(library.path)' | tail -1
+        echo '== install'; "$folio" plugins install '\(library.path)'
+        echo '== new'; "$folio" new Jobs --type org.example.notes
+        echo '== edit'; "$folio" edit Jobs add "Buy 宽 milk"
+        echo '== view'; "$folio" view Jobs --width 30 --height 3
+        """, cwd: work)
+        XCTAssertEqual(result.status, 0, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
+        let sections = Self.sections(result.stdout)
+        XCTAssertTrue(sections["validate"]?.contains(" 0 failed") ?? false, result.stdout)
+        XCTAssertTrue(sections["install"]?.contains("Installed org.example.plugins.notes") ?? false, result.stdout)
+        XCTAssertTrue(sections["edit"]?.contains("added 'Buy 宽 milk'") ?? false, result.stdout)
+        XCTAssertEqual(sections["view"]?.trimmingCharacters(in: .newlines), "Notes (1 lines)\n  1 Buy 宽 milk", result.stdout)
         XCTAssertFalse(result.stderr.contains("refused"), result.stderr)
     }
 

@@ -43,7 +43,7 @@ final class PluginGuideExampleTests: XCTestCase {
         let project = temp.path("Lines")
         try PluginSDK.writeGuideExamples(to: project) { $0.hasSuffix(".swift") }
         var env = temp.environment()
-        env["FOLIO_SOURCE"] = PluginFixtures.root.path  // the guide's Package.swift reads it; offline: a path dependency
+        env["FOLIO_SDK"] = PluginFixtures.root.path  // the guide's Package.swift reads it (a checkout); offline: a path dependency
         try PluginSDK.shell("swift build", in: project, environment: env)
         let build = project.appendingPathComponent(".build/debug")
         PluginSDK.tighten(build.resolvingSymlinksInPath())

@@ -40,18 +40,20 @@ enum PluginSDK {
         return blocks.map(\.path)
     }
 
-    /// A folder holding `folio-plugin.pc` for this build tree (what `scripts/install` installs, pointing at the header
-    /// in `Sources/FolioPluginABI/include`): put it on `PKG_CONFIG_PATH`.
+    /// A folder holding `folio-plugin.pc` for this build tree (what `scripts/install` installs, pointing at the headers
+    /// in `Sources/FolioPluginABI/include` and `Sources/FolioPluginText/include`): put it on `PKG_CONFIG_PATH`.
     static func buildTreePkgConfig(in folder: URL) throws -> URL {
         let pkgconfig = folder.appendingPathComponent("pkgconfig")
         try FileManager.default.createDirectory(at: pkgconfig, withIntermediateDirectories: true)
         try Data("""
         includedir=\(PluginFixtures.headerFolder.path)
+        textdir=\(PluginFixtures.root.appendingPathComponent("Sources/FolioPluginText/include").path)
 
         Name: folio-plugin
-        Description: The C ABI of Folio editor plugins (build tree)
+        Description: The C ABI of Folio editor plugins and its text helpers (build tree)
         Version: 1.0
-        Cflags: -I${includedir}
+        Cflags: -I${includedir} -I${textdir}
+        Libs: -lutf8proc
 
         """.utf8).write(to: pkgconfig.appendingPathComponent("folio-plugin.pc"))
         return pkgconfig

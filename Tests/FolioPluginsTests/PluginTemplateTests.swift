@@ -76,12 +76,30 @@ final class PluginTemplateTests: XCTestCase {
         XCTAssertEqual(runFolio(["show", "q"], environment: env, cwd: temp.url).stdout, text + "\n")
     }
 
+    func testGivenThePluginCTemplateWhenAWideLineIsViewedNarrowThenItIsCutByCellsNeverInsideACharacter() throws {
+        // Given a plugin/c project built against folio_text.h, and a document with a line of wide characters
+        let temp = TemporaryDirectory("folio-template-c-cells")
+        var env = temp.environment()
+        env["PKG_CONFIG_PATH"] = try PluginSDK.buildTreePkgConfig(in: temp.url).path
+        XCTAssertEqual(runFolio(["new", "Wide", "--template", "plugin/c", "--defaults"], environment: env, cwd: temp.url).status, 0)
+        try PluginSDK.shell("make CFLAGS=-Werror", in: temp.path("Wide"), environment: env)
+        env["FOLIO_PLUGIN_PATH"] = temp.path("Wide/build").path
+        XCTAssertEqual(runFolio(["new", "w", "--type", "org.example.wide"], environment: env, cwd: temp.url).status, 0)
+        XCTAssertEqual(runFolio(["edit", "w", "add", "宽宽宽宽宽"], environment: env, cwd: temp.url).status, 0)
+        // When it is viewed 10 and 9 cells wide
+        let ten = runFolio(["view", "w", "--width", "10", "--height", "2"], environment: env, cwd: temp.url).stdout
+        let nine = runFolio(["view", "w", "--width", "9", "--height", "2"], environment: env, cwd: temp.url).stdout
+        // Then the line fills the cells it can (two per character), and a character that does not fit is left out whole
+        XCTAssertEqual(ten.split(separator: "\n").last, "  1 宽宽宽", ten)
+        XCTAssertEqual(nine.split(separator: "\n").last, "  1 宽宽", nine)
+    }
+
     /// SLOW (about a minute): builds FolioPluginKit and the project with `swift build`.
     func testGivenThePluginSwiftTemplateWhenCreatedAndBuiltWithSwiftBuildThenItsPluginEditsADocument() throws {
         let temp = TemporaryDirectory("folio-template-swift")
         var env = temp.environment()
-        let created = runFolio(["new", "MyEditor", "--template", "plugin/swift", "--set", "name=Notes",
-                                "--set", "folioSource=\(PluginFixtures.root.path)", "--defaults"], environment: env, cwd: temp.url)
+        env["FOLIO_SDK"] = PluginFixtures.root.path  // a checkout of Folio instead of an installed SDK (InstallTests builds against that)
+        let created = runFolio(["new", "MyEditor", "--template", "plugin/swift", "--set", "name=Notes", "--defaults"], environment: env, cwd: temp.url)
         XCTAssertEqual(created.status, 0, created.stderr)
         let project = temp.path("MyEditor")
         try PluginSDK.shell("swift build", in: project, environment: env)  // offline: Folio is a path dependency

@@ -3,6 +3,7 @@
  * Items (folio.items/1): each line is an item, so Folio can list the history of one line and bring one back.
  * Folio's plugin guide, docs/PLUGINS.md, explains every table and rule used here. */
 #include <folio_plugin.h>
+#include <folio_text.h> /* UTF-8, display widths, the argument array and a line builder that cuts by cells */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,145 +55,7 @@ fail:
     return NULL;
 }
 
-/* ---- Arguments: a JSON array of strings ------------------------------------------------------------------- */
-
-#define MAX_ARGUMENTS 8
-
-typedef struct arguments {
-    char *values[MAX_ARGUMENTS];
-    size_t count;
-} arguments;
-
-static void arguments_free(arguments *args) {
-    size_t i;
-    for (i = 0; i < args->count; i++) free(args->values[i]);
-    args->count = 0;
-}
-
-static const char *skip_space(const char *p) {
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-    return p;
-}
-
-static int hex4(const char *p, unsigned *out) {
-    unsigned value = 0;
-    int i;
-    for (i = 0; i < 4; i++) {
-        char c = p[i];
-        value <<= 4;
-        if (c >= '0' && c <= '9') value |= (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f') value |= (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') value |= (unsigned)(c - 'A' + 10);
-        else return 0;
-    }
-    *out = value;
-    return 1;
-}
-
-static size_t put_utf8(char *out, unsigned code) {
-    if (code < 0x80) { out[0] = (char)code; return 1; }
-    if (code < 0x800) { out[0] = (char)(0xC0 | (code >> 6)); out[1] = (char)(0x80 | (code & 0x3F)); return 2; }
-    if (code < 0x10000) {
-        out[0] = (char)(0xE0 | (code >> 12)); out[1] = (char)(0x80 | ((code >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (code & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (code >> 18)); out[1] = (char)(0x80 | ((code >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((code >> 6) & 0x3F)); out[3] = (char)(0x80 | (code & 0x3F));
-    return 4;
-}
-
-/* Reads one JSON string at `p` (after its opening quote) into a new buffer; returns the position after the closing
- * quote, or NULL when malformed or out of memory. */
-static const char *read_string(const char *p, char **out) {
-    size_t capacity = strlen(p) + 1, size = 0;
-    char *text = malloc(capacity);
-    if (text == NULL) return NULL;
-    while (*p != '"') {
-        unsigned code;
-        if (*p == 0 || (unsigned char)*p < 0x20) goto fail;
-        if (*p != '\\') { text[size++] = *p++; continue; }
-        p++;
-        switch (*p++) {
-        case '"': text[size++] = '"'; break;
-        case '\\': text[size++] = '\\'; break;
-        case '/': text[size++] = '/'; break;
-        case 'b': text[size++] = '\b'; break;
-        case 'f': text[size++] = '\f'; break;
-        case 'n': text[size++] = '\n'; break;
-        case 'r': text[size++] = '\r'; break;
-        case 't': text[size++] = '\t'; break;
-        case 'u':
-            if (!hex4(p, &code)) goto fail;
-            p += 4;
-            if (code >= 0xD800 && code < 0xDC00) { /* a surrogate pair */
-                unsigned low;
-                if (p[0] != '\\' || p[1] != 'u' || !hex4(p + 2, &low) || low < 0xDC00 || low > 0xDFFF) goto fail;
-                p += 6;
-                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-            } else if (code >= 0xDC00 && code <= 0xDFFF) {
-                goto fail;
-            }
-            if (code == 0) goto fail; /* no NUL inside a C string */
-            size += put_utf8(text + size, code);
-            break;
-        default: goto fail;
-        }
-    }
-    text[size] = 0;
-    *out = text;
-    return p + 1;
-fail:
-    free(text);
-    return NULL;
-}
-
-/* Parses `json`; 0 when it is not an array of at most MAX_ARGUMENTS strings. */
-static int arguments_read(const char *json, arguments *args) {
-    const char *p = skip_space(json);
-    args->count = 0;
-    if (*p++ != '[') return 0;
-    p = skip_space(p);
-    if (*p == ']') return *skip_space(p + 1) == 0;
-    for (;;) {
-        char *value = NULL;
-        if (*p++ != '"' || args->count == MAX_ARGUMENTS || (p = read_string(p, &value)) == NULL) break;
-        args->values[args->count++] = value;
-        p = skip_space(p);
-        if (*p == ']') {
-            if (*skip_space(p + 1) == 0) return 1;
-            break;
-        }
-        if (*p++ != ',') break;
-        p = skip_space(p);
-    }
-    arguments_free(args);
-    return 0;
-}
-
 /* ---- The editor's operations ------------------------------------------------------------------------------ */
-
-/* Whether `bytes` is well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF): Folio shows what
- * a view returns on a terminal, so a document that is not text is refused when it is opened. */
-static int utf8_valid(const uint8_t *bytes, size_t size) {
-    size_t i = 0, extra, k;
-    while (i < size) {
-        uint8_t b = bytes[i];
-        uint32_t code;
-        if (b < 0x80) { i++; continue; }
-        extra = (b & 0xE0) == 0xC0 ? 1 : (b & 0xF0) == 0xE0 ? 2 : (b & 0xF8) == 0xF0 ? 3 : 0;
-        if (extra == 0 || extra >= size - i) return 0;
-        code = b & (0x7Fu >> (extra + 1));
-        for (k = 1; k <= extra; k++) {
-            if ((bytes[i + k] & 0xC0) != 0x80) return 0;
-            code = (code << 6) | (bytes[i + k] & 0x3Fu);
-        }
-        if ((extra == 1 && code < 0x80) || (extra == 2 && code < 0x800) || (extra == 3 && code < 0x10000)) return 0;
-        if (code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
-        i += extra + 1;
-    }
-    return 1;
-}
 
 static folio_status op_open(const folio_editor *editor, const uint8_t *bytes, size_t size, folio_document **out,
                             folio_buffer *error) {
@@ -200,7 +63,7 @@ static folio_status op_open(const folio_editor *editor, const uint8_t *bytes, si
     size_t start = 0, i, lines = 0;
     (void)editor;
     if (document == NULL) return folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
-    if (!utf8_valid(bytes, size)) { free(document); return folio_fail(error, FOLIO_STATUS_INVALID_DOCUMENT, "the file is not UTF-8 text"); }
+    if (!folio_utf8_valid((const char *)bytes, size)) { free(document); return folio_fail(error, FOLIO_STATUS_INVALID_DOCUMENT, "the file is not UTF-8 text"); }
     for (i = 0; i < size; i++) {
         if (bytes[i] == 0) { document_free(document); return folio_fail(error, FOLIO_STATUS_INVALID_DOCUMENT, "the file holds a NUL byte"); }
         if (bytes[i] == '\n') lines++;
@@ -222,24 +85,24 @@ static folio_status op_open(const folio_editor *editor, const uint8_t *bytes, si
     return FOLIO_STATUS_OK;
 }
 
+/* "VERB 'LINE'", the line cut to 40 cells (never inside a character) with "..." when cut. */
 static folio_status describe(folio_buffer *out, const char *verb, const char *line) {
-    char text[80];
-    int shown = strlen(line) > 40 ? 40 : (int)strlen(line);
-    while (shown > 0 && ((unsigned char)line[shown] & 0xC0) == 0x80) shown--; /* cut between whole UTF-8 characters */
-    snprintf(text, sizeof text, "%s '%.*s%s'", verb, shown, line, strlen(line) > (size_t)shown ? "..." : "");
+    char text[256];
+    int shown = (int)folio_text_fit(line, strlen(line), 40, NULL);
+    snprintf(text, sizeof text, "%s '%.*s%s'", verb, shown, line, line[shown] != 0 ? "..." : "");
     return folio_buffer_set(out, text, strlen(text));
 }
 
 static folio_status op_apply(const folio_editor *editor, const folio_document *document, const char *command,
                              const char *arguments_json, const folio_selection *selection, folio_document **out,
                              folio_buffer *out_description, folio_buffer *error) {
-    arguments args;
+    folio_args args;
     folio_document *changed = NULL;
     folio_status status = FOLIO_STATUS_OK;
     (void)editor;
     (void)selection; /* `remove N` gets N as its argument: Folio fills it from the cursor */
-    if (!arguments_read(arguments_json, &args))
-        return folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, "the arguments must be a list of at most 8 texts");
+    if (!folio_args_parse(arguments_json, &args))
+        return folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, "the arguments must be a list of texts");
     if (strcmp(command, "add") == 0) {
         if (args.count != 1) status = folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, "expected 1 argument (usage: add TEXT)");
         else if (args.values[0][0] == 0 || strchr(args.values[0], '\n') != NULL)
@@ -259,7 +122,7 @@ static folio_status op_apply(const folio_editor *editor, const folio_document *d
     } else {
         status = folio_fail(error, FOLIO_STATUS_UNKNOWN_COMMAND, "unknown command");
     }
-    arguments_free(&args);
+    folio_args_free(&args);
     if (status != FOLIO_STATUS_OK) {
         document_free(changed);
         return status;
@@ -288,37 +151,26 @@ static folio_status op_serialize(const folio_editor *editor, const folio_documen
 }
 
 /* A header line, then one line per item: "> 2 text" for the cursor's item, "  2 text" for the others (Folio finds
- * items by their numbers). Lines are cut to `width` bytes; a real editor counts cells. */
+ * items by their numbers). Each line is cut to `width` cells by folio_lines (wide characters take two). */
 static folio_status op_render(const folio_editor *editor, const folio_document *document, uint32_t width,
                               uint32_t height, const folio_selection *selection, folio_buffer *out,
                               folio_buffer *error) {
-    size_t first = 0, row, size = 0, capacity;
+    size_t first = 0, row;
     int64_t cursor = selection != NULL ? selection->cursor : 0;
-    char *text, line[512];
-    folio_status status;
+    folio_lines lines;
     (void)editor;
     if (selection != NULL && selection->scroll > 0) first = (size_t)selection->scroll;
     if (cursor > 0 && height > 1 && (size_t)cursor > first + height - 1) first = (size_t)cursor - (height - 1);
     if (first > document->count) first = document->count;
-    /* Each row holds at most sizeof line - 1 bytes and a newline; there are at most count + 1 rows. */
-    capacity = (height < document->count + 1 ? height : document->count + 1) * sizeof line + 1;
-    if ((text = malloc(capacity)) == NULL) return folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
+    folio_lines_init(&lines, width > 4096 ? 4096 : (int)width);
     for (row = 0; row < height; row++) {
-        size_t item = first + row, length;
-        if (row == 0) snprintf(line, sizeof line, "MyEditor (%lu lines)", (unsigned long)document->count);
-        else if (item - 1 < document->count)
-            snprintf(line, sizeof line, "%s%lu %s", (int64_t)item == cursor ? "> " : "  ", (unsigned long)item, document->lines[item - 1]);
-        else break;
-        length = strlen(line);
-        if (length > width) length = width;
-        while (length > 0 && length < strlen(line) && ((unsigned char)line[length] & 0xC0) == 0x80) length--; /* whole UTF-8 characters */
-        if (row > 0) text[size++] = '\n';
-        memcpy(text + size, line, length);
-        size += length;
+        size_t item = first + row;
+        if (row > 0 && item - 1 >= document->count) break;
+        if (row > 0) folio_lines_break(&lines);
+        if (row == 0) folio_lines_addf(&lines, "MyEditor (%lu lines)", (unsigned long)document->count);
+        else folio_lines_addf(&lines, "%s%lu %s", (int64_t)item == cursor ? "> " : "  ", (unsigned long)item, document->lines[item - 1]);
     }
-    status = folio_buffer_set(out, text, size);
-    free(text);
-    return status == FOLIO_STATUS_OK ? status : folio_fail(error, status, "out of memory");
+    return folio_lines_finish(&lines, out, error);
 }
 
 static void op_release(const folio_editor *editor, folio_document *document) {
@@ -349,7 +201,7 @@ static void match_lines(const folio_document *before, const folio_document *now,
     }
 }
 
-/* One line per item: "N<TAB>PREVIOUS<TAB>FINGERPRINT<TAB>SUMMARY" (the summary is the line, cut to 60 bytes). */
+/* One line per item: "N<TAB>PREVIOUS<TAB>FINGERPRINT<TAB>SUMMARY" (the summary is the line, cut to 60 bytes of whole characters). */
 static folio_status items_list(const folio_editor *editor, const uint8_t *previous, size_t previous_size, const uint8_t *bytes,
                                size_t size, folio_buffer *out, folio_buffer *error) {
     folio_document *now = NULL, *before = NULL;
@@ -370,9 +222,10 @@ static folio_status items_list(const folio_editor *editor, const uint8_t *previo
         if (before != NULL) match_lines(before, now, matches);
         for (i = 0; i < now->count; i++) {
             char previous_key[24] = "", summary[64];
-            int length, k, shown = strlen(now->lines[i]) > 60 ? 60 : (int)strlen(now->lines[i]);
-            while (shown > 0 && ((unsigned char)now->lines[i][shown] & 0xC0) == 0x80) shown--; /* whole UTF-8 characters */
-            for (k = 0; k < shown; k++) summary[k] = now->lines[i][k] == '\t' ? ' ' : now->lines[i][k]; /* a tab would end the field */
+            size_t shown = 0, step, rest = strlen(now->lines[i]);
+            int length, k, cells;
+            while (shown < rest && shown + (step = folio_text_cluster(now->lines[i] + shown, rest - shown, &cells)) <= 60) shown += step;
+            for (k = 0; k < (int)shown; k++) summary[k] = now->lines[i][k] == '\t' ? ' ' : now->lines[i][k]; /* a tab would end the field */
             summary[shown] = 0;
             if (before != NULL && matches[i] >= 0) snprintf(previous_key, sizeof previous_key, "%ld", matches[i] + 1);
             length = snprintf(line, sizeof line, "%lu\t%s\t%016llx\t%s\n", (unsigned long)(i + 1), previous_key, fingerprint(now->lines[i]), summary);
