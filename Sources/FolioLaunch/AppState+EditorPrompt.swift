@@ -6,13 +6,16 @@ import FolioCore
 
 extension AppState {
     /// Asks the arguments `values` leaves nil (a one-line prompt for one, a form for several), prefilled from the
-    /// editor (`invoke` has refused a selection the command cannot take before this). False when nothing is asked.
+    /// view at once, then from the editor's current values when they come (`loadArgumentValues`: a scene's text, a
+    /// shape's size; `invoke` has refused a selection the command cannot take before this). False when nothing is asked.
     @discardableResult
-    static func openPrompt(_ command: EditorCommand, values: [String?], base: String?, editor: inout EditorState) -> Bool {
+    static func openPrompt(_ command: EditorCommand, values: [String?], base: String?, editor: inout EditorState, effects: inout [AppEffect]) -> Bool {
         let names = command.argumentNames
         guard let first = values.indices.first(where: { values[$0] == nil }) else { return false }
-        editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first, base: base,
-                                     selection: editor.commandSelection).prefilled(from: editor)
+        let prompt = EditorPrompt(command: command, values: values, names: names, asking: first, base: base,
+                                  selection: editor.commandSelection).prefilled(from: editor)
+        editor.prompt = prompt
+        effects.append(argumentValuesRequest(for: prompt))
         return true
     }
 

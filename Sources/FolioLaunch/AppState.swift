@@ -40,6 +40,9 @@ public enum AppEffect: Equatable, Sendable {
     /// Edit the open form's text field in `$VISUAL`/`$EDITOR`, starting from `text`; the run loop gives the result to
     /// `AppState.editedArgumentText`.
     case editArgumentText(String)
+    /// Ask the editor for the current values of the open form's command (off the UI thread); the answer comes back to
+    /// `AppState.receiveArgumentValues`.
+    case loadArgumentValues(command: String, base: String?, selection: CommandSelection?)
     /// A request of the generic document view (read a file, edit one in the user's editor).
     case generic(GenericViewRequest)
     /// Pin or unpin a recent document (kept in the recent list's file).

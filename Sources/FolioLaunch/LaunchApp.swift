@@ -30,10 +30,14 @@ public protocol DocumentSession: Sendable {
     /// else on the item that was at `position` (moved, renamed: the same item); nil when it is gone (a delete: the
     /// row stays, so the next item comes up) or the editor cannot tell. Called off the UI thread.
     func itemAfterCommand(at position: [Int]?, from old: String, to new: String) -> [Int]?
+    /// The current values of `command`'s arguments for `selection` in version `base` (the head when nil), as the
+    /// editor gives them for its form to start from; `.none` by default. Called off the UI thread.
+    func argumentValues(command: String, base: String?, selection: CommandSelection?) -> ArgumentValuesAnswer
 }
 
 extension DocumentSession {
     public var editorName: String? { nil }
+    public func argumentValues(command: String, base: String?, selection: CommandSelection?) -> ArgumentValuesAnswer { .none }
     public func cancelPluginCall() {}
     public var sharing: (any DocumentSharing)? { nil }
     public func followItem(at position: [Int], from old: String, to new: String) -> [Int]? { nil }
@@ -280,6 +284,9 @@ public enum LaunchApp {
         case .runEditorCommand, .restore, .tag, .restoreItem:
             calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render",
                          cursor: state.currentEditor.map { ($0.commitID, $0.itemUnderCursor?.position) })
+        case let .loadArgumentValues(command, base, selection):
+            calls?.argumentValues(command: command, base: base, selection: selection,
+                                  label: state.currentEditor.map { "\($0.editorName ?? "editor"): values" } ?? "values")
         case let .saveSettings(settings):
             do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
         case let .checkTemplateSource(check):
@@ -327,6 +334,8 @@ public enum LaunchApp {
             state.receiveSharing(event)
         case let .sourceChecked(check):
             state.receiveSourceCheck(check)
+        case let .argumentValues(command, base, selection, answer):
+            state.receiveArgumentValues(answer, command: command, base: base, selection: selection)
         case let .failure(text):
             state.showFailure(text)
         }
@@ -439,6 +448,8 @@ final class Mailbox: Sendable {
         case sharing(SharingEvent)
         /// A template source added in Settings, checked.
         case sourceChecked(SourceCheck)
+        /// The editor's current values for a form (command, base, selection).
+        case argumentValues(String, String?, CommandSelection?, ArgumentValuesAnswer)
         case failure(String)
     }
     private let messages = Mutex<[Message]>([])
