@@ -137,6 +137,9 @@ public struct EditorState: Equatable, Sendable {
     public var cursor: Int = 0
     public var selectionAnchor: Int?
     public var scroll: Int = 0
+    /// How far the user panned the view (shift+arrows) from where the editor puts it; back to zero when the cursor or
+    /// the selection moves, so the view follows the cursor again. Editors without a plane ignore it.
+    public var pan = ViewPan()
     public var paletteOpen = false
     /// The selected row among the palette's commands that match its filter.
     public var paletteIndex = 0
