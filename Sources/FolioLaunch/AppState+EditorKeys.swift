@@ -102,7 +102,7 @@ extension AppState {
         // Item numbers mean the items of the version shown now: the command applies to it.
         let base = editor.commitID.isEmpty ? nil : editor.commitID
         if values.contains(where: { $0 == nil }) {
-            Self.openPrompt(command, values: values, base: base, editor: &editor, effects: &effects)
+            Self.openPrompt(command, values: values, base: base, editor: &editor)
             return
         }
         effects.append(.runEditorCommand(command.id, arguments: values.map { $0 ?? "" }, base: base, selection: editor.commandSelection))

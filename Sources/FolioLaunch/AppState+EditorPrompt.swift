@@ -6,16 +6,15 @@ import FolioCore
 
 extension AppState {
     /// Asks the arguments `values` leaves nil (a one-line prompt for one, a form for several), prefilled from the
-    /// view at once, then from the editor's current values when they come (`loadArgumentValues`: a scene's text, a
-    /// shape's size; `invoke` has refused a selection the command cannot take before this). False when nothing is asked.
+    /// view at once, then from the editor's current values when they come (the run loop asks for them as the form
+    /// opens: `argumentValuesRequest(from:to:)`; `invoke` has refused a selection the command cannot take before
+    /// this). False when nothing is asked.
     @discardableResult
-    static func openPrompt(_ command: EditorCommand, values: [String?], base: String?, editor: inout EditorState, effects: inout [AppEffect]) -> Bool {
+    static func openPrompt(_ command: EditorCommand, values: [String?], base: String?, editor: inout EditorState) -> Bool {
         let names = command.argumentNames
         guard let first = values.indices.first(where: { values[$0] == nil }) else { return false }
-        let prompt = EditorPrompt(command: command, values: values, names: names, asking: first, base: base,
-                                  selection: editor.commandSelection).prefilled(from: editor)
-        editor.prompt = prompt
-        effects.append(argumentValuesRequest(for: prompt))
+        editor.prompt = EditorPrompt(command: command, values: values, names: names, asking: first, base: base,
+                                     selection: editor.commandSelection).prefilled(from: editor)
         return true
     }
 

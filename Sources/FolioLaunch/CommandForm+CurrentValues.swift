@@ -13,10 +13,14 @@ public enum ArgumentValuesAnswer: Equatable, Sendable {
 }
 
 extension AppState {
-    /// The effect that asks the editor for the current values of `prompt`'s command, off the UI thread; the form is
-    /// already open with what the host knows, and `receiveArgumentValues` fills in the fields still untouched.
-    static func argumentValuesRequest(for prompt: EditorPrompt) -> AppEffect {
-        .loadArgumentValues(command: prompt.command.id, base: prompt.base, selection: prompt.selection)
+    /// The effect that asks the editor for the current values of a form that a key opened (`new`, where the screen
+    /// had `old` before the key: none, or another command's), nil when none opened. The run loop carries it out off
+    /// the UI thread; the form is already open with what the host knows, and `receiveArgumentValues` fills in the
+    /// fields still untouched. A form brought back after the editor refused the command keeps its values: not asked.
+    public static func argumentValuesRequest(from old: EditorPrompt?, to new: EditorPrompt?) -> AppEffect? {
+        guard let new else { return nil }
+        if let old, old.command.id == new.command.id, old.base == new.base, old.selection == new.selection { return nil }
+        return .loadArgumentValues(command: new.command.id, base: new.base, selection: new.selection)
     }
 
     /// The editor's current values for the open form of `command` (asked at `base` for `selection`): each field the
@@ -58,6 +62,7 @@ extension EditorPrompt {
             }
             if initial.indices.contains(index) { initial[index] = inputs[index].text }
             problems[index] = nil
+            filledFromEditor = true
         }
     }
 

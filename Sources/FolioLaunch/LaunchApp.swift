@@ -194,6 +194,8 @@ public enum LaunchApp {
                         state.columns = size.width; state.rows = size.height; state.now = Date()
                         let (next, effects) = state.handling(key, scene: scene)
                         let submitted = AppState.submittedForm(state.screen)
+                        // A command's form that opened asks the editor for the item's current values (off this thread).
+                        if let ask = AppState.argumentValuesRequest(from: state.currentEditor?.prompt, to: next.currentEditor?.prompt) { pending.append(ask) }
                         state = next
                         for effect in effects {
                             switch effect {

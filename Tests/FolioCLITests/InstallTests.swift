@@ -43,7 +43,7 @@ final class InstallTests: XCTestCase {
         let cflags = try runProgram("pkg-config", ["--cflags", "folio-plugin"], environment: environment)
         XCTAssertEqual(cflags.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "-I\(prefix.path)/lib/pkgconfig/../../include/folio")
         let version = try runProgram("pkg-config", ["--modversion", "folio-plugin"], environment: environment)
-        XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1.1", "the plugin ABI version")
+        XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1.2", "the plugin ABI version")
         let compiled = try runProgram("cc", ["-fsyntax-only", "-I\(prefix.path)/include/folio", "-x", "c", "-"],
                                       stdin: Data("#include <folio_plugin.h>\nint main(void) { return FOLIO_PLUGIN_ABI_MAJOR - 1; }\n".utf8))
         XCTAssertEqual(compiled.status, 0, compiled.stderr)
