@@ -48,8 +48,9 @@ extension AppState {
 
 extension EditorPrompt {
     /// Puts the editor's current `values` into the asked fields the user has not touched (still as the form opened
-    /// them): a choice becomes the chosen one when it is one of the choices, other fields a suggestion (typing replaces
-    /// it, arrows edit it). What was touched keeps what the user typed.
+    /// them): a choice becomes the chosen one when it is one of the choices; a multi-line text (a scene's) is the
+    /// field's text with the cursor at its start, so its start shows and a key typed edits it rather than replacing
+    /// it; other fields a suggestion (typing replaces it, arrows edit it). What was touched keeps what the user typed.
     mutating func fill(_ values: [String?]) {
         for index in asked where values.indices.contains(index) && inputs.indices.contains(index) {
             guard let value = values[index], !touched(index) else { continue }
@@ -57,6 +58,8 @@ extension EditorPrompt {
             if !argument.choices.isEmpty {
                 guard argument.choices.contains(value) else { continue }
                 inputs[index] = TextField(value)
+            } else if EditorCommand.isMultiLineArgument(names[index]) {
+                inputs[index] = TextField(value, cursor: 0)
             } else {
                 inputs[index] = .suggesting(value)
             }

@@ -29,7 +29,7 @@ extension TerminalEndToEndTests {
         let text = try ordinaryWorldText(story)
         let seen = dir.path("editor-saw.txt")
         let script = dir.path("add-line.sh")
-        try "#!/bin/sh\ncp \"$1\" '\(seen.path)'\nprintf 'A new last line.\\n' >> \"$1\"\n".write(to: script, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\ncp \"$1\" '\(seen.path)'\nprintf '\\nA new last line.\\n' >> \"$1\"\n".write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         env["VISUAL"] = script.path
         env["EDITOR"] = script.path
@@ -60,9 +60,10 @@ extension TerminalEndToEndTests {
         waitFor(text: "A new last line")
         try keys("Enter")
         // Then the editor was given the whole current text, and the scene is that text with the added line
-        waitFor("the set-text commit") { _ in self.folioLog(story).count == versions + 1 }
+        waitFor("the set-text commit in the document's files") { _ in
+            self.folioLog(story).count == versions + 1 && (try? self.ordinaryWorldText(story)) == text + "\nA new last line."
+        }
         XCTAssertEqual(try String(contentsOf: seen, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), text)
-        XCTAssertEqual(try ordinaryWorldText(story), text + "\nA new last line.")
         try keys("C-q")
         assertRestored(status: 0)
     }

@@ -38,6 +38,8 @@ extension CommandFormTests {
         // Then the text field holds the scene's whole text, the form still unedited (Esc closes it at once)
         prompt = try XCTUnwrap(editorState(filled)?.prompt)
         XCTAssertEqual(prompt.inputs[2].text, "It begins.\nAt dawn.")
+        XCTAssertEqual(prompt.inputs[2].cursor, 0, "its start shows, and a key typed edits it instead of replacing it")
+        XCTAssertFalse(prompt.inputs[2].isSuggested)
         XCTAssertFalse(prompt.isEdited)
         // And ⏎ without changes closes the form saying nothing changed, and runs nothing (no text replaced blind)
         let (kept, none) = run([.enter], from: filled)
