@@ -1,5 +1,6 @@
 import FolioCore
 import FolioCLITestSupport
+import FolioPluginABI
 @testable import FolioPlugins
 import Foundation
 import XCTest
@@ -78,6 +79,47 @@ final class ArgumentValuesTests: XCTestCase {
             XCTAssertNil(try document.argumentValues("add", count: 6, selection: on2))
             XCTAssertNil(try document.argumentValues("delete", count: 1, selection: on2))
         }
+    }
+
+    // MARK: The wire and the selection's pan
+
+    func testGivenAValuesRequestWhenEncodedThenItIsKindValuesWithTheSelectionAndPanAsIntegers() throws {
+        // Given the request a document sends for set-text with the cursor on row 2, panned (3, -4)
+        let selection = ViewSelection(cursor: 2, anchor: 0, scroll: 1, panX: 3, panY: -4)
+        let data = PluginWire.encode(.values, sequence: 9, fields: [Data("story".utf8), PluginWire.integerField(5), Data("set-text".utf8)]
+                                     + IsolatedDocument.selectionFields(selection))
+        // When decoded as the host decodes it
+        let (kind, sequence, _) = try PluginWire.decodeHeader(data.prefix(16), cap: 1024)
+        let message = PluginWire.Message(kind: kind, sequence: sequence, fields: try PluginWire.decodeFields(data.dropFirst(16)))
+        // Then it is a values request (protocol 4) with the command and all five selection integers, the pan last
+        XCTAssertEqual(kind, .values)
+        XCTAssertEqual(PluginWire.version, 4)
+        XCTAssertEqual(try message.string(2), "set-text")
+        XCTAssertEqual(try (3..<8).map { try message.integer($0) }, [2, 0, 1, 3, -4])
+    }
+
+    func testGivenAPanWhenShapesRendersThenTheCanvasMovesByItAndAnOlderHostsSelectionStillFollowsTheCursor() throws {
+        // Given a shape at the origin and one beyond the right edge of a 58-column view, the cursor on the first
+        let json = #"{"shapes":[{"kind":"rect","x":0,"y":0,"w":6,"h":3,"color":"red"},{"kind":"rect","x":70,"y":2,"w":8,"h":3,"color":"blue"}]}"#
+        let document = try PluginFixtures.bundledHost().editor("shapes").open(Data(json.utf8))
+        // When rendered panned 28 columns right
+        let panned = try document.render(width: 58, height: 13, selection: ViewSelection(cursor: 1, panX: 28))
+        // Then the canvas starts at column 28, the blue shape is drawn whole and the rule names the keys
+        let rule = try XCTUnwrap(panned.first { $0.hasPrefix("-- ") })
+        XCTAssertTrue(rule.hasPrefix("-- canvas at (28, 0), 1 out of sight; shift+arrows pan"), rule)
+        XCTAssertTrue(panned.contains { $0.hasSuffix("|2 blue|") }, "\(panned)")
+        // When a host of ABI 1.1 passes its shorter selection (no pan) with the cursor on the blue shape
+        var old = ViewSelection(cursor: 2).c
+        old.struct_size = UInt32(MemoryLayout<folio_selection>.offset(of: \folio_selection.pan_x)!)
+        old.pan_x = 1000
+        var out = folio_buffer(), error = folio_buffer()
+        let table = document.editor.table
+        XCTAssertEqual(table.pointee.render?(table, document.handle, 58, 13, &old, &out, &error), folio_status(FOLIO_STATUS_OK))
+        let text = String(decoding: UnsafeBufferPointer(start: out.data, count: out.size), as: UTF8.self)
+        folio_buffer_release(&out)
+        // Then the canvas follows the cursor as before (the pan field past its size is not read) and names no keys
+        XCTAssertTrue(text.contains("-- canvas at (20, 0)"), text)
+        XCTAssertFalse(text.contains("shift+arrows"), text)
     }
 
     // MARK: Hostile answers
