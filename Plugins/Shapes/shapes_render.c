@@ -131,7 +131,7 @@ static void add_rule(text *t, const viewport *v, long long cut, long long hidden
     int n = 0, choice = 0, last = 3;
     if (pans) {
         /* The keys first, then the same choices as without them. */
-        for (int i = 3; i > 0; i--) memcpy(head[i], head[i - 1], sizeof head[i]);
+        for (int i = 4; i > 0; i--) memcpy(head[i], head[i - 1], sizeof head[i]);
         snprintf(head[0], sizeof head[0], "%.160s; shift+arrows pan", head[1]);
         last = 4;
     }

@@ -48,7 +48,7 @@ final class PluginRefusalTests: XCTestCase {
         let library = try makePlugin(Self.pluginSource(id: "test.abi", major: "2"), id: "test.abi", library: "libabi.so", in: folder)
         let host = host(folder)
         XCTAssertThrowsError(try host.load("test.abi")) { error in
-            XCTAssertEqual("\(error)", "\(library.path): plugin refused: built for plugin ABI 2.1, this Folio supports plugin ABI 1.2")
+            XCTAssertEqual("\(error)", "\(library.path): plugin refused: built for plugin ABI 2.2, this Folio supports plugin ABI 1.2")
         }
     }
 
