@@ -16,14 +16,17 @@ public enum ArgumentValues {
         }
         guard data.count <= byteLimit else { throw refuse("the answer is \(data.count) bytes, over the limit of \(byteLimit)") }
         guard String(validating: [UInt8](data), as: UTF8.self) != nil else { throw refuse("the answer is not UTF-8") }
-        guard let array = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [Any] else {
-            throw refuse("the answer is not a JSON array")
-        }
-        guard array.count == count else { throw refuse("the answer has \(array.count) values for \(count) arguments") }
-        return try array.enumerated().map { index, element in
-            if element is NSNull { return nil }
-            guard let text = element as? String, !text.contains("\0") else { throw refuse("value \(index + 1) is neither a string nor null") }
-            return text
+        // FolioCore's parser: bounded depth, positioned errors, no trap on hostile input.
+        let node: JSONNode
+        do { node = try JSONNode.parse(data) } catch { throw refuse("the answer is not JSON: \(error)") }
+        guard case let .array(elements) = node.kind else { throw refuse("the answer is not a JSON array") }
+        guard elements.count == count else { throw refuse("the answer has \(elements.count) values for \(count) arguments") }
+        return try elements.enumerated().map { index, element in
+            switch element.kind {
+            case .null: return nil
+            case let .string(text) where !text.contains("\0"): return text
+            default: throw refuse("value \(index + 1) is neither a string nor null")
+            }
         }
     }
 }

@@ -137,6 +137,8 @@ final class ArgumentValuesTests: XCTestCase {
         XCTAssertTrue(refusal(Array("[\"a\"]".utf8)).contains("1 values for 2 arguments"))
         XCTAssertTrue(refusal(Array("[1, null]".utf8)).contains("value 1 is neither a string nor null"))
         XCTAssertTrue(refusal(Array("{\"a\": 1}".utf8)).contains("not a JSON array"))
+        XCTAssertTrue(refusal(Array((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8)).contains("not JSON"))
+        XCTAssertTrue(refusal(Array("[\"a\", null".utf8)).contains("not JSON"))
         XCTAssertTrue(refusal(Array("[\"a\\u0000b\", null]".utf8)).contains("value 1"))
         // Then a well-formed one is read, null as none
         XCTAssertEqual(try ArgumentValues.parse(Data("[null, \"Bread ✓\"]".utf8), count: 2, editor: "e", command: "c"), [nil, "Bread ✓"])
