@@ -29,7 +29,15 @@ struct ChecklistEditor: FolioEditor {
             CommandSpec("uncheck-all", title: "Uncheck all items", shortcut: "ctrl+u", usage: "uncheck-all"),
         ])
 
-    var extensions: Set<String> { [FolioExtension.semanticDiff, FolioExtension.semanticMerge, FolioExtension.items] }
+    var extensions: Set<String> { [FolioExtension.semanticDiff, FolioExtension.semanticMerge, FolioExtension.items, FolioExtension.argumentValues] }
+
+    /// `folio.argument-values/1`: rename's form starts from the item's whole title (the view may cut it); the item
+    /// number is the host's.
+    func argumentValues(for command: String, in list: Checklist, selection: Selection) throws -> [String?]? {
+        guard command == "rename" else { return nil }
+        guard list.items.indices.contains(selection.cursor - 1) else { return nil }
+        return [nil, list.items[selection.cursor - 1].title]
+    }
 
     func open(_ bytes: [UInt8]) throws -> Checklist {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return Checklist(title: "", items: []) }

@@ -273,7 +273,7 @@ static folio_status item_range(const arguments *args, int index, size_t count, c
 static folio_status command_items(const arguments *args, int values, const folio_selection *selection, size_t count, const char *usage,
                                   size_t *first, size_t *last, int *given, folio_buffer *error) {
     long long cursor = 0, anchor = 0;
-    if (selection != NULL && selection->struct_size >= sizeof(folio_selection)) { cursor = selection->cursor; anchor = selection->anchor; }
+    if (selection != NULL && FOLIO_SELECTION_HAS(selection, anchor)) { cursor = selection->cursor; anchor = selection->anchor; }
     if (args->count == values && cursor >= 1) {
         long long low = anchor >= 1 && anchor < cursor ? anchor : cursor, high = anchor > cursor ? anchor : cursor;
         if (high > (long long)count) {
@@ -404,8 +404,36 @@ static void shapes_release(const folio_editor *editor, folio_document *doc) {
     document_free(doc);
 }
 
+/* folio.argument-values/1: the values the form of move, resize or color starts from, those of the first shape the command
+ * acts on (the selection's first, else the cursor's): move X Y where it is (move is absolute: it puts that shape at X Y
+ * and the others of a range by as much, so its form starts from "no move" and one edited number moves it along one
+ * axis), resize W H, color its colour. The item argument is the host's (null). Other commands have none. */
+static folio_status shapes_argument_values(const folio_editor *editor, const folio_document *doc, const char *command,
+                                           const folio_selection *selection, folio_buffer *out, folio_buffer *error) {
+    (void)editor;
+    if (doc == NULL || command == NULL) return folio_fail(error, FOLIO_STATUS_INTERNAL, "bad arguments to argument values");
+    int moving = strcmp(command, "move") == 0, resizing = strcmp(command, "resize") == 0, coloring = strcmp(command, "color") == 0;
+    if (!moving && !resizing && !coloring) {
+        int known = strcmp(command, "add") == 0 || strcmp(command, "delete") == 0;
+        return folio_fail(error, known ? FOLIO_STATUS_UNSUPPORTED : FOLIO_STATUS_UNKNOWN_COMMAND, known ? "no values" : "unknown command");
+    }
+    long long cursor = 0, anchor = 0;
+    if (selection != NULL && FOLIO_SELECTION_HAS(selection, anchor)) { cursor = selection->cursor; anchor = selection->anchor; }
+    long long first = anchor >= 1 && anchor < cursor ? anchor : cursor;
+    if (first < 1 || first > (long long)doc->count) return folio_fail(error, FOLIO_STATUS_UNSUPPORTED, "no shape under the cursor");
+    const shape *s = &doc->items[first - 1];
+    char json[96];
+    /* A colour has only letters, digits, '#' and '-' (`valid_color`): no JSON escaping needed. */
+    if (coloring) snprintf(json, sizeof json, "[null, \"%s\"]", s->color);
+    else snprintf(json, sizeof json, "[null, \"%lld\", \"%lld\"]", moving ? s->x : s->w, moving ? s->y : s->h);
+    return folio_buffer_set(out, json, strlen(json));
+}
+
+static const folio_argument_values_v1 shapes_values = {sizeof(folio_argument_values_v1), 0, shapes_argument_values};
+
 static const void *shapes_extension(const folio_editor *editor, const char *id) {
     (void)editor;
+    if (id != NULL && strcmp(id, FOLIO_EXTENSION_ARGUMENT_VALUES) == 0) return &shapes_values;
     if (id != NULL && strcmp(id, FOLIO_EXTENSION_SEMANTIC_DIFF) == 0) return &shapes_semantic_diff;
     if (id != NULL && strcmp(id, FOLIO_EXTENSION_SEMANTIC_MERGE) == 0) return &shapes_semantic_merge;
     if (id != NULL && strcmp(id, FOLIO_EXTENSION_ITEMS) == 0) return &shapes_items;

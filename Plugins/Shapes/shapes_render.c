@@ -2,7 +2,9 @@
  * row is the shape commands act on), then the canvas under a rule that says where it is and what does not fit.
  *
  * The canvas pans with the cursor: it starts at (0, 0) and moves just enough to show the shape under the cursor (or the
- * selected range). A shape cut by an edge of the canvas is marked there ('<' '>' '^' 'v' along the edge it crosses) and
+ * selected range). The user pans it further with shift+arrows: Folio passes how far (ABI 1.2's `pan_x`, `pan_y` in the
+ * selection) and sets it back to 0 when the cursor moves, so the canvas follows the cursor again. A host without the pan
+ * passes a shorter selection, and the canvas only follows the cursor. A shape cut by an edge of the canvas is marked there ('<' '>' '^' 'v' along the edge it crosses) and
  * the rule counts the shapes cut and those out of sight, so nothing is ever cut without a sign of it. Each shape is drawn
  * with its number and, when the shape is wide enough, its colour's name ("1 red"): the view is plain text, so a
  * colour's name is its swatch. */
@@ -13,6 +15,9 @@
 #include <string.h>
 
 #define MAX_CANVAS 2000u
+/* The farthest a pan goes either way: past every coordinate a shape can have (shapes.c's limit is 1,000,000), and far
+ * from overflowing when added to an origin. */
+#define PAN_LIMIT 4000000LL
 
 /* The part of the plane the canvas shows: columns ox..ox+width-1, rows oy..oy+height-1. */
 typedef struct viewport {
@@ -86,9 +91,15 @@ static long long pan_to(long long low, long long high, long long size) {
     return origin;
 }
 
-/* The viewport of `rows` x `width` cells that shows shapes low..high (1-based; 0 for none). */
-static viewport viewport_for(const folio_document *doc, long long low, long long high, long long width, long long rows) {
-    viewport v = {0, 0, width, rows};
+/* How far the user panned, kept within PAN_LIMIT. */
+static long long pan_limit(long long pan) {
+    return pan < -PAN_LIMIT ? -PAN_LIMIT : pan > PAN_LIMIT ? PAN_LIMIT : pan;
+}
+
+/* The viewport of `rows` x `width` cells that shows shapes low..high (1-based; 0 for none), moved by the user's pan. */
+static viewport viewport_for(const folio_document *doc, long long low, long long high, long long width, long long rows, long long pan_x,
+                             long long pan_y) {
+    viewport v = {pan_limit(pan_x), pan_limit(pan_y), width, rows};
     if (low < 1 || high > (long long)doc->count) return v;
     long long fx0 = doc->items[low - 1].x, fy0 = doc->items[low - 1].y, fx1 = fx0, fy1 = fy0;
     for (long long i = low - 1; i < high; i++) {
@@ -99,15 +110,16 @@ static viewport viewport_for(const folio_document *doc, long long low, long long
         if (x1 > fx1) fx1 = x1;
         if (y1 > fy1) fy1 = y1;
     }
-    v.ox = pan_to(fx0, fx1, width);
-    v.oy = pan_to(fy0, fy1, rows);
+    v.ox = pan_to(fx0, fx1, width) + pan_limit(pan_x);
+    v.oy = pan_to(fy0, fy1, rows) + pan_limit(pan_y);
     return v;
 }
 
-/* The rule over the canvas: "── canvas at (0, 0) · 1 cut · 2 out of sight ─────", fitted to `width` cells. */
-static void add_rule(text *t, const viewport *v, long long cut, long long hidden, long long width) {
+/* The rule over the canvas: "-- canvas at (0, 0), 1 cut, 2 out of sight; shift+arrows pan ---", fitted to `width`
+ * cells (the keys only when the host pans: `pans`). */
+static void add_rule(text *t, const viewport *v, long long cut, long long hidden, long long width, int pans) {
     /* The longest of these that leaves the rule at least one '-' at the end; none when even the shortest does not. */
-    char head[4][160];
+    char head[5][200];
     snprintf(head[0], sizeof head[0], "-- canvas at (%lld, %lld), %lld cut, %lld out of sight", v->ox, v->oy, cut, hidden);
     if (cut == 0 || hidden == 0)
         snprintf(head[0], sizeof head[0], "-- canvas at (%lld, %lld)%s%lld %s", v->ox, v->oy, cut + hidden > 0 ? ", " : "",
@@ -116,16 +128,24 @@ static void add_rule(text *t, const viewport *v, long long cut, long long hidden
     snprintf(head[1], sizeof head[1], "-- (%lld, %lld)%s", v->ox, v->oy, cut + hidden > 0 ? " more" : "");
     snprintf(head[2], sizeof head[2], "-- (%lld, %lld)", v->ox, v->oy);
     head[3][0] = 0;
-    int n = 0, choice = 0;
-    while (choice < 3 && (long long)strlen(head[choice]) > width - 2) choice++;
+    int n = 0, choice = 0, last = 3;
+    if (pans) {
+        /* The keys first, then the same choices as without them. */
+        for (int i = 4; i > 0; i--) memcpy(head[i], head[i - 1], sizeof head[i]);
+        snprintf(head[0], sizeof head[0], "%.160s; shift+arrows pan", head[1]);
+        last = 4;
+    }
+    while (choice < last && (long long)strlen(head[choice]) > width - 2) choice++;
     n = (int)strlen(head[choice]);
     if (n > 0) { text_add(t, head[choice], (size_t)n); text_add(t, " ", 1); n++; }
     for (long long i = n; i < width; i++) text_add(t, "-", 1);
 }
 
 /* The canvas rows: shapes drawn, cuts marked, no row reading as a list row. */
-static folio_status add_canvas(text *t, const folio_document *doc, long long low, long long high, long long width, long long rows) {
-    viewport v = viewport_for(doc, low, high, width, rows - 1);
+static folio_status add_canvas(text *t, const folio_document *doc, long long low, long long high, long long width, long long rows,
+                               const folio_selection *selection) {
+    int pans = selection != NULL && FOLIO_SELECTION_HAS(selection, pan_y);
+    viewport v = viewport_for(doc, low, high, width, rows - 1, pans ? selection->pan_x : 0, pans ? selection->pan_y : 0);
     char *canvas = malloc((size_t)(width * v.height));
     if (canvas == NULL) return FOLIO_STATUS_OUT_OF_MEMORY;
     memset(canvas, ' ', (size_t)(width * v.height));
@@ -137,7 +157,7 @@ static folio_status add_canvas(text *t, const folio_document *doc, long long low
         else if (s->w > 0 && s->h > 0 && (s->x + s->w <= v.ox || s->y + s->h <= v.oy || s->x >= v.ox + width || s->y >= v.oy + v.height)) hidden++;
     }
     text_add(t, "\n", 1);
-    add_rule(t, &v, cut, hidden, width);
+    add_rule(t, &v, cut, hidden, width, pans);
     for (long long y = 0; y < v.height; y++) {
         char *row = canvas + y * width;
         long long end = width;
@@ -167,7 +187,7 @@ folio_status shapes_render(const folio_editor *editor, const folio_document *doc
     if (doc == NULL) return folio_fail(error, FOLIO_STATUS_INTERNAL, "no document");
     long long w = width > MAX_CANVAS ? MAX_CANVAS : width, h = height > MAX_CANVAS ? MAX_CANVAS : height;
     long long cursor = 0, anchor = 0, scroll = 0, count = (long long)doc->count;
-    if (selection != NULL && selection->struct_size >= sizeof(folio_selection)) {
+    if (selection != NULL && FOLIO_SELECTION_HAS(selection, scroll)) {
         cursor = selection->cursor; anchor = selection->anchor; scroll = selection->scroll;
     }
     long long low = cursor, high = cursor;
@@ -203,7 +223,7 @@ folio_status shapes_render(const folio_editor *editor, const folio_document *doc
         add_line(&t, line, w, 1);
     }
     /* The canvas needs its rule and at least one row. */
-    if (room - listRows >= 2 && add_canvas(&t, doc, low, high, w, room - listRows) != FOLIO_STATUS_OK) {
+    if (room - listRows >= 2 && add_canvas(&t, doc, low, high, w, room - listRows, selection) != FOLIO_STATUS_OK) {
         free(t.data);
         return folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
     }

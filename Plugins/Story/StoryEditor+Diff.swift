@@ -2,7 +2,7 @@ import FolioPluginKit
 
 /// The story editor's semantic diff and merge: changes named by act and scene.
 extension StoryEditor {
-    var extensions: Set<String> { [FolioExtension.semanticDiff, FolioExtension.semanticMerge, FolioExtension.items] }
+    var extensions: Set<String> { [FolioExtension.semanticDiff, FolioExtension.semanticMerge, FolioExtension.items, FolioExtension.argumentValues] }
 
     func semanticDiff(from old: Story, to new: Story) throws -> [String] {
         StoryDiff.describe(from: old, to: new)

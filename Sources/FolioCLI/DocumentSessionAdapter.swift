@@ -47,7 +47,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     var historyWalk: (pages: HistoryPages, total: Int)?
 
     private struct RenderKey: Equatable {
-        var head: String, width: Int, height: Int, cursor: Int, anchor: Int, scroll: Int, numbered: Bool
+        var head: String, width: Int, height: Int, cursor: Int, anchor: Int, scroll: Int, numbered: Bool, pan = ViewPan()
     }
 
     init(document: Document, host: PluginHost, associations: [String: String], editorOverride: String? = nil) {
@@ -176,18 +176,18 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
         return (head, opened)
     }
 
-    func render(width: Int, height: Int, cursor: Int?, selection: EditorSelection?, scroll: Int) -> [String] {
+    func render(width: Int, height: Int, cursor: Int?, selection: EditorSelection?, scroll: Int, pan: ViewPan = ViewPan()) -> [String] {
         locked {
             guard width > 0, height > 0 else { return [] }
             let (head, opened) = openedDocument()
             let anchor = selection.map { cursor == $0.start ? $0.end : $0.start } ?? -1
-            let key = RenderKey(head: head, width: width, height: height, cursor: cursor ?? -1, anchor: anchor, scroll: scroll, numbered: cursor != nil)
+            let key = RenderKey(head: head, width: width, height: height, cursor: cursor ?? -1, anchor: anchor, scroll: scroll, numbered: cursor != nil, pan: pan)
             if key == cachedKey { return cachedLines }
             var lines: [String]
             if let cancelled, cancelled.head == head {
                 lines = ["✗ " + cancelled.line]
             } else if let opened {
-                let view = ViewSelection(cursor: cursor.map { $0 + 1 } ?? 0, anchor: selection == nil ? 0 : anchor + 1, scroll: scroll)
+                let view = ViewSelection(cursor: cursor.map { $0 + 1 } ?? 0, anchor: selection == nil ? 0 : anchor + 1, scroll: scroll, panX: pan.x, panY: pan.y)
                 do { lines = try opened.view(width: width, height: height, selection: view) } catch {
                     lines = ["✗ " + FolioCommandLine.oneLine(noteCancel(error, head: head))]
                     // The plugin's host was replaced (or the document is gone from it): open it again next frame.
@@ -267,6 +267,9 @@ struct PluginView: EditorViewProvider {
     }
     func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int) -> [String] {
         session.render(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll)
+    }
+    func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int, pan: ViewPan) -> [String] {
+        session.render(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll, pan: pan)
     }
     func commands() -> [EditorCommand] { session.commands() }
     func itemLayout() -> ItemLayout? { session.itemLayout() }

@@ -12,6 +12,12 @@ extension AppState {
         }
         let last = max(0, (editor.items?.count ?? Int.max / 2) - 1)
         let page = max(1, editor.viewRows - 1)
+        let (wasOn, wasAnchor) = (editor.cursor, editor.selectionAnchor)
+        defer {
+            // The view follows the cursor again once it (or the selection) moves.
+            if editor.cursor != wasOn || editor.selectionAnchor != wasAnchor { editor.pan = ViewPan() }
+        }
+        if let (dx, dy) = Self.panStep(key, editor: editor) { editor.pan = editor.pan.moved(dx: dx, dy: dy); return }
         switch key {
         case .escape:
             // Esc cancels the selection and nothing more: ^W closes the document, ^Q quits.
@@ -39,6 +45,19 @@ extension AppState {
         let rows = max(1, editor.viewRows)
         if editor.cursor < editor.scroll { editor.scroll = editor.cursor }
         if editor.cursor >= editor.scroll + rows { editor.scroll = editor.cursor - rows + 1 }
+    }
+
+    /// How far shift+arrows pan the view: a quarter of its width or height (at least 4 columns, 2 rows); nil for
+    /// other keys.
+    static func panStep(_ key: Key, editor: EditorState) -> (Int, Int)? {
+        let dx = max(4, (editor.columns - 2) / 4), dy = max(2, editor.viewRows / 4)
+        switch key {
+        case .shiftLeft: return (-dx, 0)
+        case .shiftRight: return (dx, 0)
+        case .shiftUp: return (0, -dy)
+        case .shiftDown: return (0, dy)
+        default: return nil
+        }
     }
 
     /// Runs a command from a shortcut or the palette: host commands change the screen; plugin commands get their item

@@ -6,7 +6,9 @@ import FolioCore
 
 extension AppState {
     /// Asks the arguments `values` leaves nil (a one-line prompt for one, a form for several), prefilled from the
-    /// editor (`invoke` has refused a selection the command cannot take before this). False when nothing is asked.
+    /// view at once, then from the editor's current values when they come (the run loop asks for them as the form
+    /// opens: `argumentValuesRequest(from:to:)`; `invoke` has refused a selection the command cannot take before
+    /// this). False when nothing is asked.
     @discardableResult
     static func openPrompt(_ command: EditorCommand, values: [String?], base: String?, editor: inout EditorState) -> Bool {
         let names = command.argumentNames

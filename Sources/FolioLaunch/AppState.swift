@@ -40,6 +40,9 @@ public enum AppEffect: Equatable, Sendable {
     /// Edit the open form's text field in `$VISUAL`/`$EDITOR`, starting from `text`; the run loop gives the result to
     /// `AppState.editedArgumentText`.
     case editArgumentText(String)
+    /// Ask the editor for the current values of the open form's command (off the UI thread); the answer comes back to
+    /// `AppState.receiveArgumentValues`.
+    case loadArgumentValues(command: String, base: String?, selection: CommandSelection?)
     /// A request of the generic document view (read a file, edit one in the user's editor).
     case generic(GenericViewRequest)
     /// Pin or unpin a recent document (kept in the recent list's file).
@@ -134,6 +137,9 @@ public struct EditorState: Equatable, Sendable {
     public var cursor: Int = 0
     public var selectionAnchor: Int?
     public var scroll: Int = 0
+    /// How far the user panned the view (shift+arrows) from where the editor puts it; back to zero when the cursor or
+    /// the selection moves, so the view follows the cursor again. Editors without a plane ignore it.
+    public var pan = ViewPan()
     public var paletteOpen = false
     /// The selected row among the palette's commands that match its filter.
     public var paletteIndex = 0

@@ -8,6 +8,7 @@ import Synchronization
 final class EditorViewCache: Sendable {
     struct Request: Equatable, Sendable {
         var width: Int, height: Int, cursor: Int?, selection: EditorSelection?, scroll: Int, head: String
+        var pan = ViewPan()
     }
     private struct State: Sendable {
         var wanted: Request?
@@ -62,7 +63,7 @@ final class EditorViewCache: Sendable {
 
     private static func render(_ request: Request, _ view: any EditorViewProvider) -> [String] {
         request.cursor.map {
-            view.render(width: request.width, height: request.height, cursor: $0, selection: request.selection, scroll: request.scroll)
+            view.render(width: request.width, height: request.height, cursor: $0, selection: request.selection, scroll: request.scroll, pan: request.pan)
         } ?? view.render(width: request.width, height: request.height, selection: request.selection)
     }
 }
@@ -82,7 +83,10 @@ struct CachedEditorView: EditorViewProvider {
         cache.lines(for: .init(width: width, height: height, cursor: nil, selection: selection, scroll: 0, head: head), view: view, worker: worker, label: label)
     }
     func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int) -> [String] {
-        cache.lines(for: .init(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll, head: head),
+        render(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll, pan: ViewPan())
+    }
+    func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int, pan: ViewPan) -> [String] {
+        cache.lines(for: .init(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll, head: head, pan: pan),
                     view: view, worker: worker, label: label)
     }
     func commands() -> [EditorCommand] { view.commands() }

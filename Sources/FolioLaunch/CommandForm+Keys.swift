@@ -19,6 +19,11 @@ extension AppState {
             if !prompt.check(prompt.asking) { break }
             if let next = prompt.nextNeedingValue { prompt.asking = next; prompt.choiceTyped = ""; break }
             editor.prompt = nil
+            if prompt.filledFromEditor, !prompt.isEdited {
+                // Every field still holds the item's current value: nothing to change, and no version made.
+                editor.hint = "\(prompt.command.title): nothing changed"
+                return
+            }
             effects.append(.runEditorCommand(prompt.command.id, arguments: prompt.submittedArguments, base: prompt.base, selection: prompt.selection))
             if prompt.command.needsSelection || prompt.names.contains(where: EditorCommand.isItemArgument) {
                 editor.selectionAnchor = nil  // the range was given to the command, as a visual selection ends with it

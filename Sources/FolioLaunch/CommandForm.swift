@@ -28,6 +28,8 @@ public struct EditorPrompt: Equatable, Sendable {
     var discardAsked = false
     /// The positions of the view's items when the form opened ([2], [1, 3]), for the range of a position argument.
     var positions: [[Int]] = []
+    /// Whether the editor's current values filled a field (`fill`): ⏎ on the form still as it opened then changes nothing.
+    var filledFromEditor = false
 
     /// A prompt asking the arguments that are nil in `values`, the focused one (`asking`) holding `input`.
     public init(command: EditorCommand, values: [String?], names: [String], input: TextField = TextField(), asking: Int,

@@ -73,6 +73,14 @@ struct EditorCalls: Sendable {
         }
     }
 
+    /// Asks the editor for a form's current values on the worker (after whatever runs: they describe the version the
+    /// form acts on); the answer arrives as `.argumentValues`. The UI never waits for it.
+    func argumentValues(command: String, base: String?, selection: CommandSelection?, label: String) {
+        worker.submit(label: label, isCommand: false) { [document, mailbox] in
+            mailbox.post(.argumentValues(command, base, selection, document.argumentValues(command: command, base: base, selection: selection)))
+        }
+    }
+
     /// The view a frame draws with: the latest finished render, never a plugin call on this thread.
     func view(for state: AppState) -> (any EditorViewProvider)? {
         guard let editor = state.currentEditor else { return nil }

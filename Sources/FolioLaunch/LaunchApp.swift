@@ -30,10 +30,14 @@ public protocol DocumentSession: Sendable {
     /// else on the item that was at `position` (moved, renamed: the same item); nil when it is gone (a delete: the
     /// row stays, so the next item comes up) or the editor cannot tell. Called off the UI thread.
     func itemAfterCommand(at position: [Int]?, from old: String, to new: String) -> [Int]?
+    /// The current values of `command`'s arguments for `selection` in version `base` (the head when nil), as the
+    /// editor gives them for its form to start from; `.none` by default. Called off the UI thread.
+    func argumentValues(command: String, base: String?, selection: CommandSelection?) -> ArgumentValuesAnswer
 }
 
 extension DocumentSession {
     public var editorName: String? { nil }
+    public func argumentValues(command: String, base: String?, selection: CommandSelection?) -> ArgumentValuesAnswer { .none }
     public func cancelPluginCall() {}
     public var sharing: (any DocumentSharing)? { nil }
     public func followItem(at position: [Int], from old: String, to new: String) -> [Int]? { nil }
@@ -190,6 +194,8 @@ public enum LaunchApp {
                         state.columns = size.width; state.rows = size.height; state.now = Date()
                         let (next, effects) = state.handling(key, scene: scene)
                         let submitted = AppState.submittedForm(state.screen)
+                        // A command's form that opened asks the editor for the item's current values (off this thread).
+                        if let ask = AppState.argumentValuesRequest(from: state.currentEditor?.prompt, to: next.currentEditor?.prompt) { pending.append(ask) }
                         state = next
                         for effect in effects {
                             switch effect {
@@ -280,6 +286,9 @@ public enum LaunchApp {
         case .runEditorCommand, .restore, .tag, .restoreItem:
             calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render",
                          cursor: state.currentEditor.map { ($0.commitID, $0.itemUnderCursor?.position) })
+        case let .loadArgumentValues(command, base, selection):
+            calls?.argumentValues(command: command, base: base, selection: selection,
+                                  label: state.currentEditor.map { "\($0.editorName ?? "editor"): values" } ?? "values")
         case let .saveSettings(settings):
             do { try services.saveSettings(settings) } catch { mailbox.post(.failure(Self.oneLine(error))) }
         case let .checkTemplateSource(check):
@@ -327,6 +336,8 @@ public enum LaunchApp {
             state.receiveSharing(event)
         case let .sourceChecked(check):
             state.receiveSourceCheck(check)
+        case let .argumentValues(command, base, selection, answer):
+            state.receiveArgumentValues(answer, command: command, base: base, selection: selection)
         case let .failure(text):
             state.showFailure(text)
         }
@@ -439,6 +450,8 @@ final class Mailbox: Sendable {
         case sharing(SharingEvent)
         /// A template source added in Settings, checked.
         case sourceChecked(SourceCheck)
+        /// The editor's current values for a form (command, base, selection).
+        case argumentValues(String, String?, CommandSelection?, ArgumentValuesAnswer)
         case failure(String)
     }
     private let messages = Mutex<[Message]>([])

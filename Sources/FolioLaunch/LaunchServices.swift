@@ -127,6 +127,9 @@ public protocol EditorViewProvider: Sendable {
     /// The view with the cursor on item `cursor` (0-based) and the first item row `scroll`; views that number their
     /// items draw the cursor themselves. Defaults to `render(width:height:selection:)`.
     func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int) -> [String]
+    /// The same, with the view panned by `pan` cells from where the editor puts it (plugin ABI 1.2); defaults to the
+    /// view without a pan.
+    func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int, pan: ViewPan) -> [String]
     /// The commands the plugin offers.
     func commands() -> [EditorCommand]
     /// The layout of the view's items: how many there are and how many lines come before the first one;
@@ -147,9 +150,25 @@ public struct ItemLayout: Equatable, Sendable {
     public init(count: Int, headerLines: Int, paths: [[Int]] = []) { self.count = count; self.headerLines = headerLines; self.paths = paths }
 }
 
+/// How far a view is panned from where its editor puts it, in cells: columns right, rows down (negative: left, up).
+public struct ViewPan: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public init(x: Int = 0, y: Int = 0) { self.x = x; self.y = y }
+    /// The farthest a pan goes either way (a plugin adds it to coordinates of its own).
+    public static let limit = 1_000_000
+    /// This pan moved by (`dx`, `dy`), kept within `limit`.
+    public func moved(dx: Int, dy: Int) -> ViewPan {
+        ViewPan(x: max(-Self.limit, min(Self.limit, x + dx)), y: max(-Self.limit, min(Self.limit, y + dy)))
+    }
+}
+
 extension EditorViewProvider {
     public func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int) -> [String] {
         render(width: width, height: height, selection: selection)
+    }
+    public func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int, pan: ViewPan) -> [String] {
+        render(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll)
     }
     public func itemLayout() -> ItemLayout? { nil }
 }

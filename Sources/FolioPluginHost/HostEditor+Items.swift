@@ -13,7 +13,29 @@ extension HostEditor {
     }
 }
 
+extension HostEditor {
+    /// The editor's `folio.argument-values/1` table when it answers one that is large enough and has its function.
+    static func argumentValuesTable(_ table: UnsafePointer<folio_editor>) -> UnsafePointer<folio_argument_values_v1>? {
+        let raw = table.pointee.extension.flatMap { $0(table, FOLIO_EXTENSION_ARGUMENT_VALUES) }
+        guard let values = raw?.assumingMemoryBound(to: folio_argument_values_v1.self) else { return nil }
+        return Int(values.pointee.struct_size) >= MemoryLayout<folio_argument_values_v1>.size && values.pointee.values != nil ? values : nil
+    }
+}
+
 extension HostCalls {
+    /// The editor's answer (a JSON array, checked by Folio) for `command`'s current argument values; nil when it has
+    /// none (no `folio.argument-values/1`, or FOLIO_STATUS_UNSUPPORTED for this command).
+    func argumentValues(_ handle: OpaquePointer, _ command: String, _ selection: folio_selection) throws(HostCallFailure) -> [UInt8]? {
+        guard let values = editor.argumentValuesTable?.pointee.values else { return nil }
+        var selection = selection
+        var out = folio_buffer(), error = folio_buffer()
+        defer { folio_buffer_release(&out) }
+        let status = values(editor.table, handle, command, &selection, &out, &error)
+        if status == FOLIO_STATUS_UNSUPPORTED { folio_buffer_release(&error); return nil }
+        try check(status, &error)
+        return try take(&out) ?? []
+    }
+
     /// The editor's item list of `bytes` (matched against `previous` when given), as the plugin wrote it; nil when the
     /// editor has no `folio.items/1`.
     func items(_ bytes: [UInt8], previous: [UInt8]?) throws(HostCallFailure) -> [UInt8]? {

@@ -18,6 +18,7 @@ struct HostEditor {
     let diffTable: UnsafePointer<folio_semantic_diff_v1>?
     let mergeTable: UnsafePointer<folio_semantic_merge_v1>?
     let itemsTable: UnsafePointer<folio_items_v1>?
+    let argumentValuesTable: UnsafePointer<folio_argument_values_v1>?
 
     init(table: UnsafePointer<folio_editor>, library: String) throws(HostRefusal) {
         func refuse(_ reason: String) -> HostRefusal { HostRefusal(file: library, reason: reason) }
@@ -65,6 +66,7 @@ struct HostEditor {
         diffTable = diff.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<folio_semantic_diff_v1>.size && $0.pointee.diff != nil ? $0 : nil }
         mergeTable = merge.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<folio_semantic_merge_v1>.size && $0.pointee.merge != nil ? $0 : nil }
         itemsTable = Self.itemsTable(table)
+        argumentValuesTable = Self.argumentValuesTable(table)
         self.id = id
         name = text(e.name, or: id)
         contentTypes = strings(e.content_types, e.content_type_count)
@@ -90,6 +92,7 @@ struct HostEditor {
         if diffTable != nil { extensions.append(FOLIO_EXTENSION_SEMANTIC_DIFF) }
         if mergeTable != nil { extensions.append(FOLIO_EXTENSION_SEMANTIC_MERGE) }
         if itemsTable != nil { extensions.append(FOLIO_EXTENSION_ITEMS) }
+        if argumentValuesTable != nil { extensions.append(FOLIO_EXTENSION_ARGUMENT_VALUES) }
         json.member("extensions", strings: extensions)
         json.member("commands", objects: commands) { json, c in
             json.member("id", c.id)

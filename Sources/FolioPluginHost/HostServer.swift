@@ -47,7 +47,8 @@ final class HostServer {
 
     private func selection(_ request: HostMessage, from index: Int) throws -> folio_selection {
         folio_selection(struct_size: UInt32(MemoryLayout<folio_selection>.size), reserved: 0,
-                        cursor: try request.integer(index), anchor: try request.integer(index + 1), scroll: try request.integer(index + 2))
+                        cursor: try request.integer(index), anchor: try request.integer(index + 1), scroll: try request.integer(index + 2),
+                        pan_x: try request.integer(index + 3), pan_y: try request.integer(index + 4))
     }
 
     private func dispatch(_ request: HostMessage) throws -> (HostWire.Kind, [[UInt8]])? {
@@ -109,6 +110,11 @@ final class HostServer {
                 return (.ok, [])
             }
             return (.ok, [bytes, try capped(Array(description.utf8))])
+        case .values:
+            // fields: editor, document, command, selection (cursor, anchor, scroll, pan x, pan y)
+            let calls = try calls(request)
+            guard let json = try calls.argumentValues(try document(request, 1), try request.string(2), try selection(request, from: 3)) else { return (.ok, []) }
+            return (.ok, [json])
         case .ready, .ok, .failure, .conflicts:
             throw HostWireError.violation("a reply sent as a request")
         }

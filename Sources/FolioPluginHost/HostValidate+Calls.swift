@@ -25,7 +25,7 @@ struct RawEditor {
     let table: UnsafePointer<folio_editor>
     let id: String
 
-    static let selection = folio_selection(struct_size: UInt32(MemoryLayout<folio_selection>.size), reserved: 0, cursor: 1, anchor: 0, scroll: 0)
+    static let selection = folio_selection(struct_size: UInt32(MemoryLayout<folio_selection>.size), reserved: 0, cursor: 1, anchor: 0, scroll: 0, pan_x: 0, pan_y: 0)
 
     /// Copies and releases `buffer` through its release function (zeroing it).
     static func take(_ buffer: inout folio_buffer) -> ReturnedBuffer {

@@ -107,7 +107,7 @@ extension HostValidate {
     /// The selection a calls file names; `whole` spans the view's lines at 200x10000.
     private static func resolve(_ text: String, _ editor: RawEditor, _ handle: OpaquePointer) throws -> folio_selection? {
         func selection(_ cursor: Int64, _ anchor: Int64) -> folio_selection {
-            folio_selection(struct_size: UInt32(MemoryLayout<folio_selection>.size), reserved: 0, cursor: cursor, anchor: anchor, scroll: 0)
+            folio_selection(struct_size: UInt32(MemoryLayout<folio_selection>.size), reserved: 0, cursor: cursor, anchor: anchor, scroll: 0, pan_x: 0, pan_y: 0)
         }
         switch text {
         case "null": return nil

@@ -12,15 +12,16 @@ import Glibc
 public enum HostWire {
     public static let magic: UInt32 = 0x4850_4C46  // "FPLH" as little-endian bytes
     /// Bumped on any incompatible change. 2: the host is its own executable and the `load` reply describes the
-    /// library (Folio checks it against the manifest). 3: `items` and `take` (the `folio.items/1` extension).
-    public static let version: UInt16 = 3
+    /// library (Folio checks it against the manifest). 3: `items` and `take` (the `folio.items/1` extension). 4: the selection fields end with
+    /// the view pan (x, y), and `values` (the `folio.argument-values/1` extension).
+    public static let version: UInt16 = 4
     public static let headerSize = 16
     /// The most fields a message may have.
     public static let maximumFields = 64
 
     /// Message kinds: requests from Folio (1…), replies from the host (100…).
     public enum Kind: UInt16, Sendable {
-        case load = 1, open, apply, serialize, render, release, diff, merge, items, take
+        case load = 1, open, apply, serialize, render, release, diff, merge, items, take, values
         case ready = 100, ok, failure, conflicts
     }
 

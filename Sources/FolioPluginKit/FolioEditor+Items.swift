@@ -39,6 +39,13 @@ public struct ItemTake: Sendable, Equatable {
 extension FolioExtension {
     /// The items of a version and taking items from one version into another (`folio.items/1`).
     public static let items = "folio.items/1"
+    /// A command's arguments as the item has them now, for its form to start from (`folio.argument-values/1`, ABI 1.2).
+    public static let argumentValues = "folio.argument-values/1"
+}
+
+extension FolioEditor {
+    /// No values: the form starts from what the host knows (the cursor's position, the item's title).
+    public func argumentValues(for command: String, in document: Document, selection: Selection) throws -> [String?]? { nil }
 }
 
 /// Matches the items of two versions by a text that names each (a title, a line): the k-th equal name in one version

@@ -65,12 +65,18 @@ public struct Selection: Sendable, Equatable {
     public var cursor: Int
     public var anchor: Int
     public var scroll: Int
+    /// How far the user panned the view from where the editor puts it, in cells (columns right, rows down); 0 from a
+    /// host older than ABI 1.2. An editor that follows the cursor over a plane adds it to the origin it chose.
+    public var panX: Int
+    public var panY: Int
 
     /// Creates a selection.
-    public init(cursor: Int = 0, anchor: Int = 0, scroll: Int = 0) {
+    public init(cursor: Int = 0, anchor: Int = 0, scroll: Int = 0, panX: Int = 0, panY: Int = 0) {
         self.cursor = cursor
         self.anchor = anchor
         self.scroll = scroll
+        self.panX = panX
+        self.panY = panY
     }
 }
 
@@ -134,6 +140,10 @@ public protocol FolioEditor: Sendable {
     /// `into` with the items `takes` of `from` put back (replacing the same item, or inserted at its old position or
     /// the nearest valid one when gone), everything else kept; and a one-line description.
     func takeItems(_ takes: [ItemTake], from: Document, into: Document) throws -> (Document, String)
+    /// The current values of `command`'s arguments for the item `selection` names, one per argument of its usage (nil
+    /// where there is none to suggest), for its form to start from (only when `extensions` has
+    /// `FolioExtension.argumentValues`); nil when the command has none. Default: none.
+    func argumentValues(for command: String, in document: Document, selection: Selection) throws -> [String?]?
 }
 
 extension FolioEditor {

@@ -202,6 +202,7 @@ private let kitExtension: @convention(c) (UnsafePointer<folio_editor>?, UnsafePo
     case FolioExtension.semanticDiff: return UnsafeRawPointer(semanticDiffTable)
     case FolioExtension.semanticMerge: return UnsafeRawPointer(semanticMergeTable)
     case FolioExtension.items: return UnsafeRawPointer(itemsTable)
+    case FolioExtension.argumentValues: return UnsafeRawPointer(argumentValuesTable)
     default: return nil
     }
 }
@@ -274,10 +275,31 @@ private let kitTakeItems: @convention(c) (UnsafePointer<folio_editor>?, UnsafePo
     }
 }
 
+// Escape hatch: as `itemsTable` (written once by the one-time initializer, then only read by the host).
+nonisolated(unsafe) private let argumentValuesTable: UnsafeMutablePointer<folio_argument_values_v1> = {
+    let table = UnsafeMutablePointer<folio_argument_values_v1>.allocate(capacity: 1)
+    table.initialize(to: folio_argument_values_v1(struct_size: UInt32(MemoryLayout<folio_argument_values_v1>.size), reserved: 0, values: kitArgumentValues))
+    return table
+}()
+
+private let kitArgumentValues: @convention(c) (UnsafePointer<folio_editor>?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<folio_selection>?, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, document, command, selection, out, error in
+    guarded(error) {
+        guard let editor = editor(at: editorPointer), let document = box(document), let command else { throw unknownEditor }
+        guard let values = try editor.argumentValues(document.state, String(cString: command), selection.map(readSelection) ?? Selection()) else {
+            return folio_status(FOLIO_STATUS_UNSUPPORTED)
+        }
+        let json = (try? JSONSerialization.data(withJSONObject: values.map { $0.map { $0 as Any } ?? NSNull() })) ?? Data("[]".utf8)
+        return fill(out, [UInt8](json))
+    }
+}
+
+/// The selection the host passed; the pan only when its `struct_size` covers it (a 1.0/1.1 host passes none).
 private func readSelection(_ pointer: UnsafePointer<folio_selection>) -> Selection {
     let size = Int(pointer.pointee.struct_size)
-    guard size >= MemoryLayout<folio_selection>.size else { return Selection() }
-    return Selection(cursor: clampInt(pointer.pointee.cursor), anchor: clampInt(pointer.pointee.anchor), scroll: clampInt(pointer.pointee.scroll))
+    guard size >= MemoryLayout<folio_selection>.offset(of: \.pan_x) ?? Int.max else { return Selection() }
+    var selection = Selection(cursor: clampInt(pointer.pointee.cursor), anchor: clampInt(pointer.pointee.anchor), scroll: clampInt(pointer.pointee.scroll))
+    if size >= MemoryLayout<folio_selection>.size { selection.panX = clampInt(pointer.pointee.pan_x); selection.panY = clampInt(pointer.pointee.pan_y) }
+    return selection
 }
 
 private func clampInt(_ value: Int64) -> Int {
@@ -309,6 +331,7 @@ private struct ErasedEditor: @unchecked Sendable {
     let merge: ([UInt8], [UInt8], [UInt8]) throws -> MergeOutcome<[UInt8]>
     let listItems: ([UInt8]?, [UInt8]) throws -> [(item: ItemInfo, previous: String?)]
     let takeItems: ([UInt8], [UInt8], [String], [String]) throws -> ([UInt8], String)
+    let argumentValues: (Any, String, Selection) throws -> [String?]?
 
     init<E: FolioEditor>(_ editor: E) {
         spec = editor.spec
@@ -337,5 +360,6 @@ private struct ErasedEditor: @unchecked Sendable {
         }
         listItems = { previous, bytes in try KitItems.list(editor, previous: previous, bytes: bytes) }
         takeItems = { from, into, fromKeys, intoKeys in try KitItems.take(editor, from: from, into: into, fromKeys: fromKeys, intoKeys: intoKeys) }
+        argumentValues = { state, command, selection in try editor.argumentValues(for: command, in: try cast(state), selection: selection) }
     }
 }

@@ -32,6 +32,14 @@ public protocol EditorDocumentHandle: Sendable {
     func bytes() throws -> Data
     /// The editor's view, at most `height` lines without control characters.
     func view(width: Int, height: Int, selection: ViewSelection) throws -> [String]
+    /// The current values of `command`'s `count` arguments for `selection` (`folio.argument-values/1`), nil where the
+    /// editor suggests none; nil when it has none for the command. Checked by `ArgumentValues.parse`.
+    func argumentValues(_ command: String, count: Int, selection: ViewSelection) throws -> [String?]?
+}
+
+extension EditorDocumentHandle {
+    /// No values: a document handle that predates `folio.argument-values/1`.
+    public func argumentValues(_ command: String, count: Int, selection: ViewSelection) throws -> [String?]? { nil }
 }
 
 extension PluginEditor: EditorBackend {
@@ -118,7 +126,7 @@ final class IsolatedDocument: EditorDocumentHandle {
     }
 
     /// Runs a call on this document, reopening it first when its host was replaced and it came from bytes.
-    private func call(_ kind: PluginWire.Kind, _ command: String, _ fields: [Data], limit: Duration) throws -> PluginWire.Message {
+    func call(_ kind: PluginWire.Kind, _ command: String, _ fields: [Data], limit: Duration) throws -> PluginWire.Message {
         let generation = state.withLock { $0 }
         do {
             return try editor.plugin.call(kind, editor: editor.editorID, command: command, fields: [PluginWire.integerField(id)] + fields,
@@ -134,8 +142,8 @@ final class IsolatedDocument: EditorDocumentHandle {
         }
     }
 
-    private static func selectionFields(_ selection: ViewSelection) -> [Data] {
-        [Int64(selection.cursor), Int64(selection.anchor), Int64(selection.scroll)].map(PluginWire.integerField)
+    static func selectionFields(_ selection: ViewSelection) -> [Data] {
+        [Int64(selection.cursor), Int64(selection.anchor), Int64(selection.scroll), Int64(selection.panX), Int64(selection.panY)].map(PluginWire.integerField)
     }
 
     func apply(_ command: String, arguments: [String], selection: ViewSelection) throws -> (document: any EditorDocumentHandle, description: String) {

@@ -8,17 +8,22 @@ public struct ViewSelection: Sendable, Equatable {
     public var cursor: Int
     public var anchor: Int
     public var scroll: Int
+    /// How far the user panned the view from where the editor puts it, in cells (ABI 1.2: columns right, rows down).
+    public var panX: Int
+    public var panY: Int
 
     /// Creates a selection.
-    public init(cursor: Int = 0, anchor: Int = 0, scroll: Int = 0) {
+    public init(cursor: Int = 0, anchor: Int = 0, scroll: Int = 0, panX: Int = 0, panY: Int = 0) {
         self.cursor = cursor
         self.anchor = anchor
         self.scroll = scroll
+        self.panX = panX
+        self.panY = panY
     }
 
     var c: folio_selection {
         folio_selection(struct_size: UInt32(MemoryLayout<folio_selection>.size), reserved: 0,
-                        cursor: Int64(cursor), anchor: Int64(anchor), scroll: Int64(scroll))
+                        cursor: Int64(cursor), anchor: Int64(anchor), scroll: Int64(scroll), pan_x: Int64(panX), pan_y: Int64(panY))
     }
 }
 
@@ -41,6 +46,7 @@ public final class PluginEditor: @unchecked Sendable {
     private let diffTable: UnsafePointer<folio_semantic_diff_v1>?
     private let mergeTable: UnsafePointer<folio_semantic_merge_v1>?
     let itemsTable: UnsafePointer<folio_items_v1>?
+    let argumentValuesTable: UnsafePointer<folio_argument_values_v1>?
 
     init(table: UnsafePointer<folio_editor>, pluginID: String, library: URL) throws {
         func refuse(_ reason: String) -> PluginRefusal { PluginRefusal(file: library.path, reason: reason) }
@@ -94,10 +100,13 @@ public final class PluginEditor: @unchecked Sendable {
         mergeTable = merge.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<folio_semantic_merge_v1>.size && $0.pointee.merge != nil ? $0 : nil }
         let items = e.extension.flatMap { $0(table, FOLIO_EXTENSION_ITEMS) }?.assumingMemoryBound(to: folio_items_v1.self)
         itemsTable = items.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<folio_items_v1>.size && $0.pointee.list != nil && $0.pointee.take != nil ? $0 : nil }
+        let values = e.extension.flatMap { $0(table, FOLIO_EXTENSION_ARGUMENT_VALUES) }?.assumingMemoryBound(to: folio_argument_values_v1.self)
+        argumentValuesTable = values.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<folio_argument_values_v1>.size && $0.pointee.values != nil ? $0 : nil }
         var extensions: [String] = []
         if diffTable != nil { extensions.append(FOLIO_EXTENSION_SEMANTIC_DIFF) }
         if mergeTable != nil { extensions.append(FOLIO_EXTENSION_SEMANTIC_MERGE) }
         if itemsTable != nil { extensions.append(FOLIO_EXTENSION_ITEMS) }
+        if argumentValuesTable != nil { extensions.append(FOLIO_EXTENSION_ARGUMENT_VALUES) }
         manifest = EditorManifest(
             id: id, name: e.name.map { String(cString: $0) } ?? id,
             contentTypes: strings(e.content_types, e.content_type_count).map { ContentType($0) },
@@ -202,7 +211,7 @@ func take(_ buffer: inout folio_buffer, editor: String, operation: String) throw
 public final class EditorDocument: @unchecked Sendable {
     /// The editor that opened it.
     public let editor: PluginEditor
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
 
     init(editor: PluginEditor, handle: OpaquePointer) {
         self.editor = editor

@@ -1,6 +1,8 @@
 /// A decoded key press.
 public enum Key: Hashable, Sendable {
     case up, down, left, right, home, end, pageUp, pageDown, delete
+    /// Shift with an arrow (`ESC [1;2A`…): the editor host pans a view with them.
+    case shiftUp, shiftDown, shiftLeft, shiftRight
     /// F1 (help).
     case f1
     case enter, escape, tab, backTab, backspace
@@ -123,6 +125,10 @@ public struct KeyDecoder: Sendable {
     }
 
     static func csiKey(final: UInt8, params: String) -> Key? {
+        if params == "1;2", let shifted = [UInt8(ascii: "A"): Key.shiftUp, UInt8(ascii: "B"): .shiftDown, UInt8(ascii: "C"): .shiftRight,
+                                           UInt8(ascii: "D"): .shiftLeft][final] {
+            return shifted
+        }
         switch final {
         case UInt8(ascii: "A"): return .up
         case UInt8(ascii: "B"): return .down

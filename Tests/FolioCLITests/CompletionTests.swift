@@ -92,6 +92,6 @@ final class CompletionTests: XCTestCase {
         let result = runFolio(["--version"], environment: temp.environment(), cwd: temp.url)
         XCTAssertEqual(result.status, 0)
         let libgit2 = try runProgram("pkg-config", ["--modversion", "libgit2"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertEqual(result.stdout, "folio \(FolioVersion.current)\nplugin ABI 1.1\nlibgit2 \(libgit2)\n")
+        XCTAssertEqual(result.stdout, "folio \(FolioVersion.current)\nplugin ABI 1.2\nlibgit2 \(libgit2)\n")
     }
 }

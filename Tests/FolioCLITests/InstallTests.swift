@@ -47,7 +47,7 @@ final class InstallTests: XCTestCase {
         let libs = try runProgram("pkg-config", ["--libs", "folio-plugin"], environment: environment)
         XCTAssertEqual(libs.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "-lutf8proc", "folio_text.h's widths come from utf8proc")
         let version = try runProgram("pkg-config", ["--modversion", "folio-plugin"], environment: environment)
-        XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1.1", "the plugin ABI version")
+        XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1.2", "the plugin ABI version")
         let compiled = try runProgram("cc", ["-fsyntax-only", "-I\(prefix.path)/include/folio", "-x", "c", "-"],
                                       stdin: Data("#include <folio_plugin.h>\nint main(void) { return FOLIO_PLUGIN_ABI_MAJOR - 1; }\n".utf8))
         XCTAssertEqual(compiled.status, 0, compiled.stderr)

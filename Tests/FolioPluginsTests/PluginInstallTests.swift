@@ -337,7 +337,7 @@ final class PluginInstallTests: XCTestCase {
         let bad = try build("libbad.so", folder: "bad", PluginRefusalTests.pluginSource(id: "test.abi", major: "2"))
         let result = folio("plugins", "install", bad.path)
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, "folio plugins: \(bad.path): plugin refused: built for plugin ABI 2.1, this Folio supports plugin ABI 1.1\n")
+        XCTAssertEqual(result.stderr, "folio plugins: \(bad.path): plugin refused: built for plugin ABI 2.2, this Folio supports plugin ABI 1.2\n")
         XCTAssertEqual(visibleNames(installed).filter { !$0.hasPrefix(".") && $0 != PluginLock.fileName }, [])
     }
 

@@ -69,7 +69,7 @@ final class PluginManifestGenerationTests: XCTestCase {
     func testGivenABundledPluginWhenGeneratedThenItsExtensionsAndDeclaredTypesAreInTheManifest() throws {
         let library = PluginFixtures.buildFolder.appendingPathComponent("libFolioChecklist.so")
         let manifest = try PluginManifest.generate(forLibrary: library, isolation: PluginIsolation())
-        XCTAssertEqual(manifest.editors.first?.extensions, ["folio.semantic-diff/1", "folio.semantic-merge/1", "folio.items/1"])
+        XCTAssertEqual(manifest.editors.first?.extensions, ["folio.semantic-diff/1", "folio.semantic-merge/1", "folio.items/1", "folio.argument-values/1"])
         XCTAssertEqual(manifest.editors.first?.declaredTypes.map(\.identifier), ["org.folio.checklist"])
         XCTAssertEqual(manifest.editors.first?.commands.first, EditorCommand(id: "add", title: "Add item", shortcut: "a", usage: "add TITLE"))
     }

@@ -48,7 +48,7 @@ final class PluginRefusalTests: XCTestCase {
         let library = try makePlugin(Self.pluginSource(id: "test.abi", major: "2"), id: "test.abi", library: "libabi.so", in: folder)
         let host = host(folder)
         XCTAssertThrowsError(try host.load("test.abi")) { error in
-            XCTAssertEqual("\(error)", "\(library.path): plugin refused: built for plugin ABI 2.1, this Folio supports plugin ABI 1.1")
+            XCTAssertEqual("\(error)", "\(library.path): plugin refused: built for plugin ABI 2.2, this Folio supports plugin ABI 1.2")
         }
     }
 
@@ -71,7 +71,7 @@ final class PluginRefusalTests: XCTestCase {
         let source = Self.pluginSource(id: "test.small").replacingOccurrences(of: "sizeof(folio_plugin_descriptor)", with: "16")
         let library = try makePlugin(source, id: "test.small", library: "libsmall.so", in: folder)
         XCTAssertThrowsError(try host(folder).load("test.small")) { error in
-            XCTAssertEqual("\(error)", "\(library.path): plugin refused: the descriptor is 16 bytes, ABI 1.1 needs at least 64")
+            XCTAssertEqual("\(error)", "\(library.path): plugin refused: the descriptor is 16 bytes, ABI 1.2 needs at least 64")
         }
     }
 
@@ -80,7 +80,7 @@ final class PluginRefusalTests: XCTestCase {
         let library = try makePlugin(Self.pluginSource(id: "test.abi2"), id: "test.abi2", library: "libabi2.so", in: folder, manifestABI: 3)
         let host = host(folder)
         XCTAssertEqual(host.plugins, [])
-        XCTAssertEqual(host.refusals.map(\.description), ["\(library.path): plugin refused: built for plugin ABI 3, this Folio supports plugin ABI 1.1"])
+        XCTAssertEqual(host.refusals.map(\.description), ["\(library.path): plugin refused: built for plugin ABI 3, this Folio supports plugin ABI 1.2"])
     }
 
     func testGivenALibraryWithoutTheEntrySymbolWhenLoadedThenItIsRefused() throws {

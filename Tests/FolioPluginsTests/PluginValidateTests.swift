@@ -252,7 +252,7 @@ final class PluginValidateTests: XCTestCase {
         let report = try validate(["SMALL_EDITOR_TABLE"])
         XCTAssertEqual(report.tests.map(\.name), ["descriptor"])
         let details = try XCTUnwrap(report.tests.first?.details)
-        XCTAssertTrue(details.hasPrefix("refused at load: an editor table is 16 bytes, ABI 1.1 needs "), details)
+        XCTAssertTrue(details.hasPrefix("refused at load: an editor table is 16 bytes, ABI 1.2 needs "), details)
     }
 
     func testGivenAPluginThatAbortsWhileLoadingWhenValidatedThenTheDescriptorTestNamesTheSignalAndNothingElseRuns() throws {

@@ -23,8 +23,8 @@ final class PluginWireTests: XCTestCase {
         var data = PluginWire.encode(.ok, sequence: 1, fields: [Data(count: 100)])
         XCTAssertThrowsError(try PluginWire.decodeHeader(data.prefix(16), cap: 50)) { XCTAssertTrue("\($0)".contains("over the cap of 50"), "\($0)") }
         data[4] = 2
-        XCTAssertThrowsError(try PluginWire.decodeHeader(data.prefix(16), cap: 1000)) { XCTAssertEqual("\($0)", "protocol violation: protocol version 2, expected 3") }
-        data[4] = 3
+        XCTAssertThrowsError(try PluginWire.decodeHeader(data.prefix(16), cap: 1000)) { XCTAssertEqual("\($0)", "protocol violation: protocol version 2, expected 4") }
+        data[4] = 4
         data[6] = 99
         XCTAssertThrowsError(try PluginWire.decodeHeader(data.prefix(16), cap: 1000)) { XCTAssertEqual("\($0)", "protocol violation: unknown message kind 99") }
         XCTAssertThrowsError(try PluginWire.decodeHeader(Data("GET / HTTP/1.1\r\n".utf8), cap: 1000)) { XCTAssertEqual("\($0)", "protocol violation: bad message header") }

@@ -35,8 +35,10 @@ extern "C" {
 /* ---- Versions ------------------------------------------------------------------------------------------ */
 
 #define FOLIO_PLUGIN_ABI_MAJOR 1
-/* 1.1 added the folio.items/1 extension (the items of a version, and taking items from one version into another). */
-#define FOLIO_PLUGIN_ABI_MINOR 1
+/* 1.1 added the folio.items/1 extension (the items of a version, and taking items from one version into another).
+ * 1.2 added the folio.argument-values/1 extension (a command's arguments as the item has them now, to start a form from)
+ * and the view pan offset at the end of folio_selection (`pan_x`, `pan_y`). */
+#define FOLIO_PLUGIN_ABI_MINOR 2
 /* "FOLIOPLG" read as a big-endian 64-bit number: the first field of every descriptor. */
 #define FOLIO_PLUGIN_MAGIC 0x464F4C494F504C47ULL
 /* The one symbol a plugin exports; type `folio_plugin_entry_fn`. */
@@ -109,14 +111,24 @@ typedef struct folio_type_declaration {
     const char *description;
 } folio_type_declaration;
 
-/* Cursor and selection in the terms of the editor's view: items numbered from 1, 0 for none. */
+/* Cursor and selection in the terms of the editor's view: items numbered from 1, 0 for none.
+ * Read a field only when `struct_size` covers it (FOLIO_SELECTION_HAS): a 1.0/1.1 host passes a struct without the pan. */
 typedef struct folio_selection {
     uint32_t struct_size;
     uint32_t reserved;
     int64_t cursor;  /* the item under the cursor */
     int64_t anchor;  /* the other end of a range, or 0 */
     int64_t scroll;  /* the first view line to show, from 0 */
+    /* ABI 1.2: how far the user panned the view from where the editor would put it, in cells (columns right, rows down;
+     * negative: left, up). The host changes it with shift+arrows and resets it to 0 when the cursor or the selection
+     * moves, so an editor that follows the cursor adds it to the origin it chose. Editors without a plane ignore it. */
+    int64_t pan_x;
+    int64_t pan_y;
 } folio_selection;
+
+/* Whether `selection` (not NULL) carries `field`: its struct_size covers the field's end. */
+#define FOLIO_SELECTION_HAS(selection, field) \
+    ((selection)->struct_size >= offsetof(folio_selection, field) + sizeof(((folio_selection *)0)->field))
 
 /* An editor's open document: opaque to the host. */
 typedef struct folio_document folio_document;
@@ -239,6 +251,22 @@ typedef struct folio_items_v1 {
                          size_t into_size, const char *const *from_keys, const char *const *into_keys, size_t count,
                          folio_buffer *out_bytes, folio_buffer *out_description, folio_buffer *out_error);
 } folio_items_v1;
+
+/* Argument values (ABI 1.2): a command's arguments as the item has them now, so that the command's form starts from
+ * them (a scene's whole text for "set-text ACT SCENE TEXT", a shape's size for "resize N W H") instead of empty.
+ * `values` writes to `out_json` a JSON array with one element per argument of `command_id` (the words of its usage after
+ * the id): the argument's current value as a string, or null where the editor has none to suggest (the host fills item
+ * numbers from the cursor itself). `selection` (may be NULL) is the cursor and range the command would act on.
+ * FOLIO_STATUS_UNSUPPORTED when the editor has no values for the command; FOLIO_STATUS_UNKNOWN_COMMAND for an id it does
+ * not know. The host treats the answer as a suggestion: it checks it (UTF-8, at most 1 MiB, one element per argument,
+ * strings or null) and ignores one that fails, and never waits for it before showing the form. */
+#define FOLIO_EXTENSION_ARGUMENT_VALUES "folio.argument-values/1"
+typedef struct folio_argument_values_v1 {
+    uint32_t struct_size;
+    uint32_t reserved;
+    folio_status (*values)(const folio_editor *editor, const folio_document *document, const char *command_id,
+                           const folio_selection *selection, folio_buffer *out_json, folio_buffer *out_error);
+} folio_argument_values_v1;
 
 /* ---- Helpers for plugins ------------------------------------------------------------------------------ */
 
