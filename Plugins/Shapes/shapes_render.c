@@ -175,10 +175,10 @@ static folio_status add_canvas(text *t, const folio_document *doc, long long low
 }
 
 /* One list row or the summary, cut to `width` bytes (every byte is one cell: kinds, numbers and colours are ASCII). */
+/* A view line cut to `width` cells (folio_text.h: never inside a character). */
 static void add_line(text *t, const char *line, long long width, int newline) {
-    size_t n = strlen(line);
     if (newline) text_add(t, "\n", 1);
-    text_add(t, line, n > (size_t)width ? (size_t)width : n);
+    text_add_fit(t, line, width);
 }
 
 folio_status shapes_render(const folio_editor *editor, const folio_document *doc, uint32_t width, uint32_t height,
