@@ -195,9 +195,13 @@ public struct PluginInstaller: Sendable {
     }
 
     /// Fails when a plugin other than the installed `<folder>/<id>/` provides `id` or one of `editors`.
+    /// A linked build (`plugins link`) is no clash: it shadows the installed copy until it is unlinked.
     static func checkClashes(id: String, editors: [String], others: PluginHost, installedAt: URL, source: URL) throws {
         let all = others.plugins + others.inactive.map(\.plugin)
-        for plugin in all where plugin.library.deletingLastPathComponent().standardizedFileURL.path != installedAt.standardizedFileURL.path {
+        let linked = Set(((try? PluginLinks.load(in: installedAt.deletingLastPathComponent())) ?? PluginLinks()).folders.map(\.standardizedFileURL.path))
+        for plugin in all {
+            let pluginFolder = plugin.library.deletingLastPathComponent().standardizedFileURL.path
+            guard pluginFolder != installedAt.standardizedFileURL.path, !linked.contains(pluginFolder) else { continue }
             if plugin.manifest.id == id {
                 throw PluginInstallError.clash(id: "plugin id '\(id)'", with: plugin.library.path, file: source.path)
             }

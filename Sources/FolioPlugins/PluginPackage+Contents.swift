@@ -69,3 +69,15 @@ public struct PluginPackageContents: Sendable, Equatable {
         return found.sorted { $0.path < $1.path }
     }
 }
+
+extension PluginPackageContents {
+    /// The sample documents that came with the plugin whose library is `library`: the `samples/` folder beside it
+    /// (an installed package), else the samples of the project it is linked from (`plugins link`).
+    public static func samples(forLibrary library: URL, installedFolder: URL) -> [URL] {
+        let beside = sampleFiles(in: samplesFolder(of: library.deletingLastPathComponent()))
+        if !beside.isEmpty { return beside }
+        let path = library.standardizedFileURL.path
+        guard let link = (try? PluginLinks.load(in: installedFolder))?.links.first(where: { $0.library == path }), let samples = link.samples else { return [] }
+        return sampleFiles(in: URL(fileURLWithPath: samples))
+    }
+}
