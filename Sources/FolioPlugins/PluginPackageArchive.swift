@@ -199,7 +199,7 @@ enum PluginPackageArchive {
             put(Array(String(value, radix: 8).leftPadded(to: width - 1).utf8), at: offset)
         }
         put(name, at: 0)
-        putOctal(isFolder ? 0o755 : 0o644, at: 100, width: 8)
+        putOctal(isFolder || (!path.contains("/") && path.hasSuffix(".so")) ? 0o755 : 0o644, at: 100, width: 8)
         putOctal(0, at: 108, width: 8)
         putOctal(0, at: 116, width: 8)
         putOctal(size, at: 124, width: 12)
