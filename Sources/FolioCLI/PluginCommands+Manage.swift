@@ -37,8 +37,10 @@ func removePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     try args.expectAtMost(2)
     let installer = PluginInstaller.standard(environment: io.environment)
     do {
+        let contents = PluginInstaller.isUsableID(id) ? PluginPackageContents.read(installer.folder.appendingPathComponent(id)) : nil
+        let package = contents?.package == nil ? nil : contents  // a bare library brought nothing else
         let entry = try installer.remove(id: id)
-        io.line("Removed \(id)" + (entry.map { " \($0.version)" } ?? " (it had no entry in the lock file)"))
+        io.line("Removed \(id)" + (entry.map { " \($0.version)" } ?? " (it had no entry in the lock file)") + (package.map(broughtSummary) ?? ""))
         return 0
     } catch PluginInstallError.notInstalled(let id, .none) {
         if let plugin = pluginHost(io).anyPlugin(id) { throw PluginInstallError.notInstalled(id: plugin.manifest.id, location: plugin.library.path) }
@@ -216,4 +218,13 @@ func offerSamples(_ type: ContentType, _ io: CommandIO) {
     let samples = pluginSamples(for: type, io)
     guard !samples.isEmpty else { return }
     io.error("folio new: samples for \(type.identifier.shownAsText): \(samples.map(\.lastPathComponent.shownAsText).joined(separator: ", ")) (folio new PATH --type \(type.identifier.shownAsText) --sample NAME)")
+}
+
+/// What a removed plugin's folder held, e.g. ` and what it brought: 1 library, 2 templates, 1 sample, README, licence`.
+func broughtSummary(_ contents: PluginPackageContents) -> String {
+    func count(_ n: Int, _ word: String) -> String? { n == 0 ? nil : "\(n) \(word)\(n == 1 ? "" : "s")" }
+    let parts = [count(contents.libraries.count, "library").map { $0.replacingOccurrences(of: "librarys", with: "libraries") },
+                 count(contents.templates.count, "template"), count(contents.samples.count, "sample"),
+                 contents.readme.map { _ in "README" }, contents.licence.map { _ in "licence" }].compactMap { $0 }
+    return parts.isEmpty ? "" : " and what it brought: " + parts.joined(separator: ", ")
 }

@@ -85,7 +85,7 @@ public struct PluginInstaller: Sendable {
     }
 
     /// Whether a plugin id can name its folder.
-    static func isUsableID(_ id: String) -> Bool {
+    public static func isUsableID(_ id: String) -> Bool {
         !id.isEmpty && !id.hasPrefix(".") && !id.contains("/") && id.utf8.count <= 200
             && !id.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }

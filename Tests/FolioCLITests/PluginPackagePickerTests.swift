@@ -1,12 +1,13 @@
 @testable import FolioCLI
 import FolioCLITestSupport
+@testable import FolioLaunch
 import FolioTestSupport
 import Foundation
 import XCTest
 
 /// Templates that come with an installed plugin package appear in the launcher's template picker
 /// (`TemplateCatalogAdapter`, the state the picker draws) with the plugin as their source, and go when it is removed
-/// or disabled.
+/// or disabled; a refused duplicate of a document's plugin is named in the editor's status when a window opens it.
 final class PluginPackagePickerTests: XCTestCase {
     /// A small C plugin (one editor for org.test.picker), compiled with `cc` against the plugin header.
     static let source = """
@@ -83,5 +84,23 @@ final class PluginPackagePickerTests: XCTestCase {
         XCTAssertTrue(TemplateCatalogAdapter(environment: env).sourceNames().contains("plugin:org.test.picker"))
         XCTAssertEqual(runFolio(["plugins", "remove", "org.test.picker"], environment: env, cwd: dir.url).status, 0)
         XCTAssertFalse(TemplateCatalogAdapter(environment: env).sourceNames().contains("plugin:org.test.picker"))
+    }
+
+    func testGivenADuplicateOfTheEditorsPluginOnFolioPluginPathWhenAWindowOpensADocumentThenTheEditorsStatusSaysWhichCopyIsUsed() throws {
+        // Given the plugin installed, a copy of it on FOLIO_PLUGIN_PATH, and a document of its type
+        let dir = TemporaryDirectory("folio-package-status")
+        var env = dir.environment()
+        try makeProject(in: dir)
+        XCTAssertEqual(runFolio(["plugins", "install", "project/build/libPicker.so"], environment: env, cwd: dir.url).status, 0)
+        XCTAssertEqual(runFolio(["new", "doc", "--type", "org.test.picker"], environment: env, cwd: dir.url).status, 0)
+        env["FOLIO_PLUGIN_PATH"] = dir.path("project/build").path
+        // When a window opens the document
+        let session = try DocumentSessionAdapter(url: dir.path("doc"), environment: env)
+        let screen = LaunchApp.initialScreen(document: session, saved: nil)
+        // Then the editor's status line names the refused copy and the one used
+        guard case let .editor(editor) = screen else { return XCTFail("\(screen)") }
+        let installed = dir.path("home/.local/share/folio/plugins/org.test.picker/libPicker.so").path
+        XCTAssertEqual(editor.message, "\(dir.path("project/build/libPicker.so").path): plugin refused: duplicate plugin id 'org.test.picker', "
+                       + "already provided by \(installed) (which is used) (remove one copy, or develop with: folio plugins link DIR)")
     }
 }

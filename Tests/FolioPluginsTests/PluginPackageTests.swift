@@ -97,7 +97,8 @@ final class PluginPackageTests: XCTestCase {
         XCTAssertEqual(folio("new", "fromsample", "--type", "org.test.lines", "--sample", "welcome").status, 0)
         XCTAssertEqual(folio("show", "fromsample").stdout, "welcome\n")
         // When removed, everything it brought is gone: its folder, its lock entry and its template source
-        XCTAssertEqual(folio("plugins", "remove", "org.test.lines").status, 0)
+        let removed = folio("plugins", "remove", "org.test.lines")
+        XCTAssertEqual(removed.stdout, "Removed org.test.lines 1.0.0 and what it brought: 1 library, 1 template, 1 sample, README, licence\n", removed.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path))
         XCTAssertEqual(installedNames(), [".install.lock", "plugins.lock.json"])
         XCTAssertFalse(folio("templates", "list").stdout.contains("lines/starter"))
