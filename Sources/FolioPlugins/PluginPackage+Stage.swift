@@ -10,15 +10,22 @@ extension PluginPackage {
         case folder
     }
 
-    /// The form of `source` when it is a package: a folder holding `folio-package.json`, or a file that is not a
-    /// `.so` (an archive, checked when read); nil for a bare library or a folder without a package manifest.
+    /// The form of `source` when it is a package: a folder holding `folio-package.json`, or a file named `.tar` or
+    /// whose first block has the ustar magic (an archive, checked when read); nil for anything else (a bare library,
+    /// a folder without a package manifest, a file of another kind: refused as not a library).
     static func form(of source: URL) -> Form? {
         var info = stat()
         guard lstat(source.path, &info) == 0 else { return nil }
         if info.st_mode & S_IFMT == S_IFDIR {
             return FileManager.default.fileExists(atPath: source.appendingPathComponent(manifestName).path) ? .folder : nil
         }
-        return source.pathExtension == "so" ? nil : .archive
+        guard info.st_mode & S_IFMT == S_IFREG, source.pathExtension != "so" else { return nil }
+        if source.pathExtension == "tar" { return .archive }
+        let fd = open(source.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let first = try? PluginPackageArchive.readExactly(fd, PluginPackageArchive.block, what: "") else { return nil }
+        return Array(first[257..<263]) == Array("ustar\0".utf8) ? .archive : nil
     }
 
     /// Copies the package at `source` into the empty folder `staging`, checking every entry on the way (paths, kinds,
