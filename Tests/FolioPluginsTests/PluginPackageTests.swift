@@ -92,6 +92,9 @@ final class PluginPackageTests: XCTestCase {
         let edited = folio("edit", "doc", "add", "third")
         XCTAssertEqual(edited.status, 0, edited.stderr)
         XCTAssertEqual(folio("show", "doc").stdout, "first\nsecond\nthird\n")
+        // The sample is what `plugins validate` calls the commands on when no --document is given
+        let validated = folio("plugins", "validate", folder.appendingPathComponent("libLines.so").path)
+        XCTAssertTrue(validated.stdout.contains("calls/lines/sample-1-welcome"), validated.stdout)
         // The sample is offered by `folio new --type` and starts a document
         XCTAssertTrue(folio("new", "blank", "--type", "org.test.lines").stderr.contains("samples for org.test.lines: welcome"))
         XCTAssertEqual(folio("new", "fromsample", "--type", "org.test.lines", "--sample", "welcome").status, 0)
@@ -103,6 +106,29 @@ final class PluginPackageTests: XCTestCase {
         XCTAssertEqual(installedNames(), [".install.lock", "plugins.lock.json"])
         XCTAssertFalse(folio("templates", "list").stdout.contains("lines/starter"))
         XCTAssertEqual(try installer.lock().plugins, [])
+    }
+
+    func testGivenAProjectFromThePluginCTemplateWhenBuiltPackedAndInstalledThenItsStarterTemplateIsOfferedAndMakesADocument() throws {
+        // Given a project made from plugin/c and built with its Makefile
+        env["PKG_CONFIG_PATH"] = try PluginSDK.buildTreePkgConfig(in: temp.url).path
+        XCTAssertEqual(folio("new", "MyEditor", "--template", "plugin/c", "--set", "name=Notes", "--defaults").status, 0)
+        try PluginSDK.shell("make", in: temp.path("MyEditor"), environment: env)
+        // When it is packed with no further work, and the package installed
+        let packed = folio("plugins", "pack", "MyEditor")
+        XCTAssertEqual(packed.status, 0, packed.stderr)
+        let package = temp.path("org.example.plugins.notes-0.1.0.folio-package.tar")
+        XCTAssertEqual(packed.stdout.split(separator: "\n").first.map(String.init), "Packed org.example.plugins.notes 0.1.0: \(package.path)")
+        let install = folio("plugins", "install", package.path)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        // Then its starter template is listed under the plugin, makes a document the plugin edits, and its sample is there
+        let listed = folio("templates", "list")
+        XCTAssertTrue(listed.stdout.contains("plugin:org.example.plugins.notes"), listed.stdout)
+        XCTAssertTrue(listed.stdout.contains("notes/starter"), listed.stdout)
+        XCTAssertEqual(folio("new", "doc", "--template", "notes/starter", "--defaults").status, 0)
+        XCTAssertEqual(folio("edit", "doc", "add", "Third line").status, 0)
+        XCTAssertEqual(folio("show", "doc").stdout, "First line\nSecond line\nThird line\n")
+        XCTAssertEqual(folio("new", "welcome", "--type", "org.example.notes", "--sample", "welcome").status, 0)
+        XCTAssertTrue(folio("show", "welcome").stdout.hasPrefix("Welcome to Notes\n"))
     }
 
     func testGivenAnInstallKilledAfterItsRenameBeforeItsLockEntryWhenTemplatesAreListedThenThePackagesTemplatesAreNotOffered() throws {
