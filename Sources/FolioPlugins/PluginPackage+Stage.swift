@@ -15,13 +15,13 @@ extension PluginPackage {
     /// a folder without a package manifest, a file of another kind: refused as not a library).
     static func form(of source: URL) -> Form? {
         var info = stat()
-        guard lstat(source.path, &info) == 0 else { return nil }
+        guard stat(source.path, &info) == 0 else { return nil }  // the path the user gave may be a link; entries may not
         if info.st_mode & S_IFMT == S_IFDIR {
             return FileManager.default.fileExists(atPath: source.appendingPathComponent(manifestName).path) ? .folder : nil
         }
         guard info.st_mode & S_IFMT == S_IFREG, source.pathExtension != "so" else { return nil }
         if source.pathExtension == "tar" { return .archive }
-        let fd = open(source.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = open(source.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         guard let first = try? PluginPackageArchive.readExactly(fd, PluginPackageArchive.block, what: "") else { return nil }

@@ -252,6 +252,10 @@ final class PluginPackageTests: XCTestCase {
         XCTAssertEqual(host.refusals, [])
         XCTAssertEqual(host.usageNotices(for: ContentType("org.test.lines")),
                        [.linked(id: "org.test.lines", library: dev, shadowed: installed.appendingPathComponent("org.test.lines/libLines.so"))])
+        // and the command line shows the link and the shadowed copy
+        let shadowed = installed.appendingPathComponent("org.test.lines/libLines.so").path
+        XCTAssertTrue(folio("plugins", "list").stdout.contains("\(shadowed): shadowed by the linked build \(dev.path) (folio plugins unlink org.test.lines)"))
+        XCTAssertTrue(folio("plugins", "info", "org.test.lines").stdout.contains("linked:   from \(temp.path("dev").path)"))
         // When unlinked, the installed copy is used again
         XCTAssertEqual(try installer.unlink(id: "org.test.lines")?.library, dev.path)
         host = PluginHost(searchPath: .standard(environment: env, executableFolder: nil))
