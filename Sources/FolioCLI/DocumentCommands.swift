@@ -63,6 +63,7 @@ let documentCommands: [Command] = [
         try args.expectAtMost(1)
         try NewDocumentPath.check(path)
         if args.value("--template") != nil || args.value("--replay") != nil {
+            if args.value("--sample") != nil { throw UsageError("--sample starts a document of --type TYPE from its plugin's sample; it does not go with --template or --replay") }
             return try newFromTemplate(args, io)
         }
         if args.flag("--dry-run") { throw UsageError("--dry-run plans a document from a template: give --template ID or --replay DOC") }

@@ -131,6 +131,26 @@ final class PluginPackageTests: XCTestCase {
         XCTAssertTrue(folio("show", "welcome").stdout.hasPrefix("Welcome to Notes\n"))
     }
 
+    /// SLOW (about half a minute): builds FolioPluginKit and the project with `swift build`.
+    func testGivenAProjectFromThePluginSwiftTemplateWhenBuiltPackedAndInstalledThenItsStarterTemplateIsOffered() throws {
+        // Given a project made from plugin/swift and built with `swift build` (its debug library in .build/debug)
+        XCTAssertEqual(folio("new", "MyEditor", "--template", "plugin/swift", "--set", "name=Notes",
+                             "--set", "folioSource=\(PluginFixtures.root.path)", "--defaults").status, 0)
+        try PluginSDK.shell("swift build", in: temp.path("MyEditor"), environment: env)
+        PluginSDK.tighten(temp.path("MyEditor/.build/debug").resolvingSymlinksInPath())
+        // When it is packed with no further work (the library found in .build/debug), and installed
+        let packed = folio("plugins", "pack", "MyEditor", "-o", "notes.tar")
+        XCTAssertEqual(packed.status, 0, packed.stderr)
+        let install = folio("plugins", "install", "notes.tar")
+        XCTAssertEqual(install.status, 0, install.stderr)
+        // Then its starter template is offered under the plugin and makes a document the plugin edits
+        let listed = folio("templates", "list")
+        XCTAssertTrue(listed.stdout.contains("plugin:org.example.plugins.notes"), listed.stdout)
+        XCTAssertEqual(folio("new", "doc", "--template", "notes/starter", "--defaults").status, 0)
+        XCTAssertEqual(folio("edit", "doc", "add", "Third line").status, 0)
+        XCTAssertEqual(folio("show", "doc").stdout, "First line\nSecond line\nThird line\n")
+    }
+
     func testGivenAnInstallKilledAfterItsRenameBeforeItsLockEntryWhenTemplatesAreListedThenThePackagesTemplatesAreNotOffered() throws {
         // Given a package whose folder was moved into place but never recorded (killed before the lock was written)
         _ = try makeProject()
