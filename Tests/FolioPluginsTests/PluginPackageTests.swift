@@ -151,11 +151,18 @@ final class PluginPackageTests: XCTestCase {
         XCTAssertEqual(folio("show", "doc").stdout, "First line\nSecond line\nThird line\n")
     }
 
-    func testGivenAnInstallKilledAfterItsRenameBeforeItsLockEntryWhenTemplatesAreListedThenThePackagesTemplatesAreNotOffered() throws {
-        // Given a package whose folder was moved into place but never recorded (killed before the lock was written)
+    func testGivenAnInstallOrUpgradeKilledBeforeItsLockEntryWhenTemplatesAreListedThenThePackagesTemplatesAreNotOffered() throws {
+        // Given a package installed and recorded, whose templates are offered
         _ = try makeProject()
         XCTAssertEqual(folio("plugins", "pack", "project", "-o", "lines.tar").status, 0)
         XCTAssertEqual(folio("plugins", "install", "lines.tar").status, 0)
+        XCTAssertEqual(TemplateSource.pluginSources(environment: env).map(\.name), ["plugin:org.test.lines"])
+        // An upgrade killed after its swap, before its lock write: the lock records another version than the folder's
+        var lock = try installer.lock()
+        lock.plugins[0].version = "0.9.0"
+        try lock.write(in: installed)
+        XCTAssertEqual(TemplateSource.pluginSources(environment: env), [])
+        // An install killed after its rename, before its lock write: the folder is not recorded at all
         try PluginLock().write(in: installed)
         // When the template sources are listed
         let sources = TemplateSource.pluginSources(environment: env)
