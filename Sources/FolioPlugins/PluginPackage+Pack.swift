@@ -80,27 +80,43 @@ extension PluginPackage {
         let licence = try optionalFile(description.licence ?? names.first(where: PluginPackageRules.isLicence), in: project)
         let package = PluginPackage(id: manifest.id, version: manifest.version, library: library.lastPathComponent,
                                     readme: readme?.lastPathComponent, licence: licence?.lastPathComponent)
+        do { _ = try parse(package.encoded()) } catch { throw PluginPackError(file: library.path, problem: "\(error)") }
+        guard !package.version.contains("/") else { throw PluginPackError(file: library.path, problem: "its version '\(package.version.shownAsText)' cannot name a file") }
+        let entries = try packageEntries(package, library: library, manifest: manifest, files: [readme, licence].compactMap { $0 },
+                                         project: project, description: description)
+        try checkEntries(entries, project: project)
+        let url = output ?? defaultFolder.appendingPathComponent("\(manifest.id)-\(manifest.version).folio-package.tar")
+        do { try PluginPackageArchive.write(entries, to: url) } catch { throw PluginPackError(file: url.path, problem: "\(error)") }
+        return (url, package)
+    }
+
+    /// The archive's entries in order: the package manifest, the library and its manifest, README and licence, then the
+    /// templates and samples folders.
+    private static func packageEntries(_ package: PluginPackage, library: URL, manifest: PluginManifest, files: [URL], project: URL,
+                                       description: PluginProjectDescription) throws -> [(path: String, contents: Data?)] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var entries: [(path: String, contents: Data?)] = [(manifestName, package.encoded())]
         entries.append((library.lastPathComponent, try read(library)))
         entries.append((ManifestLocator.besideManifest(for: library).lastPathComponent, try encoder.encode(manifest) + Data("\n".utf8)))
-        for file in [readme, licence].compactMap({ $0 }) { entries.append((file.lastPathComponent, try read(file))) }
-        for (key, folder) in [("templates", description.templates ?? "templates"), ("samples", description.samples ?? "samples")] {
-            entries += try tree(project.appendingPathComponent(folder), as: key, explicit: (key == "templates" ? description.templates : description.samples) != nil)
-        }
+        for file in files { entries.append((file.lastPathComponent, try read(file))) }
+        entries += try tree(project.appendingPathComponent(description.templates ?? "templates"), as: "templates", explicit: description.templates != nil)
+        entries += try tree(project.appendingPathComponent(description.samples ?? "samples"), as: "samples", explicit: description.samples != nil)
+        return entries
+    }
+
+    /// Holds `entries` to the rules an install applies, so `pack` never makes a package `install` refuses.
+    private static func checkEntries(_ entries: [(path: String, contents: Data?)], project: URL) throws {
         let limits = PluginPackageLimits()
+        guard entries.count <= limits.maxEntries else { throw PluginPackError(file: project.path, problem: "more than \(limits.maxEntries) entries") }
         for entry in entries {
             do { try PluginPackageRules.check(path: entry.path, limits: limits) } catch {
                 throw PluginPackError(file: project.path, problem: "\(error)")
             }
             if let size = entry.contents?.count, size > limits.maxEntryBytes(entry.path) {
-                throw PluginPackError(file: project.path, problem: "'\(entry.path)' is over the limit of \(limits.maxEntryBytes(entry.path)) bytes")
+                throw PluginPackError(file: project.path, problem: "'\(entry.path.shownAsText)' is over the limit of \(limits.maxEntryBytes(entry.path)) bytes")
             }
         }
-        let url = output ?? defaultFolder.appendingPathComponent("\(manifest.id)-\(manifest.version).folio-package.tar")
-        do { try PluginPackageArchive.write(entries, to: url) } catch { throw PluginPackError(file: url.path, problem: "\(error)") }
-        return (url, package)
     }
 
     private static func optionalFile(_ name: String?, in project: URL) throws -> URL? {
