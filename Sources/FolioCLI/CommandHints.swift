@@ -83,7 +83,7 @@ enum CommandHints {
         case .notInstalled(_, nil): return " (see folio plugins list)"
         case let .notInstalled(id, _?): return "; to stop using it: folio plugins disable \(id)"
         case .damagedLock: return "; to set it aside and rebuild it from the installed plugins: folio plugins repair"
-        case .noLibrary, .refused, .unusableID, .notAccepted, .fileSystem: return nil
+        case .noLibrary, .refused, .unusableID, .notAccepted, .fileSystem, .badPackage: return nil
         }
     }
 

@@ -201,7 +201,8 @@ struct Completer {
     private static func isLiteral(_ token: String) -> Bool { token.first.map { $0.isLowercase } ?? false }
 
     private static func placeholder(_ name: String, command: String) -> CompletionValue {
-        if name == "PATH" || name == "DOC" { return .document }
+        if name == "PATH" || name == "DOC" || name == "DIR" { return .document }
+        if name == "PACKAGE" { return .file }
         if name.hasPrefix("REV") { return .revision }
         if name == "ID" { return command == "plugins" ? .pluginID : command == "templates" ? .templateID : .nothing }
         if name == "COMMAND" { return .editorCommand }

@@ -55,14 +55,15 @@ func reportChange(_ commit: CommitInfo?, document: Document, _ args: Arguments, 
 }
 
 let documentCommands: [Command] = [
-    Command("new", usage: "new PATH [--type TYPE] [--title TITLE] | new PATH --template ID [--source S] [--ref R] [--set NAME=VALUE]... [--data FILE.json] [--defaults] [--replay DOC] [--dry-run] [--timeout SECONDS]",
+    Command("new", usage: "new PATH [--type TYPE [--sample NAME]] [--title TITLE] | new PATH --template ID [--source S] [--ref R] [--set NAME=VALUE]... [--data FILE.json] [--defaults] [--replay DOC] [--dry-run] [--timeout SECONDS]",
             summary: "Create a document, blank or from a template",
-            options: ["--type", "--title", "--template", "--source", "--ref", "--set", "--data", "--replay", "--timeout"],
+            options: ["--type", "--sample", "--title", "--template", "--source", "--ref", "--set", "--data", "--replay", "--timeout"],
             flags: ["--defaults", "--offline", "--dry-run"]) { args, io in
         let path = try args.positional(0, "PATH")
         try args.expectAtMost(1)
         try NewDocumentPath.check(path)
         if args.value("--template") != nil || args.value("--replay") != nil {
+            if args.value("--sample") != nil { throw UsageError("--sample starts a document of --type TYPE from its plugin's sample; it does not go with --template or --replay") }
             return try newFromTemplate(args, io)
         }
         if args.flag("--dry-run") { throw UsageError("--dry-run plans a document from a template: give --template ID or --replay DOC") }
@@ -76,7 +77,13 @@ let documentCommands: [Command] = [
         guard store.contentTypes.declaration(of: type) != nil || type.identifier.contains(".") else {
             throw UsageError("'\(type)' is not a content type identifier (like public.plain-text)")
         }
-        let document = try store.create(at: io.url(path), contentType: type, title: args.value("--title"))
+        let document: Document
+        if let sample = args.value("--sample") {
+            document = try createFromSample(sample, at: io.url(path), type: type, title: args.value("--title"), store: store, io)
+        } else {
+            document = try store.create(at: io.url(path), contentType: type, title: args.value("--title"))
+            offerSamples(type, io)
+        }
         RecentDocuments(environment: io.environment).record(document)
         let head = try document.head()
         if args.flag("--json") {

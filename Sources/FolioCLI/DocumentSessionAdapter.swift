@@ -20,7 +20,9 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     /// Why there is no editor (immutable after init; thrown again when a command needs the editor).
     let editorError: (any Error)?
     /// Why there is no editor, shown in the view.
-    var editorProblem: String? { editorError.map(FolioCommandLine.oneLine) }
+    var editorProblem: String? { editorError.map(FolioCommandLine.oneLine).map { problem in openingNotice.map { problem + "; " + $0 } ?? problem } }
+    /// The first of the host's usage notices for this document's type (`PluginHost.usageNotices`).
+    let openingNotice: String?
 
     let path: String
     let title: String
@@ -64,6 +66,8 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
             editorManifest = nil
             editorError = error
         }
+        openingNotice = host.usageNotices(for: document.metadata.contentType, associations: associations, override: editorOverride)
+            .map { "\($0)" + usageHint($0) }.first
     }
 
     /// Opens the document at `url` with the plugin host of `environment`; with `sharing`, its sync loop runs while

@@ -36,6 +36,14 @@ enum ManPage {
         \\fIPREFIX/lib/systemd/user/folio\\-sync.service\\fR, which runs \\fBfolio sync \\-\\-watch\\fR for the
         recent documents with continuous sync on; enable it with
         \\fBsystemctl \\-\\-user enable \\-\\-now folio\\-sync.service\\fR.
+        .SH PLUGIN PACKAGES
+        \\fBfolio plugins pack\\fR \\fIDIR\\fR makes \\fIID\\-VERSION.folio\\-package.tar\\fR, an uncompressed ustar archive
+        holding \\fIfolio\\-package.json\\fR (first), the plugin library and its manifest, \\fItemplates/\\fR,
+        \\fIsamples/\\fR, a README and a licence. \\fBfolio plugins install\\fR takes such a file, a package folder or a
+        bare \\fB.so\\fR, checks every entry (paths, kinds, sizes) before anything is placed, and installs it whole or
+        not at all; its templates are then offered under the source \\fIplugin:ID\\fR and its samples by
+        \\fBfolio new\\fR \\fIPATH\\fR \\fB\\-\\-type\\fR \\fIT\\fR \\fB\\-\\-sample\\fR \\fINAME\\fR. \\fBfolio plugins link\\fR \\fIDIR\\fR
+        makes a build under development replace the installed copy of its id until \\fBfolio plugins unlink\\fR \\fIID\\fR.
         .SH EXIT STATUS
         0 on success, 1 when the command failed, 2 for a usage mistake.
         .SH ENVIRONMENT

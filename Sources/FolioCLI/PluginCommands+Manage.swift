@@ -1,5 +1,6 @@
 import FolioCore
 import FolioPlugins
+import FolioTemplates
 import Foundation
 import FolioTerminal
 
@@ -36,8 +37,10 @@ func removePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     try args.expectAtMost(2)
     let installer = PluginInstaller.standard(environment: io.environment)
     do {
+        let contents = PluginInstaller.isUsableID(id) ? PluginPackageContents.read(installer.folder.appendingPathComponent(id)) : nil
+        let package = contents?.package == nil ? nil : contents  // a bare library brought nothing else
         let entry = try installer.remove(id: id)
-        io.line("Removed \(id)" + (entry.map { " \($0.version)" } ?? " (it had no entry in the lock file)"))
+        io.line("Removed \(id)" + (entry.map { " \($0.version)" } ?? " (it had no entry in the lock file)") + (package.map(broughtSummary) ?? ""))
         return 0
     } catch PluginInstallError.notInstalled(let id, .none) {
         if let plugin = pluginHost(io).anyPlugin(id) { throw PluginInstallError.notInstalled(id: plugin.manifest.id, location: plugin.library.path) }
@@ -53,6 +56,17 @@ func disablePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let changed = try PluginInstaller.standard(environment: io.environment).setDisabled(plugin.manifest.id, true)
     let shown = plugin.manifest.id.shownAsText
     io.line(changed ? "Disabled \(shown): it is listed but not loaded" : "\(shown) was already disabled")
+    // What each type it edited is opened with now: never left editor-less without saying so.
+    let after = pluginHost(io)
+    let types = Set(plugin.manifest.editors.flatMap(\.contentTypes).map(\.identifier)).sorted()
+    for type in types {
+        if let editor = try? after.chooseEditor(for: ContentType(type)).editor {
+            io.line("  \(type.shownAsText) documents now open with \(editor.id.shownAsText)")
+        } else {
+            io.line("  \(type.shownAsText) documents now have no editor: they show as text until: folio plugins enable \(shown)"
+                    + " (to try a build under development instead: folio plugins link DIR)")
+        }
+    }
     return 0
 }
 
@@ -101,4 +115,116 @@ func repairPlugins(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
 /// The hint after a discovery refusal of an unreadable `plugins.lock.json`.
 func lockRepairHint(_ refusal: PluginRefusal) -> String {
     refusal.file.hasSuffix("/" + PluginLock.fileName) ? "; to set it aside and rebuild it: folio plugins repair" : ""
+}
+
+/// `folio plugins pack DIR [-o FILE]`: a package of the built plugin project DIR (`PluginPackage.pack`), written to
+/// FILE or `./ID-VERSION.folio-package.tar`.
+func packPlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let project = io.url(try args.positional(1, "DIR"))
+    try args.expectAtMost(2)
+    let (url, package) = try PluginPackage.pack(project: project, output: args.value("-o").map(io.url), defaultFolder: io.url("."),
+                                                isolation: .standard(environment: io.environment))
+    io.line("Packed \(package.id.shownAsText) \(package.version.shownAsText): \(url.path.shownAsText)")
+    io.line("Install it with: folio plugins install \(url.path.shownAsText)")
+    return 0
+}
+
+/// `folio plugins link DIR`: the build of the plugin project DIR replaces any installed copy of its id until unlinked.
+func linkPlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let project = io.url(try args.positional(1, "DIR"))
+    try args.expectAtMost(2)
+    let link = try PluginInstaller.standard(environment: io.environment).link(project: project, check: try checkInChild(io))
+    io.line("Linked \(link.id.shownAsText): \(link.library.shownAsText) is used instead of any installed copy (rebuilding it is enough); undo with: folio plugins unlink \(link.id.shownAsText)")
+    return 0
+}
+
+/// `folio plugins unlink ID`.
+func unlinkPlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let id = try args.positional(1, "ID")
+    try args.expectAtMost(2)
+    guard let link = try PluginInstaller.standard(environment: io.environment).unlink(id: id) else {
+        throw CommandFailure("no linked plugin '\(id.shownAsText)' (see folio plugins list)")
+    }
+    let installed = pluginHost(io).anyPlugin(link.id)
+    io.line("Unlinked \(link.id.shownAsText)" + (installed.map { "; using \($0.library.path.shownAsText) again" } ?? "; no other copy is installed"))
+    return 0
+}
+
+/// The package lines of `plugins info`: what the plugin's folder brought (libraries, templates, samples, README,
+/// licence), and its link when it is a linked build.
+func describePackage(_ plugin: DiscoveredPlugin, _ io: CommandIO) {
+    let installer = PluginInstaller.standard(environment: io.environment)
+    if let link = (try? PluginLinks.load(in: installer.folder))?.link(plugin.manifest.id), link.library == plugin.library.standardizedFileURL.path {
+        io.line("linked:   from \(link.project.shownAsText) (folio plugins unlink \(plugin.manifest.id.shownAsText) to stop)")
+        if let templates = link.templates { io.line("templates: \(templates.shownAsText)") }
+        if let samples = link.samples { io.line("samples:  \(samples.shownAsText)") }
+        return
+    }
+    let contents = PluginPackageContents.read(plugin.library.deletingLastPathComponent())
+    guard contents.package != nil else { return }
+    io.line("package:  \(contents.folder.path.shownAsText)")
+    io.line("libraries: " + contents.libraries.map(\.lastPathComponent.shownAsText).joined(separator: ", "))
+    io.line("templates: " + (contents.templates.isEmpty ? "none" : contents.templates.map { ($0.id ?? $0.folder.lastPathComponent).shownAsText }.joined(separator: ", "))
+            + (contents.templates.isEmpty ? "" : " (template source \((TemplateSource.pluginPrefix + plugin.manifest.id).shownAsText))"))
+    io.line("samples:  " + (contents.samples.isEmpty ? "none" : contents.samples.map(\.lastPathComponent.shownAsText).joined(separator: ", ")))
+    io.line("README:   " + (contents.readme?.path.shownAsText ?? "none"))
+    io.line("licence:  " + (contents.licence?.path.shownAsText ?? "none"))
+}
+
+/// Tells on stderr what the user of a document of `type` must know about its editor's plugin (a linked build used,
+/// a duplicate refused, the plugin that edits it disabled), each with how to change it.
+func reportUsageNotices(_ host: PluginHost, type: ContentType, settings: Settings, editor: String?, command: String, _ io: CommandIO) {
+    for notice in host.usageNotices(for: type, associations: settings.editorAssociations, override: editor) {
+        io.error("folio \(command): \(notice)" + usageHint(notice))
+    }
+}
+
+/// The command that changes what `notice` reports.
+func usageHint(_ notice: PluginUsageNotice) -> String {
+    switch notice {
+    case let .linked(id, _, _): return " (folio plugins unlink \(id.shownAsText))"
+    case .duplicate: return " (remove one copy, or develop with: folio plugins link DIR)"
+    case let .inactive(id, _, state):
+        if case .changed = state { return "; folio plugins enable \(id.shownAsText) checks it first" }
+        return "; enable with: folio plugins enable \(id.shownAsText)"
+    }
+}
+
+/// The sample documents of the plugin whose editor opens `type` (from its package or linked project).
+func pluginSamples(for type: ContentType, _ io: CommandIO) -> [URL] {
+    let host = pluginHost(io)
+    guard let editor = try? host.chooseEditor(for: type).editor,
+          let plugin = host.plugins.first(where: { $0.manifest.editors.contains { $0.id == editor.id } }) else { return [] }
+    return PluginPackageContents.samples(forLibrary: plugin.library, installedFolder: PluginInstaller.standard(environment: io.environment).folder)
+}
+
+/// `folio new PATH --type T --sample NAME`: a document whose primary file starts as the plugin's sample NAME.
+func createFromSample(_ name: String, at url: URL, type: ContentType, title: String?, store: DocumentStore, _ io: CommandIO) throws -> Document {
+    let samples = pluginSamples(for: type, io)
+    guard let sample = samples.first(where: { $0.lastPathComponent == name }) else {
+        throw CommandFailure("no sample '\(name.shownAsText)' for \(type.identifier.shownAsText)"
+                             + (samples.isEmpty ? " (its plugin has none)" : " (samples: \(samples.map(\.lastPathComponent.shownAsText).joined(separator: ", ")))"))
+    }
+    guard let data = FileManager.default.contents(atPath: sample.path) else { throw FolioError.unreadableFile(sample.path, reason: "cannot read it") }
+    let title = title ?? url.deletingPathExtension().lastPathComponent
+    let primary = DocumentMetadata.defaultPrimaryFile(for: type, registry: store.contentTypes)
+    let metadata = DocumentMetadata(contentType: type, title: title, primaryFile: primary)
+    return try store.create(at: url, metadata: metadata, files: [DocumentFile(path: primary, data: data)], message: "Create \(title) from the sample \(name)")
+}
+
+/// After a blank `folio new --type T`: the samples its plugin offers, on stderr (stdout stays the one result line).
+func offerSamples(_ type: ContentType, _ io: CommandIO) {
+    guard ContentTypeRegistry.builtIn.declaration(of: type) == nil else { return }  // Folio's own types have no plugin samples
+    let samples = pluginSamples(for: type, io)
+    guard !samples.isEmpty else { return }
+    io.error("folio new: samples for \(type.identifier.shownAsText): \(samples.map(\.lastPathComponent.shownAsText).joined(separator: ", ")) (folio new PATH --type \(type.identifier.shownAsText) --sample NAME)")
+}
+
+/// What a removed plugin's folder held, e.g. ` and what it brought: 1 library, 2 templates, 1 sample, README, licence`.
+func broughtSummary(_ contents: PluginPackageContents) -> String {
+    func count(_ n: Int, _ word: String) -> String? { n == 0 ? nil : "\(n) \(word)\(n == 1 ? "" : "s")" }
+    let parts = [count(contents.libraries.count, "library").map { $0.replacingOccurrences(of: "librarys", with: "libraries") },
+                 count(contents.templates.count, "template"), count(contents.samples.count, "sample"),
+                 contents.readme.map { _ in "README" }, contents.licence.map { _ in "licence" }].compactMap { $0 }
+    return parts.isEmpty ? "" : " and what it brought: " + parts.joined(separator: ", ")
 }

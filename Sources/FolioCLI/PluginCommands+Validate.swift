@@ -38,6 +38,10 @@ func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
 private func configuredValidator(_ library: URL, _ args: Arguments, _ io: CommandIO) throws -> PluginValidator {
     var validator = try PluginValidator.standard(library: library, environment: io.environment)
     validator.samples = args.values("--document").map(io.url)
+    if validator.samples.isEmpty {
+        // The plugin's own sample documents (from its package, or its linked project) when none are given.
+        validator.samples = PluginPackageContents.samples(forLibrary: library, installedFolder: PluginInstaller.standard(environment: io.environment).folder)
+    }
     if let seconds = try args.int("--timeout") {
         guard (1...3600).contains(seconds) else { throw UsageError("--timeout must be between 1 and 3600 seconds") }
         validator.timeout = .seconds(seconds)

@@ -102,13 +102,16 @@ private func describeCommands(_ commands: [EditorCommand], _ io: CommandIO) {
 private func typeList(_ types: [ContentType]) -> String { types.map(\.identifier.shownAsText).joined(separator: ", ") }
 
 let pluginCommands: [Command] = [
-    Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins manifest FILE.so | plugins install PATH.so|DIR | "
+    Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins manifest FILE.so | plugins install PACKAGE|PATH.so|DIR | plugins pack DIR [-o FILE] | plugins link DIR | plugins unlink ID | "
             + "plugins remove ID | plugins disable ID | plugins enable ID | plugins repair | plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS] [--seed N] [--calls N]",
-            summary: "List, describe, check, describe the manifest of, install, remove, disable, enable, repair or validate editor plugins",
-            options: ["--document", "--timeout", "--seed", "--calls"], usesGit: false) { args, io in
-        let verb = try args.positional(0, "list, info, check, install, remove, disable, enable, repair or validate")
+            summary: "List, describe, check, describe the manifest of, install, pack, link, unlink, remove, disable, enable, repair or validate editor plugins",
+            options: ["--document", "--timeout", "--seed", "--calls", "-o"], usesGit: false) { args, io in
+        let verb = try args.positional(0, "list, info, check, install, pack, link, unlink, remove, disable, enable, repair or validate")
         switch verb {
         case "install": return try installPlugin(args, io)
+        case "pack": return try packPlugin(args, io)
+        case "link": return try linkPlugin(args, io)
+        case "unlink": return try unlinkPlugin(args, io)
         case "remove": return try removePlugin(args, io)
         case "disable": return try disablePlugin(args, io)
         case "enable": return try enablePlugin(args, io)
@@ -131,6 +134,9 @@ let pluginCommands: [Command] = [
                     io.line("  \(editor.id.shownAsText): \(typeList(editor.contentTypes)) (\(editor.priority.rawValue))")
                 }
             }
+            for duplicate in host.duplicates where duplicate.linked {
+                io.line("\(duplicate.refused.library.path.shownAsText): shadowed by the linked build \(duplicate.kept.path.shownAsText) (folio plugins unlink \(duplicate.refused.manifest.id.shownAsText))")
+            }
             for refusal in host.refusals { io.error(refusal.description.shownAsText + lockRepairHint(refusal)) }
             return 0
         case "info":
@@ -144,6 +150,7 @@ let pluginCommands: [Command] = [
             if let line = stateLine(plugin, host) { io.line(line) }
             io.line("library:  \(plugin.library.path.shownAsText)")
             io.line("manifest: \(plugin.manifestURL.path.shownAsText)")
+            describePackage(plugin, io)
             for editor in m.editors {
                 io.line("")
                 io.line("editor \(editor.id.shownAsText) \"\(editor.name.shownAsText)\" (\(editor.priority.rawValue)) for \(typeList(editor.contentTypes))")
@@ -186,7 +193,7 @@ let pluginCommands: [Command] = [
             // Internal: runs in the child process of `plugins check`; writes the report as JSON on descriptor 3.
             return PluginHost.runProbeChild(library: io.url(try args.positional(1, "FILE.so"))) ? 0 : FolioCommandLine.failure
         default:
-            throw UsageError("unknown plugins command '\(verb)' (list, info, check, install, remove, disable, enable, repair or validate)")
+            throw UsageError("unknown plugins command '\(verb)' (list, info, check, install, pack, link, unlink, remove, disable, enable, repair or validate)")
         }
     },
     Command("types", usage: "types list [--json]", summary: "List content types, including those plugins declare") { args, io in
@@ -212,8 +219,10 @@ let pluginCommands: [Command] = [
         let selection = try args.value("--selection").map(ViewSelection.parse(option:)) ?? ViewSelection()
         let document = try openDocument(path, io)
         let settings = try Settings.load(environment: io.environment)
+        let host = pluginHost(io, settings: settings)
+        reportUsageNotices(host, type: document.metadata.contentType, settings: settings, editor: args.value("--editor"), command: "edit", io)
         let outcome = try withQuarantineHint {
-            try pluginHost(io, settings: settings).edit(document, command: command, arguments: Array(args.positionals.dropFirst(2)),
+            try host.edit(document, command: command, arguments: Array(args.positionals.dropFirst(2)),
                                                         selection: selection, associations: settings.editorAssociations, editor: args.value("--editor"))
         }
         RecentDocuments(environment: io.environment).record(document)

@@ -15,8 +15,10 @@ enum ViewCommand {
         // Resolved once, first: an unknown revision is one line naming it, whatever the editor; the id is what is read.
         let rev = try args.value("--at").map { "\(try document.resolve($0))" }
         let lines: [String]
+        let host = pluginHost(io, settings: settings)
+        reportUsageNotices(host, type: document.metadata.contentType, settings: settings, editor: args.value("--editor"), command: "view", io)
         do {
-            lines = try pluginHost(io, settings: settings).view(of: document, at: rev, width: width, height: height,
+            lines = try host.view(of: document, at: rev, width: width, height: height,
                                                                  selection: ViewSelection(cursor: try args.int("--cursor") ?? 0),
                                                                  associations: settings.editorAssociations, editor: args.value("--editor"))
         } catch let error as PluginQuarantinedError {

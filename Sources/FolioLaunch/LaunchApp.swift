@@ -19,6 +19,9 @@ public protocol DocumentSession: Sendable {
     func performNow(_ effect: AppEffect) throws
     /// The id of the document's editor ("tally"), nil when none fits.
     var editorName: String? { get }
+    /// One line to show in the status when the document opens (a linked build used, a duplicate plugin refused, the
+    /// plugin that edits its type disabled); nil when there is nothing to say.
+    var openingNotice: String? { get }
     /// Stops the plugin call in progress, if any (from any thread): `perform` or the render then ends with an error.
     func cancelPluginCall()
     /// The document's sharing (sync state, sync actions, conflicts), nil when the session offers none.
@@ -38,6 +41,7 @@ public protocol DocumentSession: Sendable {
 extension DocumentSession {
     public var editorName: String? { nil }
     public func argumentValues(command: String, base: String?, selection: CommandSelection?) -> ArgumentValuesAnswer { .none }
+    public var openingNotice: String? { nil }
     public func cancelPluginCall() {}
     public var sharing: (any DocumentSharing)? { nil }
     public func followItem(at position: [Int], from old: String, to new: String) -> [Int]? { nil }
@@ -384,6 +388,7 @@ public enum LaunchApp {
         var editor = EditorState(path: document.path, title: document.title, contentType: document.contentType,
                                  commitID: head.id, commitMessage: head.message, commands: document.editor.commands())
         editor.editorName = document.editorName
+        editor.message = document.openingNotice
         editor.items = document.editor.itemLayout()
         guard var saved else { return .editor(editor) }
         if saved.documentPath != document.path {

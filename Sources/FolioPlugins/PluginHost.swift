@@ -22,6 +22,9 @@ public final class PluginHost: @unchecked Sendable {
     public let refusals: [PluginRefusal]
     /// Plugins found but not loaded: disabled by the user, or installed files that changed (`PluginState`).
     public let inactive: [InactivePlugin]
+    /// Plugins not loaded because another on the search path has the same plugin or editor id (a linked build's
+    /// shadowed copies among them); reported where the plugin is used (`usageNotices`).
+    public let duplicates: [PluginDuplicate]
     /// The content-type graph: Folio's built-in types plus what plugins declare.
     public let contentTypes: ContentTypeRegistry
 
@@ -38,6 +41,8 @@ public final class PluginHost: @unchecked Sendable {
         self.isolation = isolation
         var plugins: [DiscoveredPlugin] = []
         var refusals: [PluginRefusal] = []
+        var duplicates: [PluginDuplicate] = []
+        var linkedLibraries: Set<String> = []
         var byID: [String: URL] = [:]
         var byEditor: [String: URL] = [:]
         var seenLibraries: Set<String> = []
@@ -48,14 +53,21 @@ public final class PluginHost: @unchecked Sendable {
             for candidate in Self.scan(folder, manifests: manifests, refusals: &refusals) {
                 let realPath = candidate.library.resolvingSymlinksInPath().path
                 guard seenLibraries.insert(realPath).inserted else { continue }
+                let clash: (what: String, first: URL)?
                 if let first = byID[candidate.manifest.id] {
-                    refusals.append(PluginRefusal(file: candidate.library.path, reason: "duplicate plugin id '\(candidate.manifest.id)', already provided by \(first.path)"))
+                    clash = ("plugin id '\(candidate.manifest.id)'", first)
+                } else if let editor = candidate.manifest.editors.first(where: { byEditor[$0.id] != nil }), let first = byEditor[editor.id] {
+                    clash = ("editor id '\(editor.id)'", first)
+                } else {
+                    clash = nil
+                }
+                if let clash {
+                    let duplicate = PluginDuplicate(refused: candidate, clash: clash.what, kept: clash.first, linked: linkedLibraries.contains(clash.first.path))
+                    duplicates.append(duplicate)
+                    if !duplicate.linked { refusals.append(PluginRefusal(file: candidate.library.path, reason: "duplicate \(clash.what), already provided by \(clash.first.path)")) }
                     continue
                 }
-                if let clash = candidate.manifest.editors.first(where: { byEditor[$0.id] != nil }), let first = byEditor[clash.id] {
-                    refusals.append(PluginRefusal(file: candidate.library.path, reason: "duplicate editor id '\(clash.id)', already provided by \(first.path)"))
-                    continue
-                }
+                if folder.linked { linkedLibraries.insert(candidate.library.path) }
                 byID[candidate.manifest.id] = candidate.library
                 for editor in candidate.manifest.editors { byEditor[editor.id] = candidate.library }
                 plugins.append(candidate)
@@ -76,6 +88,7 @@ public final class PluginHost: @unchecked Sendable {
             }
         }
         self.inactive = inactive
+        self.duplicates = duplicates
         self.plugins = plugins
         self.refusals = refusals
         self.contentTypes = registry

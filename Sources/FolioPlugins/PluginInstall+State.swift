@@ -70,12 +70,17 @@ struct PluginStates {
         }
     }
 
-    /// Refusals for lock files that cannot be read.
+    /// Refusals for lock files that cannot be read, and for links files (`PluginLinks`) that cannot be read (their
+    /// links are then not followed).
     var refusals: [PluginRefusal] {
         locks.compactMap { entry in
             guard case let .failure(error) = entry.lock else { return nil }
             return PluginRefusal(file: entry.folder.appendingPathComponent(PluginLock.fileName).path,
                                  reason: "\(error); the plugins installed beside it are not loaded")
+        } + locks.compactMap { entry in
+            do { _ = try PluginLinks.load(in: entry.folder); return nil } catch {
+                return PluginRefusal(file: entry.folder.appendingPathComponent(PluginLinks.fileName).path, reason: "\(error); no linked build is used")
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import FolioCore
+import FolioDisplayWidth
 import Foundation
 
 /// Why an install, remove, disable or enable was refused; one line naming the file or plugin.
@@ -19,6 +20,8 @@ public enum PluginInstallError: Error, CustomStringConvertible, Sendable, Equata
     case fileSystem(String)
     /// The lock file cannot be read or is not a lock: the file and the problem.
     case damagedLock(file: String, problem: String)
+    /// A plugin package was refused: the package file or folder, and the first problem found in it.
+    case badPackage(package: String, problem: String)
 
     public var description: String {
         switch self {
@@ -31,6 +34,7 @@ public enum PluginInstallError: Error, CustomStringConvertible, Sendable, Equata
         case let .notAccepted(id, refusal): return "\(id) stays changed: \(refusal)"
         case let .fileSystem(message): return message
         case let .damagedLock(file, problem): return "\(file): \(problem)"
+        case let .badPackage(package, problem): return "\(package.shownAsText): plugin package refused: \(problem)"
         }
     }
 }
@@ -81,7 +85,7 @@ public struct PluginInstaller: Sendable {
     }
 
     /// Whether a plugin id can name its folder.
-    static func isUsableID(_ id: String) -> Bool {
+    public static func isUsableID(_ id: String) -> Bool {
         !id.isEmpty && !id.hasPrefix(".") && !id.contains("/") && id.utf8.count <= 200
             && !id.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
@@ -95,8 +99,12 @@ public struct PluginInstaller: Sendable {
     /// child process — accepted the staged copy with its manifest. The manifest is copied from beside the source when
     /// there is one, else generated from the library's descriptor (`installManifest`). `others` is the plugin host
     /// of the search path, to refuse an id or editor id another plugin already provides.
+    ///
+    /// A package (an archive, or a folder holding `folio-package.json`) is installed whole: `installPackage`.
     @discardableResult
-    public func install(from source: URL, others: PluginHost? = nil, check: (URL) -> PluginProbeReport) throws -> InstalledPlugin {
+    public func install(from source: URL, others: PluginHost? = nil, limits: PluginPackageLimits = PluginPackageLimits(),
+                        check: (URL) -> PluginProbeReport) throws -> InstalledPlugin {
+        if let form = PluginPackage.form(of: source) { return try installPackage(source, form: form, others: others, limits: limits, check: check) }
         let library = try Self.library(in: source)
         try Self.checkHeader(library)
         return try withLock {
@@ -124,25 +132,8 @@ public struct PluginInstaller: Sendable {
             }
             guard Self.isUsableID(id) else { throw PluginInstallError.unusableID(id) }
             if let others { try Self.checkClashes(id: id, editors: report.editors.map(\.id), others: others, installedAt: folder.appendingPathComponent(id), source: library) }
-            guard let hash = PluginQuarantine.hash(staged) else { throw PluginInstallError.fileSystem("\(staged.path): cannot read the staged copy") }
-            let final = folder.appendingPathComponent(id)
-            let replaced = lock.entry(id)?.version
-            let existed = FileManager.default.fileExists(atPath: final.path)
-            try moveIntoPlace(staging, final, exchange: existed)
-            committed = true  // `staging` now holds the previous version (or nothing)
-            defer { try? FileManager.default.removeItem(at: staging) }
-            let installedLibrary = final.appendingPathComponent(library.lastPathComponent)
-            let entry = PluginLock.Entry(id: id, version: version, library: library.lastPathComponent, sha256: hash,
-                                         installed: ISO8601DateFormatter().string(from: Date()), stamp: FileStamp.of(installedLibrary) ?? "")
-            lock.plugins.removeAll { $0.id == id }
-            lock.plugins.append(entry)
-            lock.plugins.sort { $0.id < $1.id }
-            do { try lock.write(in: folder) } catch {
-                try? moveIntoPlace(staging, final, exchange: existed)  // put the previous state back
-                if !existed { try? FileManager.default.removeItem(at: staging) }
-                throw error
-            }
-            return InstalledPlugin(entry: entry, library: installedLibrary, replaced: replaced, disabled: lock.disabled.contains(id))
+            committed = true  // `place` owns the staging folder from here
+            return try place(staging, library: library.lastPathComponent, id: id, version: version, lock: &lock)
         }
     }
 
@@ -204,9 +195,13 @@ public struct PluginInstaller: Sendable {
     }
 
     /// Fails when a plugin other than the installed `<folder>/<id>/` provides `id` or one of `editors`.
+    /// A linked build (`plugins link`) is no clash: it shadows the installed copy until it is unlinked.
     static func checkClashes(id: String, editors: [String], others: PluginHost, installedAt: URL, source: URL) throws {
         let all = others.plugins + others.inactive.map(\.plugin)
-        for plugin in all where plugin.library.deletingLastPathComponent().standardizedFileURL.path != installedAt.standardizedFileURL.path {
+        let linked = Set(((try? PluginLinks.load(in: installedAt.deletingLastPathComponent())) ?? PluginLinks()).folders.map(\.standardizedFileURL.path))
+        for plugin in all {
+            let pluginFolder = plugin.library.deletingLastPathComponent().standardizedFileURL.path
+            guard pluginFolder != installedAt.standardizedFileURL.path, !linked.contains(pluginFolder) else { continue }
             if plugin.manifest.id == id {
                 throw PluginInstallError.clash(id: "plugin id '\(id)'", with: plugin.library.path, file: source.path)
             }

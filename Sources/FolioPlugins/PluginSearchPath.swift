@@ -8,11 +8,15 @@ public struct PluginSearchPath: Sendable, Equatable {
         public var url: URL
         /// Bundled folders hold Folio's own build products: only `libFolio*.so` there are plugins.
         public var bundled: Bool
+        /// A folder linked with `folio plugins link`: its plugins come first, and an installed or bundled copy of
+        /// the same id is shadowed (not loaded, reported as such) until `folio plugins unlink`.
+        public var linked: Bool
 
         /// Creates a search folder.
-        public init(_ url: URL, bundled: Bool) {
+        public init(_ url: URL, bundled: Bool, linked: Bool = false) {
             self.url = url
             self.bundled = bundled
+            self.linked = linked
         }
     }
 
@@ -21,12 +25,15 @@ public struct PluginSearchPath: Sendable, Equatable {
     /// A search path of explicit folders.
     public init(folders: [Folder]) { self.folders = folders }
 
-    /// The standard search path: the bundled plugins (see `bundledFolder(beside:)`), then the user's and the
-    /// environment's folders.
+    /// The standard search path: the folders of linked plugin builds (`PluginLinks`, so a build under development
+    /// replaces the installed copy of its id), the bundled plugins (see `bundledFolder(beside:)`), then the user's
+    /// and the environment's folders. `FOLIO_PLUGIN_PATH` keeps its place after the installed folder: a duplicate id
+    /// there is refused and reported where the plugin is used (`PluginHost.usageNotices`).
     public static func standard(environment: [String: String], executableFolder: URL? = PluginSearchPath.executableFolder) -> PluginSearchPath {
-        var folders: [Folder] = []
+        let installed = FolioPaths(environment: environment).dataHome.appendingPathComponent("plugins")
+        var folders: [Folder] = ((try? PluginLinks.load(in: installed)) ?? PluginLinks()).folders.map { Folder($0, bundled: false, linked: true) }
         if let executableFolder { folders.append(Folder(bundledFolder(beside: executableFolder), bundled: true)) }
-        folders.append(Folder(FolioPaths(environment: environment).dataHome.appendingPathComponent("plugins"), bundled: false))
+        folders.append(Folder(installed, bundled: false))
         for entry in (environment["FOLIO_PLUGIN_PATH"] ?? "").split(separator: ":") where !entry.isEmpty {
             folders.append(Folder(URL(fileURLWithPath: String(entry)), bundled: false))
         }

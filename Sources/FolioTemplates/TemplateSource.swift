@@ -32,10 +32,12 @@ public struct TemplateSource: Sendable, Hashable, Codable, CustomStringConvertib
         return false
     }
 
-    /// The bundled source followed by the sources saved in the settings.
+    /// The bundled source, the sources saved in the settings, then those of installed plugin packages
+    /// (`pluginSources`).
     public static func configured(environment: [String: String]) throws -> [TemplateSource] {
         let settings = try Settings.load(environment: environment)
         return [.bundled] + settings.templateSources.map { TemplateSource(name: $0.name, location: $0.url, ref: $0.ref) }
+            + pluginSources(environment: environment)
     }
 
     /// The folder holding Folio's bundled templates: `$FOLIO_TEMPLATES`, else the running executable's (see

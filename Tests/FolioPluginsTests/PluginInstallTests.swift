@@ -303,7 +303,9 @@ final class PluginInstallTests: XCTestCase {
         XCTAssertEqual(install.stdout, "Installed org.test.mini 1.0.0: \(installed.path)/org.test.mini/libmini.so\n")
         XCTAssertTrue(folio("plugins", "list").stdout.contains("org.test.mini  Mini 1.0.0  enabled  \(installed.path)/org.test.mini/libmini.so\n"))
 
-        XCTAssertEqual(folio("plugins", "disable", "mini").stdout, "Disabled org.test.mini: it is listed but not loaded\n")
+        XCTAssertEqual(folio("plugins", "disable", "mini").stdout, "Disabled org.test.mini: it is listed but not loaded\n"
+                       + "  org.test.mini documents now have no editor: they show as text until: folio plugins enable org.test.mini"
+                       + " (to try a build under development instead: folio plugins link DIR)\n")
         let listed = folio("plugins", "list", "--json")
         let json = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any]
         let entry = (json?["plugins"] as? [[String: Any]])?.first { $0["id"] as? String == "org.test.mini" }

@@ -1,0 +1,111 @@
+import FolioCore
+import Foundation
+
+/// `plugins.links.json` in the installed-plugins folder: plugin builds under development linked with
+/// `folio plugins link DIR`. Each linked library's folder comes first on the search path, so the build replaces an
+/// installed (or bundled) copy of the same id until `folio plugins unlink ID`; its project's templates and samples
+/// are offered as the installed package's would be. Read strictly; written atomically under the installer's lock.
+public struct PluginLinks: Codable, Sendable, Equatable {
+    /// One linked build.
+    public struct Link: Codable, Sendable, Equatable {
+        /// The plugin id its library reported when linked.
+        public var id: String
+        /// The project folder given to `link`.
+        public var project: String
+        /// The built library (absolute); its folder is scanned.
+        public var library: String
+        /// The project's templates and samples folders (absolute), when it has them.
+        public var templates: String?
+        public var samples: String?
+    }
+
+    public var version: Int = 1
+    public var links: [Link] = []
+
+    /// No links.
+    public init() {}
+
+    /// The file's name.
+    public static let fileName = "plugins.links.json"
+    static let keys: Set<String> = ["version", "links"]
+    static let linkKeys: Set<String> = ["id", "project", "library", "templates", "samples"]
+
+    /// The folders to scan first: each linked library's folder, once, in link order.
+    public var folders: [URL] {
+        var seen: Set<String> = []
+        return links.map { URL(fileURLWithPath: $0.library).deletingLastPathComponent() }.filter { seen.insert($0.path).inserted }
+    }
+
+    /// The link of plugin `id`.
+    public func link(_ id: String) -> Link? { links.first { $0.id == id } }
+
+    /// Reads the links in `folder`; an absent file is no links; anything else unreadable is
+    /// `PluginInstallError.damagedLock` naming the file.
+    public static func load(in folder: URL) throws -> PluginLinks {
+        let url = folder.appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: url.path) else { return PluginLinks() }
+        do {
+            let node = try JSONNode.parse(data)
+            try node.rejectUnknownKeys { path in path == [] ? keys : path == ["links", "*"] ? linkKeys : nil }
+            let links = try JSONDecoder().decode(PluginLinks.self, from: data)
+            guard links.version == 1 else { throw PluginInstallError.damagedLock(file: url.path, problem: "links file version \(links.version) is not supported (expected 1)") }
+            for link in links.links where !PluginInstaller.isUsableID(link.id) || !link.library.hasPrefix("/") {
+                throw PluginInstallError.damagedLock(file: url.path, problem: "link '\(link.id)' has an unusable id or a relative library path")
+            }
+            return links
+        } catch let error as PluginInstallError { throw error } catch {
+            throw PluginInstallError.damagedLock(file: url.path, problem: JSONKeys.describe(error))
+        }
+    }
+
+    func write(in folder: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try AtomicFile.write(try encoder.encode(self) + Data("\n".utf8), to: folder.appendingPathComponent(Self.fileName), sync: true)
+    }
+}
+
+extension PluginInstaller {
+    /// Links the built plugin of `project` (found as `plugins pack` finds it: `PluginProjectDescription`) after
+    /// `check` accepted it; replaces an earlier link of the same id. Returns the link.
+    @discardableResult
+    public func link(project: URL, check: (URL) -> PluginProbeReport) throws -> PluginLinks.Link {
+        let project = project.standardizedFileURL
+        let description: PluginProjectDescription
+        let library: URL
+        do {
+            description = try PluginProjectDescription.load(project)
+            library = try description.libraryURL(in: project).standardizedFileURL
+        } catch let error as PluginPackError { throw PluginInstallError.noLibrary(path: error.file, reason: error.problem) }
+        try Self.checkHeader(library)
+        let report = check(library)
+        guard report.ok, let id = report.id else { throw PluginInstallError.refused(report.refusal ?? "\(library.path): plugin refused") }
+        guard Self.isUsableID(id) else { throw PluginInstallError.unusableID(id) }
+        func existing(_ relative: String?, _ fallback: String) -> String? {
+            let url = project.appendingPathComponent(relative ?? fallback)
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue ? url.path : nil
+        }
+        let link = PluginLinks.Link(id: id, project: project.path, library: library.path,
+                                    templates: existing(description.templates, "templates"), samples: existing(description.samples, "samples"))
+        try withLock {
+            var links = try PluginLinks.load(in: folder)
+            links.links.removeAll { $0.id == id }
+            links.links.append(link)
+            try links.write(in: folder)
+        }
+        return link
+    }
+
+    /// Removes the link of plugin `id`; returns it, nil when there was none.
+    @discardableResult
+    public func unlink(id: String) throws -> PluginLinks.Link? {
+        try withLock {
+            var links = try PluginLinks.load(in: folder)
+            guard let link = links.link(id) else { return nil }
+            links.links.removeAll { $0.id == id }
+            try links.write(in: folder)
+            return link
+        }
+    }
+}
