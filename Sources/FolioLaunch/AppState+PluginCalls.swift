@@ -168,11 +168,15 @@ extension AppState {
             var editor = editor
             guard snapshot.commitID != editor.commitID || snapshot.commitMessage != editor.commitMessage else { return editor }
             let wasOn = editor.commitID
+            let oldPath = editor.items.flatMap { $0.paths.indices.contains(editor.cursor) ? $0.paths[editor.cursor] : nil }
             editor.commitID = snapshot.commitID
             editor.commitMessage = snapshot.commitMessage
             editor.items = snapshot.items
             if let followed = snapshot.followed, followed.from == wasOn, editor.selectionAnchor == nil,
                let position = followed.position, let index = snapshot.items?.paths.firstIndex(of: position) {
+                if let prompt = editor.prompt, prompt.base == wasOn, let oldPath {
+                    editor.prompt = prompt.following(row: editor.cursor, path: oldPath, toRow: index, path: position, commit: snapshot.commitID)
+                }
                 editor.cursor = index
                 // Keep the item in view (an item added at the end of a long list).
                 if editor.cursor < editor.scroll { editor.scroll = editor.cursor }

@@ -71,6 +71,7 @@ extension EditorPrompt {
 
     /// Whether field `index` differs from what the form opened with (the user typed, chose or edited in `$EDITOR`).
     func touched(_ index: Int) -> Bool {
-        inputs[index].text != (initial.indices.contains(index) ? initial[index] : "") || (index == asking && !choiceTyped.isEmpty)
+        keyed.contains(index) || inputs[index].text != (initial.indices.contains(index) ? initial[index] : "")
+            || (index == asking && !choiceTyped.isEmpty)
     }
 }

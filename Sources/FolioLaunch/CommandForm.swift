@@ -30,6 +30,9 @@ public struct EditorPrompt: Equatable, Sendable {
     var positions: [[Int]] = []
     /// Whether the editor's current values filled a field (`fill`): ⏎ on the form still as it opened then changes nothing.
     var filledFromEditor = false
+    /// The fields a key has edited or moved in (a suggestion made editable by End counts, though its text is the same):
+    /// the editor's late current values never replace them.
+    var keyed: Set<Int> = []
 
     /// A prompt asking the arguments that are nil in `values`, the focused one (`asking`) holding `input`.
     public init(command: EditorCommand, values: [String?], names: [String], input: TextField = TextField(), asking: Int,
@@ -44,7 +47,11 @@ public struct EditorPrompt: Equatable, Sendable {
     /// The focused field.
     public var input: TextField {
         get { inputs.indices.contains(asking) ? inputs[asking] : TextField() }
-        set { if inputs.indices.contains(asking) { inputs[asking] = newValue } }
+        set {
+            guard inputs.indices.contains(asking) else { return }
+            if newValue != inputs[asking] { keyed.insert(asking) }
+            inputs[asking] = newValue
+        }
     }
 
     /// The indices (in `names`) of the arguments asked, in order.

@@ -67,6 +67,22 @@ extension CommandFormTests {
         XCTAssertEqual(editorState(filled)?.prompt?.inputs.map(\.text), ["", "9", "3"])
     }
 
+    func testGivenARenameTitleMadeEditableWithEndWhenTheValuesArriveThenTheTitleIsKeptAsEditedText() throws {
+        // Given the rename form on "Eggs and bread", End pressed (the suggested title becomes text to edit) before the
+        // editor's answer came
+        let state = editor(Self.checklist, lines: Self.checklistLines, cursor: 1, type: "org.folio.checklist")
+        let (moved, _) = run([.character("r"), .end], from: state)
+        let title = try XCTUnwrap(editorState(moved)?.prompt?.inputs.last)
+        XCTAssertEqual(title.text, "Eggs and bread")
+        XCTAssertFalse(title.isSuggested)
+        // When the editor's current title arrives (the same text)
+        var filled = moved
+        filled.receiveArgumentValues(.values([nil, "Eggs and bread"]), command: "rename", base: "c1", selection: CommandSelection(cursor: 1))
+        // Then the field is still the edited text, not a suggestion again: " rolls" typed now is appended
+        let (typed, _) = run(typing(" rolls"), from: filled)
+        XCTAssertEqual(editorState(typed)?.prompt?.inputs.last?.text, "Eggs and bread rolls")
+    }
+
     func testGivenAColourFormWhenTheCurrentColourArrivesThenItIsTheChosenOneAndAColourNotInTheListIsIgnored() throws {
         // Given the colour form on shape 2 (it starts on the first choice, black)
         let state = editor(Self.shapes, lines: Self.shapesLines, cursor: 1)

@@ -22,6 +22,76 @@ final class IncomingVersionCursorTests: XCTestCase {
         return nil
     }
 
+    /// The window with `command`'s form open on the cursor's item (item 3 of c1), as its key opens it.
+    func windowWithForm(_ command: EditorCommand, paths: [[Int]] = [[1], [2], [3], [4]], cursor: Int = 2) -> AppState {
+        var state = AppState()
+        var editor = EditorState(path: "g", title: "Story", contentType: "org.folio.story", commitID: "c1", commitMessage: "x")
+        editor.items = ItemLayout(count: paths.count, headerLines: 1, paths: paths)
+        editor.cursor = cursor
+        editor.commands = [command]
+        let item = command.argumentNames.firstIndex(where: EditorCommand.isItemArgument)
+        let values: [String?] = command.argumentNames.indices.map { $0 == item ? String(cursor + 1) : nil }
+        AppState.openPrompt(command, values: values, base: "c1", editor: &editor)
+        state.screen = .editor(editor)
+        return state
+    }
+
+    func prompt(_ state: AppState) -> EditorPrompt? {
+        if case let .editor(editor) = state.screen { return editor.prompt }
+        return nil
+    }
+
+    func testGivenARenameFormOnItem3WhenAnotherWindowDeletesItem1ThenTheFormActsOnTheSameItemNowNumbered2() throws {
+        // Given the rename form open on item 3 of c1, a title half typed
+        var state = windowWithForm(EditorCommand(id: "rename", title: "Rename", shortcut: "r", usage: "rename N TITLE"))
+        XCTAssertEqual(prompt(state)?.values.first, "3")
+        // When c2 arrives from another window: item 1 deleted, so the item is now number 2
+        var snapshot = DocumentSnapshot(commitID: "c2", commitMessage: "deleted 'Milk'", items: ItemLayout(count: 3, headerLines: 1, paths: [[1], [2], [3]]))
+        snapshot.followed = ("c1", [2])
+        state.applying(snapshot)
+        // Then the cursor and the form are on the same item: number 2 of the version now shown
+        let form = try XCTUnwrap(prompt(state))
+        XCTAssertEqual(cursor(state), 1)
+        XCTAssertEqual(form.values.first, "2")
+        XCTAssertEqual(form.base, "c2")
+        XCTAssertEqual(form.selection, CommandSelection(cursor: 1))
+    }
+
+    func testGivenASetTextFormOnScene2Point3WhenAnotherWindowAddsAnActAboveThenItsPositionFieldsFollowTheScene() throws {
+        // Given the set-text form on scene 2.3 (ACT and SCENE prefilled from the cursor)
+        let paths: [[Int]] = [[1, 1], [2, 1], [2, 2], [2, 3]]
+        var state = windowWithForm(EditorCommand(id: "set-text", title: "Set scene text", shortcut: "e", usage: "set-text ACT:int+ SCENE:int+ TEXT"),
+                                   paths: paths, cursor: 3)
+        XCTAssertEqual(prompt(state)?.inputs.prefix(2).map(\.text), ["2", "3"])
+        // When a new act 1 arrives above: the scene is now 3.3
+        var snapshot = DocumentSnapshot(commitID: "c2", commitMessage: "added act", items: ItemLayout(count: 5, headerLines: 1, paths: [[1, 1], [2, 1], [3, 1], [3, 2], [3, 3]]))
+        snapshot.followed = ("c1", [3, 3])
+        state.applying(snapshot)
+        // Then the form's ACT and SCENE are 3 and 3, applying to c2
+        let form = try XCTUnwrap(prompt(state))
+        XCTAssertEqual(form.inputs.prefix(2).map(\.text), ["3", "3"])
+        XCTAssertEqual(form.base, "c2")
+    }
+
+    func testGivenAFormWhoseNumberTheUserTypedWhenTheDocumentMovesThenTheFormStaysOnItsOwnVersion() throws {
+        // Given the set-text form on scene 2.3 where the user typed SCENE 1 over the cursor's 3
+        let paths: [[Int]] = [[1, 1], [2, 1], [2, 2], [2, 3]]
+        var state = windowWithForm(EditorCommand(id: "set-text", title: "Set scene text", shortcut: "e", usage: "set-text ACT:int+ SCENE:int+ TEXT"),
+                                   paths: paths, cursor: 3)
+        guard case var .editor(editor) = state.screen, var form = editor.prompt else { return XCTFail("form") }
+        form.inputs[1] = TextField("1")
+        editor.prompt = form
+        state.screen = .editor(editor)
+        // When a new act arrives above
+        var snapshot = DocumentSnapshot(commitID: "c2", commitMessage: "added act", items: ItemLayout(count: 5, headerLines: 1, paths: [[1, 1], [2, 1], [3, 1], [3, 2], [3, 3]]))
+        snapshot.followed = ("c1", [3, 3])
+        state.applying(snapshot)
+        // Then the form keeps the user's numbers and its version (where they mean what the user meant)
+        let after = try XCTUnwrap(prompt(state))
+        XCTAssertEqual(after.inputs.prefix(2).map(\.text), ["2", "1"])
+        XCTAssertEqual(after.base, "c1")
+    }
+
     func testGivenTheCursorOnItem3WhenAVersionArrivesWithTwoItemsAddedAboveThenTheCursorIsOnThatItemAtItsNewPlace() {
         // Given: the cursor on item 3, which the window saw in c1.
         var state = window()

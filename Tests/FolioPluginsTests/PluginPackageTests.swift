@@ -134,8 +134,8 @@ final class PluginPackageTests: XCTestCase {
     /// SLOW (about half a minute): builds FolioPluginKit and the project with `swift build`.
     func testGivenAProjectFromThePluginSwiftTemplateWhenBuiltPackedAndInstalledThenItsStarterTemplateIsOffered() throws {
         // Given a project made from plugin/swift and built with `swift build` (its debug library in .build/debug)
-        XCTAssertEqual(folio("new", "MyEditor", "--template", "plugin/swift", "--set", "name=Notes",
-                             "--set", "folioSource=\(PluginFixtures.root.path)", "--defaults").status, 0)
+        env["FOLIO_SDK"] = PluginFixtures.root.path  // a checkout of Folio instead of an installed SDK (InstallTests builds against that)
+        XCTAssertEqual(folio("new", "MyEditor", "--template", "plugin/swift", "--set", "name=Notes", "--defaults").status, 0)
         try PluginSDK.shell("swift build", in: temp.path("MyEditor"), environment: env)
         PluginSDK.tighten(temp.path("MyEditor/.build/debug").resolvingSymlinksInPath())
         // When it is packed with no further work (the library found in .build/debug), and installed
