@@ -1,6 +1,7 @@
 import FolioCore
 import FolioPlugins
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioTerminal
 
 /// `plugins check` of `library` in a child process (the `folio` executable's hidden `plugins __probe`).

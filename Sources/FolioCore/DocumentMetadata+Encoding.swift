@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `.folio/document.json` written without Foundation's JSONEncoder, whose first use in a process cost about 1.2 ms of
 /// every `folio new`. The bytes are exactly what `JSONEncoder` wrote with `.prettyPrinted, .sortedKeys,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The recent-documents file read and written without Foundation's JSON coders, which cost 2–3 ms at the end of every
 /// `folio new` and `folio open` for a list of 50 (the file is small and its shape fixed).

@@ -1,11 +1,13 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 extension TemplateSummary {
     /// A template file's path as a person reads it: a closing tag written `{{%2Fname}}` (a file name cannot hold '/')
     /// shown as `{{/name}}`, and a part that is only there when a variable is set, `{{#ci}}ci.yml{{/ci}}`, shown as
     /// `ci.yml (if ci)` (`{{^ci}}…{{/ci}}` as `… (unless ci)`). Other tags (`{{name}}.md`) are left as they are.
     public static func readablePath(_ path: String) -> String {
-        let decoded = path.replacingOccurrences(of: "{{%2F", with: "{{/").replacingOccurrences(of: "{{%2f", with: "{{/")
+        let decoded = path.replacing("{{%2F", with: "{{/").replacing("{{%2f", with: "{{/")
         let (text, conditions) = readableSections(decoded)
         guard !conditions.isEmpty else { return text }
         return text + " (" + conditions.joined(separator: ", ") + ")"
@@ -16,12 +18,12 @@ extension TemplateSummary {
     static func readableSections(_ text: String) -> (String, [String]) {
         var result = text
         var conditions: [String] = []
-        while let open = result.range(of: #"\{\{\s*([#^])\s*([^{}]+?)\s*\}\}"#, options: .regularExpression) {
+        while let open = result.firstRange(of: #/\{\{\s*([#^])\s*([^{}]+?)\s*\}\}/#) {
             let tag = String(result[open])
             let inverted = tag.contains("^")
-            let name = tag.dropFirst(2).dropLast(2).trimmingCharacters(in: .whitespaces).dropFirst().trimmingCharacters(in: .whitespaces)
-            let closePattern = #"\{\{\s*/\s*"# + NSRegularExpression.escapedPattern(for: name) + #"\s*\}\}"#
-            guard let close = result.range(of: closePattern, options: .regularExpression, range: open.upperBound..<result.endIndex) else { break }
+            let name = tag.dropFirst(2).dropLast(2).trimming(.whitespaces).dropFirst().trimming(.whitespaces)
+            let closes = result[open.upperBound...].matches(of: #/\{\{\s*\/\s*([^{}]+?)\s*\}\}/#)
+            guard let close = closes.first(where: { $0.output.1 == name })?.range else { break }
             let inside = String(result[open.upperBound..<close.lowerBound])
             result.replaceSubrange(open.lowerBound..<close.upperBound, with: inside)
             let condition = (inverted ? "unless " : "if ") + name

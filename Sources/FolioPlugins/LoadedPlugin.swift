@@ -1,6 +1,8 @@
 import FolioCore
 import FolioPluginABI
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// A plugin library loaded into the process (`dlopen`ed once, never unloaded) and checked against its manifest.
 public final class LoadedPlugin: @unchecked Sendable {
@@ -44,7 +46,7 @@ public final class LoadedPlugin: @unchecked Sendable {
     }
 
     nonisolated(unsafe) private static var cache: [String: LoadedPlugin] = [:]
-    private static let cacheLock = NSLock()
+    private static let cacheLock = ThreadLock()
 
     /// Loads (once per process) and checks the library at `url`; throws a `PluginRefusal` naming the file.
     /// Nothing in the library runs before its ELF header is checked; only the entry function runs before its

@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `folio plugins check FILE.so` found: what the library provides, or why it is refused.
 public struct PluginProbeReport: Codable, Sendable, Equatable {
