@@ -22,7 +22,7 @@ public struct ClockZone: Equatable, Sendable {
     /// Seconds east of UTC at `date` (less than a day either way; 0 otherwise).
     public func secondsFromUTC(at date: Date) -> Int {
         let offset = offsetAt(date)
-        return abs(offset) < 86_400 ? offset : 0
+        return offset.magnitude < 86_400 ? offset : 0
     }
 
     public static func == (lhs: ClockZone, rhs: ClockZone) -> Bool { lhs.name == rhs.name }

@@ -1,10 +1,11 @@
 /// Text order with runs of digits compared by their value ("2" before "10", "1.2" before "1.10"), in place of
 /// Foundation's `compare(_:options: .numeric)` (which lives in the ICU-linked layer). Other characters compare by
-/// Unicode scalar value; runs of equal value ("01", "1") compare equal.
+/// Unicode scalar value after canonical decomposition ("é" as "e" and its accent); runs of equal value ("01", "1")
+/// compare equal.
 public enum NumericOrder {
     /// Whether `a` sorts before `b`.
     public static func ascending(_ a: String, _ b: String) -> Bool {
-        var left = Array(a.unicodeScalars)[...], right = Array(b.unicodeScalars)[...]
+        var left = Array(TextFolding.decomposed(a).unicodeScalars)[...], right = Array(TextFolding.decomposed(b).unicodeScalars)[...]
         while let x = left.first, let y = right.first {
             if isDigit(x), isDigit(y) {
                 let leftRun = left.prefix(while: isDigit), rightRun = right.prefix(while: isDigit)

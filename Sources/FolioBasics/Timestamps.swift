@@ -14,7 +14,7 @@ public struct CivilTime: Equatable, Sendable {
     /// The civil time of `seconds` since 1970 at `offset` seconds east of UTC; nil when the year would leave
     /// -9999...9999 or `offset` is a day or more.
     public init?(seconds: Int64, offset: Int = 0) {
-        guard abs(offset) < 86_400, abs(seconds) < 400_000_000_000 else { return nil }
+        guard offset.magnitude < 86_400, seconds.magnitude < 400_000_000_000 else { return nil }
         let local = seconds + Int64(offset)
         let days = Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
         let timeOfDay = Int(local - Int64(days) * 86_400)
@@ -83,7 +83,7 @@ public enum Timestamps {
         var clock = seconds
         var parts = tm()
         guard localtime_r(&clock, &parts) != nil else { return 0 }
-        return abs(parts.tm_gmtoff) < 86_400 ? parts.tm_gmtoff : 0
+        return parts.tm_gmtoff.magnitude < 86_400 ? parts.tm_gmtoff : 0
     }
 
     /// `2026-12-01T07:00:00Z`: UTC, whole seconds (what JSONEncoder's `.iso8601` and `ISO8601DateFormatter` write).
@@ -141,7 +141,7 @@ public enum Timestamps {
 
     /// `2026-12-01` of `time` (the year padded to four digits, a minus sign before years BC).
     public static func date(_ time: CivilTime) -> String {
-        let year = abs(time.year)
+        let year = time.year.magnitude
         let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
         return (time.year < 0 ? "-" : "") + yearText + "-" + two(time.month) + "-" + two(time.day)
     }
