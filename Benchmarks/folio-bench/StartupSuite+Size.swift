@@ -1,9 +1,9 @@
 import Foundation
 
 /// `startup`'s size figures: the `folio` binary stripped (as `scripts/package` ships it), and, when run from the
-/// repository with `scripts/package` and `scripts/install` present, the `.deb` and the installed tree made from the
-/// release products beside this benchmark (`--products`, so nothing is rebuilt). Targets from issue 25: `folio`
-/// stripped ≤ 25 MB, the `.deb` ≤ 12 MB; the installed tree against main's 133 MB.
+/// repository with `scripts/package` present, the `.deb` it makes from the products beside this benchmark
+/// (`--products`, so nothing is rebuilt) and the tree that `.deb` installs (unpacked with `dpkg-deb -x`). Targets from
+/// issue 25: `folio` stripped ≤ 25 MB, the `.deb` ≤ 12 MB; the installed tree against the 133 MB the issue measured.
 func startupSizes(_ bench: Bench, env: [String: String]) throws {
     let products = URL(fileURLWithPath: folioExecutablePath).deletingLastPathComponent()
     let stripped = bench.work.appendingPathComponent("folio-stripped").path
@@ -16,40 +16,52 @@ func startupSizes(_ bench: Bench, env: [String: String]) throws {
         print("  (no `strip`: the stripped size is not measured)")
     }
     let scripts = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("scripts")
-    guard FileManager.default.isExecutableFile(atPath: scripts.appendingPathComponent("package").path),
-          FileManager.default.isExecutableFile(atPath: scripts.appendingPathComponent("install").path) else {
-        print("  (run from the repository to measure the .deb and the installed tree: scripts/package and scripts/install)")
+    guard FileManager.default.isExecutableFile(atPath: scripts.appendingPathComponent("package").path) else {
+        print("  (run from the repository to measure the .deb and the installed tree: scripts/package)")
         return
     }
-    try debSize(bench, scripts: scripts, products: products, env: env)
-    try installedSize(bench, scripts: scripts, products: products, env: env)
+    guard let deb = try debSize(bench, scripts: scripts, products: products, env: env) else { return }
+    try installedSize(bench, deb: deb, env: env)
 }
 
-/// The `.deb` that `scripts/package deb --products` makes from the release products.
-private func debSize(_ bench: Bench, scripts: URL, products: URL, env: [String: String]) throws {
+/// The `.deb` that `scripts/package deb --products` makes from the products; its path, nil when none was made.
+private func debSize(_ bench: Bench, scripts: URL, products: URL, env: [String: String]) throws -> URL? {
     let output = bench.work.appendingPathComponent("size-deb")
     try? FileManager.default.removeItem(at: output)
     let (status, log) = try run(scripts.appendingPathComponent("package").path, ["deb", "--products", products.path, "--output", output.path], env: env)
     let deb = (try? FileManager.default.contentsOfDirectory(atPath: output.path))?.first { $0.hasSuffix(".deb") }
     guard status == 0, let deb else {
         print("  (scripts/package failed, no .deb size: \(String(decoding: log.suffix(300), as: UTF8.self)))")
-        return
+        return nil
     }
-    bench.record("size: folio .deb", folio: fileMegabytes(output.appendingPathComponent(deb).path), peer: "issue 25 target", 12, unit: "MB", higherIsBetter: false)
+    let path = output.appendingPathComponent(deb)
+    bench.record("size: folio .deb", folio: fileMegabytes(path.path), peer: "issue 25 target", 12, unit: "MB", higherIsBetter: false)
+    return path
 }
 
-/// The tree `scripts/install --products` writes under a fresh prefix (disk used, as `du`).
-private func installedSize(_ bench: Bench, scripts: URL, products: URL, env: [String: String]) throws {
-    let prefix = bench.work.appendingPathComponent("size-installed")
-    try? FileManager.default.removeItem(at: prefix)
-    let (status, log) = try run(scripts.appendingPathComponent("install").path, ["--products", products.path, "--prefix", prefix.path], env: env)
+/// The tree the `.deb` installs, unpacked into a fresh folder (bytes of its files, as the issue's figure).
+private func installedSize(_ bench: Bench, deb: URL, env: [String: String]) throws {
+    let tree = bench.work.appendingPathComponent("size-installed")
+    try? FileManager.default.removeItem(at: tree)
+    let (status, _) = try run("/usr/bin/env", ["dpkg-deb", "-x", deb.path, tree.path], env: env)
     guard status == 0 else {
-        print("  (scripts/install failed, no installed size: \(String(decoding: log.suffix(300), as: UTF8.self)))")
+        print("  (dpkg-deb -x failed, no installed size)")
         return
     }
-    let swiftRuntime = diskUsage(prefix.appendingPathComponent("lib/folio/swift"))
-    bench.record("size: installed tree (scripts/install --products)", folio: Double(diskUsage(prefix)) / 1_000_000, peer: "main before issue 25", 133,
-                 unit: "MB", higherIsBetter: false, note: String(format: "lib/folio/swift %.1f MB", Double(swiftRuntime) / 1_000_000))
+    let runtime = fileBytes(under: tree.appendingPathComponent("usr/lib/folio/swift"))
+    bench.record("size: installed tree (the .deb unpacked)", folio: Double(fileBytes(under: tree)) / 1_000_000, peer: "issue 25's figure for main", 133,
+                 unit: "MB", higherIsBetter: false, note: String(format: "of which the plugins' Swift runtime (usr/lib/folio/swift) %.1f MB", Double(runtime) / 1_000_000))
+}
+
+/// The bytes of the regular files under `folder` (links not followed).
+private func fileBytes(under folder: URL) -> Int {
+    guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return 0 }
+    var total = 0
+    for case let relative as String in walker {
+        var info = stat()
+        if lstat(folder.appendingPathComponent(relative).path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { total += Int(info.st_size) }
+    }
+    return total
 }
 
 /// The size of the file at `path` in MB (0 when it cannot be read).
