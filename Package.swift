@@ -40,9 +40,11 @@ let package = Package(
         // Libraries.
         // libgit2's CA certificates, put off from its start-up to the first remote operation (only in `folio`, see staticGit).
         .target(name: "CGitCertificates"),
-        .target(name: "FolioGit", dependencies: ["CGit2", "CGitCertificates"]),
+        // What Folio took from Foundation's ICU layer, written small (timestamps, trimming, number text, threads).
+        .target(name: "FolioBasics", dependencies: ["CUtf8proc"]),
+        .target(name: "FolioGit", dependencies: ["CGit2", "CGitCertificates", "FolioBasics"]),
         .target(name: "FolioCore", dependencies: ["FolioGit"]),
-        .target(name: "FolioMustache"),
+        .target(name: "FolioMustache", dependencies: ["FolioBasics"]),
         .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache"]),
         .target(name: "FolioPluginABI"),
         // The text helpers for C plugins (folio_text.h: UTF-8, display widths, the argument array, a line builder).
@@ -66,12 +68,14 @@ let package = Package(
         .target(name: "FolioCLI", dependencies: [
             "FolioCore", "FolioGit", "FolioMustache", "FolioTemplates", "FolioPlugins", "FolioTerminal", "FolioLaunch", "FolioSync",
         ]),
-        // The Swift runtime and Foundation linked statically (measured: `folio --help` 28 vs 49 ms median, `folio view`
-        // 58 vs 82 ms; the binary grows from 12 to 83 MB, mostly ICU data). Sound because no plugin code runs in this
-        // process: plugins run in `folio-plugin-host`, which stays dynamic and shares one runtime with them. Foundation's
-        // own static dependencies are named because the modules are compiled against the dynamic SDK; lld resolves them
-        // in any order. No test target depends on this target (its flags would reach the test bundle's link).
-        .executableTarget(name: "folio", dependencies: ["FolioCLI"], linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"] + staticGit)]),
+        // The Swift runtime and FoundationEssentials linked statically (measured: `folio --help` 28 vs 49 ms median,
+        // `folio view` 58 vs 82 ms). Sound because no plugin code runs in this process: plugins run in
+        // `folio-plugin-host`, which stays dynamic and shares one runtime with them. Folio's modules import
+        // FoundationEssentials, never Foundation: Foundation's archive pulls in CoreFoundation and ICU with its 34 MB of
+        // data. FoundationEssentials' own static dependencies are named because the modules are compiled against the
+        // dynamic SDK; lld resolves them in any order. No test target depends on this target (its flags would reach the
+        // test bundle's link).
+        .executableTarget(name: "folio", dependencies: ["FolioCLI"], linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"] + staticGit)]),
         // Installed beside `folio` (or in ../libexec/folio/); Folio starts one per plugin to run its code.
         .executableTarget(name: "folio-plugin-host", dependencies: ["FolioPluginHost"]),
 
@@ -92,6 +96,7 @@ let package = Package(
         // A writer process for the concurrency and crash tests: N changes to a document, one "ack N" line each.
         .executableTarget(name: "folio-test-writer", dependencies: ["FolioCore"], path: "Tests/FolioTestWriter", linkerSettings: dynamicGit),
         .executableTarget(name: "folio-test-trap", dependencies: ["FolioTerminal"], path: "Tests/FolioTestTrap"),  // crashes on purpose
+        .testTarget(name: "FolioBasicsTests", dependencies: ["FolioBasics"]),
         .testTarget(name: "FolioGitTests", dependencies: ["FolioGit", "FolioTestSupport"]),
         .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "folio-test-writer"]),
         .testTarget(name: "FolioMustacheTests", dependencies: ["FolioMustache", "FolioTestSupport"]),

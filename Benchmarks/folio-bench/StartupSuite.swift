@@ -43,6 +43,7 @@ func startupSuite(_ bench: Bench) throws {
         bench.record("folio binary size", folio: megabytes(staticBinary), peer: "dynamic", megabytes(dynamic), unit: "MB", higherIsBetter: false)
         try checkPluginsWork(staticBinary: staticBinary, dynamic: dynamic, bench: bench, env: env)
     }
+    try startupSizes(bench, env: env)
     bench.reproduceWith("hyperfine -N --warmup 20 -r \(runs) '\(dynamic) --help' 'STATIC --help'  (STATIC: a -static-stdlib folio copied beside the plugins)")
 }
 

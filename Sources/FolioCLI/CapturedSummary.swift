@@ -3,7 +3,7 @@
 /// the prefix is never doubled: not "folio templates update: folio templates: remote: …").
 enum CapturedSummary {
     static func line(arguments: [String], output: String, status: Int32) -> String {
-        let lines = output.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let lines = output.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.trimming(.whitespaces).isEmpty }
         let ownPrefix = arguments.first.map { "folio \($0): " }
         // A failure's error line (the usage line that may follow it says less).
         let error = status == 0 ? nil : lines.last { line in ownPrefix.map(line.hasPrefix) ?? false }

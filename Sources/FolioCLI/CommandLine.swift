@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioGit
 import FolioPlugins
@@ -308,7 +310,7 @@ public enum FolioCommandLine {
         var text = "usage: folio [COMMAND] [ARGS...]\n\nWith no command on a terminal, folio opens the launch screen.\n\ncommands:\n"
         let width = commands.map(\.name.count).max() ?? 0
         for command in commands {
-            text += "  " + command.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary + "\n"
+            text += "  " + command.name.padded(toLength: width + 2) + command.summary + "\n"
         }
         return text
     }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioPlugins
 import FolioSync
@@ -130,7 +132,7 @@ func settleChoices(_ args: Arguments, details: ConflictDetails) throws -> [Strin
 /// keys and ranges (`2-4`: the conflicting keys numbered 2 to 4).
 func expandKeys(_ value: String, known: [String]) throws -> [String] {
     if known.contains(value) { return [value] }
-    return try value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.flatMap { part -> [String] in
+    return try value.split(separator: ",").map { $0.trimming(.whitespaces) }.filter { !$0.isEmpty }.flatMap { part -> [String] in
         let ends = part.split(separator: "-", omittingEmptySubsequences: false)
         guard !known.contains(part), ends.count == 2, let low = Int(ends[0]), let high = Int(ends[1]), low >= 0 else { return [part] }
         guard low <= high else { throw UsageError("the range '\(part)' is empty") }

@@ -1,5 +1,7 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioGit
 import FolioPlugins
@@ -165,10 +167,7 @@ final class SyncWatch: Sendable {
 
     /// `14:03:07`, local time.
     static func time(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: date)
+        Timestamps.localClock(date)
     }
 }
 

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioPlugins
 import FolioTerminal
@@ -12,10 +14,8 @@ func itemLog(_ document: Document, item: String, at rev: String?, _ args: Argume
         return 0
     }
     io.line("History of item \(item.shownAsText) as in \(String(history.version.prefix(7))): \(history.summary.shownAsText)")
-    let format = DateFormatter()
-    format.dateFormat = "yyyy-MM-dd HH:mm"
     for change in history.changes {
-        io.line("\(change.shortID)  \(format.string(from: change.time))  \(change.author.shownAsText)  \(change.message.shownAsText)")
+        io.line("\(change.shortID)  \(Timestamps.localMinute(change.time))  \(change.author.shownAsText)  \(change.message.shownAsText)")
         io.line("    \(change.change.shownAsText)")
     }
     return 0

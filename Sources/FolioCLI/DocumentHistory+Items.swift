@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioLaunch
 import FolioPlugins
@@ -17,7 +19,7 @@ extension DocumentSessionAdapter {
             let tags = try document.tags()
             let entries = history.changes.map { change in
                 FolioLaunch.HistoryEntry(id: change.commit, message: "\(change.message) — \(change.change)", author: change.author,
-                                         date: Self.dateFormatter.string(from: change.time), tags: tags.filter { $0.target.hex == change.commit }.map(\.name))
+                                         date: Self.dateText(change.time), tags: tags.filter { $0.target.hex == change.commit }.map(\.name))
             }
             var keys: [String: String] = [:]
             for change in history.changes { keys[change.commit] = change.key }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioLaunch
 
@@ -13,7 +15,7 @@ extension DocumentSessionAdapter {
             let entries = try position.pages.next(max(1, limit))
             let mapped = entries.map { entry in
                 FolioLaunch.HistoryEntry(id: entry.id, message: entry.summary, author: entry.author,
-                                         date: Self.dateFormatter.string(from: entry.time), tags: entry.tags, time: entry.time)
+                                         date: Self.dateText(entry.time), tags: entry.tags, time: entry.time)
             }
             let next = position.pages.isFinished ? nil : HistoryCursor(start: position.pages.start, position: position.pages.position).text
             return HistoryPage(entries: mapped, next: next, total: position.total)

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioGit
 import FolioLaunch
@@ -31,7 +33,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     /// Versions the history browser's preview drew lately.
     let drawnVersions = DrawnVersions()
 
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var openedHead: String?
     private var opened: (any EditorDocumentHandle)?
     private var openError: String?
@@ -238,12 +240,8 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
 
     // MARK: History (called through DocumentHistory)
 
-    static let dateFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter
-    }()
+    /// `2026-12-01 07:00`, local time.
+    static func dateText(_ date: Date) -> String { Timestamps.localMinute(date) }
 
     /// The semantic diff when the editor has one, else the text diff; from `a` (default: the parent) to `b`.
     func diff(from a: String?, to b: String) throws -> [String] {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioLaunch
 import FolioPlugins
@@ -133,7 +135,7 @@ func runCaptured(_ arguments: [String], io: CommandIO, background: BackgroundCom
 
 /// Collects a captured command's output.
 final class CapturedLines: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var buffer = ""
     func append(_ text: String) { lock.lock(); buffer += text; lock.unlock() }
     var text: String { lock.lock(); defer { lock.unlock() }; return buffer }
@@ -143,16 +145,16 @@ final class CapturedLines: @unchecked Sendable {
 /// current folder. When something is there already the user is asked (`DestinationTaken`): nothing is created
 /// until they confirm the free name offered or type another.
 func newDestination(_ destination: String, io: CommandIO) throws -> URL {
-    let trimmed = destination.trimmingCharacters(in: .whitespaces)
+    let trimmed = destination.trimming(.whitespaces)
     guard !trimmed.isEmpty else { throw FolioError.invalidDocumentPath(destination, problem: .noName) }
     let base = io.url(trimmed)
     let fileManager = FileManager.default
-    var isFolder: ObjCBool = false
+    var isFolder: Bool = false
     if !fileManager.fileExists(atPath: base.path, isDirectory: &isFolder) {
         try fileManager.createDirectory(at: base.deletingLastPathComponent(), withIntermediateDirectories: true)
         return base
     }
-    throw DestinationTaken(destination: trimmed, isFolder: isFolder.boolValue, suggestion: DestinationTaken.freeName(for: trimmed, io: io))
+    throw DestinationTaken(destination: trimmed, isFolder: isFolder, suggestion: DestinationTaken.freeName(for: trimmed, io: io))
 }
 
 /// A new document's destination that already exists: the form asks again, offering the first free "NAME-2"-style
@@ -175,7 +177,7 @@ struct DestinationTaken: Error, CustomStringConvertible {
         let slash = trimmed.lastIndex(of: "/")
         let folder = slash.map { String(trimmed[...$0]) } ?? ""
         let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed
-        let ext = (name as NSString).pathExtension
+        let ext = PathText.pathExtension(name)
         let stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
         for number in 2...10_000 {
             let candidate = folder + "\(stem)-\(number)" + (ext.isEmpty ? "" : "." + ext)

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// folio(1) in roff, made from the same command table as `folio --help` (scripts/install writes it to
 /// share/man/man1/folio.1 with `folio __manpage`).
@@ -101,7 +103,7 @@ enum ManPage {
 
     /// Text made safe for roff: backslashes and hyphens escaped, no line starting with a control character.
     static func escape(_ text: String) -> String {
-        var escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        var escaped = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
         if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
         return escaped
     }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioSync
 import FolioTemplates
@@ -12,8 +14,8 @@ let outdatedCommand = Command("outdated", usage: "outdated [DIR] [--offline] [--
     let folders: [URL]
     if let dir = args.positionals.first {
         let url = io.url(dir)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue else {
+        var isFolder: Bool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder else {
             throw FolioError.notAFolder(url.path)
         }
         folders = TemplateOutdated.documents(under: url)
@@ -59,7 +61,7 @@ private func printOutdated(_ statuses: [TemplateVersionStatus], offline: Bool, _
     var text = ""
     for status in statuses where status.error == nil {
         let state = status.outdated ? "\(status.current) → \(status.latest ?? "?") available" : "\(status.current) up to date"
-        text += status.path.shownAsText.padding(toLength: pathWidth, withPad: " ", startingAt: 0) + "  \(status.template.shownAsText) \(state.shownAsText)\n"
+        text += status.path.shownAsText.padded(toLength: pathWidth) + "  \(status.template.shownAsText) \(state.shownAsText)\n"
     }
     var sayings = Set<String>()
     for status in statuses { for warning in status.warnings where sayings.insert(warning).inserted { text += "note: \(warning.shownAsText)\n" } }

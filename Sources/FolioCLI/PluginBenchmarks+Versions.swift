@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension PluginBenchmarks {
     /// What the history browser's preview costs to draw one version, uncached, through a warm plugin host: the

@@ -1,7 +1,8 @@
 import FolioCore
 import FolioPlugins
 import FolioTemplates
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioTerminal
 
 /// `plugins check` of `library` in a child process (the `folio` executable's hidden `plugins __probe`).
@@ -223,7 +224,7 @@ func offerSamples(_ type: ContentType, _ io: CommandIO) {
 /// What a removed plugin's folder held, e.g. ` and what it brought: 1 library, 2 templates, 1 sample, README, licence`.
 func broughtSummary(_ contents: PluginPackageContents) -> String {
     func count(_ n: Int, _ word: String) -> String? { n == 0 ? nil : "\(n) \(word)\(n == 1 ? "" : "s")" }
-    let parts = [count(contents.libraries.count, "library").map { $0.replacingOccurrences(of: "librarys", with: "libraries") },
+    let parts = [count(contents.libraries.count, "library").map { $0.replacing("librarys", with: "libraries") },
                  count(contents.templates.count, "template"), count(contents.samples.count, "sample"),
                  contents.readme.map { _ in "README" }, contents.licence.map { _ in "licence" }].compactMap { $0 }
     return parts.isEmpty ? "" : " and what it brought: " + parts.joined(separator: ", ")

@@ -1,6 +1,7 @@
 import FolioCore
 import FolioPlugins
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `folio plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS] [--seed N] [--calls N]`: the
 /// conformance suite, each test in its own plugin host process, with valid calls generated from the commands' usages

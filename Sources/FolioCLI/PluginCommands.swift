@@ -2,7 +2,9 @@ import FolioCore
 import FolioLaunch
 import FolioPlugins
 import FolioTerminal
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// The plugin host for a command: the standard search path of the command's environment; plugins run isolated
 /// with the limits of `settings` (the user's settings when nil).
@@ -93,8 +95,8 @@ private func describeCommands(_ commands: [EditorCommand], _ io: CommandIO) {
     let usageWidth = rows.map(\.usage.count).max() ?? 0
     let keyWidth = rows.map(\.key.count).max() ?? 0
     for row in rows {
-        io.line("  " + row.usage.padding(toLength: usageWidth + 2, withPad: " ", startingAt: 0)
-                + row.key.padding(toLength: keyWidth + 2, withPad: " ", startingAt: 0) + row.title)
+        io.line("  " + row.usage.padded(toLength: usageWidth + 2)
+                + row.key.padded(toLength: keyWidth + 2) + row.title)
     }
 }
 
@@ -204,7 +206,7 @@ let pluginCommands: [Command] = [
         if args.flag("--json") { try io.json(registry.all); return 0 }
         let width = registry.all.map(\.identifier.identifier.shownAsText.count).max() ?? 0
         for type in registry.all {
-            var line = type.identifier.identifier.shownAsText.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+            var line = type.identifier.identifier.shownAsText.padded(toLength: width + 2)
             line += type.conformsTo.isEmpty ? "(root)" : "→ " + typeList(type.conformsTo)
             if !type.extensions.isEmpty { line += "  ." + type.extensions.map(\.shownAsText).joined(separator: " .") }
             line += "  [\(type.declaredBy.shownAsText)]"

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioTerminal
 import FolioCore
 import FolioGit
@@ -68,7 +70,7 @@ struct StatusReport: Encodable {
 final class TransferProgressBar: @unchecked Sendable {
     private let io: CommandIO
     private let label: String
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var lastPercent = -1
     private var drawn = false
 
@@ -374,6 +376,6 @@ func answerMode(_ args: Arguments, _ io: CommandIO) -> AnswerMode {
         if let defaultText { prompt += " [\(defaultText.shownAsText)]" }
         io.text(prompt + ": ")
         guard let answer = try reader.readLine() else { throw FolioError.inputEnded(question: variable.name) }
-        return answer.trimmingCharacters(in: .whitespaces)
+        return answer.trimming(.whitespaces)
     }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioLaunch
 import FolioTemplates
@@ -11,7 +13,7 @@ final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
     let resolver: TemplateResolver
     private let sources: [TemplateSource]
     private let configurationError: (any Error)?
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var loaded: [String: Template] = [:]
 
     init(environment: [String: String], offline: Bool = false) {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioTemplates
 import FolioTerminal
@@ -10,8 +12,8 @@ func authoringTrees(_ args: Arguments, _ io: CommandIO) throws -> (trees: [Templ
     let limits = TemplateLimits(settings: try Settings.load(environment: io.environment))
     if let target = args.positionals.count > 1 ? args.positionals[1] : nil {
         let url = io.url(target)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+        var isDirectory: Bool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory {
             var tree = try TemplateAuthoringTree.read(folder: url, limits: limits)
             tree.name = target
             return ([tree], [])

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioGit
 import FolioMustache
@@ -163,7 +166,7 @@ final class FetchProgressBar: Sendable {
         let width = 24
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let megabytes = String(format: "%.1f MiB", Double(progress.receivedBytes) / 1_048_576)
+        let megabytes = NumberText.fixed(Double(progress.receivedBytes) / 1_048_576, digits: 1) + " MiB"
         return "\r\u{1B}[K\(source.name.shownAsText) [\(bar)] \(Int(fraction * 100))% \(progress.receivedObjects)/\(progress.totalObjects) objects, \(megabytes)"
     }
 
@@ -214,7 +217,7 @@ func listTemplates(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
             for t in templates {
                 let version = t.version.map { " \($0.shownAsText)" } ?? ""
                 let star = t.featured ? " *" : ""
-                text += "  " + t.id.shownAsText.padding(toLength: width + 2, withPad: " ", startingAt: 0) + t.name.shownAsText + version + star
+                text += "  " + t.id.shownAsText.padded(toLength: width + 2) + t.name.shownAsText + version + star
                     + (t.summary.map { " — \($0.shownAsText)" } ?? "") + "\n"
             }
         }
@@ -431,7 +434,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
             guard let answer = try reader.readLine() else {
                 throw FolioError.inputEnded(question: variable.name)
             }
-            return answer.trimmingCharacters(in: .whitespaces)
+            return answer.trimming(.whitespaces)
         }
     } else {
         mode = .defaults

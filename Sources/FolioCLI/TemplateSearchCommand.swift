@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioTemplates
 import FolioTerminal
@@ -6,7 +8,7 @@ import FolioTerminal
 /// `folio templates search WORDS… [--source S] [--offline] [--json]`: templates of every configured source whose
 /// id, name, summary, tags, content type or group holds every word; offline from the cached copies.
 func searchTemplates(_ words: [String], _ args: Arguments, _ io: CommandIO) throws -> Int32 {
-    guard words.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+    guard words.contains(where: { !$0.trimming(.whitespaces).isEmpty }) else {
         throw UsageError("templates search needs at least one word")
     }
     let sources = try chosenSources(args, io)
@@ -28,7 +30,7 @@ func searchTemplates(_ words: [String], _ args: Arguments, _ io: CommandIO) thro
         let width = hits.map { $0.id.shownAsText.count }.max() ?? 0
         var text = hits.isEmpty ? "No template matches \(shortened(words.joined(separator: " ")).shownAsText)\n" : ""
         for hit in hits {
-            text += "\(hit.source.shownAsText)  " + hit.id.shownAsText.padding(toLength: width + 2, withPad: " ", startingAt: 0) + hit.name.shownAsText
+            text += "\(hit.source.shownAsText)  " + hit.id.shownAsText.padded(toLength: width + 2) + hit.name.shownAsText
                 + (hit.version.map { " \($0.shownAsText)" } ?? "") + (hit.summary.map { " — \($0.shownAsText)" } ?? "") + "\n"
         }
         io.text(text)

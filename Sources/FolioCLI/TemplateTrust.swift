@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioSync
 import FolioTemplates
@@ -52,5 +54,5 @@ private func confirm(_ location: String, document: Document, _ io: CommandIO) th
     io.line("\(document.url.path.shownAsText) says it was made from the template source '\(location.shownAsText)'.")
     io.out("Read templates from it for this document? Only say yes if you trust it [y/N]: ")
     guard let answer = try PromptReader(io: io).readLine() else { return false }
-    return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    return ["y", "yes"].contains(answer.trimming(.whitespaces).lowercased())
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioSync
 import FolioTemplates
@@ -36,7 +38,7 @@ func printUpdatePreview(_ preview: TemplateUpdatePreview, _ collected: UpdateAns
     let width = preview.files.map(\.change.count).max() ?? 0
     var text = "Update from \(preview.template.shownAsText) \(preview.from.shownAsText) → \(preview.to.shownAsText) would:\n"
     for file in preview.files {
-        text += "  " + file.change.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (file.from.map { "\($0.shownAsText) → " } ?? "") + file.path.shownAsText + "\n"
+        text += "  " + file.change.padded(toLength: width) + "  " + (file.from.map { "\($0.shownAsText) → " } ?? "") + file.path.shownAsText + "\n"
     }
     text += "Nothing was changed (--dry-run).\n"
     io.text(text)

@@ -1,6 +1,7 @@
 import FolioCore
 import FolioPlugins
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `folio view PATH [--at REV]`: a version (default: the newest) as its editor draws it; a document no editor opens
 /// (a project, an unknown type) or whose editor is quarantined is shown as its primary file's text, with why on stderr.

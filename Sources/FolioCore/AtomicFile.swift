@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// Writes files so that a crash leaves either the old or the new content, never a torn file.
 public enum AtomicFile {
@@ -57,7 +59,7 @@ public enum AtomicFile {
     package static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < buffer.count {
-            let n = Foundation.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            let n = Glibc.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
             if n < 0 { if errno == EINTR { continue }; return false }
             offset += n
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // How the editor host shows a command's arguments to a person: labels, what each takes, and whether the command
 // takes one item — all read from the usage words (`CommandArgument`, the one reading of them).

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// The one way Folio reads its own configuration and state files (settings.json, launch.json, recent.json, scene
 /// state, trusted template sources, the plugin quarantine, the plugin lock, the manifest cache): open with
@@ -33,7 +35,7 @@ public enum ConfigFile {
     /// Renames the file (or whatever is) at `url` to `<name>.damaged-<UTC time>` beside it, so that a damaged state
     /// file is kept for the user while a new one replaces it; returns the new location.
     public static func setAside(_ url: URL, now: Date = Date()) throws -> URL {
-        let stamp = ISO8601Seconds.format(now).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        let stamp = ISO8601Seconds.format(now).replacing("-", with: "").replacing(":", with: "")
         let base = url.path + ".damaged-" + stamp
         var target = base
         var counter = 1
@@ -68,7 +70,7 @@ public enum ConfigFile {
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw FolioError.unreadableFile(path, reason: "read failed: " + reason(errno))

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A content type identifier, such as `public.plain-text` or `org.folio.checklist`.
 public struct ContentType: Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// What the files naming a document's newest version look like on disk: `HEAD`, the branch's ref file and
 /// `packed-refs` (device, inode, size, modification and change times). A change to the branch — any writer, any
@@ -26,13 +28,30 @@ extension Document {
         let head = gitDirectory + "HEAD"
         var files = [Self.fileStamp(head), Self.fileStamp(gitDirectory + "packed-refs")]
         // HEAD names a ref in a few dozen bytes; a larger file is not followed (the full read says what is wrong).
-        let bytes = FileHandle(forReadingAtPath: head).flatMap { handle in defer { try? handle.close() }; return try? handle.read(upToCount: 512) }
+        let bytes = Self.firstBytes(of: head, count: 512)
         if let bytes, bytes.count < 512, let text = String(data: bytes, encoding: .utf8), text.hasPrefix("ref: refs/heads/") {
-            let ref = text.dropFirst("ref: ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+            let ref = text.dropFirst("ref: ".count).trimming(.whitespacesAndNewlines)
             // A name with "..", or anything but a plain path under refs/heads, is not followed (the full read says why).
             if !ref.contains(".."), !ref.contains("\0") { files.append(Self.fileStamp(gitDirectory + ref)) }
         }
         return HeadStamp(files: files)
+    }
+
+    /// Up to `count` bytes from the start of the file at `path`; nil when it cannot be opened or read.
+    private static func firstBytes(of path: String, count: Int) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var data = Data(count: count)
+        var filled = 0
+        while filled < count {
+            let got = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress.map { $0 + filled }, count - filled) }
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { return nil }
+            if got == 0 { break }
+            filled += got
+        }
+        return data.prefix(filled)
     }
 
     private static func fileStamp(_ path: String) -> HeadStamp.FileStamp? {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioGit
 
 /// One version in a document's history, as `folio log` shows it.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioGit
 
 /// A document's history read a page at a time, newest first, in `Document.log`'s order, from the version it began

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioGit
 
 /// What is wrong with HEAD or with the branch it names. A document always has a version, so a branch that is

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An advisory `flock` on `.git/folio/lock` serializing Folio writers; the kernel drops it when a process dies,
 /// so a git `*.lock` file found while holding it was left by a killed writer.

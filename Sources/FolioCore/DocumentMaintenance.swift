@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+import Glibc
 import FolioGit
 import Synchronization
 

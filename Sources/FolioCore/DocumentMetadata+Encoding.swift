@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `.folio/document.json` written without Foundation's JSONEncoder, whose first use in a process is a measurable part
 /// of every `folio new` (Benchmarks/README.md). The bytes are exactly what `JSONEncoder` wrote with `.prettyPrinted, .sortedKeys,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioGit
 
 /// Where a document came from, recorded so its creation can be replayed and later updated.
@@ -174,56 +175,8 @@ extension JSONNode {
     /// An ISO 8601 date and time (`2026-11-29T17:39:16Z`, fractional seconds and `±hh:mm` offsets allowed).
     func date() throws -> Date {
         let text = try string()
-        guard let date = ISO8601.parse(text) else { throw JSONPositionError(line: line, column: column, message: "'\(text)' is not an ISO 8601 date") }
+        guard let date = ISO8601Seconds.parse(text) else { throw JSONPositionError(line: line, column: column, message: "'\(text)' is not an ISO 8601 date") }
         return date
-    }
-}
-
-/// A small parser for the ISO 8601 timestamps Folio writes.
-enum ISO8601 {
-    static func parse(_ text: String) -> Date? {
-        let b = Array(text.utf8)
-        func digits(_ start: Int, _ count: Int) -> Int? {
-            guard start + count <= b.count else { return nil }
-            var value = 0
-            for byte in b[start..<(start + count)] {
-                guard (48...57).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
-        guard b.count >= 20, let year = digits(0, 4), b[4] == 45, let month = digits(5, 2), b[7] == 45, let day = digits(8, 2),
-              b[10] == 84 || b[10] == 116, let hour = digits(11, 2), b[13] == 58, let minute = digits(14, 2), b[16] == 58,
-              let second = digits(17, 2), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        var index = 19
-        var fraction = 0.0
-        if index < b.count, b[index] == 46 {
-            index += 1
-            var scale = 0.1
-            let start = index
-            while index < b.count, (48...57).contains(b[index]) { fraction += Double(b[index] - 48) * scale; scale /= 10; index += 1 }
-            guard index > start else { return nil }
-        }
-        var offset = 0
-        guard index < b.count else { return nil }
-        if b[index] == 90 || b[index] == 122 {
-            index += 1
-        } else if b[index] == 43 || b[index] == 45, let hours = digits(index + 1, 2), b.count > index + 3, b[index + 3] == 58, let minutes = digits(index + 4, 2) {
-            offset = (hours * 60 + minutes) * 60 * (b[index] == 45 ? -1 : 1)
-            index += 6
-        } else {
-            return nil
-        }
-        guard index == b.count else { return nil }
-        // Days from the civil date (Howard Hinnant's algorithm), then seconds since 1970.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 }
 

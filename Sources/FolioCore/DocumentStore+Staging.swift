@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Dispatch
+import Glibc
 import FolioGit
 
 /// The repository of a document about to be created, made on a thread of its own while the caller prepares the
@@ -17,9 +20,7 @@ public final class NewDocumentStaging: Sendable {
         let making = Making()
         self.making = making
         // The thread holds only `making`, never this object, so dropping this object is what removes the folder.
-        let thread = Thread { making.finish(Result { try make() }) }
-        thread.stackSize = 1 << 20
-        thread.start()
+        DetachedThread.start(stackSize: 1 << 20) { making.finish(Result { try make() }) }
     }
 
     /// Waits for the repository; the caller owns the folder from here and removes it on failure.

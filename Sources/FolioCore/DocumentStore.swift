@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioGit
 
 /// A file to put in a new document.
@@ -39,11 +41,11 @@ public final class DocumentStore: Sendable {
     /// reading works on a read-only file system or a document the user may only read. Opening never fails because
     /// finishing a work-tree write fails: `Document.workTreeProblem` then says what is out of date.
     public func open(at url: URL, readOnly: Bool = false) throws -> Document {
-        var isDirectory: ObjCBool = false
+        var isDirectory: Bool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw FolioError.notADocument(url.path, "no such folder")
         }
-        guard isDirectory.boolValue else { throw FolioError.notADocument(url.path, "it is a file") }
+        guard isDirectory else { throw FolioError.notADocument(url.path, "it is a file") }
         var gitInfo = stat()
         guard lstat(url.appendingPathComponent(".git").path, &gitInfo) == 0 else {
             throw FolioError.notADocument(url.path, "no git repository in it")
@@ -110,7 +112,7 @@ public final class DocumentStore: Sendable {
         switch error {
         case let error as WorkTreeError: return error.replacingRoot(staging.path, with: url.path)
         case let error as GitError:
-            return WorkTreeError.storeFailed(path: url.path, cause: Document.cause(of: error).replacingOccurrences(of: staging.path, with: url.path))
+            return WorkTreeError.storeFailed(path: url.path, cause: Document.cause(of: error).replacing(staging.path, with: url.path))
         default: return error
         }
     }

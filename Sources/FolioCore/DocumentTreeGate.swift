@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioGit
 
 /// The one check every tree passes before Folio makes it a document's current version or writes it to a work tree:

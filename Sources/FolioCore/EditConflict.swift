@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A command made on a version of the document that has changed since, whose change cannot be combined with the
 /// newer one. Nothing was written.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// How a command's usage is read — the one reading, for the editor host's prompts (the arguments it fills in from the
 /// cursor and those it asks for) and for the calls `folio plugins validate` generates.
@@ -60,11 +62,11 @@ public struct CommandArgument: Equatable, Sendable {
 
     /// The problem with `text` as this argument, nil when acceptable.
     public func problem(with text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimming(.whitespaces)
         if trimmed.isEmpty { return optional ? nil : "\(name) is needed (esc cancels)" }
         if !choices.isEmpty, !choices.contains(trimmed) { return "'\(trimmed)' is not one of \(choices.joined(separator: ", "))" }
         if acceptsRange, let dash = trimmed.dropFirst().firstIndex(of: "-") {
-            let ends = [trimmed[..<dash], trimmed[trimmed.index(after: dash)...]].map { Int($0.trimmingCharacters(in: .whitespaces)) ?? 0 }
+            let ends = [trimmed[..<dash], trimmed[trimmed.index(after: dash)...]].map { Int($0.trimming(.whitespaces)) ?? 0 }
             return ends.allSatisfy({ $0 >= 1 }) ? nil : "\(name) must be a number or a range like 2-4, got '\(trimmed)'"
         }
         switch kind {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioGit
 
 /// A Folio failure with its context: what failed, on which file or object, and why. Each case is something a caller

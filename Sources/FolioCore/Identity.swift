@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioGit
 
 /// Who commits: from `GIT_AUTHOR_*`, the Folio settings, git config, or the login name and host. Only a
@@ -39,7 +41,7 @@ public enum Identity {
     }
 
     private static func nonEmpty(_ value: String?) -> String? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = value?.trimming(.whitespaces), !value.isEmpty else { return nil }
         return value
     }
 

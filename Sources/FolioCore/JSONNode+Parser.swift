@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension JSONNode {
     /// The deepest nesting of arrays and objects Folio reads; deeper input is refused rather than recursed into.

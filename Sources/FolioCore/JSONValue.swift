@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A JSON value with its position in the source, for errors that name line and column.
 public indirect enum JSONValue: Equatable, Sendable, Codable {
@@ -38,17 +39,6 @@ public indirect enum JSONValue: Equatable, Sendable, Codable {
     public var objectValue: [String: JSONValue]? { if case let .object(o) = self { return o } else { return nil } }
     /// The array, if this is one.
     public var arrayValue: [JSONValue]? { if case let .array(a) = self { return a } else { return nil } }
-    /// The Foundation form, for JSONSerialization.
-    public var foundationValue: Any {
-        switch self {
-        case .null: return NSNull()
-        case let .bool(b): return b
-        case let .number(n): return n == n.rounded() && abs(n) < 1e15 ? Int(n) as Any : n as Any
-        case let .string(s): return s
-        case let .array(a): return a.map(\.foundationValue)
-        case let .object(o): return o.mapValues(\.foundationValue)
-        }
-    }
 }
 
 /// A JSON node parsed with positions: the value, where it starts, and for objects where each key stands.

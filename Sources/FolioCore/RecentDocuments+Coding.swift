@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The recent-documents file read and written without Foundation's JSON coders, whose first use is a measurable part
 /// of every `folio new` and `folio open` (Benchmarks/README.md; the file is small and its shape fixed).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The documents the user opened or created, pinned first then newest first, kept in
 /// `$XDG_STATE_HOME/folio/recent.json`.

@@ -1,5 +1,6 @@
 import FolioGit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How hard a change is pushed to disk before it is acknowledged.
 public enum SyncMode: String, Codable, Sendable {

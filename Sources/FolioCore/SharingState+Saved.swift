@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension SharingState {
     /// Where the sync loop keeps a document's last state: `.git/folio/sync-state.json`.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where a shared document stands with its remote: the one description the editor's status line, the launcher's
 /// badge, `folio status` and `folio sync --watch` all show. Made by the sync loop (`FolioSync`), saved beside the

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Creates new files straight under their names (`O_CREAT | O_EXCL`, no temporary name and rename), beneath a work
 /// tree's root without following links. Only for a folder no one else sees yet — a new document being built in its

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// A document's work tree, written strictly beneath its root: every folder on the way to a file is opened relative
 /// to the one before without following symbolic links (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`,
@@ -159,7 +161,7 @@ struct WorkTree {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = Foundation.read(fd, &buffer, buffer.count)
+            let n = Glibc.read(fd, &buffer, buffer.count)
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { return nil }
             if n == 0 { return data }

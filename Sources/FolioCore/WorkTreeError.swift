@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a document's work tree cannot take a change, or why writing into it failed. Every case names the path the
 /// user sees (the document's folder joined with the file) and the cause, on one line.

@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The git config files an environment names, as the git CLI finds them: the system file (unless
 /// `GIT_CONFIG_NOSYSTEM`; `GIT_CONFIG_SYSTEM` replaces it), the XDG file and `~/.gitconfig` (both replaced by

@@ -1,6 +1,8 @@
 import CGit2
 import CGitCertificates
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import Synchronization
 
 /// A libgit2 failure: what Folio was doing, on which object or path, libgit2's code and its message.
@@ -41,7 +43,7 @@ public struct GitError: Error, CustomStringConvertible, LocalizedError, Sendable
         self.code = code
         if let last = git_error_last(), let text = last.pointee.message {
             self.errorClass = last.pointee.klass
-            self.message = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+            self.message = String(cString: text).trimming(.whitespacesAndNewlines)
         } else {
             self.errorClass = 0
             self.message = "libgit2 error \(code)"
@@ -112,9 +114,7 @@ public enum GitLibrary {
     /// libraries libgit2 starts (OpenSSL's, through libssh2) crash when they run while it is still starting.
     public static func initializeInBackground() {
         guard !backgroundStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let thread = Thread { ensureInitialized() }
-        thread.stackSize = 1 << 20
-        thread.start()
+        DetachedThread.start(stackSize: 1 << 20) { ensureInitialized() }
     }
 
     /// Waits for `initializeInBackground` to finish, when it was started (at once otherwise).

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// A `.netrc` file's credentials for http(s) remotes: `$NETRC`, else `~/.netrc`. Read only when a server asks for a
 /// password; never copied anywhere (a document's `.git/config` holds no secret).
@@ -22,7 +24,7 @@ public struct Netrc: Sendable, Equatable {
     /// The file to read for an environment: `$NETRC` when set, else `$HOME/.netrc`.
     public static func path(environment: [String: String]) -> String {
         if let path = environment["NETRC"], !path.isEmpty { return path }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.netrc"
+        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.netrc"
     }
 
     /// The credentials file of `environment`; nil when there is none. A file that cannot be read or parsed is a

@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A git object id (SHA-1), copied out of libgit2 as a value (inline, no heap allocation).
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible, Comparable {

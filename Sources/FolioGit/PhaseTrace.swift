@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import Synchronization
 
 /// Where a command's time goes, for people measuring Folio: with `FOLIO_TRACE_PHASES=1` in the environment, each
@@ -28,6 +30,6 @@ public enum PhaseTrace {
     }
 
     private static let reportedLaunch = Mutex(false)
-    private static func format(_ milliseconds: Double) -> String { String(format: "%.2f", milliseconds) }
+    private static func format(_ milliseconds: Double) -> String { NumberText.fixed(milliseconds, digits: 2) }
     private static func emit(_ line: String) { _ = line.withCString { write(2, $0, strlen($0)) } }
 }

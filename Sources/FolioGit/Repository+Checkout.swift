@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Repository {
     /// Writes HEAD's files into an empty work tree and the index (for a fresh clone; existing files are overwritten).

@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One file changed between two trees.
 public struct FileDelta: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Repository {
     /// The names of the files in `objects/pack` (to tell which ones a fetch added).

@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A work-tree file to record in the index after Folio wrote it.
 public struct IndexUpdate: Sendable {

@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A walk over a history newest first, as `Repository.forEachInLog` lists it (newest committer time first among the
 /// branches met, each commit read once), that can stop after a page and go on later from where it stopped: reading

@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Repository {
     /// How many loose objects the repository holds, estimated from four of the 256 fan-out folders (like

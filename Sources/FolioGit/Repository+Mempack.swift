@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Repository {
     /// Runs `body` with a second handle on this repository whose new objects are kept in memory, then writes them

@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One side of a conflicted path: where the file is on that side, its blob and mode.
 public struct MergeSide: Sendable, Equatable {

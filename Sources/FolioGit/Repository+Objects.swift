@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One entry of a tree, with its full path from the root.
 public struct TreeEntry: Sendable, Equatable {

@@ -1,5 +1,7 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Dispatch
+import Glibc
 import Synchronization
 
 extension Repository {

@@ -1,5 +1,8 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Dispatch
+import Glibc
 import Synchronization
 
 /// What a fetch accepts beyond git's object rules, which always apply.
@@ -92,7 +95,7 @@ final class IncomingQuarantine {
     }
 
     private func move(_ source: String, _ destination: String) throws {
-        guard Foundation.rename(source, destination) == 0 else {
+        guard Glibc.rename(source, destination) == 0 else {
             throw GitError(operation: "keep fetched objects", subject: destination, message: String(cString: strerror(errno)))
         }
     }

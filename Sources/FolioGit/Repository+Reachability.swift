@@ -1,5 +1,7 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// Why maintenance refused to delete anything: it could not prove what history needs.
 public enum MaintenanceError: Error, CustomStringConvertible, LocalizedError, Sendable, Equatable {
@@ -60,9 +62,9 @@ extension Repository {
     private enum RefValue { case direct(ObjectID), symbolic(String) }
 
     private func parseRefValue(_ data: Data) -> RefValue? {
-        guard let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines) else { return nil }
+        guard let text = String(data: data, encoding: .utf8)?.trimming(.whitespacesAndNewlines) else { return nil }
         if text.hasPrefix("ref: ") {
-            let target = String(text.dropFirst(5)).trimmingCharacters(in: .whitespaces)
+            let target = String(text.dropFirst(5)).trimming(.whitespaces)
             return target.hasPrefix("refs/") && !target.contains("\n") ? .symbolic(target) : nil
         }
         return ObjectID(hex: text).map(RefValue.direct)
@@ -175,9 +177,9 @@ extension Repository {
         var roots: [ReachabilityRoot] = []
         for entry in entries {
             let name = folder + "/" + entry
-            var isDirectory: ObjCBool = false
+            var isDirectory: Bool = false
             guard FileManager.default.fileExists(atPath: gitDirectoryPath + name, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue { roots += reflogRoots(folder: name); continue }
+            if isDirectory { roots += reflogRoots(folder: name); continue }
             guard let data = FileManager.default.contents(atPath: gitDirectoryPath + name) else { continue }
             for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
                 for word in line.split(separator: " ").prefix(2) {

@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A commit something other than the branch still names: a ref, a reflog, a pseudo-ref (`ORIG_HEAD`).
 public struct RecoveryEvidence: Sendable, Equatable {

@@ -1,5 +1,7 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// What a loose ref's file in the git folder holds, read without libgit2 (which reports a folder as a missing ref and
 /// an empty or garbled file only as "corrupted").
@@ -43,12 +45,12 @@ extension Repository {
         var buffer = [UInt8](repeating: 0, count: 1024)
         let count = read(fd, &buffer, buffer.count)
         guard count >= 0 else { return .unreadable(String(cString: strerror(errno))) }
-        guard count < buffer.count, let text = String(validating: buffer[..<count], as: UTF8.self)?.trimmingCharacters(in: .whitespacesAndNewlines) else {
+        guard count < buffer.count, let text = String(validating: buffer[..<count], as: UTF8.self)?.trimming(.whitespacesAndNewlines) else {
             return .garbage
         }
         if text.isEmpty { return .emptyFile }
         if text.hasPrefix("ref: ") {
-            let target = String(text.dropFirst(5)).trimmingCharacters(in: .whitespaces)
+            let target = String(text.dropFirst(5)).trimming(.whitespaces)
             return target.hasPrefix("refs/") && !target.contains("\n") ? .symbolic(target) : .garbage
         }
         return ObjectID(hex: text).map(RefFileState.direct) ?? .garbage
@@ -109,7 +111,7 @@ extension Repository {
             guard unlink(path) == 0 else { throw GitError(code: -1, operation: "remove broken ref \(name)", subject: displayPath, message: String(cString: strerror(errno))) }
         case let .folder(holding) where holding.isEmpty:
             do { try FileManager.default.removeItem(atPath: path) } catch {
-                throw GitError(code: -1, operation: "remove folder \(name)", subject: displayPath, message: "\(error.localizedDescription)")
+                throw GitError(code: -1, operation: "remove folder \(name)", subject: displayPath, message: "\(errorText(error))")
             }
         case let .folder(holding):
             throw GitError(code: -1, operation: "remove folder \(name)", subject: displayPath, message: "it holds other refs (\(holding.joined(separator: ", ")))")

@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A tag: its name and the commit it names.
 public struct TagInfo: Sendable, Equatable {

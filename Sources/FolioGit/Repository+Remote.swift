@@ -1,5 +1,7 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// Transfer progress of a fetch or push.
 public struct TransferProgress: Sendable, Equatable {
@@ -85,7 +87,7 @@ private final class TransferContext {
         self.watch = TransferWatch(remote: remoteURL, timeout: options.timeout, isCancelled: options.isCancelled)
     }
 
-    var home: String { options.environment["HOME"] ?? NSHomeDirectory() }
+    var home: String { options.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path }
 
     /// The ssh keys to offer, in order: `FOLIO_SSH_KEY` alone, else the agent and the usual key files.
     var sshKeys: [String?] {

@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Repository {
     /// From now on, objects this handle writes are kept in memory only (libgit2's mempack backend, above every

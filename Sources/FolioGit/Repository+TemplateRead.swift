@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension ObjectID {
     /// The git blob id of `data`, computed without a repository (a stable content hash).

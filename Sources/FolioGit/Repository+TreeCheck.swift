@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An object refused by `GitObjectRules`: the commit that brought it (when known), the object, where it sits in that
 /// commit's tree, and why. Names are untrusted text: whoever prints this shows them as text.

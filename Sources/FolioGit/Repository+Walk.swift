@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Repository {
     /// Walks commits reachable from `start` newest first along first parents and merges, without sorting

@@ -1,5 +1,7 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// A person and a moment: a commit's author or committer.
 public struct Signature: Sendable, Equatable, Codable {
@@ -9,7 +11,7 @@ public struct Signature: Sendable, Equatable, Codable {
     /// Offset from UTC in minutes.
     public var timeZoneOffset: Int
 
-    public init(name: String, email: String, time: Date = Date(), timeZoneOffset: Int = TimeZone.current.secondsFromGMT() / 60) {
+    public init(name: String, email: String, time: Date = Date(), timeZoneOffset: Int = Timestamps.localOffset(at: Date()) / 60) {
         self.name = name
         self.email = email
         self.time = time
@@ -64,7 +66,7 @@ public struct CommitInfo: Sendable, Equatable {
     /// The value of a `Key: value` trailer at the end of the message, if present.
     public func trailer(_ key: String) -> String? {
         for line in message.split(separator: "\n").reversed() {
-            if line.hasPrefix(key + ": ") { return String(line.dropFirst(key.count + 2)).trimmingCharacters(in: .whitespaces) }
+            if line.hasPrefix(key + ": ") { return String(line.dropFirst(key.count + 2)).trimming(.whitespaces) }
         }
         return nil
     }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// Checks an ssh server's host key against known_hosts files in OpenSSH's format.
 ///
@@ -66,7 +68,7 @@ public struct SSHKnownHosts: Sendable {
 
     /// OpenSSH's fingerprint form of a SHA-256 digest: `SHA256:` and unpadded base64.
     public static func fingerprint(sha256: Data) -> String {
-        "SHA256:" + sha256.base64EncodedString().replacingOccurrences(of: "=", with: "")
+        "SHA256:" + sha256.base64EncodedString().replacing("=", with: "")
     }
 
     /// One parsed known_hosts line.

@@ -1,5 +1,6 @@
 import CGit2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The plain socket stream libgit2 uses for every connection once registered (git://, http://, the socket under
 /// https:// and ssh://): libgit2's own, but connecting without blocking (so a cancel or a timeout ends a connect

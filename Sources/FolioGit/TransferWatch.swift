@@ -1,6 +1,8 @@
 import CGit2
 import Dispatch
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import Synchronization
 
 /// A network transfer given up on because the server sent nothing and took nothing for the whole timeout.
@@ -20,7 +22,7 @@ public struct TransferTimedOut: Error, CustomStringConvertible, Sendable {
     static func seconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         if value == value.rounded(), let whole = Int(exactly: value) { return String(whole) }
-        return String(format: "%.1f", value)
+        return NumberText.fixed(value, digits: 1)
     }
 }
 

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 
 // Opening a command's prompt or form from what is there (the cursor's item, its title), refusing a selection the
@@ -39,7 +41,7 @@ extension AppState {
         for index in asked { prompt.inputs[index] = TextField(index < arguments.count ? arguments[index] : "") }
         prompt.initial = prompt.inputs.map { _ in "" }  // the values were typed: ^Q asks before losing them
         // The first argument name among the failure's words ("W must be…: got '0' (usage: add rect|ellipse X Y W H)").
-        let withoutUsage = failure.range(of: " (usage:").map { String(failure[..<$0.lowerBound]) } ?? failure
+        let withoutUsage = failure.firstRange(of: " (usage:").map { String(failure[..<$0.lowerBound]) } ?? failure
         let words = withoutUsage.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init)
         let named = words.lazy.compactMap { word in asked.first { prompt.argument($0).name == word } }.first
         prompt.asking = named ?? first
@@ -111,8 +113,8 @@ extension ViewLines {
         guard itemPath(line) != nil else { return nil }
         var rest = Substring(line).drop { $0 == ">" || $0 == " " || $0 == "›" }.drop { $0.isNumber || $0 == "." }.dropFirst()
         for box in ["[ ] ", "[x] ", "[X] "] where rest.hasPrefix(box) { rest = rest.dropFirst(box.count) }
-        if let gap = rest.range(of: "  ") { rest = rest[..<gap.lowerBound] }
-        let title = rest.trimmingCharacters(in: .whitespaces)
+        if let gap = rest.firstRange(of: "  ") { rest = rest[..<gap.lowerBound] }
+        let title = rest.trimming(.whitespaces)
         return title.isEmpty || title.hasSuffix("…") ? nil : title
     }
 }

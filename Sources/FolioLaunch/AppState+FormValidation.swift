@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioCore
 
 // Checking each form field and each command argument as it is left, and going back to the form or the prompt with

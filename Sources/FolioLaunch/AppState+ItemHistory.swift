@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The versions that changed one item, as the history browser lists them: each version's entry (its message followed
 /// by what changed in the item) and the item's number in that version.

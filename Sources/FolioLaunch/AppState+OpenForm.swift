@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioTerminal
 
 // The Open… form: Tab completes the path (the common part of the names that fit, then a list that Tab cycles

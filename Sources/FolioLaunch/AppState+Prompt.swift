@@ -1,5 +1,7 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioTerminal
 
 /// A question the state machine waits on: the same key again confirms, any other key takes it back.
@@ -38,7 +40,7 @@ public enum Confirmation: Equatable, Sendable {
         case .quit: "unsaved text will be lost: ^Q again quits, any other key stays"
         case .discardSettings: "unsaved settings: esc again discards them, ⏎ saves"
         case .discardForm: "esc again discards what you typed in this form"
-        case let .removeRecent(path): "x again removes “\((path as NSString).lastPathComponent)” from the list (the document stays)"
+        case let .removeRecent(path): "x again removes “\(PathText.lastComponent(path))” from the list (the document stays)"
         case let .restoreVersion(_, version, summary): "r again restores \(version) “\(summary)” as a new version (u undoes it) · any other key cancels"
         case let .createOutside(resolved): "y/n: create it outside the current folder? \(resolved)"
         }

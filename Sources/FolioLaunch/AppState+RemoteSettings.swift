@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioTerminal
 
@@ -62,7 +64,7 @@ public struct RemoteSettingsState: Equatable, Sendable {
 
     /// The action the form's values ask for, or the one-line problem with them.
     func submitted() -> Result<(SharingAction, String), RemoteFormProblem> {
-        let values = fields.map { $0.text.trimmingCharacters(in: .whitespaces) }
+        let values = fields.map { $0.text.trimming(.whitespaces) }
         switch editing {
         case .add?, .share?:
             if let problem = Self.nameProblem(values[0]) { return .failure(.init(problem, field: 0)) }

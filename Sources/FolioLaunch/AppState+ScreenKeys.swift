@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioTerminal
 
@@ -391,7 +393,7 @@ extension AppState {
 extension EditorState {
     /// The palette's commands that match what was typed (title, id or shortcut, any letter case).
     public var filteredPaletteCommands: [EditorCommand] {
-        let needle = paletteFilter.text.lowercased().trimmingCharacters(in: .whitespaces)
+        let needle = paletteFilter.text.lowercased().trimming(.whitespaces)
         guard !needle.isEmpty else { return paletteCommands }
         return paletteCommands.filter { command in
             command.title.lowercased().contains(needle) || command.id.lowercased().contains(needle)

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioTemplates
 import FolioCore
 import FolioTerminal
@@ -111,12 +113,12 @@ public struct FormState: Equatable, Sendable {
 
     /// The validation message for `field`, nil when its value is acceptable.
     static func validate(_ field: Field) -> String? {
-        if field.required, field.value.trimmingCharacters(in: .whitespaces).isEmpty { return "\(field.label) is required: it cannot be left empty" }
+        if field.required, field.value.trimming(.whitespaces).isEmpty { return "\(field.label) is required: it cannot be left empty" }
         if let declaration = field.declaration { return declaration.problem(withAnswer: field.value) }
         if !field.choices.isEmpty, !field.choices.contains(field.value) { return "choose one of: \(field.choices.joined(separator: ", "))" }
         if let pattern = field.pattern, !field.value.isEmpty {
-            guard let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") else { return "the template's pattern '\(pattern)' is invalid" }
-            if regex.firstMatch(in: field.value, range: NSRange(field.value.startIndex..., in: field.value)) == nil {
+            guard let regex = try? Regex("^(?:\(pattern))$") else { return "the template's pattern '\(pattern)' is invalid" }
+            if (try? regex.wholeMatch(in: field.value)) == nil {
                 return "must match \(pattern)"
             }
         }
@@ -235,14 +237,14 @@ public struct SettingsState: Equatable, Sendable {
     /// `base` with the edited fields applied.
     public func applied(to base: Settings) -> Settings {
         var settings = base
-        let name = authorName.trimmingCharacters(in: .whitespaces), email = authorEmail.trimmingCharacters(in: .whitespaces)
+        let name = authorName.trimming(.whitespaces), email = authorEmail.trimming(.whitespaces)
         settings.author = name.isEmpty && email.isEmpty ? nil : Settings.Author(name: name, email: email)
         settings.sync = sync
-        let seconds = syncInterval.trimmingCharacters(in: .whitespaces)
+        let seconds = syncInterval.trimming(.whitespaces)
         settings.syncInterval = seconds.isEmpty ? nil : Int(seconds).map(Double.init) ?? base.syncInterval
         func pair(_ entry: String) -> (String, String)? {
             guard let eq = entry.firstIndex(of: "=") else { return nil }
-            let key = entry[..<eq].trimmingCharacters(in: .whitespaces), value = entry[entry.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            let key = entry[..<eq].trimming(.whitespaces), value = entry[entry.index(after: eq)...].trimming(.whitespaces)
             return key.isEmpty ? nil : (key, value)
         }
         if let (key, value) = pair(colorEntry) { settings.colors[key] = value.isEmpty ? nil : value }

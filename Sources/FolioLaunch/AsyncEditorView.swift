@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The plugin's view as the UI thread draws it: the lines of the latest finished render. A frame that needs another

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import Synchronization
 
 /// A `folio` command the launcher runs off its event loop (Update Templates, a scene's command button): the launcher
@@ -38,9 +40,7 @@ public final class BackgroundCommand: Sendable {
 
     /// Runs `runner` on a thread of its own (it blocks on network and on tasks it waits for), then records its summary.
     func start(_ runner: @escaping @Sendable (BackgroundCommand) -> String) {
-        let thread = Thread { [self] in finish(runner(self)) }
-        thread.name = "folio background command"
-        thread.start()
+        DetachedThread.start { [self] in finish(runner(self)) }
     }
 }
 

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 
 /// What the editor answered when asked for a command's current argument values (`folio.argument-values/1`).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioTerminal
 
 /// Carries out `AppEffect.editArgumentText`: the focused text field of a command's form edited in the user's editor

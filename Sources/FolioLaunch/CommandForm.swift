@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 
 /// A command's arguments being asked: one field for each argument the host does not fill in from the cursor — a
@@ -69,7 +71,7 @@ public struct EditorPrompt: Equatable, Sendable {
     func positionRange(_ index: Int) -> ClosedRange<Int>? {
         guard names.indices.contains(index), argument(index).kind != .text,
               names[...index].allSatisfy({ CommandArgument(usageWord: $0).kind != .text && !EditorCommand.isItemArgument($0) }) else { return nil }
-        let prefix = (0..<index).map { Int(inputs[$0].text.trimmingCharacters(in: .whitespaces)) }
+        let prefix = (0..<index).map { Int(inputs[$0].text.trimming(.whitespaces)) }
         guard !prefix.contains(nil) else { return nil }
         let known = prefix.compactMap { $0 }
         let last = positions.filter { $0.count == index + 1 && Array($0.prefix(index)) == known }.compactMap(\.last).max()
@@ -122,7 +124,7 @@ public struct EditorPrompt: Equatable, Sendable {
         let argument = argument(asking)
         guard !argument.choices.isEmpty else { return }
         let choices = (argument.optional ? [""] : []) + argument.choices
-        let index = choices.firstIndex(of: input.text.trimmingCharacters(in: .whitespaces)) ?? (step > 0 ? -1 : 0)
+        let index = choices.firstIndex(of: input.text.trimming(.whitespaces)) ?? (step > 0 ? -1 : 0)
         input = TextField(choices[(index + step + choices.count) % choices.count])
         problems[asking] = nil
         choiceTyped = ""
@@ -146,7 +148,7 @@ public struct EditorPrompt: Equatable, Sendable {
     /// command line.
     public var submittedArguments: [String] {
         var arguments = names.indices.map { index in
-            (values.indices.contains(index) ? values[index] : nil) ?? inputs[index].text.trimmingCharacters(in: .whitespaces)
+            (values.indices.contains(index) ? values[index] : nil) ?? inputs[index].text.trimming(.whitespaces)
         }
         while let last = arguments.last, last.isEmpty, argument(arguments.count - 1).optional { arguments.removeLast() }
         return arguments
@@ -158,11 +160,11 @@ extension EditorPrompt {
     /// its label ("W must be…: got '0' (usage: add …)" → "Width must be…: got '0'").
     static func shown(failure: String, on argument: CommandArgument?) -> String {
         var text = failure
-        if let usage = text.range(of: " (usage:") { text = String(text[..<usage.lowerBound]) }
+        if let usage = text.firstRange(of: " (usage:") { text = String(text[..<usage.lowerBound]) }
         guard let argument else { return text }
         let name = argument.name
         var searchStart = text.startIndex
-        while let found = text.range(of: name, range: searchStart..<text.endIndex) {
+        while let found = text[searchStart...].firstRange(of: name) {
             let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
             let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
             if before.map({ !$0.isLetter && !$0.isNumber && $0 != "_" }) ?? true, after.map({ !$0.isLetter && !$0.isNumber && $0 != "_" }) ?? true {

@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A remote of the open document, as the remote settings screen lists it.
 public struct SharingRemote: Equatable, Sendable {

@@ -1,5 +1,7 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import Synchronization
 
 /// Runs every call into the open document — editor commands, renders of the plugin's view, reading its head — one
@@ -64,7 +66,7 @@ final class DocumentWorker: Sendable {
         while !isIdle {
             if ContinuousClock.now >= deadline { return false }
             nudge()
-            Thread.sleep(forTimeInterval: 0.05)
+            DetachedThread.sleep(seconds: 0.05)
         }
         return true
     }

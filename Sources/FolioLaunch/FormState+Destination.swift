@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioTerminal
 
 // A new document's destination resolved as it will be created (against the current folder, `~/` in the home folder),
@@ -11,7 +13,7 @@ extension FormState {
     /// `text` resolved as the command line resolves a path: absolute as it is, `~/…` in `home`, else in `folder`;
     /// `.` and `..` taken out. Nil when empty.
     public static func resolvedDestination(_ text: String, folder: String, home: String?) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimming(.whitespaces)
         guard !trimmed.isEmpty else { return nil }
         let url: URL
         if trimmed.hasPrefix("/") {
@@ -41,7 +43,7 @@ extension FormState {
     func destinationIsOutside(folder: String, home: String?) -> Bool {
         guard let field = fields.first(where: Self.isDestination),
               let resolved = Self.resolvedDestination(field.value, folder: folder, home: home) else { return false }
-        let offered = Self.resolvedDestination(field.initial, folder: folder, home: home).map { ($0 as NSString).deletingLastPathComponent }
+        let offered = Self.resolvedDestination(field.initial, folder: folder, home: home).map { PathText.parent($0) }
         return Self.isOutside(resolved, folder: folder) && offered.map { Self.isOutside(resolved, folder: $0) } ?? true
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +13,7 @@ struct ExternalEditor: Sendable {
 
     init(environment: [String: String]) {
         let visual = environment["TERM"] == "dumb" ? nil : environment["VISUAL"]
-        let chosen = [visual, environment["EDITOR"]].compactMap { $0?.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+        let chosen = [visual, environment["EDITOR"]].compactMap { $0?.trimming(.whitespaces) }.first { !$0.isEmpty }
         command = chosen ?? "vi"
         self.environment = environment
     }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioTerminal
 
@@ -93,9 +95,9 @@ public struct GenericFileView: Equatable, Sendable {
         let bytes = Array(data)
         return stride(from: 0, to: bytes.count, by: 16).map { offset in
             let row = bytes[offset..<min(offset + 16, bytes.count)]
-            let hex = row.map { String(format: "%02x", $0) }.joined(separator: " ")
+            let hex = row.map { NumberText.hex($0, width: 2) }.joined(separator: " ")
             let ascii = String(row.map { (32...126).contains($0) ? Character(Unicode.Scalar($0)) : "." })
-            return String(format: "%08x  ", offset) + hex.padding(toLength: 48, withPad: " ", startingAt: 0) + " " + ascii
+            return NumberText.hex(offset, width: 8) + "  " + hex + String(repeating: " ", count: max(0, 48 - hex.count)) + " " + ascii
         }
     }
 }
@@ -128,7 +130,7 @@ public enum GenericText {
         var value = Double(bytes) / 1000
         var unit = 0
         while value >= 999.95, unit < units.count - 1 { value /= 1000; unit += 1 }
-        return String(format: "%.1f", value) + " " + units[unit]
+        return NumberText.fixed(value, digits: 1) + " " + units[unit]
     }
 }
 

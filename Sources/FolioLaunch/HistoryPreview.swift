@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioTerminal
 
 /// Draws versions of a document as its editor does, for the history browser's rendered preview.

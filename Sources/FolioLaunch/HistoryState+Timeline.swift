@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioTerminal
 
 /// A row of the history list: a day's heading or a version (its index in `entries`).

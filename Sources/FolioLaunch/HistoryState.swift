@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioTerminal
 
 /// A diff as the history browser shows it: its lines and whether the editor described it or git did.
@@ -118,7 +120,7 @@ public struct HistoryState: Equatable, Sendable {
     /// needs the rows before them too).
     public func diffRows(width: Int, from first: Int, count: Int) -> [String] {
         guard !wrap else { return Array(diffRows(width: width).dropFirst(first).prefix(count)) }
-        return diff.dropFirst(first).prefix(count).map { $0.replacingOccurrences(of: "\t", with: "    ") }
+        return diff.dropFirst(first).prefix(count).map { $0.replacing("\t", with: "    ") }
     }
 
     /// Takes a failure to make the diff for `subject` (dropped when stale).
@@ -148,7 +150,7 @@ public struct HistoryState: Equatable, Sendable {
 
     /// The diff's rows as drawn: lines with tabs expanded, wrapped to the pane when `wrap` is on.
     public func diffRows(width: Int) -> [String] {
-        let lines = diff.map { $0.replacingOccurrences(of: "\t", with: "    ") }
+        let lines = diff.map { $0.replacing("\t", with: "    ") }
         guard wrap else { return lines }
         return lines.flatMap { HistoryLayout.wrapCells($0, width: width) }
     }
@@ -162,7 +164,7 @@ public struct HistoryState: Equatable, Sendable {
 
     mutating func scrollDiffSideways(by columns: Int) {
         guard !wrap else { return }
-        let widest = diff.map { DisplayWidth.width(of: $0.replacingOccurrences(of: "\t", with: "    ")) }.max() ?? 0
+        let widest = diff.map { DisplayWidth.width(of: $0.replacing("\t", with: "    ")) }.max() ?? 0
         diffColumn = min(max(0, diffColumn + columns), max(0, widest - layout.diffWidth(fullScreen: diffFullScreen)))
     }
 

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioTerminal
 
 /// The history browser's timeline: the filter, the jump to a date or version, the list's scroll, what is being
@@ -24,7 +26,7 @@ public struct HistoryTimeline: Equatable, Sendable {
     /// How many versions the history holds (from the provider), which numbers them: the newest is @total.
     public var total: Int?
     /// The time zone days are counted in (the user's; tests fix it) and today's day in it (set by the run loop).
-    public var timeZone: TimeZone = .current
+    public var timeZone: ClockZone = .local
     public var today: Int?
     /// The change in progress from this screen, reported when the reloaded list arrives.
     public var change: HistoryChange?
@@ -92,15 +94,15 @@ public struct HistoryFilter: Equatable, Sendable {
 /// ("Mon 30 Nov 2026"), so the list reads the same on every machine given the same `TZ`.
 public enum HistoryDay {
     /// The day `date` falls on in `timeZone`.
-    public static func day(of date: Date, in timeZone: TimeZone) -> Int {
-        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+    public static func day(of date: Date, in timeZone: ClockZone) -> Int {
+        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromUTC(at: date))
         guard local.isFinite, abs(local) < 1e15 else { return 0 }
         return Int((local / 86_400).rounded(.down))
     }
 
     /// "HH:mm" of `date` in `timeZone`.
-    public static func clock(of date: Date, in timeZone: TimeZone) -> String {
-        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+    public static func clock(of date: Date, in timeZone: ClockZone) -> String {
+        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromUTC(at: date))
         guard local.isFinite, abs(local) < 1e15 else { return "--:--" }
         let seconds = Int(local.rounded(.down)) - day(of: date, in: timeZone) * 86_400
         let hours = seconds / 3600, minutes = seconds % 3600 / 60

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Whether the run loop draws a frame this pass. Building a frame (the screen's cells, the diff) is most of what an
 /// idle window costs, and the loop wakes every 80 ms to read keys and results; so an idle window draws only when

@@ -1,5 +1,7 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioTerminal
 import Synchronization
@@ -52,7 +54,7 @@ final class SharingRuntime: Sendable {
     /// Runs `action` on a thread of its own (it blocks on the network); the state allows one at a time.
     private func perform(_ action: SharingAction, sharing: any DocumentSharing) {
         state.withLock { $0.progress = nil; $0.cancelled = false }
-        let thread = Thread { [self] in
+        DetachedThread.start { [self] in
             let outcome: SharingOutcome
             do {
                 outcome = .done(try sharing.perform(action, progress: { [self] line in state.withLock { $0.progress = line } },
@@ -63,8 +65,6 @@ final class SharingRuntime: Sendable {
             state.withLock { $0.progress = nil }
             mailbox.post(.sharing(.performed(action, outcome)))
         }
-        thread.name = "folio sharing action"
-        thread.start()
     }
 
     /// Draws a preview after the diff's short wait unless a newer one was asked for meanwhile (keys pressed in a row

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension LaunchApp {
     /// Checks a template source being added in Settings off the UI thread; the result comes back through the mailbox

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A launcher request Folio refuses, with the value and why, on one line.
 public enum LaunchError: Error, CustomStringConvertible, LocalizedError, Equatable {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioTerminal
 
@@ -65,7 +67,7 @@ struct SceneReader {
 
     func string(_ node: JSONNode, _ path: String, allowEmpty: Bool = false) throws -> String {
         guard case let .string(value) = node.kind else { throw fail(node, path, "expected a string") }
-        if !allowEmpty, value.trimmingCharacters(in: .whitespaces).isEmpty { throw fail(node, path, "must not be empty") }
+        if !allowEmpty, value.trimming(.whitespaces).isEmpty { throw fail(node, path, "must not be empty") }
         return value
     }
 
@@ -207,7 +209,7 @@ struct SceneReader {
 
     /// Text split into lines, tabs expanded, a final newline and trailing spaces dropped.
     static func lines(_ text: String) -> [String] {
-        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\t", with: "    ")
+        var lines = text.replacing("\r\n", with: "\n").replacing("\t", with: "    ")
             .split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
                 var line = String(line)
                 while line.last == " " { line.removeLast() }

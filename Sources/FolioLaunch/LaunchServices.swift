@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioTemplates
 import FolioCore
 
@@ -91,7 +93,7 @@ public struct RecentDocument: Equatable, Sendable {
     /// The sharing badge shown before the detail (`✓`, `↑2`, `offline`, `conflict`), empty when not shared.
     public var badge: String
     public init(path: String, title: String? = nil, detail: String = "", pinned: Bool = false, missing: Bool = false, badge: String = "") {
-        self.path = path; self.title = title ?? (path as NSString).lastPathComponent; self.detail = detail; self.pinned = pinned
+        self.path = path; self.title = title ?? PathText.lastComponent(path); self.detail = detail; self.pinned = pinned
         self.missing = missing; self.badge = badge
     }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// The last messages shown (errors, confirmations, command results), each with the time it appeared: the message
 /// log overlay (`M`, or "Messages" in the palette) shows their full text however short the screen's message line is.
@@ -15,9 +17,9 @@ public struct MessageLog: Equatable, Sendable {
 
     public private(set) var entries: [Entry] = []
     /// The zone the times are shown in (the user's, unless a test fixes one).
-    public var timeZone: TimeZone = .current
+    public var timeZone: ClockZone = .local
 
-    public init(entries: [Entry] = [], timeZone: TimeZone = .current) {
+    public init(entries: [Entry] = [], timeZone: ClockZone = .local) {
         self.entries = Array(entries.suffix(Self.capacity))
         self.timeZone = timeZone
     }
@@ -25,7 +27,7 @@ public struct MessageLog: Equatable, Sendable {
     /// Adds `text` (on one line; blank text is not a message) as shown at `time`, dropping the oldest past
     /// `capacity`.
     public mutating func append(_ text: String, at time: Date) {
-        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ").trimming(.whitespaces)
         guard !line.isEmpty else { return }
         entries.append(Entry(time: time, text: line))
         if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
@@ -33,10 +35,7 @@ public struct MessageLog: Equatable, Sendable {
 
     /// "14:03:27": when `entry` appeared, in `timeZone`.
     public func clock(_ entry: Entry) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.hour, .minute, .second], from: entry.time)
-        func two(_ value: Int?) -> String { let value = value ?? 0; return value < 10 ? "0\(value)" : "\(value)" }
-        return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+        guard let time = CivilTime(entry.time, offset: timeZone.secondsFromUTC(at: entry.time)) else { return "--:--:--" }
+        return Timestamps.clock(time)
     }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 
 /// One folder's entries as the Open… form sees them.
@@ -56,9 +58,9 @@ public struct LocalFolders: FolderBrowsing {
 
     /// A document, a folder or a file (links followed), nil when nothing is there.
     static func kind(of path: String) -> FolderListing.Kind? {
-        var isFolder: ObjCBool = false
+        var isFolder: Bool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
-        guard isFolder.boolValue else { return .file }
+        guard isFolder else { return .file }
         let base = path.hasSuffix("/") ? path : path + "/"
         var info = stat()
         let document = lstat(base + ".git", &info) == 0 && lstat(base + DocumentMetadata.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioCore
 
 /// The template picker: sources as they resolve, a filter typed by the user, and the selected template.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioTerminal
 
 extension RecentList {
@@ -25,7 +27,7 @@ extension RecentList {
 
     /// The folder holding `path` (the path itself when it has no parent).
     static func folder(of path: String) -> String {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathText.parent(path)
         return parent.isEmpty ? path : parent
     }
 

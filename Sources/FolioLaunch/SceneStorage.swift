@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 
 /// Per-window state, like SwiftUI's SceneStorage: what a terminal window had open, restored when the scene is reopened.
@@ -33,11 +35,19 @@ public struct SceneStore: Sendable {
 
     public init(directory: URL) { self.directory = directory }
 
+    /// Letters, marks and digits of any script (what `CharacterSet.alphanumerics` holds), `-`, `_` and `.`.
+    static func isSceneNameScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber: return true
+        default: return "-_.".unicodeScalars.contains(scalar)
+        }
+    }
+
     /// The scene id from `--scene NAME`, else a new one. Names are limited to letters, digits, `-`, `_` and `.`.
     public static func sceneID(requested: String?) throws -> String {
         guard let requested else { return "scene-" + UUID().uuidString.lowercased().prefix(8) }
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
-        guard !requested.isEmpty, requested.count <= 64, !requested.hasPrefix("."), requested.unicodeScalars.allSatisfy(allowed.contains) else {
+        guard !requested.isEmpty, requested.count <= 64, !requested.hasPrefix("."), requested.unicodeScalars.allSatisfy(isSceneNameScalar) else {
             throw LaunchError.invalidSceneName(requested)
         }
         return requested

@@ -35,7 +35,7 @@ extension Screens {
                 rows += colorNameRows.map(SettingsRow.swatches)
             }
             if field == .source, let check = editing.sourceCheck, check.state != .unchecked,
-               check.entry == editing.sourceEntry.trimmingCharacters(in: .whitespaces) {
+               check.entry == editing.sourceEntry.trimming(.whitespaces) {
                 rows.append(sourceCheckRow(check))
             }
         }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioTerminal
 
@@ -52,7 +54,7 @@ extension SettingsState {
     /// The check to start for the source being added (and now recorded as running), nil when the entry is empty, a
     /// removal, not well formed, or the one already checked.
     mutating func sourceCheckToStart() -> SourceCheck? {
-        let entry = sourceEntry.trimmingCharacters(in: .whitespaces)
+        let entry = sourceEntry.trimming(.whitespaces)
         let words = entry.split(separator: " ").map(String.init)
         guard (2...3).contains(words.count), problem(.source) == nil, sourceCheck?.entry != entry else { return nil }
         let check = SourceCheck(entry: entry, name: words[0], url: words[1], ref: words.count == 3 ? words[2] : nil)
@@ -62,7 +64,7 @@ extension SettingsState {
 
     /// Whether saving waits for the source check, with the note saying why (nil: save).
     mutating func sourceCheckHoldingSave() -> String? {
-        let entry = sourceEntry.trimmingCharacters(in: .whitespaces)
+        let entry = sourceEntry.trimming(.whitespaces)
         guard !entry.isEmpty, !entry.hasPrefix("-"), let check = sourceCheck, check.entry == entry else { return nil }
         switch check.state {
         case .checking: return "Not saved yet: checking the template source (⏎ again once it is found)"

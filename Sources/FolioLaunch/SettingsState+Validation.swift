@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioTerminal
 
@@ -19,14 +21,14 @@ extension SettingsState {
     /// The problem with `field`'s value, nil when it is acceptable (an empty entry field is acceptable: it changes
     /// nothing).
     func problem(_ field: Field, settings: Settings? = nil) -> String? {
-        let value = text(field).trimmingCharacters(in: .whitespaces)
+        let value = text(field).trimming(.whitespaces)
         switch field {
         case .authorName:
             if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "a name has no control characters" }
-            if value.isEmpty, !authorEmail.trimmingCharacters(in: .whitespaces).isEmpty { return "a name is needed with the e-mail" }
+            if value.isEmpty, !authorEmail.trimming(.whitespaces).isEmpty { return "a name is needed with the e-mail" }
             return nil
         case .authorEmail:
-            if value.isEmpty { return authorName.trimmingCharacters(in: .whitespaces).isEmpty ? nil : "an e-mail is needed with the name" }
+            if value.isEmpty { return authorName.trimming(.whitespaces).isEmpty ? nil : "an e-mail is needed with the name" }
             return Self.emailProblem(value)
         case .sync: return nil
         case .syncInterval: return value.isEmpty ? nil : Self.syncIntervalProblem(value)
@@ -57,7 +59,7 @@ extension SettingsState {
     /// (`ColorSlots.colorNames`) or `#rrggbb`; or `PART=` to remove it.
     static func colorProblem(_ value: String) -> String? {
         guard let eq = value.firstIndex(of: "=") else { return "write PART=COLOR, such as key=cyan (or PART= to remove)" }
-        let name = value[..<eq].trimmingCharacters(in: .whitespaces), color = value[value.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        let name = value[..<eq].trimming(.whitespaces), color = value[value.index(after: eq)...].trimming(.whitespaces)
         if name.isEmpty { return "the color needs a PART before '=' (the parts are listed below)" }
         if !ColorSlots.names.contains(name.lowercased()) {
             return "'\(name.shownAsText)' is not a part Folio colors (see parts below)"
@@ -80,7 +82,7 @@ extension SettingsState {
 
     /// The problem with a template source's location, nil for a URL or an existing local folder.
     static func locationProblem(_ location: String, home: String?) -> String? {
-        if let separator = location.range(of: "://") {
+        if let separator = location.firstRange(of: "://") {
             let scheme = location[..<separator.lowerBound].lowercased()
             guard ["https", "http", "ssh", "git", "file"].contains(scheme) else { return "'\(scheme)' is not a supported scheme (https, http, ssh, git, file)" }
             let rest = location[separator.upperBound...]
@@ -98,15 +100,15 @@ extension SettingsState {
     }
 
     static func folderProblem(_ path: String) -> String? {
-        var isFolder: ObjCBool = false
+        var isFolder: Bool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return "'\(path)' does not exist (a URL or a template folder)" }
-        return isFolder.boolValue ? nil : "'\(path)' is a file, not a template folder"
+        return isFolder ? nil : "'\(path)' is a file, not a template folder"
     }
 
     /// `CONTENT.TYPE=EDITOR` with an editor that is installed (when the list is known), or `CONTENT.TYPE=` to remove.
     static func associationProblem(_ value: String, editors: [String]) -> String? {
         guard let eq = value.firstIndex(of: "=") else { return "write CONTENT.TYPE=EDITOR (or CONTENT.TYPE= to remove)" }
-        let type = value[..<eq].trimmingCharacters(in: .whitespaces), editor = value[value.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        let type = value[..<eq].trimming(.whitespaces), editor = value[value.index(after: eq)...].trimming(.whitespaces)
         if type.isEmpty || !type.contains(".") || !type.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) {
             return "'\(type)' is not a content type (such as org.folio.story)"
         }

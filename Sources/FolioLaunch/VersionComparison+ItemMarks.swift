@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioCore
 
 /// How each item changed between two versions according to the editor's own item list (`folio.items/1`: identity and

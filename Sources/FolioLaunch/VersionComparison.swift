@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 
 /// How a row of a compared version changed.
@@ -133,15 +135,15 @@ public enum RowAlignment {
     /// ("  1.1 The ordinary world     16 words" → "1.1 The ordinary world — 16 words").
     public static func name(_ line: String) -> String {
         let text = line.drop { $0 == ">" || $0 == " " || $0 == "›" }
-        return text.split(separator: "  ", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
+        return text.split(separator: "  ", omittingEmptySubsequences: true).map { $0.trimming(.whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " — ")
     }
 
     /// An item row's text after its number ("  3 [x] Milk" → "[x] Milk"); the row itself for other rows.
     public static func label(_ line: String) -> String {
-        guard ViewLines.itemPath(line) != nil else { return line.trimmingCharacters(in: .whitespaces) }
+        guard ViewLines.itemPath(line) != nil else { return line.trimming(.whitespaces) }
         let scalars = Substring(line).unicodeScalars.drop { $0 == ">" || $0 == " " || $0 == "›" }.drop { ("0"..."9").contains($0) || $0 == "." }
-        return String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
+        return String(String.UnicodeScalarView(scalars)).trimming(.whitespaces)
     }
 
     /// The rows of both views in order: rows that stay side by side; between two of them, rows of the same outline

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension ViewLines {
     /// The outline position a view line shows after its cursor marker: "3" → [3], "1.2" → [1, 2]; nil for other

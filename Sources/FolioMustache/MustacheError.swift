@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An error raised while parsing or rendering a Mustache template, located by file, line and column.
 public struct MustacheError: Error, CustomStringConvertible, LocalizedError, Equatable, Sendable {

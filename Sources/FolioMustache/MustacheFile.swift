@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Renders the template file at `templateURL` with JSON data from `dataJSON`, reading partials from
 /// `partialsDirectory` (`x.mustache` for `{{>x}}`); errors name the offending file. Files are read only when they

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Parses template source (UTF-8 bytes) into a `MustacheProgram` in one pass, in time linear in the source: tags are
 /// found left to right, line and column are tracked incrementally, text nodes are ranges of the source (adjacent

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Supplies partial and parent templates by name.
 public protocol MustachePartialLoader: Sendable {

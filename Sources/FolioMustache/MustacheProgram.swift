@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A variable or section name: `.` (implicit iterator) or dot-separated keys.
 ///

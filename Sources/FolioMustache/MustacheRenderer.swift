@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// Bounds on one render, so that no template or data can make it run or grow without end.
 ///
@@ -410,7 +412,7 @@ struct MustacheRenderer: ~Copyable {
         } catch let error as MustacheError {
             throw error
         } catch {
-            throw located(at).error("cannot load partial '\(name)': \(error.localizedDescription)")
+            throw located(at).error("cannot load partial '\(name)': \(errorText(error))")
         }
         guard let source else {
             cache[name] = .some(nil)

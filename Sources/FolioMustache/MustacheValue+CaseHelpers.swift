@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 extension MustacheValue {
     /// Names a string answers as dotted-name segments (`{{name.snake_case}}`).
@@ -58,7 +60,7 @@ extension MustacheValue {
 
     private static func slug(_ s: String) -> String {
         let joined = words(of: s).joined(separator: "-")
-        let folded = joined.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+        let folded = TextFolding.folded(joined)
         var out = ""
         var lastWasDash = true
         for scalar in folded.unicodeScalars {
@@ -75,3 +77,4 @@ extension MustacheValue {
         return out
     }
 }
+

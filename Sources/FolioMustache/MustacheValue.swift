@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// A JSON-like value that templates are rendered against.
 public enum MustacheValue: Sendable {
@@ -38,23 +40,23 @@ extension MustacheValue: Equatable {
 extension MustacheValue {
     /// Parses JSON bytes (any top-level value) into a `MustacheValue`.
     public init(json: Data) throws {
-        let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+            self = try JSONDecoder().decode(DecodedJSON.self, from: json).value
+        } catch let error as MustacheError {
+            throw error
+        } catch let DecodingError.dataCorrupted(context) {
+            let underlying = context.underlyingError.map { ": \(String(describing: $0))" } ?? ""
+            throw MustacheError(file: "<json>", message: "malformed JSON: \(context.debugDescription)\(underlying)")
         } catch {
-            // Foundation's own message says only "not in the correct format"; its debug description says where.
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
-            throw MustacheError(file: "<json>", message: "malformed JSON: \(detail)")
+            throw MustacheError(file: "<json>", message: "malformed JSON: \(String(describing: error))")
         }
-        self = try MustacheValue(jsonObject: object)
     }
 
-    /// Converts a value produced by `JSONSerialization` (or plain Swift values) into a `MustacheValue`.
+    /// Converts plain Swift values (`Bool`, `Int`, `Double`, `String`, arrays and string-keyed dictionaries of them,
+    /// `MustacheValue`s) into a `MustacheValue`.
     public init(jsonObject: Any) throws {
         self = try MustacheValue.convert(jsonObject, depth: 0)
     }
-
-    private static let boolNumberType = type(of: NSNumber(value: true))
 
     private static func convert(_ any: Any, depth: Int) throws -> MustacheValue {
         if depth > 512 {
@@ -65,19 +67,6 @@ extension MustacheValue {
         if dynamicType == Int.self, let i = any as? Int { return .int(i) }
         if dynamicType == Double.self, let d = any as? Double { return .double(d) }
         if let s = any as? String { return .string(s) }
-        if any is NSNull { return .null }
-        if let number = any as? NSNumber {
-            if type(of: number) == boolNumberType { return .bool(number.boolValue) }
-            let objCType = String(cString: number.objCType)
-            switch objCType {
-            case "c", "B": return .bool(number.boolValue)
-            case "d", "f": return .double(number.doubleValue)
-            case "Q", "L", "I", "S":
-                let u = number.uint64Value
-                return u <= UInt64(Int.max) ? .int(Int(u)) : .double(number.doubleValue)
-            default: return .int(Int(truncatingIfNeeded: number.int64Value))
-            }
-        }
         if let list = any as? [Any] {
             return .array(try list.map { try convert($0, depth: depth + 1) })
         }
@@ -148,4 +137,39 @@ extension MustacheValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
     }
     /// The null value from `nil`.
     public init(nilLiteral: ()) { self = .null }
+}
+
+/// A JSON value read through `JSONDecoder` (FoundationEssentials'; `JSONSerialization` lives in the ICU-linked layer):
+/// `true`/`false` stay booleans, whole numbers that fit an `Int` are ints, other numbers doubles.
+private struct DecodedJSON: Decodable {
+    let value: MustacheValue
+
+    init(from decoder: any Decoder) throws {
+        if var list = try? decoder.unkeyedContainer() {
+            var items: [MustacheValue] = []
+            while !list.isAtEnd { items.append(try list.decode(DecodedJSON.self).value) }
+            value = .array(items)
+        } else if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            var members: [String: MustacheValue] = [:]
+            for key in object.allKeys { members[key.stringValue] = try object.decode(DecodedJSON.self, forKey: key).value }
+            value = .object(members)
+        } else {
+            value = try Self.scalar(try decoder.singleValueContainer())
+        }
+    }
+
+    private static func scalar(_ single: any SingleValueDecodingContainer) throws -> MustacheValue {
+        if single.decodeNil() { return .null }
+        if let bool = try? single.decode(Bool.self) { return .bool(bool) }
+        if let int = try? single.decode(Int.self) { return .int(int) }
+        if let double = try? single.decode(Double.self) { return .double(double) }
+        return .string(try single.decode(String.self))
+    }
+
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// Reads a file the way `folio render` must: with open/fstat/read(2), refusing anything that is not a regular file
 /// (a FIFO would block, a directory or device has no template in it) and anything larger than a cap, so a bad path
@@ -46,7 +48,7 @@ public enum RegularFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .cannotRead(errno)

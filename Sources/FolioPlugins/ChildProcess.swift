@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a finished child process left: its output channel, what it printed beside it, and how it ended.
 struct ChildResult {

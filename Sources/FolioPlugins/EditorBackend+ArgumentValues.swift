@@ -1,6 +1,8 @@
 import FolioCore
 import FolioPluginABI
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// A command's arguments as the item has them now (`folio.argument-values/1`), for a form to start from.
 public enum ArgumentValues {

@@ -1,5 +1,6 @@
 import FolioPluginABI
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One item of a version as its editor lists it (`folio.items/1`), checked by `EditorItem.parse`.
 public struct EditorItem: Sendable, Equatable {

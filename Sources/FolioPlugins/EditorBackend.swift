@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// An editor as Folio calls it, wherever its code runs: in a plugin host process (`IsolatedEditor`, the product)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why an item's history or restore cannot be made.
 public enum ItemError: Error, CustomStringConvertible, Equatable, Sendable {

@@ -1,6 +1,7 @@
 import FolioCore
 import FolioGit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The per-version item links of one document (`ItemLinks` for each commit and parent), kept in
 /// `.git/folio/item-history` so that the history of an item over a long history is read rather than recomputed.

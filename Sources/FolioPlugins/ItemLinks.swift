@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioCore
 
 /// How the items of one version relate to those of one of its parents, kept small: items unchanged and in place are

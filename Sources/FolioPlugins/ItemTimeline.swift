@@ -1,6 +1,7 @@
 import FolioCore
 import FolioGit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Follows one item back through a document's versions with the editor's `folio.items/1` lists, computing the
 /// links between versions it lacks (in one pass along first parents, oldest first, so each version is listed once)

@@ -1,7 +1,9 @@
 import FolioCore
 import FolioPluginABI
+import FolioBasics
 import FolioPluginRuntime
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A plugin library loaded into the process (`dlopen`ed once, never unloaded) and checked against its manifest.
 public final class LoadedPlugin: @unchecked Sendable {
@@ -45,7 +47,7 @@ public final class LoadedPlugin: @unchecked Sendable {
     }
 
     nonisolated(unsafe) private static var cache: [String: LoadedPlugin] = [:]
-    private static let cacheLock = NSLock()
+    private static let cacheLock = ThreadLock()
 
     /// Loads (once per process) and checks the library at `url`; throws a `PluginRefusal` naming the file.
     /// Nothing in the library runs before its ELF header is checked; only the entry function runs before its

@@ -1,6 +1,7 @@
 import FolioCore
 import FolioPluginABI
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Cursor and selection in an editor's view, items numbered from 1 (0 for none).

@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Time spent inside the plugin during one headless edit (for benchmarks: the plugin's own part).
 public struct EditTimings: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import FolioCore
 import FolioGit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One version that changed an item: what the item was before and after.
 public struct ItemChange: Sendable, Equatable, Encodable {

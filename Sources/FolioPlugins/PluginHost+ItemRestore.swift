@@ -1,6 +1,7 @@
 import FolioCore
 import FolioGit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The result of bringing one item back: the commit (nil when the item already was as in that version), its
 /// message and the editor's description.

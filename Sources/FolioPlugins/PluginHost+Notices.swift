@@ -1,6 +1,8 @@
 import FolioCore
 import FolioDisplayWidth
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// A plugin not loaded because another one on the search path has its plugin id or one of its editor ids.
 public struct PluginDuplicate: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import FolioCore
 import FolioGit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension PluginHost {
     /// `ours` (the command applied to `base`, the version the user saw) merged with `theirs` (the newest content):

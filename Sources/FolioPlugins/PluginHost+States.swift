@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension PluginHost {
     /// Every plugin found, loadable or not, in search-path order of discovery.

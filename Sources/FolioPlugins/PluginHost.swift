@@ -1,6 +1,9 @@
 import FolioCore
 import FolioPluginABI
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Dispatch
+import Glibc
 import Synchronization
 
 /// A plugin found on the search path: its manifest and files. Listing needs nothing more; code loads on first use.
@@ -31,7 +34,7 @@ public final class PluginHost: @unchecked Sendable {
     /// How plugin code runs: in a host process per plugin (default) or, for the benchmark comparison, here.
     public let isolation: PluginIsolation
 
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var loaded: [String: LoadedPlugin] = [:]
     private var isolated: [String: IsolatedPlugin] = [:]
 

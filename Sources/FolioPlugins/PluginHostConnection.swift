@@ -1,5 +1,6 @@
 import FolioPluginHost
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Why a call into a plugin host failed without an answer from the plugin.

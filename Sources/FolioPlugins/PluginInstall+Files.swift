@@ -1,5 +1,7 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// `renameat2(2)`, looked up at run time (Swift's Glibc module does not declare it).
 private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
@@ -11,7 +13,7 @@ extension PluginInstaller {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         } catch {
-            throw PluginInstallError.fileSystem("\(folder.path): cannot create the plugins folder: \(error.localizedDescription)")
+            throw PluginInstallError.fileSystem("\(folder.path): cannot create the plugins folder: \(errorText(error))")
         }
         let path = folder.appendingPathComponent(Self.flockName).path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)

@@ -1,5 +1,7 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// `plugins.links.json` in the installed-plugins folder: plugin builds under development linked with
 /// `folio plugins link DIR`. Each linked library's folder comes first on the search path, so the build replaces an
@@ -83,8 +85,8 @@ extension PluginInstaller {
         guard Self.isUsableID(id) else { throw PluginInstallError.unusableID(id) }
         func existing(_ relative: String?, _ fallback: String) -> String? {
             let url = project.appendingPathComponent(relative ?? fallback)
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue ? url.path : nil
+            var info = stat()
+            return stat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR ? url.path : nil
         }
         let link = PluginLinks.Link(id: id, project: project.path, library: library.path,
                                     templates: existing(description.templates, "templates"), samples: existing(description.samples, "samples"))

@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `plugins.lock.json` in the installed-plugins folder (`$XDG_DATA_HOME/folio/plugins`): what `folio plugins install`
 /// put there (id, version, library and the SHA-256 of its file) and which plugins the user disabled. Read with the

@@ -1,5 +1,7 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 extension PluginInstaller {
     /// Installs a package (`PluginPackage`) whole, under the installer's lock: staged entry by entry into a hidden
@@ -48,7 +50,7 @@ extension PluginInstaller {
 
     /// `message` with the staging folder's path left out (the user never sees the hidden folder).
     static func unstaged(_ message: String, staging: URL) -> String {
-        message.replacingOccurrences(of: staging.path + "/", with: "")
+        message.replacing(staging.path + "/", with: "")
     }
 
     /// Moves the checked `staging` folder into `<folder>/<id>/` (swapping with the installed version when there is one)
@@ -64,7 +66,7 @@ extension PluginInstaller {
         try moveIntoPlace(staging, final, exchange: existed)
         let installedLibrary = final.appendingPathComponent(library)
         let entry = PluginLock.Entry(id: id, version: version, library: library, sha256: hash,
-                                     installed: ISO8601DateFormatter().string(from: Date()), stamp: FileStamp.of(installedLibrary) ?? "")
+                                     installed: Timestamps.iso8601(Date()), stamp: FileStamp.of(installedLibrary) ?? "")
         lock.plugins.removeAll { $0.id == id }
         lock.plugins.append(entry)
         lock.plugins.sort { $0.id < $1.id }

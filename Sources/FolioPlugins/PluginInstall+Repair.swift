@@ -1,5 +1,7 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// What `PluginInstaller.repair` did.
 public struct PluginLockRepair: Sendable, Equatable {
@@ -63,7 +65,7 @@ extension PluginInstaller {
             return .failure(PluginRefusal(file: library.path, reason: "cannot read the library"))
         }
         return .success(PluginLock.Entry(id: id, version: version, library: library.lastPathComponent, sha256: hash,
-                                         installed: ISO8601DateFormatter().string(from: Date()), stamp: stamp))
+                                         installed: Timestamps.iso8601(Date()), stamp: stamp))
     }
 
     /// The `disabled` ids of a damaged lock when its JSON still parses and holds them as a list of strings; else none.

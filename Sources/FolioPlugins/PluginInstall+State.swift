@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One state per plugin, shown by `folio plugins list`: enabled, disabled by the user, quarantined after crashes,
 /// or changed behind Folio's back. Disabled and changed plugins are listed but never loaded; a quarantined build is

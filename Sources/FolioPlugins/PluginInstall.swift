@@ -1,6 +1,8 @@
 import FolioCore
+import FolioBasics
 import FolioDisplayWidth
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why an install, remove, disable or enable was refused; one line naming the file or plugin.
 public enum PluginInstallError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -79,8 +81,8 @@ public struct PluginInstaller: Sendable {
     static func pluginFolders(in folder: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.sorted().filter { !$0.hasPrefix(".") }.map { folder.appendingPathComponent($0) }.filter { url in
-            var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+            var isFolder: Bool = false
+            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder
         }
     }
 
@@ -145,7 +147,7 @@ public struct PluginInstaller: Sendable {
             return try PluginManifest.generate(forLibrary: library)
         } catch {
             let staged = library.deletingLastPathComponent().path + "/", given = original.deletingLastPathComponent().path + "/"
-            throw PluginInstallError.refused("\(error)".replacingOccurrences(of: staged, with: given))
+            throw PluginInstallError.refused("\(error)".replacing(staged, with: given))
         }
     }
 
@@ -153,17 +155,17 @@ public struct PluginInstaller: Sendable {
     static func naming(_ library: URL, _ report: PluginProbeReport) -> PluginProbeReport {
         var report = report
         let staged = URL(fileURLWithPath: report.library)
-        report.refusal = report.refusal?.replacingOccurrences(of: staged.deletingLastPathComponent().path + "/", with: library.deletingLastPathComponent().path + "/")
+        report.refusal = report.refusal?.replacing(staged.deletingLastPathComponent().path + "/", with: library.deletingLastPathComponent().path + "/")
         return report
     }
 
     /// The library to install from `source`: the file itself, or the only `.so` in the folder.
     static func library(in source: URL) throws -> URL {
-        var isFolder: ObjCBool = false
+        var isFolder: Bool = false
         guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isFolder) else {
             throw PluginInstallError.noLibrary(path: source.path, reason: "no such file or folder")
         }
-        guard isFolder.boolValue else {
+        guard isFolder else {
             guard source.pathExtension == "so" else { throw PluginInstallError.noLibrary(path: source.path, reason: "not a plugin library (.so) or a folder holding one") }
             return source
         }
@@ -261,7 +263,7 @@ public struct PluginInstaller: Sendable {
                 throw PluginInstallError.fileSystem("\(plugin.library.path): cannot read the library")
             }
             let entry = PluginLock.Entry(id: plugin.manifest.id, version: report.version ?? plugin.manifest.version, library: plugin.library.lastPathComponent,
-                                         sha256: hash, installed: ISO8601DateFormatter().string(from: Date()), stamp: FileStamp.of(plugin.library) ?? "")
+                                         sha256: hash, installed: Timestamps.iso8601(Date()), stamp: FileStamp.of(plugin.library) ?? "")
             lock.plugins.removeAll { $0.id == entry.id }
             lock.plugins.append(entry)
             lock.plugins.sort { $0.id < $1.id }

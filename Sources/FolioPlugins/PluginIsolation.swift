@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// How a `PluginHost` runs plugin code.

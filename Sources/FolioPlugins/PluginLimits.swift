@@ -1,7 +1,9 @@
 import FolioDisplayWidth
 import FolioPluginHost
 import FolioCore
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// What a plugin host may take: deadlines per call, memory, and the largest buffer a plugin may return.
 public struct PluginLimits: Sendable, Equatable {
@@ -81,7 +83,7 @@ public enum PluginText {
     /// One line of an editor's view: tabs become a space, other control and bidi characters their visible escapes
     /// (`TerminalText.visible`, as every screen shows untrusted text: `\e`, `\n`, `\u{9B}`).
     public static func viewLine<S: StringProtocol>(_ line: S) -> String {
-        TerminalText.visible(line.contains("\t") ? String(line).replacingOccurrences(of: "\t", with: " ") : String(line))
+        TerminalText.visible(line.contains("\t") ? String(line).replacing("\t", with: " ") : String(line))
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool { TerminalText.isControl(scalar) }

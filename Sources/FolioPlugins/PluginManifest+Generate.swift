@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension PluginManifest {
     /// The manifest of `library`, generated from the library's own descriptor: the library is loaded in a plugin host

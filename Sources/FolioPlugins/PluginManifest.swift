@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The manifest kept beside a plugin library (`libX.folio-plugin.json`): everything listing needs, without loading code.
 public struct PluginManifest: Codable, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Generated manifests of libraries found without one beside them (the bundled plugins, a `.so` dropped into a plugin

@@ -1,5 +1,7 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// What an installed plugin's folder holds: what `plugins info` shows and `plugins remove` removes with it.
 public struct PluginPackageContents: Sendable, Equatable {
@@ -60,12 +62,20 @@ public struct PluginPackageContents: Sendable, Equatable {
 
     /// Every regular file under `folder` (not following links), sorted by path.
     static func files(under folder: URL) -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
         var found: [URL] = []
-        for case let url as URL in walker {
-            var info = stat()
-            if lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { found.append(url) }
+        func walk(_ folder: URL) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+                let url = folder.appendingPathComponent(name)
+                var info = stat()
+                guard lstat(url.path, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFREG: found.append(url)
+                case S_IFDIR: walk(url)
+                default: continue
+                }
+            }
         }
+        walk(folder)
         return found.sorted { $0.path < $1.path }
     }
 }

@@ -1,6 +1,8 @@
 import FolioCore
 import FolioDisplayWidth
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// Why `plugins pack` could not make a package: the project (or file) and the problem.
 public struct PluginPackError: Error, CustomStringConvertible, Sendable, Equatable {

@@ -1,6 +1,8 @@
 import FolioCore
 import FolioDisplayWidth
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// The caps an installed package is held to.
 public struct PluginPackageLimits: Sendable, Equatable {

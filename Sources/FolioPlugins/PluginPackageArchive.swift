@@ -1,5 +1,7 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// The file form of a plugin package: an uncompressed POSIX ustar archive (readable with `tar tf`), written and read
 /// here in Swift (no archive library: the format needs a few hundred lines, and only the subset below is accepted).

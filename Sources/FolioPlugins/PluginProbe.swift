@@ -1,7 +1,8 @@
 import FolioCore
 import FolioPluginRuntime
 import FolioSwiftToolchain
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `folio plugins check FILE.so` found: what the library provides, or why it is refused.
 public struct PluginProbeReport: Codable, Sendable, Equatable {

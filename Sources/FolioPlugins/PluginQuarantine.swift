@@ -1,5 +1,7 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import Synchronization
 
 /// One crash or timeout of a plugin host.
@@ -27,7 +29,7 @@ public struct PluginBuildRecord: Codable, Sendable, Equatable {
         if let reason { return reason }
         guard let last = strikes.last else { return "no crashes recorded" }
         let what = quarantined != nil ? "quarantined after \(strikes.count) crashes or timeouts within 10 minutes" : "\(strikes.count) recent crash(es) or timeout(s)"
-        return "\(what); last: \(last.cause) in '\(last.command)' (editor '\(last.editor)') at \(ISO8601DateFormatter().string(from: last.time))"
+        return "\(what); last: \(last.cause) in '\(last.command)' (editor '\(last.editor)') at \(Timestamps.iso8601(last.time))"
     }
 }
 
@@ -69,7 +71,7 @@ public struct PluginQuarantine: Sendable {
         func record(library: URL, plugin: String) -> PluginBuildRecord {
             let moved = setAside.map { "was set aside as \($0)" } ?? "could not be set aside"
             let reason = "quarantined because the quarantine file was damaged (\(problem)) and \(moved) at "
-                + ISO8601DateFormatter().string(from: time) + "; its records are lost, so every plugin not bundled with Folio stays quarantined until enabled"
+                + Timestamps.iso8601(time) + "; its records are lost, so every plugin not bundled with Folio stays quarantined until enabled"
             return PluginBuildRecord(sha256: PluginQuarantine.hash(library) ?? "", plugin: plugin, library: library.path, strikes: [],
                                      quarantined: time, reason: reason)
         }

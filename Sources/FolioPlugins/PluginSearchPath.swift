@@ -1,5 +1,7 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// Where plugins are looked for, in order: bundled folders, `$XDG_DATA_HOME/folio/plugins`, `FOLIO_PLUGIN_PATH`.
 public struct PluginSearchPath: Sendable, Equatable {
@@ -44,14 +46,14 @@ public struct PluginSearchPath: Sendable, Equatable {
     /// (`PREFIX/bin/folio`), else the executable's own folder (the build tree, where SwiftPM puts `libFolio*.so`).
     public static func bundledFolder(beside executableFolder: URL) -> URL {
         let installed = executableFolder.deletingLastPathComponent().appendingPathComponent("lib/folio/plugins")
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: installed.path, isDirectory: &isDirectory), isDirectory.boolValue { return installed }
+        var isDirectory: Bool = false
+        if FileManager.default.fileExists(atPath: installed.path, isDirectory: &isDirectory), isDirectory { return installed }
         return executableFolder
     }
 
     /// The folder of the running executable (for `folio`, where the bundled `libFolio*.so` are built or installed).
     public static var executableFolder: URL? {
-        Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
+        Executable.url?.resolvingSymlinksInPath().deletingLastPathComponent()
     }
 }
 

@@ -1,5 +1,6 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One generated call of an editor command: valid arguments for its usage, a selection, and the size of the render
 /// made of its result.

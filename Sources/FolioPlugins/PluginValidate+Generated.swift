@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension PluginValidator {
     /// Where the `calls` test from the empty document leaves the document its first walk made: a generated sample,

@@ -1,5 +1,7 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 extension PluginValidator {
     /// Hostile documents every editor must open or refuse cleanly.
@@ -131,8 +133,8 @@ extension PluginValidator {
                 result.signal = name
                 result.details = "crashed (\(name)) while \(step)"
             } else if let line = lines.last(where: { $0.hasPrefix("result ") }), let object = Self.object(line.dropFirst(7)) {
-                result.status = object["status"] as? String == "pass" ? "pass" : "fail"
-                result.details = object["details"] as? String ?? ""
+                result.status = object["status"]?.stringValue == "pass" ? "pass" : "fail"
+                result.details = object["details"]?.stringValue ?? ""
                 plan = Self.plan(object)
             } else {
                 result.details = "exited with status \(child.status) without a result (while \(step))"
@@ -148,15 +150,15 @@ extension PluginValidator {
         return (result, plan, lines)
     }
 
-    private static func object(_ text: Substring) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+    private static func object(_ text: Substring) -> [String: JSONValue]? {
+        (try? JSONNode.parse(Data(text.utf8)))?.value.objectValue
     }
 
     /// The editors and commands from the descriptor test's result.
-    private static func plan(_ object: [String: Any]) -> ValidationPlan {
+    private static func plan(_ object: [String: JSONValue]) -> ValidationPlan {
         var plan = ValidationPlan()
-        for editor in object["editors"] as? [String] ?? [] {
-            let commands = (object["commands/\(editor)"] as? [String] ?? []).map { entry -> (id: String, usage: String) in
+        for editor in object["editors"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+            let commands = (object["commands/\(editor)"]?.arrayValue?.compactMap(\.stringValue) ?? []).map { entry -> (id: String, usage: String) in
                 let parts = entry.split(separator: "\t", maxSplits: 1).map(String.init)
                 return (parts.first ?? entry, parts.count > 1 ? parts[1] : entry)
             }
@@ -167,6 +169,6 @@ extension PluginValidator {
 
     /// `word` as one shell word (quoted when it needs to be).
     public static func shellQuoted(_ word: String) -> String {
-        word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:".contains($0) } ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:".contains($0) } ? word : "'" + word.replacing("'", with: #"'\''"#) + "'"
     }
 }

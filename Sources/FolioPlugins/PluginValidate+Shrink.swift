@@ -1,6 +1,7 @@
 import FolioCore
 import FolioPluginHost
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension PluginValidator {
     /// The most single-call runs spent shrinking one failure.

@@ -1,5 +1,7 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import Dispatch
+import Glibc
 import Synchronization
 
 /// One conformance test of `folio plugins validate` and how it ended.

@@ -1,5 +1,7 @@
 import FolioPluginHost
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 /// The protocol between Folio and its plugin host process, over one `AF_UNIX` stream socket.
 ///
@@ -138,7 +140,7 @@ struct WireChannel {
         try data.withUnsafeBytes { raw in
             var done = 0
             while done < raw.count {
-                let count = Foundation.send(fd, raw.baseAddress?.advanced(by: done), raw.count - done, Int32(MSG_NOSIGNAL))
+                let count = Glibc.send(fd, raw.baseAddress?.advanced(by: done), raw.count - done, Int32(MSG_NOSIGNAL))
                 if count > 0 { done += count; continue }
                 if count < 0 && errno == EINTR { continue }
                 if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -156,7 +158,7 @@ struct WireChannel {
         var data = Data(count: count)
         var done = 0
         while done < count {
-            let got = data.withUnsafeMutableBytes { Foundation.recv(fd, $0.baseAddress?.advanced(by: done), count - done, 0) }
+            let got = data.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress?.advanced(by: done), count - done, 0) }
             if got > 0 { done += got; continue }
             if got == 0 { throw PluginWire.WireError.closed }
             if errno == EINTR { continue }

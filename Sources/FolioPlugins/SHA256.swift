@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// SHA-256 (FIPS 180-4), to identify a plugin build by its file's content. Small and self-contained: the toolchain
 /// has no hashing module on Linux. A plugin file is hashed when the quarantine file has a record, when it is installed, and

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioGit
 
@@ -16,7 +18,7 @@ extension Document {
     /// value outside `Settings.syncIntervalRange` or not a number is `SyncError.invalidSyncInterval`.
     public func syncInterval() throws -> Double? {
         guard let text = repository.configString(Self.syncIntervalKey) else { return nil }
-        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), Settings.syncIntervalRange.contains(seconds) else {
+        guard let seconds = Double(text.trimming(.whitespaces)), Settings.syncIntervalRange.contains(seconds) else {
             throw SyncError.invalidSyncInterval(document: url.path, value: text)
         }
         return seconds

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioGit
 
@@ -115,7 +117,7 @@ extension Document {
         if ours.path == metadata.primaryFile {
             type = metadata.contentType
         } else {
-            let ext = (ours.path as NSString).pathExtension
+            let ext = PathText.pathExtension(ours.path)
             type = ext.isEmpty ? nil : ContentTypeRegistry.builtIn.type(forExtension: ext)
         }
         guard let type else { return nil }
@@ -128,11 +130,7 @@ extension Document {
         for ref in try repository.referenceNames(matching: Self.conflictRefGlob) where try repository.referenceTarget(ref) == commit {
             return ref
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let stamp = formatter.string(from: Date())
+        let stamp = Timestamps.compactUTC(Date())
         var name = Self.conflictRefPrefix + stamp
         var suffix = 2
         while try repository.referenceTarget(name) != nil {

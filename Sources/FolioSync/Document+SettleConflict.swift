@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioGit
 import FolioPlugins
@@ -87,7 +89,7 @@ extension Document {
 
     /// Item keys in the order the editor numbers them ("2" before "10", "1.2" before "1.10").
     static func keyOrder(_ a: String, _ b: String) -> Bool {
-        a.compare(b, options: [.numeric]) == .orderedAscending
+        NumericOrder.ascending(a, b)
     }
 
     /// The primary file with each conflicting item settled as chosen, checked with the editor's item list.

@@ -1,5 +1,7 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioDisplayWidth
 import FolioGit
@@ -121,12 +123,10 @@ public final class DocumentSyncLoop: Sendable {
             return !shared.started
         }
         guard first else { return }
-        let thread = Thread { [self] in
+        DetachedThread.start { [self] in
             run()
             finished.signal()
         }
-        thread.name = "folio.sync"
-        thread.start()
     }
 
     /// Looks at the remote now, whatever the interval; a pending retry delay starts over.
@@ -338,14 +338,14 @@ public final class DocumentSyncLoop: Sendable {
         default:
             text = String(describing: error).shownAsText
         }
-        let line = text.replacingOccurrences(of: "\n", with: " ")
+        let line = text.replacing("\n", with: " ")
         return line.count > 200 ? String(line.prefix(199)) + "…" : line
     }
 
     static func seconds(_ duration: Duration) -> String {
         let value = timeInterval(duration)
         if let whole = Int(exactly: value.rounded()), abs(value - value.rounded()) < 0.05 { return String(whole) }
-        return String(format: "%.1f", value)
+        return NumberText.fixed(value, digits: 1)
     }
 
     static func timeInterval(_ duration: Duration) -> TimeInterval {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioCore
 
 /// Why a kept conflict cannot be settled with the choices given; nothing was written.

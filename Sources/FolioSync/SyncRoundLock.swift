@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioCore
 
 /// The per-round `flock` on a document's `.git/folio/sync.lock`: one sync round at a time per document across

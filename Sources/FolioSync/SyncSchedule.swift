@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How a `DocumentSyncLoop` times its rounds.
 public struct SyncTimings: Sendable, Equatable {

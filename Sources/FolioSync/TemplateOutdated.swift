@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioTemplates
 
@@ -41,20 +43,21 @@ public enum TemplateOutdated {
     public static func documents(under folder: URL) -> [URL] {
         let fm = FileManager.default
         func isDocument(_ url: URL) -> Bool {
-            var isFolder: ObjCBool = false
+            var isFolder: Bool = false
             return fm.fileExists(atPath: url.appendingPathComponent(DocumentMetadata.path).path)
-                && fm.fileExists(atPath: url.appendingPathComponent(".git").path, isDirectory: &isFolder) && isFolder.boolValue
+                && fm.fileExists(atPath: url.appendingPathComponent(".git").path, isDirectory: &isFolder) && isFolder
         }
         if isDocument(folder) { return [folder] }
-        guard let walker = fm.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey], options: [],
-                                         errorHandler: { _, _ in true }) else { return [] }
         var found: [URL] = []
-        for case let url as URL in walker {
-            let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
-            guard values?.isDirectory == true, values?.isSymbolicLink != true else { continue }
-            if url.lastPathComponent == ".git" { walker.skipDescendants(); continue }
-            if isDocument(url) { found.append(url); walker.skipDescendants() }
+        // Depth first, unreadable folders skipped; `attributesOfItem` does not follow links, so a link is never a folder.
+        func walk(_ url: URL) {
+            for name in (try? fm.contentsOfDirectory(atPath: url.path)) ?? [] {
+                let child = url.appendingPathComponent(name)
+                guard (try? fm.attributesOfItem(atPath: child.path))?[.type] as? FileAttributeType == .typeDirectory, name != ".git" else { continue }
+                if isDocument(child) { found.append(child) } else { walk(child) }
+            }
         }
+        walk(folder)
         return found.sorted { $0.path < $1.path }
     }
 

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+import Glibc
 
 /// Storage written at distinct indices by concurrent workers (each index by exactly one), read after they finish.
 private final class Slots<T>: @unchecked Sendable {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioMustache
 
@@ -92,10 +94,9 @@ extension TemplateVariable {
             if let min, text.count < min { throw fail("'\(text)' is shorter than \(min) characters") }
             if let max, text.count > max { throw fail("'\(text)' is longer than \(max) characters") }
             if let pattern {
-                let regex: NSRegularExpression
-                do { regex = try NSRegularExpression(pattern: "^(?:" + pattern + ")$") } catch { throw fail("pattern '\(pattern)' is not a valid regular expression") }
-                let range = NSRange(text.startIndex..., in: text)
-                if regex.firstMatch(in: text, range: range) == nil { throw fail("'\(text)' does not match the pattern \(pattern)") }
+                let regex: Regex<AnyRegexOutput>
+                do { regex = try Regex("^(?:" + pattern + ")$") } catch { throw fail("pattern '\(pattern)' is not a valid regular expression") }
+                if (try? regex.wholeMatch(in: text)) == nil { throw fail("'\(text)' does not match the pattern \(pattern)") }
             }
             return .string(text)
         case .bool:
@@ -114,7 +115,7 @@ extension TemplateVariable {
             switch value {
             case let .number(n) where n == n.rounded() && abs(n) < 1e15: number = Int(n)
             case let .string(text):
-                guard let n = Int(text.trimmingCharacters(in: .whitespaces)) else { throw fail("'\(text)' is not a whole number") }
+                guard let n = Int(text.trimming(.whitespaces)) else { throw fail("'\(text)' is not a whole number") }
                 number = n
             default: throw fail("expected a whole number")
             }
@@ -136,7 +137,7 @@ extension TemplateVariable {
                     picked.append(text)
                 }
             case let .string(text):
-                picked = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                picked = text.split(separator: ",").map { $0.trimming(.whitespaces) }.filter { !$0.isEmpty }
             default: throw fail("expected a list of \(choiceList)")
             }
             var result: [JSONValue] = []

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 
 extension Template {
@@ -13,7 +15,7 @@ extension Template {
     static func localYear(_ date: Date) -> String {
         var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) ?? 0
         var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil else { return String(Calendar(identifier: .gregorian).component(.year, from: date)) }
+        guard localtime_r(&seconds, &parts) != nil else { return String(CivilTime(date)?.year ?? 1970) }
         return String(Int(parts.tm_year) + 1900)
     }
 }

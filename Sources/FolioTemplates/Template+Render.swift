@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioMustache
 
@@ -209,7 +211,7 @@ extension Template {
                 rendered = hit
             } else {
                 // A file name cannot hold '/', so closing tags in path segments are written `{{%2Fname}}`.
-                let source = raw.replacingOccurrences(of: "{{%2F", with: "{{/").replacingOccurrences(of: "{{%2f", with: "{{/")
+                let source = raw.replacing("{{%2F", with: "{{/").replacing("{{%2f", with: "{{/")
                 rendered = try MustacheTemplate(source, name: where_).render(context, partials: partials, options: options)
                 cache[raw] = rendered
             }
@@ -240,7 +242,7 @@ extension Template {
         if path.hasPrefix("/") || path.hasPrefix("~") { throw refuse("is absolute") }
         if path.contains("\\") { throw refuse("contains a backslash") }
         if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { throw refuse("contains a control character") }
-        let decoded = path.removingPercentEncoding ?? path
+        let decoded = PercentEncoding.decoded(path) ?? path
         for candidate in [path, decoded] {
             if candidate.hasPrefix("/") { throw refuse("is absolute") }
             if candidate.contains("\\") { throw refuse("contains a backslash") }
@@ -248,7 +250,7 @@ extension Template {
                 if segment.isEmpty { throw refuse("has an empty part") }
                 if segment == "." || segment == ".." { throw refuse("leaves the document's folder ('\(segment)')") }
                 // `.git`, `.GIT`, `.git.` and `.git ` all name the git folder on some file system.
-                let bare = segment.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+                let bare = segment.lowercased().trimming(ScalarSet(charactersIn: ". "))
                 let trimmed = trimmingTrailingDotsAndSpaces(segment.lowercased())
                 if trimmed == ".git" || bare == "git" && segment.hasPrefix(".") { throw refuse("would write into .git") }
                 if trimmed == ".folio" { throw refuse("would write into .folio (managed by Folio)") }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A template failure with its context: which source, template or file, what failed and why. Prints as one line.
 public struct TemplateError: Error, CustomStringConvertible, LocalizedError, Sendable, Equatable {

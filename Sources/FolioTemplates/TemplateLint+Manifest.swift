@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 
 /// The shape `template.json` must have: each key's JSON type, and which keys are required.
@@ -132,7 +134,7 @@ extension TemplateLinter {
                 add(.choicesMismatch, node?["choices"], "variable '\(variable.name)' of type \(variable.type.rawValue) has choices, which are never used")
             }
             if let pattern = variable.pattern {
-                if (try? NSRegularExpression(pattern: "^(?:" + pattern + ")$")) == nil {
+                if (try? Regex("^(?:" + pattern + ")$")) == nil {
                     add(.invalidPattern, node?["pattern"], "variable '\(variable.name)': pattern '\(pattern)' is not a valid regular expression")
                 } else if variable.type != .string {
                     add(.invalidPattern, node?["pattern"], "variable '\(variable.name)': a pattern applies to string variables only")

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioMustache
 
@@ -90,7 +92,7 @@ struct MeaningLint {
         }
         for file in tree.files where !file.isSymlink && !isExcluded(file.path) {
             let name = "files/" + file.path
-            let hasTags = file.data.range(of: open) != nil
+            let hasTags = file.data.firstRange(of: open) != nil
             if isCopyOnly(file.path) {
                 if hasTags {
                     add(.copyOnlyHasTags, name, "holds Mustache tags but matches copyOnly, so it is copied byte for byte with its tags unrendered; "

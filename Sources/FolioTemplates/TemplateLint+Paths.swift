@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioMustache
 
@@ -61,7 +63,7 @@ extension MeaningLint {
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
             defer { offset += segment.unicodeScalars.count + 1 }
             guard segment.contains("{{") else { continue }
-            let source = segment.replacingOccurrences(of: "{{%2F", with: "{{/").replacingOccurrences(of: "{{%2f", with: "{{/")
+            let source = String(segment.replacing("{{%2F", with: "{{/").replacing("{{%2f", with: "{{/"))
             let at = LintPlace(file: place.file, line: place.line, column: place.column + offset)
             let before = findings.count
             checkSource(source, place: at, scope: .render)

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioGit
 
@@ -34,8 +36,8 @@ public struct TemplateAuthoringTree: Sendable {
     /// `partials/` are those of the nearest folder above holding `catalog.json` or `.git`.
     public static func read(folder: URL, limits: TemplateLimits = TemplateLimits()) throws -> TemplateAuthoringTree {
         let folder = folder.standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory: Bool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory else {
             throw TemplateError(folder.path, "no such folder")
         }
         var walk = FolderSnapshot.Walk(root: folder, sourceName: folder.path, limits: limits)
@@ -103,7 +105,7 @@ public struct TemplateAuthoringTree: Sendable {
             if parent.path == root.path || parent.path.isEmpty { return nil }
             root = parent
         }
-        let relative = String(folder.path.dropFirst(root.path.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let relative = String(folder.path.dropFirst(root.path.count)).trimming(ScalarSet(charactersIn: "/"))
         let repositoryRoot = root
         return { ref in
             let repository = try readingTemplate(repositoryRoot.path) { try Repository.open(at: repositoryRoot) }

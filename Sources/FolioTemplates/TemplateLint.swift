@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioCore
 
 /// One problem `folio templates lint` found: a stable code, where, how bad, and why.

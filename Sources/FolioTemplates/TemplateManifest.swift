@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 
 /// The kind of answer a template variable takes.
@@ -119,7 +121,7 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
                 throw fail(at, "variable '\(variable.name)' of type \(variable.type.rawValue) needs choices")
             }
             if let pattern = variable.pattern {
-                do { _ = try NSRegularExpression(pattern: pattern) } catch {
+                do { _ = try Regex(pattern) } catch {
                     throw fail(at, "variable '\(variable.name)': pattern '\(pattern)' is not a valid regular expression")
                 }
             }

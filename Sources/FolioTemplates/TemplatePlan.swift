@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioCore
 
 /// One file a new document would get, as `folio new --dry-run` lists it.

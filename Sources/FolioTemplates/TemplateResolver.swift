@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Dispatch
+import Glibc
 import FolioCore
 import FolioGit
 import Synchronization
@@ -157,8 +160,8 @@ public struct TemplateResolver: Sendable {
             (repository, fetchedAt, warnings) = try mirror.update(offline: offline, progress: progress, cancel: cancel)
         } else {
             let folder = URL(fileURLWithPath: source.location).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            var isDirectory: Bool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory else {
                 throw TemplateError(source.name, "\(folder.path): no such folder")
             }
             if Self.mayHoldRepository(folder), Repository.exists(at: folder) {

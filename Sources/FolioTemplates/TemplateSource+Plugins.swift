@@ -1,5 +1,7 @@
 import FolioCore
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 
 extension TemplateSource {
     /// The name prefix of the sources that plugin packages bring: `plugin:<id>`.
@@ -40,7 +42,7 @@ extension TemplateSource {
     }
 
     private static func isFolder(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var info = stat()
+        return stat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import FolioBasics
+import Glibc
 import FolioCore
 import FolioGit
 
@@ -45,7 +47,7 @@ public struct TemplateSource: Sendable, Hashable, Codable, CustomStringConvertib
     public static func bundledFolder(environment: [String: String]) -> URL? {
         if let override = environment["FOLIO_TEMPLATES"], !override.isEmpty { return URL(fileURLWithPath: override).standardizedFileURL }
         var starts: [URL] = []
-        if let exe = Bundle.main.executableURL { starts.append(exe.resolvingSymlinksInPath()) }
+        if let exe = Executable.url { starts.append(exe.resolvingSymlinksInPath()) }
         if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { starts.append(URL(fileURLWithPath: link)) }
         for start in starts {
             if let folder = bundledFolder(forExecutable: start) { return folder }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import FolioGit
 
 /// What listing and loading templates read: a commit's tree in a git repository, or a plain folder whose last

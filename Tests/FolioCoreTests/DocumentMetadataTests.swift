@@ -20,10 +20,10 @@ final class DocumentMetadataTests: XCTestCase {
         for text in ["2026-11-29T17:39:16Z", "1970-01-01T00:00:00Z", "2000-02-29T23:59:59Z", "2026-03-01T01:02:03+05:30",
                      "1969-12-31T23:00:00-02:00", "2026-11-29T17:39:16.250Z", "2100-12-31t00:00:00z"] {
             let expected = try Date(text.uppercased(), strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: text.contains(".")))
-            XCTAssertEqual(ISO8601.parse(text), expected, text)
+            XCTAssertEqual(ISO8601Seconds.parse(text), expected, text)
         }
         for bad in ["", "2026-11-29", "2026-11-29T17:39:16", "2026-13-01T00:00:00Z", "2026-11-29T17:39:16+0530", "2026-11-29T17:39:16Zjunk", "２026-11-29T17:39:16Z"] {
-            XCTAssertNil(ISO8601.parse(bad), bad)
+            XCTAssertNil(ISO8601Seconds.parse(bad), bad)
         }
     }
 

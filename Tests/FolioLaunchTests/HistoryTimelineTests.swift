@@ -1,4 +1,5 @@
 @testable import FolioLaunch
+import FolioBasics
 import FolioTerminal
 import Foundation
 import XCTest
@@ -7,7 +8,7 @@ import XCTest
 /// and `g` move through a long list (loading what they need), and a restore asks first, then shows its result.
 final class HistoryTimelineTests: XCTestCase {
     let scene = LaunchScene.defaultScene
-    let newYork = TimeZone(identifier: "America/New_York")!
+    let newYork = ClockZone(TimeZone(identifier: "America/New_York")!)
     /// 2026-12-01 in New York, a Tuesday.
     var today: Int { HistoryDay.day(year: 2026, month: 12, day: 1) }
 
@@ -29,7 +30,7 @@ final class HistoryTimelineTests: XCTestCase {
         ]
     }
 
-    func browser(_ entries: [HistoryEntry], next: String? = nil, total: Int? = nil, width: Int = 160, height: Int = 45, zone: TimeZone? = nil) -> AppState {
+    func browser(_ entries: [HistoryEntry], next: String? = nil, total: Int? = nil, width: Int = 160, height: Int = 45, zone: ClockZone? = nil) -> AppState {
         var history = HistoryState()
         history.viewWidth = width
         history.viewHeight = height
@@ -94,7 +95,7 @@ final class HistoryTimelineTests: XCTestCase {
 
     func testGivenTheSameVersionsInUTCWhenTheListIsLaidOutThenTheLateVersionIsToday() {
         // Given the same versions, counted in UTC
-        let h = history(browser(sixVersions, zone: TimeZone(identifier: "UTC")!))
+        let h = history(browser(sixVersions, zone: .utc))
         // Then 03:30 UTC on 1 December is today, and there is no Yesterday
         XCTAssertEqual(h.rows(from: 0, room: 6, visible: h.visible), [.day(today), .entry(0), .entry(1), .entry(2), .day(today - 3), .entry(3)])
         XCTAssertEqual(HistoryDay.clock(of: h.entries[2].time!, in: h.timeline.timeZone), "03:30")
@@ -428,7 +429,7 @@ final class HistoryTimelineGoldenTests: XCTestCase {
             let id = String(format: "%02x", index) + String(repeating: "e", count: 38)
             let time = Date(timeIntervalSince1970: Double(seconds))
             let (y, m, d) = HistoryDay.civil(day)
-            let date = "\(y)-\(m)-" + (d < 10 ? "0" : "") + "\(d) " + HistoryDay.clock(of: time, in: TimeZone(identifier: "America/New_York")!)
+            let date = "\(y)-\(m)-" + (d < 10 ? "0" : "") + "\(d) " + HistoryDay.clock(of: time, in: ClockZone(TimeZone(identifier: "America/New_York")!))
             return HistoryEntry(id: id, message: index == 39 ? "Create from template checklist/groceries" : message, author: "Ada",
                                 date: date, tags: tags, time: time)
         }
@@ -438,7 +439,7 @@ final class HistoryTimelineGoldenTests: XCTestCase {
         var history = HistoryState()
         history.viewWidth = width
         history.viewHeight = height
-        history.timeline.timeZone = TimeZone(identifier: "America/New_York")!
+        history.timeline.timeZone = ClockZone(TimeZone(identifier: "America/New_York")!)
         history.timeline.today = HistoryDay.day(year: 2026, month: 12, day: 1)
         _ = history.arrived(HistoryPage(entries: versions, next: next, total: total))
         var state = AppState()
@@ -491,4 +492,9 @@ final class HistoryTimelineGoldenTests: XCTestCase {
                          "sizes/history-jump-refused-\(w)x\(h)")
         }
     }
+}
+
+extension ClockZone {
+    /// A test's fixed zone, with Foundation's time-zone rules (the test process has ICU; `folio` does not need it).
+    init(_ zone: TimeZone) { self.init(name: zone.identifier) { zone.secondsFromGMT(for: $0) } }
 }

@@ -1,4 +1,5 @@
 import XCTest
+import FolioBasics
 import FolioCore
 @testable import FolioLaunch
 @testable import FolioTerminal
@@ -10,7 +11,7 @@ final class MessagesTests: XCTestCase {
     let scene = LaunchScene.defaultScene
     let services = LaunchServices(recent: NoRecent(), templates: NoTemplates())
     let longError = "checklist rename: N must be one item, got the range 1-2: select one item with v, or put the cursor on the item to rename and press r again"
-    let utc = TimeZone(identifier: "UTC") ?? .current
+    let utc = ClockZone.utc
 
     func editorState(width: Int = 60, height: Int = 16, commands: [EditorCommand] = FakeEditor().commands()) -> AppState {
         var editor = EditorState(path: "stories/the-lighthouse", title: "The Lighthouse", contentType: "org.folio.story",
@@ -232,7 +233,7 @@ final class MessagesTests: XCTestCase {
 /// The message log as a user sees it at 60×16 and 160×45 (each golden inspected by eye before it was committed).
 final class MessageLogGoldenTests: XCTestCase {
     func testMessageLogAt60x16And160x45() {
-        let utc = TimeZone(identifier: "UTC") ?? .current
+        let utc = ClockZone.utc
         var log = MessageLog(timeZone: utc)
         let start = 1_764_612_000.0
         log.append("Created notes/groceries from checklist/groceries", at: Date(timeIntervalSince1970: start))

@@ -46,7 +46,7 @@ final class MustacheSpecTests: XCTestCase {
                     SpecCase(
                         file: file.lastPathComponent,
                         name: test["name"] as? String ?? "?",
-                        data: try MustacheValue(jsonObject: test["data"] ?? NSNull()),
+                        data: try MustacheValue(json: JSONSerialization.data(withJSONObject: test["data"] ?? NSNull(), options: [.fragmentsAllowed])),
                         template: test["template"] as? String ?? "",
                         partials: test["partials"] as? [String: String] ?? [:],
                         expected: test["expected"] as? String ?? ""))
