@@ -2,12 +2,11 @@
 import PackageDescription
 
 /// libgit2 and the libraries it uses, linked into `folio` from their static archives (all in libgit2-dev's Debian
-/// dependencies). Loading libgit2.so's chain of 13 shared libraries cost 4.5 ms at every start, more than Folio's own
-/// start-up (measured: a C program calling git_libgit2_version starts in 5.3 ms linked to the shared library, 2.3 ms
-/// to the archives; `folio --version` 12.7 → 6.4 ms). GSSAPI has no archive and stays shared. The archives come from
+/// dependencies). Loading libgit2.so's chain of 13 shared libraries at every start cost more than Folio's own start-up
+/// (figures: Benchmarks/README.md). GSSAPI has no archive and stays shared. The archives come from
 /// the same Debian packages, so a libgit2 security update needs `folio` rebuilt, as Swift's own runtime already does.
 /// `--wrap` routes libgit2's start-up parse of the CA certificates to CGitCertificates, which puts it off until the
-/// first remote operation (about 6 ms of CPU saved by every command that never connects).
+/// first remote operation (CPU saved by every command that never connects).
 let staticGit = ["-Xlinker", "--wrap=mbedtls_x509_crt_parse_file", "-Xlinker", "-Bstatic", "-Xlinker", "-lgit2", "-Xlinker", "-lmbedtls", "-Xlinker", "-lmbedx509", "-Xlinker", "-lmbedcrypto",
                  "-Xlinker", "-lhttp_parser", "-Xlinker", "-lssh2", "-Xlinker", "-lcrypto", "-Xlinker", "-lpcre2-8", "-Xlinker", "-lz",
                  "-Xlinker", "-Bdynamic", "-Xlinker", "-l:libgssapi_krb5.so.2"]
@@ -68,8 +67,7 @@ let package = Package(
         .target(name: "FolioCLI", dependencies: [
             "FolioCore", "FolioGit", "FolioMustache", "FolioTemplates", "FolioPlugins", "FolioTerminal", "FolioLaunch", "FolioSync",
         ]),
-        // The Swift runtime and FoundationEssentials linked statically (measured: `folio --help` 28 vs 49 ms median,
-        // `folio view` 58 vs 82 ms). Sound because no plugin code runs in this process: plugins run in
+        // The Swift runtime and FoundationEssentials linked statically (faster start: Benchmarks/README.md). Sound because no plugin code runs in this process: plugins run in
         // `folio-plugin-host`, which stays dynamic and shares one runtime with them. Folio's modules import
         // FoundationEssentials, never Foundation: Foundation's archive pulls in CoreFoundation and ICU with its 34 MB of
         // data. FoundationEssentials' own static dependencies are named because the modules are compiled against the
