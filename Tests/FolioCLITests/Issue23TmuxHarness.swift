@@ -1,0 +1,129 @@
+import FolioCLI
+import FolioCLITestSupport
+import Foundation
+import XCTest
+
+/// The tmux harness for issue 23's reproductions: the real `folio` (`folioExecutable`; `FOLIO_TEST_BINARY` points
+/// it at another build) in a pane of a given size, keys in with `send-keys`, screens out with `capture-pane`. The pane
+/// runs `echo SHELL-BEFORE; folio …; echo FOLIO-EXIT=$?; sleep 30`, so the shell's screen after folio can be read.
+/// Every wait polls for a condition, bounded by a generous timeout (CI runs on two busy cores); tearDown kills the
+/// test's own tmux server once (no restart follows it).
+class Issue23TmuxTestCase: XCTestCase {
+    var tmuxPath = ""
+    var socket = ""
+    var dir: TemporaryDirectory!
+    var env: [String: String] = [:]
+    var docs: URL { dir.path("docs") }
+    let main = "i23:0"
+
+    override func setUpWithError() throws {
+        guard let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("tmux is not installed (Debian package tmux)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
+        tmuxPath = path
+        socket = "folio-i23-\(getpid())-\(UUID().uuidString.prefix(8))"
+        dir = TemporaryDirectory("folio-i23")
+        env = dir.environment(["TERM": "xterm-256color"])
+        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if !socket.isEmpty { _ = try? tmux(["kill-server"]) }
+        super.tearDown()
+    }
+
+    // MARK: tmux
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> TmuxResult {
+        try runTmux(tmuxPath, socket: socket, environment: env, scratch: dir.url, arguments)
+    }
+
+    func paneCommand(_ folioArguments: [String]) -> String {
+        let quoted = ([folioExecutable.path] + folioArguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        return "echo SHELL-BEFORE; " + quoted.joined(separator: " ") + "; echo FOLIO-EXIT=$?; sleep 30"
+    }
+
+    var environmentFlags: [String] { env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] } }
+
+    /// Starts `folio ARGUMENTS` in window 0 of a `width`×`height` session.
+    func start(_ folioArguments: [String], width: Int = 100, height: Int = 30) throws {
+        let result = try tmux(["new-session", "-d", "-s", "i23", "-x", String(width), "-y", String(height), "-c", docs.path]
+                              + environmentFlags + [paneCommand(folioArguments)])
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
+    /// Starts `folio ARGUMENTS` in another window of the session; returns its target.
+    func startWindow(_ folioArguments: [String]) throws -> String {
+        let result = try tmux(["new-window", "-d", "-P", "-F", "#{window_index}", "-t", "i23", "-c", docs.path] + environmentFlags + [paneCommand(folioArguments)])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return "i23:" + result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func capture(_ target: String? = nil) -> String {
+        (try? tmux(["capture-pane", "-p", "-t", target ?? main]))?.stdout ?? ""
+    }
+
+    func keys(_ keys: String..., target: String? = nil) throws { try tmux(["send-keys", "-t", target ?? main] + keys) }
+    func type(_ text: String, target: String? = nil) throws { try tmux(["send-keys", "-t", target ?? main, "-l", text]) }
+
+    /// Polls the pane until `predicate` holds; fails with the last screen after `timeout` seconds.
+    @discardableResult
+    func waitFor(_ what: String, target: String? = nil, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line,
+                 _ predicate: (String) -> Bool) -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = ""
+        repeat {
+            screen = capture(target)
+            if predicate(screen) { return screen }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
+        return screen
+    }
+
+    @discardableResult
+    func waitFor(text: String, target: String? = nil, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line) -> String {
+        waitFor("“\(text)”", target: target, timeout: timeout, file: file, line: line) { $0.contains(text) }
+    }
+
+    /// The pane's rows, trailing blanks trimmed.
+    func rows(_ screen: String) -> [String] {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+    }
+
+    /// ^Q (twice when asked), then waits for folio to exit 0 and the alternate screen to be off.
+    func quit(target: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+        try keys("C-q", target: target)
+        let screen = waitFor("folio to exit", target: target, file: file, line: line) { $0.contains("FOLIO-EXIT=") || $0.contains("^Q again quits") }
+        if !screen.contains("FOLIO-EXIT=") { try keys("C-q", target: target) }
+        let exited = waitFor("folio to exit", target: target, file: file, line: line) { $0.contains("FOLIO-EXIT=") }
+        XCTAssertTrue(exited.contains("FOLIO-EXIT=0"), exited, file: file, line: line)
+    }
+
+    // MARK: Documents
+
+    /// `folio ARGUMENTS` run in-process, checked to succeed.
+    @discardableResult
+    func folio(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) -> RunResult {
+        let result = runFolio(arguments, environment: env, cwd: docs)
+        XCTAssertEqual(result.status, 0, "folio \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
+        return result
+    }
+
+    /// A new document `name` from `template` with its defaults.
+    func create(_ name: String, template: String, file: StaticString = #filePath, line: UInt = #line) -> URL {
+        folio(["new", name, "--template", template, "--defaults"], file: file, line: line)
+        return docs.appendingPathComponent(name)
+    }
+
+    func log(_ document: URL) -> [String] {
+        runFolio(["log", document.path], environment: env, cwd: docs).stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// What `folio view` prints for the document at `width` (the CLI's own rendering, for checking what was saved).
+    func view(_ document: URL, width: Int = 100) -> String {
+        runFolio(["view", document.path, "--width", String(width), "--height", "60"], environment: env, cwd: docs).stdout
+    }
+}
