@@ -1,0 +1,91 @@
+import FolioCLI
+import FolioCLITestSupport
+import Foundation
+import XCTest
+
+/// Issue 23's reproductions in Shapes, through the real `folio` in tmux: move and resize act on a selected range
+/// (the first shape gets the values, the others the same change), and a colour comes from the named list and shows
+/// on the shape.
+final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
+    /// A drawing with a red rect 1 at (1, 1) 4×2 and a blue ellipse 2 at (10, 3) 6×3.
+    func drawing() -> URL {
+        let document = create("drawing", template: "shapes/blank")
+        folio(["edit", document.path, "add", "rect", "1", "1", "4", "2", "red"])
+        folio(["edit", document.path, "add", "ellipse", "10", "3", "6", "3", "blue"])
+        return document
+    }
+
+    /// Fills the open form's focused field and the next one (each emptied first: a field may start with a value).
+    func fillTwoFields(_ first: String, _ second: String) throws {
+        try keys("C-u")
+        try type(first)
+        try keys("Tab", "C-u")
+        try type(second)
+    }
+
+    func testGivenBothShapesSelectedAt60x16WhenMovedThenBothMoveByTheSameOffsetInOneCommit() throws {
+        // Given both shapes selected (Home v j) at 60×16
+        let document = drawing()
+        try start(["open", document.path, "--scene", "i23-move"], width: 60, height: 16)
+        waitFor(text: "ellipse at (10, 3), 6 x 3")
+        try keys("Home", "v", "j")
+        waitFor(text: "2 selected")
+        // When `m` moves them so that the first is at (3, 2)
+        try keys("m")
+        waitFor(text: "Move shapes")
+        try fillTwoFields("3", "2")
+        try keys("Enter")
+        // Then both moved by (+2, +1), one commit, no range refused
+        let screen = waitFor("both shapes moved") { $0.contains("rect at (3, 2), 4 x 2") && $0.contains("ellipse at (12, 4), 6 x 3") }
+        XCTAssertFalse(screen.contains("must be a shape number"), screen)
+        XCTAssertTrue(log(document).first?.contains("moved shapes 1-2 by (+2, +1)") == true, "\(log(document))")
+        XCTAssertEqual(log(document).count, 4)
+        try quit()
+    }
+
+    func testGivenBothShapesSelectedWhenResizedThenBothGrowByTheSameChangeInOneCommit() throws {
+        // Given both shapes selected
+        let document = drawing()
+        try start(["open", document.path, "--scene", "i23-resize"])
+        waitFor(text: "ellipse at (10, 3), 6 x 3")
+        try keys("Home", "v", "j")
+        waitFor(text: "2 selected")
+        // When `s` resizes them so that the first is 6×3
+        try keys("s")
+        waitFor(text: "Resize shapes")
+        try fillTwoFields("6", "3")
+        try keys("Enter")
+        // Then both grew by (+2, +1)
+        let screen = waitFor("both shapes resized") { $0.contains("rect at (1, 1), 6 x 3") && $0.contains("ellipse at (10, 3), 8 x 4") }
+        XCTAssertFalse(screen.contains("must be a shape number"), screen)
+        XCTAssertTrue(log(document).first?.contains("resized shapes 1-2 by (+2, +1)") == true, "\(log(document))")
+        try quit()
+    }
+
+    func testGivenTheAddFormWhenChartreuseIsTypedAsTheColourThenANamedColourIsTakenAndShownOnTheShape() throws {
+        // Given the add form on the drawing
+        let document = drawing()
+        try start(["open", document.path, "--scene", "i23-colour"])
+        waitFor(text: "ellipse at (10, 3), 6 x 3")
+        try keys("a")
+        waitFor(text: "Add shape")
+        // When the fields are filled and "chartreuse" typed into Color
+        try keys("Tab")
+        try fillTwoFields("20", "1")
+        try keys("Tab")
+        try fillTwoFields("3", "2")
+        try keys("Tab")
+        try type("chartreuse")
+        // Then the field holds a colour from the list, never "chartreuse", and the new shape shows its colour name
+        let form = waitFor(text: "Color")
+        XCTAssertFalse(form.contains("chartreuse"), form)
+        try keys("Enter")
+        let screen = waitFor("the third shape") { $0.contains("3 ") && $0.contains("rect at (20, 1), 3 x 2") }
+        let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+        let row = rows(screen).first { $0.contains("rect at (20, 1)") } ?? ""
+        XCTAssertTrue(names.contains { row.contains($0) }, "the colour's name on the shape:\n\(screen)")
+        XCTAssertFalse(screen.contains("chartreuse"), screen)
+        XCTAssertFalse(view(document).contains("chartreuse"))
+        try quit()
+    }
+}
