@@ -88,4 +88,26 @@ final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
         XCTAssertFalse(view(document).contains("chartreuse"))
         try quit()
     }
+
+    func testGivenAShapeBeyondTheCanvasAt60x16WhenTheCursorIsOnItThenTheCanvasShowsItAndSaysWhatIsOutOfSight() throws {
+        // Given a rect at (1, 1) and an ellipse at (90, 3), far right of a 60-column canvas
+        let document = create("far", template: "shapes/blank")
+        folio(["edit", document.path, "add", "rect", "1", "1", "4", "2", "red"])
+        folio(["edit", document.path, "add", "ellipse", "90", "3", "8", "3", "blue"])
+        try start(["open", document.path, "--scene", "i23-canvas"], width: 60, height: 16)
+        waitFor(text: "ellipse at (90, 3)")
+        try keys("Home")
+        // Then the canvas says a shape is out of sight
+        waitFor(text: "1 out of sight")
+        // When the cursor moves to the far ellipse
+        try keys("j")
+        // Then the canvas shows it (its number drawn below the canvas header)
+        waitFor("the ellipse on the canvas") { screen in
+            let all = self.rows(screen)
+            guard let header = all.firstIndex(where: { $0.contains("canvas") }) else { return false }
+            // (not the status line or the key bar, which name the shape in words)
+            return all[(header + 1)...].contains { $0.contains("2") && !$0.contains("ellipse") && !$0.contains("·") && !$0.contains("Add shape") }
+        }
+        try quit()
+    }
 }
