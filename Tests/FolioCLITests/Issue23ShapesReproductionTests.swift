@@ -33,6 +33,7 @@ final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
         // When `m` moves them so that the first is at (3, 2)
         try keys("m")
         waitFor(text: "Move shapes")
+        try focusField("X")
         try fillTwoFields("3", "2")
         try keys("Enter")
         // Then both moved by (+2, +1), one commit, no range refused
@@ -53,6 +54,7 @@ final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
         // When `s` resizes them so that the first is 6×3
         try keys("s")
         waitFor(text: "Resize shapes")
+        try focusField("Width")
         try fillTwoFields("6", "3")
         try keys("Enter")
         // Then both grew by (+2, +1)
@@ -70,11 +72,11 @@ final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
         try keys("a")
         waitFor(text: "Add shape")
         // When the fields are filled and "chartreuse" typed into Color
-        try keys("Tab")
+        try focusField("X")
         try fillTwoFields("20", "1")
         try keys("Tab")
         try fillTwoFields("3", "2")
-        try keys("Tab")
+        try focusField("Color")
         try type("chartreuse")
         // Then the field holds a colour from the list, never "chartreuse", and the new shape shows its colour name
         let form = waitFor(text: "Color")

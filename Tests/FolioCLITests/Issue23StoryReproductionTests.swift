@@ -54,6 +54,7 @@ final class Issue23StoryReproductionTests: Issue23TmuxTestCase {
         try keys("m")
         let form = waitFor("the move form") { ["Move scene", "Act", "Scene", "To act", "To position"].allSatisfy($0.contains) }
         for raw in ["usage", "ACT", "TO_ACT", "TO_POS", "int+"] { XCTAssertFalse(form.contains(raw), "\(raw) shows:\n\(form)") }
+        try focusField("To act")
         try keys("C-u")
         try type("7")
         try keys("Tab", "C-u")
@@ -95,7 +96,8 @@ final class Issue23StoryReproductionTests: Issue23TmuxTestCase {
         try keys("Down", "Down")
         try keys("R")
         waitFor(text: "Rename act")
-        try keys("Tab", "C-u")
+        try focusField("Title")
+        try keys("C-u")
         try type("Act II: Trials")
         try keys("Enter")
         waitFor(text: "to 'Act II: Trials'")

@@ -91,6 +91,19 @@ class Issue23TmuxTestCase: XCTestCase {
         waitFor("“\(text)”", target: target, timeout: timeout, file: file, line: line) { $0.contains(text) }
     }
 
+    /// Moves an open form's focus with Tab, one field at a time (each move waited for), to the field labelled
+    /// `label` (a form may open on another field when some are prefilled).
+    func focusField(_ label: String, target: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+        func focused(_ screen: String) -> String { rows(screen).first { $0.contains("▸ ") } ?? "" }
+        var current = focused(capture(target))
+        for _ in 0..<10 where !current.contains("▸ \(label)") {
+            try keys("Tab", target: target)
+            let before = current
+            current = focused(waitFor("the focus to leave \(before)", target: target, file: file, line: line) { focused($0) != before })
+        }
+        XCTAssertTrue(current.contains("▸ \(label)"), current, file: file, line: line)
+    }
+
     /// The pane's rows, trailing blanks trimmed.
     func rows(_ screen: String) -> [String] {
         screen.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
