@@ -15,14 +15,6 @@ final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
         return document
     }
 
-    /// Fills the open form's focused field and the next one (each emptied first: a field may start with a value).
-    func fillTwoFields(_ first: String, _ second: String) throws {
-        try keys("C-u")
-        try type(first)
-        try keys("Tab", "C-u")
-        try type(second)
-    }
-
     func testGivenBothShapesSelectedAt60x16WhenMovedThenBothMoveByTheSameOffsetInOneCommit() throws {
         // Given both shapes selected (Home v j) at 60×16
         let document = drawing()
@@ -33,8 +25,8 @@ final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
         // When `m` moves them so that the first is at (3, 2)
         try keys("m")
         waitFor(text: "Move shapes")
-        try focusField("X")
-        try fillTwoFields("3", "2")
+        try setField("X", "3")
+        try setField("Y", "2")
         try keys("Enter")
         // Then both moved by (+2, +1), one commit, no range refused
         let screen = waitFor("both shapes moved") { $0.contains("rect at (3, 2), 4 x 2") && $0.contains("ellipse at (12, 4), 6 x 3") }
@@ -54,8 +46,8 @@ final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
         // When `s` resizes them so that the first is 6×3
         try keys("s")
         waitFor(text: "Resize shapes")
-        try focusField("Width")
-        try fillTwoFields("6", "3")
+        try setField("Width", "6")
+        try setField("Height", "3")
         try keys("Enter")
         // Then both grew by (+2, +1)
         let screen = waitFor("both shapes resized") { $0.contains("rect at (1, 1), 6 x 3") && $0.contains("ellipse at (10, 3), 8 x 4") }
@@ -72,10 +64,7 @@ final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
         try keys("a")
         waitFor(text: "Add shape")
         // When the fields are filled and "chartreuse" typed into Color
-        try focusField("X")
-        try fillTwoFields("20", "1")
-        try keys("Tab")
-        try fillTwoFields("3", "2")
+        for (label, value) in [("X", "20"), ("Y", "1"), ("Width", "3"), ("Height", "2")] { try setField(label, value) }
         try focusField("Color")
         try type("chartreuse")
         // Then the field holds a colour from the list, never "chartreuse", and the new shape shows its colour name

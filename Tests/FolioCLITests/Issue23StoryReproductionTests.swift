@@ -54,11 +54,8 @@ final class Issue23StoryReproductionTests: Issue23TmuxTestCase {
         try keys("m")
         let form = waitFor("the move form") { ["Move scene", "Act", "Scene", "To act", "To position"].allSatisfy($0.contains) }
         for raw in ["usage", "ACT", "TO_ACT", "TO_POS", "int+"] { XCTAssertFalse(form.contains(raw), "\(raw) shows:\n\(form)") }
-        try focusField("To act")
-        try keys("C-u")
-        try type("7")
-        try keys("Tab", "C-u")
-        try type("1")
+        try setField("To act", "7")
+        try setField("To position", "1")
         try keys("Enter")
         // Then the form is still open with every value, the reason on the act's field in words
         let refused = waitFor(text: "To act 7 is out of range 1…3")
@@ -70,8 +67,7 @@ final class Issue23StoryReproductionTests: Issue23TmuxTestCase {
         XCTAssertFalse(refused.contains("usage"), refused)
         XCTAssertEqual(log(document).count, 1, "nothing was run")
         // And with act 3 the scene moves there, the cursor with it
-        try keys("C-u")
-        try type("3")
+        try setField("To act", "3")
         try keys("Enter")
         waitFor("the scene moved, the cursor on it") { $0.contains("moved scene 'The inciting incident' to act 3, position 1") && $0.contains(">  3.1 The inciting incident") }
         XCTAssertEqual(log(document).count, 2, "one commit")
@@ -96,9 +92,7 @@ final class Issue23StoryReproductionTests: Issue23TmuxTestCase {
         try keys("Down", "Down")
         try keys("R")
         waitFor(text: "Rename act")
-        try focusField("Title")
-        try keys("C-u")
-        try type("Act II: Trials")
+        try setField("Title", "Act II: Trials")
         try keys("Enter")
         waitFor(text: "to 'Act II: Trials'")
         // And `D` deletes act 2 with its scenes

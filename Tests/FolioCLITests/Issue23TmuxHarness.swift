@@ -104,6 +104,31 @@ class Issue23TmuxTestCase: XCTestCase {
         XCTAssertTrue(current.contains("▸ \(label)"), current, file: file, line: line)
     }
 
+    /// Sets the form field labelled `label` to `value`: focused, emptied, typed, and typed again if the shown value is
+    /// not exactly `value` (an editor's current values may arrive just after the form opens and fill the field).
+    func setField(_ label: String, _ value: String, target: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+        try focusField(label, target: target, file: file, line: line)
+        let shown = try NSRegularExpression(pattern: "▸ " + NSRegularExpression.escapedPattern(for: label) + #"\s+"#
+                                            + NSRegularExpression.escapedPattern(for: value) + #"(\s|$)"#, options: .anchorsMatchLines)
+        func holds(_ screen: String) -> Bool { shown.firstMatch(in: screen, range: NSRange(screen.startIndex..., in: screen)) != nil }
+        for _ in 0..<3 {
+            try keys("C-u", target: target)
+            try type(value, target: target)
+            if poll(target: target, timeout: 3, holds) { return }
+        }
+        XCTFail("\(label) does not show \(value):\n\(capture(target))", file: file, line: line)
+    }
+
+    /// Whether `predicate` comes to hold on the pane within `timeout` seconds (no failure when it does not).
+    func poll(target: String? = nil, timeout: TimeInterval, _ predicate: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if predicate(capture(target)) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return false
+    }
+
     /// The pane's rows, trailing blanks trimmed.
     func rows(_ screen: String) -> [String] {
         screen.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
