@@ -55,9 +55,12 @@ final class Issue23SettingsReproductionTests: Issue23TmuxTestCase {
         // When a source at a closed loopback port is typed and the field left
         try type("team http://127.0.0.1:1/none.git")
         try keys("Tab")
-        // Then the check says it could not be read (once: no doubled name)
+        // Then the check says it could not be read (once: no doubled name), wrapped rather than cut
         let screen = waitFor(text: "could not be read")
         XCTAssertFalse(screen.contains("team: could not be read: team:"), screen)
+        let all = rows(screen)
+        let from = all.firstIndex { $0.contains("could not be read") } ?? 0, to = all.firstIndex { $0.contains("Editor for type") } ?? all.count
+        XCTAssertFalse(all[from..<max(from, to)].contains { $0.hasSuffix("…") }, "the reason is cut:\n\(screen)")
         // And ⏎ does not save it
         try keys("Enter")
         let saved = (try? String(contentsOf: settingsFile, encoding: .utf8)) ?? ""
