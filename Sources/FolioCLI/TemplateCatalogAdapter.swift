@@ -126,7 +126,10 @@ extension TemplateCatalogAdapter {
         if location == "~" || location.hasPrefix("~/"), let home = resolver.environment["HOME"] { location = home + location.dropFirst() }
         let resolved: ResolvedSource
         do { resolved = try await resolver.resolve(TemplateSource(name: name, location: location, ref: ref)) } catch {
-            throw SourceCheckFailure(url: url, why: "could not be read: " + "\(error)".split(whereSeparator: \.isNewline).joined(separator: " "))
+            // The screen names the source already: its name is not said twice ("team: could not be read: team: …").
+            let text = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
+            let why = text.hasPrefix(name + ": ") ? String(text.dropFirst(name.count + 2)) : text
+            throw SourceCheckFailure(url: url, why: "could not be read: " + why)
         }
         let count = resolved.templates.count
         guard count > 0 else { throw SourceCheckFailure(url: url, why: "holds no template (no template.json found)") }

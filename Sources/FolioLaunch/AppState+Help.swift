@@ -57,6 +57,8 @@ extension AppState {
             lines.append(.heading("Command palette (^P)"))
             lines += [HelpLine(keys: "type", text: "filter the commands"), HelpLine(keys: "↑ ↓ ^P ^N", text: "select"),
                       HelpLine(keys: "⏎", text: "run"), HelpLine(keys: "esc", text: "clear the filter, then close")]
+            lines.append(.heading("Command form (a command with several fields)"))
+            lines += Self.commandFormKeys.map { HelpLine(keys: $0.label, text: $0.help) }
             textField("Prompt (⏎ answers, esc cancels)")
         case .generic:
             lines.append(.heading("Files"))
@@ -91,6 +93,7 @@ extension AppState {
         let lines = helpLines(scene: scene)
         let section: String?
         switch screen {
+        case let .editor(editor) where editor.prompt?.isForm == true: section = "Command form"
         case let .editor(editor) where editor.prompt != nil: section = "Prompt"
         case let .editor(editor) where editor.paletteOpen: section = "Command palette"
         case .launch where filter != nil: section = "While filtering"
@@ -106,7 +109,20 @@ extension AppState {
         ("PgUp PgDn", "a page up / down"),
         ("Home End", "first / last item"),
         ("v", "start or end a selection (commands act on it)"),
+        ("⇧ arrows", "pan the view; the cursor brings it back"),
         ("esc", "cancel the prompt, palette or selection (never closes)"),
+    ]
+
+    /// A command form's keys (`promptKey` in CommandForm+Keys.swift handles them; the text keys are the prompt's).
+    static let commandFormKeys: [(label: String, help: String)] = [
+        ("↓ Tab", "next field (checks this one)"),
+        ("↑ ⇧Tab", "previous field"),
+        ("⏎", "check it; the next empty field, or run"),
+        ("←", "previous choice (a field with choices)"),
+        ("→ ␣", "next choice"),
+        ("letter", "the choice starting with that letter"),
+        ("^O", "edit a long text field in $VISUAL / $EDITOR"),
+        ("esc", "cancel (once values were typed: esc again)"),
     ]
 
     /// The history browser's keys (its key handling lives with the history screen).

@@ -109,6 +109,11 @@ extension AppState {
         case let .template(template):
             var answers = values
             answers.removeValue(forKey: "destination")
+            // A default the template computes ("{{folder_name.title_case}}") was never shown: a field that opened empty
+            // and is still empty leaves it to the template. An emptied field that showed a value stays an empty answer.
+            for field in form.fields where field.initial.isEmpty && field.value.isEmpty && field.declaration?.default != nil {
+                answers.removeValue(forKey: field.name)
+            }
             return .instantiate(templateID: template.id, answers: answers, destination: values["destination"] ?? template.id)
         case .open: return .open(path: values["path"] ?? "")
         case let .tag(commitID): return .tag(commitID: commitID, name: values["tag"] ?? "")

@@ -345,7 +345,7 @@ extension AppState {
                 if field.text != before { settings.problems[settings.focus] = nil }
             }
         }
-        settings.scroll = Screens.settingsScroll(settings, height: rows)
+        settings.scroll = Screens.settingsScroll(settings, height: rows, width: columns)
         screen = .settings(settings)
     }
 

@@ -113,16 +113,31 @@ public struct FormState: Equatable, Sendable {
 
     /// The validation message for `field`, nil when its value is acceptable.
     static func validate(_ field: Field) -> String? {
-        if field.required, field.value.trimming(.whitespaces).isEmpty { return "\(field.label) is required: it cannot be left empty" }
-        if let declaration = field.declaration { return declaration.problem(withAnswer: field.value) }
+        let empty = field.value.trimming(.whitespaces).isEmpty
+        // An emptied field is an empty answer (the default is not used behind it): refused when the template needs at
+        // least one character. A computed default never shown (opened empty, still empty) is the template's to fill.
+        let needsText = (field.declaration?.min ?? 0) > 0 && !(field.initial.isEmpty && field.declaration?.default != nil)
+        if empty, field.required || needsText { return "\(field.label) is required: it cannot be left empty" }
+        if let declaration = field.declaration { return declaration.problem(withAnswer: field.value).map { worded($0, declaration) } }
         if !field.choices.isEmpty, !field.choices.contains(field.value) { return "choose one of: \(field.choices.joined(separator: ", "))" }
         if let pattern = field.pattern, !field.value.isEmpty {
             guard let regex = try? Regex("^(?:\(pattern))$") else { return "the template's pattern '\(pattern)' is invalid" }
             if (try? regex.wholeMatch(in: field.value)) == nil {
-                return "must match \(pattern)"
+                return "'\(field.value)' is not accepted: \(field.label) \(notThePattern)"
             }
         }
         return nil
+    }
+
+    static let notThePattern = "is not in the form this template asks for"
+
+    /// A template's refusal in words: a pattern mismatch says what the template's help says (or that the value is
+    /// not in the form asked for), never the regular expression.
+    static func worded(_ problem: String, _ variable: FolioTemplates.TemplateVariable) -> String {
+        guard let pattern = variable.pattern, problem.hasSuffix("does not match the pattern \(pattern)") else { return problem }
+        let value = problem.dropLast("does not match the pattern \(pattern)".count).trimming(.whitespaces)
+        let why = variable.help?.trimming(.whitespaces) ?? ""
+        return "\(value) is not accepted: " + (why.isEmpty ? "\(variable.question) \(notThePattern)" : why)
     }
 }
 

@@ -16,6 +16,8 @@ extension Screens {
         case swatches([String])
         /// How the check of the source being added went (nil: still checking).
         case sourceCheck(String, failed: Bool?)
+        /// A further row of the wrapped problem or check above it (failed: in the error colour).
+        case continued(String, failed: Bool?)
     }
 
     /// The label column of the settings fields.
@@ -24,11 +26,20 @@ extension Screens {
     static func settingsFieldWidth(columns: Int) -> Int { max(1, columns - settingsLabelWidth - 5) }
 
     /// The rows of the editable fields (each followed by its problem when it has one) and the screen's note.
-    static func settingsFieldRows(_ editing: SettingsState) -> [SettingsRow] {
+    /// A problem or a source check wraps to the screen's `width` (up to three rows), never cut short.
+    static func settingsFieldRows(_ editing: SettingsState, width: Int = Int.max / 2) -> [SettingsRow] {
         var rows: [SettingsRow] = []
+        // The text wrapped to the room after "   ✗ ": its first row as `first`, the others as continued rows.
+        func wrapping(_ text: String, failed: Bool?, first: (String) -> SettingsRow) -> [SettingsRow] {
+            let lines = DisplayWidth.wrap(text, width: max(8, width - 7))
+            guard let head = lines.first else { return [first(text)] }
+            var tail = Array(lines.dropFirst().prefix(2))
+            if lines.count > 3, let last = tail.popLast() { tail.append(last + " …") }
+            return [first(head)] + tail.map { .continued($0, failed: failed) }
+        }
         for field in SettingsState.Field.allCases {
             rows.append(.field(field))
-            if let problem = editing.problems[field] { rows.append(.problem(field, problem)) }
+            if let problem = editing.problems[field] { rows += wrapping(problem, failed: true) { .problem(field, $0) } }
             if field == .sync { rows += durabilityHelp.map(SettingsRow.help) }
             if field == .color, editing.focus == .color || editing.problems[.color] != nil {
                 rows += wrapped(ColorSlots.names, width: 48).enumerated().map { .help(($0.offset == 0 ? "parts: " : "       ") + $0.element) }
@@ -36,7 +47,9 @@ extension Screens {
             }
             if field == .source, let check = editing.sourceCheck, check.state != .unchecked,
                check.entry == editing.sourceEntry.trimming(.whitespaces) {
-                rows.append(sourceCheckRow(check))
+                if case let .sourceCheck(text, failed) = sourceCheckRow(check) {
+                    rows += wrapping(text, failed: failed) { .sourceCheck($0, failed: failed) }
+                }
             }
         }
         if let message = editing.message { rows.append(.note(message)) }
@@ -78,8 +91,8 @@ extension Screens {
     static func settingsRows(height: Int) -> Int { max(1, height - 3) }
 
     /// The first row shown: the stored scroll, moved just enough to show the focused field and its problem.
-    static func settingsScroll(_ editing: SettingsState, height: Int) -> Int {
-        let rows = settingsFieldRows(editing)
+    static func settingsScroll(_ editing: SettingsState, height: Int, width: Int = Int.max / 2) -> Int {
+        let rows = settingsFieldRows(editing, width: width)
         let room = settingsRows(height: height)
         guard let at = rows.firstIndex(of: .field(editing.focus)) else { return 0 }
         let last = rows.indices.contains(at + 1) && { if case .problem = rows[at + 1] { return true } else { return false } }() ? at + 1 : at
@@ -97,7 +110,7 @@ extension Screens {
         guard width > 0, height > 0 else { return grid }
         var rows: [SettingsRow] = []
         if let editing {
-            rows = settingsFieldRows(editing) + [.blank]
+            rows = settingsFieldRows(editing, width: width) + [.blank]
         } else {
             rows += [.section("Author"), .item("name", settings.author?.name ?? "(not set)", failed: false),
                      .item("email", settings.author?.email ?? "(not set)", failed: false), .blank,
@@ -120,7 +133,7 @@ extension Screens {
         rows += settings.editorAssociations.sorted(by: { $0.key < $1.key }).map { .item($0.key, $0.value, failed: false) }
 
         let room = settingsRows(height: height)
-        let scroll = editing.map { settingsScroll($0, height: height) } ?? 0
+        let scroll = editing.map { settingsScroll($0, height: height, width: width) } ?? 0
         let more = (scroll > 0 ? " ↑" : "") + (rows.count - scroll > room ? " ↓" : "")
         chrome(&grid, title: "Settings" + (more.isEmpty ? "" : " ·" + more + " more"), right: path,
                hints: editing == nil ? "edit the file shown above · esc back" : "↑↓ field · type to edit · ⏎ save · esc back · F1 help")
@@ -163,6 +176,9 @@ extension Screens {
         case let .sourceCheck(text, failed):
             let mark = failed == nil ? "… " : failed == true ? "✗ " : "✓ "
             grid.put(mark + text, x: 3, y: y, style: failed == true ? theme.error : failed == false ? theme.success : CellStyle(dim: true),
+                     maxWidth: max(0, width - 4))
+        case let .continued(text, failed):
+            grid.put("  " + text, x: 3, y: y, style: failed == true ? theme.error : failed == false ? theme.success : CellStyle(dim: true),
                      maxWidth: max(0, width - 4))
         case let .item(key, value, failed):
             grid.put("   " + DisplayWidth.pad(key, to: settingsLabelWidth), x: 0, y: y, style: theme.subtitle)

@@ -166,7 +166,8 @@ public enum Screens {
         var top = 2
         if case let .template(template) = state.purpose, !template.summary.isEmpty, height >= 12 { top = 4 }
         let bottom = max(top, height - 1)
-        let heights = state.fields.map { $0.message == nil && !FormState.isDestination($0) ? 1 : 2 }  // a destination shows where it resolves
+        // A destination shows where it resolves; a message wraps under its field (at most three rows).
+        let heights = state.fields.map { 1 + ($0.message.map { fieldMessageLines($0, width: width).count } ?? (FormState.isDestination($0) ? 1 : 0)) }
         let spaced = heights.reduce(0, +) + heights.count <= bottom - top
         let step = spaced ? 1 : 0
         var scroll = min(max(0, state.scroll), max(0, state.fields.count - 1))
@@ -181,6 +182,15 @@ public enum Screens {
             y += heights[index] + step
         }
         return FormLayout(labelWidth: labelWidth, valueX: valueX, valueWidth: max(1, width - valueX - 2), top: top, scroll: scroll, rows: rows, spaced: spaced)
+    }
+
+    /// A form field's message as it is drawn under the field: "✗ " and the text wrapped to the form's width, at most
+    /// three rows (the last one marked with "…" when more would follow).
+    static func fieldMessageLines(_ message: String, width: Int) -> [String] {
+        let wrapped = DisplayWidth.wrap(message, width: max(8, width - 6))
+        var lines = Array(wrapped.prefix(3))
+        if wrapped.count > 3, let last = lines.popLast() { lines.append(last + " …") }
+        return lines.enumerated().map { $0.offset == 0 ? "✗ " + $0.element : "  " + $0.element }
     }
 
     /// The picker's list: the whole width below 70 columns, else two fifths (at least 34 cells, so names stay apart).
@@ -215,7 +225,9 @@ public enum Screens {
                 grid.put(DisplayWidth.pad(text, to: layout.valueWidth), x: layout.valueX, y: y)
             }
             if let message = field.message {
-                grid.put("✗ " + message, x: 3, y: y + 1, style: theme.error, maxWidth: max(0, width - 4))
+                for (offset, line) in fieldMessageLines(message, width: width).enumerated() {
+                    grid.put(line, x: 3, y: y + 1 + offset, style: theme.error, maxWidth: max(0, width - 4))
+                }
             } else if FormState.isDestination(field) {
                 drawResolvedDestination(field, folder: currentFolder, home: home, x: layout.valueX, y: y + 1, into: &grid)
             }

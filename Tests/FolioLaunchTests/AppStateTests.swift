@@ -78,7 +78,7 @@ final class AppStateTests: XCTestCase {
         XCTAssertEqual(effects, [])
         guard case let .form(form) = state.screen else { return XCTFail("expected the form") }
         XCTAssertEqual(form.focus, 2)
-        XCTAssertEqual(form.fields[2].message, "must match [0-9]{4}")
+        XCTAssertEqual(form.fields[2].message, "'19x4' is not accepted: Year is not in the form this template asks for", "in words, no pattern")
     }
 
     func testFormWithNoFieldsCreatesOnEnter() {

@@ -120,8 +120,12 @@ public var productsDirectory: URL {
     return url
 }
 
-/// The built `folio` executable.
-public var folioExecutable: URL { productsDirectory.appendingPathComponent("folio") }
+/// The built `folio` executable; `FOLIO_TEST_BINARY` names another build's (to check that a tmux test fails on an
+/// older commit: its plugins and templates are found beside that binary).
+public var folioExecutable: URL {
+    if let other = ProcessInfo.processInfo.environment["FOLIO_TEST_BINARY"], !other.isEmpty { return URL(fileURLWithPath: other) }
+    return productsDirectory.appendingPathComponent("folio")
+}
 
 /// The repository's root folder (from this file's location).
 public var repositoryRoot: URL {
