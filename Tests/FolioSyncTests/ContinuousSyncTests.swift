@@ -114,7 +114,8 @@ final class ContinuousSyncTests: XCTestCase {
         try a.push(options: TransferOptions(environment: ws.env))
         // Then the second clone has it within a poll or two, with nothing left to push
         XCTAssertTrue(try eventually(5) { try b.head().id == a.head().id }, "the change never arrived")
-        XCTAssertEqual(ws.text(b, "document.txt"), "one\ntwo\n")
+        // (The branch moves first and the work tree follows within the same change: wait for the file too.)
+        XCTAssertTrue(eventually(5) { ws.text(b, "document.txt") == "one\ntwo\n" }, ws.text(b, "document.txt") ?? "no file")
         XCTAssertTrue(eventually(2) { sync.state.phase == .synced && sync.state.behind == 0 })
         try ws.assertClean(b.url)
     }
