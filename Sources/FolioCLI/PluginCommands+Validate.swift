@@ -18,6 +18,7 @@ func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         io.line("\(test.passed ? "pass" : "FAIL") \(test.name)")
         guard !test.passed else { return }
         io.line("  \(test.details)")
+        if test.name.hasPrefix("samples/") { io.line("  hint: give a sample the editor accepts with --document FILE") }
         for input in test.inputs { io.line("  input: \(input)") }
         if let rerun = test.rerun { io.line("  rerun: \(rerun)") }
     }

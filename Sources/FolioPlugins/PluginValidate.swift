@@ -102,7 +102,7 @@ public struct PluginValidator: Sendable {
             for index in results.indices where first[index].kind == "sample" && !results[index].passed {
                 let editor = first[index].editor ?? ""
                 refused.insert(editor)
-                results[index].details += "; the round-trip, render, command, extension and buffer tests of '\(editor)' need a sample it accepts (--document FILE)"
+                results[index].details += "; the round-trip, render, command, extension and buffer tests of '\(editor)' need a sample document it accepts"
             }
             let rest = planned.filter { $0.kind != "document" && $0.kind != "sample" && !refused.contains($0.editor ?? "") }
             report.tests += results + runAll(rest, progress: progress)
