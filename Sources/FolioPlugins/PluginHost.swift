@@ -109,18 +109,16 @@ public final class PluginHost: @unchecked Sendable {
         guard let names = try? fm.contentsOfDirectory(atPath: folder.url.path) else { return [] }
         let libraries = names.sorted().filter { $0.hasSuffix(".so") && (!folder.bundled || $0.hasPrefix("libFolio")) }
         // Libraries without a manifest beside them are described in plugin host processes, at the same time.
-        let found = Mutex<[String: Result<(PluginManifest, URL), any Error>]>([:])
         let generated = libraries.filter { !fm.fileExists(atPath: ManifestLocator.besideManifest(for: folder.url.appendingPathComponent($0)).path) }
-        DispatchQueue.concurrentPerform(iterations: generated.count) { index in
-            let name = generated[index]
-            let result = Result { try manifests.manifest(for: folder.url.appendingPathComponent(name)) }
-            found.withLock { $0[name] = result }
+        let described = parallelMap(generated.count) { index in
+            Result { try manifests.manifest(for: folder.url.appendingPathComponent(generated[index])) }
         }
+        let found = Dictionary(uniqueKeysWithValues: zip(generated, described))
         var result: [DiscoveredPlugin] = []
         var claimedManifests: Set<String> = []
         for name in libraries {
             let library = folder.url.appendingPathComponent(name)
-            let generated = found.withLock { $0[name] }
+            let generated = found[name]
             if generated == nil { claimedManifests.insert(ManifestLocator.besideManifest(for: library).lastPathComponent) }
             do {
                 try PluginFileChecks.checkPermissions(library)
