@@ -6,6 +6,7 @@ import FolioGit
 import FolioLaunch
 import FolioPlugins
 import FolioSync
+import Synchronization
 
 /// An open document for the editor host: the plugin's view and commands, the status line's latest commit, the history
 /// browser's pages and diffs, and every command as one commit.
@@ -33,7 +34,8 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     /// Versions the history browser's preview drew lately.
     let drawnVersions = DrawnVersions()
 
-    private let lock = ThreadLock()
+    /// Held around every use of `document` and the state below (`locked`).
+    private let lock = Mutex(())
     private var openedHead: String?
     private var opened: (any EditorDocumentHandle)?
     private var openError: String?
@@ -92,8 +94,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     var sharing: (any DocumentSharing)? { sharingAdapter }
 
     func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock(); defer { lock.unlock() }
-        return try body()
+        try lock.withLock { _ in try body() }
     }
 
     func latestCommit() -> (id: String, message: String) {

@@ -1,5 +1,6 @@
 import FolioPluginABI
 import Foundation
+import Synchronization
 
 /// Turns a `FolioPlugin` into the C descriptor that `folio_plugin_entry` returns.
 ///
@@ -12,17 +13,18 @@ import Foundation
 public enum FolioPluginExport {
     /// The plugin's descriptor, built on the first call and kept for the life of the process.
     public static func descriptor(_ makePlugin: () -> FolioPlugin) -> UnsafeRawPointer? {
-        exportLock.lock()
-        defer { exportLock.unlock() }
-        if let exported { return UnsafeRawPointer(exported.descriptor) }
-        let state = ExportState(makePlugin())
-        exported = state
+        let state = exported.withLock { exported in
+            if let exported { return exported }
+            let state = ExportState(makePlugin())
+            exported = state
+            return state
+        }
         return UnsafeRawPointer(state.descriptor)
     }
 }
 
-nonisolated(unsafe) private var exported: ExportState?
-private let exportLock = NSLock()
+/// The descriptor's state, made by the first `descriptor` call.
+private let exported = Mutex<ExportState?>(nil)
 
 /// Everything the descriptor points at. Allocated once and never freed: the library is never unloaded.
 private final class ExportState: @unchecked Sendable {
@@ -45,7 +47,7 @@ private final class ExportState: @unchecked Sendable {
 }
 
 private func editor(at pointer: UnsafePointer<folio_editor>?) -> ErasedEditor? {
-    guard let pointer, let exported else { return nil }
+    guard let pointer, let exported = exported.withLock({ $0 }) else { return nil }
     let index = Int(bitPattern: pointer.pointee.context) - 1
     return index >= 0 && index < exported.editors.count ? exported.editors[index] : nil
 }
