@@ -14,6 +14,11 @@ import Synchronization
 /// `Document` is not thread-safe, and the run loop renders while commands run in tasks, so every use of it goes
 /// through `lock`. The plugin's parsed document is kept per head, and the last rendered view per (head, size,
 /// cursor, selection, scroll), so an idle frame costs no plugin call and a cursor move costs one render.
+///
+/// `@unchecked Sendable` is safe: the `var`s below and `document` are used only inside `locked` (a `Mutex<()>`
+/// held around them), and `sharingAdapter` is set once in `init` before the session is shared. The state is not
+/// inside the `Mutex` itself because the non-Sendable `Document` and the caches are used from 15 `locked` blocks
+/// in 7 files that also call into it; moving them into a `Mutex<State>` is a later, larger change.
 final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     let document: Document
     let host: PluginHost

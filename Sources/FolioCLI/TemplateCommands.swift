@@ -331,20 +331,23 @@ func removeSource(_ name: String, _ io: CommandIO) throws -> Int32 {
 // MARK: new
 
 /// Reads prompt answers: line by line from the terminal, or from the captured standard input in tests.
-final class PromptReader: @unchecked Sendable {
+final class PromptReader: Sendable {
     private let io: CommandIO
-    private var buffered: [String]?
+    /// The captured standard input's lines not read yet (nil until the first read).
+    private let buffered = Mutex<[String]?>(nil)
     init(io: CommandIO) { self.io = io }
 
     func readLine() throws -> String? {
         if isatty(STDIN_FILENO) == 1 { return Swift.readLine(strippingNewline: true) }
-        if buffered == nil {
-            buffered = String(decoding: try io.readStandardInput(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return try buffered.withLock { buffered in
+            if buffered == nil {
+                buffered = String(decoding: try io.readStandardInput(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            }
+            guard var lines = buffered, !lines.isEmpty else { return nil }
+            let line = lines.removeFirst()
+            buffered = lines
+            return line
         }
-        guard var lines = buffered, !lines.isEmpty else { return nil }
-        let line = lines.removeFirst()
-        buffered = lines
-        return line
     }
 }
 

@@ -27,6 +27,8 @@ public enum FolioPluginExport {
 private let exported = Mutex<ExportState?>(nil)
 
 /// Everything the descriptor points at. Allocated once and never freed: the library is never unloaded.
+/// `@unchecked Sendable` is safe: both properties are set in `init` and never changed (the descriptor's memory is written
+/// only there, before `exported` publishes it), and the editors are called one at a time (the ABI's threading rule).
 private final class ExportState: @unchecked Sendable {
     let editors: [ErasedEditor]
     let descriptor: UnsafeMutablePointer<folio_plugin_descriptor>
@@ -209,12 +211,15 @@ private let kitExtension: @convention(c) (UnsafePointer<folio_editor>?, UnsafePo
     }
 }
 
+// The extension tables: `nonisolated(unsafe)` is safe for each because it is initialized once (a lazy global, which
+// Swift initializes exactly once, thread-safely) and only read afterwards, by the host through the returned pointer.
 nonisolated(unsafe) private let semanticDiffTable: UnsafeMutablePointer<folio_semantic_diff_v1> = {
     let table = UnsafeMutablePointer<folio_semantic_diff_v1>.allocate(capacity: 1)
     table.initialize(to: folio_semantic_diff_v1(struct_size: UInt32(MemoryLayout<folio_semantic_diff_v1>.size), reserved: 0, diff: kitDiff))
     return table
 }()
 
+// Escape hatch: as `semanticDiffTable` (initialized once, then only read).
 nonisolated(unsafe) private let semanticMergeTable: UnsafeMutablePointer<folio_semantic_merge_v1> = {
     let table = UnsafeMutablePointer<folio_semantic_merge_v1>.allocate(capacity: 1)
     table.initialize(to: folio_semantic_merge_v1(struct_size: UInt32(MemoryLayout<folio_semantic_merge_v1>.size), reserved: 0, merge: kitMerge))
@@ -322,6 +327,8 @@ private func decodeArguments(_ json: UnsafePointer<CChar>?) throws -> [String] {
 // MARK: - Type erasure
 
 /// An editor with its document type erased, so the C glue can hold editors of any type.
+/// `@unchecked Sendable` is safe: its closures hold the plugin's editor, which the host calls one call at a time from
+/// one thread (docs/PLUGINS.md, "Threading"), and nothing here is changed after `init`.
 private struct ErasedEditor: @unchecked Sendable {
     let spec: EditorSpec
     let extensions: Set<String>
