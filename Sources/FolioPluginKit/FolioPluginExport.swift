@@ -27,11 +27,18 @@ public enum FolioPluginExport {
 private let exported = Mutex<ExportState?>(nil)
 
 /// Everything the descriptor points at. Allocated once and never freed: the library is never unloaded.
-/// `@unchecked Sendable` is safe: both properties are set in `init` and never changed (the descriptor's memory is written
-/// only there, before `exported` publishes it), and the editors are called one at a time (the ABI's threading rule).
+/// `@unchecked Sendable` is safe: every property is set in `init` and never changed (the descriptor's and the tables'
+/// memory is written only there, before `exported` publishes it), and the editors are called one at a time (the ABI's threading rule).
 private final class ExportState: @unchecked Sendable {
     let editors: [ErasedEditor]
     let descriptor: UnsafeMutablePointer<folio_plugin_descriptor>
+    /// The extensions' function tables, shared by every editor that declares the extension.
+    let extensionTables = (
+        semanticDiff: permanent(folio_semantic_diff_v1(struct_size: UInt32(MemoryLayout<folio_semantic_diff_v1>.size), reserved: 0, diff: kitDiff)),
+        semanticMerge: permanent(folio_semantic_merge_v1(struct_size: UInt32(MemoryLayout<folio_semantic_merge_v1>.size), reserved: 0, merge: kitMerge)),
+        items: permanent(folio_items_v1(struct_size: UInt32(MemoryLayout<folio_items_v1>.size), reserved: 0, list: kitListItems, take: kitTakeItems)),
+        argumentValues: permanent(folio_argument_values_v1(struct_size: UInt32(MemoryLayout<folio_argument_values_v1>.size), reserved: 0,
+                                                           values: kitArgumentValues)))
 
     init(_ plugin: FolioPlugin) {
         editors = plugin.editors.map { ErasedEditor($0) }
@@ -52,6 +59,13 @@ private func editor(at pointer: UnsafePointer<folio_editor>?) -> ErasedEditor? {
     guard let pointer, let exported = exported.withLock({ $0 }) else { return nil }
     let index = Int(bitPattern: pointer.pointee.context) - 1
     return index >= 0 && index < exported.editors.count ? exported.editors[index] : nil
+}
+
+/// `value` in memory that is never freed (the library is never unloaded).
+private func permanent<T>(_ value: T) -> UnsafeMutablePointer<T> {
+    let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+    pointer.initialize(to: value)
+    return pointer
 }
 
 private func permanent(_ text: String) -> UnsafePointer<CChar>? {
@@ -202,29 +216,15 @@ private let kitExtension: @convention(c) (UnsafePointer<folio_editor>?, UnsafePo
     guard let editor = editor(at: editorPointer), let id else { return nil }
     let name = String(cString: id)
     guard editor.extensions.contains(name) else { return nil }
+    guard let tables = exported.withLock({ $0 })?.extensionTables else { return nil }
     switch name {
-    case FolioExtension.semanticDiff: return UnsafeRawPointer(semanticDiffTable)
-    case FolioExtension.semanticMerge: return UnsafeRawPointer(semanticMergeTable)
-    case FolioExtension.items: return UnsafeRawPointer(itemsTable)
-    case FolioExtension.argumentValues: return UnsafeRawPointer(argumentValuesTable)
+    case FolioExtension.semanticDiff: return UnsafeRawPointer(tables.semanticDiff)
+    case FolioExtension.semanticMerge: return UnsafeRawPointer(tables.semanticMerge)
+    case FolioExtension.items: return UnsafeRawPointer(tables.items)
+    case FolioExtension.argumentValues: return UnsafeRawPointer(tables.argumentValues)
     default: return nil
     }
 }
-
-// The extension tables: `nonisolated(unsafe)` is safe for each because it is initialized once (a lazy global, which
-// Swift initializes exactly once, thread-safely) and only read afterwards, by the host through the returned pointer.
-nonisolated(unsafe) private let semanticDiffTable: UnsafeMutablePointer<folio_semantic_diff_v1> = {
-    let table = UnsafeMutablePointer<folio_semantic_diff_v1>.allocate(capacity: 1)
-    table.initialize(to: folio_semantic_diff_v1(struct_size: UInt32(MemoryLayout<folio_semantic_diff_v1>.size), reserved: 0, diff: kitDiff))
-    return table
-}()
-
-// Escape hatch: as `semanticDiffTable` (initialized once, then only read).
-nonisolated(unsafe) private let semanticMergeTable: UnsafeMutablePointer<folio_semantic_merge_v1> = {
-    let table = UnsafeMutablePointer<folio_semantic_merge_v1>.allocate(capacity: 1)
-    table.initialize(to: folio_semantic_merge_v1(struct_size: UInt32(MemoryLayout<folio_semantic_merge_v1>.size), reserved: 0, merge: kitMerge))
-    return table
-}()
 
 private let kitDiff: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, old, oldSize, new, newSize, out, error in
     guarded(error) {
@@ -246,14 +246,6 @@ private let kitMerge: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointe
         }
     }
 }
-
-// Escape hatch: a pointer is not Sendable, but this table is written once (lazily, by the runtime's one-time
-// initializer) and only read afterwards, by the host through the ABI, as the other extension tables above.
-nonisolated(unsafe) private let itemsTable: UnsafeMutablePointer<folio_items_v1> = {
-    let table = UnsafeMutablePointer<folio_items_v1>.allocate(capacity: 1)
-    table.initialize(to: folio_items_v1(struct_size: UInt32(MemoryLayout<folio_items_v1>.size), reserved: 0, list: kitListItems, take: kitTakeItems))
-    return table
-}()
 
 private let kitListItems: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, previous, previousSize, data, size, out, error in
     guarded(error) {
@@ -281,13 +273,6 @@ private let kitTakeItems: @convention(c) (UnsafePointer<folio_editor>?, UnsafePo
         return fill(description, summary)
     }
 }
-
-// Escape hatch: as `itemsTable` (written once by the one-time initializer, then only read by the host).
-nonisolated(unsafe) private let argumentValuesTable: UnsafeMutablePointer<folio_argument_values_v1> = {
-    let table = UnsafeMutablePointer<folio_argument_values_v1>.allocate(capacity: 1)
-    table.initialize(to: folio_argument_values_v1(struct_size: UInt32(MemoryLayout<folio_argument_values_v1>.size), reserved: 0, values: kitArgumentValues))
-    return table
-}()
 
 private let kitArgumentValues: @convention(c) (UnsafePointer<folio_editor>?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<folio_selection>?, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, document, command, selection, out, error in
     guarded(error) {
