@@ -3,7 +3,8 @@ import Glibc
 #endif
 
 /// A lock taken and released around a block of code, in place of Foundation's `NSLock` (which lives in the
-/// ICU-linked layer) for the few classes that lock and unlock across statements rather than through `Mutex`.
+/// ICU-linked layer). Folio locks with `Mutex`; this is left only for `LoadedPlugin`'s cache, and goes with the
+/// in-process plugin path (issue 25 item 1).
 // @unchecked Sendable: the only state is the heap-allocated pthread mutex, which exists to be shared between threads;
 // it is initialized before `init` returns and destroyed in `deinit`, when no other reference remains.
 public final class ThreadLock: @unchecked Sendable {

@@ -6,6 +6,7 @@ import FolioGit
 import FolioLaunch
 import FolioPlugins
 import FolioSync
+import Synchronization
 
 /// An open document for the editor host: the plugin's view and commands, the status line's latest commit, the history
 /// browser's pages and diffs, and every command as one commit.
@@ -13,6 +14,11 @@ import FolioSync
 /// `Document` is not thread-safe, and the run loop renders while commands run in tasks, so every use of it goes
 /// through `lock`. The plugin's parsed document is kept per head, and the last rendered view per (head, size,
 /// cursor, selection, scroll), so an idle frame costs no plugin call and a cursor move costs one render.
+///
+/// `@unchecked Sendable` is safe: the `var`s below and `document` are used only inside `locked` (a `Mutex<()>`
+/// held around them), and `sharingAdapter` is set once in `init` before the session is shared. The state is not
+/// inside the `Mutex` itself because the non-Sendable `Document` and the caches are used from 15 `locked` blocks
+/// in 7 files that also call into it; moving them into a `Mutex<State>` is a later, larger change.
 final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     let document: Document
     let host: PluginHost
@@ -33,7 +39,8 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     /// Versions the history browser's preview drew lately.
     let drawnVersions = DrawnVersions()
 
-    private let lock = ThreadLock()
+    /// Held around every use of `document` and the state below (`locked`).
+    private let lock = Mutex(())
     private var openedHead: String?
     private var opened: (any EditorDocumentHandle)?
     private var openError: String?
@@ -92,8 +99,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     var sharing: (any DocumentSharing)? { sharingAdapter }
 
     func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock(); defer { lock.unlock() }
-        return try body()
+        try lock.withLock { _ in try body() }
     }
 
     func latestCommit() -> (id: String, message: String) {

@@ -6,6 +6,7 @@ import FolioLaunch
 import FolioPlugins
 import FolioTemplates
 import FolioTerminal
+import Synchronization
 
 /// The interactive program: the launcher, and what it asks for carried out in turn (create, instantiate, open, run a
 /// command), until the user quits. One terminal session holds the terminal for the whole run: between two passes of
@@ -134,11 +135,10 @@ func runCaptured(_ arguments: [String], io: CommandIO, background: BackgroundCom
 }
 
 /// Collects a captured command's output.
-final class CapturedLines: @unchecked Sendable {
-    private let lock = ThreadLock()
-    private var buffer = ""
-    func append(_ text: String) { lock.lock(); buffer += text; lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return buffer }
+final class CapturedLines: Sendable {
+    private let buffer = Mutex("")
+    func append(_ text: String) { buffer.withLock { $0 += text } }
+    var text: String { buffer.withLock { $0 } }
 }
 
 /// Where a new document goes: the form's destination (it starts in the scene's `documentsFolder`) against the

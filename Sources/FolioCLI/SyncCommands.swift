@@ -7,6 +7,7 @@ import FolioGit
 import FolioPlugins
 import FolioSync
 import FolioTemplates
+import Synchronization
 
 /// A remote given on the command line: URLs and scp-like `host:path` as they are, local folders made absolute.
 func remoteLocation(_ text: String, _ io: CommandIO) -> String {
@@ -67,29 +68,33 @@ struct StatusReport: Encodable {
 }
 
 /// Draws a transfer progress bar on standard error, on a terminal only, redrawing in place at most once per percent.
-final class TransferProgressBar: @unchecked Sendable {
+final class TransferProgressBar: Sendable {
     private let io: CommandIO
     private let label: String
-    private let lock = ThreadLock()
-    private var lastPercent = -1
-    private var drawn = false
+    /// The percent last drawn, and whether a line was drawn (to be redrawn in place).
+    private let state = Mutex((lastPercent: -1, drawn: false))
 
     init(io: CommandIO, label: String) { self.io = io; self.label = label }
 
     func update(_ progress: TransferProgress) {
         guard progress.totalObjects > 0 else { return }
         let percent = min(100, progress.receivedObjects * 100 / progress.totalObjects)
-        lock.lock()
-        defer { lock.unlock() }
-        guard percent != lastPercent else { return }
-        lastPercent = percent
+        state.withLock { state in
+            guard percent != state.lastPercent else { return }
+            state.lastPercent = percent
+            draw(progress, percent: percent, redraw: state.drawn)
+            state.drawn = true
+        }
+    }
+
+    /// Writes the bar (held under the state's lock, so two updates never interleave their lines).
+    private func draw(_ progress: TransferProgress, percent: Int, redraw: Bool) {
         let width = 30
         let filled = percent * width / 100
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let kib = progress.receivedBytes / 1024
         // Raw: the bar's own cursor movements must reach the terminal (everything else it prints is Folio's).
-        io.rawError((drawn ? "\u{1B}[1A\u{1B}[2K" : "") + "\(label.shownAsText) [\(bar)] \(percent)% (\(progress.receivedObjects)/\(progress.totalObjects) objects, \(kib) KiB)\n")
-        drawn = true
+        io.rawError((redraw ? "\u{1B}[1A\u{1B}[2K" : "") + "\(label.shownAsText) [\(bar)] \(percent)% (\(progress.receivedObjects)/\(progress.totalObjects) objects, \(kib) KiB)\n")
     }
 }
 

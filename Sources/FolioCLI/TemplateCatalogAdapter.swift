@@ -4,17 +4,17 @@ import Glibc
 import FolioCore
 import FolioLaunch
 import FolioTemplates
+import Synchronization
 
 /// The configured template sources as the launcher's picker sees them: each source resolves on its own (the launcher
 /// asks for all of them concurrently), a failing one throws its one-line reason without holding up the others, and
 /// each template's variables and files are loaded for the preview and the form. Resolved templates are kept so that
 /// instantiating the picked one needs no second fetch.
-final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
+final class TemplateCatalogAdapter: TemplateCatalog, Sendable {
     let resolver: TemplateResolver
     private let sources: [TemplateSource]
     private let configurationError: (any Error)?
-    private let lock = ThreadLock()
-    private var loaded: [String: Template] = [:]
+    private let loaded = Mutex<[String: Template]>([:])
 
     init(environment: [String: String], offline: Bool = false) {
         resolver = TemplateResolver(environment: environment, offline: offline)
@@ -56,13 +56,14 @@ final class TemplateCatalogAdapter: TemplateCatalog, @unchecked Sendable {
     }
 
     private func remember(_ template: Template) {
-        lock.lock(); defer { lock.unlock() }
-        if loaded[template.manifest.id] == nil { loaded[template.manifest.id] = template }
+        loaded.withLock { loaded in
+            if loaded[template.manifest.id] == nil { loaded[template.manifest.id] = template }
+        }
     }
 
     /// The template with `id`: the one the picker showed, else found in the configured sources.
     func template(_ id: String) async throws -> Template {
-        let known: Template? = { lock.lock(); defer { lock.unlock() }; return loaded[id] }()
+        let known = loaded.withLock { $0[id] }
         if let known { return known }
         return try await resolver.findTemplate(id, in: sources, progress: nil)
     }

@@ -105,24 +105,6 @@ func templateResolver(_ io: CommandIO, offline: Bool, _ args: Arguments? = nil) 
     return resolver
 }
 
-/// Runs async work from a synchronous command and waits for it.
-func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let box = ResultBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    return try box.result.get()
-}
-
-/// Carries a result from a task to the waiting thread (written once before the semaphore is signalled; a task that
-/// never ran reads as cancelled).
-/// `@unchecked Sendable` is safe: the one write happens before `DispatchSemaphore.signal()` and the one read after
-/// `wait()`, which orders them; nothing else touches `result`.
-final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error> = .failure(CancellationError()) }
-
 /// A one-line progress bar on standard error, only when it is a terminal.
 final class FetchProgressBar: Sendable {
     private struct State {
@@ -349,20 +331,23 @@ func removeSource(_ name: String, _ io: CommandIO) throws -> Int32 {
 // MARK: new
 
 /// Reads prompt answers: line by line from the terminal, or from the captured standard input in tests.
-final class PromptReader: @unchecked Sendable {
+final class PromptReader: Sendable {
     private let io: CommandIO
-    private var buffered: [String]?
+    /// The captured standard input's lines not read yet (nil until the first read).
+    private let buffered = Mutex<[String]?>(nil)
     init(io: CommandIO) { self.io = io }
 
     func readLine() throws -> String? {
         if isatty(STDIN_FILENO) == 1 { return Swift.readLine(strippingNewline: true) }
-        if buffered == nil {
-            buffered = String(decoding: try io.readStandardInput(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return try buffered.withLock { buffered in
+            if buffered == nil {
+                buffered = String(decoding: try io.readStandardInput(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            }
+            guard var lines = buffered, !lines.isEmpty else { return nil }
+            let line = lines.removeFirst()
+            buffered = lines
+            return line
         }
-        guard var lines = buffered, !lines.isEmpty else { return nil }
-        let line = lines.removeFirst()
-        buffered = lines
-        return line
     }
 }
 

@@ -46,7 +46,7 @@ public final class NewDocumentStaging: Sendable {
 
 /// The making thread's result, handed over once.
 private final class Making: @unchecked Sendable {
-    // Unchecked: `result` is written once by the making thread before `made` is signalled; it is read, and `waited`
+    // `@unchecked Sendable` is safe: `result` is written once by the making thread before `made` is signalled; it is read, and `waited`
     // and `taken` are used, only by the owner's thread after waiting on `made`.
     private let made = DispatchSemaphore(value: 0)
     private var result: Result<StagedRepository, any Error> = .failure(CancellationError())
@@ -139,7 +139,7 @@ struct StagedRepository {
 /// queue of their own, so the work tree (the longest part of creating a document) starts before the last file is
 /// ready. `create` writes whatever was not written here and takes the rest's `fstat` from `finish()`.
 final class EarlyFileWriter: @unchecked Sendable {
-    // Unchecked: `writer`, `written` and `failure` are used only by blocks on the serial `queue`, and by the owner
+    // `@unchecked Sendable` is safe: `writer`, `written` and `failure` are used only by blocks on the serial `queue`, and by the owner
     // only after `drain()` has waited for every block given so far (no block is given after that).
     private let queue = DispatchQueue(label: "folio.new-document.early-files")
     private let root: String

@@ -158,14 +158,19 @@ public final class DocumentStore: Sendable {
         // The files and their objects at the same time: the work tree on one thread; on another the blobs, tree and
         // commit, then their pack (the work tree takes about twice as long, so the pack is written meanwhile). Only
         // that second thread uses `repository` and `writer` until both are done.
-        let (written, blobs) = try concurrently(
-            { defer { PhaseTrace.mark("work tree written") }; return try Self.writeFiles(all, into: staging, written: try early?.finish() ?? [:]) },
-            { () throws -> [ObjectID] in
+        // Each variable is written by its own side only and read after both have finished.
+        var written: [stat?] = [], blobs: [ObjectID] = []
+        _ = try parallelMap(2) { side throws in
+            if side == 0 {
+                defer { PhaseTrace.mark("work tree written") }
+                written = try Self.writeFiles(all, into: staging, written: try early?.finish() ?? [:])
+            } else {
                 defer { PhaseTrace.mark("objects and their pack written") }
-                return try repository.writingObjectsAsOnePack(using: writer) { writer in
+                blobs = try repository.writingObjectsAsOnePack(using: writer) { writer in
                     try self.writeFirstCommit(all, message: message, repository: writer)
                 }
-            })
+            }
+        }
         PhaseTrace.mark("files and objects written")
         let indexUpdates = zip(all, zip(written, blobs)).map { file, pair in
             IndexUpdate(path: file.path, blob: pair.1, mode: Self.mode(of: file), written: pair.0)

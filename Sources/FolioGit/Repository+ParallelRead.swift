@@ -2,7 +2,7 @@ import CGit2
 import FoundationEssentials
 import Dispatch
 import Glibc
-import Synchronization
+import FolioBasics
 
 extension Repository {
     /// The contents of the blobs `ids`, in order, read by up to `workers` threads at once.
@@ -14,52 +14,12 @@ extension Repository {
                           workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> [Data] {
         let workers = max(1, min(workers, 4, ids.count / max(threshold / 2, 1)))
         if ids.count < threshold || workers < 2 { return try ids.map(readBlob) }
-        let results = BlobSlots(count: ids.count)
-        let failure = Mutex<(any Error)?>(nil)
         let gitFolder = gitDirectory
-        let own = UncheckedHandle(self)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            do {
-                let repository = worker == 0 ? own.repository : try Repository.open(at: gitFolder)
-                var index = worker
-                while index < ids.count {
-                    results.store(try repository.readBlob(ids[index]), at: index)
-                    index += workers
-                }
-            } catch {
-                failure.withLock { if $0 == nil { $0 = error } }
-            }
+        // Worker `w` reads blobs w, w + workers, w + 2 × workers… with a handle of its own (this one for worker 0).
+        let shares = try parallelMap(workers) { worker throws -> [Data] in
+            let repository = worker == 0 ? self : try Repository.open(at: gitFolder)
+            return try stride(from: worker, to: ids.count, by: workers).map { try repository.readBlob(ids[$0]) }
         }
-        if let error = failure.withLock({ $0 }) { throw error }
-        return results.collect()
+        return ids.indices.map { shares[$0 % workers][$0 / workers] }
     }
-}
-
-/// This handle, carried into the first worker of `readBlobs`: it is the only thread using it until the workers are
-/// joined (`concurrentPerform` returns only after every iteration), and the caller is blocked meanwhile.
-private struct UncheckedHandle: @unchecked Sendable {
-    let repository: Repository
-    init(_ repository: Repository) { self.repository = repository }
-}
-
-/// One slot per blob, each written by exactly one worker and read only after all have finished, so no lock is
-/// needed (`concurrentPerform`'s return orders the writes before the reads).
-private final class BlobSlots: @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<Data>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: Data(), count: count)
-    }
-
-    deinit {
-        slots.deinitialize(count: count)
-        slots.deallocate()
-    }
-
-    func store(_ data: Data, at index: Int) { slots[index] = data }
-
-    func collect() -> [Data] { Array(UnsafeBufferPointer(start: slots, count: count)) }
 }

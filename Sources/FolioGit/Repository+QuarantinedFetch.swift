@@ -213,21 +213,21 @@ extension Repository {
                                      workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         let ids = try OwnObjects(folder: folder).ids()
         let workers = max(1, min(workers, 4, ids.count / 2048))
-        let failure = Mutex<(any Error)?>(nil)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        let failed = Mutex(false)  // set by the first refusal: the other workers stop early
+        _ = try parallelMap(workers) { worker throws in
             do {
                 let own = try OwnObjects(folder: folder)
                 var index = worker
-                while index < ids.count, failure.withLock({ $0 == nil }) {
+                while index < ids.count, !failed.withLock({ $0 }) {
                     let id = ids[index]
                     try own.withObject(id) { type, bytes in try Self.checkObject(id, type: type, bytes: bytes, reserved: reserved) }
                     index += workers
                 }
             } catch {
-                failure.withLock { if $0 == nil { $0 = error } }
+                failed.withLock { $0 = true }
+                throw error
             }
         }
-        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     /// One object through `GitObjectRules`: trees (and `reserved` names), commits and tags; blobs pass.

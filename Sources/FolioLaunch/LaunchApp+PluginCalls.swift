@@ -1,5 +1,5 @@
-import Dispatch
 import FoundationEssentials
+import FolioBasics
 import Glibc
 import FolioCore
 import FolioTerminal
@@ -9,22 +9,8 @@ extension DocumentSession {
     /// `perform` on the calling thread (the worker's): sessions that can run a command synchronously override it;
     /// this default waits for the async one.
     public func performNow(_ effect: AppEffect) throws {
-        let result = CallOutcomeBox()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do { try await perform(effect); result.set(nil) } catch { result.set(error) }
-            done.signal()
-        }
-        done.wait()
-        if let error = result.error { throw error }
+        try waitFor { try await self.perform(effect) }
     }
-}
-
-/// Carries `perform`'s error from its task to the waiting worker thread.
-private final class CallOutcomeBox: Sendable {
-    private let stored = Mutex<(any Error)?>(nil)
-    func set(_ error: (any Error)?) { stored.withLock { $0 = error } }
-    var error: (any Error)? { stored.withLock { $0 } }
 }
 
 /// The editor host's calls into the open document: commands, renders and head polls run on the worker, results

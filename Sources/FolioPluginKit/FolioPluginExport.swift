@@ -1,5 +1,6 @@
 import FolioPluginABI
 import Foundation
+import Synchronization
 
 /// Turns a `FolioPlugin` into the C descriptor that `folio_plugin_entry` returns.
 ///
@@ -12,22 +13,32 @@ import Foundation
 public enum FolioPluginExport {
     /// The plugin's descriptor, built on the first call and kept for the life of the process.
     public static func descriptor(_ makePlugin: () -> FolioPlugin) -> UnsafeRawPointer? {
-        exportLock.lock()
-        defer { exportLock.unlock() }
-        if let exported { return UnsafeRawPointer(exported.descriptor) }
-        let state = ExportState(makePlugin())
-        exported = state
+        let state = exported.withLock { exported in
+            if let exported { return exported }
+            let state = ExportState(makePlugin())
+            exported = state
+            return state
+        }
         return UnsafeRawPointer(state.descriptor)
     }
 }
 
-nonisolated(unsafe) private var exported: ExportState?
-private let exportLock = NSLock()
+/// The descriptor's state, made by the first `descriptor` call.
+private let exported = Mutex<ExportState?>(nil)
 
 /// Everything the descriptor points at. Allocated once and never freed: the library is never unloaded.
+/// `@unchecked Sendable` is safe: every property is set in `init` and never changed (the descriptor's and the tables'
+/// memory is written only there, before `exported` publishes it), and the editors are called one at a time (the ABI's threading rule).
 private final class ExportState: @unchecked Sendable {
     let editors: [ErasedEditor]
     let descriptor: UnsafeMutablePointer<folio_plugin_descriptor>
+    /// The extensions' function tables, shared by every editor that declares the extension.
+    let extensionTables = (
+        semanticDiff: permanent(folio_semantic_diff_v1(struct_size: UInt32(MemoryLayout<folio_semantic_diff_v1>.size), reserved: 0, diff: kitDiff)),
+        semanticMerge: permanent(folio_semantic_merge_v1(struct_size: UInt32(MemoryLayout<folio_semantic_merge_v1>.size), reserved: 0, merge: kitMerge)),
+        items: permanent(folio_items_v1(struct_size: UInt32(MemoryLayout<folio_items_v1>.size), reserved: 0, list: kitListItems, take: kitTakeItems)),
+        argumentValues: permanent(folio_argument_values_v1(struct_size: UInt32(MemoryLayout<folio_argument_values_v1>.size), reserved: 0,
+                                                           values: kitArgumentValues)))
 
     init(_ plugin: FolioPlugin) {
         editors = plugin.editors.map { ErasedEditor($0) }
@@ -45,9 +56,16 @@ private final class ExportState: @unchecked Sendable {
 }
 
 private func editor(at pointer: UnsafePointer<folio_editor>?) -> ErasedEditor? {
-    guard let pointer, let exported else { return nil }
+    guard let pointer, let exported = exported.withLock({ $0 }) else { return nil }
     let index = Int(bitPattern: pointer.pointee.context) - 1
     return index >= 0 && index < exported.editors.count ? exported.editors[index] : nil
+}
+
+/// `value` in memory that is never freed (the library is never unloaded).
+private func permanent<T>(_ value: T) -> UnsafeMutablePointer<T> {
+    let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+    pointer.initialize(to: value)
+    return pointer
 }
 
 private func permanent(_ text: String) -> UnsafePointer<CChar>? {
@@ -198,26 +216,15 @@ private let kitExtension: @convention(c) (UnsafePointer<folio_editor>?, UnsafePo
     guard let editor = editor(at: editorPointer), let id else { return nil }
     let name = String(cString: id)
     guard editor.extensions.contains(name) else { return nil }
+    guard let tables = exported.withLock({ $0 })?.extensionTables else { return nil }
     switch name {
-    case FolioExtension.semanticDiff: return UnsafeRawPointer(semanticDiffTable)
-    case FolioExtension.semanticMerge: return UnsafeRawPointer(semanticMergeTable)
-    case FolioExtension.items: return UnsafeRawPointer(itemsTable)
-    case FolioExtension.argumentValues: return UnsafeRawPointer(argumentValuesTable)
+    case FolioExtension.semanticDiff: return UnsafeRawPointer(tables.semanticDiff)
+    case FolioExtension.semanticMerge: return UnsafeRawPointer(tables.semanticMerge)
+    case FolioExtension.items: return UnsafeRawPointer(tables.items)
+    case FolioExtension.argumentValues: return UnsafeRawPointer(tables.argumentValues)
     default: return nil
     }
 }
-
-nonisolated(unsafe) private let semanticDiffTable: UnsafeMutablePointer<folio_semantic_diff_v1> = {
-    let table = UnsafeMutablePointer<folio_semantic_diff_v1>.allocate(capacity: 1)
-    table.initialize(to: folio_semantic_diff_v1(struct_size: UInt32(MemoryLayout<folio_semantic_diff_v1>.size), reserved: 0, diff: kitDiff))
-    return table
-}()
-
-nonisolated(unsafe) private let semanticMergeTable: UnsafeMutablePointer<folio_semantic_merge_v1> = {
-    let table = UnsafeMutablePointer<folio_semantic_merge_v1>.allocate(capacity: 1)
-    table.initialize(to: folio_semantic_merge_v1(struct_size: UInt32(MemoryLayout<folio_semantic_merge_v1>.size), reserved: 0, merge: kitMerge))
-    return table
-}()
 
 private let kitDiff: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, old, oldSize, new, newSize, out, error in
     guarded(error) {
@@ -239,14 +246,6 @@ private let kitMerge: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointe
         }
     }
 }
-
-// Escape hatch: a pointer is not Sendable, but this table is written once (lazily, by the runtime's one-time
-// initializer) and only read afterwards, by the host through the ABI, as the other extension tables above.
-nonisolated(unsafe) private let itemsTable: UnsafeMutablePointer<folio_items_v1> = {
-    let table = UnsafeMutablePointer<folio_items_v1>.allocate(capacity: 1)
-    table.initialize(to: folio_items_v1(struct_size: UInt32(MemoryLayout<folio_items_v1>.size), reserved: 0, list: kitListItems, take: kitTakeItems))
-    return table
-}()
 
 private let kitListItems: @convention(c) (UnsafePointer<folio_editor>?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, previous, previousSize, data, size, out, error in
     guarded(error) {
@@ -274,13 +273,6 @@ private let kitTakeItems: @convention(c) (UnsafePointer<folio_editor>?, UnsafePo
         return fill(description, summary)
     }
 }
-
-// Escape hatch: as `itemsTable` (written once by the one-time initializer, then only read by the host).
-nonisolated(unsafe) private let argumentValuesTable: UnsafeMutablePointer<folio_argument_values_v1> = {
-    let table = UnsafeMutablePointer<folio_argument_values_v1>.allocate(capacity: 1)
-    table.initialize(to: folio_argument_values_v1(struct_size: UInt32(MemoryLayout<folio_argument_values_v1>.size), reserved: 0, values: kitArgumentValues))
-    return table
-}()
 
 private let kitArgumentValues: @convention(c) (UnsafePointer<folio_editor>?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<folio_selection>?, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, document, command, selection, out, error in
     guarded(error) {
@@ -320,6 +312,8 @@ private func decodeArguments(_ json: UnsafePointer<CChar>?) throws -> [String] {
 // MARK: - Type erasure
 
 /// An editor with its document type erased, so the C glue can hold editors of any type.
+/// `@unchecked Sendable` is safe: its closures hold the plugin's editor, which the host calls one call at a time from
+/// one thread (docs/PLUGINS.md, "Threading"), and nothing here is changed after `init`.
 private struct ErasedEditor: @unchecked Sendable {
     let spec: EditorSpec
     let extensions: Set<String>

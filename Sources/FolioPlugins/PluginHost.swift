@@ -18,7 +18,7 @@ public struct DiscoveredPlugin: Sendable, Equatable {
 }
 
 /// Discovers plugins, loads them on first use, and chooses editors for documents.
-public final class PluginHost: @unchecked Sendable {
+public final class PluginHost: Sendable {
     /// The plugins that passed discovery, in search-path order.
     public let plugins: [DiscoveredPlugin]
     /// Files refused during discovery, with the reason.
@@ -34,9 +34,8 @@ public final class PluginHost: @unchecked Sendable {
     /// How plugin code runs: in a host process per plugin (default) or, for the benchmark comparison, here.
     public let isolation: PluginIsolation
 
-    private let lock = ThreadLock()
-    private var loaded: [String: LoadedPlugin] = [:]
-    private var isolated: [String: IsolatedPlugin] = [:]
+    /// Plugins loaded into this process, and the host-process services, by plugin id (each made once).
+    private let state = Mutex<(loaded: [String: LoadedPlugin], isolated: [String: IsolatedPlugin])>(([:], [:]))
 
     /// Scans the search path: file checks and manifests; a library without a manifest beside it is described by its
     /// own descriptor in a plugin host process, once per build of it (`PluginManifestCache`). No plugin code runs here.
@@ -109,18 +108,16 @@ public final class PluginHost: @unchecked Sendable {
         guard let names = try? fm.contentsOfDirectory(atPath: folder.url.path) else { return [] }
         let libraries = names.sorted().filter { $0.hasSuffix(".so") && (!folder.bundled || $0.hasPrefix("libFolio")) }
         // Libraries without a manifest beside them are described in plugin host processes, at the same time.
-        let found = Mutex<[String: Result<(PluginManifest, URL), any Error>]>([:])
         let generated = libraries.filter { !fm.fileExists(atPath: ManifestLocator.besideManifest(for: folder.url.appendingPathComponent($0)).path) }
-        DispatchQueue.concurrentPerform(iterations: generated.count) { index in
-            let name = generated[index]
-            let result = Result { try manifests.manifest(for: folder.url.appendingPathComponent(name)) }
-            found.withLock { $0[name] = result }
+        let described = parallelMap(generated.count) { index in
+            Result { try manifests.manifest(for: folder.url.appendingPathComponent(generated[index])) }
         }
+        let found = Dictionary(uniqueKeysWithValues: zip(generated, described))
         var result: [DiscoveredPlugin] = []
         var claimedManifests: Set<String> = []
         for name in libraries {
             let library = folder.url.appendingPathComponent(name)
-            let generated = found.withLock { $0[name] }
+            let generated = found[name]
             if generated == nil { claimedManifests.insert(ManifestLocator.besideManifest(for: library).lastPathComponent) }
             do {
                 try PluginFileChecks.checkPermissions(library)
@@ -168,13 +165,13 @@ public final class PluginHost: @unchecked Sendable {
     /// host process and the in-process benchmark path call plugin code this way.
     public func load(_ id: String) throws -> LoadedPlugin {
         guard let plugin = plugin(id) else { throw PluginError.unknownPlugin(id: id) }
-        lock.lock()
-        defer { lock.unlock() }
-        if let existing = loaded[id] { return existing }
-        let library = try LoadedPlugin.load(plugin.library)
-        try library.check(against: plugin.manifest, manifestURL: plugin.manifestURL)
-        loaded[id] = library
-        return library
+        return try state.withLock { state in
+            if let existing = state.loaded[id] { return existing }
+            let library = try LoadedPlugin.load(plugin.library)
+            try library.check(against: plugin.manifest, manifestURL: plugin.manifestURL)
+            state.loaded[id] = library
+            return library
+        }
     }
 
     /// The editor with `id` as `isolation` says to run it. Isolated, this starts the plugin's host process when it is
@@ -201,28 +198,22 @@ public final class PluginHost: @unchecked Sendable {
 
     /// The process ids of the running plugin hosts (diagnostics and benchmarks).
     public var hostProcessIDs: [pid_t] {
-        lock.lock()
-        let plugins = Array(isolated.values)
-        lock.unlock()
-        return plugins.compactMap(\.hostPID)
+        state.withLock { Array($0.isolated.values) }.compactMap(\.hostPID)
     }
 
     /// The host-process service of `plugin`, created once per `PluginHost`.
     func isolatedPlugin(_ plugin: DiscoveredPlugin) -> IsolatedPlugin {
-        lock.lock()
-        defer { lock.unlock() }
-        if let existing = isolated[plugin.manifest.id] { return existing }
-        let created = IsolatedPlugin(plugin: plugin, isolation: isolation)
-        isolated[plugin.manifest.id] = created
-        return created
+        state.withLock { state in
+            if let existing = state.isolated[plugin.manifest.id] { return existing }
+            let created = IsolatedPlugin(plugin: plugin, isolation: isolation)
+            state.isolated[plugin.manifest.id] = created
+            return created
+        }
     }
 
     /// Stops every plugin call running through this host (kills their host processes); callable from any thread.
     public func cancelCalls() {
-        lock.lock()
-        let plugins = Array(isolated.values)
-        lock.unlock()
-        for plugin in plugins { plugin.cancel() }
+        for plugin in state.withLock({ Array($0.isolated.values) }) { plugin.cancel() }
     }
 
     /// The quarantine record of `plugin`'s build, when it has crashes or timeouts recorded.

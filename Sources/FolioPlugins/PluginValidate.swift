@@ -1,4 +1,5 @@
 import FolioCore
+import FolioBasics
 import FoundationEssentials
 import Dispatch
 import Glibc
@@ -121,7 +122,7 @@ public struct PluginValidator: Sendable {
     private func runAll(_ tests: [PlannedTest], progress: @Sendable (PluginValidationTest) -> Void) -> [PluginValidationTest] {
         let state = Mutex<(next: Int, results: [PluginValidationTest?])>((0, Array(repeating: nil, count: tests.count)))
         let reported = Mutex<Int>(0)  // held while calling progress: one worker at a time, in order
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, tests.count))) { _ in
+        _ = parallelMap(max(1, min(jobs, tests.count))) { _ in
             while true {
                 let index: Int? = state.withLock { state in
                     guard state.next < tests.count else { return nil }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import FolioCore
 import FolioGit
+import FolioBasics
 
 /// A plain folder whose last snapshot is current: every file's `lstat` stamp matches the stat cache (and is old
 /// enough to trust), so the snapshot's commit holds exactly these files and they can be read straight from the
@@ -71,7 +72,7 @@ struct FolderTemplateTree: TemplateTree {
             guard let entry = byBlob[id] else { throw FolderChanged(path: id.hex) }
             return entry
         }
-        let read = parallelMap(files.count, threshold: 64) { index in Result { try Self.read(files[index]) } }
+        let read = parallelMap(files.count, serialBelow: 64) { index in Result { try Self.read(files[index]) } }
         var byID: [ObjectID: Data] = [:]
         for (id, result) in zip(distinct, read) { byID[id] = try result.get() }
         return entries.map { byID[$0.id] ?? Data() }

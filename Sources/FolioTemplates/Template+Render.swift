@@ -73,7 +73,7 @@ extension Template {
         out.reserveCapacity(planned.count)
         for start in stride(from: 0, to: planned.count, by: batch) {
             let count = min(batch, planned.count - start)
-            let results = parallelMap(count, threshold: 64) { renderOne(start + $0) }
+            let results = parallelMap(count, serialBelow: 64) { renderOne(start + $0) }
             var files: [DocumentFile] = []
             files.reserveCapacity(count)
             for result in results {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import FolioCore
 import FolioGit
+import FolioBasics
 
 /// The templates of one repository tree: every `template.json` at any depth, ordered by the optional `catalog.json`.
 struct TemplateListing {
@@ -32,7 +33,7 @@ struct TemplateListing {
         let blobs = try tree.contents(of: manifests, naming: { "\(sourceName): \($0.path)" })
         let paths = accepted.map(\.path)
         // Many manifests are parsed on every core.
-        let parsed = parallelMap(accepted.count, threshold: 16) { index -> Result<TemplateManifest, any Error> in
+        let parsed = parallelMap(accepted.count, serialBelow: 16) { index -> Result<TemplateManifest, any Error> in
             let file = paths[index].isEmpty ? "template.json" : paths[index] + "/template.json"
             return Result { try TemplateManifest.parse(blobs[index], file: "\(sourceName): \(file)") }
         }

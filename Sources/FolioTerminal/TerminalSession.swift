@@ -24,14 +24,20 @@ public struct TerminalError: Error, CustomStringConvertible, Equatable {
 }
 
 // State shared with signal handlers: only plain values, touched with async-signal-safe calls.
+/// The terminal's modes before the session, and the session's raw modes.
+/// `nonisolated(unsafe)` is safe: both are written only in `begin` before the handlers that read them are installed
+/// (`sigaction` orders the writes before any handler runs) and not written again while a session runs; a handler may
+/// not take a lock, and a `termios` is too large for an `Atomic`, so a `Mutex` is not an option.
 nonisolated(unsafe) private var savedTermios = termios()
 nonisolated(unsafe) private var rawTermios = termios()
 /// 1 while a session has the terminal in raw mode on the alternate screen; read by the signal handlers.
 private let sessionActive = Atomic<Int32>(0)
-nonisolated(unsafe) private var wakeReadFD: Int32 = -1
-nonisolated(unsafe) private var wakeWriteFD: Int32 = -1
-nonisolated(unsafe) private var resizePending: Int32 = 0
-nonisolated(unsafe) private var redrawPending: Int32 = 0
+/// The self-pipe a handler writes to wake `nextEvents` (-1 when there is no session).
+private let wakeReadFD = Atomic<Int32>(-1)
+private let wakeWriteFD = Atomic<Int32>(-1)
+/// Set by the handlers (lock-free atomics are async-signal-safe), taken by `nextEvents`.
+private let resizePending = Atomic<Bool>(false)
+private let redrawPending = Atomic<Bool>(false)
 
 /// The alternate screen, the hidden cursor, a cleared screen and bracketed paste (a paste arrives as one event).
 private let enterSequence = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J\u{1B}[?2004h".utf8)
@@ -95,7 +101,8 @@ private func reenterTerminal() {
 
 private func wake() {
     var byte: UInt8 = 1
-    if wakeWriteFD >= 0 { _ = write(wakeWriteFD, &byte, 1) }
+    let fd = wakeWriteFD.load(ordering: .acquiring)
+    if fd >= 0 { _ = write(fd, &byte, 1) }
 }
 
 private func install(_ signalNumber: Int32, _ handler: @convention(c) (Int32) -> Void) {
@@ -137,30 +144,36 @@ private let stopHandler: @convention(c) (Int32) -> Void = { _ in
     // Execution resumes here after SIGCONT.
     install(SIGTSTP, stopHandlerRef)
     reenterTerminal()
-    redrawPending = 1
+    redrawPending.store(true, ordering: .releasing)
     wake()
     errno = errnoSaved
 }
+/// `stopHandler` itself, for its own re-installation (a `let` cannot name itself in its initializer).
+/// `nonisolated(unsafe)` is safe: it is written once, by its initializer, and only read afterwards.
 nonisolated(unsafe) private var stopHandlerRef: @convention(c) (Int32) -> Void = stopHandler
 
 /// SIGCONT (also after an external SIGSTOP): re-enter raw mode and redraw.
 private let continueHandler: @convention(c) (Int32) -> Void = { _ in
     let errnoSaved = errno
     reenterTerminal()
-    redrawPending = 1
+    redrawPending.store(true, ordering: .releasing)
     wake()
     errno = errnoSaved
 }
 
 private let resizeHandler: @convention(c) (Int32) -> Void = { _ in
     let errnoSaved = errno
-    resizePending = 1
+    resizePending.store(true, ordering: .releasing)
     wake()
     errno = errnoSaved
 }
 
 /// A full-screen terminal session: raw mode, alternate screen, hidden cursor, and the terminal restored on every
 /// exit path (return, thrown error, SIGINT/SIGTERM/SIGHUP/SIGQUIT, and around SIGTSTP/SIGCONT).
+///
+/// `@unchecked Sendable` is safe: its mutable state (the key decoder, events handed back, the time of the last input)
+/// is used only by the one body `run` or `withSession` gives it to, one call at a time; it is Sendable so that an
+/// async body may hold it across suspension points. The state signal handlers share lives outside, in atomics.
 public final class TerminalSession: @unchecked Sendable {
     private var decoder = KeyDecoder()
     private var queued: [TerminalEvent] = []
@@ -213,8 +226,8 @@ public final class TerminalSession: @unchecked Sendable {
         rawTermios = raw
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw TerminalError("cannot create a pipe: \(String(cString: strerror(errno)))") }
-        wakeReadFD = fds[0]
-        wakeWriteFD = fds[1]
+        wakeReadFD.store(fds[0], ordering: .releasing)
+        wakeWriteFD.store(fds[1], ordering: .releasing)
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         // Marked active first, so that a crash from here on restores the saved settings.
         sessionActive.store(1, ordering: .releasing)
@@ -235,8 +248,10 @@ public final class TerminalSession: @unchecked Sendable {
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH] { setDefaultAction(signalNumber) }
         restoreTerminal()
         sessionActive.store(0, ordering: .releasing)
-        if wakeReadFD >= 0 { close(wakeReadFD); wakeReadFD = -1 }
-        if wakeWriteFD >= 0 { close(wakeWriteFD); wakeWriteFD = -1 }
+        let readFD = wakeReadFD.exchange(-1, ordering: .acquiringAndReleasing)
+        if readFD >= 0 { close(readFD) }
+        let writeFD = wakeWriteFD.exchange(-1, ordering: .acquiringAndReleasing)
+        if writeFD >= 0 { close(writeFD) }
     }
 
     /// Gives the terminal back while `body` runs another full-screen program (the user's editor): the saved
@@ -279,17 +294,16 @@ public final class TerminalSession: @unchecked Sendable {
         if !queued.isEmpty { defer { queued.removeAll() }; return queued }
         FatalSignals.coverCurrentThread()
         var events: [TerminalEvent] = []
-        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0)]
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeReadFD.load(ordering: .acquiring), events: Int16(POLLIN), revents: 0)]
         let timeout = decoder.hasPending ? min(timeoutMilliseconds, KeyDecoder.escapeTimeoutMilliseconds)
             : decoder.isPasting ? min(timeoutMilliseconds, 250) : timeoutMilliseconds
         let ready = poll(&fds, 2, timeout)
         if ready > 0, fds[1].revents != 0 {
             var drain = [UInt8](repeating: 0, count: 64)
-            while read(wakeReadFD, &drain, drain.count) > 0 {}
+            while read(fds[1].fd, &drain, drain.count) > 0 {}
         }
-        if redrawPending == 1 { redrawPending = 0; events.append(.redraw) }
-        if resizePending == 1 {
-            resizePending = 0
+        if redrawPending.exchange(false, ordering: .acquiringAndReleasing) { events.append(.redraw) }
+        if resizePending.exchange(false, ordering: .acquiringAndReleasing) {
             let (w, h) = Self.currentSize()
             events.append(.resize(width: w, height: h))
         }

@@ -32,17 +32,4 @@ final class DocumentStoreCreateManyTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path("Many/.git/objects/pack").path).filter { $0.hasSuffix(".pack") }.count, 1)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasPrefix(".folio-new") }, [])
     }
-
-    func testGivenTwoBodiesWhenRunConcurrentlyThenBothFinishAndTheFirstBodysErrorWins() throws {
-        struct Failed: Error, Equatable { let which: Int }
-        let (a, b) = try concurrently({ (0..<1000).reduce(0, +) }, { "second" })
-        XCTAssertEqual(a, 499_500)
-        XCTAssertEqual(b, "second")
-        var secondRan = false
-        XCTAssertThrowsError(try concurrently({ throw Failed(which: 1) }, { secondRan = true; throw Failed(which: 2) })) { error in
-            XCTAssertEqual(error as? Failed, Failed(which: 1))
-        }
-        XCTAssertTrue(secondRan)
-        XCTAssertThrowsError(try concurrently({ 1 }, { throw Failed(which: 2) })) { XCTAssertEqual($0 as? Failed, Failed(which: 2)) }
-    }
 }
