@@ -129,6 +129,8 @@ public struct Arguments {
     public private(set) var positionals: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
+    /// The options and flags given, in order (each once).
+    public private(set) var names: [String] = []
 
     /// Parses `words` given which options take a value and which are flags; anything else is a usage error.
     public init(_ words: [String], options: Set<String>, flags knownFlags: Set<String>) throws {
@@ -151,7 +153,9 @@ public struct Arguments {
             if knownFlags.contains(name) {
                 if inline != nil { throw UsageError("option \(name) takes no value") }
                 flags.insert(name)
+                if !names.contains(name) { names.append(name) }
             } else if options.contains(name) {
+                if !names.contains(name) { names.append(name) }
                 if let inline {
                     values[name, default: []].append(inline)
                 } else if index < words.count {
@@ -194,28 +198,44 @@ public struct Arguments {
     }
 }
 
-/// One `folio` subcommand: its name, usage, the options it takes, and what it does.
+/// One `folio` subcommand: its name, its forms (each verb or variant declared once by its synopsis, see
+/// `CommandForm`), its summary and what it does.
 public struct Command: Sendable {
     public let name: String
-    public let usage: String
     public let summary: String
-    public let options: Set<String>
-    public let flags: Set<String>
+    /// The ways to call it, in the usage's order.
+    private(set) var forms: [CommandForm]
     /// Whether the command reads or writes git repositories: libgit2 is then started on a thread of its own as the
     /// command begins, overlapping its own set-up.
     public let usesGit: Bool
     public let run: @Sendable (Arguments, CommandIO) throws -> Int32
 
-    public init(_ name: String, usage: String, summary: String, options: Set<String> = [], flags: Set<String> = [], usesGit: Bool = true,
+    /// `usage` declares the forms: ` | ` between them, each a synopsis whose options and flags are all it takes.
+    public init(_ name: String, usage: String, summary: String, usesGit: Bool = true,
                 run: @escaping @Sendable (Arguments, CommandIO) throws -> Int32) {
         self.name = name
         self.usesGit = usesGit
-        self.usage = usage
         self.summary = summary
-        self.options = options
-        self.flags = flags.union(["--json", "--help"])
+        self.forms = CommandForm.forms(command: name, usage: usage)
         self.run = run
     }
+
+    /// The old declaration, while commands move over: `options` and `flags` are taken by every form, whatever its
+    /// synopsis says. (Removed once no command uses it.)
+    init(_ name: String, usage: String, summary: String, options: Set<String>, flags: Set<String> = [], usesGit: Bool = true,
+         run: @escaping @Sendable (Arguments, CommandIO) throws -> Int32) {
+        self.init(name, usage: usage, summary: summary, usesGit: usesGit, run: run)
+        let extra = options.sorted().map { CommandForm.Option(name: $0, value: "VALUE", isRequired: false) }
+            + flags.sorted().map { CommandForm.Option(name: $0, value: nil, isRequired: false) }
+        forms = forms.map { CommandForm(text: $0.text, positionals: $0.positionals, options: $0.options + extra) }
+    }
+
+    /// The usage line: every form's synopsis.
+    public var usage: String { forms.map(\.text).joined(separator: " | ") }
+    /// Every option that takes a value in some form.
+    var options: Set<String> { forms.reduce(into: []) { $0.formUnion($1.valueOptions) } }
+    /// Every flag of some form, with the flags every command takes.
+    var flags: Set<String> { forms.reduce(into: CommandForm.universalFlags) { $0.formUnion($1.flags) } }
 }
 
 /// The `folio` command line: finds the subcommand, runs it, and maps errors to one line and an exit code.
@@ -257,9 +277,13 @@ public enum FolioCommandLine {
         do {
             let parsed = try Arguments(Array(arguments.dropFirst()), options: command.options, flags: command.flags)
             if parsed.flag("--help") {
-                io.line("usage: folio \(command.usage)")
+                io.line("usage: folio \(command.helpUsage(parsed))")
                 io.line(command.summary)
                 return 0
+            }
+            if let refusal = command.refusal(parsed) {
+                io.error("folio \(name): \(refusal.shownAsText)")
+                return usageFailure
             }
             if command.usesGit { GitLibrary.initializeInBackground() }
             return try command.run(parsed, io)

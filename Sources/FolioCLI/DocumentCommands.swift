@@ -154,8 +154,7 @@ let documentCommands: [Command] = [
         }
         return 0
     },
-    Command("diff", usage: "diff PATH [REV_A] [REV_B] [--semantic]", summary: "Show what changed between two versions",
-            flags: ["--semantic"]) { args, io in
+    Command("diff", usage: "diff PATH [REV_A] [REV_B] [--semantic]", summary: "Show what changed between two versions") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: true)
         try args.expectAtMost(3)
         let a = args.optionalPositional(1)

@@ -239,7 +239,7 @@ let syncCommands: [Command] = [
     },
     Command("status", usage: "status PATH [--json] [--repair]",
             summary: "Unrecorded changes, versions ahead/behind each remote, an out-of-date work tree (--repair: write it, and restore a damaged branch or HEAD)",
-            flags: ["--repair"]) { args, io in
+            ) { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(1)
         if args.flag("--repair") { try reportRefRepair(document, json: args.flag("--json"), io) }
