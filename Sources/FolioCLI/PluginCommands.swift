@@ -107,7 +107,7 @@ let pluginCommands: [Command] = [
     Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins manifest FILE.so | plugins install PACKAGE|PATH.so|DIR | plugins pack DIR [-o FILE] | plugins link DIR | plugins unlink ID | "
             + "plugins remove ID | plugins disable ID | plugins enable ID | plugins repair | plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS] [--seed N] [--calls N]",
             summary: "List, describe, check, describe the manifest of, install, pack, link, unlink, remove, disable, enable, repair or validate editor plugins",
-            options: ["--document", "--timeout", "--seed", "--calls", "-o"], usesGit: false) { args, io in
+            usesGit: false) { args, io in
         let verb = try args.positional(0, "list, info, check, install, pack, link, unlink, remove, disable, enable, repair or validate")
         switch verb {
         case "install": return try installPlugin(args, io)

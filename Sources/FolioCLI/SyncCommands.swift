@@ -238,8 +238,7 @@ let syncCommands: [Command] = [
         return 0
     },
     Command("status", usage: "status PATH [--json] [--repair]",
-            summary: "Unrecorded changes, versions ahead/behind each remote, an out-of-date work tree (--repair: write it, and restore a damaged branch or HEAD)",
-            ) { args, io in
+            summary: "Unrecorded changes, versions ahead/behind each remote, an out-of-date work tree (--repair: write it, and restore a damaged branch or HEAD)") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(1)
         if args.flag("--repair") { try reportRefRepair(document, json: args.flag("--json"), io) }

@@ -10,13 +10,16 @@ import FolioTemplates
 import FolioTerminal
 import Synchronization
 
+/// The options of every `templates` verb that reads sources: which one (`--ref` with `--source` only), offline or not,
+/// and how long a fetch may stall.
+private let sourceOptions = "[--source S [--ref R]] [--offline] [--timeout SECONDS]"
+
 /// `folio templates …` and `folio render`.
 let templateCommands: [Command] = [
-    Command("templates", usage: "templates list [--source S] [--offline] | search WORDS... [--source S] [--offline] | show ID [--source S] [--ref R] | update"
-                + " | add NAME URL [--ref R] | remove NAME | lint [DIR|ID] [--source S] | test [DIR|ID] [--source S] [--update-golden]"
-                + " (fetching sources: [--timeout SECONDS])",
-            summary: "List, search, inspect, refresh, configure, lint and test templates",
-            options: ["--source", "--ref", "--timeout"], flags: ["--offline", "--update-golden"]) { args, io in
+    Command("templates", usage: "templates list \(sourceOptions) | templates search WORDS... \(sourceOptions) | templates show ID \(sourceOptions)"
+                + " | templates update [--source S [--ref R]] [--timeout SECONDS] | templates add NAME URL [--ref R] | templates remove NAME"
+                + " | templates lint [DIR|ID] \(sourceOptions) | templates test [DIR|ID] \(sourceOptions) [--update-golden]",
+            summary: "List, search, inspect, refresh, configure, lint and test templates") { args, io in
         let action = try args.positional(0, "an action (list, search, show, update, add, remove, lint, test)")
         switch action {
         case "list": try args.expectAtMost(1); return try listTemplates(args, io)
@@ -34,8 +37,7 @@ let templateCommands: [Command] = [
         }
     },
     Command("render", usage: "render TEMPLATE_FILE --data DATA.json [--partials DIR] [--strict]",
-            summary: "Render one Mustache file with JSON data and print the result",
-            options: ["--data", "--partials"], flags: ["--strict"]) { args, io in
+            summary: "Render one Mustache file with JSON data and print the result") { args, io in
         try renderCommand(args, io)
     },
 ]
