@@ -45,12 +45,6 @@ struct CommandForm: Sendable {
         usage.components(separatedBy: " | ").map { CommandForm(command: command, synopsis: $0) }
     }
 
-    init(text: String, positionals: [Positional], options: [Option]) {
-        self.text = text
-        self.positionals = positionals
-        self.options = options
-    }
-
     /// Reads one synopsis.
     init(command: String, synopsis: String) {
         text = synopsis

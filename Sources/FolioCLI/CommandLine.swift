@@ -204,7 +204,7 @@ public struct Command: Sendable {
     public let name: String
     public let summary: String
     /// The ways to call it, in the usage's order.
-    private(set) var forms: [CommandForm]
+    let forms: [CommandForm]
     /// Whether the command reads or writes git repositories: libgit2 is then started on a thread of its own as the
     /// command begins, overlapping its own set-up.
     public let usesGit: Bool
@@ -218,16 +218,6 @@ public struct Command: Sendable {
         self.summary = summary
         self.forms = CommandForm.forms(command: name, usage: usage)
         self.run = run
-    }
-
-    /// The old declaration, while commands move over: `options` and `flags` are taken by every form, whatever its
-    /// synopsis says. (Removed once no command uses it.)
-    init(_ name: String, usage: String, summary: String, options: Set<String>, flags: Set<String> = [], usesGit: Bool = true,
-         run: @escaping @Sendable (Arguments, CommandIO) throws -> Int32) {
-        self.init(name, usage: usage, summary: summary, usesGit: usesGit, run: run)
-        let extra = options.sorted().map { CommandForm.Option(name: $0, value: "VALUE", isRequired: false) }
-            + flags.sorted().map { CommandForm.Option(name: $0, value: nil, isRequired: false) }
-        forms = forms.map { CommandForm(text: $0.text, positionals: $0.positionals, options: $0.options + extra) }
     }
 
     /// The usage line: every form's synopsis.

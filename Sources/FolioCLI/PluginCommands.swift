@@ -215,7 +215,7 @@ let pluginCommands: [Command] = [
         return 0
     },
     Command("edit", usage: "edit PATH COMMAND [ARGS...] [--selection N|A-B] [--editor ID] [--json]",
-            summary: "Apply one editor command to a document as one change", options: ["--editor", "--selection"]) { args, io in
+            summary: "Apply one editor command to a document as one change") { args, io in
         let path = try args.positional(0, "PATH")
         let command = try args.positional(1, "COMMAND")
         let selection = try args.value("--selection").map(ViewSelection.parse(option:)) ?? ViewSelection()
@@ -240,8 +240,7 @@ let pluginCommands: [Command] = [
         }
         return 0
     },
-    Command("commands", usage: "commands PATH [--editor ID] [--json]", summary: "List the commands of a document's editor",
-            options: ["--editor"]) { args, io in
+    Command("commands", usage: "commands PATH [--editor ID] [--json]", summary: "List the commands of a document's editor") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(1)
         let settings = try Settings.load(environment: io.environment)
@@ -252,7 +251,7 @@ let pluginCommands: [Command] = [
         return 0
     },
     Command("view", usage: "view PATH [--at REV] [--width W] [--height H] [--cursor N] [--editor ID]",
-            summary: "Print a version (default: the newest) as its editor shows it", options: ["--at", "--width", "--height", "--cursor", "--editor"]) { args, io in
+            summary: "Print a version (default: the newest) as its editor shows it") { args, io in
         try ViewCommand.run(args, io)
     },
 ]
