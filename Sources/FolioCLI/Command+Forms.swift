@@ -23,13 +23,20 @@ extension Command {
         return "\(refused) does not apply to 'folio \(best.text)'"
     }
 
-    /// The usage `--help` shows: the forms whose verb was given (`plugins list --help`), else every form.
-    func helpUsage(_ arguments: Arguments) -> String {
+    /// The forms `--help` shows: those whose verb was given (`plugins list --help`), else every form.
+    func helpForms(_ arguments: Arguments) -> [CommandForm] {
         let named = forms.filter { form in
             form.positionals.enumerated().contains { $1.isLiteral && $0 < arguments.positionals.count }
                 && form.fit(positionals: arguments.positionals, names: Set(form.options.filter(\.isRequired).map(\.name)),
                             verbMayBeMissing: { _ in true }) != nil
         }
-        return named.isEmpty ? usage : named.map(\.text).joined(separator: " | ")
+        return named.isEmpty ? forms : named
+    }
+
+    /// What `--help` prints: the usage of `forms`, the summary, and each option they take with its help.
+    func helpText(_ forms: [CommandForm]) -> String {
+        let options = optionLines(forms)
+        return "usage: folio \(forms.map(\.text).joined(separator: " | "))\n\(summary)\n"
+            + (options.isEmpty ? "" : "options:\n" + options.joined(separator: "\n") + "\n")
     }
 }

@@ -267,8 +267,7 @@ public enum FolioCommandLine {
         do {
             let parsed = try Arguments(Array(arguments.dropFirst()), options: command.options, flags: command.flags)
             if parsed.flag("--help") {
-                io.line("usage: folio \(command.helpUsage(parsed))")
-                io.line(command.summary)
+                io.text(command.helpText(command.helpForms(parsed)))
                 return 0
             }
             if let refusal = command.refusal(parsed) {

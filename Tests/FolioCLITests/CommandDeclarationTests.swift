@@ -81,10 +81,32 @@ final class CommandDeclarationTests: XCTestCase {
                 // Then they are exactly those the usage line shows for it (which --help and the man page print)
                 XCTAssertEqual(Set(offered), shownOptions(form.text).filter { $0.hasPrefix("--") }, "folio \(form.text)")
                 XCTAssertTrue(folio([command.name, "--help"]).stdout.contains(form.text), form.text)
+                // And its --help lists exactly those options, each with its help
+                let help = folio([command.name] + words + ["--help"]).stdout
+                let listed = help.components(separatedBy: "options:\n").dropFirst().first?.split(separator: "\n") ?? []
+                XCTAssertEqual(Set(listed.compactMap { $0.split(separator: " ").first.map(String.init) }),
+                               shownOptions(form.text).subtracting(["--help", "--json"]).union(form.text.contains("[--json]") ? ["--json"] : []),
+                               "folio \(form.text) --help:\n\(help)")
+                for line in listed { XCTAssertGreaterThan(line.split(separator: " ", omittingEmptySubsequences: true).count, 2, "no help: \(line)") }
                 XCTAssertTrue(folio(["__manpage"]).stdout.contains(ManPage.escape(form.text)), form.text)
                 checked += 1
             }
         }
         XCTAssertGreaterThan(checked, 30, "every plugins and templates verb and each single-form command is checked")
+    }
+
+    func testGivenTheOptionHelpWhenCheckedAgainstTheFormsThenEveryOptionHasHelpAndEveryEntryAnOption() {
+        // Given every option of every form, and the help entries (`--name` or `command --name`)
+        var taken: Set<String> = []
+        for command in Commands.all {
+            for option in command.forms.flatMap(\.options) {
+                // Then each option has help
+                XCTAssertNotNil(OptionHelp.help(option.name, command: command.name), "folio \(command.name) \(option.name)")
+                taken.insert(option.name)
+                taken.insert("\(command.name) \(option.name)")
+            }
+        }
+        // And no entry describes an option no form takes (a renamed option leaves no stale help behind)
+        XCTAssertEqual(Set(OptionHelp.text.keys).subtracting(taken).subtracting(["--json", "--help"]), [])
     }
 }
