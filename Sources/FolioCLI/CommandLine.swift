@@ -220,12 +220,40 @@ public struct Command: Sendable {
         self.run = run
     }
 
+    /// A command of verbs (`plugins list`, `plugins pack DIR`): each verb's synopsis declares it and its handler runs
+    /// it; a missing or unknown verb is a usage error listing the verbs. `hidden` verbs (internal, like `__probe`) run
+    /// but are in no usage, completion or man page.
+    init(_ name: String, summary: String, usesGit: Bool = true, verbs: [Verb], hidden: [String: Verb.Run] = [:]) {
+        let forms = verbs.map { CommandForm(command: name, synopsis: $0.synopsis) }
+        let handlers = Dictionary(zip(forms.compactMap { $0.positionals.first?.name }, verbs.map(\.run)), uniquingKeysWith: { first, _ in first })
+            .merging(hidden) { declared, _ in declared }
+        let list = forms.compactMap { $0.positionals.first?.name }
+        let named = list.dropLast().joined(separator: ", ") + (list.count > 1 ? " or " : "") + (list.last ?? "")
+        self.init(name, usage: forms.map(\.text).joined(separator: " | "), summary: summary, usesGit: usesGit) { args, io in
+            let verb = try args.positional(0, named)
+            guard let run = handlers[verb] else { throw UsageError("unknown \(name) command '\(verb)' (\(named))") }
+            return try run(args, io)
+        }
+    }
+
     /// The usage line: every form's synopsis.
     public var usage: String { forms.map(\.text).joined(separator: " | ") }
     /// Every option that takes a value in some form.
     var options: Set<String> { forms.reduce(into: []) { $0.formUnion($1.valueOptions) } }
     /// Every flag of some form, with the flags every command takes.
     var flags: Set<String> { forms.reduce(into: CommandForm.universalFlags) { $0.formUnion($1.flags) } }
+}
+
+/// One verb of a command: its synopsis (`plugins pack DIR [-o FILE]`, the declaration of its words and options) and
+/// what it does.
+struct Verb: Sendable {
+    typealias Run = @Sendable (Arguments, CommandIO) throws -> Int32
+    let synopsis: String
+    let run: Run
+    init(_ synopsis: String, _ run: @escaping Run) {
+        self.synopsis = synopsis
+        self.run = run
+    }
 }
 
 /// The `folio` command line: finds the subcommand, runs it, and maps errors to one line and an exit code.
