@@ -129,6 +129,8 @@ public struct Arguments {
     public private(set) var positionals: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
+    /// The options and flags given, in order (each once).
+    public private(set) var names: [String] = []
 
     /// Parses `words` given which options take a value and which are flags; anything else is a usage error.
     public init(_ words: [String], options: Set<String>, flags knownFlags: Set<String>) throws {
@@ -151,7 +153,9 @@ public struct Arguments {
             if knownFlags.contains(name) {
                 if inline != nil { throw UsageError("option \(name) takes no value") }
                 flags.insert(name)
+                if !names.contains(name) { names.append(name) }
             } else if options.contains(name) {
+                if !names.contains(name) { names.append(name) }
                 if let inline {
                     values[name, default: []].append(inline)
                 } else if index < words.count {
@@ -194,26 +198,60 @@ public struct Arguments {
     }
 }
 
-/// One `folio` subcommand: its name, usage, the options it takes, and what it does.
+/// One `folio` subcommand: its name, its forms (each verb or variant declared once by its synopsis, see
+/// `CommandForm`), its summary and what it does.
 public struct Command: Sendable {
     public let name: String
-    public let usage: String
     public let summary: String
-    public let options: Set<String>
-    public let flags: Set<String>
+    /// The ways to call it, in the usage's order.
+    let forms: [CommandForm]
     /// Whether the command reads or writes git repositories: libgit2 is then started on a thread of its own as the
     /// command begins, overlapping its own set-up.
     public let usesGit: Bool
     public let run: @Sendable (Arguments, CommandIO) throws -> Int32
 
-    public init(_ name: String, usage: String, summary: String, options: Set<String> = [], flags: Set<String> = [], usesGit: Bool = true,
+    /// `usage` declares the forms: ` | ` between them, each a synopsis whose options and flags are all it takes.
+    public init(_ name: String, usage: String, summary: String, usesGit: Bool = true,
                 run: @escaping @Sendable (Arguments, CommandIO) throws -> Int32) {
         self.name = name
         self.usesGit = usesGit
-        self.usage = usage
         self.summary = summary
-        self.options = options
-        self.flags = flags.union(["--json", "--help"])
+        self.forms = CommandForm.forms(command: name, usage: usage)
+        self.run = run
+    }
+
+    /// A command of verbs (`plugins list`, `plugins pack DIR`): each verb's synopsis declares it and its handler runs
+    /// it; a missing or unknown verb is a usage error listing the verbs. `hidden` verbs (internal, like `__probe`) run
+    /// but are in no usage, completion or man page.
+    init(_ name: String, summary: String, usesGit: Bool = true, verbs: [Verb], hidden: [String: Verb.Run] = [:]) {
+        let forms = verbs.map { CommandForm(command: name, synopsis: $0.synopsis) }
+        let handlers = Dictionary(zip(forms.compactMap { $0.positionals.first?.name }, verbs.map(\.run)), uniquingKeysWith: { first, _ in first })
+            .merging(hidden) { declared, _ in declared }
+        let list = forms.compactMap { $0.positionals.first?.name }
+        let named = list.dropLast().joined(separator: ", ") + (list.count > 1 ? " or " : "") + (list.last ?? "")
+        self.init(name, usage: forms.map(\.text).joined(separator: " | "), summary: summary, usesGit: usesGit) { args, io in
+            let verb = try args.positional(0, named)
+            guard let run = handlers[verb] else { throw UsageError("unknown \(name) command '\(verb)' (\(named))") }
+            return try run(args, io)
+        }
+    }
+
+    /// The usage line: every form's synopsis.
+    public var usage: String { forms.map(\.text).joined(separator: " | ") }
+    /// Every option that takes a value in some form.
+    var options: Set<String> { forms.reduce(into: []) { $0.formUnion($1.valueOptions) } }
+    /// Every flag of some form, with the flags every command takes.
+    var flags: Set<String> { forms.reduce(into: CommandForm.universalFlags) { $0.formUnion($1.flags) } }
+}
+
+/// One verb of a command: its synopsis (`plugins pack DIR [-o FILE]`, the declaration of its words and options) and
+/// what it does.
+struct Verb: Sendable {
+    typealias Run = @Sendable (Arguments, CommandIO) throws -> Int32
+    let synopsis: String
+    let run: Run
+    init(_ synopsis: String, _ run: @escaping Run) {
+        self.synopsis = synopsis
         self.run = run
     }
 }
@@ -257,9 +295,12 @@ public enum FolioCommandLine {
         do {
             let parsed = try Arguments(Array(arguments.dropFirst()), options: command.options, flags: command.flags)
             if parsed.flag("--help") {
-                io.line("usage: folio \(command.usage)")
-                io.line(command.summary)
+                io.text(command.helpText(command.helpForms(parsed)))
                 return 0
+            }
+            if let refusal = command.refusal(parsed) {
+                io.error("folio \(name): \(refusal.shownAsText)")
+                return usageFailure
             }
             if command.usesGit { GitLibrary.initializeInBackground() }
             return try command.run(parsed, io)

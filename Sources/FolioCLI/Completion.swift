@@ -33,13 +33,13 @@ struct CompletionAnswer {
 }
 
 /// The kind of value a usage placeholder (`PATH`, `REV_A`, `ID`…) or an option stands for.
-enum CompletionValue: Equatable {
+enum CompletionValue: Equatable, Sendable {
     case literal(String)
     case document, revision, file, templateID, pluginID, editorID, editorCommand, sourceName, choices([String]), nothing
 }
 
-/// Completes `folio` command lines from the commands' own usage strings, options and flags (one source of truth with
-/// `--help`), calling into the template, plugin and document modules for ids and revisions.
+/// Completes `folio` command lines from the commands' declared forms (`CommandForm`, one source of truth with
+/// `--help`, parsing and the man page), calling into the template, plugin and document modules for ids and revisions.
 struct Completer {
     let commands: [Command]
     let io: CommandIO
@@ -56,12 +56,20 @@ struct Completer {
         if let previous = typed.last, command.options.contains(previous) {
             return answer(for: Self.optionValue(previous), current: current, positionals: positionals(typed, command))
         }
-        if current.hasPrefix("-") {
-            return matching(current, (command.options.union(command.flags)).sorted().map { ($0, "") })
-        }
         let done = positionals(typed, command)
+        let everyName = command.options.union(command.flags)
+        let lenient = command.forms.filter { $0.fit(positionals: done, names: everyName, verbMayBeMissing: { _ in true }) != nil }
+        // A selecting option typed (`sync --watch`): only the forms it selects.
+        let typedNames = Set(typed.filter { $0.hasPrefix("-") }.map { String($0.prefix { $0 != "=" }) })
+        let selected = lenient.filter { form in
+            form.options.contains(where: \.isRequired) && form.fit(positionals: done, names: typedNames, verbMayBeMissing: { _ in true }) != nil
+        }
+        let fitting = selected.isEmpty ? lenient : selected
+        if current.hasPrefix("-") {
+            return matching(current, fitting.reduce(into: Set<String>()) { $0.formUnion($1.accepted) }.sorted().map { ($0, "") })
+        }
         var answer = CompletionAnswer()
-        for value in Self.positionalValues(usage: command.usage, command: command.name, typed: done) {
+        for value in Self.positionalValues(fitting, command: command.name, typed: done) {
             let part = self.answer(for: value, current: current, positionals: done)
             answer.candidates += part.candidates.filter { new in !answer.candidates.contains { $0.value == new.value } }
             if part.names != .none { answer.names = answer.names == .files ? .files : part.names }
@@ -154,53 +162,27 @@ struct Completer {
         }
     }
 
-    /// What may come at the next positional, from each usage alternative (`a | b`) that agrees with the words typed
-    /// so far (lower-case words in a usage are literal verbs; upper-case ones placeholders; `[--x V]` option groups
-    /// are skipped).
-    static func positionalValues(usage: String, command: String, typed: [String]) -> [CompletionValue] {
+    /// What may come at the next positional, from each form that agrees with the words typed so far (a repeated
+    /// placeholder such as `PATH...` stays next).
+    static func positionalValues(_ forms: [CommandForm], command: String, typed: [String]) -> [CompletionValue] {
         var values: [CompletionValue] = []
-        for alternative in usage.components(separatedBy: " | ") {
-            var tokens = positionalTokens(alternative)
-            if tokens.first == command { tokens.removeFirst() }  // the command's own name (`a | b` may leave it out)
-            var fits = true
+        for form in forms {
+            var rest = form.positionals[...]
             var index = 0
-            var next: String?
-            var rest = tokens
-            while let token = rest.first {
-                let repeated = token.hasSuffix("...")
-                let name = repeated ? String(token.dropLast(3)) : token
-                if index == typed.count { next = name; break }
-                if isLiteral(name) && !name.split(separator: "|").contains(Substring(typed[index])) { fits = false; break }
+            var next: CommandForm.Positional?
+            while let positional = rest.first {
+                if index == typed.count { next = positional; break }
+                guard positional.accepts(typed[index]) else { break }
                 index += 1
-                if !repeated { rest.removeFirst() }
+                if !positional.isRepeated { rest.removeFirst() }
             }
-            guard fits, let next else { continue }
-            let value = !isLiteral(next) ? placeholder(next, command: command)
-                : next.contains("|") ? CompletionValue.choices(next.split(separator: "|").map(String.init)) : .literal(next)
+            guard let next else { continue }
+            let value = !next.isLiteral ? placeholder(next.name, command: command)
+                : next.name.contains("|") ? CompletionValue.choices(next.name.split(separator: "|").map(String.init)) : .literal(next.name)
             if !values.contains(value) { values.append(value) }
         }
         return values
     }
-
-    /// The positional words of one usage alternative, brackets removed, option groups and options left out.
-    static func positionalTokens(_ alternative: String) -> [String] {
-        var tokens: [String] = []
-        var depth = 0
-        var inOption = false
-        for word in alternative.split(separator: " ").map(String.init) {
-            var word = word
-            if depth == 0 && word.hasPrefix("[") { inOption = word.dropFirst().hasPrefix("-") }
-            depth += word.filter { $0 == "[" }.count
-            let closes = word.filter { $0 == "]" }.count
-            word.removeAll { $0 == "[" || $0 == "]" }
-            defer { depth -= closes; if depth <= 0 { depth = 0; inOption = false } }
-            if inOption || word.hasPrefix("-") || word.isEmpty { continue }
-            tokens.append(word)
-        }
-        return tokens
-    }
-
-    private static func isLiteral(_ token: String) -> Bool { token.first.map { $0.isLowercase } ?? false }
 
     private static func placeholder(_ name: String, command: String) -> CompletionValue {
         if name == "PATH" || name == "DOC" || name == "DIR" { return .document }

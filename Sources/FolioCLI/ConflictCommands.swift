@@ -10,8 +10,7 @@ import FolioTerminal
 /// them item by item (or whole files with `--keep`).
 let conflictCommands: [Command] = [
     Command("conflicts", usage: "conflicts PATH [--json] | conflicts PATH show REF [--json] | conflicts PATH settle REF [--mine KEYS]... [--theirs KEYS]... [--both KEYS]... [--all mine|theirs] [--json] | conflicts PATH --keep local|remote REF",
-            summary: "List remote versions kept by conflicting pulls with their conflicting items, show one, or settle it item by item (--keep: whole files)",
-            options: ["--keep", "--mine", "--theirs", "--both", "--all"]) { args, io in
+            summary: "List remote versions kept by conflicting pulls with their conflicting items, show one, or settle it item by item (--keep: whole files)") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         if let keep = args.value("--keep") {
             guard let side = ConflictSide(rawValue: keep) else { throw UsageError("--keep takes local or remote, got '\(keep)'") }

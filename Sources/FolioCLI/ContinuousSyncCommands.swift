@@ -50,7 +50,7 @@ private func intervalText(_ seconds: Double) -> String {
 
 /// `folio share PATH NAME URL`: add the remote, push, turn continuous sync on.
 let shareCommand = Command("share", usage: "share PATH NAME URL [--timeout SECONDS]",
-                           summary: "Share a document: add a remote, push to it, and turn continuous sync on", options: ["--timeout"]) { args, io in
+                           summary: "Share a document: add a remote, push to it, and turn continuous sync on") { args, io in
     let document = try openDocument(try args.positional(0, "PATH"), io)
     let name = try args.positional(1, "NAME")
     let location = remoteLocation(try args.positional(2, "URL"), io)

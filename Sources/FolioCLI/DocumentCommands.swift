@@ -55,11 +55,12 @@ func reportChange(_ commit: CommitInfo?, document: Document, _ args: Arguments, 
     return 0
 }
 
+/// How `new` from a template (or a replayed document) gets its answers, and its fetch.
+private let answerOptions = "[--set NAME=VALUE]... [--data FILE.json] [--defaults] [--offline] [--dry-run] [--timeout SECONDS]"
+
 let documentCommands: [Command] = [
-    Command("new", usage: "new PATH [--type TYPE [--sample NAME]] [--title TITLE] | new PATH --template ID [--source S] [--ref R] [--set NAME=VALUE]... [--data FILE.json] [--defaults] [--replay DOC] [--dry-run] [--timeout SECONDS]",
-            summary: "Create a document, blank or from a template",
-            options: ["--type", "--sample", "--title", "--template", "--source", "--ref", "--set", "--data", "--replay", "--timeout"],
-            flags: ["--defaults", "--offline", "--dry-run"]) { args, io in
+    Command("new", usage: "new PATH [--type TYPE [--sample NAME]] [--title TITLE] | new PATH --template ID [--source S [--ref R]] \(answerOptions) | new PATH --replay DOC [--source S] \(answerOptions)",
+            summary: "Create a document, blank or from a template") { args, io in
         let path = try args.positional(0, "PATH")
         try args.expectAtMost(1)
         try NewDocumentPath.check(path)
@@ -96,9 +97,8 @@ let documentCommands: [Command] = [
         }
         return 0
     },
-    Command("write", usage: "write PATH FILE_IN_DOC [--from SRC] [-m MESSAGE]",
-            summary: "Replace one file's content as one change (reads stdin without --from)",
-            options: ["--from", "-m", "--message"]) { args, io in
+    Command("write", usage: "write PATH FILE_IN_DOC [--from SRC] [-m|--message MESSAGE]",
+            summary: "Replace one file's content as one change (reads stdin without --from)") { args, io in
         let path = try args.positional(0, "PATH")
         let file = try args.positional(1, "FILE_IN_DOC")
         try args.expectAtMost(2)
@@ -116,16 +116,14 @@ let documentCommands: [Command] = [
         let commit = try document.write(data, to: file, message: message)
         return try reportChange(commit, document: document, args, io, nothing: "No change: \(file.shownAsText) already has that content")
     },
-    Command("commit", usage: "commit PATH [-m MESSAGE]", summary: "Record changes other programs made to a document",
-            options: ["-m", "--message"]) { args, io in
+    Command("commit", usage: "commit PATH [-m|--message MESSAGE]", summary: "Record changes other programs made to a document") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(1)
         let commit = try document.commitWorkTree(message: args.value("-m") ?? args.value("--message"))
         return try reportChange(commit, document: document, args, io, nothing: "Nothing to commit: the document has no unrecorded changes")
     },
     Command("log", usage: "log PATH [--limit N] [--skip N] [--since REV] | log PATH --item ITEM [--at REV]",
-            summary: "List versions, newest first (--item: the versions that changed one item, as the editor numbers it)",
-            options: ["--limit", "--skip", "--since", "--item", "--at"]) { args, io in
+            summary: "List versions, newest first (--item: the versions that changed one item, as the editor numbers it)") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: true)
         try args.expectAtMost(1)
         if let item = args.value("--item") { return try itemLog(document, item: item, at: args.value("--at"), args, io) }
@@ -134,8 +132,7 @@ let documentCommands: [Command] = [
                             format: args.flag("--json") ? .json : .text, to: io.out)
         return 0
     },
-    Command("show", usage: "show PATH [REV] [--file F]", summary: "Print a version's content (default: the primary file)",
-            options: ["--file"]) { args, io in
+    Command("show", usage: "show PATH [REV] [--file F]", summary: "Print a version's content (default: the primary file)") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: true)
         try args.expectAtMost(2)
         let rev = args.optionalPositional(1)
@@ -154,8 +151,7 @@ let documentCommands: [Command] = [
         }
         return 0
     },
-    Command("diff", usage: "diff PATH [REV_A] [REV_B] [--semantic]", summary: "Show what changed between two versions",
-            flags: ["--semantic"]) { args, io in
+    Command("diff", usage: "diff PATH [REV_A] [REV_B] [--semantic]", summary: "Show what changed between two versions") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: true)
         try args.expectAtMost(3)
         let a = args.optionalPositional(1)
@@ -175,8 +171,7 @@ let documentCommands: [Command] = [
         return 0
     },
     Command("restore", usage: "restore PATH REV [--item ITEM]",
-            summary: "Make an old version current again, as a new version (--item: only that item, the others as they are now)",
-            options: ["--item"]) { args, io in
+            summary: "Make an old version current again, as a new version (--item: only that item, the others as they are now)") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         let rev = try args.positional(1, "REV")
         try args.expectAtMost(2)

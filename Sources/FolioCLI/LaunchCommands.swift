@@ -25,8 +25,7 @@ struct RecentDocumentsAdapter: RecentDocumentsProvider {
 
 let launchCommands: [Command] = [
     Command("launch", usage: "launch [--render] [--width W --height H] [--ansi] [--config FILE] [--scene NAME]",
-            summary: "Open the launch screen (or print one frame of it with --render)",
-            options: ["--width", "--height", "--config", "--scene"], flags: ["--render", "--ansi"]) { args, io in
+            summary: "Open the launch screen (or print one frame of it with --render)") { args, io in
         try args.expectAtMost(0)
         if args.flag("--render") || !io.isInteractive {
             let recent = RecentDocumentsAdapter(recent: RecentDocuments(environment: io.environment))
@@ -41,7 +40,7 @@ let launchCommands: [Command] = [
         return try runInteractive(configPath: args.value("--config").map { io.url($0).path }, scene: args.value("--scene"), open: [], io: io)
     },
     Command("open", usage: "open PATH... [--scene NAME] [--config FILE]",
-            summary: "Open documents in the editor host, one tab each (on a terminal; ^T lists them)", options: ["--scene", "--config"]) { args, io in
+            summary: "Open documents in the editor host, one tab each (on a terminal; ^T lists them)") { args, io in
         _ = try args.positional(0, "PATH")
         let paths = args.positionals
         // Fail before touching the terminal when a document cannot be opened.

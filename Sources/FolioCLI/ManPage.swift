@@ -27,7 +27,7 @@ enum ManPage {
 
         """
         for command in commands {
-            page += ".TP\n.B folio \(escape(command.usage))\n\(escape(command.summary))\n"
+            page += ".TP\n.B folio \(escape(command.usage))\n\(escape(command.summary))\n" + options(command)
         }
         page += """
         .SH CONTINUOUS SYNC
@@ -99,6 +99,17 @@ enum ManPage {
 
         """
         return page
+    }
+
+    /// The options of every form of `command`, each with its value name and help, indented under it.
+    static func options(_ command: Command) -> String {
+        var seen: Set<String> = []
+        let shown = command.forms.flatMap(\.options).filter { seen.insert($0.name).inserted }
+        guard !shown.isEmpty else { return "" }
+        return ".RS\n" + shown.map { option in
+            ".TP\n\\fB\(escape(option.name))\\fR" + (option.value.map { " \\fI\(escape($0))\\fR" } ?? "") + "\n"
+                + escape(OptionHelp.help(option.name, command: command.name) ?? "") + "\n"
+        }.joined() + ".RE\n"
     }
 
     /// Text made safe for roff: backslashes and hyphens escaped, no line starting with a control character.

@@ -8,8 +8,7 @@ import FolioTerminal
 
 /// `folio outdated [DIR] [--json] [--offline]`: which documents are behind their template (exit 1 when any is).
 let outdatedCommand = Command("outdated", usage: "outdated [DIR] [--offline] [--timeout SECONDS] [--json]",
-                              summary: "List the documents under DIR (default: the recent ones) made from a template, with their version and the newest; exit 1 when any is behind",
-                              options: ["--timeout"], flags: ["--offline"]) { args, io in
+                              summary: "List the documents under DIR (default: the recent ones) made from a template, with their version and the newest; exit 1 when any is behind") { args, io in
     try args.expectAtMost(1)
     let folders: [URL]
     if let dir = args.positionals.first {

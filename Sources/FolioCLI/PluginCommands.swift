@@ -103,104 +103,106 @@ private func describeCommands(_ commands: [EditorCommand], _ io: CommandIO) {
 /// Content type identifiers as one comma-separated field.
 private func typeList(_ types: [ContentType]) -> String { types.map(\.identifier.shownAsText).joined(separator: ", ") }
 
-let pluginCommands: [Command] = [
-    Command("plugins", usage: "plugins list [--json] | plugins info ID [--json] | plugins check FILE.so [--json] | plugins manifest FILE.so | plugins install PACKAGE|PATH.so|DIR | plugins pack DIR [-o FILE] | plugins link DIR | plugins unlink ID | "
-            + "plugins remove ID | plugins disable ID | plugins enable ID | plugins repair | plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS] [--seed N] [--calls N]",
-            summary: "List, describe, check, describe the manifest of, install, pack, link, unlink, remove, disable, enable, repair or validate editor plugins",
-            options: ["--document", "--timeout", "--seed", "--calls", "-o"], usesGit: false) { args, io in
-        let verb = try args.positional(0, "list, info, check, install, pack, link, unlink, remove, disable, enable, repair or validate")
-        switch verb {
-        case "install": return try installPlugin(args, io)
-        case "pack": return try packPlugin(args, io)
-        case "link": return try linkPlugin(args, io)
-        case "unlink": return try unlinkPlugin(args, io)
-        case "remove": return try removePlugin(args, io)
-        case "disable": return try disablePlugin(args, io)
-        case "enable": return try enablePlugin(args, io)
-        case "validate": return try validatePlugin(args, io)
-        case "repair": return try repairPlugins(args, io)
-        case "list":
-            try args.expectAtMost(1)
-            let host = pluginHost(io)
-            if args.flag("--json") {
-                try io.json(PluginListing(plugins: host.allPlugins.map { listingEntry($0, host) }, refused: host.refusals.map(\.description)))
-                return 0
-            }
-            if host.allPlugins.isEmpty { io.line("No plugins found.") }
-            for plugin in host.allPlugins {
-                let state = host.state(of: plugin)
-                let m = plugin.manifest
-                io.line("\(m.id.shownAsText)  \(m.name.shownAsText) \(m.version.shownAsText)  \(state.word)\(plugin.bundled ? "  (bundled)" : "")  \(plugin.library.path.shownAsText)")
-                if let line = stateLine(plugin, host) { io.line("  " + line) }
-                for editor in m.editors {
-                    io.line("  \(editor.id.shownAsText): \(typeList(editor.contentTypes)) (\(editor.priority.rawValue))")
-                }
-            }
-            for duplicate in host.duplicates where duplicate.linked {
-                io.line("\(duplicate.refused.library.path.shownAsText): shadowed by the linked build \(duplicate.kept.path.shownAsText) (folio plugins unlink \(duplicate.refused.manifest.id.shownAsText))")
-            }
-            for refusal in host.refusals { io.error(refusal.description.shownAsText + lockRepairHint(refusal)) }
-            return 0
-        case "info":
-            let id = try args.positional(1, "ID")
-            try args.expectAtMost(2)
-            let host = pluginHost(io)
-            guard let plugin = host.anyPlugin(id) else { throw PluginError.unknownPluginOrEditor(id: id) }
-            if args.flag("--json") { try io.json(listingEntry(plugin, host)); return 0 }
-            let m = plugin.manifest
-            io.line("\(m.name.shownAsText) \(m.version.shownAsText) (\(m.id.shownAsText)), plugin ABI \(m.abi), \(host.state(of: plugin).word)")
-            if let line = stateLine(plugin, host) { io.line(line) }
-            io.line("library:  \(plugin.library.path.shownAsText)")
-            io.line("manifest: \(plugin.manifestURL.path.shownAsText)")
-            describePackage(plugin, io)
-            for editor in m.editors {
-                io.line("")
-                io.line("editor \(editor.id.shownAsText) \"\(editor.name.shownAsText)\" (\(editor.priority.rawValue)) for \(typeList(editor.contentTypes))")
-                for type in editor.declaredTypes {
-                    io.line("  declares \(type.identifier.identifier.shownAsText) conforming to \(typeList(type.conformsTo))"
-                            + (type.extensions.isEmpty ? "" : ", extensions \(type.extensions.map(\.shownAsText).joined(separator: ", "))"))
-                }
-                if !editor.extensions.isEmpty { io.line("  capabilities: \(editor.extensions.map(\.shownAsText).joined(separator: ", "))") }
-                io.line("  commands:")
-                describeCommands(editor.commands, io)
-            }
-            return 0
-        case "check":
-            let file = try args.positional(1, "FILE.so")
-            try args.expectAtMost(2)
-            let report = PluginHost.check(library: io.url(file), executable: try folioExecutable(), arguments: ["plugins", "__probe"],
-                                          environment: io.environment)
-            if args.flag("--json") {
-                try io.json(report)
-            } else if report.ok {
-                let name = (report.name ?? "?").shownAsText, version = (report.version ?? "?").shownAsText, id = (report.id ?? "?").shownAsText
-                io.line("ok: \(report.library.shownAsText): \(name) \(version) (\(id)), plugin ABI \((report.abi ?? "?").shownAsText)\(report.swift.map { ", Swift \($0)" } ?? "")")
-                for editor in report.editors {
-                    io.line("  editor \(editor.id.shownAsText) for \(typeList(editor.contentTypes)) (\(editor.priority.rawValue)): "
-                            + editor.commands.map(\.id.shownAsText).joined(separator: ", "))
-                }
-                if let printed = PluginProbeOutput(report).summary { io.error("folio plugins: warning: \(report.library.shownAsText): \(printed) (Folio discards it)") }
-            } else {
-                io.error((report.refusal ?? "\(report.library): plugin refused").shownAsText)
-            }
-            return report.ok ? 0 : FolioCommandLine.failure
-        case "manifest":
-            // The manifest generated from the library's own descriptor, in a plugin host process (for install scripts).
-            let file = try args.positional(1, "FILE.so")
-            try args.expectAtMost(2)
-            let manifest = try PluginManifest.generate(forLibrary: io.url(file), isolation: .standard(environment: io.environment))
-            io.out(CommandIO.escapingControls(json: String(decoding: try manifest.encodedForFile(), as: UTF8.self)))
-            return 0
-        case "__probe":
-            // Internal: runs in the child process of `plugins check`; writes the report as JSON on descriptor 3.
-            return PluginHost.runProbeChild(library: io.url(try args.positional(1, "FILE.so"))) ? 0 : FolioCommandLine.failure
-        default:
-            throw UsageError("unknown plugins command '\(verb)' (list, info, check, install, pack, link, unlink, remove, disable, enable, repair or validate)")
+/// `folio plugins list`: every plugin found, its state and editors, and the plugins refused.
+private func listPlugins(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    try args.expectAtMost(1)
+    let host = pluginHost(io)
+    if args.flag("--json") {
+        try io.json(PluginListing(plugins: host.allPlugins.map { listingEntry($0, host) }, refused: host.refusals.map(\.description)))
+        return 0
+    }
+    if host.allPlugins.isEmpty { io.line("No plugins found.") }
+    for plugin in host.allPlugins {
+        let state = host.state(of: plugin)
+        let m = plugin.manifest
+        io.line("\(m.id.shownAsText)  \(m.name.shownAsText) \(m.version.shownAsText)  \(state.word)\(plugin.bundled ? "  (bundled)" : "")  \(plugin.library.path.shownAsText)")
+        if let line = stateLine(plugin, host) { io.line("  " + line) }
+        for editor in m.editors {
+            io.line("  \(editor.id.shownAsText): \(typeList(editor.contentTypes)) (\(editor.priority.rawValue))")
         }
-    },
-    Command("types", usage: "types list [--json]", summary: "List content types, including those plugins declare") { args, io in
-        let verb = try args.positional(0, "list")
-        guard verb == "list" else { throw UsageError("unknown types command '\(verb)' (list)") }
+    }
+    for duplicate in host.duplicates where duplicate.linked {
+        io.line("\(duplicate.refused.library.path.shownAsText): shadowed by the linked build \(duplicate.kept.path.shownAsText) (folio plugins unlink \(duplicate.refused.manifest.id.shownAsText))")
+    }
+    for refusal in host.refusals { io.error(refusal.description.shownAsText + lockRepairHint(refusal)) }
+    return 0
+}
+
+/// `folio plugins info ID`: one plugin, its package, editors, declared types and commands.
+private func describePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let id = try args.positional(1, "ID")
+    try args.expectAtMost(2)
+    let host = pluginHost(io)
+    guard let plugin = host.anyPlugin(id) else { throw PluginError.unknownPluginOrEditor(id: id) }
+    if args.flag("--json") { try io.json(listingEntry(plugin, host)); return 0 }
+    let m = plugin.manifest
+    io.line("\(m.name.shownAsText) \(m.version.shownAsText) (\(m.id.shownAsText)), plugin ABI \(m.abi), \(host.state(of: plugin).word)")
+    if let line = stateLine(plugin, host) { io.line(line) }
+    io.line("library:  \(plugin.library.path.shownAsText)")
+    io.line("manifest: \(plugin.manifestURL.path.shownAsText)")
+    describePackage(plugin, io)
+    for editor in m.editors {
+        io.line("")
+        io.line("editor \(editor.id.shownAsText) \"\(editor.name.shownAsText)\" (\(editor.priority.rawValue)) for \(typeList(editor.contentTypes))")
+        for type in editor.declaredTypes {
+            io.line("  declares \(type.identifier.identifier.shownAsText) conforming to \(typeList(type.conformsTo))"
+                    + (type.extensions.isEmpty ? "" : ", extensions \(type.extensions.map(\.shownAsText).joined(separator: ", "))"))
+        }
+        if !editor.extensions.isEmpty { io.line("  capabilities: \(editor.extensions.map(\.shownAsText).joined(separator: ", "))") }
+        io.line("  commands:")
+        describeCommands(editor.commands, io)
+    }
+    return 0
+}
+
+/// `folio plugins check FILE.so`: whether a library loads as a plugin, checked in a child process.
+private func checkPlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let file = try args.positional(1, "FILE.so")
+    try args.expectAtMost(2)
+    let report = PluginHost.check(library: io.url(file), executable: try folioExecutable(), arguments: ["plugins", "__probe"],
+                                  environment: io.environment)
+    if args.flag("--json") {
+        try io.json(report)
+    } else if report.ok {
+        let name = (report.name ?? "?").shownAsText, version = (report.version ?? "?").shownAsText, id = (report.id ?? "?").shownAsText
+        io.line("ok: \(report.library.shownAsText): \(name) \(version) (\(id)), plugin ABI \((report.abi ?? "?").shownAsText)\(report.swift.map { ", Swift \($0)" } ?? "")")
+        for editor in report.editors {
+            io.line("  editor \(editor.id.shownAsText) for \(typeList(editor.contentTypes)) (\(editor.priority.rawValue)): "
+                    + editor.commands.map(\.id.shownAsText).joined(separator: ", "))
+        }
+        if let printed = PluginProbeOutput(report).summary { io.error("folio plugins: warning: \(report.library.shownAsText): \(printed) (Folio discards it)") }
+    } else {
+        io.error((report.refusal ?? "\(report.library): plugin refused").shownAsText)
+    }
+    return report.ok ? 0 : FolioCommandLine.failure
+}
+
+/// `folio plugins manifest FILE.so`: the manifest generated from the library's own descriptor.
+private func printGeneratedManifest(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    // In a plugin host process (for install scripts).
+    let file = try args.positional(1, "FILE.so")
+    try args.expectAtMost(2)
+    let manifest = try PluginManifest.generate(forLibrary: io.url(file), isolation: .standard(environment: io.environment))
+    io.out(CommandIO.escapingControls(json: String(decoding: try manifest.encodedForFile(), as: UTF8.self)))
+    return 0
+}
+
+/// `folio plugins __probe FILE.so` (internal): runs in the child process of `plugins check`; writes the report as JSON on descriptor 3.
+private func runProbe(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    PluginHost.runProbeChild(library: io.url(try args.positional(1, "FILE.so"))) ? 0 : FolioCommandLine.failure
+}
+
+let pluginCommands: [Command] = [
+    Command("plugins", summary: "List, describe, check, describe the manifest of, install, pack, link, unlink, remove, disable, enable, repair or validate editor plugins",
+            usesGit: false, verbs: [
+        Verb("plugins list [--json]", listPlugins), Verb("plugins info ID [--json]", describePlugin),
+        Verb("plugins check FILE.so [--json]", checkPlugin), Verb("plugins manifest FILE.so", printGeneratedManifest),
+        Verb("plugins install PACKAGE|PATH.so|DIR", installPlugin), Verb("plugins pack DIR [-o FILE]", packPlugin),
+        Verb("plugins link DIR", linkPlugin), Verb("plugins unlink ID", unlinkPlugin), Verb("plugins remove ID", removePlugin),
+        Verb("plugins disable ID", disablePlugin), Verb("plugins enable ID", enablePlugin), Verb("plugins repair", repairPlugins),
+        Verb("plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS] [--seed N] [--calls N]", validatePlugin),
+    ], hidden: ["__probe": runProbe]),
+    Command("types", summary: "List content types, including those plugins declare", verbs: [Verb("types list [--json]") { args, io in
         try args.expectAtMost(1)
         let registry = pluginHost(io).contentTypes
         if args.flag("--json") { try io.json(registry.all); return 0 }
@@ -213,9 +215,9 @@ let pluginCommands: [Command] = [
             io.line(line)
         }
         return 0
-    },
+    }]),
     Command("edit", usage: "edit PATH COMMAND [ARGS...] [--selection N|A-B] [--editor ID] [--json]",
-            summary: "Apply one editor command to a document as one change", options: ["--editor", "--selection"]) { args, io in
+            summary: "Apply one editor command to a document as one change") { args, io in
         let path = try args.positional(0, "PATH")
         let command = try args.positional(1, "COMMAND")
         let selection = try args.value("--selection").map(ViewSelection.parse(option:)) ?? ViewSelection()
@@ -240,8 +242,7 @@ let pluginCommands: [Command] = [
         }
         return 0
     },
-    Command("commands", usage: "commands PATH [--editor ID] [--json]", summary: "List the commands of a document's editor",
-            options: ["--editor"]) { args, io in
+    Command("commands", usage: "commands PATH [--editor ID] [--json]", summary: "List the commands of a document's editor") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(1)
         let settings = try Settings.load(environment: io.environment)
@@ -252,7 +253,7 @@ let pluginCommands: [Command] = [
         return 0
     },
     Command("view", usage: "view PATH [--at REV] [--width W] [--height H] [--cursor N] [--editor ID]",
-            summary: "Print a version (default: the newest) as its editor shows it", options: ["--at", "--width", "--height", "--cursor", "--editor"]) { args, io in
+            summary: "Print a version (default: the newest) as its editor shows it") { args, io in
         try ViewCommand.run(args, io)
     },
 ]

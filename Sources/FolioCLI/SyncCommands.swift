@@ -179,8 +179,7 @@ let syncCommands: [Command] = [
         }
         return 0
     },
-    Command("push", usage: "push PATH [REMOTE] [--timeout SECONDS]", summary: "Send the document's versions to a remote",
-            options: ["--timeout"]) { args, io in
+    Command("push", usage: "push PATH [REMOTE] [--timeout SECONDS]", summary: "Send the document's versions to a remote") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(2)
         let remote = args.optionalPositional(1)
@@ -193,8 +192,7 @@ let syncCommands: [Command] = [
         }
         return 0
     },
-    Command("pull", usage: "pull PATH [REMOTE] [--timeout SECONDS]", summary: "Bring in a remote's versions: fast-forward, merge, or keep a conflict",
-            options: ["--timeout"]) { args, io in
+    Command("pull", usage: "pull PATH [REMOTE] [--timeout SECONDS]", summary: "Bring in a remote's versions: fast-forward, merge, or keep a conflict") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(2)
         let remote = args.optionalPositional(1)
@@ -202,8 +200,7 @@ let syncCommands: [Command] = [
         return try reportPull(outcome, document: document, remote: remote, args, io)
     },
     Command("sync", usage: "sync PATH [REMOTE] [--timeout SECONDS] | sync PATH --continuous on|off [--interval SECONDS] | sync --watch [--interval SECONDS] [--timeout SECONDS] [PATH...]",
-            summary: "Pull, then push (--continuous: keep the document in sync in the background from now on; --watch: sync the given documents, else the recent ones with continuous sync on, until interrupted)",
-            options: ["--timeout", "--continuous", "--interval"], flags: ["--watch"]) { args, io in
+            summary: "Pull, then push (--continuous: keep the document in sync in the background from now on; --watch: sync the given documents, else the recent ones with continuous sync on, until interrupted)") { args, io in
         if let exit = try continuousSyncVariant(args, io) { return exit }
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(2)
@@ -227,7 +224,7 @@ let syncCommands: [Command] = [
         }
         return 0
     },
-    Command("clone", usage: "clone URL PATH [--timeout SECONDS]", summary: "Copy a Folio document from a remote", options: ["--timeout"]) { args, io in
+    Command("clone", usage: "clone URL PATH [--timeout SECONDS]", summary: "Copy a Folio document from a remote") { args, io in
         let source = remoteLocation(try args.positional(0, "URL"), io)
         let path = try args.positional(1, "PATH")
         try args.expectAtMost(2)
@@ -243,8 +240,7 @@ let syncCommands: [Command] = [
         return 0
     },
     Command("status", usage: "status PATH [--json] [--repair]",
-            summary: "Unrecorded changes, versions ahead/behind each remote, an out-of-date work tree (--repair: write it, and restore a damaged branch or HEAD)",
-            flags: ["--repair"]) { args, io in
+            summary: "Unrecorded changes, versions ahead/behind each remote, an out-of-date work tree (--repair: write it, and restore a damaged branch or HEAD)") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(1)
         if args.flag("--repair") { try reportRefRepair(document, json: args.flag("--json"), io) }
@@ -278,9 +274,8 @@ let syncCommands: [Command] = [
         if sharing.remote != nil { io.line(sharingLine(sharing)) }  // a document with no remote has nothing to say
         return 0
     },
-    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] [--timeout SECONDS] [--dry-run [--json]] | update --check PATH [--source S] [--json]",
-            summary: "Merge a newer version of the document's template into it (--check: exit 1 when one exists; --source: use the document's template source without asking)",
-            options: ["--to", "--set", "--conflict", "--source", "--timeout"], flags: ["--check", "--defaults", "--offline", "--dry-run"]) { args, io in
+    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] [--timeout SECONDS] [--dry-run [--json]] | update PATH --check [--to REF] [--offline] [--source S] [--timeout SECONDS] [--json]",
+            summary: "Merge a newer version of the document's template into it (--check: exit 1 when one exists; --source: use the document's template source without asking)") { args, io in
         try updateCommand(args, io)
     },
 ]

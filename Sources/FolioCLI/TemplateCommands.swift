@@ -10,32 +10,30 @@ import FolioTemplates
 import FolioTerminal
 import Synchronization
 
+/// The options of every `templates` verb that reads sources: which one (`--ref` with `--source` only), offline or not,
+/// and how long a fetch may stall.
+private let sourceOptions = "[--source S [--ref R]] [--offline] [--timeout SECONDS]"
+
 /// `folio templates …` and `folio render`.
 let templateCommands: [Command] = [
-    Command("templates", usage: "templates list [--source S] [--offline] | search WORDS... [--source S] [--offline] | show ID [--source S] [--ref R] | update"
-                + " | add NAME URL [--ref R] | remove NAME | lint [DIR|ID] [--source S] | test [DIR|ID] [--source S] [--update-golden]"
-                + " (fetching sources: [--timeout SECONDS])",
-            summary: "List, search, inspect, refresh, configure, lint and test templates",
-            options: ["--source", "--ref", "--timeout"], flags: ["--offline", "--update-golden"]) { args, io in
-        let action = try args.positional(0, "an action (list, search, show, update, add, remove, lint, test)")
-        switch action {
-        case "list": try args.expectAtMost(1); return try listTemplates(args, io)
-        case "search": return try searchTemplates(Array(args.positionals.dropFirst()), args, io)
-        case "show": try args.expectAtMost(2); return try showTemplate(try args.positional(1, "template ID"), args, io)
-        case "update": try args.expectAtMost(1); return try updateSources(args, io)
-        case "add": try args.expectAtMost(3); return try addSource(try args.positional(1, "NAME"), try args.positional(2, "URL"), args, io)
-        case "remove": try args.expectAtMost(2); return try removeSource(try args.positional(1, "NAME"), io)
-        case "lint":
+    Command("templates", summary: "List, search, inspect, refresh, configure, lint and test templates", verbs: [
+        Verb("templates list \(sourceOptions)") { args, io in try args.expectAtMost(1); return try listTemplates(args, io) },
+        Verb("templates search WORDS... \(sourceOptions)") { args, io in try searchTemplates(Array(args.positionals.dropFirst()), args, io) },
+        Verb("templates show ID \(sourceOptions)") { args, io in
             try args.expectAtMost(2)
-            if args.flag("--update-golden") { throw UsageError("--update-golden is for 'templates test'") }
-            return try lintTemplates(args, io)
-        case "test": try args.expectAtMost(2); return try testTemplates(args, io)
-        default: throw UsageError("unknown action '\(action)' (list, search, show, update, add, remove, lint, test)")
-        }
-    },
+            return try showTemplate(try args.positional(1, "template ID"), args, io)
+        },
+        Verb("templates update [--source S [--ref R]] [--timeout SECONDS]") { args, io in try args.expectAtMost(1); return try updateSources(args, io) },
+        Verb("templates add NAME URL [--ref R]") { args, io in
+            try args.expectAtMost(3)
+            return try addSource(try args.positional(1, "NAME"), try args.positional(2, "URL"), args, io)
+        },
+        Verb("templates remove NAME") { args, io in try args.expectAtMost(2); return try removeSource(try args.positional(1, "NAME"), io) },
+        Verb("templates lint [DIR|ID] \(sourceOptions)") { args, io in try args.expectAtMost(2); return try lintTemplates(args, io) },
+        Verb("templates test [DIR|ID] \(sourceOptions) [--update-golden]") { args, io in try args.expectAtMost(2); return try testTemplates(args, io) },
+    ]),
     Command("render", usage: "render TEMPLATE_FILE --data DATA.json [--partials DIR] [--strict]",
-            summary: "Render one Mustache file with JSON data and print the result",
-            options: ["--data", "--partials"], flags: ["--strict"]) { args, io in
+            summary: "Render one Mustache file with JSON data and print the result") { args, io in
         try renderCommand(args, io)
     },
 ]
