@@ -43,7 +43,9 @@ public indirect enum JSONValue: Equatable, Sendable, Codable {
 
 /// A JSON node parsed with positions: the value, where it starts, and for objects where each key stands.
 public struct JSONNode: Sendable {
-    public enum Kind: Sendable { case null, bool(Bool), number(Double), string(String), array([JSONNode]), object([(key: String, keyLine: Int, keyColumn: Int, value: JSONNode)]) }
+    /// An object's member: its key, where the key stands, and its value.
+    public typealias Member = (key: String, keyLine: Int, keyColumn: Int, value: JSONNode)
+    public enum Kind: Sendable { case null, bool(Bool), number(Double), string(String), array([JSONNode]), object([Member]) }
     public let kind: Kind
     public let line: Int
     public let column: Int

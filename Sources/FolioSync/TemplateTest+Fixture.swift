@@ -63,8 +63,7 @@ struct TemplateFixture {
         guard let data else { return [] }
         struct Entry: Decodable { let path: String; let resolution: String }
         do {
-            _ = try JSONNode.parse(data)
-            return try JSONDecoder().decode([Entry].self, from: data).map { UpdateConflict(path: $0.path, resolution: $0.resolution) }
+            return try StrictJSON.decode([Entry].self, from: data, strictAt: []).map { UpdateConflict(path: $0.path, resolution: $0.resolution) }
         } catch { throw TemplateError(file, JSONKeys.describe(error)) }
     }
 }

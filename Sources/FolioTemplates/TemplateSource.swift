@@ -123,6 +123,8 @@ public struct TemplateGroup: Sendable, Equatable, Codable {
     public var id: String
     public var name: String
     public var templates: [String]
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, templates }
 }
 
 /// A source resolved to one commit, with the templates it holds at that commit.
