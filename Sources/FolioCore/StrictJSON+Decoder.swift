@@ -9,6 +9,7 @@ struct NodeDecoder: Decoder {
     /// The object path with `*` for array elements, matched against `strict`.
     let pattern: [String]
     let strict: Set<[String]>
+    let dates: StrictJSON.Dates
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -32,7 +33,7 @@ struct NodeDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
     func child(_ node: JSONNode, key: any CodingKey, pattern part: String) -> NodeDecoder {
-        NodeDecoder(node: node, codingPath: codingPath + [key], pattern: pattern + [part], strict: strict)
+        NodeDecoder(node: node, codingPath: codingPath + [key], pattern: pattern + [part], strict: strict, dates: dates)
     }
 
     func mismatch(_ type: Any.Type) -> DecodingError {
@@ -85,7 +86,23 @@ extension NodeDecoder: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: self) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if T.self == Date.self, let date = try date() as? T { return date }
+        return try T(from: self)
+    }
+
+    /// A date as `dates` says; nil leaves it to `Date`'s own decoding.
+    func date() throws -> Date? {
+        switch dates {
+        case .deferredToDate: return nil
+        case .secondsSince1970: return Date(timeIntervalSince1970: try decode(Double.self))
+        case .iso8601:
+            guard let date = ISO8601Seconds.parse(try decode(String.self)) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted."))
+            }
+            return date
+        }
+    }
 }
 
 /// An object's members for `NodeDecoder`.
@@ -119,7 +136,7 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try child(key).decode(type) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try child(key).decode(type) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try child(key).decode(type) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try T(from: child(key)) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try child(key).decode(type) }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         try child(key).container(keyedBy: type)
@@ -175,7 +192,7 @@ struct NodeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) { try $0.decode(type) } }
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) { try $0.decode(type) } }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) { try $0.decode(type) } }
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type) { try T(from: $0) } }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type) { try $0.decode(type) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         try next(type) { try $0.container(keyedBy: type) }

@@ -10,16 +10,21 @@ import Glibc
 /// problem is a `JSONPositionError` (`line L, column C: problem`); other errors a type's own `init(from:)` throws pass
 /// through unchanged.
 public enum StrictJSON {
+    /// How dates are written in a file (as `JSONDecoder.DateDecodingStrategy`).
+    public enum Dates: Sendable { case deferredToDate, secondsSince1970, iso8601 }
+
     /// Parses `data` once and decodes `T` from it, refusing unknown keys at the object paths `strictAt`.
     /// A type decoded at a strict path must have `CaseIterable` coding keys (they are the allowed keys).
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, strictAt paths: Set<[String]> = [[]]) throws -> T {
-        try decode(type, from: try JSONNode.parse(data), strictAt: paths)
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, strictAt paths: Set<[String]> = [[]],
+                                            dates: Dates = .deferredToDate) throws -> T {
+        try decode(type, from: try JSONNode.parse(data), strictAt: paths, dates: dates)
     }
 
     /// Decodes `T` from an already parsed tree (see `decode(_:from:strictAt:)`).
-    public static func decode<T: Decodable>(_ type: T.Type, from node: JSONNode, strictAt paths: Set<[String]> = [[]]) throws -> T {
+    public static func decode<T: Decodable>(_ type: T.Type, from node: JSONNode, strictAt paths: Set<[String]> = [[]],
+                                            dates: Dates = .deferredToDate) throws -> T {
         do {
-            return try T(from: NodeDecoder(node: node, codingPath: [], pattern: [], strict: paths))
+            return try NodeDecoder(node: node, codingPath: [], pattern: [], strict: paths, dates: dates).decode(type)
         } catch let error as DecodingError {
             throw positioned(error, in: node)
         }
