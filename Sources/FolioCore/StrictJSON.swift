@@ -36,7 +36,7 @@ public enum StrictJSON {
     public static func load<T: Decodable>(_ type: T.Type, from url: URL, strictAt paths: Set<[String]> = [[]]) throws -> T? {
         guard let data = try ConfigFile.read(url) else { return nil }
         do { return try decode(type, from: data, strictAt: paths) } catch let error as JSONPositionError {
-            throw FolioError.invalidFile(url.path, error.description)
+            throw FolioError.invalidFile(path: url.path, problem: error.description)
         }
     }
 

@@ -68,15 +68,15 @@ public struct PluginLock: Codable, Sendable, Equatable {
         guard let data = try ConfigFile.read(url) else { return PluginLock() }
         do {
             let lock = try StrictJSON.decode(PluginLock.self, from: data, strictAt: [[], ["plugins", "*"]])
-            guard lock.version == 1 else { throw FolioError.invalidFile(url.path, "lock file version \(lock.version) is not supported (expected 1)") }
+            guard lock.version == 1 else { throw FolioError.invalidFile(path: url.path, problem: "lock file version \(lock.version) is not supported (expected 1)") }
             for entry in lock.plugins where !PluginInstaller.isUsableID(entry.id) || entry.library.contains("/") {
-                throw FolioError.invalidFile(url.path, "entry '\(entry.id)' has an unusable id or library name")
+                throw FolioError.invalidFile(path: url.path, problem: "entry '\(entry.id)' has an unusable id or library name")
             }
             return lock
         } catch let error as FolioError {
             throw error
         } catch {
-            throw FolioError.invalidFile(url.path, JSONKeys.describe(error))
+            throw FolioError.invalidFile(path: url.path, problem: JSONKeys.describe(error))
         }
     }
 

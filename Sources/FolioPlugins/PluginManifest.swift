@@ -31,9 +31,9 @@ public struct PluginManifest: Codable, Sendable, Equatable {
     /// Reads and checks a manifest file; errors name the file, line and column.
     public static func load(from url: URL) throws -> PluginManifest {
         guard let manifest = try StrictJSON.load(PluginManifest.self, from: url, strictAt: strictPaths) else {
-            throw FolioError.invalidFile(url.path, "cannot read the plugin manifest (no such file)")
+            throw FolioError.unreadableFile(path: url.path, reason: "no such file")
         }
-        do { try manifest.validate() } catch { throw FolioError.invalidFile(url.path, "\(error)") }
+        do { try manifest.validate() } catch { throw FolioError.invalidFile(path: url.path, problem: "\(error)") }
         return manifest
     }
 

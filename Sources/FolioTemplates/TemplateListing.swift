@@ -109,7 +109,7 @@ struct TemplateCatalog: Decodable {
         do {
             return try StrictJSON.decode(TemplateCatalog.self, from: data, strictAt: [[], ["groups", "*"]])
         } catch {
-            throw TemplateError(file, JSONKeys.describe(error))
+            throw TemplateError(file, JSONKeys.describe(error), kind: .invalidFile)
         }
     }
 }

@@ -84,10 +84,10 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
             try checkBounds(node)
             manifest = try StrictJSON.decode(TemplateManifest.self, from: node, strictAt: [[], ["variables", "*"]])
         } catch {
-            throw TemplateError(file, JSONKeys.describe(error))
+            throw TemplateError(file, JSONKeys.describe(error), kind: .invalidFile)
         }
         func fail(_ node: JSONNode?, _ message: String) -> TemplateError {
-            TemplateError(file, node.map { "line \($0.line), column \($0.column): \(message)" } ?? message)
+            TemplateError(file, node.map { "line \($0.line), column \($0.column): \(message)" } ?? message, kind: .invalidFile)
         }
         let idOK = !manifest.id.isEmpty && manifest.id.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
             !part.isEmpty && part != "." && part != ".." && part.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }

@@ -88,7 +88,7 @@ public struct TrustedTemplateSource: Sendable, Equatable {
     /// Fails unless `location` is the trusted one.
     func check(_ location: String) throws {
         guard location == self.location else {
-            throw TemplateError(location, "this template source is not trusted for the document (trusted: \(self.location))")
+            throw TemplateError(location, "this template source is not trusted for the document (trusted: \(self.location))", kind: .untrustedSource)
         }
     }
 }
