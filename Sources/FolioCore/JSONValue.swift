@@ -115,12 +115,6 @@ public struct JSONPositionError: Error, CustomStringConvertible {
 
 /// Helpers for the strict JSON files Folio reads.
 public enum JSONKeys {
-    /// Fails on an unknown top-level key, naming it with its line and column.
-    public static func rejectUnknown(in data: Data, allowed: Set<String>) throws {
-        let node = try JSONNode.parse(data)
-        try node.rejectUnknownKeys { path in path.isEmpty ? allowed : nil }
-    }
-
     /// A one-line description of a decoding or parsing error.
     public static func describe(_ error: any Error) -> String {
         if let positioned = error as? JSONPositionError { return positioned.description }
