@@ -8,7 +8,8 @@ import Glibc
 /// object path in `strictAt` (keys, with `*` for every element of an array) a key the decoded type's `CodingKeys`
 /// does not list is refused as `unknown key 'k'` at the key's position, so no file keeps a copy of its keys. Every
 /// problem is a `JSONPositionError` (`line L, column C: problem`); other errors a type's own `init(from:)` throws pass
-/// through unchanged.
+/// through unchanged. Numbers are the parser's doubles: a whole number is decoded as an integer only when exact
+/// (within ±2^53), so a file holding larger integers (a 64-bit inode) is not for this loader.
 public enum StrictJSON {
     /// How dates are written in a file (as `JSONDecoder.DateDecodingStrategy`).
     public enum Dates: Sendable { case deferredToDate, secondsSince1970, iso8601 }
