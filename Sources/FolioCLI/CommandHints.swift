@@ -30,7 +30,9 @@ enum CommandHints {
         case let .missingAnswer(variable): return "; give --set \(variable)=VALUE"
         case .refOnPlainFolder: return "; drop --ref"
         case .noOfflineCopy: return " (run 'folio templates update' while online)"
-        case .other: return nil
+        case .invalidFile, .notFound, .unreadable, .writeFailed, .sourceUnavailable, .untrustedSource, .tooLarge, .notUTF8,
+             .refusedPath, .unknownVariable, .invalidAnswer, .needsNewerFolio, .notAFolderOnDisk:
+            return nil
         }
     }
 
@@ -44,7 +46,7 @@ enum CommandHints {
         case .refusedIncoming: return "; ask whoever pushed it to take that out"
         case let .invalidSyncInterval(path, _): return "; set it with 'folio sync \(path) --continuous on --interval SECONDS'"
         case .syncBusy: return " (try again in a moment)"
-        case .invalidRemoteName, .remoteExists, .pushRejected, .notADocumentSource, .cloneFailed: return nil
+        case .invalidRemoteName, .remoteExists, .pushRejected, .notADocumentSource, .cloneFailed, .syncCancelled: return nil
         }
     }
 

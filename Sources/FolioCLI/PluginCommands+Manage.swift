@@ -206,7 +206,7 @@ func createFromSample(_ name: String, at url: URL, type: ContentType, title: Str
         throw CommandFailure("no sample '\(name.shownAsText)' for \(type.identifier.shownAsText)"
                              + (samples.isEmpty ? " (its plugin has none)" : " (samples: \(samples.map(\.lastPathComponent.shownAsText).joined(separator: ", ")))"))
     }
-    guard let data = FileManager.default.contents(atPath: sample.path) else { throw FolioError.unreadableFile(sample.path, reason: "cannot read it") }
+    guard let data = FileManager.default.contents(atPath: sample.path) else { throw FolioError.unreadableFile(path: sample.path, reason: "cannot read it") }
     let title = title ?? url.deletingPathExtension().lastPathComponent
     let primary = DocumentMetadata.defaultPrimaryFile(for: type, registry: store.contentTypes)
     let metadata = DocumentMetadata(contentType: type, title: title, primaryFile: primary)

@@ -10,7 +10,7 @@ import Glibc
 func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let library = io.url(try args.positional(1, "FILE.so"))
     try args.expectAtMost(2)
-    guard FileManager.default.fileExists(atPath: library.path) else { throw FolioError.unreadableFile(library.path, reason: "no such file") }
+    guard FileManager.default.fileExists(atPath: library.path) else { throw FolioError.unreadableFile(path: library.path, reason: "no such file") }
     let validator = try configuredValidator(library, args, io)
     let json = args.flag("--json")
     let report = try validator.run { test in

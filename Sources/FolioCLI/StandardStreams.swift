@@ -29,7 +29,7 @@ public enum StandardStreams {
     /// Reads all of standard input; one that was closed when the process started is an error (nothing was given, which
     /// is not the same as empty content).
     static func readStandardInput() throws -> Data {
-        if closedAtStart.load(ordering: .relaxed) & 1 != 0 { throw FolioError.invalidFile("standard input", "is closed") }
+        if closedAtStart.load(ordering: .relaxed) & 1 != 0 { throw FolioError.unreadableInput(name: "standard input", problem: "is closed") }
         return try readAll(STDIN_FILENO)
     }
 
@@ -45,7 +45,7 @@ public enum StandardStreams {
             } else if count == 0 {
                 return data
             } else if errno != EINTR {
-                throw FolioError.invalidFile(name, readProblem(errno))
+                throw FolioError.unreadableInput(name: name, problem: readProblem(errno))
             }
         }
     }
@@ -108,15 +108,15 @@ enum InputFiles {
     /// (they can be read only once).
     static func checkJSON(_ url: URL) throws {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { throw FolioError.invalidFile(url.path, String(cString: strerror(errno)).lowercased()) }
+        guard stat(url.path, &info) == 0 else { throw FolioError.unreadableInput(name: url.path, problem: String(cString: strerror(errno)).lowercased()) }
         switch info.st_mode & S_IFMT {
-        case S_IFDIR: throw FolioError.invalidFile(url.path, "is a directory, not a JSON file")
+        case S_IFDIR: throw FolioError.unreadableInput(name: url.path, problem: "is a directory, not a JSON file")
         case S_IFREG:
             let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw FolioError.invalidFile(url.path, String(cString: strerror(errno)).lowercased()) }
+            guard fd >= 0 else { throw FolioError.unreadableInput(name: url.path, problem: String(cString: strerror(errno)).lowercased()) }
             defer { close(fd) }
             let data = try StandardStreams.readAll(fd, name: url.path)
-            do { _ = try JSONNode.parse(data) } catch { throw FolioError.invalidFile(url.path, JSONKeys.describe(error)) }
+            do { _ = try JSONNode.parse(data) } catch { throw FolioError.invalidFile(path: url.path, problem: JSONKeys.describe(error)) }
         default: return
         }
     }

@@ -19,7 +19,7 @@ func authoringTrees(_ args: Arguments, _ io: CommandIO) throws -> (trees: [Templ
             return ([tree], [])
         }
         if target.hasPrefix("/") || target.hasPrefix("."), FileManager.default.fileExists(atPath: url.path) {
-            throw FolioError.invalidFile(url.path, "not a template folder (give the folder holding template.json)")
+            throw FolioError.invalidFile(path: url.path, problem: "not a template folder (give the folder holding template.json)")
         }
         let sources = try chosenSources(args, io)
         let resolver = try templateResolver(io, offline: args.flag("--offline"), args)

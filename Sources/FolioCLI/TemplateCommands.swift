@@ -356,8 +356,8 @@ func givenAnswers(_ args: Arguments, _ io: CommandIO) throws -> [String: JSONVal
         let url = io.url(file)
         guard let data = FileManager.default.contents(atPath: url.path) else { throw FolioError.unreadable(url.path) }
         let node: JSONNode
-        do { node = try JSONNode.parse(data) } catch { throw FolioError.invalidFile(url.path, JSONKeys.describe(error)) }
-        guard case let .object(members) = node.value else { throw FolioError.invalidFile(url.path, "expected a JSON object of answers") }
+        do { node = try JSONNode.parse(data) } catch { throw FolioError.invalidFile(path: url.path, problem: JSONKeys.describe(error)) }
+        guard case let .object(members) = node.value else { throw FolioError.invalidFile(path: url.path, problem: "expected a JSON object of answers") }
         given = members
     }
     for assignment in args.values("--set") {

@@ -21,14 +21,14 @@ public enum ConfigFile {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
-            throw FolioError.unreadableFile(path, reason: reason(errno))
+            throw FolioError.unreadableFile(path: path, reason: reason(errno))
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FolioError.unreadableFile(path, reason: reason(errno)) }
+        guard fstat(fd, &info) == 0 else { throw FolioError.unreadableFile(path: path, reason: reason(errno)) }
         let kind = info.st_mode & S_IFMT
-        guard kind == S_IFREG else { throw FolioError.unreadableFile(path, reason: "it is \(describe(kind)), not a regular file") }
-        guard info.st_size <= maxBytes else { throw FolioError.unreadableFile(path, reason: "it is larger than \(maxBytes >> 20) MiB") }
+        guard kind == S_IFREG else { throw FolioError.unreadableFile(path: path, reason: "it is \(describe(kind)), not a regular file") }
+        guard info.st_size <= maxBytes else { throw FolioError.unreadableFile(path: path, reason: "it is larger than \(maxBytes >> 20) MiB") }
         return try readAll(fd, path: path, maxBytes: maxBytes)
     }
 
@@ -73,11 +73,11 @@ public enum ConfigFile {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw FolioError.unreadableFile(path, reason: "read failed: " + reason(errno))
+                throw FolioError.unreadableFile(path: path, reason: "read failed: " + reason(errno))
             }
             if count == 0 { return data }
             data.append(contentsOf: chunk[0..<count])
-            if data.count > maxBytes { throw FolioError.unreadableFile(path, reason: "it is larger than \(maxBytes >> 20) MiB") }
+            if data.count > maxBytes { throw FolioError.unreadableFile(path: path, reason: "it is larger than \(maxBytes >> 20) MiB") }
         }
     }
 }

@@ -59,7 +59,7 @@ extension Document {
             throw FolioError.fileNotFound(path, "\(url.lastPathComponent) (or it is a link)")
         }
         guard let before = workTree.read(path) else {
-            throw FolioError.unreadableFile(workTree.display(path), reason: "not a regular file beneath the document: missing, a link, or behind a link")
+            throw FolioError.unreadableFile(path: workTree.display(path), reason: "not a regular file beneath the document: missing, a link, or behind a link")
         }
         return ExternalEdit(path: path, fileURL: URL(fileURLWithPath: rootPath + path), before: before, executable: entry.isExecutable,
                             folderNames: regularFiles(inFolderOf: path))
@@ -74,7 +74,7 @@ extension Document {
         if let after = workTree.read(edit.path) {
             if after != edit.before { changes.append(.write(path: edit.path, data: after, executable: edit.executable)) }
         } else if workTree.exists(edit.path) {
-            throw FolioError.unreadableFile(workTree.display(edit.path), reason: "it is no longer a regular file (a link or a folder); nothing was recorded")
+            throw FolioError.unreadableFile(path: workTree.display(edit.path), reason: "it is no longer a regular file (a link or a folder); nothing was recorded")
         } else {
             changes.append(.delete(path: edit.path))
             outcome.deleted = true

@@ -195,8 +195,8 @@ extension Document {
         if let move = plan.move {
             do {
                 try repository.removeBrokenLooseReference(branch)
-            } catch let error as GitError {
-                throw RefError.unrepairable(document: url.path, problem: plan.problem, why: "\(branch) could not be cleared: \(error.message)")
+            } catch let error as FileSystemError {
+                throw RefError.unrepairable(document: url.path, problem: plan.problem, why: "\(branch) could not be cleared: \(error.reason)")
             }
             try repository.setReference(branch, to: move.id, logMessage: "folio: repair \(branch)")
             summary = try repository.commit(move.id).summary

@@ -161,6 +161,8 @@ public final class Document {
     func saving<R>(_ path: String?, _ body: () throws -> R) throws -> R {
         do { return try body() } catch let error as GitError {
             throw WorkTreeError.storeFailed(path: path.map(workTree.display) ?? url.path, cause: Self.cause(of: error))
+        } catch let error as FileSystemError {
+            throw WorkTreeError.storeFailed(path: path.map(workTree.display) ?? url.path, cause: error.reason)
         }
     }
 
@@ -349,7 +351,7 @@ public final class Document {
         let metadataURL = url.appendingPathComponent(DocumentMetadata.path)
         guard let data = workTree.read(DocumentMetadata.path) else { return }
         do { metadata = try DocumentMetadata.decode(data) } catch {
-            throw FolioError.invalidFile(metadataURL.path, JSONKeys.describe(error))
+            throw FolioError.invalidFile(path: metadataURL.path, problem: JSONKeys.describe(error))
         }
     }
 

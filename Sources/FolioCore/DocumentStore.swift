@@ -69,7 +69,7 @@ public final class DocumentStore: Sendable {
         }
         let metadata: DocumentMetadata
         do { metadata = try DocumentMetadata.decode(data) } catch {
-            throw FolioError.invalidFile(metadataURL.path, JSONKeys.describe(error))
+            throw FolioError.invalidFile(path: metadataURL.path, problem: JSONKeys.describe(error))
         }
         let document = try Document(url: url, repository: repository, metadata: metadata, store: self, readOnly: readOnly)
         // Under the writer lock: a note read without it may be a live writer's, and clearing it would lose that
@@ -113,6 +113,8 @@ public final class DocumentStore: Sendable {
         case let error as WorkTreeError: return error.replacingRoot(staging.path, with: url.path)
         case let error as GitError:
             return WorkTreeError.storeFailed(path: url.path, cause: Document.cause(of: error).replacing(staging.path, with: url.path))
+        case let error as FileSystemError:
+            return WorkTreeError.storeFailed(path: url.path, cause: error.reason.replacing(staging.path, with: url.path))
         default: return error
         }
     }

@@ -26,7 +26,7 @@ public struct EditorCommand: Codable, Sendable, Equatable {
         self.usage = usage ?? id
     }
 
-    private enum CodingKeys: String, CodingKey { case id, title, shortcut, usage, needsSelection }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case id, title, shortcut, usage, needsSelection }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)

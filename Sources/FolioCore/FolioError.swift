@@ -6,10 +6,13 @@ import FolioGit
 /// can act on differently; `description` is one line naming the file or object and the cause, and never suggests a
 /// command-line option (the CLI adds its own hints by matching on the case).
 public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatable {
-    /// A file Folio read is malformed: path and problem (with line and column when known).
-    case invalidFile(String, String)
-    /// A file could not be read at all: path and the cause (no such file, a folder, no permission…).
-    case unreadableFile(String, reason: String)
+    /// A file Folio read is malformed: what is wrong with its content (with line and column when known).
+    case invalidFile(path: String, problem: String)
+    /// A file could not be read at all: the cause (no such file, a folder, no permission…).
+    case unreadableFile(path: String, reason: String)
+    /// An input given on the command line (standard input, or a file named to be read) could not be read: what
+    /// stopped it (closed, a folder, a read error), said as it is (`standard input: is closed`).
+    case unreadableInput(name: String, problem: String)
     /// A path is not a Folio document.
     case notADocument(String, String)
     /// A revision could not be resolved in a document.
@@ -55,6 +58,7 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
         switch self {
         case let .invalidFile(path, problem): return "\(path): \(problem)"
         case let .unreadableFile(path, reason): return "\(path): cannot read the file (\(reason))"
+        case let .unreadableInput(name, problem): return "\(name): \(problem)"
         case let .notADocument(path, why): return "\(path): not a Folio document (\(why))"
         case let .unknownRevision(rev, path): return "\(path): unknown version '\(rev)'"
         case let .ambiguousRevision(rev, path): return "\(path): version '\(rev)' is ambiguous; give more digits"
@@ -84,12 +88,12 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
     /// An `unreadableFile` error for `path`, with the cause found by looking at it (missing, a folder, no permission).
     public static func unreadable(_ path: String) -> FolioError {
         var info = stat()
-        guard stat(path, &info) == 0 else { return .unreadableFile(path, reason: String(cString: strerror(errno))) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return .unreadableFile(path, reason: "it is a folder") }
+        guard stat(path, &info) == 0 else { return .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return .unreadableFile(path: path, reason: "it is a folder") }
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return .unreadableFile(path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { return .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
         close(fd)
-        return .unreadableFile(path, reason: "reading it failed")
+        return .unreadableFile(path: path, reason: "reading it failed")
     }
 }
 

@@ -43,7 +43,9 @@ public indirect enum JSONValue: Equatable, Sendable, Codable {
 
 /// A JSON node parsed with positions: the value, where it starts, and for objects where each key stands.
 public struct JSONNode: Sendable {
-    public enum Kind: Sendable { case null, bool(Bool), number(Double), string(String), array([JSONNode]), object([(key: String, keyLine: Int, keyColumn: Int, value: JSONNode)]) }
+    /// An object's member: its key, where the key stands, and its value.
+    public typealias Member = (key: String, keyLine: Int, keyColumn: Int, value: JSONNode)
+    public enum Kind: Sendable { case null, bool(Bool), number(Double), string(String), array([JSONNode]), object([Member]) }
     public let kind: Kind
     public let line: Int
     public let column: Int
@@ -113,12 +115,6 @@ public struct JSONPositionError: Error, CustomStringConvertible {
 
 /// Helpers for the strict JSON files Folio reads.
 public enum JSONKeys {
-    /// Fails on an unknown top-level key, naming it with its line and column.
-    public static func rejectUnknown(in data: Data, allowed: Set<String>) throws {
-        let node = try JSONNode.parse(data)
-        try node.rejectUnknownKeys { path in path.isEmpty ? allowed : nil }
-    }
-
     /// A one-line description of a decoding or parsing error.
     public static func describe(_ error: any Error) -> String {
         if let positioned = error as? JSONPositionError { return positioned.description }

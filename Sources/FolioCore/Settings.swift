@@ -118,15 +118,8 @@ public struct Settings: Codable, Sendable, Equatable {
     }
 
     /// The keys allowed in each object of the settings file (nil: any key, as in `colors`).
-    static func allowedKeys(at path: [String]) -> Set<String>? {
-        switch path {
-        case []: return Set(CodingKeys.allCases.map(\.rawValue))
-        case ["mustache"]: return Set(MustacheLimitSettings.CodingKeys.allCases.map(\.rawValue))
-        case ["templateFolders"]: return Set(TemplateFolderLimitSettings.CodingKeys.allCases.map(\.rawValue))
-        case ["pluginLimits"]: return Set(PluginLimitSettings.CodingKeys.allCases.map(\.rawValue))
-        default: return nil
-        }
-    }
+    /// The objects whose keys are checked (each type's `CodingKeys` are its keys).
+    static let strictPaths: Set<[String]> = [[], ["mustache"], ["templateFolders"], ["pluginLimits"]]
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -170,14 +163,7 @@ public struct Settings: Codable, Sendable, Equatable {
     /// Loads the settings (defaults when there is no file); a malformed file, or anything but a regular file in its
     /// place, is an error naming it.
     public static func load(environment: [String: String]) throws -> Settings {
-        let url = fileURL(environment: environment)
-        guard let data = try ConfigFile.read(url) else { return Settings() }
-        do {
-            try JSONNode.parse(data).rejectUnknownKeys(allowed: allowedKeys(at:))
-            return try JSONDecoder().decode(Settings.self, from: data)
-        } catch {
-            throw FolioError.invalidFile(url.path, JSONKeys.describe(error))
-        }
+        try StrictJSON.load(Settings.self, from: fileURL(environment: environment), strictAt: strictPaths) ?? Settings()
     }
 
     /// Saves the settings atomically.

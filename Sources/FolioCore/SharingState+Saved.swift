@@ -14,13 +14,10 @@ extension SharingState {
         return decodeSaved(data)
     }
 
-    /// A saved state's bytes read back strictly (`JSONNode` first: duplicate keys, bad UTF-8 and the like make the
+    /// A saved state's bytes read back strictly (`StrictJSON`: duplicate keys, bad UTF-8 and the like make the
     /// whole file unknown), nil when damaged.
     public static func decodeSaved(_ data: Data) -> SharingState? {
-        guard (try? JSONNode.parse(data)) != nil else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        guard let state = try? decoder.decode(SharingState.self, from: data), state.ahead >= 0, state.behind >= 0 else { return nil }
+        guard let state = try? StrictJSON.decode(SharingState.self, from: data, strictAt: [], dates: .secondsSince1970), state.ahead >= 0, state.behind >= 0 else { return nil }
         return state
     }
 

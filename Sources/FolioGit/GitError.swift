@@ -178,9 +178,9 @@ extension Repository {
 
     private static func fsync(_ path: String, subject: String) throws {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw GitError(code: -1, operation: "open for fsync", subject: subject, message: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw FileSystemError.errno("open for fsync", path: subject) }
         defer { close(fd) }
-        guard Glibc.fsync(fd) == 0 else { throw GitError(code: -1, operation: "fsync", subject: subject, message: String(cString: strerror(errno))) }
+        guard Glibc.fsync(fd) == 0 else { throw FileSystemError.errno("fsync", path: subject) }
     }
 
     private static let syncCounter = Mutex<[String: Int]>([:])

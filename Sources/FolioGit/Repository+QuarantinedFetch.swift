@@ -96,7 +96,7 @@ final class IncomingQuarantine {
 
     private func move(_ source: String, _ destination: String) throws {
         guard Glibc.rename(source, destination) == 0 else {
-            throw GitError(operation: "keep fetched objects", subject: destination, message: String(cString: strerror(errno)))
+            throw FileSystemError.errno("keep fetched objects", path: destination)
         }
     }
 }

@@ -108,13 +108,13 @@ extension Repository {
         let path = gitDirectoryPath + name
         switch refFileState(name) {
         case .emptyFile, .garbage:
-            guard unlink(path) == 0 else { throw GitError(code: -1, operation: "remove broken ref \(name)", subject: displayPath, message: String(cString: strerror(errno))) }
+            guard unlink(path) == 0 else { throw FileSystemError.errno("remove broken ref \(name)", path: displayPath) }
         case let .folder(holding) where holding.isEmpty:
             do { try FileManager.default.removeItem(atPath: path) } catch {
-                throw GitError(code: -1, operation: "remove folder \(name)", subject: displayPath, message: "\(errorText(error))")
+                throw FileSystemError(operation: "remove folder \(name)", path: displayPath, reason: "\(errorText(error))")
             }
         case let .folder(holding):
-            throw GitError(code: -1, operation: "remove folder \(name)", subject: displayPath, message: "it holds other refs (\(holding.joined(separator: ", ")))")
+            throw FileSystemError(operation: "remove folder \(name)", path: displayPath, reason: "it holds other refs (\(holding.joined(separator: ", ")))")
         case .absent, .unreadable, .direct, .symbolic:
             return
         }
@@ -135,7 +135,7 @@ extension Repository {
         let head = gitDirectoryPath + "HEAD"
         let display = displayPath
         let failed = { (step: String) in
-            GitError(code: -1, operation: "point HEAD at a branch", subject: display, message: "\(step): \(String(cString: strerror(errno)))")
+            FileSystemError.errno("point HEAD at a branch", path: display, step: step)
         }
         let fd = Glibc.open(head + ".lock", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failed("create HEAD.lock") }

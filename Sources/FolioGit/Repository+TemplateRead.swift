@@ -28,7 +28,7 @@ extension Repository {
         // where its streaming file writer makes a temporary object file first (a snapshot of an unchanged
         // 300-file folder would create and delete 300 files).
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw GitError(operation: "write blob", subject: url.path, message: "cannot read the file")
+            throw FileSystemError(operation: "write blob", path: url.path, reason: "cannot read the file")
         }
         return try writeBlob(data)
     }

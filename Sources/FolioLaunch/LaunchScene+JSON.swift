@@ -28,7 +28,7 @@ extension LaunchScene {
     /// Loads a launch.json from disk.
     public static func load(from url: URL) throws -> LaunchScene {
         guard let data = try ConfigFile.read(url) else {
-            throw FolioError.invalidFile(url.path, "cannot read the launch configuration (no such file)")
+            throw FolioError.unreadableFile(path: url.path, reason: "no such file")
         }
         return try parse(json: data, file: url.path, baseDirectory: url.deletingLastPathComponent())
     }

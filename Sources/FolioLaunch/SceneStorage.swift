@@ -12,6 +12,9 @@ public struct SceneState: Codable, Equatable, Sendable {
     public var panel: Panel
     /// The documents open in the window (its tabs) in order, each with where its cursor was; nil: none kept.
     public var tabs: [Tab]?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case documentPath, selection, scroll, panel, tabs }
+
     public init(documentPath: String? = nil, selection: EditorSelection? = nil, scroll: Int = 0, panel: Panel = .launch, tabs: [Tab]? = nil) {
         self.documentPath = documentPath; self.selection = selection; self.scroll = scroll; self.panel = panel; self.tabs = tabs
     }
@@ -57,14 +60,7 @@ public struct SceneStore: Sendable {
 
     /// The saved state of scene `id`, nil when there is none; a damaged file is an error naming it.
     public func load(_ id: String) throws -> SceneState? {
-        let file = url(id)
-        guard let data = try ConfigFile.read(file) else { return nil }
-        do {
-            try JSONKeys.rejectUnknown(in: data, allowed: ["documentPath", "selection", "scroll", "panel", "tabs"])
-            return try JSONDecoder().decode(SceneState.self, from: data)
-        } catch {
-            throw FolioError.invalidFile(file.path, JSONKeys.describe(error))
-        }
+        try StrictJSON.load(SceneState.self, from: url(id))
     }
 
     /// Saves the state of scene `id` atomically.

@@ -19,18 +19,20 @@ public struct PluginLinks: Codable, Sendable, Equatable {
         /// The project's templates and samples folders (absolute), when it has them.
         public var templates: String?
         public var samples: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case id, project, library, templates, samples }
     }
 
     public var version: Int = 1
     public var links: [Link] = []
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case version, links }
 
     /// No links.
     public init() {}
 
     /// The file's name.
     public static let fileName = "plugins.links.json"
-    static let keys: Set<String> = ["version", "links"]
-    static let linkKeys: Set<String> = ["id", "project", "library", "templates", "samples"]
 
     /// The folders to scan first: each linked library's folder, once, in link order.
     public var folders: [URL] {
@@ -47,9 +49,7 @@ public struct PluginLinks: Codable, Sendable, Equatable {
         let url = folder.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else { return PluginLinks() }
         do {
-            let node = try JSONNode.parse(data)
-            try node.rejectUnknownKeys { path in path == [] ? keys : path == ["links", "*"] ? linkKeys : nil }
-            let links = try JSONDecoder().decode(PluginLinks.self, from: data)
+            let links = try StrictJSON.decode(PluginLinks.self, from: data, strictAt: [[], ["links", "*"]])
             guard links.version == 1 else { throw PluginInstallError.damagedLock(file: url.path, problem: "links file version \(links.version) is not supported (expected 1)") }
             for link in links.links where !PluginInstaller.isUsableID(link.id) || !link.library.hasPrefix("/") {
                 throw PluginInstallError.damagedLock(file: url.path, problem: "link '\(link.id)' has an unusable id or a relative library path")

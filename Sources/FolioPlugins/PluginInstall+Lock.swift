@@ -20,6 +20,8 @@ public struct PluginLock: Codable, Sendable, Equatable {
         /// not hashed again; when it differs the file is hashed and compared.
         public var stamp: String
 
+        enum CodingKeys: String, CodingKey, CaseIterable { case id, version, library, sha256, installed, stamp }
+
         /// Creates an entry.
         public init(id: String, version: String, library: String, sha256: String, installed: String, stamp: String) {
             self.id = id
@@ -36,14 +38,13 @@ public struct PluginLock: Codable, Sendable, Equatable {
     /// Ids of disabled plugins (installed or not: bundled and `FOLIO_PLUGIN_PATH` plugins can be disabled too).
     public var disabled: [String] = []
 
+    enum CodingKeys: String, CodingKey, CaseIterable { case version, plugins, disabled }
+
     /// An empty lock.
     public init() {}
 
     /// The lock's file name.
     public static let fileName = "plugins.lock.json"
-
-    static let keys: Set<String> = ["version", "plugins", "disabled"]
-    static let entryKeys: Set<String> = ["id", "version", "library", "sha256", "installed", "stamp"]
 
     /// The entry of plugin `id`.
     public func entry(_ id: String) -> Entry? { plugins.first { $0.id == id } }
@@ -66,24 +67,16 @@ public struct PluginLock: Codable, Sendable, Equatable {
     private static func parse(at url: URL) throws -> PluginLock {
         guard let data = try ConfigFile.read(url) else { return PluginLock() }
         do {
-            let node = try JSONNode.parse(data)
-            try node.rejectUnknownKeys { path in
-                switch path {
-                case []: return keys
-                case ["plugins", "*"]: return entryKeys
-                default: return nil
-                }
-            }
-            let lock = try JSONDecoder().decode(PluginLock.self, from: data)
-            guard lock.version == 1 else { throw FolioError.invalidFile(url.path, "lock file version \(lock.version) is not supported (expected 1)") }
+            let lock = try StrictJSON.decode(PluginLock.self, from: data, strictAt: [[], ["plugins", "*"]])
+            guard lock.version == 1 else { throw FolioError.invalidFile(path: url.path, problem: "lock file version \(lock.version) is not supported (expected 1)") }
             for entry in lock.plugins where !PluginInstaller.isUsableID(entry.id) || entry.library.contains("/") {
-                throw FolioError.invalidFile(url.path, "entry '\(entry.id)' has an unusable id or library name")
+                throw FolioError.invalidFile(path: url.path, problem: "entry '\(entry.id)' has an unusable id or library name")
             }
             return lock
         } catch let error as FolioError {
             throw error
         } catch {
-            throw FolioError.invalidFile(url.path, JSONKeys.describe(error))
+            throw FolioError.invalidFile(path: url.path, problem: JSONKeys.describe(error))
         }
     }
 

@@ -13,6 +13,8 @@ public struct PluginManifest: Codable, Sendable, Equatable {
     public var library: String
     public var editors: [EditorManifest]
 
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, version, abi, library, editors }
+
     /// Creates a manifest.
     public init(id: String, name: String, version: String, abi: Int, library: String, editors: [EditorManifest]) {
         self.id = id
@@ -23,35 +25,16 @@ public struct PluginManifest: Codable, Sendable, Equatable {
         self.editors = editors
     }
 
-    static let keys: Set<String> = ["id", "name", "version", "abi", "library", "editors"]
-    static let editorKeys: Set<String> = ["id", "name", "contentTypes", "priority", "declaredTypes", "extensions", "commands"]
-    static let typeKeys: Set<String> = ["identifier", "conformsTo", "extensions", "description"]
-    static let commandKeys: Set<String> = ["id", "title", "shortcut", "usage", "needsSelection"]
+    /// The objects whose keys are checked: the manifest, each editor, declared type and command.
+    static let strictPaths: Set<[String]> = [[], ["editors", "*"], ["editors", "*", "declaredTypes", "*"], ["editors", "*", "commands", "*"]]
 
     /// Reads and checks a manifest file; errors name the file, line and column.
     public static func load(from url: URL) throws -> PluginManifest {
-        guard let data = try ConfigFile.read(url) else {
-            throw FolioError.invalidFile(url.path, "cannot read the plugin manifest (no such file)")
+        guard let manifest = try StrictJSON.load(PluginManifest.self, from: url, strictAt: strictPaths) else {
+            throw FolioError.unreadableFile(path: url.path, reason: "no such file")
         }
-        do {
-            let node = try JSONNode.parse(data)
-            try node.rejectUnknownKeys { path in
-                switch path {
-                case []: return keys
-                case ["editors", "*"]: return editorKeys
-                case ["editors", "*", "declaredTypes", "*"]: return typeKeys
-                case ["editors", "*", "commands", "*"]: return commandKeys
-                default: return nil
-                }
-            }
-            let manifest = try JSONDecoder().decode(PluginManifest.self, from: data)
-            try manifest.validate()
-            return manifest
-        } catch let error as FolioError {
-            throw error
-        } catch {
-            throw FolioError.invalidFile(url.path, JSONKeys.describe(error))
-        }
+        do { try manifest.validate() } catch { throw FolioError.invalidFile(path: url.path, problem: "\(error)") }
+        return manifest
     }
 
     func validate() throws {
@@ -72,6 +55,8 @@ public struct EditorManifest: Codable, Sendable, Equatable {
     /// Optional capability ids, e.g. `folio.semantic-diff/1`.
     public var extensions: [String]
     public var commands: [EditorCommand]
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, contentTypes, priority, declaredTypes, extensions, commands }
 
     /// Creates an editor manifest.
     public init(id: String, name: String, contentTypes: [ContentType], priority: EditorPriority = .default,
@@ -110,6 +95,8 @@ public struct DeclaredType: Codable, Sendable, Equatable {
     public var conformsTo: [ContentType]
     public var extensions: [String]
     public var description: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case identifier, conformsTo, extensions, description }
 
     /// Creates a declaration.
     public init(identifier: ContentType, conformsTo: [ContentType], extensions: [String] = [], description: String = "") {

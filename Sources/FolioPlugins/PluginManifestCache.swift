@@ -98,6 +98,7 @@ struct PluginManifestCache: Sendable {
         let now = Date()
         if let entry = Self.memory.withLock({ $0[key.path] }), entry.isCurrent(for: key, now: now) { return entry }
         guard let url = fileURL(forLibraryAt: key.path), let data = try? ConfigFile.read(url),
+              // JSONDecoder, not StrictJSON: the file key's inode and device are UInt64, exact beyond 2^53.
               (try? JSONNode.parse(data)) != nil,
               let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.isCurrent(for: key, now: now) else { return nil }
         if let manifest = entry.manifest, (try? manifest.validate()) == nil { return nil }

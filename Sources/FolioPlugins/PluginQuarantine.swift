@@ -166,10 +166,8 @@ public struct PluginQuarantine: Sendable {
     private func read() -> Stored {
         do {
             guard let data = try ConfigFile.read(file) else { return .absent }
-            _ = try JSONNode.parse(data)  // strict: duplicate keys, lone surrogates and bad UTF-8 are damage too
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            let state = try decoder.decode(State.self, from: data)
+            // strict: duplicate keys, lone surrogates and bad UTF-8 are damage too
+            let state = try StrictJSON.decode(State.self, from: data, strictAt: [], dates: .iso8601)
             guard state.version == 1 else { return .damaged("version \(state.version) is not supported") }
             return .state(state)
         } catch let error as FolioError {

@@ -154,7 +154,7 @@ public struct PluginValidator: Sendable {
         return try samples.enumerated().map { index, sample in
             let copy = reproducers.appendingPathComponent("sample-\(index + 1)-\(sample.lastPathComponent)")
             guard let data = FileManager.default.contents(atPath: sample.path) else {
-                throw FolioError.unreadableFile(sample.path, reason: "cannot read the sample document")
+                throw FolioError.unreadableFile(path: sample.path, reason: "cannot read the sample document")
             }
             try data.write(to: copy)
             return copy

@@ -67,11 +67,11 @@ extension Document {
     public func trustedTemplateSources() throws -> [String] {
         guard let data = try ConfigFile.read(trustFile) else { return [] }
         let node: JSONNode
-        do { node = try JSONNode.parse(data) } catch { throw FolioError.invalidFile(trustFile.path, JSONKeys.describe(error)) }
+        do { node = try JSONNode.parse(data) } catch { throw FolioError.invalidFile(path: trustFile.path, problem: JSONKeys.describe(error)) }
         let values = node.value.arrayValue ?? []
         let sources = values.compactMap(\.stringValue)
         guard node.value.arrayValue != nil, sources.count == values.count else {
-            throw FolioError.invalidFile(trustFile.path, "expected an array of template source locations")
+            throw FolioError.invalidFile(path: trustFile.path, problem: "expected an array of template source locations")
         }
         return sources
     }

@@ -303,7 +303,7 @@ public final class DocumentSyncLoop: Sendable {
         let started = ContinuousClock.now
         let document = try store.open(at: url)
         guard let lock = try SyncRoundLock.wait(documentPath: url.path, timeout: .seconds(120), isCancelled: isCancelled) else {
-            if isCancelled() { throw GitError(operation: "sync", subject: url.path, message: "cancelled") }
+            if isCancelled() { throw SyncError.syncCancelled(document: url.path) }
             throw SyncError.syncBusy(url.path)
         }
         let outcome = Result { try document.syncRound(mode, options: syncOptions(isCancelled: isCancelled, progress: progress)) }
@@ -324,7 +324,9 @@ public final class DocumentSyncLoop: Sendable {
         switch error {
         case let timedOut as TransferTimedOut:
             text = "no answer from \(name) for \(seconds(timedOut.timeout)) s"
-        case let git as GitError where git.message == "cancelled":
+        case SyncError.syncCancelled:
+            text = "cancelled"
+        case let git as GitError where git.message == "cancelled":  // a transfer stopped by its watch (GIT_EUSER)
             text = "cancelled"
         case let git as GitError where git.code == -16:  // GIT_EAUTH
             text = "\(name) refused the credentials"

@@ -32,6 +32,8 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
     case invalidSyncInterval(document: String, value: String)
     /// Another process is syncing the document right now (document path).
     case syncBusy(String)
+    /// A sync round was cancelled (by its caller) while it waited to start (document path).
+    case syncCancelled(document: String)
 
     public var description: String {
         switch self {
@@ -65,6 +67,8 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
             return "\(path): sync interval '\(value.prefix(40))' is not a number of seconds from 1 to 86400"
         case let .syncBusy(path):
             return "\(path): another Folio process is syncing this document right now"
+        case let .syncCancelled(path):
+            return "\(path): sync failed: cancelled"
         }
     }
 

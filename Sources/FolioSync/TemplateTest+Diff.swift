@@ -114,7 +114,7 @@ enum FixtureGolden {
             try? fm.removeItem(at: old)
         } catch {
             try? fm.removeItem(at: staging)
-            throw TemplateError(fixture.path, "cannot rewrite the expected files: \(TemplateError.oneLine(error))")
+            throw TemplateError(fixture.path, "cannot rewrite the expected files: \(TemplateError.oneLine(error))", kind: .writeFailed)
         }
         guard let conflicts else { return }
         let file = fixture.appendingPathComponent("conflicts.json")

@@ -31,26 +31,26 @@ struct TemplateFixture {
                 default: return nil
                 }
             }
-        } catch { throw TemplateError(file, JSONKeys.describe(error)) }
-        guard case let .object(root) = node.value else { throw TemplateError(file, "expected a JSON object") }
+        } catch { throw TemplateError(file, JSONKeys.describe(error), kind: .invalidFile) }
+        guard case let .object(root) = node.value else { throw TemplateError(file, "expected a JSON object", kind: .invalidFile) }
         func object(_ key: String) throws -> [String: JSONValue] {
             guard let value = root[key] else { return [:] }
-            guard case let .object(members) = value else { throw TemplateError(file, "'\(key)' must be an object") }
+            guard case let .object(members) = value else { throw TemplateError(file, "'\(key)' must be an object", kind: .invalidFile) }
             return members
         }
         var fixture = TemplateFixture(answers: try object("answers"), context: defaultContext.merging(try object("context")) { _, given in given })
         if let update = root["update"] {
-            guard case let .object(members) = update else { throw TemplateError(file, "'update' must be an object") }
+            guard case let .object(members) = update else { throw TemplateError(file, "'update' must be an object", kind: .invalidFile) }
             var deletes: [String] = []
             if let list = members["delete"] {
                 guard case let .array(items) = list, let paths = Optional(items.compactMap(\.stringValue)), paths.count == items.count else {
-                    throw TemplateError(file, "'update.delete' must be a list of paths")
+                    throw TemplateError(file, "'update.delete' must be a list of paths", kind: .invalidFile)
                 }
                 deletes = paths
             }
             var from: String?
             if let ref = members["from"] {
-                guard case let .string(text) = ref, !text.isEmpty else { throw TemplateError(file, "'update.from' must be a ref (a tag, branch or commit)") }
+                guard case let .string(text) = ref, !text.isEmpty else { throw TemplateError(file, "'update.from' must be a ref (a tag, branch or commit)", kind: .invalidFile) }
                 from = text
             }
             fixture.update = Update(from: from, delete: deletes)
@@ -63,9 +63,8 @@ struct TemplateFixture {
         guard let data else { return [] }
         struct Entry: Decodable { let path: String; let resolution: String }
         do {
-            _ = try JSONNode.parse(data)
-            return try JSONDecoder().decode([Entry].self, from: data).map { UpdateConflict(path: $0.path, resolution: $0.resolution) }
-        } catch { throw TemplateError(file, JSONKeys.describe(error)) }
+            return try StrictJSON.decode([Entry].self, from: data, strictAt: []).map { UpdateConflict(path: $0.path, resolution: $0.resolution) }
+        } catch { throw TemplateError(file, JSONKeys.describe(error), kind: .invalidFile) }
     }
 }
 
@@ -77,7 +76,7 @@ extension TemplateTester {
         let olderTree: TemplateAuthoringTree
         if let ref = update.from {
             guard let atRef = tree.atRef else {
-                throw TemplateError(tree.name, "fixture '\(name)' updates from '\(ref)', but the template is in no git repository; describe the older version in tests/\(name)/older/")
+                throw TemplateError(tree.name, "fixture '\(name)' updates from '\(ref)', but the template is in no git repository; describe the older version in tests/\(name)/older/", kind: .invalidFile)
             }
             olderTree = try atRef(ref)
         } else {

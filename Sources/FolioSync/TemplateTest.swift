@@ -33,7 +33,7 @@ public enum TemplateTester {
     /// produced (only for a template in a local folder). A fixture that cannot run fails with the reason.
     public static func run(_ tree: TemplateAuthoringTree, updateGolden: Bool, limits: TemplateLimits = TemplateLimits()) throws -> TemplateTestReport {
         if updateGolden && tree.folder == nil {
-            throw TemplateError(tree.name, "expected files can be rewritten only in a template folder on disk")
+            throw TemplateError(tree.name, "expected files can be rewritten only in a template folder on disk", kind: .notAFolderOnDisk)
         }
         let names = Set(tree.tests.compactMap { file -> String? in
             let parts = file.path.split(separator: "/", maxSplits: 1)

@@ -105,7 +105,7 @@ enum FolderSnapshot {
             }
             return .upsert(path: entry.path, blob: try repository.writeBlob(fromFile: entry.url), mode: entry.executable ? 0o100755 : 0o100644)
         } catch {
-            throw TemplateError(sourceName, "cannot read \(entry.url.path): \(TemplateError.oneLine(error))")
+            throw TemplateError(sourceName, "cannot read \(entry.url.path): \(TemplateError.oneLine(error))", kind: .unreadable)
         }
     }
 
@@ -141,7 +141,7 @@ enum FolderSnapshot {
         /// The names in the folder at `path` (without `.` and `..`); a name that is not UTF-8 is refused, never skipped.
         private static func names(in path: String, sourceName: String, root: URL, prefix: String) throws -> [String] {
             guard let directory = opendir(path) else {
-                throw TemplateError(sourceName, "cannot read \(path): \(String(cString: strerror(errno)))")
+                throw TemplateError(sourceName, "cannot read \(path): \(String(cString: strerror(errno)))", kind: .unreadable)
             }
             defer { closedir(directory) }
             var names: [String] = []
@@ -150,7 +150,7 @@ enum FolderSnapshot {
                 guard let name = String(validating: bytes, as: UTF8.self) else {
                     // Shown with its bytes escaped (`caf\xE9`): the raw name could not be printed safely.
                     let shown = bytes.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined()
-                    throw TemplateError(sourceName, "\(root.path): the file name '\(prefix)\(shown)' is not valid UTF-8")
+                    throw TemplateError(sourceName, "\(root.path): the file name '\(prefix)\(shown)' is not valid UTF-8", kind: .notUTF8)
                 }
                 if name != "." && name != ".." { names.append(name) }
             }
@@ -167,7 +167,7 @@ enum FolderSnapshot {
             seen += 1
             if seen > limits.maxFolderFiles {
                 throw TemplateError(sourceName, "\(root.path) holds more than \(limits.maxFolderFiles) files and folders (limit maxFiles); "
-                                    + "a template folder is expected to be much smaller")
+                                    + "a template folder is expected to be much smaller", kind: .tooLarge)
             }
             switch kind {
             case S_IFDIR:
@@ -179,7 +179,7 @@ enum FolderSnapshot {
                 let size = Int(clamping: info.st_size)
                 if size > limits.maxFolderBytes - bytes {
                     throw TemplateError(sourceName, "\(root.path) holds more than \(limits.maxFolderBytes) bytes (limit maxBytes; passed at \(path)); "
-                                        + "a template folder is expected to be much smaller")
+                                        + "a template folder is expected to be much smaller", kind: .tooLarge)
                 }
                 bytes += size
                 entries.append(Entry(path: path, fullPath: fullPath, isLink: false, executable: info.st_mode & S_IXUSR != 0, stamp: FileStamp(info)))
@@ -221,7 +221,7 @@ enum CacheRepository {
             if rename(staging.path, url.path) != 0 { try? FileManager.default.removeItem(at: staging) }
             return try Repository.open(at: url)
         } catch {
-            throw TemplateError(sourceName, "cannot create the cache repository \(url.path): \(TemplateError.oneLine(error))")
+            throw TemplateError(sourceName, "cannot create the cache repository \(url.path): \(TemplateError.oneLine(error))", kind: .writeFailed)
         }
     }
 }

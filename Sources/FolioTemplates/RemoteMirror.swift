@@ -50,7 +50,7 @@ struct RemoteMirror {
             if cancel.isCancelled { throw CancellationError() }
             // A timeout's message names the URL already.
             let reason = error is TransferTimedOut ? TemplateError.oneLine(error) : "cannot fetch \(location): \(TemplateError.oneLine(error))"
-            guard cached else { throw TemplateError(sourceName, reason) }
+            guard cached else { throw TemplateError(sourceName, reason, kind: .sourceUnavailable) }
             let warning = "\(sourceName): fetching \(location) failed (\(TemplateError.oneLine(error))); using the copy cached \(Self.age(fetchedAt))"
             return (try Repository.open(at: folder), fetchedAt, [warning])
         }

@@ -20,7 +20,7 @@ extension Template {
     public func answers(given: [String: JSONValue], mode: AnswerMode, context: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
         let declared = Set(manifest.variables.map(\.name))
         if let unknown = given.keys.sorted().first(where: { !declared.contains($0) }) {
-            throw TemplateError(manifest.id, "unknown variable '\(unknown)' (the template asks for: \(manifest.variables.map(\.name).joined(separator: ", ")))")
+            throw TemplateError(manifest.id, "unknown variable '\(unknown)' (the template asks for: \(manifest.variables.map(\.name).joined(separator: ", ")))", kind: .unknownVariable)
         }
         var answers: [String: JSONValue] = [:]
         for variable in manifest.variables {
@@ -87,7 +87,7 @@ extension Template {
 extension TemplateVariable {
     /// Converts a given value (text from the command line or a prompt, or JSON) to this variable's type and checks it.
     public func accept(_ value: JSONValue, template: String) throws -> JSONValue {
-        func fail(_ why: String) -> TemplateError { TemplateError(template, "variable '\(name)': \(why)") }
+        func fail(_ why: String) -> TemplateError { TemplateError(template, "variable '\(name)': \(why)", kind: .invalidAnswer) }
         switch type {
         case .string:
             guard case let .string(text) = value else { throw fail("expected text") }

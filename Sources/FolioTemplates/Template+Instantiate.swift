@@ -32,7 +32,7 @@ extension Template {
         let primary: String
         if let rendered = try renderPrimaryFile(answers: answers) {
             guard files.contains(where: { $0.path == rendered }) else {
-                throw TemplateError(describe("template.json"), "primaryFile '\(rendered)' is not among the rendered files")
+                throw TemplateError(describe("template.json"), "primaryFile '\(rendered)' is not among the rendered files", kind: .invalidFile)
             }
             primary = rendered
         } else {

@@ -140,7 +140,7 @@ extension Template {
         var links: [String: String] = [:]
         for file in files { if let target = file.symlinkTarget { links[file.path] = target } }
         for (path, target) in links.sorted(by: { $0.key < $1.key }) {
-            func refuse(_ why: String) -> TemplateError { TemplateError(where_(path), "link to '\(target)' \(why)") }
+            func refuse(_ why: String) -> TemplateError { TemplateError(where_(path), "link to '\(target)' \(why)", kind: .refusedPath) }
             var resolved = path.split(separator: "/").dropLast().map(String.init)
             var remaining = target.split(separator: "/").reversed().map(String.init)
             var hops = 0
@@ -237,7 +237,7 @@ extension Template {
     /// Refuses a rendered path that is absolute, climbs with `..`, hides them behind percent-encoding or
     /// backslashes, or enters `.git` / `.folio`.
     static func checkPath(_ path: String, where_: String) throws {
-        func refuse(_ why: String) -> TemplateError { TemplateError(where_, "rendered path '\(path)' \(why)") }
+        func refuse(_ why: String) -> TemplateError { TemplateError(where_, "rendered path '\(path)' \(why)", kind: .refusedPath) }
         if try checkPlainPath(path, refuse) { return }
         if path.hasPrefix("/") || path.hasPrefix("~") { throw refuse("is absolute") }
         if path.contains("\\") { throw refuse("contains a backslash") }
@@ -301,7 +301,7 @@ extension Template {
         var links: Set<String> = []
         for entry in entries {
             if let other = byPath[entry.path] {
-                throw TemplateError(entry.where_, "renders to '\(entry.path)', as \(other) does")
+                throw TemplateError(entry.where_, "renders to '\(entry.path)', as \(other) does", kind: .refusedPath)
             }
             byPath[entry.path] = entry.where_
             if entry.isLink { links.insert(entry.path) }
@@ -313,15 +313,15 @@ extension Template {
             while let slash = isASCII ? folder.utf8.lastIndex(of: UInt8(ascii: "/")) : folder.lastIndex(of: "/") {
                 folder = folder[..<slash]
                 let name = String(folder)
-                if links.contains(name) { throw TemplateError(entry.where_, "would be written through the link '\(name)'") }
-                if let other = byPath[name] { throw TemplateError(entry.where_, "needs '\(name)' to be a folder, but \(other) is a file there") }
+                if links.contains(name) { throw TemplateError(entry.where_, "would be written through the link '\(name)'", kind: .refusedPath) }
+                if let other = byPath[name] { throw TemplateError(entry.where_, "needs '\(name)' to be a folder, but \(other) is a file there", kind: .refusedPath) }
             }
         }
     }
 
     /// A link must stay inside the template (from where it is stored) and inside the document (from where it lands).
     static func checkLink(target: String, sourcePath: String, outputPath: String, where_: String) throws {
-        func refuse(_ why: String) -> TemplateError { TemplateError(where_, "link to '\(target)' \(why)") }
+        func refuse(_ why: String) -> TemplateError { TemplateError(where_, "link to '\(target)' \(why)", kind: .refusedPath) }
         if target.isEmpty || target.hasPrefix("/") || target.hasPrefix("~") { throw refuse("points outside the template (absolute)") }
         if target.contains("\\") || target.contains("\0") { throw refuse("contains a backslash or NUL") }
         for (base, what) in [(sourcePath, "the template"), (outputPath, "the document")] {

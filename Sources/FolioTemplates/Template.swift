@@ -57,13 +57,13 @@ public struct Template: Sendable {
         let prefix = path.isEmpty ? "" : path + "/"
         let manifestFile = "\(resolved.source.name): \(prefix)template.json"
         guard let manifestEntry = try readingTemplate(manifestFile, { try tree.file(atPath: prefix + "template.json") }) else {
-            throw TemplateError(manifestFile, "missing")
+            throw TemplateError(manifestFile, "missing", kind: .notFound)
         }
         let manifest = try TemplateManifest.parse(try read(manifestEntry, from: tree, naming: manifestFile), file: manifestFile)
         let filesFolder = "\(resolved.source.name): \(prefix)files"
         let entries = try readingTemplate(filesFolder, { try tree.files(under: prefix + "files") })
         for entry in entries where entry.kind != .blob {
-            throw TemplateError("\(filesFolder)/\(entry.path)", "submodules are not allowed in templates")
+            throw TemplateError("\(filesFolder)/\(entry.path)", "submodules are not allowed in templates", kind: .refusedPath)
         }
         // All at once over the cores; on a failure, again one by one so the error names the file.
         let contents = try tree.contents(of: entries, naming: { "\(filesFolder)/\($0.path)" })
@@ -74,7 +74,7 @@ public struct Template: Sendable {
             for entry in entries where entry.kind == .blob && !entry.isSymlink && entry.path.hasSuffix(".mustache") {
                 let data = try read(entry, from: tree, naming: "\(resolved.source.name): \(folder)/\(entry.path)")
                 guard let text = String(data: data, encoding: .utf8) else {
-                    throw TemplateError("\(resolved.source.name): \(folder)/\(entry.path)", "partial is not valid UTF-8")
+                    throw TemplateError("\(resolved.source.name): \(folder)/\(entry.path)", "partial is not valid UTF-8", kind: .notUTF8)
                 }
                 result[String(entry.path.dropLast(".mustache".count))] = text
             }
@@ -93,7 +93,7 @@ public struct Template: Sendable {
     public func checkCompatible(folioVersion: String = FolioRelease.version) throws {
         guard let minimum = manifest.minFolioVersion, let needed = SemanticVersion(minimum), let running = SemanticVersion(folioVersion) else { return }
         if running < needed {
-            throw TemplateError(describe("template.json"), "template '\(manifest.id)' needs Folio \(minimum) or newer (this is \(folioVersion))")
+            throw TemplateError(describe("template.json"), "template '\(manifest.id)' needs Folio \(minimum) or newer (this is \(folioVersion))", kind: .needsNewerFolio)
         }
     }
 }

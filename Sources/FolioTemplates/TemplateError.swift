@@ -7,7 +7,7 @@ public struct TemplateError: Error, CustomStringConvertible, LocalizedError, Sen
     public let subject: String
     /// Why it failed.
     public let message: String
-    /// What kind of failure it is, for callers that act on it; `.other` for the rest.
+    /// What kind of failure it is, for callers that act on it (the CLI's hints).
     public let kind: Kind
 
     /// The failures a caller may want to tell apart (the CLI adds its hints for them).
@@ -18,12 +18,37 @@ public struct TemplateError: Error, CustomStringConvertible, LocalizedError, Sen
         case refOnPlainFolder
         /// Working offline, and the remote source has no cached copy yet.
         case noOfflineCopy
-        /// Any other failure: the message says what and why.
-        case other
+        /// A file of a template, its catalog or a test fixture is malformed (JSON, keys, values) or inconsistent.
+        case invalidFile
+        /// A template, source folder, template.json, commit or ref asked for is not there.
+        case notFound
+        /// A file or folder of a template or its source could not be read.
+        case unreadable
+        /// Writing failed (the cache repository, rewritten expected files).
+        case writeFailed
+        /// The source cannot be used: not a repository, no usable commit, its cached copy could not be refreshed.
+        case sourceUnavailable
+        /// The source is not the one trusted for the document.
+        case untrustedSource
+        /// A template folder is over its file-count or byte limit.
+        case tooLarge
+        /// A file name or partial is not valid UTF-8.
+        case notUTF8
+        /// A path, link or entry the template would write is refused (outside the document, through a link,
+        /// colliding, a submodule).
+        case refusedPath
+        /// An answer names a variable the template does not ask for.
+        case unknownVariable
+        /// An answer is not what its variable takes.
+        case invalidAnswer
+        /// The template needs a newer Folio (`minFolioVersion`).
+        case needsNewerFolio
+        /// Expected files can be rewritten only for a template folder on disk.
+        case notAFolderOnDisk
     }
 
-    /// Creates an error about `subject`.
-    public init(_ subject: String, _ message: String, kind: Kind = .other) {
+    /// Creates an error about `subject`, of the kind that names what failed.
+    public init(_ subject: String, _ message: String, kind: Kind) {
         self.subject = subject
         self.message = message
         self.kind = kind

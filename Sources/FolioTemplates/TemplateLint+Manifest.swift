@@ -59,7 +59,7 @@ extension TemplateLinter {
         }
         guard findings.count == before else { return nil }
         let manifest: TemplateManifest
-        do { manifest = try JSONDecoder().decode(TemplateManifest.self, from: data) } catch {
+        do { manifest = try StrictJSON.decode(TemplateManifest.self, from: root, strictAt: []) } catch {
             add(.manifestRefused, nil, JSONKeys.describe(error))
             return nil
         }

@@ -38,7 +38,7 @@ public struct TemplateAuthoringTree: Sendable {
         let folder = folder.standardizedFileURL
         var isDirectory: Bool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory else {
-            throw TemplateError(folder.path, "no such folder")
+            throw TemplateError(folder.path, "no such folder", kind: .notFound)
         }
         var walk = FolderSnapshot.Walk(root: folder, sourceName: folder.path, limits: limits)
         try walk.collect(folder, prefix: "")
@@ -131,7 +131,7 @@ public struct TemplateAuthoringTree: Sendable {
             let data = try Data(contentsOf: entry.url)
             return TemplateFile(path: entry.path, data: data, mode: entry.executable ? 0o100755 : 0o100644)
         } catch {
-            throw TemplateError(entry.url.path, "cannot read it (\(TemplateError.oneLine(error)))")
+            throw TemplateError(entry.url.path, "cannot read it (\(TemplateError.oneLine(error)))", kind: .unreadable)
         }
     }
 
@@ -163,7 +163,7 @@ extension TemplateResolver {
             return try await authoringTree(summary, in: resolved)
         }
         let names = sources.map(\.name).joined(separator: ", ")
-        throw TemplateError(id, "no such template in \(names)" + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"))
+        throw TemplateError(id, "no such template in \(names)" + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"), kind: .notFound)
     }
 
     /// Reads every template `source` lists (for linting or testing them all); templates whose manifest the listing
@@ -183,7 +183,7 @@ extension TemplateResolver {
             return tree
         }
         return try await Self.blocking {
-            guard let commitID = ObjectID(hex: resolved.commit) else { throw TemplateError(source.name, "bad commit id \(resolved.commit)") }
+            guard let commitID = ObjectID(hex: resolved.commit) else { throw TemplateError(source.name, "bad commit id \(resolved.commit)", kind: .sourceUnavailable) }
             let repository = try readingTemplate("\(source.name): \(resolved.gitDirectory.path)") { try Repository.open(at: resolved.gitDirectory) }
             let tree = try readingTemplate("\(source.name): commit \(resolved.commit)") { try repository.commit(commitID).tree }
             var result = try TemplateAuthoringTree.read(repository: repository, tree: tree, path: summary.path, name: "\(source.name): \(summary.path)")
@@ -214,12 +214,12 @@ extension TemplateAuthoringTree {
     /// The template these parts make, as instantiation would load it (the manifest parsed and checked, partials as
     /// text). `commit` stands for the version it is recorded as.
     public func template(commit: String, limits: TemplateLimits = TemplateLimits()) throws -> Template {
-        guard let data = manifest else { throw TemplateError(name, "template.json: missing") }
+        guard let data = manifest else { throw TemplateError(name, "template.json: missing", kind: .notFound) }
         let parsed = try TemplateManifest.parse(data, file: "\(name)/template.json")
         func texts(_ partials: [String: Data], _ folder: String) throws -> [String: String] {
             var result: [String: String] = [:]
             for (key, data) in partials {
-                guard let text = String(data: data, encoding: .utf8) else { throw TemplateError("\(name)/\(folder)/\(key).mustache", "partial is not valid UTF-8") }
+                guard let text = String(data: data, encoding: .utf8) else { throw TemplateError("\(name)/\(folder)/\(key).mustache", "partial is not valid UTF-8", kind: .notUTF8) }
                 result[key] = text
             }
             return result

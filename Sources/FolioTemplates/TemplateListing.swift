@@ -108,17 +108,9 @@ struct TemplateCatalog: Decodable {
 
     static func parse(_ data: Data, file: String) throws -> TemplateCatalog {
         do {
-            let node = try JSONNode.parse(data)
-            try node.rejectUnknownKeys { path in
-                switch path {
-                case []: return Set(CodingKeys.allCases.map(\.rawValue))
-                case ["groups", "*"]: return ["id", "name", "templates"]
-                default: return nil
-                }
-            }
-            return try JSONDecoder().decode(TemplateCatalog.self, from: data)
+            return try StrictJSON.decode(TemplateCatalog.self, from: data, strictAt: [[], ["groups", "*"]])
         } catch {
-            throw TemplateError(file, JSONKeys.describe(error))
+            throw TemplateError(file, JSONKeys.describe(error), kind: .invalidFile)
         }
     }
 }

@@ -34,6 +34,10 @@ public struct TemplateVariable: Codable, Sendable, Equatable {
     /// The text shown when asking.
     public var question: String { prompt ?? name }
     var isSecret: Bool { secret ?? false }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, type, prompt, help, `default`, choices, pattern, min, max, when, secret, renamedFrom
+    }
 }
 
 /// The parsed `template.json` of one template.
@@ -55,9 +59,6 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, summary, version, minFolioVersion, contentType, primaryFile, variables, exclude, copyOnly, tags
     }
-    enum VariableKeys: String, CaseIterable {
-        case name, type, prompt, help, `default`, choices, pattern, min, max, when, secret, renamedFrom
-    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -77,25 +78,16 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
     /// Parses and checks `template.json`; errors name `file` and, when known, the line and column.
     public static func parse(_ data: Data, file: String) throws -> TemplateManifest {
         let node: JSONNode
+        let manifest: TemplateManifest
         do {
             node = try JSONNode.parse(data)
-            try node.rejectUnknownKeys { path in
-                switch path {
-                case []: return Set(CodingKeys.allCases.map(\.rawValue))
-                case ["variables", "*"]: return Set(VariableKeys.allCases.map(\.rawValue))
-                default: return nil
-                }
-            }
             try checkBounds(node)
+            manifest = try StrictJSON.decode(TemplateManifest.self, from: node, strictAt: [[], ["variables", "*"]])
         } catch {
-            throw TemplateError(file, JSONKeys.describe(error))
-        }
-        let manifest: TemplateManifest
-        do { manifest = try JSONDecoder().decode(TemplateManifest.self, from: data) } catch {
-            throw TemplateError(file, JSONKeys.describe(error))
+            throw TemplateError(file, JSONKeys.describe(error), kind: .invalidFile)
         }
         func fail(_ node: JSONNode?, _ message: String) -> TemplateError {
-            TemplateError(file, node.map { "line \($0.line), column \($0.column): \(message)" } ?? message)
+            TemplateError(file, node.map { "line \($0.line), column \($0.column): \(message)" } ?? message, kind: .invalidFile)
         }
         let idOK = !manifest.id.isEmpty && manifest.id.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
             !part.isEmpty && part != "." && part != ".." && part.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }

@@ -101,7 +101,7 @@ public struct TemplateResolver: Sendable {
             problems += resolved.warnings
         }
         let names = sources.map(\.name).joined(separator: ", ")
-        throw TemplateError(id, "no such template in \(names)" + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"))
+        throw TemplateError(id, "no such template in \(names)" + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"), kind: .notFound)
     }
 
     /// Loads the exact template a document was made from: its source at its recorded commit. A document may come
@@ -147,7 +147,7 @@ public struct TemplateResolver: Sendable {
         let repository: Repository
         if source.location == TemplateSource.bundledLocation {
             guard let folder = TemplateSource.bundledFolder(environment: environment) else {
-                throw TemplateError(source.name, "cannot find Folio's bundled templates (no share/folio/templates/catalog.json beside the folio executable; set FOLIO_TEMPLATES)")
+                throw TemplateError(source.name, "cannot find Folio's bundled templates (no share/folio/templates/catalog.json beside the folio executable; set FOLIO_TEMPLATES)", kind: .notFound)
             }
             if source.ref != nil { throw TemplateError(source.name, "a plain folder has no refs", kind: .refOnPlainFolder) }
             let walk = try FolderSnapshot.walk(folder, sourceName: source.name, limits: limits)
@@ -162,14 +162,14 @@ public struct TemplateResolver: Sendable {
             let folder = URL(fileURLWithPath: source.location).standardizedFileURL
             var isDirectory: Bool = false
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory else {
-                throw TemplateError(source.name, "\(folder.path): no such folder")
+                throw TemplateError(source.name, "\(folder.path): no such folder", kind: .notFound)
             }
             if Self.mayHoldRepository(folder), Repository.exists(at: folder) {
                 do { repository = try Repository.open(at: folder) } catch {
-                    throw TemplateError(source.name, "cannot open the git repository at \(folder.path): \(error)")
+                    throw TemplateError(source.name, "cannot open the git repository at \(folder.path): \(error)", kind: .sourceUnavailable)
                 }
             } else {
-                if source.ref != nil && wanted == nil { throw TemplateError(source.name, "\(folder.path) is a plain folder, not a git repository; it has no refs") }
+                if source.ref != nil && wanted == nil { throw TemplateError(source.name, "\(folder.path) is a plain folder, not a git repository; it has no refs", kind: .sourceUnavailable) }
                 let walk = try FolderSnapshot.walk(folder, sourceName: source.name, limits: limits)
                 if wanted == nil, let resolved = resolveCurrent(walk, source: source) { return resolved }
                 repository = try FolderSnapshot.snapshot(walk, cache: cacheFolder, sourceName: source.name)
@@ -218,7 +218,7 @@ public struct TemplateResolver: Sendable {
             let looksLikeID = ref.count >= 4 && ref.count <= 40 && ref.allSatisfy(\.isHexDigit)
             if looksLikeID, let id = try? repository.resolveCommit(ref) { return (id, nil) }
             throw TemplateError(source.name, exact ? "commit \(ref) is not in the source (was its history rewritten?)"
-                                                   : "unknown ref '\(ref)' (no such branch, tag or commit)")
+                                                   : "unknown ref '\(ref)' (no such branch, tag or commit)", kind: .notFound)
         }
         let tags = (try? repository.tags()) ?? []
         let versioned = tags.compactMap { tag in SemanticVersion(tag.name).map { (version: $0, tag: tag) } }
@@ -226,7 +226,7 @@ public struct TemplateResolver: Sendable {
             return (newest.tag.target, newest.tag.name)
         }
         guard let head = try? repository.headCommitID() else {
-            throw TemplateError(source.name, "the repository has no commits")
+            throw TemplateError(source.name, "the repository has no commits", kind: .notFound)
         }
         let branch = (try? repository.headBranch()) ?? nil
         return (head, branch.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst("refs/heads/".count)) : $0 })
@@ -236,7 +236,7 @@ public struct TemplateResolver: Sendable {
     func loadTemplate(_ id: String, in resolved: ResolvedSource) throws -> Template {
         guard let summary = resolved.templates.first(where: { $0.id == id }) else {
             let extra = resolved.warnings.isEmpty ? "" : " (\(resolved.warnings.joined(separator: "; ")))"
-            throw TemplateError(id, "no such template in source '\(resolved.source.name)'\(extra)")
+            throw TemplateError(id, "no such template in source '\(resolved.source.name)'\(extra)", kind: .notFound)
         }
         if let folder = resolved.folder {
             do {
@@ -247,7 +247,7 @@ public struct TemplateResolver: Sendable {
                 // Changed since it was listed: the snapshot's commit (in the cache repository) holds what was listed.
             }
         }
-        guard let commitID = ObjectID(hex: resolved.commit) else { throw TemplateError(resolved.source.name, "bad commit id \(resolved.commit)") }
+        guard let commitID = ObjectID(hex: resolved.commit) else { throw TemplateError(resolved.source.name, "bad commit id \(resolved.commit)", kind: .sourceUnavailable) }
         let repository = try readingTemplate("\(resolved.source.name): \(resolved.gitDirectory.path)") { try Repository.open(at: resolved.gitDirectory) }
         let tree = try readingTemplate("\(resolved.source.name): commit \(resolved.commit)") { try repository.commit(commitID).tree }
         var template = try Template.load(repository: repository, tree: tree, path: summary.path, resolved: resolved)
@@ -276,7 +276,7 @@ func readingTemplate<T>(_ what: String, _ body: () throws -> T) throws -> T {
     } catch let error as FolderChanged {
         throw error  // not a broken repository: the caller reads the snapshot's commit instead
     } catch {
-        throw TemplateError(what, "cannot read it from the template repository (\(TemplateError.oneLine(error)))")
+        throw TemplateError(what, "cannot read it from the template repository (\(TemplateError.oneLine(error)))", kind: .unreadable)
     }
 }
 

@@ -88,7 +88,7 @@ public struct TrustedTemplateSource: Sendable, Equatable {
     /// Fails unless `location` is the trusted one.
     func check(_ location: String) throws {
         guard location == self.location else {
-            throw TemplateError(location, "this template source is not trusted for the document (trusted: \(self.location))")
+            throw TemplateError(location, "this template source is not trusted for the document (trusted: \(self.location))", kind: .untrustedSource)
         }
     }
 }
@@ -123,6 +123,8 @@ public struct TemplateGroup: Sendable, Equatable, Codable {
     public var id: String
     public var name: String
     public var templates: [String]
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, templates }
 }
 
 /// A source resolved to one commit, with the templates it holds at that commit.

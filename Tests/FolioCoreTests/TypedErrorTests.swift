@@ -65,7 +65,7 @@ final class TypedErrorTests: XCTestCase {
     }
 
     func testGivenAFileThatCannotBeReadWhenDescribedThenTheCauseIsNamed() throws {
-        XCTAssertEqual(FolioError.unreadable(dir.path("nope").path), .unreadableFile(dir.path("nope").path, reason: "No such file or directory"))
-        XCTAssertEqual(FolioError.unreadable(dir.url.path), .unreadableFile(dir.url.path, reason: "it is a folder"))
+        XCTAssertEqual(FolioError.unreadable(dir.path("nope").path), .unreadableFile(path: dir.path("nope").path, reason: "No such file or directory"))
+        XCTAssertEqual(FolioError.unreadable(dir.url.path), .unreadableFile(path: dir.url.path, reason: "it is a folder"))
     }
 }

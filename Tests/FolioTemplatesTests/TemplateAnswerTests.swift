@@ -64,3 +64,25 @@ final class TemplateAnswerTests: XCTestCase {
         XCTAssertNil(SemanticVersion("1.2"))
     }
 }
+
+/// Each TemplateError says which failure it is, so callers (the CLI's hints) can tell them apart.
+final class TemplateErrorKindTests: XCTestCase {
+    func kind(_ body: () throws -> Any) -> TemplateError.Kind? {
+        do { _ = try body(); return nil } catch { return (error as? TemplateError)?.kind }
+    }
+
+    func testFailuresAreTypedByWhatHappened() throws {
+        // Given a template asking for a name and a number from 1 to 3
+        let template = try memoryTemplate(files: [], manifestJSON: """
+            {"id": "a/b", "name": "B", "variables": [{"name": "name", "type": "string"}, {"name": "level", "type": "int", "min": 1, "max": 3}]}
+            """)
+        // When it is given a variable it does not ask for / Then the kind says so
+        XCTAssertEqual(kind { try template.answers(given: ["nam": .string("A")], mode: .defaults) }, .unknownVariable)
+        // When an answer is out of range / Then it is an invalid answer
+        XCTAssertEqual(kind { try template.answers(given: ["name": .string("A"), "level": .string("7")], mode: .defaults) }, .invalidAnswer)
+        // When a required answer is missing / Then the kind names the variable (the CLI hints --set with it)
+        XCTAssertEqual(kind { try template.answers(given: [:], mode: .defaults) }, .missingAnswer(variable: "name"))
+        // When a template.json is malformed / Then it is an invalid file
+        XCTAssertEqual(kind { try TemplateManifest.parse(Data(#"{"id": "x", "name": "n", "nmae": 1}"#.utf8), file: "t.json") }, .invalidFile)
+    }
+}

@@ -49,7 +49,7 @@ struct TemplateRepoBuilder {
 
     func git(_ args: [String]) throws {
         let result = try FolioTestSupport.git(args, in: root, environment: environment)
-        if result.status != 0 { throw TemplateError("git \(args.joined(separator: " "))", result.stderr) }
+        if result.status != 0 { throw TemplateError("git \(args.joined(separator: " "))", result.stderr, kind: .sourceUnavailable) }
     }
 
     func initRepository() throws {
@@ -74,7 +74,7 @@ func await_<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throw
         done.signal()
     }
     done.wait()
-    guard let result = box.result else { throw TemplateError("test", "no result") }
+    guard let result = box.result else { throw TemplateError("test", "no result", kind: .sourceUnavailable) }
     return try result.get()
 }
 
