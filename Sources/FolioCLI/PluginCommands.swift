@@ -31,18 +31,6 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The running `folio` executable, to check plugins in a child process.
-func folioExecutable() throws -> URL {
-    let selfExe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    if selfExe.lastPathComponent == "folio" { return selfExe }
-    // Tests run inside another executable: use the `folio` built beside it.
-    if let folder = PluginSearchPath.executableFolder {
-        let sibling = folder.appendingPathComponent("folio")
-        if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
-    }
-    throw CommandFailure("cannot find the folio executable to check plugins in a child process")
-}
-
 private struct PluginListing: Encodable {
     struct Entry: Encodable {
         let id: String
@@ -168,8 +156,7 @@ let pluginCommands: [Command] = [
         case "check":
             let file = try args.positional(1, "FILE.so")
             try args.expectAtMost(2)
-            let report = PluginHost.check(library: io.url(file), executable: try folioExecutable(), arguments: ["plugins", "__probe"],
-                                          environment: io.environment)
+            let report = PluginHost.check(library: io.url(file), isolation: .standard(environment: io.environment))
             if args.flag("--json") {
                 try io.json(report)
             } else if report.ok {
@@ -191,9 +178,6 @@ let pluginCommands: [Command] = [
             let manifest = try PluginManifest.generate(forLibrary: io.url(file), isolation: .standard(environment: io.environment))
             io.out(CommandIO.escapingControls(json: String(decoding: try manifest.encodedForFile(), as: UTF8.self)))
             return 0
-        case "__probe":
-            // Internal: runs in the child process of `plugins check`; writes the report as JSON on descriptor 3.
-            return PluginHost.runProbeChild(library: io.url(try args.positional(1, "FILE.so"))) ? 0 : FolioCommandLine.failure
         default:
             throw UsageError("unknown plugins command '\(verb)' (list, info, check, install, pack, link, unlink, remove, disable, enable, repair or validate)")
         }

@@ -14,6 +14,7 @@ public enum PluginHostMain {
     /// Runs the host loop; returns the exit code (0 when Folio closed the connection).
     public static func run(_ arguments: [String]) -> Int32 {
         if arguments.count > 1, arguments[1] == "--validate" { return HostValidate.run(Array(arguments.dropFirst(2))) }
+        if arguments.count > 1, arguments[1] == "--check" { return HostCheck.run(Array(arguments.dropFirst(2))) }
         var info = stat()
         guard fstat(socketFD, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else {
             // Started by hand: write nothing to whatever fd 3 is.

@@ -144,16 +144,51 @@ final class PluginRefusalTests: XCTestCase {
         let folder = try PluginFixtures.temporaryFolder(self)
         let library = try makePlugin(Self.pluginSource(id: "test.crash", entryBody: "volatile int *p = 0; *p = 1; return 0;"),
                                      id: "test.crash", library: "libcrash.so", in: folder)
-        let report = PluginHost.check(library: library, executable: folio, arguments: ["plugins", "__probe"], environment: [:])
+        let report = PluginFixtures.check(library)
         XCTAssertFalse(report.ok)
         XCTAssertEqual(report.refusal, "\(library.path): plugin refused: loading it crashed the process (signal 11, SIGSEGV)")
+    }
+
+    func testGivenAPluginWhenCheckedThenItIsLoadedInAPluginHostNotInFolio() throws {
+        // Given a plugin whose loading prints the name of the program it was loaded into
+        let folder = try PluginFixtures.temporaryFolder(self)
+        let source = Self.pluginSource(id: "test.where") + """
+
+            #include <stdio.h>
+            #include <unistd.h>
+            __attribute__((constructor)) static void where(void) {
+                char path[4096]; ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+                if (n > 0) { path[n] = 0; const char *slash = strrchr(path, '/'); printf("%s", slash ? slash + 1 : path); }
+            }
+            """
+        let library = try makePlugin("#include <string.h>\n" + source, id: "test.where", library: "libwhere.so", in: folder)
+        // When it is checked
+        let report = PluginFixtures.check(library)
+        // Then it passed, and it was loaded by the plugin host, not by a folio process
+        XCTAssertTrue(report.ok, report.refusal ?? "")
+        XCTAssertEqual(report.printed, "folio-plugin-host")
+    }
+
+    func testGivenAPluginCallingAMissingFunctionWhenCheckedThenItIsRefusedNamingTheSymbol() throws {
+        // Given a plugin whose entry function calls a function no library defines
+        let folder = try PluginFixtures.temporaryFolder(self)
+        let source = Self.pluginSource(id: "test.unbound", entryBody: "folio_no_such_function(); return &descriptor;")
+        let library = try makePlugin("void folio_no_such_function(void);\n" + source,
+                                     id: "test.unbound", library: "libunbound.so", in: folder)
+        // When it is checked (the host binds every symbol at load for a check, though it binds lazily to run plugins)
+        let report = PluginFixtures.check(library)
+        // Then it is refused before any of its code runs, naming the missing symbol
+        XCTAssertFalse(report.ok)
+        let refusal = try XCTUnwrap(report.refusal)
+        XCTAssertTrue(refusal.hasPrefix("\(library.path): plugin refused: cannot load: "), refusal)
+        XCTAssertTrue(refusal.contains("undefined symbol: folio_no_such_function"), refusal)
     }
 
     func testGivenABundledPluginWhenCheckedInAChildProcessThenItsEditorsAreReported() throws {
         let folio = PluginFixtures.folioExecutable
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: folio.path), "needs the folio executable (swift build)")
         let library = PluginFixtures.buildFolder.appendingPathComponent("libFolioShapes.so")
-        let report = PluginHost.check(library: library, executable: folio, arguments: ["plugins", "__probe"], environment: [:])
+        let report = PluginFixtures.check(library)
         XCTAssertTrue(report.ok, report.refusal ?? "")
         XCTAssertEqual(report.id, "org.folio.plugins.shapes")
         XCTAssertEqual(report.editors.map(\.id), ["shapes"])

@@ -19,6 +19,11 @@ enum PluginFixtures {
     /// The `folio` executable, when built.
     static var folioExecutable: URL { buildFolder.appendingPathComponent("folio") }
 
+    /// `plugins check` of `library` in the plugin host built beside `folio`, started with `environment`.
+    static func check(_ library: URL, environment: [String: String] = [:]) -> PluginProbeReport {
+        PluginHost.check(library: library, isolation: PluginIsolation(executable: folioExecutable, environment: environment))
+    }
+
     /// A host over the bundled plugins only.
     static func bundledHost() -> PluginHost {
         PluginHost(searchPath: PluginSearchPath(folders: [.init(buildFolder, bundled: true)]))
