@@ -245,8 +245,7 @@ let pluginCommands: [Command] = [
 public struct PluginBenchmarkTimings: Sendable {
     /// Scanning the search path and reading manifests (no plugin code runs).
     public var discovery: Duration = .zero
-    /// `dlopen` and checking one plugin against its manifest; zero when it was already loaded in this process
-    /// (libraries are never unloaded, so only the first measurement in a process sees the load).
+    /// Starting the plugin's host process and loading the plugin there, checked against its manifest.
     public var firstLoad: Duration = .zero
     /// Inside the plugin: reading the document, applying the command, writing the bytes.
     public var pluginOpen: Duration = .zero
@@ -262,7 +261,8 @@ public struct PluginBenchmarkTimings: Sendable {
 
 /// Hooks that time plugin discovery, first load and one headless edit.
 public enum PluginBenchmarks {
-    /// Times discovery on the standard search path and the first load of the editor for `contentType`.
+    /// Times discovery on the standard search path and the first load of the editor for `contentType` (its plugin host
+    /// started and the plugin loaded there).
     public static func discoverAndLoad(contentType: String, environment: [String: String]) throws -> PluginBenchmarkTimings {
         let clock = ContinuousClock()
         var timings = PluginBenchmarkTimings()
@@ -271,29 +271,27 @@ public enum PluginBenchmarks {
         timings.discovery = clock.now - start
         let editor = try host.chooseEditor(for: ContentType(contentType)).editor
         let loadStart = clock.now
-        _ = try host.editor(editor.id)
+        try host.warmUp(editor.id)
         timings.firstLoad = clock.now - loadStart
         timings.total = clock.now - start
         return timings
     }
 
-    /// The plugin host of the benchmarks: isolated (the product) or in this process (the comparison).
-    static func host(_ environment: [String: String], inProcess: Bool, quarantine: Bool = true, standby: Bool = false) -> PluginHost {
+    /// The plugin registry of the benchmarks, its plugins run in their host processes as in the product.
+    static func host(_ environment: [String: String], quarantine: Bool = true, standby: Bool = false) -> PluginHost {
         var isolation = PluginIsolation.standard(environment: environment)
-        if inProcess { isolation.mode = .inProcess }
         isolation.standby = standby
         if !quarantine { isolation.stateFolder = nil }
         return PluginHost(searchPath: .standard(environment: environment), isolation: isolation)
     }
 
     /// Times `folio edit PATH COMMAND ARGS…` (without printing), split into the plugin's part and the commit; with a new
-    /// plugin host, so isolated it includes starting the host process.
-    public static func edit(document path: URL, command: String, arguments: [String], environment: [String: String],
-                            inProcess: Bool = false) throws -> PluginBenchmarkTimings {
+    /// plugin registry, so it includes starting the host process.
+    public static func edit(document path: URL, command: String, arguments: [String], environment: [String: String]) throws -> PluginBenchmarkTimings {
         let clock = ContinuousClock()
         let start = clock.now
         let document = try DocumentStore(environment: environment).open(at: path)
-        let host = host(environment, inProcess: inProcess)
+        let host = host(environment)
         let outcome = try host.edit(document, command: command, arguments: arguments)
         var timings = PluginBenchmarkTimings()
         timings.firstLoad = outcome.timings.load
@@ -307,9 +305,9 @@ public enum PluginBenchmarks {
 
     /// `count` edits (toggles) on one open document through one plugin host that is already running: an editor
     /// command in the editor host. Each duration is open + apply + serialize + commit.
-    public static func warmEdits(document path: URL, count: Int, environment: [String: String], inProcess: Bool) throws -> [Duration] {
+    public static func warmEdits(document path: URL, count: Int, environment: [String: String]) throws -> [Duration] {
         let document = try DocumentStore(environment: environment).open(at: path)
-        let host = host(environment, inProcess: inProcess)
+        let host = host(environment)
         _ = try host.edit(document, command: "toggle", arguments: ["1"])
         let clock = ContinuousClock()
         return try (0..<count).map { i in
@@ -321,10 +319,9 @@ public enum PluginBenchmarks {
 
     /// Each editor frame (the plugin's view of the visible part, the host frame, the changed bytes) with the cursor
     /// moving down a line per frame, after one warm-up frame.
-    public static func frames(document path: URL, count: Int, width: Int = 100, height: Int = 30, environment: [String: String],
-                              inProcess: Bool) throws -> [Duration] {
+    public static func frames(document path: URL, count: Int, width: Int = 100, height: Int = 30, environment: [String: String]) throws -> [Duration] {
         let document = try DocumentStore(environment: environment).open(at: path)
-        let session = DocumentSessionAdapter(document: document, host: host(environment, inProcess: inProcess), associations: [:])
+        let session = DocumentSessionAdapter(document: document, host: host(environment), associations: [:])
         var editor = EditorState(path: session.path, title: session.title, contentType: session.contentType,
                                  commitID: session.latestCommit().id, commitMessage: session.latestCommit().message, commands: session.editor.commands())
         editor.items = session.editor.itemLayout()
@@ -349,7 +346,7 @@ public enum PluginBenchmarks {
     public static func hostReady(editor: String, count: Int, environment: [String: String]) throws -> [Duration] {
         let clock = ContinuousClock()
         return try (0..<count).map { _ in
-            let host = host(environment, inProcess: false)
+            let host = host(environment)
             let start = clock.now
             try host.warmUp(editor)
             return clock.now - start
@@ -361,7 +358,7 @@ public enum PluginBenchmarks {
     /// With `standby`, a loaded standby host is kept (as in a long editor session) and the timing starts once it is up.
     public static func recovery(document path: URL, count: Int, environment: [String: String], standby: Bool = false) throws -> [Duration] {
         let document = try DocumentStore(environment: environment).open(at: path)
-        let host = host(environment, inProcess: false, standby: standby)
+        let host = host(environment, standby: standby)
         let session = DocumentSessionAdapter(document: document, host: host, associations: [:])
         _ = session.render(width: 100, height: 30, cursor: 0, selection: nil, scroll: 0)
         let clock = ContinuousClock()

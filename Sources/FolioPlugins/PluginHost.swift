@@ -31,11 +31,10 @@ public final class PluginHost: @unchecked Sendable {
     /// The content-type graph: Folio's built-in types plus what plugins declare.
     public let contentTypes: ContentTypeRegistry
 
-    /// How plugin code runs: in a host process per plugin (default) or, for the benchmark comparison, here.
+    /// How the plugin host processes run: their limits, executable, state folder and environment.
     public let isolation: PluginIsolation
 
     private let lock = ThreadLock()
-    private var loaded: [String: LoadedPlugin] = [:]
     private var isolated: [String: IsolatedPlugin] = [:]
 
     /// Scans the search path: file checks and manifests; a library without a manifest beside it is described by its
@@ -164,23 +163,9 @@ public final class PluginHost: @unchecked Sendable {
         plugins.flatMap { plugin in plugin.manifest.editors.map { (editor: $0, plugin: plugin) } }
     }
 
-    /// Loads (on first use) into this process and checks the plugin with `id` against its manifest. Only the plugin
-    /// host process and the in-process benchmark path call plugin code this way.
-    public func load(_ id: String) throws -> LoadedPlugin {
-        guard let plugin = plugin(id) else { throw PluginError.unknownPlugin(id: id) }
-        lock.lock()
-        defer { lock.unlock() }
-        if let existing = loaded[id] { return existing }
-        let library = try LoadedPlugin.load(plugin.library)
-        try library.check(against: plugin.manifest, manifestURL: plugin.manifestURL)
-        loaded[id] = library
-        return library
-    }
-
-    /// The editor with `id` as `isolation` says to run it. Isolated, this starts the plugin's host process when it is
-    /// not running (without waiting for it to load) and refuses a quarantined build.
+    /// The editor with `id`, run in its plugin's host process: this starts the host when it is not running (without
+    /// waiting for it to load) and refuses a quarantined build.
     public func backend(_ id: String) throws -> any EditorBackend {
-        guard isolation.mode == .isolated else { return try editor(id) }
         guard let entry = editors.first(where: { $0.editor.id == id }) else {
             throw PluginError.unknownEditor(id: id, known: editors.map(\.editor.id))
         }
@@ -192,7 +177,6 @@ public final class PluginHost: @unchecked Sendable {
     /// Starts the host process of editor `id` if it is not running and waits until its plugin is loaded: opening a
     /// document in the editor host can call this first so that the first frame does not wait for the load.
     public func warmUp(_ id: String) throws {
-        guard isolation.mode == .isolated else { _ = try editor(id); return }
         guard let entry = editors.first(where: { $0.editor.id == id }) else {
             throw PluginError.unknownEditor(id: id, known: editors.map(\.editor.id))
         }
@@ -228,18 +212,6 @@ public final class PluginHost: @unchecked Sendable {
     /// The quarantine record of `plugin`'s build, when it has crashes or timeouts recorded.
     public func quarantineRecord(_ plugin: DiscoveredPlugin) -> PluginBuildRecord? {
         isolation.quarantine?.record(library: plugin.library, plugin: plugin.manifest.id, bundled: plugin.bundled)
-    }
-
-    /// The loaded editor with `id`, in this process.
-    public func editor(_ id: String) throws -> PluginEditor {
-        guard let entry = editors.first(where: { $0.editor.id == id }) else {
-            throw PluginError.unknownEditor(id: id, known: editors.map(\.editor.id))
-        }
-        let plugin = try load(entry.plugin.manifest.id)
-        guard let editor = plugin.editor(id) else {
-            throw PluginRefusal(file: entry.plugin.library.path, reason: "the library does not provide editor '\(id)'")
-        }
-        return editor
     }
 }
 

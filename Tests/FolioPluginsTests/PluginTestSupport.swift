@@ -58,18 +58,6 @@ enum PluginFixtures {
     }
 }
 
-extension EditorDocument {
-    /// Applies a command and returns the new document's text and the description.
-    func apply(_ command: String, _ arguments: String...) throws -> (EditorDocument, String) {
-        let result = try applying(command, arguments: arguments)
-        return (result.document, result.description)
-    }
-
-    var text: String {
-        get throws { String(decoding: try serialized(), as: UTF8.self) }
-    }
-}
-
 /// `cc` refused a test plugin's source.
 struct CompileFailure: Error, CustomStringConvertible {
     let name: String
