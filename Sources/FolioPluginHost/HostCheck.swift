@@ -1,4 +1,5 @@
 import FolioPluginABI
+import FolioPluginWire
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,7 @@ import Glibc
 /// against the manifest beside the library. Exits 0 when the library loaded and passed, 1 when it was refused.
 public enum HostCheck {
     /// The descriptor the report is written on.
-    public static let reportFD: Int32 = 3
+    public static let reportFD = HostWire.checkReportFD
 
     /// Runs the check of `arguments[0]`; returns the exit code (2 for bad usage).
     public static func run(_ arguments: [String]) -> Int32 {

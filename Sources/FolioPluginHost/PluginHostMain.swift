@@ -1,3 +1,4 @@
+import FolioPluginWire
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,7 @@ import Glibc
 /// costs little more than loading the plugin itself.
 public enum PluginHostMain {
     /// The descriptor the socket is inherited on.
-    public static let socketFD: Int32 = 3
+    public static let socketFD = HostWire.socketFD
 
     /// Runs the host loop; returns the exit code (0 when Folio closed the connection).
     public static func run(_ arguments: [String]) -> Int32 {

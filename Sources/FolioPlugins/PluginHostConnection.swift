@@ -1,4 +1,4 @@
-import FolioPluginHost
+import FolioPluginWire
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -86,7 +86,7 @@ final class PluginHostConnection: Sendable {
             throw PluginWire.WireError.io("socketpair", errno)
         }
         var childEnd = pair[1]
-        if childEnd == PluginHostMain.socketFD {  // dup2 onto itself would keep FD_CLOEXEC
+        if childEnd == HostWire.socketFD {  // dup2 onto itself would keep FD_CLOEXEC
             childEnd = fcntl(pair[1], F_DUPFD_CLOEXEC, 10)
             close(pair[1])
         }
@@ -94,7 +94,7 @@ final class PluginHostConnection: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, childEnd, PluginHostMain.socketFD)
+        posix_spawn_file_actions_adddup2(&actions, childEnd, HostWire.socketFD)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         if let log {
@@ -103,7 +103,7 @@ final class PluginHostConnection: Sendable {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         // Every other descriptor (a document's lock, libgit2's files, the terminal) is closed in the child.
-        guard let closeFrom = Self.addCloseFrom, closeFrom(&actions, PluginHostMain.socketFD + 1) == 0 else {
+        guard let closeFrom = Self.addCloseFrom, closeFrom(&actions, HostWire.socketFD + 1) == 0 else {
             close(pair[0])
             throw PluginWire.WireError.io("posix_spawn_file_actions_addclosefrom_np", ENOSYS)
         }

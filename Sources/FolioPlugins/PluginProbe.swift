@@ -1,5 +1,5 @@
 import FolioCore
-import FolioPluginHost
+import FolioPluginWire
 import FolioPluginRuntime
 import FolioSwiftToolchain
 import FoundationEssentials
@@ -40,7 +40,7 @@ extension PluginHost {
     /// Checks `library` in a plugin host process (`folio-plugin-host --check FILE`, found as `isolation` finds it,
     /// started with its environment): the library is loaded there as it is to run, but with immediate binding, so a
     /// plugin that crashes or hangs cannot take the caller down and a missing symbol is refused by name. The host writes
-    /// the library's description (or its refusal) on `HostCheck.reportFD`; what the plugin printed to standard output
+    /// the library's description (or its refusal) on `HostWire.checkReportFD`; what the plugin printed to standard output
     /// is kept in the report (and named in a refusal). Here the description is checked against the manifest beside
     /// the library, when there is one, and a Swift plugin's toolchain is read from its file.
     public static func check(library: URL, isolation: PluginIsolation, timeout: Duration = .seconds(20)) -> PluginProbeReport {
@@ -48,7 +48,7 @@ extension PluginHost {
         let result: ChildResult
         do {
             result = try ChildProcess.run(executable: try isolation.hostExecutable().path, arguments: ["--check", library.path],
-                                          environment: isolation.environment, timeout: timeout, reportFD: HostCheck.reportFD)
+                                          environment: isolation.environment, timeout: timeout, reportFD: HostWire.checkReportFD)
         } catch {
             report.refusal = "\(library.path): cannot start the check: \(error)"
             return report
