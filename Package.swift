@@ -57,8 +57,11 @@ let package = Package(
         .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI", "FolioDisplayWidth", "FolioSwiftToolchain"]),
         // The plugin host process's side of the boundary: Glibc and the ABI header only (no Foundation, no libgit2), so
         // that a host starts as fast as the plugin it loads allows.
-        .target(name: "FolioPluginHost", dependencies: ["FolioPluginABI", "FolioPluginRuntime"]),
-        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginHost", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth"]),
+        .target(name: "FolioPluginHost", dependencies: ["FolioPluginABI", "FolioPluginRuntime", "FolioPluginWire"]),
+        // The wire format between Folio and its plugin hosts (header, version, message kinds, descriptors), imported by
+        // both sides, so that Folio does not depend on the host's code.
+        .target(name: "FolioPluginWire"),
+        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginWire", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth"]),
         .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth"]),
         // The launcher sees documents, templates and editors only through the protocols in LaunchServices.swift; FolioCLI
         // adapts FolioTemplates' resolver and FolioPlugins to them (FolioTemplates is imported for its variable checks).

@@ -221,7 +221,7 @@ public struct Command: Sendable {
     }
 
     /// A command of verbs (`plugins list`, `plugins pack DIR`): each verb's synopsis declares it and its handler runs
-    /// it; a missing or unknown verb is a usage error listing the verbs. `hidden` verbs (internal, like `__probe`) run
+    /// it; a missing or unknown verb is a usage error listing the verbs. `hidden` verbs (internal) run
     /// but are in no usage, completion or man page.
     init(_ name: String, summary: String, usesGit: Bool = true, verbs: [Verb], hidden: [String: Verb.Run] = [:]) {
         let forms = verbs.map { CommandForm(command: name, synopsis: $0.synopsis) }

@@ -10,7 +10,7 @@ extension PluginBenchmarks {
     public static func versionRenders(document path: URL, old: String, count: Int, width: Int = 56,
                                       environment: [String: String]) throws -> (old: [Duration], current: [Duration], comparison: [Duration]) {
         let document = try DocumentStore(environment: environment).open(at: path)
-        let host = host(environment, inProcess: false)
+        let host = host(environment)
         let oldID = try document.resolve(old).hex, currentID = try document.head().id.hex
         // Each drawing gets a fresh session, so nothing it drew before is reused; the host stays warm.
         func session() -> DocumentSessionAdapter { DocumentSessionAdapter(document: document, host: host, associations: [:]) }

@@ -5,12 +5,10 @@ import FoundationEssentials
 import Glibc
 import FolioTerminal
 
-/// `plugins check` of `library` in a child process (the `folio` executable's hidden `plugins __probe`).
+/// `plugins check` of `library` in a plugin host process (`folio-plugin-host --check`).
 func checkInChild(_ io: CommandIO) throws -> (URL) -> PluginProbeReport {
-    let executable = try folioExecutable()
-    return { library in
-        PluginHost.check(library: library, executable: executable, arguments: ["plugins", "__probe"], environment: io.environment)
-    }
+    let isolation = PluginIsolation.standard(environment: io.environment)
+    return { library in PluginHost.check(library: library, isolation: isolation) }
 }
 
 /// `folio plugins install PATH.so|DIR`.

@@ -31,18 +31,6 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The running `folio` executable, to check plugins in a child process.
-func folioExecutable() throws -> URL {
-    let selfExe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    if selfExe.lastPathComponent == "folio" { return selfExe }
-    // Tests run inside another executable: use the `folio` built beside it.
-    if let folder = PluginSearchPath.executableFolder {
-        let sibling = folder.appendingPathComponent("folio")
-        if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
-    }
-    throw CommandFailure("cannot find the folio executable to check plugins in a child process")
-}
-
 private struct PluginListing: Encodable {
     struct Entry: Encodable {
         let id: String
@@ -155,12 +143,11 @@ private func describePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 
     return 0
 }
 
-/// `folio plugins check FILE.so`: whether a library loads as a plugin, checked in a child process.
+/// `folio plugins check FILE.so`: whether a library loads as a plugin, checked in a plugin host process (`--check`).
 private func checkPlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let file = try args.positional(1, "FILE.so")
     try args.expectAtMost(2)
-    let report = PluginHost.check(library: io.url(file), executable: try folioExecutable(), arguments: ["plugins", "__probe"],
-                                  environment: io.environment)
+    let report = PluginHost.check(library: io.url(file), isolation: .standard(environment: io.environment))
     if args.flag("--json") {
         try io.json(report)
     } else if report.ok {
@@ -187,11 +174,6 @@ private func printGeneratedManifest(_ args: Arguments, _ io: CommandIO) throws -
     return 0
 }
 
-/// `folio plugins __probe FILE.so` (internal): runs in the child process of `plugins check`; writes the report as JSON on descriptor 3.
-private func runProbe(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
-    PluginHost.runProbeChild(library: io.url(try args.positional(1, "FILE.so"))) ? 0 : FolioCommandLine.failure
-}
-
 let pluginCommands: [Command] = [
     Command("plugins", summary: "List, describe, check, describe the manifest of, install, pack, link, unlink, remove, disable, enable, repair or validate editor plugins",
             usesGit: false, verbs: [
@@ -201,7 +183,7 @@ let pluginCommands: [Command] = [
         Verb("plugins link DIR", linkPlugin), Verb("plugins unlink ID", unlinkPlugin), Verb("plugins remove ID", removePlugin),
         Verb("plugins disable ID", disablePlugin), Verb("plugins enable ID", enablePlugin), Verb("plugins repair", repairPlugins),
         Verb("plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS] [--seed N] [--calls N]", validatePlugin),
-    ], hidden: ["__probe": runProbe]),
+    ]),
     Command("types", summary: "List content types, including those plugins declare", verbs: [Verb("types list [--json]") { args, io in
         try args.expectAtMost(1)
         let registry = pluginHost(io).contentTypes
@@ -262,8 +244,7 @@ let pluginCommands: [Command] = [
 public struct PluginBenchmarkTimings: Sendable {
     /// Scanning the search path and reading manifests (no plugin code runs).
     public var discovery: Duration = .zero
-    /// `dlopen` and checking one plugin against its manifest; zero when it was already loaded in this process
-    /// (libraries are never unloaded, so only the first measurement in a process sees the load).
+    /// Starting the plugin's host process and loading the plugin there, checked against its manifest.
     public var firstLoad: Duration = .zero
     /// Inside the plugin: reading the document, applying the command, writing the bytes.
     public var pluginOpen: Duration = .zero
@@ -279,7 +260,8 @@ public struct PluginBenchmarkTimings: Sendable {
 
 /// Hooks that time plugin discovery, first load and one headless edit.
 public enum PluginBenchmarks {
-    /// Times discovery on the standard search path and the first load of the editor for `contentType`.
+    /// Times discovery on the standard search path and the first load of the editor for `contentType` (its plugin host
+    /// started and the plugin loaded there).
     public static func discoverAndLoad(contentType: String, environment: [String: String]) throws -> PluginBenchmarkTimings {
         let clock = ContinuousClock()
         var timings = PluginBenchmarkTimings()
@@ -288,29 +270,27 @@ public enum PluginBenchmarks {
         timings.discovery = clock.now - start
         let editor = try host.chooseEditor(for: ContentType(contentType)).editor
         let loadStart = clock.now
-        _ = try host.editor(editor.id)
+        try host.warmUp(editor.id)
         timings.firstLoad = clock.now - loadStart
         timings.total = clock.now - start
         return timings
     }
 
-    /// The plugin host of the benchmarks: isolated (the product) or in this process (the comparison).
-    static func host(_ environment: [String: String], inProcess: Bool, quarantine: Bool = true, standby: Bool = false) -> PluginHost {
+    /// The plugin registry of the benchmarks, its plugins run in their host processes as in the product.
+    static func host(_ environment: [String: String], quarantine: Bool = true, standby: Bool = false) -> PluginHost {
         var isolation = PluginIsolation.standard(environment: environment)
-        if inProcess { isolation.mode = .inProcess }
         isolation.standby = standby
         if !quarantine { isolation.stateFolder = nil }
         return PluginHost(searchPath: .standard(environment: environment), isolation: isolation)
     }
 
     /// Times `folio edit PATH COMMAND ARGS…` (without printing), split into the plugin's part and the commit; with a new
-    /// plugin host, so isolated it includes starting the host process.
-    public static func edit(document path: URL, command: String, arguments: [String], environment: [String: String],
-                            inProcess: Bool = false) throws -> PluginBenchmarkTimings {
+    /// plugin registry, so it includes starting the host process.
+    public static func edit(document path: URL, command: String, arguments: [String], environment: [String: String]) throws -> PluginBenchmarkTimings {
         let clock = ContinuousClock()
         let start = clock.now
         let document = try DocumentStore(environment: environment).open(at: path)
-        let host = host(environment, inProcess: inProcess)
+        let host = host(environment)
         let outcome = try host.edit(document, command: command, arguments: arguments)
         var timings = PluginBenchmarkTimings()
         timings.firstLoad = outcome.timings.load
@@ -324,9 +304,9 @@ public enum PluginBenchmarks {
 
     /// `count` edits (toggles) on one open document through one plugin host that is already running: an editor
     /// command in the editor host. Each duration is open + apply + serialize + commit.
-    public static func warmEdits(document path: URL, count: Int, environment: [String: String], inProcess: Bool) throws -> [Duration] {
+    public static func warmEdits(document path: URL, count: Int, environment: [String: String]) throws -> [Duration] {
         let document = try DocumentStore(environment: environment).open(at: path)
-        let host = host(environment, inProcess: inProcess)
+        let host = host(environment)
         _ = try host.edit(document, command: "toggle", arguments: ["1"])
         let clock = ContinuousClock()
         return try (0..<count).map { i in
@@ -338,10 +318,9 @@ public enum PluginBenchmarks {
 
     /// Each editor frame (the plugin's view of the visible part, the host frame, the changed bytes) with the cursor
     /// moving down a line per frame, after one warm-up frame.
-    public static func frames(document path: URL, count: Int, width: Int = 100, height: Int = 30, environment: [String: String],
-                              inProcess: Bool) throws -> [Duration] {
+    public static func frames(document path: URL, count: Int, width: Int = 100, height: Int = 30, environment: [String: String]) throws -> [Duration] {
         let document = try DocumentStore(environment: environment).open(at: path)
-        let session = DocumentSessionAdapter(document: document, host: host(environment, inProcess: inProcess), associations: [:])
+        let session = DocumentSessionAdapter(document: document, host: host(environment), associations: [:])
         var editor = EditorState(path: session.path, title: session.title, contentType: session.contentType,
                                  commitID: session.latestCommit().id, commitMessage: session.latestCommit().message, commands: session.editor.commands())
         editor.items = session.editor.itemLayout()
@@ -366,7 +345,7 @@ public enum PluginBenchmarks {
     public static func hostReady(editor: String, count: Int, environment: [String: String]) throws -> [Duration] {
         let clock = ContinuousClock()
         return try (0..<count).map { _ in
-            let host = host(environment, inProcess: false)
+            let host = host(environment)
             let start = clock.now
             try host.warmUp(editor)
             return clock.now - start
@@ -378,7 +357,7 @@ public enum PluginBenchmarks {
     /// With `standby`, a loaded standby host is kept (as in a long editor session) and the timing starts once it is up.
     public static func recovery(document path: URL, count: Int, environment: [String: String], standby: Bool = false) throws -> [Duration] {
         let document = try DocumentStore(environment: environment).open(at: path)
-        let host = host(environment, inProcess: false, standby: standby)
+        let host = host(environment, standby: standby)
         let session = DocumentSessionAdapter(document: document, host: host, associations: [:])
         _ = session.render(width: 100, height: 30, cursor: 0, selection: nil, scroll: 0)
         let clock = ContinuousClock()

@@ -50,33 +50,15 @@ struct ExternalEditor: Sendable {
 
     /// Starts `arguments` (looked up on PATH) with the terminal's descriptors only and default signal actions.
     private func spawn(_ arguments: [String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // A document's lock, libgit2's files and plugin sockets stay in Folio.
-        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t(), mask = sigset_t()
-        sigemptyset(&mask)
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
+        guard let program = arguments.first else { throw ExternalEditorError(command: command, problem: "cannot start it: no program", ran: false) }
+        // The terminal's descriptors only: a document's lock, libgit2's files and plugin sockets stay in Folio.
+        var child = ChildSpawn(program: program, arguments: Array(arguments.dropFirst()), environment: environment,
+                               descriptors: [(0, .inherited), (1, .inherited), (2, .inherited)])
+        child.closeOthers = .whenAvailable
+        child.searchPath = true
+        do { return try child.start() } catch {
+            throw ExternalEditorError(command: command, problem: "cannot start it: " + String(cString: strerror(error.code)), ran: false)
         }
-        var pid: pid_t = 0
-        guard let program = argv[0] else { throw ExternalEditorError(command: command, problem: "cannot start it: out of memory", ran: false) }
-        let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw ExternalEditorError(command: command, problem: "cannot start it: " + String(cString: strerror(spawned)), ran: false) }
-        return pid
     }
 
     /// Throws unless the wait status is a normal exit with status 0.
@@ -88,9 +70,6 @@ struct ExternalEditor: Sendable {
         if exit != 0 { throw ExternalEditorError(command: command, problem: "it exited with status \(exit)") }
     }
 
-    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), looked up at run time as the plugin host does.
-    private static let addCloseFrom: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: CloseFrom.self) }
 }
 
 /// The user's editor could not run or failed; nothing was recorded.

@@ -28,7 +28,9 @@ struct HostLibrary {
     let abiMinor: UInt32
     let editors: [HostEditor]
 
-    static func load(_ path: String) throws(HostRefusal) -> HostLibrary {
+    /// Loads and checks the library at `path`. `binding` is the dlopen binding: RTLD_LAZY to run plugins (see below),
+    /// RTLD_NOW for `--check`, so that a missing symbol is a refusal that names it.
+    static func load(_ path: String, binding: Int32 = RTLD_LAZY) throws(HostRefusal) -> HostLibrary {
         func refuse(_ reason: String) -> HostRefusal { HostRefusal(file: path, reason: reason) }
         try checkSharedObject(path)
         let resolved = realpath(path, nil).map { pointer in defer { free(pointer) }; return String(cString: pointer) } ?? path
@@ -38,8 +40,8 @@ struct HostLibrary {
         // Lazy binding: a Swift plugin brings the Swift runtime, Foundation and ICU (~6,000 function relocations),
         // and binding them all up front is a third of a host's start (measured: 17 → 11 ms of CPU). A function symbol
         // missing at a call ends this process (status 127), which Folio reports like any crash; `folio plugins check`
-        // still loads with RTLD_NOW and names the symbol.
-        guard let handle = dlopen(resolved, RTLD_LAZY | RTLD_LOCAL) else {
+        // (`--check`, HostCheck) loads with RTLD_NOW and names the symbol.
+        guard let handle = dlopen(resolved, binding | RTLD_LOCAL) else {
             throw refuse("cannot load: \(dlerror().map { String(cString: $0) } ?? "unknown reason")")
         }
         guard let symbol = dlsym(handle, FOLIO_PLUGIN_ENTRY_SYMBOL) else { throw refuse("missing entry symbol '\(FOLIO_PLUGIN_ENTRY_SYMBOL)'") }
@@ -162,6 +164,8 @@ struct HostJSON {
     }
 
     mutating func member(_ name: String, _ value: String) { key(name); string(value) }
+    /// A member whose value is JSON written by another `HostJSON`.
+    mutating func member(_ name: String, json value: [UInt8]) { key(name); bytes += value }
     mutating func member(_ name: String, _ value: Bool) { key(name); bytes += Array((value ? "true" : "false").utf8) }
     mutating func member(_ name: String, strings: [String]) { key(name); array(strings) { $0.string($1) } }
     mutating func member<T>(_ name: String, objects: [T], _ each: @escaping (inout HostJSON, T) -> Void) {

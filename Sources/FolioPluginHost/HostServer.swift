@@ -1,4 +1,5 @@
 import FolioPluginABI
+import FolioPluginWire
 #if canImport(Glibc)
 import Glibc
 #endif

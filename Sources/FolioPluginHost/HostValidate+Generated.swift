@@ -1,4 +1,5 @@
 import FolioPluginABI
+import FolioPluginWire
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,7 +30,7 @@ extension HostValidate {
     }
 
     /// Calls run one after another before starting again from the sample (documents stay small, the run linear).
-    public static let walkLength = 50
+    public static let walkLength = HostWire.validateWalkLength
 
     /// Runs `calls` in order from `sample`, each on the previous one's result, starting again from the sample every
     /// `walkLength` calls; `state` receives each call's input document (serialized) before it runs, `output` the

@@ -1,3 +1,4 @@
+import FolioPluginWire
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,11 +10,12 @@ import Glibc
 /// costs little more than loading the plugin itself.
 public enum PluginHostMain {
     /// The descriptor the socket is inherited on.
-    public static let socketFD: Int32 = 3
+    public static let socketFD = HostWire.socketFD
 
     /// Runs the host loop; returns the exit code (0 when Folio closed the connection).
     public static func run(_ arguments: [String]) -> Int32 {
         if arguments.count > 1, arguments[1] == "--validate" { return HostValidate.run(Array(arguments.dropFirst(2))) }
+        if arguments.count > 1, arguments[1] == "--check" { return HostCheck.run(Array(arguments.dropFirst(2))) }
         var info = stat()
         guard fstat(socketFD, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else {
             // Started by hand: write nothing to whatever fd 3 is.

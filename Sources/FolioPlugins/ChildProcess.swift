@@ -1,3 +1,4 @@
+import FolioBasics
 import FoundationEssentials
 import Glibc
 
@@ -66,26 +67,14 @@ enum ChildProcess {
             close(result.fd)
             if let printed { close(printed) }
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if let printed { posix_spawn_file_actions_adddup2(&actions, printed, 1) }
-        posix_spawn_file_actions_adddup2(&actions, result.fd, result.target)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         var environment = environment
         environment["SWIFT_BACKTRACE"] = "enable=no"  // a crashing plugin must not start the interactive backtracer
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw SpawnError(call: "posix_spawn", code: spawned) }
-        return pid
+        var descriptors: [(child: Int32, source: ChildSpawn.Source)] = [(0, .nullForReading), (2, .nullForWriting)]
+        if let printed { descriptors.append((1, .descriptor(printed))) }
+        descriptors.append((result.target, .descriptor(result.fd)))
+        var child = ChildSpawn(program: executable, arguments: arguments, environment: environment, descriptors: descriptors)
+        child.closeOthers = .whenAvailable
+        do { return try child.start() } catch { throw SpawnError(call: error.call, code: error.code) }
     }
 
     static func signalName(_ signal: Int32) -> String? {

@@ -33,31 +33,8 @@ public enum ArgumentValues {
     }
 }
 
-extension PluginEditor {
-    /// Whether the editor provides `folio.argument-values/1`.
-    public var hasArgumentValues: Bool { argumentValuesTable != nil }
-}
-
-extension EditorDocument {
-    /// The plugin's answer for `command` as it wrote it; nil when it has none (no extension, or UNSUPPORTED).
-    func argumentValuesAnswer(_ command: String, selection: ViewSelection) throws -> Data? {
-        guard let values = editor.argumentValuesTable?.pointee.values else { return nil }
-        var selectionC = selection.c
-        var out = folio_buffer(), error = folio_buffer()
-        defer { folio_buffer_release(&out) }
-        let status = values(editor.table, handle, command, &selectionC, &out, &error)
-        if status == FOLIO_STATUS_UNSUPPORTED { folio_buffer_release(&error); return nil }
-        try editor.check(status, "argument values", &error)
-        return try take(&out, editor: editor.id, operation: "argument values") ?? Data()
-    }
-
-    public func argumentValues(_ command: String, count: Int, selection: ViewSelection) throws -> [String?]? {
-        try argumentValuesAnswer(command, selection: selection).map { try ArgumentValues.parse($0, count: count, editor: editor.id, command: command) }
-    }
-}
-
 extension IsolatedDocument {
-    /// Asks the plugin's host process; its answer is checked here (`ArgumentValues.parse`) like an in-process one.
+    /// Asks the plugin's host process; its answer is checked here (`ArgumentValues.parse`).
     func argumentValues(_ command: String, count: Int, selection: ViewSelection) throws -> [String?]? {
         let reply = try call(.values, "argument values", [Data(command.utf8)] + Self.selectionFields(selection), limit: editor.plugin.isolation.limits.call)
         try editor.check(reply, "argument values")

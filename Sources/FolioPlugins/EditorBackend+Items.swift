@@ -84,52 +84,6 @@ extension EditorBackend {
     }
 }
 
-extension PluginEditor {
-    /// Whether the editor provides `folio.items/1`.
-    public var hasItems: Bool { itemsTable != nil }
-
-    /// The editor's items of `data`, matched against `previous` when given; nil when it has no `folio.items/1`.
-    public func items(of data: Data, previous: Data?) throws -> [EditorItem]? {
-        guard let list = itemsTable?.pointee.list else { return nil }
-        var out = folio_buffer(), error = folio_buffer()
-        defer { folio_buffer_release(&out) }
-        let status = data.withUnsafeBytes { b in
-            let bytes = b.bindMemory(to: UInt8.self).baseAddress
-            guard let previous else { return list(table, nil, 0, bytes, b.count, &out, &error) }
-            let padded = previous.isEmpty ? Data([0]) : previous  // an empty version is not NULL
-            return padded.withUnsafeBytes { p in list(table, p.bindMemory(to: UInt8.self).baseAddress, previous.count, bytes, b.count, &out, &error) }
-        }
-        try check(status, "list items", &error)
-        return try EditorItem.parse(try take(&out, editor: id, operation: "list items") ?? Data(), editor: id)
-    }
-
-    /// `into` with items of `from` put back (`pairs`: a key of `from`, and the same item's key in `into` or nil when
-    /// it is gone); the new bytes and the plugin's description. Nil when the editor has no `folio.items/1`.
-    public func takeItems(from: Data, into: Data, pairs: [(from: String, into: String?)]) throws -> (bytes: Data, description: String)? {
-        guard let takeItems = itemsTable?.pointee.take else { return nil }
-        try Self.checkTakeKeys(pairs, editor: id)
-        var out = folio_buffer(), description = folio_buffer(), error = folio_buffer()
-        defer { folio_buffer_release(&out); folio_buffer_release(&description) }
-        let fromKeys = pairs.map { strdup($0.from) }, intoKeys = pairs.map { strdup($0.into ?? "") }
-        defer { (fromKeys + intoKeys).forEach { free($0) } }
-        let fromList = fromKeys.map { $0.map { UnsafePointer($0) } }, intoList = intoKeys.map { $0.map { UnsafePointer($0) } }
-        let status = from.withUnsafeBytes { f in
-            into.withUnsafeBytes { i in
-                fromList.withUnsafeBufferPointer { fk in
-                    intoList.withUnsafeBufferPointer { ik in
-                        takeItems(table, f.bindMemory(to: UInt8.self).baseAddress, f.count, i.bindMemory(to: UInt8.self).baseAddress, i.count,
-                                  fk.baseAddress, ik.baseAddress, pairs.count, &out, &description, &error)
-                    }
-                }
-            }
-        }
-        try check(status, "take items", &error)
-        let bytes = try take(&out, editor: id, operation: "take items") ?? Data()
-        let text = try take(&description, editor: id, operation: "take items").map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return (bytes, PluginText.description(text))
-    }
-}
-
 extension IsolatedEditor {
     /// The editor's items of `data` in its host process, matched against `previous` when given; nil when it has
     /// no `folio.items/1`.

@@ -2,8 +2,8 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// An editor as Folio calls it, wherever its code runs: in a plugin host process (`IsolatedEditor`, the product)
-/// or in this process (`PluginEditor`, for the host process itself and the benchmark comparison).
+/// An editor as Folio calls it. Plugin code runs only in a plugin host process (`IsolatedEditor`); the protocol lets
+/// Folio's own code and tests stand in for an editor (fakes), never a plugin loaded into Folio.
 public protocol EditorBackend: Sendable {
     /// The editor id.
     var editorID: String { get }
@@ -20,7 +20,6 @@ public protocol EditorBackend: Sendable {
     /// is gone there): the new bytes and the editor's description; nil when the editor has no items extension.
     func takeItems(from: Data, into: Data, pairs: [(from: String, into: String?)]) throws -> (bytes: Data, description: String)?
     /// Stops a call running on this editor (from another thread or task); it throws `PluginHostFailure`.
-    /// Does nothing in process (a call there cannot be stopped).
     func cancel()
 }
 
@@ -41,26 +40,6 @@ public protocol EditorDocumentHandle: Sendable {
 extension EditorDocumentHandle {
     /// No values: a document handle that predates `folio.argument-values/1`.
     public func argumentValues(_ command: String, count: Int, selection: ViewSelection) throws -> [String?]? { nil }
-}
-
-extension PluginEditor: EditorBackend {
-    public var editorID: String { id }
-    public func openDocument(_ data: Data) throws -> any EditorDocumentHandle { try open(data) }
-    public func diff(from old: Data, to new: Data) throws -> String? { try semanticDiff(from: old, to: new) }
-    public func merge(base: Data, ours: Data, theirs: Data) throws -> SemanticMergeResult? { try semanticMerge(base: base, ours: ours, theirs: theirs) }
-    public func cancel() {}
-}
-
-extension EditorDocument: EditorDocumentHandle {
-    public func apply(_ command: String, arguments: [String], selection: ViewSelection) throws -> (document: any EditorDocumentHandle, description: String) {
-        let (document, description) = try applying(command, arguments: arguments, selection: selection)
-        let safe = PluginText.description(description)
-        return (document, safe.isEmpty ? PluginText.description(command) : safe)
-    }
-    public func bytes() throws -> Data { try serialized() }
-    public func view(width: Int, height: Int, selection: ViewSelection) throws -> [String] {
-        try render(width: width, height: height, selection: selection).map { PluginText.viewLine($0, width: width) }
-    }
 }
 
 /// An editor whose code runs in its plugin's host process.

@@ -31,11 +31,11 @@ public final class PluginHost: Sendable {
     /// The content-type graph: Folio's built-in types plus what plugins declare.
     public let contentTypes: ContentTypeRegistry
 
-    /// How plugin code runs: in a host process per plugin (default) or, for the benchmark comparison, here.
+    /// How the plugin host processes run: their limits, executable, state folder and environment.
     public let isolation: PluginIsolation
 
-    /// Plugins loaded into this process, and the host-process services, by plugin id (each made once).
-    private let state = Mutex<(loaded: [String: LoadedPlugin], isolated: [String: IsolatedPlugin])>(([:], [:]))
+    /// The host-process services, by plugin id (each made once).
+    private let isolated = Mutex<[String: IsolatedPlugin]>([:])
 
     /// Scans the search path: file checks and manifests; a library without a manifest beside it is described by its
     /// own descriptor in a plugin host process, once per build of it (`PluginManifestCache`). No plugin code runs here.
@@ -161,23 +161,9 @@ public final class PluginHost: Sendable {
         plugins.flatMap { plugin in plugin.manifest.editors.map { (editor: $0, plugin: plugin) } }
     }
 
-    /// Loads (on first use) into this process and checks the plugin with `id` against its manifest. Only the plugin
-    /// host process and the in-process benchmark path call plugin code this way.
-    public func load(_ id: String) throws -> LoadedPlugin {
-        guard let plugin = plugin(id) else { throw PluginError.unknownPlugin(id: id) }
-        return try state.withLock { state in
-            if let existing = state.loaded[id] { return existing }
-            let library = try LoadedPlugin.load(plugin.library)
-            try library.check(against: plugin.manifest, manifestURL: plugin.manifestURL)
-            state.loaded[id] = library
-            return library
-        }
-    }
-
-    /// The editor with `id` as `isolation` says to run it. Isolated, this starts the plugin's host process when it is
-    /// not running (without waiting for it to load) and refuses a quarantined build.
+    /// The editor with `id`, run in its plugin's host process: this starts the host when it is not running (without
+    /// waiting for it to load) and refuses a quarantined build.
     public func backend(_ id: String) throws -> any EditorBackend {
-        guard isolation.mode == .isolated else { return try editor(id) }
         guard let entry = editors.first(where: { $0.editor.id == id }) else {
             throw PluginError.unknownEditor(id: id, known: editors.map(\.editor.id))
         }
@@ -189,7 +175,6 @@ public final class PluginHost: Sendable {
     /// Starts the host process of editor `id` if it is not running and waits until its plugin is loaded: opening a
     /// document in the editor host can call this first so that the first frame does not wait for the load.
     public func warmUp(_ id: String) throws {
-        guard isolation.mode == .isolated else { _ = try editor(id); return }
         guard let entry = editors.first(where: { $0.editor.id == id }) else {
             throw PluginError.unknownEditor(id: id, known: editors.map(\.editor.id))
         }
@@ -198,39 +183,27 @@ public final class PluginHost: Sendable {
 
     /// The process ids of the running plugin hosts (diagnostics and benchmarks).
     public var hostProcessIDs: [pid_t] {
-        state.withLock { Array($0.isolated.values) }.compactMap(\.hostPID)
+        isolated.withLock { Array($0.values) }.compactMap(\.hostPID)
     }
 
     /// The host-process service of `plugin`, created once per `PluginHost`.
     func isolatedPlugin(_ plugin: DiscoveredPlugin) -> IsolatedPlugin {
-        state.withLock { state in
-            if let existing = state.isolated[plugin.manifest.id] { return existing }
+        isolated.withLock { isolated in
+            if let existing = isolated[plugin.manifest.id] { return existing }
             let created = IsolatedPlugin(plugin: plugin, isolation: isolation)
-            state.isolated[plugin.manifest.id] = created
+            isolated[plugin.manifest.id] = created
             return created
         }
     }
 
     /// Stops every plugin call running through this host (kills their host processes); callable from any thread.
     public func cancelCalls() {
-        for plugin in state.withLock({ Array($0.isolated.values) }) { plugin.cancel() }
+        for plugin in isolated.withLock({ Array($0.values) }) { plugin.cancel() }
     }
 
     /// The quarantine record of `plugin`'s build, when it has crashes or timeouts recorded.
     public func quarantineRecord(_ plugin: DiscoveredPlugin) -> PluginBuildRecord? {
         isolation.quarantine?.record(library: plugin.library, plugin: plugin.manifest.id, bundled: plugin.bundled)
-    }
-
-    /// The loaded editor with `id`, in this process.
-    public func editor(_ id: String) throws -> PluginEditor {
-        guard let entry = editors.first(where: { $0.editor.id == id }) else {
-            throw PluginError.unknownEditor(id: id, known: editors.map(\.editor.id))
-        }
-        let plugin = try load(entry.plugin.manifest.id)
-        guard let editor = plugin.editor(id) else {
-            throw PluginRefusal(file: entry.plugin.library.path, reason: "the library does not provide editor '\(id)'")
-        }
-        return editor
     }
 }
 

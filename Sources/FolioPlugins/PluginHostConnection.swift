@@ -1,4 +1,5 @@
-import FolioPluginHost
+import FolioBasics
+import FolioPluginWire
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -85,66 +86,24 @@ final class PluginHostConnection: Sendable {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw PluginWire.WireError.io("socketpair", errno)
         }
-        var childEnd = pair[1]
-        if childEnd == PluginHostMain.socketFD {  // dup2 onto itself would keep FD_CLOEXEC
-            childEnd = fcntl(pair[1], F_DUPFD_CLOEXEC, 10)
-            close(pair[1])
-        }
-        defer { close(childEnd) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, childEnd, PluginHostMain.socketFD)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        if let log {
-            posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        }
-        // Every other descriptor (a document's lock, libgit2's files, the terminal) is closed in the child.
-        guard let closeFrom = Self.addCloseFrom, closeFrom(&actions, PluginHostMain.socketFD + 1) == 0 else {
-            close(pair[0])
-            throw PluginWire.WireError.io("posix_spawn_file_actions_addclosefrom_np", ENOSYS)
-        }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t(), mask = sigset_t()
-        sigemptyset(&mask)
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // A session of its own (POSIX_SPAWN_SETSID, glibc's 0x80): no controlling terminal, so a plugin can neither
-        // open /dev/tty nor get the terminal's ^C, and the whole group (anything the plugin forks) is killed at once.
-        let setsid: Int32 = 0x80
-        posix_spawnattr_setflags(&attributes, Int16(setsid | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
+        defer { close(pair[1]) }
         var env = environment
         env["SWIFT_BACKTRACE"] = "enable=no"
-        let arguments = [executable.path, "--memory", String(limits.memory), "--buffer", String(limits.buffer)]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = env.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
-        guard spawned == 0 else {
+        var child = ChildSpawn(program: executable.path, arguments: ["--memory", String(limits.memory), "--buffer", String(limits.buffer)],
+                               environment: env,
+                               descriptors: [(0, .nullForReading), (1, .nullForWriting), (2, log.map { .appending($0.path) } ?? .nullForWriting),
+                                             (HostWire.socketFD, .descriptor(pair[1]))])
+        // A session of its own: no controlling terminal, so a plugin can neither open /dev/tty nor get the terminal's
+        // ^C, and the whole group (anything the plugin forks) is killed at once.
+        child.newSession = true
+        let pid: pid_t
+        do { pid = try child.start() } catch {
             close(pair[0])
-            throw PluginWire.WireError.io("posix_spawn \(executable.path)", spawned)
+            throw PluginWire.WireError.io(error.call == "posix_spawn" ? "posix_spawn \(executable.path)" : error.call, error.code)
         }
         _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
         return PluginHostConnection(pid: pid, socket: pair[0], cap: PluginLimits.messageCap(bufferCap: limits.buffer))
     }
-
-    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), looked up because the Glibc module hides it.
-    private static let addCloseFrom: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: CloseFrom.self) }
 
     private var channel: WireChannel { WireChannel(fd: socket, cap: cap) }
     private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }

@@ -3,15 +3,8 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// How a `PluginHost` runs plugin code.
+/// How a `PluginHost` runs plugin code: always in a plugin host process per plugin, with these limits and settings.
 public struct PluginIsolation: Sendable {
-    public enum Mode: Sendable {
-        /// In a plugin host process per plugin (the product).
-        case isolated
-        /// In this process (benchmarks compare against it; the host process itself uses it).
-        case inProcess
-    }
-    public var mode: Mode
     public var limits: PluginLimits
     /// The `folio` executable whose plugin host to start (or `folio-plugin-host` itself); nil: the running program's.
     public var executable: URL?
@@ -25,9 +18,8 @@ public struct PluginIsolation: Sendable {
     public var standby: Bool = false
 
     /// Creates an isolation setting.
-    public init(mode: Mode = .isolated, limits: PluginLimits = PluginLimits(), executable: URL? = nil, stateFolder: URL? = nil,
+    public init(limits: PluginLimits = PluginLimits(), executable: URL? = nil, stateFolder: URL? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.mode = mode
         self.limits = limits
         self.executable = executable
         self.stateFolder = stateFolder

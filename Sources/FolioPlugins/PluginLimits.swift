@@ -1,5 +1,5 @@
 import FolioDisplayWidth
-import FolioPluginHost
+import FolioPluginWire
 import FolioCore
 import FoundationEssentials
 import FolioBasics

@@ -1,4 +1,5 @@
 import FolioCore
+import FolioPluginWire
 import FolioPluginRuntime
 import FolioSwiftToolchain
 import FoundationEssentials
@@ -36,73 +37,25 @@ public struct PluginProbeReport: Codable, Sendable, Equatable {
 }
 
 extension PluginHost {
-    /// Loads `library` into this process and describes it. Used by the child process of `check`; a plugin that
-    /// crashes takes this process down with it.
-    public static func probe(library: URL) -> PluginProbeReport {
-        var report = PluginProbeReport(library: library.path)
-        do {
-            let loaded = try LoadedPlugin.load(library)
-            report.id = loaded.id
-            report.name = loaded.name
-            report.version = loaded.version
-            report.abi = "\(loaded.abiMajor).\(loaded.abiMinor)"
-            report.swift = PluginELF.read(library.path)?.swiftRecord.flatMap(SwiftToolchain.version(record:))
-            report.editors = loaded.editors.map(\.manifest)
-            // A manifest beside the library (an installed plugin) must say what the library says; without one, the
-            // description above is the manifest discovery generates.
-            let manifestURL = ManifestLocator.besideManifest(for: library)
-            if FileManager.default.fileExists(atPath: manifestURL.path) {
-                report.manifest = manifestURL.path
-                let manifest: PluginManifest
-                do { manifest = try PluginManifest.load(from: manifestURL) } catch {
-                    throw PluginRefusal(file: library.path, reason: "bad manifest: \(error)")
-                }
-                try loaded.check(against: manifest, manifestURL: manifestURL)
-            }
-            report.ok = true
-        } catch {
-            report.refusal = "\(error)"
-        }
-        return report
-    }
-
-    /// The descriptor on which the child of `check` writes its report: the plugin's own standard output is a separate
-    /// channel, so nothing a plugin prints can be taken for (or spoil) the report.
-    public static let probeReportFD: Int32 = 3
-
-    /// The child's side of `check`: probes `library` and writes the report as JSON on `probeReportFD` (on standard
-    /// output when that descriptor is not the parent's socket: a manual run). Returns whether the library passed.
-    public static func runProbeChild(library: URL) -> Bool {
-        var info = stat()
-        let fromParent = fstat(probeReportFD, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
-        // Moved out of the plugin's way (and closed on exec) before any of its code runs.
-        let reportFD = fromParent ? fcntl(probeReportFD, F_DUPFD_CLOEXEC, 10) : STDOUT_FILENO
-        if fromParent, reportFD >= 0 { close(probeReportFD) }
-        let report = probe(library: library)
-        fflush(nil)  // what the plugin printed through C's stdio reaches its channel before the report ends
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard reportFD >= 0, let data = try? encoder.encode(report) else { return false }
-        let line = data + Data("\n".utf8)
-        return line.withUnsafeBytes { AtomicFile.writeAll(reportFD, $0) } && report.ok
-    }
-
-    /// Checks `library` in a child process (`executable ARGUMENTS… FILE`, spawned with posix_spawn) so that a plugin
-    /// that crashes or hangs cannot take the caller down. The child writes a `PluginProbeReport` as JSON on
-    /// `probeReportFD`; what the plugin printed to standard output is kept in the report (and named in a refusal).
-    public static func check(library: URL, executable: URL, arguments: [String], environment: [String: String],
-                             timeout: Duration = .seconds(20)) -> PluginProbeReport {
+    /// Checks `library` in a plugin host process (`folio-plugin-host --check FILE`, found as `isolation` finds it,
+    /// started with its environment): the library is loaded there as it is to run, but with immediate binding, so a
+    /// plugin that crashes or hangs cannot take the caller down and a missing symbol is refused by name. The host writes
+    /// the library's description (or its refusal) on `HostWire.checkReportFD`; what the plugin printed to standard output
+    /// is kept in the report (and named in a refusal). Here the description is checked against the manifest beside
+    /// the library, when there is one, and a Swift plugin's toolchain is read from its file.
+    public static func check(library: URL, isolation: PluginIsolation, timeout: Duration = .seconds(20)) -> PluginProbeReport {
         var report = PluginProbeReport(library: library.path)
         let result: ChildResult
         do {
-            result = try ChildProcess.run(executable: executable.path, arguments: arguments + [library.path], environment: environment,
-                                          timeout: timeout, reportFD: probeReportFD)
+            result = try ChildProcess.run(executable: try isolation.hostExecutable().path, arguments: ["--check", library.path],
+                                          environment: isolation.environment, timeout: timeout, reportFD: HostWire.checkReportFD)
         } catch {
             report.refusal = "\(library.path): cannot start the check: \(error)"
             return report
         }
         let printed = PluginProbeOutput(result.printed, total: result.printedBytes)
-        if var decoded = try? JSONDecoder().decode(PluginProbeReport.self, from: result.output), result.signal == nil {
+        if let reply = try? JSONDecoder().decode(HostCheckReply.self, from: result.output), result.signal == nil {
+            var decoded = reply.report(library: library)
             decoded.printed = printed.text
             decoded.printedBytes = printed.text == nil ? nil : printed.total
             return decoded
@@ -119,6 +72,54 @@ extension PluginHost {
         }
         report.refusal = "\(library.path): plugin refused: \(what)" + (printed.summary.map { "; \($0)" } ?? "")
         return report
+    }
+}
+
+/// What `folio-plugin-host --check` writes (see `HostCheck`): the library's description, or why it was refused.
+private struct HostCheckReply: Decodable {
+    var ok: Bool
+    var reason: String?
+    var id: String?
+    var name: String?
+    var version: String?
+    var abi: String?
+    var editors: [EditorManifest]?
+
+    /// The report on `library`: refused as the host said, or described and checked against the manifest beside it.
+    func report(library: URL) -> PluginProbeReport {
+        var report = PluginProbeReport(library: library.path)
+        guard ok, let id, let name, let version, let abi, let editors else {
+            report.refusal = "\(PluginRefusal(file: library.path, reason: reason ?? "the plugin host gave no reason"))"
+            return report
+        }
+        report.id = id
+        report.name = name
+        report.version = version
+        report.abi = abi
+        report.swift = PluginELF.read(library.path)?.swiftRecord.flatMap(SwiftToolchain.version(record:))
+        report.editors = editors
+        do {
+            report.manifest = try checkManifest(library: library)
+            report.ok = true
+        } catch {
+            report.refusal = "\(error)"
+        }
+        return report
+    }
+
+    /// A manifest beside the library (an installed plugin) must say what the library says; without one, the
+    /// description is the manifest discovery generates. Returns the manifest's path, nil when there is none.
+    private func checkManifest(library: URL) throws -> String? {
+        let manifestURL = ManifestLocator.besideManifest(for: library)
+        guard FileManager.default.fileExists(atPath: manifestURL.path) else { return nil }
+        let manifest: PluginManifest
+        do { manifest = try PluginManifest.load(from: manifestURL) } catch {
+            throw PluginRefusal(file: library.path, reason: "bad manifest: \(error)")
+        }
+        let major = abi.flatMap { $0.split(separator: ".").first.flatMap { Int($0) } } ?? -1
+        try PluginManifestCheck.check(library: library, id: id ?? "", abiMajor: major, version: version ?? "",
+                                      editors: editors ?? [], against: manifest, manifestURL: manifestURL)
+        return manifestURL.path
     }
 }
 

@@ -1,5 +1,5 @@
 import FolioCore
-import FolioPluginHost
+import FolioPluginWire
 import FoundationEssentials
 import Glibc
 
@@ -31,7 +31,7 @@ extension PluginValidator {
         } else {
             note = ", which does not fail alone on its input: the seed repeats the whole run"
         }
-        let earlier = (number - 1) % HostValidate.walkLength  // the host starts again from the sample every walkLength calls
+        let earlier = (number - 1) % HostWire.validateWalkLength  // the host starts again from the sample every walkLength calls
         let start = earlier == 0 ? "on \(generated.sample)" : "after \(earlier) calls on \(generated.sample)"
         result.name = failure.name
         result.command = call.command

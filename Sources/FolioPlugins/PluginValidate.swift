@@ -52,7 +52,7 @@ public struct PluginValidator: Sendable {
     public var seed: UInt64 = .random(in: 1...999_999_999)
     /// How many calls are generated for each editor and sample.
     public var callCount = PluginValidator.defaultCallCount
-    /// 200: four walks of `HostValidate.walkLength` calls; a bundled plugin's calls take a fraction of a second.
+    /// 200: four walks of `HostWire.validateWalkLength` calls; a bundled plugin's calls take a fraction of a second.
     public static let defaultCallCount = 200
     /// A whole test process's backstop (each plugin call in it has its own deadline).
     static let processTimeout: Duration = .seconds(300)

@@ -1,4 +1,4 @@
-import FolioPluginHost
+import FolioPluginWire
 import FoundationEssentials
 import FolioBasics
 import Glibc

@@ -6,7 +6,7 @@ import Foundation
 import XCTest
 
 /// `folio.argument-values/1` (ABI 1.2): the bundled editors give a command's current values for its form to start from,
-/// through the plugin host process as in process, and a plugin's answer is checked where it comes in.
+/// through the plugin host process, and a plugin's answer is checked where it comes in.
 final class ArgumentValuesTests: XCTestCase {
     static let story = """
     # Voyage
@@ -63,10 +63,9 @@ final class ArgumentValuesTests: XCTestCase {
     }
 
     func testGivenAShapeUnderTheCursorWhenResizeColorAndMoveAreAskedThenTheyStartFromItsSizeColourAndPlace() throws {
-        // Given two shapes, in process and in the host process
+        // Given two shapes in the host process
         let json = #"{"shapes":[{"kind":"rect","x":0,"y":0,"w":6,"h":3,"color":"red"},{"kind":"ellipse","x":50,"y":2,"w":20,"h":4,"color":"blue"}]}"#
-        let host = PluginFixtures.bundledHost()
-        let documents: [any EditorDocumentHandle] = [try host.editor("shapes").open(Data(json.utf8)), try host.backend("shapes").openDocument(Data(json.utf8))]
+        let documents: [any EditorDocumentHandle] = [try HostedPlugins.bundled.backend("shapes").openDocument(Data(json.utf8))]
         for document in documents {
             // When the values are asked with the cursor on shape 2
             let on2 = ViewSelection(cursor: 2)
@@ -101,22 +100,17 @@ final class ArgumentValuesTests: XCTestCase {
     func testGivenAPanWhenShapesRendersThenTheCanvasMovesByItAndAnOlderHostsSelectionStillFollowsTheCursor() throws {
         // Given a shape at the origin and one beyond the right edge of a 58-column view, the cursor on the first
         let json = #"{"shapes":[{"kind":"rect","x":0,"y":0,"w":6,"h":3,"color":"red"},{"kind":"rect","x":70,"y":2,"w":8,"h":3,"color":"blue"}]}"#
-        let document = try PluginFixtures.bundledHost().editor("shapes").open(Data(json.utf8))
+        let document = try HostedPlugins.editor("shapes").open(Data(json.utf8))
         // When rendered panned 28 columns right
         let panned = try document.render(width: 58, height: 13, selection: ViewSelection(cursor: 1, panX: 28))
         // Then the canvas starts at column 28, the blue shape is drawn whole and the rule names the keys
         let rule = try XCTUnwrap(panned.first { $0.hasPrefix("-- ") })
         XCTAssertTrue(rule.hasPrefix("-- canvas at (28, 0), 1 out of sight; shift+arrows pan"), rule)
         XCTAssertTrue(panned.contains { $0.hasSuffix("|2 blue|") }, "\(panned)")
-        // When a host of ABI 1.1 passes its shorter selection (no pan) with the cursor on the blue shape
-        var old = ViewSelection(cursor: 2).c
-        old.struct_size = UInt32(MemoryLayout<folio_selection>.offset(of: \folio_selection.pan_x)!)
-        old.pan_x = 1000
-        var out = folio_buffer(), error = folio_buffer()
-        let table = document.editor.table
-        XCTAssertEqual(table.pointee.render?(table, document.handle, 58, 13, &old, &out, &error), folio_status(FOLIO_STATUS_OK))
-        let text = String(decoding: UnsafeBufferPointer(start: out.data, count: out.size), as: UTF8.self)
-        folio_buffer_release(&out)
+        // When a host of ABI 1.1 passes its shorter selection (no pan) with the cursor on the blue shape (no Folio host
+        // sends one any more, so the C plugin's render is called here, as such a host would call it)
+        let text = try OlderHostCall.render(library: PluginFixtures.buildFolder.appendingPathComponent("libFolioShapes.so"), editor: "shapes",
+                                            document: Data(json.utf8), width: 58, height: 13, cursor: 2, panX: 1000)
         // Then the canvas follows the cursor as before (the pan field past its size is not read) and names no keys
         XCTAssertTrue(text.contains("-- canvas at (20, 0)"), text)
         XCTAssertFalse(text.contains("shift+arrows"), text)
@@ -205,5 +199,33 @@ final class ArgumentValuesTests: XCTestCase {
         }
         // And the same host still answers a good one
         XCTAssertEqual(try host.argumentValues(document: document, command: "fine"), [nil, "fine"])
+    }
+}
+
+/// A call as a plugin host of ABI 1.1 made it: the selection without the pan fields (its `struct_size` says so). Folio's
+/// host always sends the whole selection, so this C plugin is loaded into the test process to be called that way.
+enum OlderHostCall {
+    struct Failure: Error { let what: String }
+
+    /// The view `editor` of `library` renders for `document` with an ABI 1.1 selection (cursor set, pan past its size).
+    static func render(library: URL, editor id: String, document: Data, width: UInt32, height: UInt32, cursor: Int64, panX: Int64) throws -> String {
+        guard let handle = dlopen(library.path, RTLD_NOW | RTLD_LOCAL), let symbol = dlsym(handle, FOLIO_PLUGIN_ENTRY_SYMBOL),
+              let descriptor = unsafeBitCast(symbol, to: folio_plugin_entry_fn.self)()?.pointee, let editors = descriptor.editors else {
+            throw Failure(what: "cannot load \(library.path)")
+        }
+        guard let table = (0..<descriptor.editor_count).compactMap({ editors[$0] }).first(where: { $0.pointee.id.map { String(cString: $0) } == id }),
+              let open = table.pointee.open, let render = table.pointee.render, let release = table.pointee.release else {
+            throw Failure(what: "no editor \(id)")
+        }
+        var error = folio_buffer(), out = folio_buffer()
+        var opened: OpaquePointer?
+        let status = document.withUnsafeBytes { open(table, $0.bindMemory(to: UInt8.self).baseAddress, $0.count, &opened, &error) }
+        guard status == folio_status(FOLIO_STATUS_OK), let opened else { throw Failure(what: "open failed") }
+        defer { release(table, opened) }
+        var old = folio_selection(struct_size: UInt32(MemoryLayout<folio_selection>.offset(of: \folio_selection.pan_x)!), reserved: 0,
+                                  cursor: cursor, anchor: 0, scroll: 0, pan_x: panX, pan_y: 0)
+        guard render(table, opened, width, height, &old, &out, &error) == folio_status(FOLIO_STATUS_OK) else { throw Failure(what: "render failed") }
+        defer { folio_buffer_release(&out) }
+        return String(decoding: UnsafeBufferPointer(start: out.data, count: out.size), as: UTF8.self)
     }
 }

@@ -117,7 +117,7 @@ final class BaseVersionEditTests: XCTestCase {
 
 /// The bundled editors act on a whole range, and show the item under the cursor the way commands see it.
 final class EditorRangeAndCursorTests: XCTestCase {
-    private func editor(_ id: String) throws -> PluginEditor { try PluginFixtures.bundledHost().editor(id) }
+    private func editor(_ id: String) throws -> HostedEditor { try HostedPlugins.editor(id) }
 
     func testGivenAChecklistWhenARangeIsToggledThenEveryItemInItIsCheckedAsOneChange() throws {
         var (list, _) = try editor("checklist").open(Data()).apply("add", "A")

@@ -4,11 +4,11 @@ import Foundation
 import XCTest
 
 final class ChecklistPluginTests: XCTestCase {
-    private func checklist() throws -> PluginEditor {
-        try PluginFixtures.bundledHost().editor("checklist")
+    private func checklist() throws -> HostedEditor {
+        try HostedPlugins.editor("checklist")
     }
 
-    private func open(_ json: String) throws -> EditorDocument {
+    private func open(_ json: String) throws -> HostedDocument {
         try checklist().open(Data(json.utf8))
     }
 

@@ -65,8 +65,8 @@ final class EditorChoiceTests: XCTestCase {
         XCTAssertEqual(host.plugins.map(\.manifest.id).sorted(),
                        ["org.folio.plugins.checklist", "org.folio.plugins.plain-text", "org.folio.plugins.shapes", "org.folio.plugins.story"])
         for plugin in host.plugins {
-            let loaded = try host.load(plugin.manifest.id)
-            XCTAssertEqual(loaded.editors.map(\.manifest), plugin.manifest.editors, plugin.manifest.id)
+            let checked = PluginFixtures.check(plugin.library)
+            XCTAssertEqual(checked.editors, plugin.manifest.editors, plugin.manifest.id)
         }
         XCTAssertEqual(host.contentTypes.declaration(of: "org.folio.shapes")?.conformsTo, [.json])
     }
@@ -83,6 +83,7 @@ final class EditorChoiceTests: XCTestCase {
         let host = PluginHost(searchPath: path)
         XCTAssertEqual(host.refusals, [])
         XCTAssertEqual(host.plugins.map(\.library), [library])
-        XCTAssertEqual(try host.editor("checklist").open(Data()).render(width: 30, height: 2), ["Checklist  (0/0 done)", "  (no items: add TITLE)"])
+        XCTAssertEqual(try host.backend("checklist").openDocument(Data()).view(width: 30, height: 2, selection: ViewSelection()),
+                       ["Checklist  (0/0 done)", "  (no items: add TITLE)"])
     }
 }

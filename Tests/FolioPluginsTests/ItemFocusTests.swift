@@ -6,7 +6,7 @@ import XCTest
 /// after (no ABI change): the item added, moved, renamed or changed; after a delete, the next one.
 final class ItemFocusTests: XCTestCase {
     private func focus(_ editor: String, _ bytes: String, _ command: String, _ arguments: [String], cursor: Int? = nil) throws -> (Int?, [EditorItem]) {
-        let plugin = try PluginFixtures.bundledHost().editor(editor)
+        let plugin = try HostedPlugins.editor(editor)
         let old = Data(bytes.utf8)
         let new = try plugin.open(old).applying(command, arguments: arguments).document.serialized()
         let before = try XCTUnwrap(plugin.items(of: old, previous: nil)), after = try XCTUnwrap(plugin.items(of: new, previous: old))

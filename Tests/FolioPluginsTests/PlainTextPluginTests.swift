@@ -3,8 +3,8 @@ import Foundation
 import XCTest
 
 final class PlainTextPluginTests: XCTestCase {
-    private func open(_ text: String) throws -> EditorDocument {
-        try PluginFixtures.bundledHost().editor("plain-text").open(Data(text.utf8))
+    private func open(_ text: String) throws -> HostedDocument {
+        try HostedPlugins.editor("plain-text").open(Data(text.utf8))
     }
 
     func testGivenTextWhenLinesAreAppendedInsertedDeletedAndReplacedThenEachChangeIsDescribed() throws {
@@ -37,7 +37,7 @@ final class PlainTextPluginTests: XCTestCase {
     }
 
     func testGivenBytesThatAreNotUTF8WhenOpenedThenTheyAreRefused() throws {
-        XCTAssertThrowsError(try PluginFixtures.bundledHost().editor("plain-text").open(Data([0x61, 0xFF, 0xFE]))) { error in
+        XCTAssertThrowsError(try HostedPlugins.editor("plain-text").open(Data([0x61, 0xFF, 0xFE]))) { error in
             XCTAssertEqual((error as? EditorOperationError)?.kind, .invalidDocument)
         }
     }

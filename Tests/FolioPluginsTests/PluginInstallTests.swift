@@ -65,7 +65,7 @@ final class PluginInstallTests: XCTestCase {
     private var installer: PluginInstaller { PluginInstaller(folder: installed) }
 
     private func check(_ library: URL) -> PluginProbeReport {
-        PluginHost.check(library: library, executable: PluginFixtures.folioExecutable, arguments: ["plugins", "__probe"], environment: env)
+        PluginFixtures.check(library, environment: env)
     }
 
     /// The plugins found in the installed folder alone.
@@ -175,7 +175,7 @@ final class PluginInstallTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: 4) { index in
             do {
                 try installer.install(from: builds[index % 2]) { library in
-                    PluginHost.check(library: library, executable: PluginFixtures.folioExecutable, arguments: ["plugins", "__probe"], environment: env)
+                    PluginFixtures.check(library, environment: env)
                 }
             } catch { errors.withLock { $0.append("\(error)") } }
         }

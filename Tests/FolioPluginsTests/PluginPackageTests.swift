@@ -24,7 +24,7 @@ final class PluginPackageTests: XCTestCase {
     private func folio(_ arguments: String...) -> RunResult { runFolio(arguments, environment: env, cwd: temp.url) }
 
     private func check(_ library: URL) -> PluginProbeReport {
-        PluginHost.check(library: library, executable: PluginFixtures.folioExecutable, arguments: ["plugins", "__probe"], environment: env)
+        PluginFixtures.check(library, environment: env)
     }
 
     /// The "lines" plugin built into `folder/build/libLines.so`, reporting `version`.

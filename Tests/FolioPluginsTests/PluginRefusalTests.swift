@@ -36,20 +36,19 @@ final class PluginRefusalTests: XCTestCase {
 
     func testGivenAWellFormedPluginWhenDiscoveredAndLoadedThenItIsAccepted() throws {
         let folder = try PluginFixtures.temporaryFolder(self)
-        try makePlugin(Self.pluginSource(id: "test.good"), id: "test.good", library: "libgood.so", in: folder)
+        let library = try makePlugin(Self.pluginSource(id: "test.good"), id: "test.good", library: "libgood.so", in: folder)
         let host = host(folder)
         XCTAssertEqual(host.refusals, [])
         XCTAssertEqual(host.plugins.map(\.manifest.id), ["test.good"])
-        XCTAssertEqual(try host.load("test.good").id, "test.good")
+        XCTAssertEqual(PluginFixtures.check(library).id, "test.good")
     }
 
     func testGivenAPluginBuiltForAnotherABIMajorWhenLoadedThenItIsRefusedNamingBothVersions() throws {
         let folder = try PluginFixtures.temporaryFolder(self)
         let library = try makePlugin(Self.pluginSource(id: "test.abi", major: "2"), id: "test.abi", library: "libabi.so", in: folder)
         let host = host(folder)
-        XCTAssertThrowsError(try host.load("test.abi")) { error in
-            XCTAssertEqual("\(error)", "\(library.path): plugin refused: built for plugin ABI 2.2, this Folio supports plugin ABI 1.2")
-        }
+        XCTAssertEqual(host.plugins.map(\.manifest.id), ["test.abi"], "its manifest says ABI 1: only loading finds out")
+        XCTAssertEqual(PluginFixtures.check(library).refusal, "\(library.path): plugin refused: built for plugin ABI 2.2, this Folio supports plugin ABI 1.2")
     }
 
     func testGivenAPluginFromANewerMinorWithALargerDescriptorWhenLoadedThenItIsAccepted() throws {
@@ -62,17 +61,17 @@ final class PluginRefusalTests: XCTestCase {
               .struct_size = sizeof(struct newer), .id = "test.newer", .name = "Test", .version = "1.0.0" }, 0 };
         const folio_plugin_descriptor *folio_plugin_entry(void) { return &descriptor.v1; }
         """
-        try makePlugin(source, id: "test.newer", library: "libnewer.so", in: folder)
-        XCTAssertEqual(try host(folder).load("test.newer").abiMinor, 5)
+        let library = try makePlugin(source, id: "test.newer", library: "libnewer.so", in: folder)
+        let report = PluginFixtures.check(library)
+        XCTAssertTrue(report.ok, report.refusal ?? "")
+        XCTAssertEqual(report.abi, "1.5")
     }
 
     func testGivenADescriptorSmallerThanABI1WhenLoadedThenItIsRefused() throws {
         let folder = try PluginFixtures.temporaryFolder(self)
         let source = Self.pluginSource(id: "test.small").replacingOccurrences(of: "sizeof(folio_plugin_descriptor)", with: "16")
         let library = try makePlugin(source, id: "test.small", library: "libsmall.so", in: folder)
-        XCTAssertThrowsError(try host(folder).load("test.small")) { error in
-            XCTAssertEqual("\(error)", "\(library.path): plugin refused: the descriptor is 16 bytes, ABI 1.2 needs at least 64")
-        }
+        XCTAssertEqual(PluginFixtures.check(library).refusal, "\(library.path): plugin refused: the descriptor is 16 bytes, ABI 1.2 needs at least 64")
     }
 
     func testGivenAManifestForAnotherABIMajorWhenDiscoveredThenItIsRefusedWithoutLoading() throws {
@@ -86,9 +85,7 @@ final class PluginRefusalTests: XCTestCase {
     func testGivenALibraryWithoutTheEntrySymbolWhenLoadedThenItIsRefused() throws {
         let folder = try PluginFixtures.temporaryFolder(self)
         let library = try makePlugin(Self.pluginSource(id: "test.noentry", entry: "something_else"), id: "test.noentry", library: "libnoentry.so", in: folder)
-        XCTAssertThrowsError(try host(folder).load("test.noentry")) { error in
-            XCTAssertEqual("\(error)", "\(library.path): plugin refused: missing entry symbol 'folio_plugin_entry'")
-        }
+        XCTAssertEqual(PluginFixtures.check(library).refusal, "\(library.path): plugin refused: missing entry symbol 'folio_plugin_entry'")
     }
 
     func testGivenAFileThatIsNotAnELFObjectWhenDiscoveredThenItIsRefusedBeforeLoading() throws {
@@ -99,9 +96,7 @@ final class PluginRefusalTests: XCTestCase {
         try PluginFixtures.writeManifest(Self.manifest(id: "test.text", library: "libtext.so"), beside: library)
         let host = host(folder)
         XCTAssertEqual(host.refusals.map(\.description), ["\(library.path): plugin refused: not a shared object (no ELF header)"])
-        XCTAssertThrowsError(try LoadedPlugin.load(library)) { error in
-            XCTAssertEqual((error as? PluginRefusal)?.reason, "not a shared object (no ELF header)")
-        }
+        XCTAssertEqual(PluginFixtures.check(library).refusal, "\(library.path): plugin refused: not a shared object (no ELF header)")
     }
 
     func testGivenTwoPluginsWithTheSameIdWhenDiscoveredThenTheSecondIsRefusedNamingBothFiles() throws {
@@ -133,9 +128,8 @@ final class PluginRefusalTests: XCTestCase {
         let folder = try PluginFixtures.temporaryFolder(self)
         let library = try PluginFixtures.compilePlugin(Self.pluginSource(id: "test.real"), named: "libliar.so", in: folder)
         try PluginFixtures.writeManifest(Self.manifest(id: "test.claimed", library: "libliar.so"), beside: library)
-        XCTAssertThrowsError(try host(folder).load("test.claimed")) { error in
-            XCTAssertTrue("\(error)".hasPrefix("\(library.path): plugin refused: the library's id is 'test.real' but its manifest says 'test.claimed'"), "\(error)")
-        }
+        let refusal = PluginFixtures.check(library).refusal ?? "accepted"
+        XCTAssertTrue(refusal.hasPrefix("\(library.path): plugin refused: the library's id is 'test.real' but its manifest says 'test.claimed'"), refusal)
     }
 
     func testGivenAPluginThatCrashesWhileLoadingWhenCheckedThenTheChildDiesAndTheCallerReportsIt() throws {
@@ -144,16 +138,51 @@ final class PluginRefusalTests: XCTestCase {
         let folder = try PluginFixtures.temporaryFolder(self)
         let library = try makePlugin(Self.pluginSource(id: "test.crash", entryBody: "volatile int *p = 0; *p = 1; return 0;"),
                                      id: "test.crash", library: "libcrash.so", in: folder)
-        let report = PluginHost.check(library: library, executable: folio, arguments: ["plugins", "__probe"], environment: [:])
+        let report = PluginFixtures.check(library)
         XCTAssertFalse(report.ok)
         XCTAssertEqual(report.refusal, "\(library.path): plugin refused: loading it crashed the process (signal 11, SIGSEGV)")
+    }
+
+    func testGivenAPluginWhenCheckedThenItIsLoadedInAPluginHostNotInFolio() throws {
+        // Given a plugin whose loading prints the name of the program it was loaded into
+        let folder = try PluginFixtures.temporaryFolder(self)
+        let source = Self.pluginSource(id: "test.where") + """
+
+            #include <stdio.h>
+            #include <unistd.h>
+            __attribute__((constructor)) static void where(void) {
+                char path[4096]; ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+                if (n > 0) { path[n] = 0; const char *slash = strrchr(path, '/'); printf("%s", slash ? slash + 1 : path); }
+            }
+            """
+        let library = try makePlugin("#include <string.h>\n" + source, id: "test.where", library: "libwhere.so", in: folder)
+        // When it is checked
+        let report = PluginFixtures.check(library)
+        // Then it passed, and it was loaded by the plugin host, not by a folio process
+        XCTAssertTrue(report.ok, report.refusal ?? "")
+        XCTAssertEqual(report.printed, "folio-plugin-host")
+    }
+
+    func testGivenAPluginCallingAMissingFunctionWhenCheckedThenItIsRefusedNamingTheSymbol() throws {
+        // Given a plugin whose entry function calls a function no library defines
+        let folder = try PluginFixtures.temporaryFolder(self)
+        let source = Self.pluginSource(id: "test.unbound", entryBody: "folio_no_such_function(); return &descriptor;")
+        let library = try makePlugin("void folio_no_such_function(void);\n" + source,
+                                     id: "test.unbound", library: "libunbound.so", in: folder)
+        // When it is checked (the host binds every symbol at load for a check, though it binds lazily to run plugins)
+        let report = PluginFixtures.check(library)
+        // Then it is refused before any of its code runs, naming the missing symbol
+        XCTAssertFalse(report.ok)
+        let refusal = try XCTUnwrap(report.refusal)
+        XCTAssertTrue(refusal.hasPrefix("\(library.path): plugin refused: cannot load: "), refusal)
+        XCTAssertTrue(refusal.contains("undefined symbol: folio_no_such_function"), refusal)
     }
 
     func testGivenABundledPluginWhenCheckedInAChildProcessThenItsEditorsAreReported() throws {
         let folio = PluginFixtures.folioExecutable
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: folio.path), "needs the folio executable (swift build)")
         let library = PluginFixtures.buildFolder.appendingPathComponent("libFolioShapes.so")
-        let report = PluginHost.check(library: library, executable: folio, arguments: ["plugins", "__probe"], environment: [:])
+        let report = PluginFixtures.check(library)
         XCTAssertTrue(report.ok, report.refusal ?? "")
         XCTAssertEqual(report.id, "org.folio.plugins.shapes")
         XCTAssertEqual(report.editors.map(\.id), ["shapes"])

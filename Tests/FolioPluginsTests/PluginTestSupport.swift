@@ -19,6 +19,11 @@ enum PluginFixtures {
     /// The `folio` executable, when built.
     static var folioExecutable: URL { buildFolder.appendingPathComponent("folio") }
 
+    /// `plugins check` of `library` in the plugin host built beside `folio`, started with `environment`.
+    static func check(_ library: URL, environment: [String: String] = [:]) -> PluginProbeReport {
+        PluginHost.check(library: library, isolation: PluginIsolation(executable: folioExecutable, environment: environment))
+    }
+
     /// A host over the bundled plugins only.
     static func bundledHost() -> PluginHost {
         PluginHost(searchPath: PluginSearchPath(folders: [.init(buildFolder, bundled: true)]))
@@ -50,18 +55,6 @@ enum PluginFixtures {
         let url = library.deletingLastPathComponent().appendingPathComponent(library.deletingPathExtension().lastPathComponent + ".folio-plugin.json")
         try encoder.encode(manifest).write(to: url)
         chmod(url.path, 0o644)
-    }
-}
-
-extension EditorDocument {
-    /// Applies a command and returns the new document's text and the description.
-    func apply(_ command: String, _ arguments: String...) throws -> (EditorDocument, String) {
-        let result = try applying(command, arguments: arguments)
-        return (result.document, result.description)
-    }
-
-    var text: String {
-        get throws { String(decoding: try serialized(), as: UTF8.self) }
     }
 }
 

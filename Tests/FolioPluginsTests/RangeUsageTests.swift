@@ -7,7 +7,7 @@ import XCTest
 /// host can refuse a range before asking anything and the validator sends ranges only where they are taken.
 final class RangeUsageTests: XCTestCase {
     private func rangeWords(_ editor: String) throws -> [String: Bool] {
-        let commands = try PluginFixtures.bundledHost().editor(editor).manifest.commands
+        let commands = try HostedPlugins.editor(editor).manifest.commands
         var result: [String: Bool] = [:]
         for command in commands { result[command.id] = command.argumentNames.contains(where: EditorCommand.acceptsRange) }
         return result
@@ -33,7 +33,7 @@ final class RangeUsageTests: XCTestCase {
 
     func testGivenAStoryWhenARangeOfScenesIsMovedThenTheyMoveTogetherInOrder() throws {
         // Given two acts, the first with three scenes
-        var story = try PluginFixtures.bundledHost().editor("story").open(Data("## Act I: A\n### One\n### Two\n### Three\n## Act II: B\n### Four\n".utf8))
+        var story = try HostedPlugins.editor("story").open(Data("## Act I: A\n### One\n### Two\n### Three\n## Act II: B\n### Four\n".utf8))
         // When scenes 1.3 back to 1.2 move to act 2, position 1
         let description: String
         (story, description) = try story.apply("move-scene", "1", "3-2", "2", "1")

@@ -7,10 +7,10 @@ import XCTest
 final class ShapesCanvasTests: XCTestCase {
     /// A drawing wider and taller than a 60×16 window: one shape near the origin, one across the right edge, one far
     /// below.
-    private func wideDrawing() throws -> EditorDocument {
+    private func wideDrawing() throws -> HostedDocument {
         let json = #"{"shapes":[{"kind":"rect","x":0,"y":0,"w":6,"h":3,"color":"red"},"#
             + #"{"kind":"rect","x":50,"y":2,"w":20,"h":4,"color":"blue"},{"kind":"rect","x":2,"y":30,"w":12,"h":4,"color":"green"}]}"#
-        return try PluginFixtures.bundledHost().editor("shapes").open(Data(json.utf8))
+        return try HostedPlugins.editor("shapes").open(Data(json.utf8))
     }
 
     func testGivenShapesBeyondTheCanvasAtSixtyBySixteenWhenViewedThenTheCutShapeIsMarkedAndTheRestCounted() throws {
@@ -47,7 +47,7 @@ final class ShapesCanvasTests: XCTestCase {
 
     func testGivenASmallViewWhenRenderedThenTheRuleEndsInItsLineAndNoCanvasRowReadsAsAListRow() throws {
         // Given a shape whose label would start a canvas row with a number
-        let document = try PluginFixtures.bundledHost().editor("shapes")
+        let document = try HostedPlugins.editor("shapes")
             .open(Data(#"{"shapes":[{"kind":"rect","x":3,"y":0,"w":1,"h":1},{"kind":"rect","x":20,"y":0,"w":1,"h":1}]}"#.utf8))
         for width in 1...30 {
             // When rendered at every narrow width

@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 final class ShapesPluginTests: XCTestCase {
-    private func editor() throws -> PluginEditor { try PluginFixtures.bundledHost().editor("shapes") }
+    private func editor() throws -> HostedEditor { try HostedPlugins.editor("shapes") }
 
     func testGivenADrawingWhenShapesAreAddedMovedResizedAndDeletedThenTheJSONFollows() throws {
         var (document, description) = try editor().open(Data()).apply("add", "rect", "0", "0", "6", "3", "red")

@@ -5,8 +5,8 @@ import XCTest
 
 /// Shapes: colours from a named list, shown in the view; move, resize, delete and colour on a range or the selection.
 final class ShapesRangeColourTests: XCTestCase {
-    private func drawing(_ shapes: String) throws -> EditorDocument {
-        try PluginFixtures.bundledHost().editor("shapes").open(Data(#"{"shapes":[\#(shapes)]}"#.utf8))
+    private func drawing(_ shapes: String) throws -> HostedDocument {
+        try HostedPlugins.editor("shapes").open(Data(#"{"shapes":[\#(shapes)]}"#.utf8))
     }
 
     private let twoShapes = #"{"kind":"rect","x":0,"y":0,"w":6,"h":3,"color":"red"},{"kind":"ellipse","x":8,"y":1,"w":9,"h":5,"color":"black"}"#
@@ -25,7 +25,7 @@ final class ShapesRangeColourTests: XCTestCase {
 
     func testGivenTheColourListWhenTheManifestIsReadThenAddAndColorOfferItAsChoices() throws {
         // Given the bundled Shapes editor's commands
-        let commands = try PluginFixtures.bundledHost().editor("shapes").manifest.commands
+        let commands = try HostedPlugins.editor("shapes").manifest.commands
         // When the colour arguments are read as the host reads them
         let add = try XCTUnwrap(commands.first { $0.id == "add" }), color = try XCTUnwrap(commands.first { $0.id == "color" })
         let colourWord = CommandArgument(usageWord: try XCTUnwrap(add.argumentNames.last))

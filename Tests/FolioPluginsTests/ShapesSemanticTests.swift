@@ -4,7 +4,7 @@ import XCTest
 
 /// The shapes editor's semantic diff and merge (C), through the ABI as Folio calls them.
 final class ShapesSemanticTests: XCTestCase {
-    private func editor() throws -> PluginEditor { try PluginFixtures.bundledHost().editor("shapes") }
+    private func editor() throws -> HostedEditor { try HostedPlugins.editor("shapes") }
 
     private func drawing(_ shapes: [(String, Int, Int, Int, Int, String)]) -> String {
         let items = shapes.map { #"{"kind": "\#($0.0)", "x": \#($0.1), "y": \#($0.2), "w": \#($0.3), "h": \#($0.4), "color": "\#($0.5)"}"# }
@@ -103,7 +103,7 @@ final class ShapesMergePropertyTests: XCTestCase {
     }
 
     func testGivenRandomDrawingsWhenOneSideIsUnchangedThenTheMergeIsTheOtherSide() throws {
-        let editor = try PluginFixtures.bundledHost().editor("shapes")
+        let editor = try HostedPlugins.editor("shapes")
         var random = Generator(state: 12345)
         func drawing(_ count: Int) -> [String] {
             (0..<count).map { _ in

@@ -30,8 +30,8 @@ final class StoryDeletePluginTests: XCTestCase {
 
     """
 
-    private func open(_ markdown: String) throws -> EditorDocument {
-        try PluginFixtures.bundledHost().editor("story").open(Data(markdown.utf8))
+    private func open(_ markdown: String) throws -> HostedDocument {
+        try HostedPlugins.editor("story").open(Data(markdown.utf8))
     }
 
     func testGivenAStoryWhenASceneIsDeletedThenOnlyThatSceneGoesAndTheOthersAreRenumbered() throws {
@@ -85,7 +85,7 @@ final class StoryDeletePluginTests: XCTestCase {
         // Given a story, and a story with one act
         let document = try open(story)
         let single = try open("# T\n## Act I: Only\n### S\ntext\n")
-        let cases: [(EditorDocument, String, [String])] = [
+        let cases: [(HostedDocument, String, [String])] = [
             (document, "delete-scene", ["1", "4"]), (document, "delete-scene", ["4", "1"]), (document, "delete-scene", ["1", "0"]),
             (document, "delete-scene", ["1", "2-9"]), (document, "delete-scene", ["one", "1"]), (document, "delete-scene", ["1"]),
             (document, "delete-act", ["4"]), (document, "delete-act", []), (document, "delete-act", ["1", "2"]),
@@ -105,7 +105,7 @@ final class StoryDeletePluginTests: XCTestCase {
 
     func testGivenAnActDeletedOnOneSideAndASceneAddedToItOnTheOtherWhenMergedThenItIsAConflictNotALostScene() throws {
         // Given act 2 deleted by us, and a scene added to act 2 by them
-        let editor = try PluginFixtures.bundledHost().editor("story")
+        let editor = try HostedPlugins.editor("story")
         let ours = try open(story).apply("delete-act", "2").0.text
         let theirs = try open(story).apply("add-scene", "2", "Castaway").0.text
         // When the two are merged
@@ -117,7 +117,7 @@ final class StoryDeletePluginTests: XCTestCase {
 
     func testGivenASceneDeletedOnOneSideAndAnotherEditedOnTheOtherWhenMergedThenBothChangesAreKept() throws {
         // Given scene 1.2 deleted by us, and scene 3.1's text changed by them
-        let editor = try PluginFixtures.bundledHost().editor("story")
+        let editor = try HostedPlugins.editor("story")
         let ours = try open(story).apply("delete-scene", "1", "2").0.text
         let theirs = try open(story).apply("set-text", "3", "1", "Home, changed.").0.text
         // When merged

@@ -3,8 +3,8 @@ import Foundation
 import XCTest
 
 final class StoryPluginTests: XCTestCase {
-    private func open(_ markdown: String) throws -> EditorDocument {
-        try PluginFixtures.bundledHost().editor("story").open(Data(markdown.utf8))
+    private func open(_ markdown: String) throws -> HostedDocument {
+        try HostedPlugins.editor("story").open(Data(markdown.utf8))
     }
 
     func testGivenMarkdownItDidNotWriteWhenOpenedAndSavedThenEveryByteIsKept() throws {

@@ -4,7 +4,7 @@ import XCTest
 
 /// The story editor's semantic diff and merge, through the C ABI as Folio calls them.
 final class StorySemanticTests: XCTestCase {
-    private func editor() throws -> PluginEditor { try PluginFixtures.bundledHost().editor("story") }
+    private func editor() throws -> HostedEditor { try HostedPlugins.editor("story") }
 
     private let base = """
     # Voyage

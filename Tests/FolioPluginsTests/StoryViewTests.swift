@@ -14,8 +14,8 @@ final class StoryViewTests: XCTestCase {
 
     """
 
-    private func open() throws -> EditorDocument {
-        try PluginFixtures.bundledHost().editor("story").open(Data(markdown.utf8))
+    private func open() throws -> HostedDocument {
+        try HostedPlugins.editor("story").open(Data(markdown.utf8))
     }
 
     func testGivenASceneWithWideTitleWhenViewedAtThreeWidthsThenTheDividerFillsTheWidthAndTheTextWraps() throws {
