@@ -1,3 +1,5 @@
+import FolioPluginRuntime
+import FolioSwiftToolchain
 import FolioCore
 import FoundationEssentials
 import Glibc
@@ -68,7 +70,8 @@ extension PluginManifest {
             let abi = try loaded.integer(4)
             guard let major = Int(exactly: abi) else { return refuse("its descriptor states ABI \(abi)") }
             let manifest = PluginManifest(id: try loaded.string(1), name: try loaded.string(2), version: try loaded.string(3), abi: major,
-                                          library: library.lastPathComponent, editors: editors)
+                                          library: library.lastPathComponent, editors: editors,
+                                          swift: PluginELF.read(library.path)?.swiftRecord.flatMap(SwiftToolchain.version(record:)))
             try manifest.validate()
             return .success(manifest)
         } catch {

@@ -12,17 +12,21 @@ public struct PluginManifest: Codable, Sendable, Equatable {
     /// The library's file name, e.g. `libFolioChecklist.so`.
     public var library: String
     public var editors: [EditorManifest]
+    /// The Swift compiler that built a Swift plugin ("6.3.1", from the `folio_swift` record FolioPluginKit links),
+    /// nil for a plugin without Swift code.
+    public var swift: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, version, abi, library, editors }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, version, abi, library, editors, swift }
 
     /// Creates a manifest.
-    public init(id: String, name: String, version: String, abi: Int, library: String, editors: [EditorManifest]) {
+    public init(id: String, name: String, version: String, abi: Int, library: String, editors: [EditorManifest], swift: String? = nil) {
         self.id = id
         self.name = name
         self.version = version
         self.abi = abi
         self.library = library
         self.editors = editors
+        self.swift = swift
     }
 
     /// The objects whose keys are checked: the manifest, each editor, declared type and command.

@@ -1,4 +1,5 @@
 import FolioCLITestSupport
+import FolioPlugins
 import FolioPluginRuntime
 import FolioSwiftToolchain
 import Foundation
@@ -48,6 +49,14 @@ final class SwiftToolchainTests: XCTestCase {
         let temp = TemporaryDirectory("folio-toolchain-check")
         let checked = runFolio(["plugins", "check", checklist.path], environment: temp.environment(), cwd: temp.url)
         XCTAssertTrue(checked.stdout.contains(", Swift \(expected)\n"), checked.stdout)
+        // And the manifest generated for it records it, while a C plugin's records none
+        let manifest = try PluginManifest.generate(forLibrary: checklist, isolation: .standard(environment: temp.environment()))
+        XCTAssertEqual(manifest.swift, expected)
+        let written = String(decoding: try manifest.encodedForFile(), as: UTF8.self)
+        XCTAssertTrue(written.contains("\"swift\" : \"\(expected)\""), written)
+        let shapes = try PluginManifest.generate(forLibrary: productsDirectory.appendingPathComponent("libFolioShapes.so"),
+                                                 isolation: .standard(environment: temp.environment()))
+        XCTAssertNil(shapes.swift)
     }
 
     func testGivenASwiftPluginFromAnotherToolchainWhenInstalledThenItIsRefusedInOneLineNamingBothVersions() throws {
