@@ -145,5 +145,5 @@ func expandKeys(_ value: String, known: [String]) throws -> [String] {
 /// associations.
 func itemEditors(_ io: CommandIO) -> PluginSemanticMerger {
     let associations = (try? Settings.load(environment: io.environment))?.editorAssociations ?? [:]
-    return PluginSemanticMerger(host: PluginHost(environment: io.environment), associations: associations)
+    return PluginSemanticMerger(host: EditorRegistry(environment: io.environment), associations: associations)
 }

@@ -174,7 +174,7 @@ final class SyncWatch: Sendable {
 /// The editors' semantic merge for a loop's thread.
 func semanticMerger(environment: [String: String]) -> (any SemanticMerging)? {
     let associations = (try? Settings.load(environment: environment))?.editorAssociations ?? [:]
-    return PluginSemanticMerger(host: PluginHost(environment: environment), associations: associations)
+    return PluginSemanticMerger(host: EditorRegistry(environment: environment), associations: associations)
 }
 
 /// `folio status --json`'s `sharing`: the state and its summary line.

@@ -21,7 +21,7 @@ import Synchronization
 /// in 7 files that also call into it; moving them into a `Mutex<State>` is a later, larger change.
 final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     let document: Document
-    let host: PluginHost
+    let host: EditorRegistry
     let associations: [String: String]
     /// The editor chosen for the document, nil when none fits (then the primary file is shown as text).
     let editorManifest: EditorManifest?
@@ -29,7 +29,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     let editorError: (any Error)?
     /// Why there is no editor, shown in the view.
     var editorProblem: String? { editorError.map(FolioCommandLine.oneLine).map { problem in openingNotice.map { problem + "; " + $0 } ?? problem } }
-    /// The first of the host's usage notices for this document's type (`PluginHost.usageNotices`).
+    /// The first of the host's usage notices for this document's type (`EditorRegistry.usageNotices`).
     let openingNotice: String?
 
     let path: String
@@ -61,7 +61,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
         var head: String, width: Int, height: Int, cursor: Int, anchor: Int, scroll: Int, numbered: Bool, pan = ViewPan()
     }
 
-    init(document: Document, host: PluginHost, associations: [String: String], editorOverride: String? = nil) {
+    init(document: Document, host: EditorRegistry, associations: [String: String], editorOverride: String? = nil) {
         self.document = document
         self.host = host
         self.associations = associations
@@ -84,7 +84,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     convenience init(url: URL, environment: [String: String], sharing: Bool = false) throws {
         let store = try DocumentStore(environment: environment)
         let document = try store.open(at: url)
-        let host = PluginHost(environment: environment, settings: store.settings)
+        let host = EditorRegistry(environment: environment, settings: store.settings)
         self.init(document: document, host: host, associations: store.settings.editorAssociations)
         guard sharing else { return }
         // The window's sharing: its sync loop starts now (the first look at the remote is immediate), and merges,

@@ -6,7 +6,7 @@ import FolioPlugins
 /// The semantic diff from the document's editor plugin, when it has one.
 func semanticDiff(document: Document, from a: String?, to b: String?, io: CommandIO) throws -> String? {
     let settings = try Settings.load(environment: io.environment)
-    return try PluginHost(environment: io.environment).semanticDiff(document: document, from: a, to: b, associations: settings.editorAssociations)
+    return try EditorRegistry(environment: io.environment).semanticDiff(document: document, from: a, to: b, associations: settings.editorAssociations)
 }
 
 /// The semantic diff for `folio diff --semantic`, or nil — with a note on standard error saying why — when the text

@@ -8,7 +8,7 @@ import FolioTerminal
 /// `plugins check` of `library` in a plugin host process (`folio-plugin-host --check`).
 func checkInChild(_ io: CommandIO) throws -> (URL) -> PluginProbeReport {
     let isolation = PluginIsolation.standard(environment: io.environment)
-    return { library in PluginHost.check(library: library, isolation: isolation) }
+    return { library in EditorRegistry.check(library: library, isolation: isolation) }
 }
 
 /// `folio plugins install PATH.so|DIR`.
@@ -172,7 +172,7 @@ func describePackage(_ plugin: DiscoveredPlugin, _ io: CommandIO) {
 
 /// Tells on stderr what the user of a document of `type` must know about its editor's plugin (a linked build used,
 /// a duplicate refused, the plugin that edits it disabled), each with how to change it.
-func reportUsageNotices(_ host: PluginHost, type: ContentType, settings: Settings, editor: String?, command: String, _ io: CommandIO) {
+func reportUsageNotices(_ host: EditorRegistry, type: ContentType, settings: Settings, editor: String?, command: String, _ io: CommandIO) {
     for notice in host.usageNotices(for: type, associations: settings.editorAssociations, override: editor) {
         io.error("folio \(command): \(notice)" + usageHint(notice))
     }

@@ -8,8 +8,8 @@ import Glibc
 
 /// The plugin host for a command: the standard search path of the command's environment; plugins run isolated
 /// with the limits of `settings` (the user's settings when nil).
-func pluginHost(_ io: CommandIO, settings: Settings? = nil) -> PluginHost {
-    PluginHost(environment: io.environment, settings: settings)
+func pluginHost(_ io: CommandIO, settings: Settings? = nil) -> EditorRegistry {
+    EditorRegistry(environment: io.environment, settings: settings)
 }
 
 /// Runs `body`; a quarantined editor's error gets the hint how to enable it again.
@@ -52,7 +52,7 @@ private struct PluginListing: Encodable {
     let refused: [String]
 }
 
-private func listingEntry(_ plugin: DiscoveredPlugin, _ host: PluginHost) -> PluginListing.Entry {
+private func listingEntry(_ plugin: DiscoveredPlugin, _ host: EditorRegistry) -> PluginListing.Entry {
     let state = host.state(of: plugin)
     return PluginListing.Entry(id: plugin.manifest.id, name: plugin.manifest.name, version: plugin.manifest.version, abi: plugin.manifest.abi,
                                library: plugin.library.path, manifest: plugin.manifestURL.path, bundled: plugin.bundled, editors: plugin.manifest.editors,
@@ -60,7 +60,7 @@ private func listingEntry(_ plugin: DiscoveredPlugin, _ host: PluginHost) -> Plu
 }
 
 /// The line under a plugin saying why it is not enabled and how to enable it, or its recent crashes.
-private func stateLine(_ plugin: DiscoveredPlugin, _ host: PluginHost) -> String? {
+private func stateLine(_ plugin: DiscoveredPlugin, _ host: EditorRegistry) -> String? {
     let id = plugin.manifest.id.shownAsText
     switch host.state(of: plugin) {
     case .enabled: return quarantineLine(host.quarantineRecord(plugin), id)
@@ -147,7 +147,7 @@ private func describePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 
 private func checkPlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let file = try args.positional(1, "FILE.so")
     try args.expectAtMost(2)
-    let report = PluginHost.check(library: io.url(file), isolation: .standard(environment: io.environment))
+    let report = EditorRegistry.check(library: io.url(file), isolation: .standard(environment: io.environment))
     if args.flag("--json") {
         try io.json(report)
     } else if report.ok {
@@ -266,7 +266,7 @@ public enum PluginBenchmarks {
         let clock = ContinuousClock()
         var timings = PluginBenchmarkTimings()
         let start = clock.now
-        let host = PluginHost(searchPath: .standard(environment: environment))
+        let host = EditorRegistry(searchPath: .standard(environment: environment))
         timings.discovery = clock.now - start
         let editor = try host.chooseEditor(for: ContentType(contentType)).editor
         let loadStart = clock.now
@@ -277,11 +277,11 @@ public enum PluginBenchmarks {
     }
 
     /// The plugin registry of the benchmarks, its plugins run in their host processes as in the product.
-    static func host(_ environment: [String: String], quarantine: Bool = true, standby: Bool = false) -> PluginHost {
+    static func host(_ environment: [String: String], quarantine: Bool = true, standby: Bool = false) -> EditorRegistry {
         var isolation = PluginIsolation.standard(environment: environment)
         isolation.standby = standby
         if !quarantine { isolation.stateFolder = nil }
-        return PluginHost(searchPath: .standard(environment: environment), isolation: isolation)
+        return EditorRegistry(searchPath: .standard(environment: environment), isolation: isolation)
     }
 
     /// Times `folio edit PATH COMMAND ARGS…` (without printing), split into the plugin's part and the commit; with a new

@@ -283,7 +283,7 @@ let syncCommands: [Command] = [
 /// The semantic merge of the editors' plugins (`folio.semantic-merge/1`), when available.
 func semanticMerger(_ io: CommandIO) -> (any SemanticMerging)? {
     let associations = (try? Settings.load(environment: io.environment))?.editorAssociations ?? [:]
-    return PluginSemanticMerger(host: PluginHost(environment: io.environment), associations: associations)
+    return PluginSemanticMerger(host: EditorRegistry(environment: io.environment), associations: associations)
 }
 
 /// `folio update`: three-way merge of a newer template rendering into a document, or `--check` for CI.

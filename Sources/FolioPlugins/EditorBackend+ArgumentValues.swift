@@ -48,7 +48,7 @@ extension FolioExtensionID {
     public static let argumentValues = "folio.argument-values/1"
 }
 
-extension PluginHost {
+extension EditorRegistry {
     /// The current values of `command`'s arguments in the document's primary file at version `base` (default: the
     /// newest) for `selection`, checked (`ArgumentValues.parse`); nil when the editor has none for it (an editor
     /// built for ABI 1.0/1.1 never has). Throws when the plugin fails or its answer is malformed.

@@ -9,7 +9,7 @@ extension PluginInstaller {
     /// library held to the checks of a bare library (ELF header, size, `check` in a child process) with the id and
     /// version `folio-package.json` claims, then renamed into `<folder>/<id>/` as one step (`place`). Any failure, or
     /// a kill, leaves only the hidden staging folder, which the next install or remove deletes.
-    func installPackage(_ source: URL, form: PluginPackage.Form, others: PluginHost?, limits: PluginPackageLimits,
+    func installPackage(_ source: URL, form: PluginPackage.Form, others: EditorRegistry?, limits: PluginPackageLimits,
                         check: (URL) -> PluginProbeReport) throws -> InstalledPlugin {
         let refuse = { (problem: String) in PluginInstallError.badPackage(package: source.path, problem: problem) }
         return try withLock {

@@ -104,7 +104,7 @@ public struct PluginInstaller: Sendable {
     ///
     /// A package (an archive, or a folder holding `folio-package.json`) is installed whole: `installPackage`.
     @discardableResult
-    public func install(from source: URL, others: PluginHost? = nil, limits: PluginPackageLimits = PluginPackageLimits(),
+    public func install(from source: URL, others: EditorRegistry? = nil, limits: PluginPackageLimits = PluginPackageLimits(),
                         check: (URL) -> PluginProbeReport) throws -> InstalledPlugin {
         if let form = PluginPackage.form(of: source) { return try installPackage(source, form: form, others: others, limits: limits, check: check) }
         let library = try Self.library(in: source)
@@ -198,7 +198,7 @@ public struct PluginInstaller: Sendable {
 
     /// Fails when a plugin other than the installed `<folder>/<id>/` provides `id` or one of `editors`.
     /// A linked build (`plugins link`) is no clash: it shadows the installed copy until it is unlinked.
-    static func checkClashes(id: String, editors: [String], others: PluginHost, installedAt: URL, source: URL) throws {
+    static func checkClashes(id: String, editors: [String], others: EditorRegistry, installedAt: URL, source: URL) throws {
         let all = others.plugins + others.inactive.map(\.plugin)
         let linked = Set(((try? PluginLinks.load(in: installedAt.deletingLastPathComponent())) ?? PluginLinks()).folders.map(\.standardizedFileURL.path))
         for plugin in all {

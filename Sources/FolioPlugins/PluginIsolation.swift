@@ -3,7 +3,7 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// How a `PluginHost` runs plugin code: always in a plugin host process per plugin, with these limits and settings.
+/// How a `EditorRegistry` runs plugin code: always in a plugin host process per plugin, with these limits and settings.
 public struct PluginIsolation: Sendable {
     public var limits: PluginLimits
     /// The `folio` executable whose plugin host to start (or `folio-plugin-host` itself); nil: the running program's.

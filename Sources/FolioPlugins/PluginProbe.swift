@@ -36,7 +36,7 @@ public struct PluginProbeReport: Codable, Sendable, Equatable {
     }
 }
 
-extension PluginHost {
+extension EditorRegistry {
     /// Checks `library` in a plugin host process (`folio-plugin-host --check FILE`, found as `isolation` finds it,
     /// started with its environment): the library is loaded there as it is to run, but with immediate binding, so a
     /// plugin that crashes or hangs cannot take the caller down and a missing symbol is refused by name. The host writes

@@ -30,7 +30,7 @@ public struct PluginSearchPath: Sendable, Equatable {
     /// The standard search path: the folders of linked plugin builds (`PluginLinks`, so a build under development
     /// replaces the installed copy of its id), the bundled plugins (see `bundledFolder(beside:)`), then the user's
     /// and the environment's folders. `FOLIO_PLUGIN_PATH` keeps its place after the installed folder: a duplicate id
-    /// there is refused and reported where the plugin is used (`PluginHost.usageNotices`).
+    /// there is refused and reported where the plugin is used (`EditorRegistry.usageNotices`).
     public static func standard(environment: [String: String], executableFolder: URL? = PluginSearchPath.executableFolder) -> PluginSearchPath {
         let installed = FolioPaths(environment: environment).dataHome.appendingPathComponent("plugins")
         var folders: [Folder] = ((try? PluginLinks.load(in: installed)) ?? PluginLinks()).folders.map { Folder($0, bundled: false, linked: true) }

@@ -6,11 +6,11 @@ import FolioPlugins
 /// The semantic merge of the editor plugins (`folio.semantic-merge/1`): the editor chosen for a content type
 /// merges item by item when it offers the capability.
 public struct PluginSemanticMerger: SemanticMerging, Sendable {
-    private let host: PluginHost
+    private let host: EditorRegistry
     private let associations: [String: String]
 
     /// A merger over the plugins `host` found, with the user's editor associations.
-    public init(host: PluginHost, associations: [String: String] = [:]) {
+    public init(host: EditorRegistry, associations: [String: String] = [:]) {
         self.host = host
         self.associations = associations
     }

@@ -19,7 +19,7 @@ final class GenericViewReasonTests: XCTestCase {
     func session(_ name: String, type: ContentType, associations: [String: String] = [:]) throws -> DocumentSessionAdapter {
         let store = try DocumentStore(environment: env)
         let document = try store.create(at: dir.path(name), contentType: type, title: nil)
-        return DocumentSessionAdapter(document: document, host: PluginHost(environment: env, settings: store.settings), associations: associations)
+        return DocumentSessionAdapter(document: document, host: EditorRegistry(environment: env, settings: store.settings), associations: associations)
     }
 
     func testGivenAProjectNoEditorHandlesThenTheGenericViewSaysSo() throws {

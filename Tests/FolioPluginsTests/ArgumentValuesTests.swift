@@ -185,7 +185,7 @@ final class ArgumentValuesTests: XCTestCase {
         let temp = TemporaryDirectory("folio-hostile-values")
         let folder = try PluginFixtures.temporaryFolder(self)
         _ = try PluginFixtures.compilePlugin(Self.hostileSource, named: "libhostilevalues.so", in: folder)
-        let host = PluginHost(searchPath: PluginSearchPath(folders: [.init(folder, bundled: false)]))
+        let host = EditorRegistry(searchPath: PluginSearchPath(folders: [.init(folder, bundled: false)]))
         let store = DocumentStore(settings: Settings(sync: .none), environment: temp.environment([:]))
         let document = try store.create(at: temp.path("doc"), contentType: ContentType("org.test.hostile-values"), title: "doc")
         // When each bad answer is asked for

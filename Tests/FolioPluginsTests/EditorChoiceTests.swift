@@ -80,7 +80,7 @@ final class EditorChoiceTests: XCTestCase {
         try PluginFixtures.writeManifest(try PluginManifest.generate(forLibrary: library, isolation: PluginIsolation()), beside: library)
         let path = PluginSearchPath.standard(environment: ["HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path],
                                              executableFolder: nil)
-        let host = PluginHost(searchPath: path)
+        let host = EditorRegistry(searchPath: path)
         XCTAssertEqual(host.refusals, [])
         XCTAssertEqual(host.plugins.map(\.library), [library])
         XCTAssertEqual(try host.backend("checklist").openDocument(Data()).view(width: 30, height: 2, selection: ViewSelection()),

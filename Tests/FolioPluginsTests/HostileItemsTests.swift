@@ -86,12 +86,12 @@ final class HostileItemsTests: XCTestCase {
 
     override func tearDown() { temp = nil }
 
-    private func setUp(_ defines: [String]) throws -> (PluginHost, Document) {
+    private func setUp(_ defines: [String]) throws -> (EditorRegistry, Document) {
         temp = TemporaryDirectory("folio-hostile-items")
         let folder = try PluginFixtures.temporaryFolder(self)
         _ = try PluginFixtures.compilePlugin(Self.source(defines), named: "liblines.so", in: folder)
         env = temp.environment(["FOLIO_PLUGIN_PATH": folder.path])
-        let host = PluginHost(searchPath: PluginSearchPath(folders: [.init(folder, bundled: false)]))
+        let host = EditorRegistry(searchPath: PluginSearchPath(folders: [.init(folder, bundled: false)]))
         let store = DocumentStore(settings: Settings(sync: .none), environment: env)
         let document = try store.create(at: temp.path("doc"), contentType: ContentType("org.test.lines"), title: "doc")
         try document.write(Data("one\ntwo\nthree\n".utf8), to: document.metadata.primaryFile, message: "three lines")

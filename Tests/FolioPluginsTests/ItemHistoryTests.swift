@@ -11,7 +11,7 @@ final class ItemHistoryTests: XCTestCase {
     private var temp: TemporaryDirectory!
     private var env: [String: String] = [:]
     private var store: DocumentStore!
-    private var host: PluginHost!
+    private var host: EditorRegistry!
 
     override func setUp() {
         temp = TemporaryDirectory("folio-items")
@@ -121,7 +121,7 @@ final class ItemHistoryTests: XCTestCase {
         XCTAssertEqual(try host.itemHistory(document: document, item: "1").changes.map(\.kind), [.added])
         // When the tally's item history or an item restore is asked, it is refused naming its editor
         let tally = try PluginFixtures.compilePlugin(Self.tallySource, named: "libtally.so", in: PluginFixtures.temporaryFolder(self))
-        let plain = PluginHost(searchPath: PluginSearchPath(folders: [.init(tally.deletingLastPathComponent(), bundled: false)]))
+        let plain = EditorRegistry(searchPath: PluginSearchPath(folders: [.init(tally.deletingLastPathComponent(), bundled: false)]))
         let counter = try store.create(at: temp.path("count"), contentType: ContentType("org.example.tally"), title: "count")
         XCTAssertThrowsError(try plain.itemHistory(document: counter, item: "1")) { error in
             XCTAssertEqual(error as? ItemError, .unsupported(editor: "tally"))

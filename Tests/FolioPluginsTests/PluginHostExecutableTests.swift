@@ -35,11 +35,11 @@ final class PluginHostExecutableTests: XCTestCase {
         return folio
     }
 
-    private func host(executable: URL? = PluginFixtures.folioExecutable, standby: Bool = false) -> PluginHost {
+    private func host(executable: URL? = PluginFixtures.folioExecutable, standby: Bool = false) -> EditorRegistry {
         var isolation = PluginIsolation(limits: PluginLimits(settings: .init(callSeconds: 20, renderSeconds: 20)),
                                         executable: executable, stateFolder: temp.path("state"), environment: env)
         isolation.standby = standby
-        return PluginHost(searchPath: PluginSearchPath(folders: [.init(temp.path("plugins"), bundled: false)]), isolation: isolation)
+        return EditorRegistry(searchPath: PluginSearchPath(folders: [.init(temp.path("plugins"), bundled: false)]), isolation: isolation)
     }
 
     func testGivenFolioInstalledWithTheHostInLibexecWhenAnEditorRunsThenTheHostIsFoundThereAndWorks() throws {

@@ -69,8 +69,8 @@ final class PluginInstallTests: XCTestCase {
     }
 
     /// The plugins found in the installed folder alone.
-    private func host() -> PluginHost {
-        PluginHost(searchPath: PluginSearchPath(folders: [.init(installed, bundled: false)]))
+    private func host() -> EditorRegistry {
+        EditorRegistry(searchPath: PluginSearchPath(folders: [.init(installed, bundled: false)]))
     }
 
     private func visibleNames(_ folder: URL) -> [String] {
@@ -160,7 +160,7 @@ final class PluginInstallTests: XCTestCase {
                                                              editors: [EditorManifest(id: "shared", name: "Mini", contentTypes: [ContentType("org.test.shared")])]),
                                          beside: first)
         let second = try build("libsecond.so", folder: "second", Self.source(id: "org.test.second", editor: "shared"))
-        let host = PluginHost(searchPath: PluginSearchPath(folders: [.init(first.deletingLastPathComponent(), bundled: false)]))
+        let host = EditorRegistry(searchPath: PluginSearchPath(folders: [.init(first.deletingLastPathComponent(), bundled: false)]))
         XCTAssertEqual(host.plugins.count, 1, "\(host.refusals)")
         XCTAssertThrowsError(try installer.install(from: second, others: host, check: check)) { error in
             XCTAssertEqual("\(error)", "\(second.path): another plugin already provides editor id 'shared' (\(first.path))")

@@ -306,10 +306,10 @@ final class PluginIsolationTests: XCTestCase {
 
     // MARK: The library API
 
-    private func isolatedHost() -> PluginHost {
+    private func isolatedHost() -> EditorRegistry {
         let isolation = PluginIsolation(limits: PluginLimits(settings: .init(callSeconds: 20, renderSeconds: 20)),
                                         executable: PluginFixtures.folioExecutable, stateFolder: temp.path("state"), environment: env)
-        return PluginHost(searchPath: PluginSearchPath(folders: [.init(temp.path("plugins"), bundled: false)]), isolation: isolation)
+        return EditorRegistry(searchPath: PluginSearchPath(folders: [.init(temp.path("plugins"), bundled: false)]), isolation: isolation)
     }
 
     func testGivenASpinningCallWhenCancelledFromAnotherThreadThenItEndsAtOnceAndTheHostIsReaped() throws {
@@ -344,7 +344,7 @@ final class PluginIsolationTests: XCTestCase {
     func testGivenTheBundledChecklistWhenEditedInAHostWithLimitsAndAStateFolderThenTheResultIsThePluginsOwn() throws {
         // Given the bundled checklist in a host started as the product starts it (limits and a state folder)
         let isolation = PluginIsolation(executable: PluginFixtures.folioExecutable, stateFolder: temp.path("state"), environment: env)
-        let isolated = PluginHost(searchPath: PluginSearchPath(folders: [.init(PluginFixtures.buildFolder, bundled: true)]), isolation: isolation)
+        let isolated = EditorRegistry(searchPath: PluginSearchPath(folders: [.init(PluginFixtures.buildFolder, bundled: true)]), isolation: isolation)
         let json = Data(#"{"title": "T", "items": [{"title": "Milk", "checked": false}]}"#.utf8)
         // When its one item is toggled and the result viewed with the cursor on it
         let (changed, description) = try isolated.backend("checklist").openDocument(json).apply("toggle", arguments: ["1"], selection: ViewSelection())

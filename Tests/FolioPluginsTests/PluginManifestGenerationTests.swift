@@ -51,9 +51,9 @@ final class PluginManifestGenerationTests: XCTestCase {
     }
 
     /// A host over `folder` with the disk cache of `home` (an isolation made for an environment).
-    private func host(_ folder: URL, home: URL) -> PluginHost {
+    private func host(_ folder: URL, home: URL) -> EditorRegistry {
         let env = environment(home)
-        return PluginHost(searchPath: PluginSearchPath(folders: [.init(folder, bundled: false)]), isolation: .standard(environment: env))
+        return EditorRegistry(searchPath: PluginSearchPath(folders: [.init(folder, bundled: false)]), isolation: .standard(environment: env))
     }
 
     func testGivenALibraryWithoutAManifestWhenGeneratedThenTheManifestSaysWhatItsDescriptorSays() throws {
@@ -145,8 +145,8 @@ final class PluginManifestGenerationTests: XCTestCase {
         isolation.limits.call = .milliseconds(500)
         let search = PluginSearchPath(folders: [.init(folder, bundled: false)])
         let expected = "\(hang.path): plugin refused: it did not finish loading within 0.5 s (tried again in 5 minutes or when the file changes)"
-        XCTAssertEqual(PluginHost(searchPath: search, isolation: isolation).refusals.map(\.description), [expected])
-        XCTAssertEqual(PluginHost(searchPath: search, isolation: isolation).refusals.map(\.description), [expected])
+        XCTAssertEqual(EditorRegistry(searchPath: search, isolation: isolation).refusals.map(\.description), [expected])
+        XCTAssertEqual(EditorRegistry(searchPath: search, isolation: isolation).refusals.map(\.description), [expected])
         XCTAssertEqual(try String(contentsOf: marker, encoding: .utf8), "x", "the second discovery used the cached refusal")
     }
 

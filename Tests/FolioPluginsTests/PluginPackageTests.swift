@@ -273,7 +273,7 @@ final class PluginPackageTests: XCTestCase {
         let link = try installer.link(project: temp.path("dev"), check: check)
         XCTAssertEqual(link.id, "org.test.lines")
         // Then the linked build is used, the installed copy is shadowed (not refused), and a document of its type is told so
-        var host = PluginHost(searchPath: .standard(environment: env, executableFolder: nil))
+        var host = EditorRegistry(searchPath: .standard(environment: env, executableFolder: nil))
         XCTAssertEqual(host.plugins.map(\.manifest.version), ["2.0.0"])
         XCTAssertEqual(host.plugins.first?.library.path, dev.path)
         XCTAssertEqual(host.refusals, [])
@@ -285,7 +285,7 @@ final class PluginPackageTests: XCTestCase {
         XCTAssertTrue(folio("plugins", "info", "org.test.lines").stdout.contains("linked:   from \(temp.path("dev").path)"))
         // When unlinked, the installed copy is used again
         XCTAssertEqual(try installer.unlink(id: "org.test.lines")?.library, dev.path)
-        host = PluginHost(searchPath: .standard(environment: env, executableFolder: nil))
+        host = EditorRegistry(searchPath: .standard(environment: env, executableFolder: nil))
         XCTAssertEqual(host.plugins.map(\.manifest.version), ["1.0.0"])
         XCTAssertEqual(host.usageNotices(for: ContentType("org.test.lines")), [])
     }

@@ -30,8 +30,8 @@ final class PluginRefusalTests: XCTestCase {
         return url
     }
 
-    private func host(_ folders: URL...) -> PluginHost {
-        PluginHost(searchPath: PluginSearchPath(folders: folders.map { .init($0, bundled: false) }))
+    private func host(_ folders: URL...) -> EditorRegistry {
+        EditorRegistry(searchPath: PluginSearchPath(folders: folders.map { .init($0, bundled: false) }))
     }
 
     func testGivenAWellFormedPluginWhenDiscoveredAndLoadedThenItIsAccepted() throws {

@@ -21,12 +21,12 @@ enum PluginFixtures {
 
     /// `plugins check` of `library` in the plugin host built beside `folio`, started with `environment`.
     static func check(_ library: URL, environment: [String: String] = [:]) -> PluginProbeReport {
-        PluginHost.check(library: library, isolation: PluginIsolation(executable: folioExecutable, environment: environment))
+        EditorRegistry.check(library: library, isolation: PluginIsolation(executable: folioExecutable, environment: environment))
     }
 
     /// A host over the bundled plugins only.
-    static func bundledHost() -> PluginHost {
-        PluginHost(searchPath: PluginSearchPath(folders: [.init(buildFolder, bundled: true)]))
+    static func bundledHost() -> EditorRegistry {
+        EditorRegistry(searchPath: PluginSearchPath(folders: [.init(buildFolder, bundled: true)]))
     }
 
     /// A fresh temporary folder (mode 0755), removed at the end of the test.

@@ -74,7 +74,7 @@ final class ConflictCommandTests: XCTestCase {
         // Then one merge commit keeps Soy milk and both sides' other changes
         XCTAssertTrue(settled.contains("Settle conflict \(stamp): 1 mine"), settled)
         XCTAssertEqual(try b.head().parents.count, 2)
-        let editors = PluginSemanticMerger(host: PluginHost(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)])))
+        let editors = PluginSemanticMerger(host: EditorRegistry(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)])))
         let bytes = try b.read(path: b.metadata.primaryFile, at: "HEAD")
         let items = try XCTUnwrap(try editors.itemEditor(for: b.metadata.contentType)?.items(of: bytes, previous: nil)).map(\.summary)
         XCTAssertEqual(items, ["[ ] Soy milk", "[x] Eggs", "[x] Tea"])

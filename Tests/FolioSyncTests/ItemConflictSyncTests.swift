@@ -14,7 +14,7 @@ final class ItemConflictSyncTests: XCTestCase {
 
     override func setUpWithError() throws {
         ws = try SyncWorkspace()
-        editors = PluginSemanticMerger(host: PluginHost(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)])))
+        editors = PluginSemanticMerger(host: EditorRegistry(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)])))
     }
 
     override func tearDown() { ws = nil; editors = nil }

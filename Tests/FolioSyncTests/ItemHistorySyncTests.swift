@@ -35,7 +35,7 @@ final class ItemHistorySyncTests: XCTestCase {
                                                 message: "renamed 'Milk' to 'Oat milk'"))
         try a.push(options: transfer())
         let tea = try XCTUnwrap(try b.write(Self.checklist([("Milk", false), ("Eggs", false), ("Bread", false), ("Tea", true)]), to: file, message: "checked 'Tea'"))
-        let host = PluginHost(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)]))
+        let host = EditorRegistry(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)]))
         let outcome = try b.pull(options: SyncOptions(transfer: transfer(), semanticMerger: PluginSemanticMerger(host: host)))
         guard case .merged = outcome else { return XCTFail("expected a merge, got \(outcome)") }
         XCTAssertEqual(try b.head().parents.count, 2, "a merge commit")

@@ -33,7 +33,7 @@ final class ShapesSyncTests: XCTestCase {
         try a.write(drawing(rect.replacingOccurrences(of: #""x": 0, "y": 0"#, with: #""x": 4, "y": 2"#), ellipse), to: file, message: "A")
         try b.write(drawing(rect, ellipse.replacingOccurrences(of: "blue", with: "green")), to: file, message: "B")
         try a.push(options: transfer())
-        let host = PluginHost(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)]))
+        let host = EditorRegistry(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)]))
         let outcome = try b.pull(options: SyncOptions(transfer: transfer(), semanticMerger: PluginSemanticMerger(host: host)))
         guard case .merged = outcome else { return XCTFail("expected a semantic merge, got \(outcome)") }
         let merged = try XCTUnwrap(ws.text(b, file))

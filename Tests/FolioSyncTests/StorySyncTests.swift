@@ -30,7 +30,7 @@ final class StorySyncTests: XCTestCase {
         try a.write(Data(base.replacingOccurrences(of: "It begins.", with: "It begins at dawn.").utf8), to: file, message: "A")
         try b.write(Data(base.replacingOccurrences(of: "### The Refusal", with: "### The Doubt").utf8), to: file, message: "B")
         try a.push(options: transfer())
-        let host = PluginHost(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)]))
+        let host = EditorRegistry(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)]))
         let outcome = try b.pull(options: SyncOptions(transfer: transfer(), semanticMerger: PluginSemanticMerger(host: host)))
         // Then the editor's merge is committed, with both edits and no conflict markers
         guard case .merged = outcome else { return XCTFail("expected a semantic merge, got \(outcome)") }
@@ -54,7 +54,7 @@ final class StorySyncTests: XCTestCase {
         try a.write(Data(base.replacingOccurrences(of: "It begins.", with: "It begins at dawn.").utf8), to: file, message: "A")
         try b.write(Data(base.replacingOccurrences(of: "It begins.", with: "It ends.").utf8), to: file, message: "B")
         try a.push(options: transfer())
-        let host = PluginHost(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)]))
+        let host = EditorRegistry(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)]))
         let outcome = try b.pull(options: SyncOptions(transfer: transfer(), semanticMerger: PluginSemanticMerger(host: host)))
         if case .merged = outcome { XCTFail("the same scene rewritten two ways must not merge: \(outcome)") }
         XCTAssertEqual(try ws.text(b, file), base.replacingOccurrences(of: "It begins.", with: "It ends."), "our version is kept as it was")

@@ -283,7 +283,7 @@ final class SyncTests: XCTestCase {
         try a.write(Data(#"{"title": "G", "items": [{"title": "Milk", "checked": true}, {"title": "Eggs", "checked": false}, {"title": "Tea", "checked": false}]}"#.utf8), to: file, message: "A")
         try b.write(Data(#"{"title": "G", "items": [{"title": "Bread", "checked": false}, {"title": "Milk", "checked": false}]}"#.utf8), to: file, message: "B")
         try a.push(options: transfer())
-        let host = PluginHost(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)]))
+        let host = EditorRegistry(searchPath: PluginSearchPath(folders: [.init(productsDirectory, bundled: true)]))
         let outcome = try b.pull(options: SyncOptions(transfer: transfer(), semanticMerger: PluginSemanticMerger(host: host)))
         // Then the editor's merge is committed as one merge, with every item change from both sides
         guard case .merged = outcome else { return XCTFail("expected a semantic merge, got \(outcome)") }

@@ -11,7 +11,7 @@ public struct ItemRestoreOutcome: Sendable {
     public let description: String
 }
 
-extension PluginHost {
+extension EditorRegistry {
     /// Puts `item` (as the editor's view numbers it in version `rev`) back as it was in `rev`, leaving every other item
     /// as it is now, as one commit "Restore item ITEM from ID: DESCRIPTION". An item that still exists (the editor
     /// matches it from `rev` to now, as its semantic diff does) is replaced where it is; one removed since comes back at

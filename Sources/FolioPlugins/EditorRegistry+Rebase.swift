@@ -3,7 +3,7 @@ import FolioGit
 import FoundationEssentials
 import Glibc
 
-extension PluginHost {
+extension EditorRegistry {
     /// `ours` (the command applied to `base`, the version the user saw) merged with `theirs` (the newest content):
     /// the editor's semantic merge when it has one, else libgit2's three-way text merge. Throws `EditConflict`.
     func merging(_ command: String, editor: EditorManifest, backend: any EditorBackend, path: String, base: Data, ours: Data,

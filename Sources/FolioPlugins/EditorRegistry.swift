@@ -17,8 +17,9 @@ public struct DiscoveredPlugin: Sendable, Equatable {
     public let bundled: Bool
 }
 
-/// Discovers plugins, loads them on first use, and chooses editors for documents.
-public final class PluginHost: Sendable {
+/// The registry of editor plugins inside Folio (not the host process): discovers plugins on the search path, chooses
+/// editors for documents, and runs their calls in each plugin's `folio-plugin-host` process.
+public final class EditorRegistry: Sendable {
     /// The plugins that passed discovery, in search-path order.
     public let plugins: [DiscoveredPlugin]
     /// Files refused during discovery, with the reason.
@@ -186,7 +187,7 @@ public final class PluginHost: Sendable {
         isolated.withLock { Array($0.values) }.compactMap(\.hostPID)
     }
 
-    /// The host-process service of `plugin`, created once per `PluginHost`.
+    /// The host-process service of `plugin`, created once per `EditorRegistry`.
     func isolatedPlugin(_ plugin: DiscoveredPlugin) -> IsolatedPlugin {
         isolated.withLock { isolated in
             if let existing = isolated[plugin.manifest.id] { return existing }

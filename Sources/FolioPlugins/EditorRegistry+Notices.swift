@@ -16,7 +16,7 @@ public struct PluginDuplicate: Sendable, Equatable {
     public let linked: Bool
 }
 
-/// Something the user of a document must be told when its editor is chosen (`PluginHost.usageNotices`).
+/// Something the user of a document must be told when its editor is chosen (`EditorRegistry.usageNotices`).
 public enum PluginUsageNotice: Sendable, Equatable, CustomStringConvertible {
     /// A linked build is used; `shadowed` (an installed or bundled copy of the same id) is not loaded.
     case linked(id: String, library: URL, shadowed: URL)
@@ -37,7 +37,7 @@ public enum PluginUsageNotice: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-extension PluginHost {
+extension EditorRegistry {
     /// What the user of a document of `type` must be told, in one line each: the linked build that is used instead
     /// of an installed copy, any copy of the chosen editor's plugin (or of an editor for `type`) refused as a
     /// duplicate, and — when no editor is loaded for `type` — each disabled or changed plugin that has one, so a type

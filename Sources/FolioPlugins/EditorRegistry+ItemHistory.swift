@@ -50,7 +50,7 @@ public struct ItemHistory: Sendable, Equatable, Encodable {
     public let rebuiltCache: Bool
 }
 
-extension PluginHost {
+extension EditorRegistry {
     /// The versions that changed `item` (as the editor's view numbers it in version `rev`, default the newest), newest
     /// first, each with what changed — from the editor's `folio.items/1` lists, kept per version in
     /// `.git/folio/item-history` (rebuilt when missing or damaged).
@@ -128,7 +128,7 @@ extension PluginHost {
     }
 }
 
-extension PluginHost {
+extension EditorRegistry {
     /// The items of versions `old` and `new` as the editor lists them (`folio.items/1`), the new ones matched against
     /// the old; nil when the document's editor has no item list.
     public func itemLists(document: Document, from old: ObjectID, to new: ObjectID, associations: [String: String] = [:],

@@ -10,7 +10,7 @@ public enum EditorChoiceReason: String, Sendable, Codable {
     case ranking
 }
 
-extension PluginHost {
+extension EditorRegistry {
     /// Editors that can edit `type` (it conforms to one of theirs), best first: default before option, then fewest
     /// conformance steps from `type` to the editor's type, then editor id.
     public func rankedEditors(for type: ContentType) -> [EditorManifest] {

@@ -2,7 +2,7 @@ import FolioCore
 import FoundationEssentials
 import Glibc
 
-extension PluginHost {
+extension EditorRegistry {
     /// Every plugin found, loadable or not, in search-path order of discovery.
     public var allPlugins: [DiscoveredPlugin] { plugins + inactive.map(\.plugin) }
 

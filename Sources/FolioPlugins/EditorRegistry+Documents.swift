@@ -24,7 +24,7 @@ public struct EditOutcome: Sendable {
     public let timings: EditTimings
 }
 
-extension PluginHost {
+extension EditorRegistry {
     /// The manifest of the editor for `document`: `override` ("reopen with"), then the user's association, then the ranking.
     public func chooseEditor(for document: Document, associations: [String: String] = [:], override: String? = nil) throws -> EditorManifest {
         try chooseEditor(for: document.metadata.contentType, associations: associations, override: override).editor
