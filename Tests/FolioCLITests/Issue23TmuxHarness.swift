@@ -21,17 +21,35 @@ class Issue23TmuxTestCase: TmuxTestCase {
         try startShell("echo SHELL-BEFORE; " + paneCommand(folioArguments), width: width, height: height, cwd: cwd)
     }
 
-    /// Moves an open form's focus with Tab, one field at a time (each move waited for), to the field labelled
-    /// `label` (a form may open on another field when some are prefilled).
+    /// Moves an open form's focus to the field labelled `label`, one field at a time (each move waited for): Tab
+    /// when the field is below the focused one, ⇧Tab when above (a form may open on another field when some are
+    /// prefilled, and Tab stops at the last field). Where to go is read again after every move, from one capture
+    /// holding both rows, so a capture taken while a frame was half drawn only costs a step back.
     func focusField(_ label: String, target: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
-        func focused(_ screen: String) -> String { rows(screen).first { $0.contains("▸ ") } ?? "" }
-        var current = focused(capture(target))
-        for _ in 0..<10 where !current.contains("▸ \(label)") {
-            try keys("Tab", target: target)
-            let before = current
-            current = focused(waitFor("the focus to leave \(before)", target: target, file: file, line: line) { focused($0) != before })
+        for _ in 0..<12 {
+            let screen = waitFor("the form's rows", target: target, file: file, line: line) { Self.formRows($0, label: label) != nil }
+            guard let (focused, wanted) = Self.formRows(screen, label: label) else { continue }
+            if focused == wanted { return }
+            try keys(wanted > focused ? "Tab" : "BTab", target: target)
+            let before = rows(screen)[focused]
+            waitFor("the focus to leave \(before)", target: target, file: file, line: line) { screen in
+                Self.formRows(screen, label: label).map { self.rows(screen)[$0.focused] != before || $0.focused != focused } ?? false
+            }
         }
-        XCTAssertTrue(current.contains("▸ \(label)"), current, file: file, line: line)
+        XCTFail("the focus never reached \(label):\n\(capture(target))", file: file, line: line)
+    }
+
+    /// The rows (indices in `screen`) of the form's focused field ("│ ▸ Label …") and of the field labelled `label`
+    /// ("│ ▸ Label" or "│   Label", the label followed by a space or the row's end); nil unless both show.
+    static func formRows(_ screen: String, label: String) -> (focused: Int, wanted: Int)? {
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func isField(_ row: String, marker: String) -> Bool {
+            guard let range = row.range(of: "│ \(marker) \(label)") else { return false }
+            return range.upperBound == row.endIndex || row[range.upperBound] == " "
+        }
+        guard let focused = rows.firstIndex(where: { $0.contains("│ ▸ ") }),
+              let wanted = rows.firstIndex(where: { isField($0, marker: "▸") || isField($0, marker: " ") }) else { return nil }
+        return (focused, wanted)
     }
 
     /// Sets the form field labelled `label` to `value`: focused, emptied, typed, and typed again if the shown value is

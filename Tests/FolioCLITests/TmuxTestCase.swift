@@ -99,7 +99,7 @@ class TmuxTestCase: XCTestCase {
         try tmux(["send-keys", "-t", target ?? self.target, "-l", text])
     }
 
-    /// Polls the pane until `predicate` holds; fails with the last screen after `timeout` seconds.
+    /// Polls the pane until `predicate` holds on a whole frame; fails with the last screen after `timeout` seconds.
     @discardableResult
     func waitFor(_ what: String, target: String? = nil, timeout: TimeInterval? = nil, file: StaticString = #filePath, line: UInt = #line,
                  _ predicate: (String) -> Bool) -> String {
@@ -107,11 +107,26 @@ class TmuxTestCase: XCTestCase {
         var screen = ""
         repeat {
             screen = capture(target)
-            if predicate(screen) { return screen }
+            if predicate(screen), let whole = wholeFrame(after: screen, target: target, predicate) { return whole }
             Thread.sleep(forTimeInterval: 0.05)
         } while Date() < deadline
         XCTFail("timed out waiting for \(what); the pane shows:\n\(screen)", file: file, line: line)
         return screen
+    }
+
+    /// The screen `first` once the frame it belongs to is whole: a capture can catch folio halfway through writing a
+    /// frame (the top rows new, the rest old), so the screen counts when a capture 30 ms later is the same; a screen
+    /// still changing (a spinner) counts after five captures that all hold. Nil when the predicate stops holding.
+    private func wholeFrame(after first: String, target: String?, _ predicate: (String) -> Bool) -> String? {
+        var last = first
+        for _ in 0..<5 {
+            Thread.sleep(forTimeInterval: 0.03)
+            let now = capture(target)
+            if now == last { return now }
+            guard predicate(now) else { return nil }
+            last = now
+        }
+        return last
     }
 
     @discardableResult
