@@ -150,7 +150,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
                 case "folio.redo": try document.redo()
                 default:
                     guard let editorManifest else { throw editorError ?? PluginError.noEditor(contentType: "\(contentType)") }
-                    let outcome = try host.edit(document, command: id, arguments: arguments, base: base, selection: ViewSelection(selection),
+                    let outcome = try host.edit(document, command: id, arguments: arguments, base: base, selection: selection ?? ViewSelection(),
                                                 associations: associations, editor: editorManifest.id)
                     if outcome.commit == nil { throw FolioError.noChange(outcome.description) }
                 }

@@ -37,13 +37,13 @@ final class EditorHostTests: XCTestCase {
     }
 
     func testItemArgumentsComeFromTheCursorOrTheSelection() {
-        XCTAssertEqual(run([.character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["1"], selection: CommandSelection(cursor: 0))])
-        XCTAssertEqual(run([.down, .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["3"], selection: CommandSelection(cursor: 2))])
-        XCTAssertEqual(run([.down, .down, .down, .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["3"], selection: CommandSelection(cursor: 2))],
+        XCTAssertEqual(run([.character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["1"], selection: ViewSelection.items(cursor: 0))])
+        XCTAssertEqual(run([.down, .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["3"], selection: ViewSelection.items(cursor: 2))])
+        XCTAssertEqual(run([.down, .down, .down, .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["3"], selection: ViewSelection.items(cursor: 2))],
                        "the cursor stops at the last item")
-        XCTAssertEqual(run([.down, .character("v"), .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["2-3"], selection: CommandSelection(cursor: 2, anchor: 1))],
+        XCTAssertEqual(run([.down, .character("v"), .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["2-3"], selection: ViewSelection.items(cursor: 2, anchor: 1))],
                        "a range is given whole")
-        XCTAssertEqual(run([.ctrl("a")], from: app()).1, [.runEditorCommand("check-all", arguments: [], selection: CommandSelection(cursor: 0))])
+        XCTAssertEqual(run([.ctrl("a")], from: app()).1, [.runEditorCommand("check-all", arguments: [], selection: ViewSelection.items(cursor: 0))])
     }
 
     func testCommandsNeedingASelectionAreDisabledWithoutItems() {
@@ -59,7 +59,7 @@ final class EditorHostTests: XCTestCase {
         guard case let .editor(editor) = asking.screen else { return XCTFail() }
         XCTAssertEqual(editor.prompt?.text, "Oat")
         XCTAssertTrue(Screens.editor(editor, view: NumberedEditor(), width: 60, height: 10).plainText().contains("Rename item — Title: Oat"))
-        XCTAssertEqual(run([.enter], from: asking).1, [.runEditorCommand("rename", arguments: ["2", "Oat"], selection: CommandSelection(cursor: 1))])
+        XCTAssertEqual(run([.enter], from: asking).1, [.runEditorCommand("rename", arguments: ["2", "Oat"], selection: ViewSelection.items(cursor: 1))])
         let (cancelled, effects) = run([.escape], from: asking)
         XCTAssertEqual(effects, [], "Esc cancels with nothing run")
         guard case let .editor(after) = cancelled.screen else { return XCTFail("Esc closes the prompt, not the editor") }
