@@ -77,7 +77,7 @@ extension DocumentSessionAdapter {
                         "\(why): \(document.metadata.primaryFile) as text")
             }
             let opened = try host.backend(editorManifest.id).openDocument(bytes)
-            return (Self.trimmed(try opened.view(width: width, height: Self.previewHeight, selection: ViewSelection())), nil)
+            return (Self.trimmed(try opened.view(RenderRequest(width: width, height: Self.previewHeight))), nil)
         }
         drawnVersions.keep(key, result.lines, note: result.note)
         return result
@@ -92,9 +92,9 @@ extension DocumentSessionAdapter {
             let opened = try host.backend(editorManifest.id).openDocument(try document.read(path: document.metadata.primaryFile, at: id))
             // A small view first: whether anything shows below the items with this one selected (a checklist of
             // 10,000 items shows none, and is not drawn whole for it).
-            let probe = try opened.view(width: width, height: Self.detailProbeHeight, selection: ViewSelection(cursor: item + 1))
+            let probe = try opened.view(RenderRequest(width: width, height: Self.detailProbeHeight, selection: ViewSelection(cursor: item + 1)))
             guard let last = probe.lastIndex(where: { ViewLines.itemPath($0) != nil }), probe.index(after: last) < Self.trimmed(probe).count else { return [] }
-            let lines = try opened.view(width: width, height: Self.previewHeight, selection: ViewSelection(cursor: item + 1))
+            let lines = try opened.view(RenderRequest(width: width, height: Self.previewHeight, selection: ViewSelection(cursor: item + 1)))
             return Array(Self.trimmed(lines).dropFirst(layout.headerLines + layout.count))
         }
     }

@@ -128,10 +128,9 @@ extension CommandFormTests {
         // And the frame asks the view for the panned render
         final class Recorder: EditorViewProvider, @unchecked Sendable {
             var pans: [ViewPan] = []
-            func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { CommandFormTests.shapesLines }
-            func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int, pan: ViewPan) -> [String] {
-                pans.append(pan)
-                return CommandFormTests.shapesLines
+            func render(_ request: RenderRequest) -> PluginView {
+                pans.append(ViewPan(x: request.selection.panX, y: request.selection.panY))
+                return .lines(CommandFormTests.shapesLines)
             }
             func commands() -> [EditorCommand] { [] }
             func itemLayout() -> ItemLayout? { ViewLines.outlineLayout(CommandFormTests.shapesLines) }

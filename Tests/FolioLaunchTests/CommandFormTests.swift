@@ -25,7 +25,7 @@ final class CommandFormTests: XCTestCase {
 
     struct Lines: EditorViewProvider {
         let lines: [String]
-        func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { Array(lines.prefix(height)) }
+        func render(_ request: RenderRequest) -> PluginView { .lines(Array(lines.prefix(request.height))) }
         func commands() -> [EditorCommand] { [] }
         func itemLayout() -> ItemLayout? { ViewLines.outlineLayout(lines) }
     }

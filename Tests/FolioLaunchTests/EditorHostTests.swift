@@ -8,7 +8,7 @@ import FolioCore
 struct NumberedEditor: EditorViewProvider {
     let items = ["Milk", "Eggs", "Bread"]
     var lines: [String] { ["Groceries  (0/3 done)"] + items.enumerated().map { "  \($0.offset + 1) [ ] \($0.element)" } }
-    func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { Array(lines.prefix(height)) }
+    func render(_ request: RenderRequest) -> PluginView { .lines(Array(lines.prefix(request.height))) }
     func commands() -> [EditorCommand] {
         [EditorCommand(id: "add", title: "Add item", shortcut: "a", usage: "add TITLE"),
          EditorCommand(id: "toggle", title: "Check or uncheck item", shortcut: "space", needsSelection: true, usage: "toggle N"),
@@ -159,7 +159,7 @@ final class EditorHostTests: XCTestCase {
             func diff(of commitID: String) async throws -> [String] { [] }
         }
         struct OneItem: EditorViewProvider {
-            func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { ["T", "  1 [ ] Milk"] }
+            func render(_ request: RenderRequest) -> PluginView { ["T", "  1 [ ] Milk"] }
             func commands() -> [EditorCommand] { [] }
             func itemLayout() -> ItemLayout? { ItemLayout(count: 1, headerLines: 1) }
         }

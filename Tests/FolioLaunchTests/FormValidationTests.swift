@@ -183,7 +183,7 @@ final class FormValidationTests: XCTestCase {
     // MARK: - Golden frames
 
     struct BlankView: EditorViewProvider {
-        func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { ["1 shape"] }
+        func render(_ request: RenderRequest) -> PluginView { ["1 shape"] }
         func commands() -> [EditorCommand] { [] }
         func itemLayout() -> ItemLayout? { nil }
     }

@@ -160,18 +160,18 @@ final class PluginCallStateTests: XCTestCase {
         let gate = DispatchSemaphore(value: 0)
         let entered = DispatchSemaphore(value: 0)
         let renders = Atomic<Int>(0)
-        func render(width: Int, height: Int, selection: EditorSelection?) -> [String] {
+        func render(_ request: RenderRequest) -> PluginView {
             entered.signal()
             gate.wait()
             renders.add(1, ordering: .relaxed)
-            return ["width \(width)"]
+            return ["width \(request.width)"]
         }
         func commands() -> [EditorCommand] { [] }
         func itemLayout() -> ItemLayout? { nil }
     }
 
     func request(_ width: Int) -> EditorViewCache.Request {
-        .init(width: width, height: 5, cursor: nil, selection: nil, scroll: 0, head: "h")
+        .init(render: RenderRequest(width: width, height: 5), head: "h")
     }
 
     func testGivenARenderThatBlocksWhenFramesAskForTheViewThenTheyNeverWaitAndRendersCollapseToTheLatest() {
