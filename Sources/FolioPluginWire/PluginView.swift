@@ -18,6 +18,14 @@ public enum PluginView: Sendable, Equatable, ExpressibleByArrayLiteral {
         }
     }
 
+    /// The editor's lines, or the text under a failure (without its "✗ " line).
+    public var content: [String] {
+        switch self {
+        case let .lines(lines): lines
+        case let .failed(_, text): text
+        }
+    }
+
     /// The failure's message; nil for a view of lines.
     public var failure: String? {
         if case let .failed(message, _) = self { return message }
