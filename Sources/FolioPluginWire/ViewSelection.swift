@@ -33,3 +33,9 @@ public struct ViewSelection: Sendable, Equatable {
     /// Whether the selection is a range (`anchor` names an item).
     public var hasRange: Bool { anchor > 0 }
 }
+
+extension ViewSelection {
+    /// The selection's integer fields in a request (`apply`, `render`, `values`), in their order on the wire:
+    /// cursor, anchor, scroll, pan x, pan y (protocol 4).
+    public var wireIntegers: [Int64] { [cursor, anchor, scroll, panX, panY].map { Int64($0) } }
+}

@@ -124,7 +124,7 @@ final class IsolatedDocument: EditorDocumentHandle {
     }
 
     static func selectionFields(_ selection: ViewSelection) -> [Data] {
-        [Int64(selection.cursor), Int64(selection.anchor), Int64(selection.scroll), Int64(selection.panX), Int64(selection.panY)].map(PluginWire.integerField)
+        selection.wireIntegers.map(PluginWire.integerField)
     }
 
     func apply(_ command: String, arguments: [String], selection: ViewSelection) throws -> (document: any EditorDocumentHandle, description: String) {
