@@ -16,16 +16,16 @@ extension DocumentHistory: HistoryPreviewProvider {
 /// beside every other one, costs no editor call.
 final class DrawnVersions: Sendable {
     static let capacity = 16
-    private let entries = Mutex<[(key: String, lines: [String], note: String?)]>([])
+    private let entries = Mutex<[(key: String, view: PluginView)]>([])
 
-    func lines(_ key: String) -> (lines: [String], note: String?)? {
-        entries.withLock { list in list.first { $0.key == key }.map { ($0.lines, $0.note) } }
+    func view(_ key: String) -> PluginView? {
+        entries.withLock { list in list.first { $0.key == key }?.view }
     }
 
-    func keep(_ key: String, _ lines: [String], note: String?) {
+    func keep(_ key: String, _ view: PluginView) {
         entries.withLock { list in
             list.removeAll { $0.key == key }
-            list.insert((key, lines, note), at: 0)
+            list.insert((key, view), at: 0)
             if list.count > Self.capacity { list.removeLast() }
         }
     }
@@ -57,30 +57,30 @@ extension DocumentSessionAdapter {
            let lists = try? locked({ try host.itemLists(document: document, from: from, to: to, associations: associations, editor: editorManifest?.id) }) {
             marks = ItemMarks.make(old: lists.old.map { ($0.key, $0.fingerprint) }, new: lists.new.map { ($0.key, $0.previous, $0.fingerprint) })
         }
-        return try VersionComparison.make(oldID: oldID, newID: newID, old: before.lines, new: after.lines, summary: summary,
-                                          note: before.note ?? after.note, itemMarks: marks, isStale: isStale) { side, row in
+        let note = (before.failure ?? after.failure).map { why in locked { "\(why): \(document.metadata.primaryFile) as text" } }
+        return try VersionComparison.make(oldID: oldID, newID: newID, old: before.content, new: after.content, summary: summary,
+                                          note: note, itemMarks: marks, isStale: isStale) { side, row in
             guard hasDetail else { return nil }
-            return try detail(side == .old ? oldID : newID, width: width, row: row, plain: side == .old ? before.lines : after.lines)
+            return try detail(side == .old ? oldID : newID, width: width, row: row, plain: side == .old ? before.content : after.content)
         }
     }
 
-    /// Version `id` as the editor draws it at `width`, whole (trailing blank rows dropped), or its primary file as text
-    /// with why when no editor opens the document.
-    func drawn(_ id: String, width: Int) throws -> (lines: [String], note: String?) {
+    /// Version `id` as the editor draws it at `width`, whole (trailing blank rows dropped), or, when no editor opens
+    /// the document, why, with its primary file as text under it. A failed render throws.
+    func drawn(_ id: String, width: Int) throws -> PluginView {
         let key = "\(id) \(width)"
-        if let kept = drawnVersions.lines(key) { return kept }
-        let result: (lines: [String], note: String?) = try locked {
+        if let kept = drawnVersions.view(key) { return kept }
+        let view: PluginView = try locked {
             let bytes = try document.read(path: document.metadata.primaryFile, at: id)
             guard let editorManifest else {
-                let why = editorProblem ?? "no editor"
-                return (Self.lines(String(decoding: bytes, as: UTF8.self)).prefix(Self.previewHeight).map { PluginText.viewLine($0, width: width) },
-                        "\(why): \(document.metadata.primaryFile) as text")
+                let text = Self.lines(String(decoding: bytes, as: UTF8.self)).prefix(Self.previewHeight).map { PluginText.viewLine($0, width: width) }
+                return .failed(editorProblem ?? "no editor", text: text)
             }
             let opened = try host.backend(editorManifest.id).openDocument(bytes)
-            return (Self.trimmed(try opened.view(width: width, height: Self.previewHeight, selection: ViewSelection())), nil)
+            return .lines(Self.trimmed(try opened.view(RenderRequest(width: width, height: Self.previewHeight))))
         }
-        drawnVersions.keep(key, result.lines, note: result.note)
-        return result
+        drawnVersions.keep(key, view)
+        return view
     }
 
     /// What version `id` shows under its items when item row `row` is selected (a scene's text), nil when the view
@@ -92,9 +92,9 @@ extension DocumentSessionAdapter {
             let opened = try host.backend(editorManifest.id).openDocument(try document.read(path: document.metadata.primaryFile, at: id))
             // A small view first: whether anything shows below the items with this one selected (a checklist of
             // 10,000 items shows none, and is not drawn whole for it).
-            let probe = try opened.view(width: width, height: Self.detailProbeHeight, selection: ViewSelection(cursor: item + 1))
+            let probe = try opened.view(RenderRequest(width: width, height: Self.detailProbeHeight, selection: ViewSelection(cursor: item + 1)))
             guard let last = probe.lastIndex(where: { ViewLines.itemPath($0) != nil }), probe.index(after: last) < Self.trimmed(probe).count else { return [] }
-            let lines = try opened.view(width: width, height: Self.previewHeight, selection: ViewSelection(cursor: item + 1))
+            let lines = try opened.view(RenderRequest(width: width, height: Self.previewHeight, selection: ViewSelection(cursor: item + 1)))
             return Array(Self.trimmed(lines).dropFirst(layout.headerLines + layout.count))
         }
     }

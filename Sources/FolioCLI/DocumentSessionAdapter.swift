@@ -48,18 +48,15 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
     /// The newest version as last read, and the stamp of the files naming it then.
     private var knownHead: (stamp: HeadStamp, head: CommitInfo)?
     private var layout: ItemLayout?
-    private var cachedKey: RenderKey?
-    private var cachedLines: [String] = []
+    /// The last render: the head and request it was for, and what it showed.
+    private var cachedKey: (head: String, request: RenderRequest)?
+    private var cachedView: PluginView = []
     /// The head whose render or open the user cancelled (Esc), with the line to show instead: not retried until the
     /// head changes, so one Esc stops a view that spins.
     private var cancelled: (head: String, line: String)?
     /// The history browser's walk, kept between its pages, and the count of versions from where it began
     /// (`DocumentSessionAdapter+HistoryPages.swift`; used with the lock held).
     var historyWalk: (pages: HistoryPages, total: Int)?
-
-    private struct RenderKey: Equatable {
-        var head: String, width: Int, height: Int, cursor: Int, anchor: Int, scroll: Int, numbered: Bool, pan = ViewPan()
-    }
 
     init(document: Document, host: EditorRegistry, associations: [String: String], editorOverride: String? = nil) {
         self.document = document
@@ -119,7 +116,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
         return head
     }
 
-    var editor: any EditorViewProvider { PluginView(session: self) }
+    var editor: any EditorViewProvider { SessionEditorView(session: self) }
 
     /// Stops the plugin call in progress, if any (kills its host process; callable from any thread). The editor
     /// comes back with a fresh host on the next call.
@@ -150,7 +147,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
                 case "folio.redo": try document.redo()
                 default:
                     guard let editorManifest else { throw editorError ?? PluginError.noEditor(contentType: "\(contentType)") }
-                    let outcome = try host.edit(document, command: id, arguments: arguments, base: base, selection: ViewSelection(selection),
+                    let outcome = try host.edit(document, command: id, arguments: arguments, base: base, selection: selection ?? ViewSelection(),
                                                 associations: associations, editor: editorManifest.id)
                     if outcome.commit == nil { throw FolioError.noChange(outcome.description) }
                 }
@@ -188,20 +185,19 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
         return (head, opened)
     }
 
-    func render(width: Int, height: Int, cursor: Int?, selection: EditorSelection?, scroll: Int, pan: ViewPan = ViewPan()) -> [String] {
+    /// The editor's view for `request` at the current head: its lines, or the failure that stopped them (a cancelled
+    /// call, a crash, the editor's refusal; without an editor, the primary file as text under why).
+    func render(_ request: RenderRequest) -> PluginView {
         locked {
-            guard width > 0, height > 0 else { return [] }
+            guard request.width > 0, request.height > 0 else { return [] }
             let (head, opened) = openedDocument()
-            let anchor = selection.map { cursor == $0.start ? $0.end : $0.start } ?? -1
-            let key = RenderKey(head: head, width: width, height: height, cursor: cursor ?? -1, anchor: anchor, scroll: scroll, numbered: cursor != nil, pan: pan)
-            if key == cachedKey { return cachedLines }
-            var lines: [String]
+            if let cachedKey, cachedKey.head == head, cachedKey.request == request { return cachedView }
+            let view: PluginView
             if let cancelled, cancelled.head == head {
-                lines = ["✗ " + cancelled.line]
+                view = .failed(cancelled.line)
             } else if let opened {
-                let view = ViewSelection(cursor: cursor.map { $0 + 1 } ?? 0, anchor: selection == nil ? 0 : anchor + 1, scroll: scroll, panX: pan.x, panY: pan.y)
-                do { lines = try opened.view(width: width, height: height, selection: view) } catch {
-                    lines = ["✗ " + FolioCommandLine.oneLine(noteCancel(error, head: head))]
+                do { view = .lines(try opened.view(request)) } catch {
+                    view = .failed(FolioCommandLine.oneLine(noteCancel(error, head: head)))
                     // The plugin's host was replaced (or the document is gone from it): open it again next frame.
                     if error is PluginHostFailure { openedHead = nil }
                 }
@@ -209,11 +205,11 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
                 // No editor (or it refused the file): the primary file as text.
                 let problem = openError ?? editorProblem ?? "no editor"
                 let text = (try? document.read(path: document.metadata.primaryFile)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                lines = ["✗ " + problem] + text.split(separator: "\n", omittingEmptySubsequences: false).prefix(max(0, height - 1)).map(String.init)
+                view = .failed(problem, text: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
             }
-            cachedKey = key
-            cachedLines = Array(lines.prefix(height))
-            return cachedLines
+            cachedKey = (head, request)
+            cachedView = view.prefix(request.height)
+            return cachedView
         }
     }
 
@@ -232,7 +228,7 @@ final class DocumentSessionAdapter: DocumentSession, @unchecked Sendable {
             layoutHead = head
             guard cancelled?.head != head else { layout = nil; return nil }
             do {
-                let lines = try opened?.view(width: 200, height: 10_000_000, selection: ViewSelection())
+                let lines = try opened?.view(RenderRequest(width: 200, height: 10_000_000))
                 layout = lines.flatMap { ViewLines.outlineLayout($0) }
             } catch {
                 _ = noteCancel(error, head: head)
@@ -268,17 +264,9 @@ struct PluginCallCancelled: Error, CustomStringConvertible {
 }
 
 /// The plugin's view of a session's document.
-struct PluginView: EditorViewProvider {
+struct SessionEditorView: EditorViewProvider {
     let session: DocumentSessionAdapter
-    func render(width: Int, height: Int, selection: EditorSelection?) -> [String] {
-        session.render(width: width, height: height, cursor: nil, selection: selection, scroll: 0)
-    }
-    func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int) -> [String] {
-        session.render(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll)
-    }
-    func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int, pan: ViewPan) -> [String] {
-        session.render(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll, pan: pan)
-    }
+    func render(_ request: RenderRequest) -> PluginView { session.render(request) }
     func commands() -> [EditorCommand] { session.commands() }
     func itemLayout() -> ItemLayout? { session.itemLayout() }
 }

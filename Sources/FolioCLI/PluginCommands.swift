@@ -359,7 +359,7 @@ public enum PluginBenchmarks {
         let document = try DocumentStore(environment: environment).open(at: path)
         let host = host(environment, standby: standby)
         let session = DocumentSessionAdapter(document: document, host: host, associations: [:])
-        _ = session.render(width: 100, height: 30, cursor: 0, selection: nil, scroll: 0)
+        _ = session.render(RenderRequest(width: 100, height: 30, selection: .items(cursor: 0)))
         let clock = ContinuousClock()
         var durations: [Duration] = []
         for i in 0..<count {
@@ -367,11 +367,12 @@ public enum PluginBenchmarks {
             usleep(300_000)  // not timed: the user works a while before the crash (a standby host is loaded by then)
             let start = clock.now
             kill(pid, SIGSEGV)
-            let report = session.render(width: 100, height: 30, cursor: i + 1, selection: nil, scroll: 0)
-            guard report.first?.contains("crashed (SIGSEGV)") == true else { throw CommandFailure("no crash report: \(report.first ?? "")") }
-            let back = session.render(width: 100, height: 30, cursor: i + 1, selection: nil, scroll: 0)
+            let request = RenderRequest(width: 100, height: 30, selection: .items(cursor: i + 1))
+            let report = session.render(request)
+            guard report.failure?.contains("crashed (SIGSEGV)") == true else { throw CommandFailure("no crash report: \(report.shown.first ?? "")") }
+            let back = session.render(request)
             durations.append(clock.now - start)
-            guard back.first?.hasPrefix("✗") == false else { throw CommandFailure("not recovered: \(back.first ?? "")") }
+            guard back.failure == nil, !back.shown.isEmpty else { throw CommandFailure("not recovered: \(back.shown.first ?? "")") }
             // Not timed: forget the strike so that the repetitions do not quarantine the checklist.
             if let plugin = host.plugins.first(where: { $0.manifest.editors.contains { $0.id == "checklist" } }) {
                 host.isolation.quarantine?.enable(plugin: plugin.manifest.id)

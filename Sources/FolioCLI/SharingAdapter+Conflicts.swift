@@ -24,7 +24,7 @@ extension SharingAdapter {
         for (key, choice) in expanded(choices, files: details.files) where complete[key] != nil { complete[key] = choice }
         let bytes = try document.settledBytes(ref, choices: complete, editors: editors)
         if let editor = try editors?.itemEditor(for: document.metadata.contentType) {
-            return try editor.openDocument(bytes).view(width: max(1, width), height: 10_000, selection: ViewSelection())
+            return try editor.openDocument(bytes).view(RenderRequest(width: max(1, width), height: 10_000))
         }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }

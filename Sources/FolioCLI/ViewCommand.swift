@@ -19,9 +19,8 @@ enum ViewCommand {
         let host = pluginHost(io, settings: settings)
         reportUsageNotices(host, type: document.metadata.contentType, settings: settings, editor: args.value("--editor"), command: "view", io)
         do {
-            lines = try host.view(of: document, at: rev, width: width, height: height,
-                                                                 selection: ViewSelection(cursor: try args.int("--cursor") ?? 0),
-                                                                 associations: settings.editorAssociations, editor: args.value("--editor"))
+            let request = RenderRequest(width: width, height: height, selection: ViewSelection(cursor: try args.int("--cursor") ?? 0))
+            lines = try host.view(of: document, at: rev, request, associations: settings.editorAssociations, editor: args.value("--editor"))
         } catch let error as PluginQuarantinedError {
             io.error("folio view: \(String(describing: error).shownAsText) (showing the file as text; enable with: folio plugins enable \(error.record.plugin.shownAsText))")
             lines = try textView(document, at: rev, width: width, height: height)

@@ -1,4 +1,5 @@
 import Foundation
+import FolioPluginWire
 
 /// Whether an editor is chosen by default for its content types or only offered as an option.
 public enum EditorPriority: Sendable {
@@ -60,25 +61,10 @@ public struct EditorSpec: Sendable {
     }
 }
 
-/// The cursor and selection in the editor's view, items numbered from 1 (0 for none).
-public struct Selection: Sendable, Equatable {
-    public var cursor: Int
-    public var anchor: Int
-    public var scroll: Int
-    /// How far the user panned the view from where the editor puts it, in cells (columns right, rows down); 0 from a
-    /// host older than ABI 1.2. An editor that follows the cursor over a plane adds it to the origin it chose.
-    public var panX: Int
-    public var panY: Int
-
-    /// Creates a selection.
-    public init(cursor: Int = 0, anchor: Int = 0, scroll: Int = 0, panX: Int = 0, panY: Int = 0) {
-        self.cursor = cursor
-        self.anchor = anchor
-        self.scroll = scroll
-        self.panX = panX
-        self.panY = panY
-    }
-}
+/// The cursor and selection in the editor's view, items numbered from 1 (0 for none), with the scroll and the pan
+/// (ABI 1.2). Kept as a name for compatibility: it is FolioPluginWire's `ViewSelection`, the one selection type that
+/// Folio and its plugins share.
+public typealias Selection = ViewSelection
 
 /// The result of a three-way merge: the merged document, or one line per conflict.
 public enum MergeOutcome<Document> {

@@ -30,8 +30,9 @@ public protocol EditorDocumentHandle: Sendable {
     func apply(_ command: String, arguments: [String], selection: ViewSelection) throws -> (document: any EditorDocumentHandle, description: String)
     /// The document's file bytes.
     func bytes() throws -> Data
-    /// The editor's view, at most `height` lines without control characters.
-    func view(width: Int, height: Int, selection: ViewSelection) throws -> [String]
+    /// The editor's view for `request`: at most `request.height` lines without control characters. A failed call
+    /// throws its typed error (`PluginHostFailure`, `EditorOperationError`); the screen's `PluginView` is made from it.
+    func view(_ request: RenderRequest) throws -> [String]
     /// The current values of `command`'s `count` arguments for `selection` (`folio.argument-values/1`), nil where the
     /// editor suggests none; nil when it has none for the command. Checked by `ArgumentValues.parse`.
     func argumentValues(_ command: String, count: Int, selection: ViewSelection) throws -> [String?]?
@@ -123,7 +124,7 @@ final class IsolatedDocument: EditorDocumentHandle {
     }
 
     static func selectionFields(_ selection: ViewSelection) -> [Data] {
-        [Int64(selection.cursor), Int64(selection.anchor), Int64(selection.scroll), Int64(selection.panX), Int64(selection.panY)].map(PluginWire.integerField)
+        selection.wireIntegers.map(PluginWire.integerField)
     }
 
     func apply(_ command: String, arguments: [String], selection: ViewSelection) throws -> (document: any EditorDocumentHandle, description: String) {
@@ -143,9 +144,9 @@ final class IsolatedDocument: EditorDocumentHandle {
         return try reply.field(0)
     }
 
-    func view(width: Int, height: Int, selection: ViewSelection) throws -> [String] {
-        let w = Int64(max(1, min(width, 100_000))), h = Int64(max(1, min(height, 100_000_000)))
-        let reply = try call(.render, "render", [PluginWire.integerField(w), PluginWire.integerField(h)] + Self.selectionFields(selection),
+    func view(_ request: RenderRequest) throws -> [String] {
+        let w = Int64(max(1, min(request.width, 100_000))), h = Int64(max(1, min(request.height, 100_000_000)))
+        let reply = try call(.render, "render", [PluginWire.integerField(w), PluginWire.integerField(h)] + Self.selectionFields(request.selection),
                              limit: editor.plugin.isolation.limits.render)
         try editor.check(reply, "render")
         let text = String(decoding: try reply.field(0), as: UTF8.self)

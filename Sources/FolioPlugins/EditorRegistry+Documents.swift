@@ -68,13 +68,13 @@ extension EditorRegistry {
         return EditOutcome(editor: editor.editorID, description: description, commit: commit.map { "\($0.id)" }, timings: timings)
     }
 
-    /// The editor's view of the document's primary file (at `rev`, default the newest) for a `width` × `height` terminal.
-    public func view(of document: Document, at rev: String? = nil, width: Int, height: Int, selection: ViewSelection = ViewSelection(),
+    /// The editor's view of the document's primary file (at `rev`, default the newest) for `request`.
+    public func view(of document: Document, at rev: String? = nil, _ request: RenderRequest,
                      associations: [String: String] = [:], editor override: String? = nil) throws -> [String] {
         let chosen = try chooseEditor(for: document, associations: associations, override: override)
         let editor = try backend(chosen.id)
         let opened = try editor.openDocument(try document.read(path: document.metadata.primaryFile, at: rev))
-        return try opened.view(width: width, height: height, selection: selection)
+        return try opened.view(request)
     }
 
     /// The semantic diff of the primary file between versions `a` (default: `b`'s parent) and `b` (default: the newest),

@@ -132,10 +132,10 @@ final class AppStateTests: XCTestCase {
 
     func testEditorCommandsNeedingASelection() {
         XCTAssertEqual(run([.ctrl("b")], from: editorState()).1, [], "Bold needs a selection")
-        XCTAssertEqual(run([.character("a")], from: editorState()).1, [.runEditorCommand("story.act", selection: CommandSelection(cursor: 0))])
-        XCTAssertEqual(run([.character("v"), .down, .ctrl("b")], from: editorState()).1, [.runEditorCommand("story.bold", selection: CommandSelection(cursor: 1, anchor: 0))])
+        XCTAssertEqual(run([.character("a")], from: editorState()).1, [.runEditorCommand("story.act", selection: ViewSelection.items(cursor: 0))])
+        XCTAssertEqual(run([.character("v"), .down, .ctrl("b")], from: editorState()).1, [.runEditorCommand("story.bold", selection: ViewSelection.items(cursor: 1, anchor: 0))])
         XCTAssertEqual(run([.ctrl("p"), .enter], from: editorState()).1, [], "disabled in the palette too")
-        XCTAssertEqual(run([.ctrl("p"), .down, .enter], from: editorState()).1, [.runEditorCommand("story.act", selection: CommandSelection(cursor: 0))])
+        XCTAssertEqual(run([.ctrl("p"), .down, .enter], from: editorState()).1, [.runEditorCommand("story.act", selection: ViewSelection.items(cursor: 0))])
         XCTAssertNotEqual(run([.escape], from: editorState()).0.screen, .launch, "Esc never closes the document")
         XCTAssertEqual(run([.ctrl("w")], from: editorState()).0.screen, .launch, "^W closes it")
     }

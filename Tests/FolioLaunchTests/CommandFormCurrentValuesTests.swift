@@ -16,7 +16,7 @@ extension CommandFormTests {
 
     /// The request a form sends as it opens: the editor's current values for `command` (on version c1).
     static func asksValues(_ command: String, cursor: Int = 0) -> AppEffect {
-        .loadArgumentValues(command: command, base: "c1", selection: CommandSelection(cursor: cursor))
+        .loadArgumentValues(command: command, base: "c1", selection: ViewSelection.items(cursor: cursor))
     }
 
     func testGivenSetTextOnASceneWhenTheFormOpensThenItAsksForTheCurrentValuesAndTheSceneTextFillsTheField() throws {
@@ -34,7 +34,7 @@ extension CommandFormTests {
         XCTAssertNil(AppState.argumentValuesRequest(from: prompt, to: editorState(typed)?.prompt))
         // When the editor's values arrive
         var filled = opened
-        filled.receiveArgumentValues(.values(["1", "1", "It begins.\nAt dawn."]), command: "set-text", base: "c1", selection: CommandSelection(cursor: 1))
+        filled.receiveArgumentValues(.values(["1", "1", "It begins.\nAt dawn."]), command: "set-text", base: "c1", selection: ViewSelection.items(cursor: 1))
         // Then the text field holds the scene's whole text, the form still unedited (Esc closes it at once)
         prompt = try XCTUnwrap(editorState(filled)?.prompt)
         XCTAssertEqual(prompt.inputs[2].text, "It begins.\nAt dawn.")
@@ -49,7 +49,7 @@ extension CommandFormTests {
         // And an edit at its end runs set-text with the whole text and the edit
         let (edited, _) = run([.end] + typing(" Late."), from: filled)
         let (_, runs) = run([.enter], from: edited)
-        XCTAssertEqual(runs, [.runEditorCommand("set-text", arguments: ["1", "1", "It begins.\nAt dawn. Late."], base: "c1", selection: CommandSelection(cursor: 1))])
+        XCTAssertEqual(runs, [.runEditorCommand("set-text", arguments: ["1", "1", "It begins.\nAt dawn. Late."], base: "c1", selection: ViewSelection.items(cursor: 1))])
         // And ^O hands the prefilled text to $EDITOR
         let (_, edit) = run([.ctrl("o")], from: filled)
         XCTAssertEqual(edit, [.editArgumentText("It begins.\nAt dawn.")])
@@ -62,7 +62,7 @@ extension CommandFormTests {
         XCTAssertEqual(editorState(typed)?.prompt?.inputs.map(\.text), ["", "9", ""])
         // When the values (6 x 3) arrive
         var filled = typed
-        filled.receiveArgumentValues(.values([nil, "6", "3"]), command: "resize", base: "c1", selection: CommandSelection(cursor: 0))
+        filled.receiveArgumentValues(.values([nil, "6", "3"]), command: "resize", base: "c1", selection: ViewSelection.items(cursor: 0))
         // Then Width keeps what was typed and Height starts from the shape's height
         XCTAssertEqual(editorState(filled)?.prompt?.inputs.map(\.text), ["", "9", "3"])
     }
@@ -77,7 +77,7 @@ extension CommandFormTests {
         XCTAssertFalse(title.isSuggested)
         // When the editor's current title arrives (the same text)
         var filled = moved
-        filled.receiveArgumentValues(.values([nil, "Eggs and bread"]), command: "rename", base: "c1", selection: CommandSelection(cursor: 1))
+        filled.receiveArgumentValues(.values([nil, "Eggs and bread"]), command: "rename", base: "c1", selection: ViewSelection.items(cursor: 1))
         // Then the field is still the edited text, not a suggestion again: " rolls" typed now is appended
         let (typed, _) = run(typing(" rolls"), from: filled)
         XCTAssertEqual(editorState(typed)?.prompt?.inputs.last?.text, "Eggs and bread rolls")
@@ -90,11 +90,11 @@ extension CommandFormTests {
         XCTAssertEqual(editorState(opened)?.prompt?.inputs[1].text, "black")
         // When the editor answers blue; Then blue is chosen
         var blue = opened
-        blue.receiveArgumentValues(.values([nil, "blue"]), command: "color", base: "c1", selection: CommandSelection(cursor: 1))
+        blue.receiveArgumentValues(.values([nil, "blue"]), command: "color", base: "c1", selection: ViewSelection.items(cursor: 1))
         XCTAssertEqual(editorState(blue)?.prompt?.inputs[1].text, "blue")
         // And a colour that is not a choice leaves the field as it was
         var odd = opened
-        odd.receiveArgumentValues(.values([nil, "chartreuse"]), command: "color", base: "c1", selection: CommandSelection(cursor: 1))
+        odd.receiveArgumentValues(.values([nil, "chartreuse"]), command: "color", base: "c1", selection: ViewSelection.items(cursor: 1))
         XCTAssertEqual(editorState(odd)?.prompt?.inputs[1].text, "black")
     }
 
@@ -103,10 +103,10 @@ extension CommandFormTests {
         let before = try XCTUnwrap(editorState(opened)?.prompt)
         // Given answers with the wrong count, ignored by the session, for another command, or for another selection
         var state = opened
-        state.receiveArgumentValues(.values(["6", "3"]), command: "resize", base: "c1", selection: CommandSelection(cursor: 0))
-        state.receiveArgumentValues(.ignored("editor 'shapes': the answer is not UTF-8"), command: "resize", base: "c1", selection: CommandSelection(cursor: 0))
-        state.receiveArgumentValues(.values([nil, "blue"]), command: "color", base: "c1", selection: CommandSelection(cursor: 0))
-        state.receiveArgumentValues(.values([nil, "7", "7"]), command: "resize", base: "c1", selection: CommandSelection(cursor: 1))
+        state.receiveArgumentValues(.values(["6", "3"]), command: "resize", base: "c1", selection: ViewSelection.items(cursor: 0))
+        state.receiveArgumentValues(.ignored("editor 'shapes': the answer is not UTF-8"), command: "resize", base: "c1", selection: ViewSelection.items(cursor: 0))
+        state.receiveArgumentValues(.values([nil, "blue"]), command: "color", base: "c1", selection: ViewSelection.items(cursor: 0))
+        state.receiveArgumentValues(.values([nil, "7", "7"]), command: "resize", base: "c1", selection: ViewSelection.items(cursor: 1))
         // Then the form is as it opened
         XCTAssertEqual(editorState(state)?.prompt, before)
         // And the two bad answers are one line each in the message log
@@ -128,10 +128,9 @@ extension CommandFormTests {
         // And the frame asks the view for the panned render
         final class Recorder: EditorViewProvider, @unchecked Sendable {
             var pans: [ViewPan] = []
-            func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { CommandFormTests.shapesLines }
-            func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int, pan: ViewPan) -> [String] {
-                pans.append(pan)
-                return CommandFormTests.shapesLines
+            func render(_ request: RenderRequest) -> PluginView {
+                pans.append(ViewPan(x: request.selection.panX, y: request.selection.panY))
+                return .lines(CommandFormTests.shapesLines)
             }
             func commands() -> [EditorCommand] { [] }
             func itemLayout() -> ItemLayout? { ViewLines.outlineLayout(CommandFormTests.shapesLines) }

@@ -25,7 +25,7 @@ final class CommandFormTests: XCTestCase {
 
     struct Lines: EditorViewProvider {
         let lines: [String]
-        func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { Array(lines.prefix(height)) }
+        func render(_ request: RenderRequest) -> PluginView { .lines(Array(lines.prefix(request.height))) }
         func commands() -> [EditorCommand] { [] }
         func itemLayout() -> ItemLayout? { ViewLines.outlineLayout(lines) }
     }
@@ -75,7 +75,7 @@ final class CommandFormTests: XCTestCase {
             + typing("4") + [.tab] + typing("red") + [.enter]
         let (state, effects) = run(keys, from: editor([Self.shapesAdd]))
         // Then the command runs once, with every value
-        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["ellipse", "3", "-2", "10", "4", "red"], base: "c1", selection: CommandSelection(cursor: 0))])
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["ellipse", "3", "-2", "10", "4", "red"], base: "c1", selection: ViewSelection.items(cursor: 0))])
         XCTAssertNil(editorState(state)?.prompt)
     }
 
@@ -109,7 +109,7 @@ final class CommandFormTests: XCTestCase {
         XCTAssertEqual(editorState(actTwo)?.prompt?.expectation(1), "only 1")
         // When the editor refuses TO_ACT 9
         let (submitted, effects) = run(typing("9") + [.tab] + typing("1") + [.enter], from: form)
-        XCTAssertEqual(effects, [.runEditorCommand("move-scene", arguments: ["1", "2", "9", "1"], base: "c1", selection: CommandSelection(cursor: 2))])
+        XCTAssertEqual(effects, [.runEditorCommand("move-scene", arguments: ["1", "2", "9", "1"], base: "c1", selection: ViewSelection.items(cursor: 2))])
         var refused = submitted
         refused.reopeningPrompt(after: effects[0], failure: "story move-scene: TO_ACT must be an act from 1 to 2: got '9' (usage: move-scene ACT:int+ SCENE:int+ TO_ACT:int+ TO_POS:int+)")
         // Then the form is back on "To act" with every answer and the reason in words
@@ -167,7 +167,7 @@ final class CommandFormTests: XCTestCase {
         // And ← from the first color comes back to none; ⏎ runs with the color
         XCTAssertEqual(editorState(run([.left, .left], from: picked).0)?.prompt?.input.text, "")
         XCTAssertEqual(editorState(run([.left, .left, .left], from: picked).0)?.prompt?.input.text, "white")
-        XCTAssertEqual(run([.enter], from: picked).1, [.runEditorCommand("add", arguments: ["rect", "1", "2", "3", "4", "red"], base: "c1", selection: CommandSelection(cursor: 0))])
+        XCTAssertEqual(run([.enter], from: picked).1, [.runEditorCommand("add", arguments: ["rect", "1", "2", "3", "4", "red"], base: "c1", selection: ViewSelection.items(cursor: 0))])
     }
 
     // MARK: Prefill and the selection
@@ -180,9 +180,9 @@ final class CommandFormTests: XCTestCase {
         XCTAssertEqual(editorState(prompt)?.prompt?.input.isSuggested, true)
         // When a letter is typed, it replaces the title; when ← comes first, the title is edited
         XCTAssertEqual(run(typing("Oats") + [.enter], from: prompt).1,
-                       [.runEditorCommand("rename", arguments: ["2", "Oats"], base: "c1", selection: CommandSelection(cursor: 1))])
+                       [.runEditorCommand("rename", arguments: ["2", "Oats"], base: "c1", selection: ViewSelection.items(cursor: 1))])
         XCTAssertEqual(run([.end] + typing("!") + [.enter], from: prompt).1,
-                       [.runEditorCommand("rename", arguments: ["2", "Eggs and bread!"], base: "c1", selection: CommandSelection(cursor: 1))])
+                       [.runEditorCommand("rename", arguments: ["2", "Eggs and bread!"], base: "c1", selection: ViewSelection.items(cursor: 1))])
         // And the prompt's label is readable
         guard let shown = editorState(prompt) else { return }
         let bar = Screens.editor(shown, view: Lines(lines: Self.checklistLines), width: 60, height: 8).plainText().split(separator: "\n").last ?? ""
@@ -239,7 +239,7 @@ final class CommandFormTests: XCTestCase {
         state.editedArgumentText("First line\nSecond line\n")
         XCTAssertEqual(editorState(state)?.prompt?.text, "First line\nSecond line")
         XCTAssertEqual(run([.enter], from: state).1,
-                       [.runEditorCommand("set-text", arguments: ["1", "1", "First line\nSecond line"], base: "c1", selection: CommandSelection(cursor: 1))])
+                       [.runEditorCommand("set-text", arguments: ["1", "1", "First line\nSecond line"], base: "c1", selection: ViewSelection.items(cursor: 1))])
         // And when the editor fails, the text is kept and the field says why
         var failed = form
         failed.editedArgumentText(nil, failure: "editor 'false': it exited with status 1; nothing was recorded")

@@ -29,21 +29,21 @@ final class CommandSelectionStateTests: XCTestCase {
 
     func testGivenItems2To4SelectedUpwardsWhenACommandWithoutArgumentsNeedingTheSelectionRunsThenItCarriesCursorAndAnchor() {
         let (state, effects) = run([.down, .down, .down, .character("v"), .up, .up, .character("m")], from: window())
-        XCTAssertEqual(effects, [.runEditorCommand("mark", arguments: [], base: "c1", selection: CommandSelection(cursor: 1, anchor: 3))])
+        XCTAssertEqual(effects, [.runEditorCommand("mark", arguments: [], base: "c1", selection: ViewSelection.items(cursor: 1, anchor: 3))])
         guard case let .editor(editor) = state.screen else { return XCTFail("expected the editor") }
         XCTAssertNil(editor.selection, "the range went to the command")
     }
 
     func testGivenNoRangeWhenTheCommandRunsThenItCarriesTheCursorAlone() {
         let (_, effects) = run([.down, .character("m")], from: window())
-        XCTAssertEqual(effects, [.runEditorCommand("mark", arguments: [], base: "c1", selection: CommandSelection(cursor: 1))])
+        XCTAssertEqual(effects, [.runEditorCommand("mark", arguments: [], base: "c1", selection: ViewSelection.items(cursor: 1))])
     }
 
     func testGivenARangeWhenAPromptedCommandIsSubmittedAfterTheDocumentChangedThenItCarriesTheRangeItStartedWith() {
         var (state, _) = run([.character("v"), .down, .down, .character("n")], from: window())
         state.applying(DocumentSnapshot(commitID: "c2", commitMessage: "removed 3 items", items: ItemLayout(count: 2, headerLines: 0)))
         let (_, effects) = run("late".map(Key.character) + [.enter], from: state)
-        XCTAssertEqual(effects, [.runEditorCommand("note", arguments: ["late"], base: "c1", selection: CommandSelection(cursor: 2, anchor: 0))],
+        XCTAssertEqual(effects, [.runEditorCommand("note", arguments: ["late"], base: "c1", selection: ViewSelection.items(cursor: 2, anchor: 0))],
                        "the items of the version shown when the command started")
     }
 

@@ -51,7 +51,7 @@ final class EditorArgumentCheckTests: XCTestCase {
 
     func testGivenEveryArgumentValidAndColorLeftEmptyWhenSubmittedThenTheCommandRunsOnTheShownVersionWithoutColor() {
         let (state, effects) = run(entering(["rect", "1", "-2", "3", "4", ""]), from: shapes())
-        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "1", "-2", "3", "4"], base: "c1", selection: CommandSelection(cursor: 0))])
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "1", "-2", "3", "4"], base: "c1", selection: ViewSelection.items(cursor: 0))])
         XCTAssertNil(prompt(state).0)
     }
 
@@ -138,7 +138,7 @@ final class OutlineCursorTests: XCTestCase {
         XCTAssertEqual(fieldTexts(asking), ["1", ""])
         XCTAssertEqual(promptText(asking), "", "the focus is on the title, after the position")
         let (_, effects) = run("Storm".map(Key.character) + [.enter], from: asking)
-        XCTAssertEqual(effects, [.runEditorCommand("add-scene", arguments: ["1", "Storm"], base: "c1", selection: CommandSelection(cursor: 2))])
+        XCTAssertEqual(effects, [.runEditorCommand("add-scene", arguments: ["1", "Storm"], base: "c1", selection: ViewSelection.items(cursor: 2))])
     }
 
     func testGivenTheCursorOnAct2WhenAddSceneIsPressedThenACTIsSuggestedAs2() {

@@ -39,13 +39,13 @@ final class EditorCommandBaseTests: XCTestCase {
         state.applying(DocumentSnapshot(commitID: "c2", commitMessage: "deleted 'Milk'", items: ItemLayout(count: 3, headerLines: 1)))
         XCTAssertEqual(editor(state)?.commitID, "c2")
         let (_, effects) = run("Cream".map(Key.character) + [.enter], from: state)
-        XCTAssertEqual(effects, [.runEditorCommand("rename", arguments: ["3", "Cream"], base: "c1", selection: CommandSelection(cursor: 2))],
+        XCTAssertEqual(effects, [.runEditorCommand("rename", arguments: ["3", "Cream"], base: "c1", selection: ViewSelection.items(cursor: 2))],
                        "item 3 of c1 (Butter), applied to c1 and merged: never item 3 of c2 (Cheese)")
     }
 
     func testGivenARangeOfThreeItemsWhenDIsPressedThenOneCommandGetsTheWholeRangeOnTheShownVersion() {
         let (state, effects) = run([.character("v"), .down, .down, .character("d")], from: window())
-        XCTAssertEqual(effects, [.runEditorCommand("delete", arguments: ["1-3"], base: "c1", selection: CommandSelection(cursor: 2, anchor: 0))])
+        XCTAssertEqual(effects, [.runEditorCommand("delete", arguments: ["1-3"], base: "c1", selection: ViewSelection.items(cursor: 2, anchor: 0))])
         XCTAssertNotNil(state.call, "one call runs")
         XCTAssertNil(editor(state)?.selection, "the range went to the command: the selection ends with it")
         XCTAssertEqual(editor(state)?.cursor, 2)
@@ -53,19 +53,19 @@ final class EditorCommandBaseTests: XCTestCase {
 
     func testGivenARangeWhenACommandWithoutItemsIsRunThenTheRangeStays() {
         let (state, effects) = run([.character("v"), .down, .character("a")] + "Figs".map(Key.character) + [.enter], from: window())
-        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["Figs"], base: "c1", selection: CommandSelection(cursor: 1, anchor: 0))])
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["Figs"], base: "c1", selection: ViewSelection.items(cursor: 1, anchor: 0))])
         XCTAssertEqual(editor(state)?.selection, EditorSelection(start: 0, end: 1))
     }
 
     func testGivenARangeWhenARenameIsSubmittedFromThePromptThenTheSelectionEnds() {
         let (state, effects) = run([.character("v"), .character("r")] + "Oat milk".map(Key.character) + [.enter], from: window())
-        XCTAssertEqual(effects, [.runEditorCommand("rename", arguments: ["1", "Oat milk"], base: "c1", selection: CommandSelection(cursor: 0, anchor: 0))])
+        XCTAssertEqual(effects, [.runEditorCommand("rename", arguments: ["1", "Oat milk"], base: "c1", selection: ViewSelection.items(cursor: 0, anchor: 0))])
         XCTAssertNil(editor(state)?.selection)
     }
 
     func testGivenARangeSelectedUpwardsWhenSpaceIsPressedThenTheRangeIsGivenLowestFirst() {
         let (_, effects) = run([.end, .character("v"), .up, .up, .character(" ")], from: window())
-        XCTAssertEqual(effects, [.runEditorCommand("toggle", arguments: ["2-4"], base: "c1", selection: CommandSelection(cursor: 1, anchor: 3))])
+        XCTAssertEqual(effects, [.runEditorCommand("toggle", arguments: ["2-4"], base: "c1", selection: ViewSelection.items(cursor: 1, anchor: 3))])
     }
 
     func testGivenARangeWhenTheDocumentShrinksUnderItThenTheRangeAndCursorStayWithinTheItems() {
@@ -73,7 +73,7 @@ final class EditorCommandBaseTests: XCTestCase {
         state.applying(DocumentSnapshot(commitID: "c2", commitMessage: "deleted 2 items", items: ItemLayout(count: 2, headerLines: 1)))
         XCTAssertEqual(editor(state)?.selection, EditorSelection(start: 1, end: 1))
         let (_, effects) = run([.character("d")], from: state)
-        XCTAssertEqual(effects, [.runEditorCommand("delete", arguments: ["2"], base: "c2", selection: CommandSelection(cursor: 1, anchor: 1))], "never an item past the end")
+        XCTAssertEqual(effects, [.runEditorCommand("delete", arguments: ["2"], base: "c2", selection: ViewSelection.items(cursor: 1, anchor: 1))], "never an item past the end")
     }
 
     func testGivenACommandThatConflictedWhenItEndsThenTheLineIsShownThePromptIsClosedAndTheWindowShowsTheNewestVersion() {
@@ -89,7 +89,7 @@ final class EditorCommandBaseTests: XCTestCase {
         XCTAssertEqual(editor(state)?.items?.count, 3)
         XCTAssertEqual(editor(state)?.cursor, 2)
         // The next command is made on the version now shown.
-        XCTAssertEqual(run([.character(" ")], from: state).1, [.runEditorCommand("toggle", arguments: ["3"], base: "c3", selection: CommandSelection(cursor: 2))])
+        XCTAssertEqual(run([.character(" ")], from: state).1, [.runEditorCommand("toggle", arguments: ["3"], base: "c3", selection: ViewSelection.items(cursor: 2))])
     }
 
     func testGivenNoItemsWhenAnItemCommandIsPressedThenNothingRunsAndTheLineSaysWhy() {

@@ -8,7 +8,7 @@ import FolioCore
 struct NumberedEditor: EditorViewProvider {
     let items = ["Milk", "Eggs", "Bread"]
     var lines: [String] { ["Groceries  (0/3 done)"] + items.enumerated().map { "  \($0.offset + 1) [ ] \($0.element)" } }
-    func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { Array(lines.prefix(height)) }
+    func render(_ request: RenderRequest) -> PluginView { .lines(Array(lines.prefix(request.height))) }
     func commands() -> [EditorCommand] {
         [EditorCommand(id: "add", title: "Add item", shortcut: "a", usage: "add TITLE"),
          EditorCommand(id: "toggle", title: "Check or uncheck item", shortcut: "space", needsSelection: true, usage: "toggle N"),
@@ -37,13 +37,13 @@ final class EditorHostTests: XCTestCase {
     }
 
     func testItemArgumentsComeFromTheCursorOrTheSelection() {
-        XCTAssertEqual(run([.character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["1"], selection: CommandSelection(cursor: 0))])
-        XCTAssertEqual(run([.down, .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["3"], selection: CommandSelection(cursor: 2))])
-        XCTAssertEqual(run([.down, .down, .down, .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["3"], selection: CommandSelection(cursor: 2))],
+        XCTAssertEqual(run([.character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["1"], selection: ViewSelection.items(cursor: 0))])
+        XCTAssertEqual(run([.down, .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["3"], selection: ViewSelection.items(cursor: 2))])
+        XCTAssertEqual(run([.down, .down, .down, .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["3"], selection: ViewSelection.items(cursor: 2))],
                        "the cursor stops at the last item")
-        XCTAssertEqual(run([.down, .character("v"), .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["2-3"], selection: CommandSelection(cursor: 2, anchor: 1))],
+        XCTAssertEqual(run([.down, .character("v"), .down, .character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["2-3"], selection: ViewSelection.items(cursor: 2, anchor: 1))],
                        "a range is given whole")
-        XCTAssertEqual(run([.ctrl("a")], from: app()).1, [.runEditorCommand("check-all", arguments: [], selection: CommandSelection(cursor: 0))])
+        XCTAssertEqual(run([.ctrl("a")], from: app()).1, [.runEditorCommand("check-all", arguments: [], selection: ViewSelection.items(cursor: 0))])
     }
 
     func testCommandsNeedingASelectionAreDisabledWithoutItems() {
@@ -59,7 +59,7 @@ final class EditorHostTests: XCTestCase {
         guard case let .editor(editor) = asking.screen else { return XCTFail() }
         XCTAssertEqual(editor.prompt?.text, "Oat")
         XCTAssertTrue(Screens.editor(editor, view: NumberedEditor(), width: 60, height: 10).plainText().contains("Rename item — Title: Oat"))
-        XCTAssertEqual(run([.enter], from: asking).1, [.runEditorCommand("rename", arguments: ["2", "Oat"], selection: CommandSelection(cursor: 1))])
+        XCTAssertEqual(run([.enter], from: asking).1, [.runEditorCommand("rename", arguments: ["2", "Oat"], selection: ViewSelection.items(cursor: 1))])
         let (cancelled, effects) = run([.escape], from: asking)
         XCTAssertEqual(effects, [], "Esc cancels with nothing run")
         guard case let .editor(after) = cancelled.screen else { return XCTFail("Esc closes the prompt, not the editor") }
@@ -159,7 +159,7 @@ final class EditorHostTests: XCTestCase {
             func diff(of commitID: String) async throws -> [String] { [] }
         }
         struct OneItem: EditorViewProvider {
-            func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { ["T", "  1 [ ] Milk"] }
+            func render(_ request: RenderRequest) -> PluginView { ["T", "  1 [ ] Milk"] }
             func commands() -> [EditorCommand] { [] }
             func itemLayout() -> ItemLayout? { ItemLayout(count: 1, headerLines: 1) }
         }

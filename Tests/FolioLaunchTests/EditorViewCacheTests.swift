@@ -7,7 +7,7 @@ import XCTest
 /// A view whose lines name the head it renders, like a plugin's view of the document's current head.
 private final class HeadView: EditorViewProvider, Sendable {
     let head = Mutex("c1")
-    func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { ["head " + head.withLock { $0 }] }
+    func render(_ request: RenderRequest) -> PluginView { ["head " + head.withLock { $0 }] }
     func commands() -> [EditorCommand] { [] }
 }
 
@@ -16,7 +16,7 @@ final class EditorViewCacheTests: XCTestCase {
 
     func testGivenANewHeadReadOffTheUIThreadWhenTheStateShowsItThenTheSameFrameDrawsItsLinesNotTheOldOnes() {
         let cache = EditorViewCache(), worker = DocumentWorker(), view = HeadView()
-        let old = EditorViewCache.Request(width: 40, height: 5, cursor: nil, selection: nil, scroll: 0, head: "c1")
+        let old = EditorViewCache.Request(render: RenderRequest(width: 40, height: 5), head: "c1")
         _ = cache.lines(for: old, view: view, worker: worker, label: "render")
         waitIdle(worker)
         XCTAssertEqual(cache.lines(for: old, view: view, worker: worker, label: "render"), ["head c1"])
@@ -32,7 +32,7 @@ final class EditorViewCacheTests: XCTestCase {
 
     func testGivenTheSameHeadWhenPolledThenNothingIsRenderedAgain() {
         let cache = EditorViewCache(), worker = DocumentWorker(), view = HeadView()
-        let request = EditorViewCache.Request(width: 40, height: 5, cursor: 0, selection: nil, scroll: 0, head: "c1")
+        let request = EditorViewCache.Request(render: RenderRequest(width: 40, height: 5, selection: .items(cursor: 0)), head: "c1")
         _ = cache.lines(for: request, view: view, worker: worker, label: "render")
         waitIdle(worker)
         view.head.withLock { $0 = "changed without a commit" }

@@ -24,7 +24,7 @@ enum Fixtures {
 
 struct FakeEditor: EditorViewProvider {
     let lines = ["# The Lighthouse", "", "The keeper climbed the stairs at dusk,", "counting each step as she went.", "", "— Act I —"]
-    func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { Array(lines.prefix(height)) }
+    func render(_ request: RenderRequest) -> PluginView { .lines(Array(lines.prefix(request.height))) }
     func commands() -> [EditorCommand] {
         [EditorCommand(id: "story.bold", title: "Bold", shortcut: "^B", needsSelection: true),
          EditorCommand(id: "story.act", title: "New Act", shortcut: "a"),

@@ -126,7 +126,7 @@ final class FormValidationTests: XCTestCase {
     func testGivenTheOptionalColorWhenLeftEmptyThenTheCommandRunsWithoutIt() {
         let keys: [Key] = [.character("a")] + ["rect", "1", "2", "3", "4"].flatMap { typing($0) + [.enter] }
         let (state, effects) = run(keys, from: shapes())
-        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "1", "2", "3", "4"], selection: CommandSelection(cursor: 0))])
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "1", "2", "3", "4"], selection: ViewSelection.items(cursor: 0))])
         XCTAssertNil(prompt(state).0)
     }
 
@@ -143,7 +143,7 @@ final class FormValidationTests: XCTestCase {
         // Given a form submitted with X "x" (the plain usage "X" takes any text) that the editor refuses
         let keys: [Key] = [.character("a")] + ["rect", "x", "2", "3", "4"].flatMap { typing($0) + [.tab] } + typing("red") + [.enter]
         var (state, effects) = run(keys, from: shapes())
-        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "x", "2", "3", "4", "red"], selection: CommandSelection(cursor: 0))])
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["rect", "x", "2", "3", "4", "red"], selection: ViewSelection.items(cursor: 0))])
         _ = state.finishingCall(.failed("X must be a whole number: 'x' (usage: add rect|ellipse X Y W H [COLOR])"))
         // When the form comes back
         state.reopeningPrompt(after: effects[0], failure: "X must be a whole number: 'x' (usage: add rect|ellipse X Y W H [COLOR])")
@@ -154,7 +154,7 @@ final class FormValidationTests: XCTestCase {
         XCTAssertEqual(message, "X must be a whole number: 'x'")
         XCTAssertEqual(asking?.inputs.map(\.text), ["rect", "x", "2", "3", "4", "red"])
         let (_, again) = run([.backspace] + typing("5") + [.enter], from: state)
-        XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "2", "3", "4", "red"], selection: CommandSelection(cursor: 0))])
+        XCTAssertEqual(again, [.runEditorCommand("add", arguments: ["rect", "5", "2", "3", "4", "red"], selection: ViewSelection.items(cursor: 0))])
     }
 
     func testGivenTheRefusalNamesALaterArgumentBeforeTheUsageThenThatFieldShowsItByItsLabel() {
@@ -176,14 +176,14 @@ final class FormValidationTests: XCTestCase {
         state.screen = .editor(editor)
         let (after, effects) = run([.down, .character("d")], from: state)
         XCTAssertNil(prompt(after).0, "the line is the cursor's: nothing is asked")
-        XCTAssertEqual(effects, [.runEditorCommand("delete-line", arguments: ["2"], selection: CommandSelection(cursor: 1))])
-        XCTAssertEqual(run([.down, .character("v"), .down, .character("d")], from: state).1, [.runEditorCommand("delete-line", arguments: ["2-3"], selection: CommandSelection(cursor: 2, anchor: 1))])
+        XCTAssertEqual(effects, [.runEditorCommand("delete-line", arguments: ["2"], selection: ViewSelection.items(cursor: 1))])
+        XCTAssertEqual(run([.down, .character("v"), .down, .character("d")], from: state).1, [.runEditorCommand("delete-line", arguments: ["2-3"], selection: ViewSelection.items(cursor: 2, anchor: 1))])
     }
 
     // MARK: - Golden frames
 
     struct BlankView: EditorViewProvider {
-        func render(width: Int, height: Int, selection: EditorSelection?) -> [String] { ["1 shape"] }
+        func render(_ request: RenderRequest) -> PluginView { ["1 shape"] }
         func commands() -> [EditorCommand] { [] }
         func itemLayout() -> ItemLayout? { nil }
     }

@@ -54,7 +54,7 @@ final class IncomingVersionCursorTests: XCTestCase {
         XCTAssertEqual(cursor(state), 1)
         XCTAssertEqual(form.values.first, "2")
         XCTAssertEqual(form.base, "c2")
-        XCTAssertEqual(form.selection, CommandSelection(cursor: 1))
+        XCTAssertEqual(form.selection, ViewSelection.items(cursor: 1))
     }
 
     func testGivenASetTextFormOnScene2Point3WhenAnotherWindowAddsAnActAboveThenItsPositionFieldsFollowTheScene() throws {

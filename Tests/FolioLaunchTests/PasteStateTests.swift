@@ -28,7 +28,7 @@ final class PasteStateTests: XCTestCase {
 
     func testGivenTheAddPromptWhenTextWithANewlineIsPastedAndEnterPressedThenOneItemWithASpace() {
         let (state, effects) = run([.character("a"), .paste(PastedText("Figs\ndates")), .enter], from: editorApp())
-        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["Figs dates"], selection: CommandSelection(cursor: 0))], "one add, no delete, no second prompt")
+        XCTAssertEqual(effects, [.runEditorCommand("add", arguments: ["Figs dates"], selection: ViewSelection.items(cursor: 0))], "one add, no delete, no second prompt")
         XCTAssertNil(editor(state)?.prompt)
     }
 

@@ -24,7 +24,7 @@ final class PluginCallStateTests: XCTestCase {
     /// The app after `s`: the spin command asked for and marked running.
     func spinning(elapsed: TimeInterval = 0) -> AppState {
         var (state, effects) = editorApp().handling(.character("s"), scene: scene)
-        XCTAssertEqual(effects, [.runEditorCommand("spin", arguments: [], base: "aaaaaaa1", selection: CommandSelection(cursor: 0))], "made on the version shown")
+        XCTAssertEqual(effects, [.runEditorCommand("spin", arguments: [], base: "aaaaaaa1", selection: ViewSelection.items(cursor: 0))], "made on the version shown")
         state.observeCall(PluginCall(label: "tally: spin", isCommand: true, elapsed: elapsed, job: 1))
         return state
     }
@@ -102,7 +102,7 @@ final class PluginCallStateTests: XCTestCase {
         let replay = finished.finishingCall(.succeeded(DocumentSnapshot(commitID: "b2", commitMessage: "counted 1", items: ItemLayout(count: 3, headerLines: 1))))
         XCTAssertEqual(replay, [.character("i"), .down, .character("i")])
         let (after, replayed) = type(replay, into: finished)
-        XCTAssertEqual(replayed, [.runEditorCommand("inc", arguments: [], base: "b2", selection: CommandSelection(cursor: 0))], "the first replayed command starts a call; the rest wait for it")
+        XCTAssertEqual(replayed, [.runEditorCommand("inc", arguments: [], base: "b2", selection: ViewSelection.items(cursor: 0))], "the first replayed command starts a call; the rest wait for it")
         XCTAssertEqual(after.typeAhead, [.down, .character("i")])
     }
 
@@ -135,7 +135,7 @@ final class PluginCallStateTests: XCTestCase {
         XCTAssertEqual(editor(state)?.commitMessage, "counted 1")
         XCTAssertEqual(editor(state)?.items?.count, 2)
         XCTAssertEqual(editor(state)?.cursor, 1)
-        XCTAssertEqual(state.handling(.character("i"), scene: scene).1, [.runEditorCommand("inc", arguments: [], base: "bbbbbbb2", selection: CommandSelection(cursor: 1))], "keys work again")
+        XCTAssertEqual(state.handling(.character("i"), scene: scene).1, [.runEditorCommand("inc", arguments: [], base: "bbbbbbb2", selection: ViewSelection.items(cursor: 1))], "keys work again")
     }
 
     func testGivenARunningCommandWhenItFailsThenTheOneLineIsShownAndTheHeadIsUnchanged() {
@@ -150,7 +150,7 @@ final class PluginCallStateTests: XCTestCase {
         var state = spinning(elapsed: 0.3)
         state.observeCall(nil)
         XCTAssertNil(state.call)
-        XCTAssertEqual(state.handling(.character("i"), scene: scene).1, [.runEditorCommand("inc", arguments: [], base: "aaaaaaa1", selection: CommandSelection(cursor: 0))])
+        XCTAssertEqual(state.handling(.character("i"), scene: scene).1, [.runEditorCommand("inc", arguments: [], base: "aaaaaaa1", selection: ViewSelection.items(cursor: 0))])
     }
 
     // MARK: The view cache
@@ -160,18 +160,18 @@ final class PluginCallStateTests: XCTestCase {
         let gate = DispatchSemaphore(value: 0)
         let entered = DispatchSemaphore(value: 0)
         let renders = Atomic<Int>(0)
-        func render(width: Int, height: Int, selection: EditorSelection?) -> [String] {
+        func render(_ request: RenderRequest) -> PluginView {
             entered.signal()
             gate.wait()
             renders.add(1, ordering: .relaxed)
-            return ["width \(width)"]
+            return ["width \(request.width)"]
         }
         func commands() -> [EditorCommand] { [] }
         func itemLayout() -> ItemLayout? { nil }
     }
 
     func request(_ width: Int) -> EditorViewCache.Request {
-        .init(width: width, height: 5, cursor: nil, selection: nil, scroll: 0, head: "h")
+        .init(render: RenderRequest(width: width, height: 5), head: "h")
     }
 
     func testGivenARenderThatBlocksWhenFramesAskForTheViewThenTheyNeverWaitAndRendersCollapseToTheLatest() {

@@ -115,9 +115,9 @@ final class CommandSelectionTests: XCTestCase {
         XCTAssertEqual(session.commands().first?.needsSelection, true, "the command asks for a selection and takes no argument")
         XCTAssertEqual(session.commands().first?.argumentNames, [])
         // Items 2…4 selected from the bottom: the cursor on item 2 (index 1), the anchor on item 4 (index 3).
-        try await session.perform(.runEditorCommand("mark", arguments: [], selection: CommandSelection(cursor: 1, anchor: 3)))
+        try await session.perform(.runEditorCommand("mark", arguments: [], selection: ViewSelection.items(cursor: 1, anchor: 3)))
         XCTAssertEqual(try lastMessage(), "marked cursor 2 anchor 4", "items from 1 in the ABI")
-        try await session.perform(.runEditorCommand("mark", arguments: [], selection: CommandSelection(cursor: 0)))
+        try await session.perform(.runEditorCommand("mark", arguments: [], selection: ViewSelection.items(cursor: 0)))
         XCTAssertEqual(try lastMessage(), "marked cursor 1 anchor 0", "no range: anchor 0")
         let text = String(decoding: try Data(contentsOf: document.appendingPathComponent(try DocumentStore(environment: env).open(at: document).metadata.primaryFile)), as: UTF8.self)
         XCTAssertTrue(text.hasSuffix("cursor 2 anchor 4\ncursor 1 anchor 0\n"), text)

@@ -83,7 +83,7 @@ final class EditorChoiceTests: XCTestCase {
         let host = EditorRegistry(searchPath: path)
         XCTAssertEqual(host.refusals, [])
         XCTAssertEqual(host.plugins.map(\.library), [library])
-        XCTAssertEqual(try host.backend("checklist").openDocument(Data()).view(width: 30, height: 2, selection: ViewSelection()),
+        XCTAssertEqual(try host.backend("checklist").openDocument(Data()).view(RenderRequest(width: 30, height: 2)),
                        ["Checklist  (0/0 done)", "  (no items: add TITLE)"])
     }
 }

@@ -15,12 +15,12 @@ final class EditorSessionRecoveryTests: XCTestCase {
         XCTAssertEqual(runFolio(["new", "count", "--type", "org.test.tally"], environment: env, cwd: temp.url).status, 0)
         XCTAssertEqual(runFolio(["edit", "count", "inc"], environment: env, cwd: temp.url).status, 0)
         let session = try DocumentSessionAdapter(url: temp.path("count"), environment: env)
-        XCTAssertEqual(session.render(width: 40, height: 5, cursor: 0, selection: nil, scroll: 0), ["tally \\e[31m1"])
+        XCTAssertEqual(session.render(RenderRequest(width: 40, height: 5, selection: .items(cursor: 0))).shown, ["tally \\e[31m1"])
         let pid = try XCTUnwrap(session.host.hostProcessIDs.first)
         kill(pid, SIGSEGV)
-        XCTAssertEqual(session.render(width: 40, height: 5, cursor: 1, selection: nil, scroll: 0),
+        XCTAssertEqual(session.render(RenderRequest(width: 40, height: 5, selection: .items(cursor: 1))).shown,
                        ["✗ editor 'tally' crashed (SIGSEGV) in 'render'; nothing was changed"])
-        XCTAssertEqual(session.render(width: 40, height: 5, cursor: 1, selection: nil, scroll: 0), ["tally \\e[31m1"])
+        XCTAssertEqual(session.render(RenderRequest(width: 40, height: 5, selection: .items(cursor: 1))).shown, ["tally \\e[31m1"])
         XCTAssertNotEqual(session.host.hostProcessIDs.first, pid, "a fresh host")
     }
 

@@ -70,7 +70,7 @@ final class HostedDocument: Sendable {
 
     /// The editor's view for a terminal of `width` × `height` cells.
     func render(width: Int, height: Int, selection: ViewSelection = ViewSelection()) throws -> [String] {
-        try handle.view(width: width, height: height, selection: selection)
+        try handle.view(RenderRequest(width: width, height: height, selection: selection))
     }
 
     func argumentValues(_ command: String, count: Int, selection: ViewSelection) throws -> [String?]? {

@@ -79,7 +79,7 @@ final class PluginHostExecutableTests: XCTestCase {
         XCTAssertNil(plugin.standbyPID, "no standby unless asked for")
         XCTAssertThrowsError(try document.apply("crash", arguments: [], selection: ViewSelection()))
         let fresh = try XCTUnwrap(plugin.standbyPID, "started when the crash was reported")
-        XCTAssertEqual(try document.view(width: 40, height: 5, selection: ViewSelection()).count, 1)
+        XCTAssertEqual(try document.view(RenderRequest(width: 40, height: 5)).count, 1)
         XCTAssertEqual(plugin.hostPID, fresh)
     }
 
@@ -93,7 +93,7 @@ final class PluginHostExecutableTests: XCTestCase {
         XCTAssertThrowsError(try document.apply("crash", arguments: [], selection: ViewSelection())) { error in
             XCTAssertEqual("\(error)", "editor 'tally' crashed (SIGSEGV) in 'crash'; nothing was changed")
         }
-        XCTAssertEqual(try document.view(width: 40, height: 5, selection: ViewSelection()).count, 1)
+        XCTAssertEqual(try document.view(RenderRequest(width: 40, height: 5)).count, 1)
         XCTAssertEqual(plugin.hostPID, standby)
         let next = try XCTUnwrap(plugin.standbyPID)
         XCTAssertNotEqual(next, standby)

@@ -326,7 +326,7 @@ final class PluginIsolationTests: XCTestCase {
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
         XCTAssertEqual(PluginQuarantine(folder: temp.path("state")).records().count, 0, "a cancel is not a strike")
         // The document came from bytes, so it reopens in a fresh host.
-        XCTAssertEqual(try document.view(width: 40, height: 5, selection: ViewSelection()), ["tally \\e[31m1"])
+        XCTAssertEqual(try document.view(RenderRequest(width: 40, height: 5)), ["tally \\e[31m1"])
         XCTAssertNotNil(plugin.hostPID)
     }
 
@@ -348,7 +348,7 @@ final class PluginIsolationTests: XCTestCase {
         let json = Data(#"{"title": "T", "items": [{"title": "Milk", "checked": false}]}"#.utf8)
         // When its one item is toggled and the result viewed with the cursor on it
         let (changed, description) = try isolated.backend("checklist").openDocument(json).apply("toggle", arguments: ["1"], selection: ViewSelection())
-        let view = try changed.view(width: 40, height: 10, selection: ViewSelection(cursor: 1))
+        let view = try changed.view(RenderRequest(width: 40, height: 10, selection: ViewSelection(cursor: 1)))
         // Then the bytes, the description and the view are the plugin's, unchanged by the trip through the host
         XCTAssertEqual(String(decoding: try changed.bytes(), as: UTF8.self), "{\n  \"title\": \"T\",\n  \"items\": [\n    {\"title\": \"Milk\", \"checked\": true}\n  ]\n}\n")
         XCTAssertEqual(description, "checked 'Milk'")

@@ -62,7 +62,7 @@ struct EditorCalls: Sendable {
 
     /// Asks the editor for a form's current values on the worker (after whatever runs: they describe the version the
     /// form acts on); the answer arrives as `.argumentValues`. The UI never waits for it.
-    func argumentValues(command: String, base: String?, selection: CommandSelection?, label: String) {
+    func argumentValues(command: String, base: String?, selection: ViewSelection?, label: String) {
         worker.submit(label: label, isCommand: false) { [document, mailbox] in
             mailbox.post(.argumentValues(command, base, selection, document.argumentValues(command: command, base: base, selection: selection)))
         }

@@ -36,12 +36,12 @@ public protocol DocumentSession: Sendable {
     func itemAfterCommand(at position: [Int]?, from old: String, to new: String) -> [Int]?
     /// The current values of `command`'s arguments for `selection` in version `base` (the head when nil), as the
     /// editor gives them for its form to start from; `.none` by default. Called off the UI thread.
-    func argumentValues(command: String, base: String?, selection: CommandSelection?) -> ArgumentValuesAnswer
+    func argumentValues(command: String, base: String?, selection: ViewSelection?) -> ArgumentValuesAnswer
 }
 
 extension DocumentSession {
     public var editorName: String? { nil }
-    public func argumentValues(command: String, base: String?, selection: CommandSelection?) -> ArgumentValuesAnswer { .none }
+    public func argumentValues(command: String, base: String?, selection: ViewSelection?) -> ArgumentValuesAnswer { .none }
     public var openingNotice: String? { nil }
     public func cancelPluginCall() {}
     public var sharing: (any DocumentSharing)? { nil }
@@ -457,7 +457,7 @@ final class Mailbox: Sendable {
         /// A template source added in Settings, checked.
         case sourceChecked(SourceCheck)
         /// The editor's current values for a form (command, base, selection).
-        case argumentValues(String, String?, CommandSelection?, ArgumentValuesAnswer)
+        case argumentValues(String, String?, ViewSelection?, ArgumentValuesAnswer)
         case failure(String)
     }
     private let messages = Mutex<[Message]>([])

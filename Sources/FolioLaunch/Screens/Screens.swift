@@ -244,9 +244,7 @@ public enum Screens {
         guard width > 0, height > 0 else { return grid }
         let bodyHeight = max(0, height - 3)
         let numbered = state.items != nil
-        let lines = numbered
-            ? view.render(width: max(0, width - 2), height: bodyHeight, cursor: state.cursor, selection: state.selection, scroll: state.scroll, pan: state.pan)
-            : view.render(width: max(0, width - 2), height: bodyHeight, selection: state.selection)
+        let lines = view.render(RenderRequest(width: max(0, width - 2), height: bodyHeight, selection: state.viewSelection)).shown
         grid.put(" " + state.title, x: 0, y: 0, style: CellStyle(bold: true))
         grid.put(state.path, x: max(0, width - DisplayWidth.width(of: state.path) - 1), y: 0, style: theme.subtitle, maxWidth: max(0, width / 2))
         drawConflictBanner(state, into: &grid)

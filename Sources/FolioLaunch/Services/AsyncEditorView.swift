@@ -3,34 +3,35 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// The plugin's view as the UI thread draws it: the lines of the latest finished render. A frame that needs another
+/// The plugin's view as the UI thread draws it: the view of the latest finished render. A frame that needs another
 /// render (the cursor moved, the head changed, the window was resized) asks the worker for it and draws the previous
 /// lines meanwhile; renders asked for while one runs collapse into one for the latest request.
 final class EditorViewCache: Sendable {
+    /// A render request for the version `head`.
     struct Request: Equatable, Sendable {
-        var width: Int, height: Int, cursor: Int?, selection: EditorSelection?, scroll: Int, head: String
-        var pan = ViewPan()
+        var render: RenderRequest
+        var head: String
     }
     private struct State: Sendable {
         var wanted: Request?
-        var shown: (request: Request, lines: [String])? { didSet { generation &+= 1 } }
+        var shown: (request: Request, view: PluginView)? { didSet { generation &+= 1 } }
         var jobQueued = false
         /// Counts the lines shown changing, so the run loop knows a finished render needs a frame.
         var generation: UInt64 = 0
     }
     private let state = Mutex(State())
 
-    /// The lines to draw for `request` now; queues a render on `worker` when they are not the ones for `request`.
-    func lines(for request: Request, view: any EditorViewProvider, worker: DocumentWorker, label: String) -> [String] {
-        let (lines, submit) = state.withLock { state -> ([String], Bool) in
+    /// The view to draw for `request` now; queues a render on `worker` when it is not the one for `request`.
+    func lines(for request: Request, view: any EditorViewProvider, worker: DocumentWorker, label: String) -> PluginView {
+        let (shown, submit) = state.withLock { state -> (PluginView, Bool) in
             state.wanted = request
-            if let shown = state.shown, shown.request == request { return (shown.lines, false) }
+            if let shown = state.shown, shown.request == request { return (shown.view, false) }
             let submit = !state.jobQueued
             state.jobQueued = true
-            return (state.shown?.lines ?? [], submit)
+            return (state.shown?.view ?? [], submit)
         }
         if submit { worker.submit(label: label, isCommand: false) { [self] in renderWanted(view) } }
-        return lines
+        return shown
     }
 
     /// Whether the lines drawn are the ones for the latest request (no render pending).
@@ -47,8 +48,8 @@ final class EditorViewCache: Sendable {
                 return wanted
             }
             guard let request = next else { return }
-            let lines = Self.render(request, view)
-            state.withLock { $0.shown = (request, lines) }
+            let rendered = view.render(request.render)
+            state.withLock { $0.shown = (request, rendered) }
         }
     }
 
@@ -58,14 +59,8 @@ final class EditorViewCache: Sendable {
     func prerender(head: String, view: any EditorViewProvider) {
         guard var request = state.withLock({ $0.wanted }), request.head != head else { return }
         request.head = head
-        let lines = Self.render(request, view)
-        state.withLock { $0.shown = (request, lines) }
-    }
-
-    private static func render(_ request: Request, _ view: any EditorViewProvider) -> [String] {
-        request.cursor.map {
-            view.render(width: request.width, height: request.height, cursor: $0, selection: request.selection, scroll: request.scroll, pan: request.pan)
-        } ?? view.render(width: request.width, height: request.height, selection: request.selection)
+        let rendered = view.render(request.render)
+        state.withLock { $0.shown = (request, rendered) }
     }
 }
 
@@ -80,15 +75,8 @@ struct CachedEditorView: EditorViewProvider {
     let items: ItemLayout?
     let label: String
 
-    func render(width: Int, height: Int, selection: EditorSelection?) -> [String] {
-        cache.lines(for: .init(width: width, height: height, cursor: nil, selection: selection, scroll: 0, head: head), view: view, worker: worker, label: label)
-    }
-    func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int) -> [String] {
-        render(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll, pan: ViewPan())
-    }
-    func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int, pan: ViewPan) -> [String] {
-        cache.lines(for: .init(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll, head: head, pan: pan),
-                    view: view, worker: worker, label: label)
+    func render(_ request: RenderRequest) -> PluginView {
+        cache.lines(for: .init(render: request, head: head), view: view, worker: worker, label: label)
     }
     func commands() -> [EditorCommand] { view.commands() }
     func itemLayout() -> ItemLayout? { items }

@@ -124,14 +124,10 @@ public struct EditorSelection: Equatable, Sendable, Codable {
 
 /// An editor plugin as the host frame sees it.
 public protocol EditorViewProvider: Sendable {
-    /// The document's content drawn as lines of at most `width` cells (at most `height` lines).
-    func render(width: Int, height: Int, selection: EditorSelection?) -> [String]
-    /// The view with the cursor on item `cursor` (0-based) and the first item row `scroll`; views that number their
-    /// items draw the cursor themselves. Defaults to `render(width:height:selection:)`.
-    func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int) -> [String]
-    /// The same, with the view panned by `pan` cells from where the editor puts it (plugin ABI 1.2); defaults to the
-    /// view without a pan.
-    func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int, pan: ViewPan) -> [String]
+    /// The document's content for `request`: at most `request.height` lines of at most `request.width` cells, with
+    /// the cursor, range, scroll and pan of `request.selection` (views that number their items draw the cursor
+    /// themselves), or the failure that stopped the editor.
+    func render(_ request: RenderRequest) -> PluginView
     /// The commands the plugin offers.
     func commands() -> [EditorCommand]
     /// The layout of the view's items: how many there are and how many lines come before the first one;
@@ -166,12 +162,6 @@ public struct ViewPan: Equatable, Sendable {
 }
 
 extension EditorViewProvider {
-    public func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int) -> [String] {
-        render(width: width, height: height, selection: selection)
-    }
-    public func render(width: Int, height: Int, cursor: Int, selection: EditorSelection?, scroll: Int, pan: ViewPan) -> [String] {
-        render(width: width, height: height, cursor: cursor, selection: selection, scroll: scroll)
-    }
     public func itemLayout() -> ItemLayout? { nil }
 }
 

@@ -50,7 +50,7 @@ public enum Confirmation: Equatable, Sendable {
 extension EditorPrompt {
     /// A prompt with `text` ready to edit, the cursor at its end.
     public init(command: EditorCommand, values: [String?], names: [String], text: String, asking: Int, base: String? = nil,
-                selection: CommandSelection? = nil) {
+                selection: ViewSelection? = nil) {
         self.init(command: command, values: values, names: names, input: TextField(text), asking: asking, base: base, selection: selection)
     }
 

@@ -16,7 +16,7 @@ public enum AppEffect: Equatable, Sendable {
     /// An editor command with its arguments (host commands are `folio.undo` and `folio.redo`), made on version `base`
     /// (the commit the window showed when the command was started; nil: the newest), with the window's cursor and
     /// selection then (`selection`; nil for host commands).
-    case runEditorCommand(String, arguments: [String] = [], base: String? = nil, selection: CommandSelection? = nil)
+    case runEditorCommand(String, arguments: [String] = [], base: String? = nil, selection: ViewSelection? = nil)
     case openHistory
     /// The next `limit` versions of the history after the cursor (nil: from the newest).
     case loadHistoryPage(after: String?, limit: Int = 50)
@@ -44,7 +44,7 @@ public enum AppEffect: Equatable, Sendable {
     case editArgumentText(String)
     /// Ask the editor for the current values of the open form's command (off the UI thread); the answer comes back to
     /// `AppState.receiveArgumentValues`.
-    case loadArgumentValues(command: String, base: String?, selection: CommandSelection?)
+    case loadArgumentValues(command: String, base: String?, selection: ViewSelection?)
     /// A request of the generic document view (read a file, edit one in the user's editor).
     case generic(GenericViewRequest)
     /// Pin or unpin a recent document (kept in the recent list's file).

@@ -28,7 +28,7 @@ extension AppState {
     /// The editor's current values for the open form of `command` (asked at `base` for `selection`): each field the
     /// user has not touched since the form opened takes its value (a field typed in keeps what was typed). An answer
     /// for another form, or one the form has moved on from, is dropped; an ignored one is one line in the message log.
-    public mutating func receiveArgumentValues(_ answer: ArgumentValuesAnswer, command: String, base: String?, selection: CommandSelection?) {
+    public mutating func receiveArgumentValues(_ answer: ArgumentValuesAnswer, command: String, base: String?, selection: ViewSelection?) {
         guard case var .editor(editor) = screen, var prompt = editor.prompt, prompt.command.id == command, prompt.base == base,
               prompt.selection == selection else { return }
         switch answer {

@@ -9,7 +9,7 @@ extension EditorPrompt {
     /// cursor, and leading position fields still as they were prefilled. A range or a typed number keeps the form
     /// on its old version (where its numbers mean what the user meant), as does a form opened on another version.
     func following(row old: Int, path oldPath: [Int], toRow new: Int, path newPath: [Int], commit: String) -> EditorPrompt {
-        guard base != nil, selection?.anchor == nil, oldPath.count == newPath.count else { return self }
+        guard base != nil, selection?.hasRange != true, oldPath.count == newPath.count else { return self }
         var prompt = self
         for index in names.indices where EditorCommand.isItemArgument(names[index]) {
             guard values.indices.contains(index), let value = values[index] else { continue }
@@ -26,7 +26,7 @@ extension EditorPrompt {
             prompt.inputs[index] = inputs[index].isSuggested ? .suggesting(text) : TextField(text)
             prompt.initial[index] = text
         }
-        prompt.selection = CommandSelection(cursor: new)
+        prompt.selection = .items(cursor: new)
         prompt.base = commit
         return prompt
     }

@@ -21,7 +21,7 @@ public struct EditorPrompt: Equatable, Sendable {
     /// The version the window showed when the command started: item numbers refer to it, and the command applies to it.
     public var base: String? = nil
     /// The window's cursor and selection when the command started: the command gets them.
-    public var selection: CommandSelection? = nil
+    public var selection: ViewSelection? = nil
     /// The fields' texts as the form opened (a form still equal to them has nothing to lose).
     public var initial: [String]
     /// What was typed on the focused choice field, to pick a choice by its first letters.
@@ -38,7 +38,7 @@ public struct EditorPrompt: Equatable, Sendable {
 
     /// A prompt asking the arguments that are nil in `values`, the focused one (`asking`) holding `input`.
     public init(command: EditorCommand, values: [String?], names: [String], input: TextField = TextField(), asking: Int,
-                base: String? = nil, selection: CommandSelection? = nil) {
+                base: String? = nil, selection: ViewSelection? = nil) {
         self.command = command; self.values = values; self.names = names; self.asking = asking; self.base = base; self.selection = selection
         inputs = Array(repeating: TextField(), count: names.count)
         problems = Array(repeating: nil, count: names.count)

@@ -1,13 +1,6 @@
-import FolioLaunch
 import FolioPlugins
 
 extension ViewSelection {
-    /// The editor host's cursor and range (items from 0) in the plugin ABI's terms (items from 1, 0 for none).
-    init(_ selection: CommandSelection?) {
-        func item(_ index: Int?) -> Int { index.flatMap { $0 >= 0 && $0 < Int.max ? $0 + 1 : nil } ?? 0 }
-        self.init(cursor: item(selection?.cursor), anchor: item(selection?.anchor))
-    }
-
     /// `folio edit --selection`: `N` (the cursor on item N) or `A-B` (a range from A to the cursor on B), items from
     /// 1 as the editor shows them.
     static func parse(option text: String) throws -> ViewSelection {
