@@ -2,15 +2,7 @@ extension Command {
     /// The forms the positional words and option names of `arguments` fit, best fit first (literal verbs and required
     /// options matched); none when a verb is unknown or a required option is missing (the command itself then says so).
     func fittingForms(positionals: [String], names: Set<String>) -> [CommandForm] {
-        let fits = forms.enumerated().compactMap { index, form in
-            form.fit(positionals: positionals, names: names, verbMayBeMissing: verbMayBeMissing).map { (index, $0, form) }
-        }
-        return fits.sorted { ($0.1, -$0.0) > ($1.1, -$1.0) }.map(\.2)
-    }
-
-    /// Whether every form has a literal verb at positional `index` (a missing verb then leaves the command to say so).
-    func verbMayBeMissing(_ index: Int) -> Bool {
-        forms.allSatisfy { index < $0.positionals.count && $0.positionals[index].isLiteral }
+        forms.fitting(positionals: positionals, names: names).map { forms[$0] }
     }
 
     /// One line refusing an option or flag the form being called does not take (`plugins list --timeout 5`), nil
@@ -23,12 +15,15 @@ extension Command {
         return "\(refused) does not apply to 'folio \(best.text)'"
     }
 
-    /// The forms `--help` shows: those whose verb was given (`plugins list --help`), else every form.
+    /// The forms `--help` shows: those whose verb or selecting option was given (`plugins list --help`,
+    /// `conflicts PATH --keep local --help`), else every form.
     func helpForms(_ arguments: Arguments) -> [CommandForm] {
+        let given = Set(arguments.names)
         let named = forms.filter { form in
-            form.positionals.enumerated().contains { $1.isLiteral && $0 < arguments.positionals.count }
-                && form.fit(positionals: arguments.positionals, names: Set(form.options.filter(\.isRequired).map(\.name)),
-                            verbMayBeMissing: { _ in true }) != nil
+            let required = Set(form.options.filter(\.isRequired).map(\.name))
+            let selected = form.positionals.enumerated().contains { $1.isLiteral && $0 < arguments.positionals.count }
+                || !required.isDisjoint(with: given)
+            return selected && form.fit(positionals: arguments.positionals, names: given.union(required), verbMayBeMissing: { _ in true }) != nil
         }
         return named.isEmpty ? forms : named
     }
@@ -38,5 +33,26 @@ extension Command {
         let options = optionLines(forms)
         return "usage: folio \(forms.map(\.text).joined(separator: " | "))\n\(summary)\n"
             + (options.isEmpty ? "" : "options:\n" + options.joined(separator: "\n") + "\n")
+    }
+}
+
+extension [CommandForm] {
+    /// The indices of the forms the positional words and option names fit, best fit first (most literal verbs and
+    /// required options matched; the first declared among equals).
+    func fitting(positionals: [String], names: Set<String>) -> [Int] {
+        let fits = indices.compactMap { index in
+            self[index].fit(positionals: positionals, names: names, verbMayBeMissing: verbMayBeMissing, isVerb: isVerb).map { (index, $0) }
+        }
+        return fits.sorted { ($0.1, -$0.0) > ($1.1, -$1.0) }.map(\.0)
+    }
+
+    /// Whether every form has a literal verb at positional `index` (a missing verb then leaves the command to say so).
+    func verbMayBeMissing(_ index: Int) -> Bool {
+        allSatisfy { index < $0.positionals.count && $0.positionals[index].isLiteral }
+    }
+
+    /// Whether some form has `word` as its literal verb at positional `index` (`show`, `settle` after conflicts' PATH).
+    func isVerb(_ index: Int, _ word: String) -> Bool {
+        contains { index < $0.positionals.count && $0.positionals[index].isLiteral && $0.positionals[index].accepts(word) }
     }
 }

@@ -101,9 +101,16 @@ extension CommandForm {
     /// How well this form fits the positional words and option names given: nil when a literal verb, a required
     /// option or flag does not fit; otherwise the number of literals and required options that matched.
     /// `verbMayBeMissing`: a literal at an index past the words given still fits (every form of the command has one).
-    func fit(positionals given: [String], names: Set<String>, verbMayBeMissing: (Int) -> Bool) -> Int? {
+    /// `isVerb`: whether another form has the word given at an index as its verb there; a placeholder does not take
+    /// it (`conflicts PATH settle …` is not the REF of `conflicts PATH --keep local|remote REF`).
+    func fit(positionals given: [String], names: Set<String>, verbMayBeMissing: (Int) -> Bool,
+             isVerb: (Int, String) -> Bool = { _, _ in false }) -> Int? {
         var score = 0
-        for (index, positional) in positionals.enumerated() where positional.isLiteral {
+        for (index, positional) in positionals.enumerated() {
+            guard positional.isLiteral else {
+                if index < given.count, isVerb(index, given[index]) { return nil }
+                continue
+            }
             if index < given.count {
                 guard positional.accepts(given[index]) else { return nil }
                 score += 1
@@ -116,5 +123,14 @@ extension CommandForm {
             score += 1
         }
         return score
+    }
+
+    /// Whether a word at positional `index` is one this form takes (a repeated last placeholder takes every later one).
+    func takes(_ index: Int) -> Bool { index < positionals.count || positionals.last?.isRepeated == true }
+
+    /// Whether every literal verb the form requires is among the first `count` positional words (an optional one,
+    /// `remote PATH [list]`, may be left out).
+    func hasItsVerbs(in count: Int) -> Bool {
+        positionals.enumerated().allSatisfy { index, positional in !positional.isLiteral || positional.isOptional || index < count }
     }
 }

@@ -220,19 +220,14 @@ public struct Command: Sendable {
         self.run = run
     }
 
-    /// A command of verbs (`plugins list`, `plugins pack DIR`): each verb's synopsis declares it and its handler runs
-    /// it; a missing or unknown verb is a usage error listing the verbs. `hidden` verbs (internal) run
-    /// but are in no usage, completion or man page.
+    /// A command of verbs (`plugins list`, `plugins pack DIR`, `conflicts PATH show REF`): each verb's synopsis declares
+    /// it and its handler runs it; the form the words fit chooses the verb (`VerbTable`), and a missing or unknown verb
+    /// is a usage error listing the verbs. `hidden` verbs (an old alias) run but are in no usage, completion or man page.
     init(_ name: String, summary: String, usesGit: Bool = true, verbs: [Verb], hidden: [String: Verb.Run] = [:]) {
-        let forms = verbs.map { CommandForm(command: name, synopsis: $0.synopsis) }
-        let handlers = Dictionary(zip(forms.compactMap { $0.positionals.first?.name }, verbs.map(\.run)), uniquingKeysWith: { first, _ in first })
-            .merging(hidden) { declared, _ in declared }
-        let list = forms.compactMap { $0.positionals.first?.name }
-        let named = list.dropLast().joined(separator: ", ") + (list.count > 1 ? " or " : "") + (list.last ?? "")
-        self.init(name, usage: forms.map(\.text).joined(separator: " | "), summary: summary, usesGit: usesGit) { args, io in
-            let verb = try args.positional(0, named)
-            guard let run = handlers[verb] else { throw UsageError("unknown \(name) command '\(verb)' (\(named))") }
-            return try run(args, io)
+        let table = VerbTable(command: name, forms: verbs.map { CommandForm(command: name, synopsis: $0.synopsis) },
+                              runs: verbs.map(\.run), hidden: hidden)
+        self.init(name, usage: verbs.map(\.synopsis).joined(separator: " | "), summary: summary, usesGit: usesGit) { args, io in
+            try table.verb(for: args)(args, io)
         }
     }
 

@@ -58,11 +58,14 @@ struct Completer {
         }
         let done = positionals(typed, command)
         let everyName = command.options.union(command.flags)
-        let lenient = command.forms.filter { $0.fit(positionals: done, names: everyName, verbMayBeMissing: { _ in true }) != nil }
+        let lenient = command.forms.filter {
+            $0.fit(positionals: done, names: everyName, verbMayBeMissing: { _ in true }, isVerb: command.forms.isVerb) != nil
+        }
         // A selecting option typed (`sync --watch`): only the forms it selects.
         let typedNames = Set(typed.filter { $0.hasPrefix("-") }.map { String($0.prefix { $0 != "=" }) })
         let selected = lenient.filter { form in
-            form.options.contains(where: \.isRequired) && form.fit(positionals: done, names: typedNames, verbMayBeMissing: { _ in true }) != nil
+            form.options.contains(where: \.isRequired)
+                && form.fit(positionals: done, names: typedNames, verbMayBeMissing: { _ in true }, isVerb: command.forms.isVerb) != nil
         }
         let fitting = selected.isEmpty ? lenient : selected
         if current.hasPrefix("-") {

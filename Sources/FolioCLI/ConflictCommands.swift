@@ -9,39 +9,50 @@ import FolioTerminal
 /// `folio conflicts`: the remote versions kept by pulls that could not merge, their conflicting items, and settling
 /// them item by item (or whole files with `--keep`).
 let conflictCommands: [Command] = [
-    Command("conflicts", usage: "conflicts PATH [--json] | conflicts PATH show REF [--json] | conflicts PATH settle REF [--mine KEYS]... [--theirs KEYS]... [--both KEYS]... [--all mine|theirs] [--json] | conflicts PATH --keep local|remote REF",
-            summary: "List remote versions kept by conflicting pulls with their conflicting items, show one, or settle it item by item (--keep: whole files)") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        if let keep = args.value("--keep") {
-            guard let side = ConflictSide(rawValue: keep) else { throw UsageError("--keep takes local or remote, got '\(keep)'") }
-            let ref = try args.positional(1, "REF")
-            try args.expectAtMost(2)
-            let commit = try document.resolveConflict(ref, keep: side)
-            return try reportChange(commit, document: document, args, io, nothing: "Already merged; dropped \(ref.shownAsText)")
-        }
-        switch args.optionalPositional(1) {
-        case nil:
+    Command("conflicts", summary: "List remote versions kept by conflicting pulls with their conflicting items, show one, or settle it item by item (--keep: whole files)", verbs: [
+        Verb("conflicts PATH [--json]") { args, io in
+            let document = try openDocument(try args.positional(0, "PATH"), io)
             try args.expectAtMost(1)
             return try listConflicts(document, args, io)
-        case "show":
-            let ref = try args.positional(2, "REF")
-            try args.expectAtMost(3)
-            let details = try document.conflictDetails(ref, editors: itemEditors(io))
-            if args.flag("--json") { try io.json(ShownConflict(details)); return 0 }
-            showConflict(details, document: document, io)
-            return 0
-        case "settle":
-            let ref = try args.positional(2, "REF")
-            try args.expectAtMost(3)
-            let editors = itemEditors(io)
-            let choices = try settleChoices(args, details: document.conflictDetails(ref, editors: editors))
-            let commit = try document.settleConflict(ref, choices: choices, editors: editors)
-            return try reportChange(commit, document: document, args, io, nothing: "Already merged; dropped \(ref.shownAsText)")
-        case let action?:
-            throw UsageError("unknown conflicts action '\(action)' (show, settle, or --keep local|remote REF)")
-        }
-    },
+        },
+        Verb("conflicts PATH show REF [--json]", showConflict),
+        Verb("conflicts PATH settle REF [--mine KEYS]... [--theirs KEYS]... [--both KEYS]... [--all mine|theirs] [--json]", settleConflict),
+        Verb("conflicts PATH --keep local|remote REF", keepConflictSide),
+    ]),
 ]
+
+/// `folio conflicts PATH show REF`: the conflict's items and files, each side's change, and how to settle it.
+private func showConflict(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let document = try openDocument(try args.positional(0, "PATH"), io)
+    let ref = try args.positional(2, "REF")
+    try args.expectAtMost(3)
+    let details = try document.conflictDetails(ref, editors: itemEditors(io))
+    if args.flag("--json") { try io.json(ShownConflict(details)); return 0 }
+    showConflict(details, document: document, io)
+    return 0
+}
+
+/// `folio conflicts PATH settle REF --mine …`: merges the kept version with a side chosen for each conflicting item.
+private func settleConflict(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let document = try openDocument(try args.positional(0, "PATH"), io)
+    let ref = try args.positional(2, "REF")
+    try args.expectAtMost(3)
+    let editors = itemEditors(io)
+    let choices = try settleChoices(args, details: document.conflictDetails(ref, editors: editors))
+    let commit = try document.settleConflict(ref, choices: choices, editors: editors)
+    return try reportChange(commit, document: document, args, io, nothing: "Already merged; dropped \(ref.shownAsText)")
+}
+
+/// `folio conflicts PATH --keep local|remote REF`: settles the whole conflict by keeping one side's files.
+private func keepConflictSide(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let document = try openDocument(try args.positional(0, "PATH"), io)
+    let keep = args.value("--keep") ?? ""
+    guard let side = ConflictSide(rawValue: keep) else { throw UsageError("--keep takes local or remote, got '\(keep)'") }
+    let ref = try args.positional(1, "REF")
+    try args.expectAtMost(2)
+    let commit = try document.resolveConflict(ref, keep: side)
+    return try reportChange(commit, document: document, args, io, nothing: "Already merged; dropped \(ref.shownAsText)")
+}
 
 /// What `folio conflicts PATH show REF --json` prints.
 struct ShownConflict: Encodable {

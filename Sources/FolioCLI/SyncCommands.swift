@@ -154,31 +154,11 @@ func reportPull(_ outcome: PullOutcome, document: Document, remote: String?, _ a
 }
 
 let syncCommands: [Command] = [
-    Command("remote", usage: "remote PATH add NAME URL | remote PATH list [--json] | remote PATH remove NAME",
-            summary: "Add, list or remove the servers a document syncs with") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        let action = args.optionalPositional(1) ?? "list"
-        switch action {
-        case "add":
-            let name = try args.positional(2, "NAME")
-            let location = remoteLocation(try args.positional(3, "URL"), io)
-            try args.expectAtMost(4)
-            try document.addRemote(name, url: location)
-            if args.flag("--json") { try io.json(["name": name, "url": location]) } else { io.line("Added remote \(name.shownAsText) \(location.shownAsText)") }
-        case "list":
-            try args.expectAtMost(2)
-            let remotes = try document.remotes()
-            if args.flag("--json") { try io.json(remotes) } else { for remote in remotes { io.line("\(remote.name.shownAsText)\t\(remote.url.shownAsText)") } }
-        case "remove", "rm":
-            let name = try args.positional(2, "NAME")
-            try args.expectAtMost(3)
-            try document.removeRemote(name)
-            if !args.flag("--json") { io.line("Removed remote \(name.shownAsText)") } else { try io.json(["removed": name]) }
-        default:
-            throw UsageError("unknown remote action '\(action)' (add, list, remove)")
-        }
-        return 0
-    },
+    Command("remote", summary: "Add, list or remove the servers a document syncs with", verbs: [
+        Verb("remote PATH add NAME URL [--json]", addRemote),
+        Verb("remote PATH [list] [--json]", listRemotes),
+        Verb("remote PATH remove NAME [--json]", removeRemote),
+    ], hidden: ["rm": removeRemote]),
     Command("push", usage: "push PATH [REMOTE] [--timeout SECONDS]", summary: "Send the document's versions to a remote") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         try args.expectAtMost(2)
@@ -378,4 +358,34 @@ func answerMode(_ args: Arguments, _ io: CommandIO) -> AnswerMode {
         guard let answer = try reader.readLine() else { throw FolioError.inputEnded(question: variable.name) }
         return answer.trimming(.whitespaces)
     }
+}
+
+/// `folio remote PATH add NAME URL`.
+private func addRemote(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let document = try openDocument(try args.positional(0, "PATH"), io)
+    let name = try args.positional(2, "NAME")
+    let location = remoteLocation(try args.positional(3, "URL"), io)
+    try args.expectAtMost(4)
+    try document.addRemote(name, url: location)
+    if args.flag("--json") { try io.json(["name": name, "url": location]) } else { io.line("Added remote \(name.shownAsText) \(location.shownAsText)") }
+    return 0
+}
+
+/// `folio remote PATH [list]`.
+private func listRemotes(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let document = try openDocument(try args.positional(0, "PATH"), io)
+    try args.expectAtMost(2)
+    let remotes = try document.remotes()
+    if args.flag("--json") { try io.json(remotes) } else { for remote in remotes { io.line("\(remote.name.shownAsText)\t\(remote.url.shownAsText)") } }
+    return 0
+}
+
+/// `folio remote PATH remove NAME` (or `rm`, its old alias).
+private func removeRemote(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    let document = try openDocument(try args.positional(0, "PATH"), io)
+    let name = try args.positional(2, "NAME")
+    try args.expectAtMost(3)
+    try document.removeRemote(name)
+    if !args.flag("--json") { io.line("Removed remote \(name.shownAsText)") } else { try io.json(["removed": name]) }
+    return 0
 }
