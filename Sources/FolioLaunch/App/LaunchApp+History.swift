@@ -24,7 +24,7 @@ extension LaunchApp {
 extension HistoryState {
     /// `effects` with only the last diff request kept: keys arriving together (a held arrow key) ask for one diff,
     /// the one the selection ended on; the earlier ones would be dropped as stale anyway.
-    public static func latestDiffOnly(_ effects: [AppEffect]) -> [AppEffect] {
+    package static func latestDiffOnly(_ effects: [AppEffect]) -> [AppEffect] {
         func isDiff(_ effect: AppEffect) -> Bool {
             switch effect {
             case .loadDiff, .compare: return true
@@ -39,7 +39,7 @@ extension HistoryState {
 extension AppState {
     /// Tells the history browser the terminal's size (it decides the split, full-screen and page sizes) and today's
     /// date (the "Today" heading).
-    public mutating func sizeHistory(width: Int, height: Int) {
+    package mutating func sizeHistory(width: Int, height: Int) {
         guard case .history(var history, let editor) = screen else { return }
         let today = HistoryDay.day(of: Date(), in: history.timeline.timeZone)
         guard history.viewWidth != width || history.viewHeight != height || history.timeline.today != today else { return }
@@ -51,7 +51,7 @@ extension AppState {
     }
 
     /// Shows a tag just made on its commit in the history list (also when the tag form is still the screen).
-    public mutating func historyTagged(_ commitID: String, name: String) {
+    package mutating func historyTagged(_ commitID: String, name: String) {
         updateHistory { history in
             history.tagged(commitID, name: name)
             history.timeline.status = "✓ Tagged \(commitID.prefix(7)) “\(name)”"
@@ -60,7 +60,7 @@ extension AppState {
 
     /// Applies `change` to the history browser: the screen, or the one a form (the tag form) returns to, so an
     /// answer that arrives while the form is open is not lost.
-    public mutating func updateHistory(_ change: (inout HistoryState) -> Void) {
+    package mutating func updateHistory(_ change: (inout HistoryState) -> Void) {
         switch screen {
         case .history(var history, let editor):
             change(&history)

@@ -32,7 +32,7 @@ extension LaunchApp {
 
 extension HistoryState {
     /// `effects` with only the last preview request kept (keys arriving together ask for one preview).
-    public static func latestPreviewOnly(_ effects: [AppEffect]) -> [AppEffect] {
+    package static func latestPreviewOnly(_ effects: [AppEffect]) -> [AppEffect] {
         func isPreview(_ effect: AppEffect) -> Bool { if case .loadPreview = effect { return true } else { return false } }
         guard let last = effects.lastIndex(where: isPreview) else { return effects }
         return effects.enumerated().filter { !isPreview($0.element) || $0.offset == last }.map(\.element)
@@ -41,7 +41,7 @@ extension HistoryState {
 
 extension AppState {
     /// Asks for the preview again when the terminal's size changed its width (the editor draws at the pane's width).
-    public mutating func followHistoryPreview() -> AppEffect? {
+    package mutating func followHistoryPreview() -> AppEffect? {
         var effect: AppEffect?
         guard case .history = screen else { return nil }
         updateHistory { effect = $0.followPreview() }

@@ -8,7 +8,7 @@ import Synchronization
 extension DocumentSession {
     /// `perform` on the calling thread (the worker's): sessions that can run a command synchronously override it;
     /// this default waits for the async one.
-    public func performNow(_ effect: AppEffect) throws {
+    package func performNow(_ effect: AppEffect) throws {
         try waitFor { try await self.perform(effect) }
     }
 }

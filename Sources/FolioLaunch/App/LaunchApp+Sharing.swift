@@ -122,7 +122,7 @@ extension LaunchApp {
 
 extension RecentList {
     /// `list` with each document's badge from the sharing state saved for it (empty when not shared).
-    public static func withBadges(_ list: [RecentDocument], from provider: any RecentDocumentsProvider) -> [RecentDocument] {
+    package static func withBadges(_ list: [RecentDocument], from provider: any RecentDocumentsProvider) -> [RecentDocument] {
         list.map { document in
             var document = document
             document.badge = document.missing ? "" : provider.sharingState(path: document.path).badge

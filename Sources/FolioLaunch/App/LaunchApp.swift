@@ -5,7 +5,7 @@ import FolioTerminal
 import Synchronization
 
 /// An open document as the editor host and history browser need it.
-public protocol DocumentSession: Sendable {
+package protocol DocumentSession: Sendable {
     var path: String { get }
     var title: String { get }
     var contentType: ContentType { get }
@@ -40,47 +40,47 @@ public protocol DocumentSession: Sendable {
 }
 
 extension DocumentSession {
-    public var editorName: String? { nil }
-    public func argumentValues(command: String, base: String?, selection: ViewSelection?) -> ArgumentValuesAnswer { .none }
-    public var openingNotice: String? { nil }
-    public func cancelPluginCall() {}
-    public var sharing: (any DocumentSharing)? { nil }
-    public func followItem(at position: [Int], from old: String, to new: String) -> [Int]? { nil }
-    public func itemAfterCommand(at position: [Int]?, from old: String, to new: String) -> [Int]? {
+    package var editorName: String? { nil }
+    package func argumentValues(command: String, base: String?, selection: ViewSelection?) -> ArgumentValuesAnswer { .none }
+    package var openingNotice: String? { nil }
+    package func cancelPluginCall() {}
+    package var sharing: (any DocumentSharing)? { nil }
+    package func followItem(at position: [Int], from old: String, to new: String) -> [Int]? { nil }
+    package func itemAfterCommand(at position: [Int]?, from old: String, to new: String) -> [Int]? {
         position.flatMap { followItem(at: $0, from: old, to: new) }
     }
 }
 
 /// What the launcher needs from the rest of Folio.
-public struct LaunchServices: Sendable {
-    public var recent: any RecentDocumentsProvider
-    public var templates: any TemplateCatalog
+package struct LaunchServices: Sendable {
+    package var recent: any RecentDocumentsProvider
+    package var templates: any TemplateCatalog
     /// The document to show in the editor host (restored scene or just opened), if any.
-    public var document: (any DocumentSession)?
-    public var settings: Settings
-    public var settingsPath: String
+    package var document: (any DocumentSession)?
+    package var settings: Settings
+    package var settingsPath: String
     /// A one-line message to show when the launcher opens (a command's output, an error).
-    public var message: String?
+    package var message: String?
     /// Saves edited settings (the integration layer writes `settings.json`); throws with a one-line reason.
-    public var saveSettings: @Sendable (Settings) throws -> Void
+    package var saveSettings: @Sendable (Settings) throws -> Void
     /// Runs a command button's `folio` command (off the event loop, on a thread of its own) and returns its one-line
     /// summary; it reports progress to and polls the cancel of the `BackgroundCommand` it is given. Nil: the launcher
     /// returns the command as its outcome instead, for the caller to run.
-    public var runCommand: (@Sendable (BackgroundCommand) -> String)?
+    package var runCommand: (@Sendable (BackgroundCommand) -> String)?
     /// A form to show again on start, with `message` (why its action failed) on its field and every value kept.
-    public var form: FormState?
+    package var form: FormState?
     /// The open document's files for the generic view (used when no editor opens it).
-    public var generic: (any GenericDocumentAccess)?
+    package var generic: (any GenericDocumentAccess)?
     /// The ids of the installed editors, for checking an editor association in settings (empty: not checked).
-    public var editorIDs: [String] = []
+    package var editorIDs: [String] = []
     /// The folders the Open… form completes paths in and lists documents from.
-    public var folders: any FolderBrowsing = LocalFolders()
+    package var folders: any FolderBrowsing = LocalFolders()
     /// The messages of the screens shown before in this run (the log carries on across them).
-    public var messageLog = MessageLog()
+    package var messageLog = MessageLog()
     /// The documents open in this run (tabs: title and path) and which one `document` is (nil: none is shown).
-    public var tabs: [(title: String, path: String)] = []
-    public var currentTab: Int?
-    public init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
+    package var tabs: [(title: String, path: String)] = []
+    package var currentTab: Int?
+    package init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
                 settings: Settings = Settings(), settingsPath: String = "", message: String? = nil,
                 saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
         self.recent = recent; self.templates = templates; self.document = document; self.settings = settings; self.settingsPath = settingsPath
@@ -89,21 +89,21 @@ public struct LaunchServices: Sendable {
 }
 
 /// Why the launcher returned: the effect the caller performs (create, instantiate, open, run a command) or quit.
-public struct LaunchOutcome: Equatable, Sendable {
-    public var effect: AppEffect
+package struct LaunchOutcome: Equatable, Sendable {
+    package var effect: AppEffect
     /// The form that asked for the effect, if any: the runtime shows it again (values kept) when the effect fails.
-    public var form: FormState? = nil
+    package var form: FormState? = nil
     /// The message log as it was when the launcher returned, for the next screen to carry on.
-    public var messageLog = MessageLog()
+    package var messageLog = MessageLog()
 }
 
 /// The interactive launcher.
-public enum LaunchApp {
+package enum LaunchApp {
     /// Runs the launcher full-screen until the user picks something that leaves it (returned as the outcome) or quits.
     /// The scene's window state is saved under `sceneID`. With `terminal` (the program's one session) the terminal
     /// stays as it is when this returns, and keys read but not acted on go back to it for the next screen; without,
     /// a session of its own is opened and the terminal restored on every exit path.
-    public static func run(scene: LaunchScene, services: LaunchServices, sceneID: String, store: SceneStore,
+    package static func run(scene: LaunchScene, services: LaunchServices, sceneID: String, store: SceneStore,
                            environment: [String: String] = ProcessInfo.processInfo.environment,
                            terminal: TerminalSession? = nil) async throws -> LaunchOutcome {
         let capability = ColorCapability.detect(environment: environment)

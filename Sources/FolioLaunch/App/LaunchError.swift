@@ -2,13 +2,13 @@ import FoundationEssentials
 import Glibc
 
 /// A launcher request Folio refuses, with the value and why, on one line.
-public enum LaunchError: Error, CustomStringConvertible, LocalizedError, Equatable {
+package enum LaunchError: Error, CustomStringConvertible, LocalizedError, Equatable {
     /// A scene name is not 1 to 64 letters, digits, `-`, `_` or `.` not starting with `.`: the name.
     case invalidSceneName(String)
     /// A frame to render is not 1 to 1000 cells wide and high.
     case invalidFrameSize(width: Int, height: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .invalidSceneName(name):
             return "scene name '\(name)': use 1 to 64 letters, digits, '-', '_' or '.', not starting with '.'"
@@ -17,5 +17,5 @@ public enum LaunchError: Error, CustomStringConvertible, LocalizedError, Equatab
         }
     }
 
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

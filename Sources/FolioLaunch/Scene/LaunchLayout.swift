@@ -2,25 +2,25 @@ import FolioCore
 import FolioTerminal
 
 /// What the launch screen shows besides the scene itself.
-public struct LaunchContext: Equatable, Sendable {
+package struct LaunchContext: Equatable, Sendable {
     /// Recent documents (pinned first), already merged and limited.
-    public var recent: [RecentDocument]
+    package var recent: [RecentDocument]
     /// Template sources and how far they have got.
-    public var templates: [TemplateSourceStatus]
+    package var templates: [TemplateSourceStatus]
     /// The focused row: actions first, then the recent documents shown.
-    public var selection: Int
+    package var selection: Int
     /// The recent-list filter being typed after `/`, nil when not filtering.
-    public var filter: String? { filterField?.text }
+    package var filter: String? { filterField?.text }
     /// The filter being typed (text and cursor), nil when not filtering.
-    public var filterField: TextField?
+    package var filterField: TextField?
     /// Animation frame for spinners.
-    public var tick: Int
+    package var tick: Int
     /// The first recent document shown (of those left after the filter) when they do not all fit; the layout moves it
     /// just enough to show the selected one.
-    public var recentScroll: Int
+    package var recentScroll: Int
     /// The home folder: paths under it are shown as `~/…`.
-    public var home: String?
-    public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = [], selection: Int = 0, filter: String? = nil, tick: Int = 0,
+    package var home: String?
+    package init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = [], selection: Int = 0, filter: String? = nil, tick: Int = 0,
                 filterField: TextField? = nil, recentScroll: Int = 0, home: String? = nil) {
         self.recent = recent; self.templates = templates; self.selection = selection; self.filterField = filterField ?? filter.map { TextField($0) }
         self.tick = tick; self.recentScroll = recentScroll; self.home = home
@@ -28,7 +28,7 @@ public struct LaunchContext: Equatable, Sendable {
 
     /// The recent documents left after the filter (title or path, `~/…` too; every recent document, not only the rows
     /// shown).
-    public var filteredRecent: [RecentDocument] {
+    package var filteredRecent: [RecentDocument] {
         guard let filter, !filter.isEmpty else { return recent }
         let needle = filter.lowercased()
         return recent.filter {
@@ -39,20 +39,20 @@ public struct LaunchContext: Equatable, Sendable {
 }
 
 /// The launch screen laid out for one terminal size: the cells and where things went.
-public struct LaunchLayout: Sendable {
-    public var grid: CellGrid
-    public var titleFrame: Rect
+package struct LaunchLayout: Sendable {
+    package var grid: CellGrid
+    package var titleFrame: Rect
     /// The frames of content that decorations must not cover.
-    public var contentFrames: [Rect]
+    package var contentFrames: [Rect]
     /// The frames of banners drawn (banners dropped for lack of room are absent).
-    public var bannerFrames: [Rect]
+    package var bannerFrames: [Rect]
     /// The number of recent documents that fit.
-    public var visibleRecent: Int
+    package var visibleRecent: Int
     /// The first recent document shown (an index into the filtered list), so the selected one is on screen.
-    public var recentFirst: Int
+    package var recentFirst: Int
 
     /// Lays out `scene` on a `width`×`height` screen: a pure function, recomputed on every resize.
-    public init(scene: LaunchScene, width: Int, height: Int, context: LaunchContext) {
+    package init(scene: LaunchScene, width: Int, height: Int, context: LaunchContext) {
         let theme = Theme.standard
         var grid = CellGrid(width: width, height: height)
         let recent = context.filteredRecent
@@ -237,7 +237,7 @@ public struct LaunchLayout: Sendable {
     }
 
     /// The cells the recent-list filter has (it shows at the right of the "Recent" heading).
-    public static func filterFieldWidth(columns: Int) -> Int { max(1, min(20, columns - 24)) }
+    package static func filterFieldWidth(columns: Int) -> Int { max(1, min(20, columns - 24)) }
 
     struct Options {
         var spacing = true, footer = true, subtitle = true, boxed = true, status = true, recentSection = true
@@ -280,7 +280,7 @@ public struct LaunchLayout: Sendable {
 
     /// What the loading sources are doing, for the launcher's bottom line (the status line is as narrow as the menu):
     /// "silent: fetching git://host/t.git · team: 12/40 objects, 3 KiB · esc stops"; nil when none is loading.
-    public static func templateProgressLine(_ sources: [TemplateSourceStatus]) -> String? {
+    package static func templateProgressLine(_ sources: [TemplateSourceStatus]) -> String? {
         let loading = sources.filter { $0.state == .loading }
         guard !loading.isEmpty else { return nil }
         return loading.map { "\($0.name): \($0.progress ?? "loading…")" }.joined(separator: " · ") + " · esc stops"

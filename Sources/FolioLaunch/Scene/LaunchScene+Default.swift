@@ -7,7 +7,7 @@ extension LaunchScene {
     /// The bundled default `launch.json`. It is embedded as a string rather than shipped as a resource so the
     /// `folio` binary stays a single relocatable file; `defaultScene` builds the same scene in Swift and a test
     /// keeps the two equal.
-    public static let defaultJSON = #"""
+    package static let defaultJSON = #"""
     {
       "title": "Folio",
       "subtitle": "Documents from templates, kept as history",
@@ -34,7 +34,7 @@ extension LaunchScene {
     """#
 
     /// The default scene declared in Swift; equal to the parsed `defaultJSON`.
-    public static var defaultScene: LaunchScene {
+    package static var defaultScene: LaunchScene {
         LaunchScene("Folio") {
             NewDocumentButton("New Document", contentType: "public.plain-text", key: "n")
             NewDocumentButton("Choose a Template…", forTemplateGroup: nil, key: "t")
@@ -58,13 +58,13 @@ extension LaunchScene {
     }
 
     /// The bundled default scene parsed from `defaultJSON` (falls back to `defaultScene`, which a test keeps equal).
-    public static var bundled: LaunchScene {
+    package static var bundled: LaunchScene {
         (try? parse(json: Data(defaultJSON.utf8), file: "<bundled launch.json>", baseDirectory: nil)) ?? defaultScene
     }
 
     /// Finds the launch configuration: `--config FILE`, else `./.folio/launch.json`, else
     /// `$XDG_CONFIG_HOME/folio/launch.json`, else the bundled default. Errors name the file, key, line and column.
-    public static func resolve(configPath: String?, workingDirectory: URL, environment: [String: String]) throws -> LaunchScene {
+    package static func resolve(configPath: String?, workingDirectory: URL, environment: [String: String]) throws -> LaunchScene {
         if let configPath {
             let url = configPath.hasPrefix("/") ? URL(fileURLWithPath: configPath) : workingDirectory.appendingPathComponent(configPath)
             return try load(from: url)

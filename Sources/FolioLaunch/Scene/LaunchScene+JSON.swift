@@ -5,18 +5,18 @@ import FolioCore
 import FolioTerminal
 
 /// A problem in a launch.json: the file, the key path, the line and column, and what is wrong — printed as one line.
-public struct LaunchConfigError: Error, CustomStringConvertible, Equatable {
-    public let file: String
-    public let key: String
-    public let line: Int
-    public let column: Int
-    public let message: String
-    public var description: String { "\(file):\(line):\(column): \(key.isEmpty ? "" : "\(key): ")\(message)" }
+package struct LaunchConfigError: Error, CustomStringConvertible, Equatable {
+    package let file: String
+    package let key: String
+    package let line: Int
+    package let column: Int
+    package let message: String
+    package var description: String { "\(file):\(line):\(column): \(key.isEmpty ? "" : "\(key): ")\(message)" }
 }
 
 extension LaunchScene {
     /// Parses a launch.json. Banner `file`s are read relative to `baseDirectory`; `file` names the source in errors.
-    public static func parse(json data: Data, file: String, baseDirectory: URL?) throws -> LaunchScene {
+    package static func parse(json data: Data, file: String, baseDirectory: URL?) throws -> LaunchScene {
         let root: JSONNode
         do { root = try JSONNode.parse(data) } catch let error as JSONPositionError {
             throw LaunchConfigError(file: file, key: "", line: error.line, column: error.column, message: error.message)
@@ -26,7 +26,7 @@ extension LaunchScene {
     }
 
     /// Loads a launch.json from disk.
-    public static func load(from url: URL) throws -> LaunchScene {
+    package static func load(from url: URL) throws -> LaunchScene {
         guard let data = try ConfigFile.read(url) else {
             throw FolioError.unreadableFile(path: url.path, reason: "no such file")
         }

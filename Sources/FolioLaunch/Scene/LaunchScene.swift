@@ -3,18 +3,18 @@ import FolioTerminal
 
 /// The launch screen: a title block with actions, a recent-documents list, and decorations around the title.
 /// Built from `launch.json` or in Swift with the result builder; both give equal values.
-public struct LaunchScene: Equatable, Sendable {
-    public var title: String
-    public var subtitle: String?
-    public var actions: [LaunchAction]
-    public var banners: [Banner]
-    public var background: LaunchBackground
-    public var recent: RecentOptions
-    public var footer: String?
+package struct LaunchScene: Equatable, Sendable {
+    package var title: String
+    package var subtitle: String?
+    package var actions: [LaunchAction]
+    package var banners: [Banner]
+    package var background: LaunchBackground
+    package var recent: RecentOptions
+    package var footer: String?
     /// Where new documents are created, relative to the working folder.
-    public var documentsFolder: String
+    package var documentsFolder: String
 
-    public init(title: String, subtitle: String? = nil, actions: [LaunchAction], banners: [Banner] = [],
+    package init(title: String, subtitle: String? = nil, actions: [LaunchAction], banners: [Banner] = [],
                 background: LaunchBackground = .none, recent: RecentOptions = RecentOptions(), footer: String? = nil,
                 documentsFolder: String = ".") {
         self.title = title; self.subtitle = subtitle; self.actions = actions; self.banners = banners
@@ -23,9 +23,9 @@ public struct LaunchScene: Equatable, Sendable {
 }
 
 /// One button of the launch screen.
-public struct LaunchAction: Equatable, Sendable {
+package struct LaunchAction: Equatable, Sendable {
     /// What the button does.
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// Creates a blank document of a content type.
         case newDocument(contentType: ContentType)
         /// Opens the template picker, optionally limited to a group and/or a content type.
@@ -38,48 +38,48 @@ public struct LaunchAction: Equatable, Sendable {
         case command([String])
     }
 
-    public var kind: Kind
-    public var label: String
+    package var kind: Kind
+    package var label: String
     /// The shortcut key, when there is one.
-    public var key: Character?
+    package var key: Character?
 
-    public init(_ kind: Kind, label: String, key: Character? = nil) { self.kind = kind; self.label = label; self.key = key }
+    package init(_ kind: Kind, label: String, key: Character? = nil) { self.kind = kind; self.label = label; self.key = key }
 }
 
 /// Multi-line text art drawn around the title; dropped when it does not fit or would cover content.
-public struct Banner: Equatable, Sendable {
-    public var lines: [String]
-    public var color: TerminalColor
-    public var anchor: BannerAnchor
+package struct Banner: Equatable, Sendable {
+    package var lines: [String]
+    package var color: TerminalColor
+    package var anchor: BannerAnchor
 
-    public init(lines: [String], color: TerminalColor = .default, anchor: BannerAnchor = BannerAnchor()) {
+    package init(lines: [String], color: TerminalColor = .default, anchor: BannerAnchor = BannerAnchor()) {
         self.lines = lines; self.color = color; self.anchor = anchor
     }
 }
 
 /// A horizontal reference line for placing a banner's top-left corner.
-public enum AnchorX: String, CaseIterable, Sendable {
+package enum AnchorX: String, CaseIterable, Sendable {
     case titleMinX = "title.minX", titleMaxX = "title.maxX", titleMidX = "title.midX"
     case screenMinX = "screen.minX", screenMaxX = "screen.maxX", screenMidX = "screen.midX"
 }
 
 /// A vertical reference line for placing a banner's top-left corner.
-public enum AnchorY: String, CaseIterable, Sendable {
+package enum AnchorY: String, CaseIterable, Sendable {
     case titleMinY = "title.minY", titleMaxY = "title.maxY", titleMidY = "title.midY"
     case screenMinY = "screen.minY", screenMaxY = "screen.maxY", screenMidY = "screen.midY"
 }
 
 /// Where a banner's top-left corner goes: a reference on each axis plus an offset in cells.
-public struct BannerAnchor: Equatable, Sendable {
-    public var x: AnchorX
-    public var y: AnchorY
-    public var dx: Int
-    public var dy: Int
-    public init(x: AnchorX = .titleMinX, y: AnchorY = .titleMinY, dx: Int = 0, dy: Int = 0) { self.x = x; self.y = y; self.dx = dx; self.dy = dy }
+package struct BannerAnchor: Equatable, Sendable {
+    package var x: AnchorX
+    package var y: AnchorY
+    package var dx: Int
+    package var dy: Int
+    package init(x: AnchorX = .titleMinX, y: AnchorY = .titleMinY, dx: Int = 0, dy: Int = 0) { self.x = x; self.y = y; self.dx = dx; self.dy = dy }
 }
 
 /// What is drawn under everything.
-public enum LaunchBackground: Equatable, Sendable {
+package enum LaunchBackground: Equatable, Sendable {
     case none
     case color(TerminalColor)
     /// A vertical gradient from the top row to the bottom row.
@@ -89,23 +89,23 @@ public enum LaunchBackground: Equatable, Sendable {
 }
 
 /// How the recent-documents list is shown.
-public struct RecentOptions: Equatable, Sendable {
+package struct RecentOptions: Equatable, Sendable {
     /// How many rows the list shows at most at once (it scrolls through all recent documents; fewer rows when the
     /// screen is short); 0 hides the list.
-    public var count: Int
+    package var count: Int
     /// Paths always listed first.
-    public var pinned: [String]
+    package var pinned: [String]
     /// The count that shows as many rows as fit (the most `launch.json` allows).
-    public static let asManyAsFit = 100
-    public init(count: Int = asManyAsFit, pinned: [String] = []) { self.count = count; self.pinned = pinned }
+    package static let asManyAsFit = 100
+    package init(count: Int = asManyAsFit, pinned: [String] = []) { self.count = count; self.pinned = pinned }
 }
 
 extension LaunchScene {
     /// Navigation keys an action shortcut may not use.
-    public static let reservedKeys: [Character: String] = ["j": "move down", "k": "move up", "q": "quit", "/": "filter", " ": "space"]
+    package static let reservedKeys: [Character: String] = ["j": "move down", "k": "move up", "q": "quit", "/": "filter", " ": "space"]
 
     /// Shortcut problems: (index of the action, message), empty when the shortcuts are fine.
-    public func shortcutProblems() -> [(index: Int, message: String)] {
+    package func shortcutProblems() -> [(index: Int, message: String)] {
         var problems: [(Int, String)] = []
         var seen: [String: String] = [:]
         for (index, action) in actions.enumerated() {

@@ -8,7 +8,7 @@ extension Screens {
     /// The generic document view: the file tree with sizes (and the selected file beside it when wide), or the file
     /// full-screen when it has focus on a narrow terminal; the status line says why no editor opened the document.
     /// `message` is the launcher's one-line message (a failed undo), shown when the view has none of its own.
-    public static func generic(_ state: GenericViewState, message: String? = nil, width: Int, height: Int) -> CellGrid {
+    package static func generic(_ state: GenericViewState, message: String? = nil, width: Int, height: Int) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         guard width > 0, height > 0 else { return grid }
         let title = GenericText.sanitize(state.title)

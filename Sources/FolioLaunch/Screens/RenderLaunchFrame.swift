@@ -5,7 +5,7 @@ import FolioTerminal
 
 /// Renders one launch frame for `folio launch --render`: plain text, or ANSI for `capability` when `ansi` is set.
 /// The scene comes from `--config`, `./.folio/launch.json`, `$XDG_CONFIG_HOME/folio/launch.json` or the bundled default.
-public func renderLaunchFrame(width: Int = 80, height: Int = 24, ansi: Bool = false, configPath: String? = nil,
+package func renderLaunchFrame(width: Int = 80, height: Int = 24, ansi: Bool = false, configPath: String? = nil,
                               workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
                               environment: [String: String] = ProcessInfo.processInfo.environment,
                               recent: [RecentDocument] = []) throws -> String {
@@ -18,7 +18,7 @@ public func renderLaunchFrame(width: Int = 80, height: Int = 24, ansi: Bool = fa
 }
 
 /// Renders one launch frame of `scene`; ANSI output is downgraded to `capability` (truecolor when unsure).
-public func renderLaunchFrame(scene: LaunchScene, width: Int, height: Int, ansi: Bool, capability: ColorCapability = .truecolor,
+package func renderLaunchFrame(scene: LaunchScene, width: Int, height: Int, ansi: Bool, capability: ColorCapability = .truecolor,
                               recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = []) -> String {
     let merged = RecentList.merge(pinned: scene.recent.pinned, recent: recent, count: RecentList.loadLimit)
     let layout = LaunchLayout(scene: scene, width: width, height: height, context: LaunchContext(recent: merged, templates: templates))
@@ -26,9 +26,9 @@ public func renderLaunchFrame(scene: LaunchScene, width: Int, height: Int, ansi:
 }
 
 /// Merging pinned paths with the recent list.
-public enum RecentList {
+package enum RecentList {
     /// Pinned documents first (in the configured order), then the recent ones not pinned, `count` at most in all.
-    public static func merge(pinned: [String], recent: [RecentDocument], count: Int) -> [RecentDocument] {
+    package static func merge(pinned: [String], recent: [RecentDocument], count: Int) -> [RecentDocument] {
         var result = pinned.map { path in
             var document = recent.first(where: { $0.path == path }) ?? RecentDocument(path: path)
             document.pinned = true
@@ -40,7 +40,7 @@ public enum RecentList {
 
     /// `list` with `path` pinned (moved after the other pinned documents) or unpinned (moved after them, before the
     /// rest: the list is pinned first, then newest first).
-    public static func settingPin(_ pinned: Bool, path: String, in list: [RecentDocument]) -> [RecentDocument] {
+    package static func settingPin(_ pinned: Bool, path: String, in list: [RecentDocument]) -> [RecentDocument] {
         guard var document = list.first(where: { $0.path == path }) else { return list }
         document.pinned = pinned
         var rest = list.filter { $0.path != path }

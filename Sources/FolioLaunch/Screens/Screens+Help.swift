@@ -6,7 +6,7 @@ extension Screens {
 
     /// The help overlay: a box over the screen listing `lines`, from `scroll`, with a note when more are above or
     /// below.
-    public static func help(_ lines: [HelpLine], scroll: Int, into grid: inout CellGrid) {
+    package static func help(_ lines: [HelpLine], scroll: Int, into grid: inout CellGrid) {
         let keysWidth = min(14, (lines.filter { !$0.heading }.map { DisplayWidth.width(of: $0.keys) }.max() ?? 0))
         let natural = (lines.map { DisplayWidth.width(of: $0.text) + ($0.heading ? 0 : keysWidth + 3) }.max() ?? 0) + 4
         let boxWidth = min(grid.width - 2, max(36, natural))
@@ -36,7 +36,7 @@ extension Screens {
     }
 
     /// What goes over any screen: the help overlay and a question waiting for its answer.
-    public static func decorate(_ grid: inout CellGrid, state: AppState, scene: LaunchScene) {
+    package static func decorate(_ grid: inout CellGrid, state: AppState, scene: LaunchScene) {
         decorateTabs(&grid, state: state)
         if state.helpOpen { help(state.helpLines(scene: scene), scroll: state.helpScroll, into: &grid) }
         if state.messageLogOpen { messageLog(state.messageLog, scroll: state.messageLogScroll, into: &grid) }

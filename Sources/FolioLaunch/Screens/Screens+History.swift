@@ -3,7 +3,7 @@ import FolioTerminal
 extension Screens {
     /// The history browser: commits newest first (more load as the selection nears the end), and the selected
     /// commit's diff beside them; on a narrow terminal the list alone, or the diff full-screen once opened.
-    public static func history(_ state: HistoryState, title: String, width: Int, height: Int, tick: Int = 0) -> CellGrid {
+    package static func history(_ state: HistoryState, title: String, width: Int, height: Int, tick: Int = 0) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         guard width > 0, height > 0 else { return grid }
         if state.preview.shown { return historyWithPreview(state, title: title, width: width, height: height, tick: tick) }

@@ -23,7 +23,7 @@ extension Screens {
 
     /// The message log overlay: a box over the screen with every kept message in full (wrapped), from `scroll`
     /// (clamped: `Int.max` shows the newest), with the position when they do not all fit.
-    public static func messageLog(_ log: MessageLog, scroll: Int, into grid: inout CellGrid) {
+    package static func messageLog(_ log: MessageLog, scroll: Int, into grid: inout CellGrid) {
         let lines = messageLogLines(log, width: grid.width)
         let boxWidth = messageLogBoxWidth(width: grid.width)
         let rows = min(messageLogRows(height: grid.height), lines.count)

@@ -104,7 +104,7 @@ extension Screens {
     /// The settings screen: the editable fields (with their problems) when `editing`, then colors, template sources
     /// (a source that failed to load says why and how to remove it) and editor associations; scrolled to keep the
     /// focused field shown.
-    public static func settings(_ settings: Settings, path: String, width: Int, height: Int, editing: SettingsState? = nil,
+    package static func settings(_ settings: Settings, path: String, width: Int, height: Int, editing: SettingsState? = nil,
                                 sources: [TemplateSourceStatus] = []) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         guard width > 0, height > 0 else { return grid }

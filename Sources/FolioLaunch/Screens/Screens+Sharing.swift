@@ -36,7 +36,7 @@ extension Screens {
 
     /// The running sharing action's line (spinner, progress, "esc cancels") over the status line of the editor and of
     /// the sharing screens.
-    public static func decorateSharing(_ grid: inout CellGrid, state: AppState) {
+    package static func decorateSharing(_ grid: inout CellGrid, state: AppState) {
         guard let activity = state.sharingActivity, grid.height >= 2, grid.width > 0 else { return }
         switch state.screen {
         case .editor, .sharing: break
@@ -53,7 +53,7 @@ extension Screens {
 
     /// The remote settings screen: the remotes (the selected one marked), the interval and continuous sync, the form
     /// when open, the question or the last result.
-    public static func remoteSettings(_ state: RemoteSettingsState, title: String, width: Int, height: Int) -> CellGrid {
+    package static func remoteSettings(_ state: RemoteSettingsState, title: String, width: Int, height: Int) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         guard width > 0, height > 0 else { return grid }
         chrome(&grid, title: "Remote settings — " + title, right: state.continuous ? "continuous sync on" : "continuous sync off",
@@ -157,7 +157,7 @@ extension Screens {
 
     /// The conflict screen: the kept version's summary, each conflicting item with its choice, and the preview of the
     /// document as the choices make it.
-    public static func conflicts(_ state: ConflictScreenState, title: String, width: Int, height: Int) -> CellGrid {
+    package static func conflicts(_ state: ConflictScreenState, title: String, width: Int, height: Int) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         guard width > 0, height > 0 else { return grid }
         let more = state.conflicts.count > 1 ? "1 of \(state.conflicts.count) kept versions" : ""

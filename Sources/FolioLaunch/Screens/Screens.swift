@@ -4,7 +4,7 @@ import FolioCore
 import FolioTerminal
 
 /// Pure render functions for the screens beyond the launcher; each draws a whole frame.
-public enum Screens {
+package enum Screens {
     static let theme = Theme.standard
 
     /// A header bar on the first row and a key-hint line on the last.
@@ -24,7 +24,7 @@ public enum Screens {
 
     /// The template picker: a spinner per loading source, an error line per failed one, templates grouped and
     /// filtered, and a preview of the selected template (summary, variables, files).
-    public static func picker(_ state: PickerState, sources: [TemplateSourceStatus], width: Int, height: Int, tick: Int = 0) -> CellGrid {
+    package static func picker(_ state: PickerState, sources: [TemplateSourceStatus], width: Int, height: Int, tick: Int = 0) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         let scope = [state.group.map { "group \($0)" }, state.contentType.map { "type \($0.identifier)" }].compactMap { $0 }.joined(separator: ", ")
         chrome(&grid, title: "Choose a Template", right: scope,
@@ -137,24 +137,24 @@ public enum Screens {
     /// Where the form's parts go on a `width`×`height` screen: the label column (as wide as the longest label when
     /// there is room, else 40% of the width), the value boxes, and which fields are shown — all of them with a blank
     /// line between when they fit, else without, else scrolled so the focused field (and its message) is shown.
-    public struct FormLayout: Equatable, Sendable {
-        public var labelWidth: Int
-        public var valueX: Int
-        public var valueWidth: Int
+    package struct FormLayout: Equatable, Sendable {
+        package var labelWidth: Int
+        package var valueX: Int
+        package var valueWidth: Int
         /// The first row of fields.
-        public var top: Int
+        package var top: Int
         /// The first field shown.
-        public var scroll: Int
+        package var scroll: Int
         /// The fields shown with the row each starts on.
-        public var rows: [(field: Int, y: Int)]
-        public var spaced: Bool
-        public static func == (a: FormLayout, b: FormLayout) -> Bool {
+        package var rows: [(field: Int, y: Int)]
+        package var spaced: Bool
+        package static func == (a: FormLayout, b: FormLayout) -> Bool {
             a.labelWidth == b.labelWidth && a.valueX == b.valueX && a.valueWidth == b.valueWidth && a.top == b.top && a.scroll == b.scroll
                 && a.rows.map(\.field) == b.rows.map(\.field) && a.rows.map(\.y) == b.rows.map(\.y) && a.spaced == b.spaced
         }
     }
 
-    public static func formLayout(_ state: FormState, width: Int, height: Int) -> FormLayout {
+    package static func formLayout(_ state: FormState, width: Int, height: Int) -> FormLayout {
         // Labels take what the values leave: the widest value (or row of choices) plus room to type, at most half.
         let natural = (state.fields.map { DisplayWidth.width(of: $0.label) + ($0.required ? 1 : 0) }.max() ?? 0) + 1
         let values = state.fields.map { field in
@@ -200,7 +200,7 @@ public enum Screens {
 
     /// The variable form: fields with values, choices and messages, and the destination; scrolled to the focused
     /// field when they do not all fit (the title bar says which fields are shown).
-    public static func form(_ state: FormState, width: Int, height: Int, currentFolder: String? = nil, home: String? = nil) -> CellGrid {
+    package static func form(_ state: FormState, width: Int, height: Int, currentFolder: String? = nil, home: String? = nil) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         let layout = formLayout(state, width: width, height: height)
         let shown = layout.rows.map(\.field)
@@ -239,7 +239,7 @@ public enum Screens {
     /// The editor host frame: the plugin's view, a status line (title, type, latest commit) and a command bar;
     /// commands needing a selection are dim without one; Ctrl-P shows the palette of all commands. A shared document's
     /// sync state (as of `now`) leads the status line's right side, and a conflict puts its banner over the title row.
-    public static func editor(_ state: EditorState, view: any EditorViewProvider, width: Int, height: Int, now: Date = Date()) -> CellGrid {
+    package static func editor(_ state: EditorState, view: any EditorViewProvider, width: Int, height: Int, now: Date = Date()) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         guard width > 0, height > 0 else { return grid }
         let bodyHeight = max(0, height - 3)
@@ -383,9 +383,9 @@ public enum Screens {
 }
 
 /// Reading the numbered lines of a plugin view ("> 12 [x] Milk", "   3  text").
-public enum ViewLines {
+package enum ViewLines {
     /// The item number a view line shows, nil for other lines (headers, blank lines).
-    public static func itemNumber(_ line: String) -> Int? {
+    package static func itemNumber(_ line: String) -> Int? {
         var scalars = Substring(line).unicodeScalars.drop { $0 == ">" || $0 == " " || $0 == "›" }
         var digits = ""
         while let first = scalars.first, ("0"..."9").contains(first) { digits.unicodeScalars.append(first); scalars = scalars.dropFirst() }
@@ -394,7 +394,7 @@ public enum ViewLines {
     }
 
     /// The item layout of a whole view: numbered lines 1…n in order after a header; nil when there are none.
-    public static func layout(_ lines: [String]) -> ItemLayout? {
+    package static func layout(_ lines: [String]) -> ItemLayout? {
         var header: Int?
         var count = 0
         for (index, line) in lines.enumerated() {

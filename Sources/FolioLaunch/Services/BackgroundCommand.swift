@@ -6,9 +6,9 @@ import Synchronization
 /// A `folio` command the launcher runs off its event loop (Update Templates, a scene's command button): the launcher
 /// stays full screen and in raw mode, shows the command's progress on its status line, and Esc cancels it (its
 /// network transfers poll `isCancelled`). The runner reports progress lines and the summary line when it ends.
-public final class BackgroundCommand: Sendable {
+package final class BackgroundCommand: Sendable {
     /// The command's words (`["templates", "update"]`).
-    public let arguments: [String]
+    package let arguments: [String]
     private struct State {
         var progress: String?
         var cancelled = false
@@ -16,14 +16,14 @@ public final class BackgroundCommand: Sendable {
     }
     private let state = Mutex(State())
 
-    public init(arguments: [String]) { self.arguments = arguments }
+    package init(arguments: [String]) { self.arguments = arguments }
 
     /// The command's latest progress, one line ("team: 12/40 objects, 3 KiB").
-    public func report(_ line: String) { state.withLock { $0.progress = line } }
+    package func report(_ line: String) { state.withLock { $0.progress = line } }
     /// Asks the command to stop (Esc).
-    public func cancel() { state.withLock { $0.cancelled = true } }
+    package func cancel() { state.withLock { $0.cancelled = true } }
     /// Whether Esc was pressed; polled by the command's transfers.
-    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+    package var isCancelled: Bool { state.withLock { $0.cancelled } }
     /// Sets the summary line once the command has ended.
     func finish(_ summary: String) { state.withLock { $0.result = summary } }
     /// The summary line, once the command has ended.

@@ -3,14 +3,14 @@ import FoundationEssentials
 import Glibc
 
 /// A remote of the open document, as the remote settings screen lists it.
-public struct SharingRemote: Equatable, Sendable {
-    public var name: String
-    public var url: String
-    public init(name: String, url: String) { self.name = name; self.url = url }
+package struct SharingRemote: Equatable, Sendable {
+    package var name: String
+    package var url: String
+    package init(name: String, url: String) { self.name = name; self.url = url }
 }
 
 /// Something the user asks of the open document's sharing (a key, a palette command or the remote settings screen).
-public enum SharingAction: Equatable, Sendable {
+package enum SharingAction: Equatable, Sendable {
     /// Pull then push now, whatever the interval.
     case syncNow
     case push
@@ -27,20 +27,20 @@ public enum SharingAction: Equatable, Sendable {
 }
 
 /// A kept remote version that could not be merged, with the items in conflict.
-public struct SharingConflict: Equatable, Sendable {
+package struct SharingConflict: Equatable, Sendable {
     /// The kept version's ref (`refs/folio/conflicts/…`).
-    public var ref: String
+    package var ref: String
     /// Its summary line (already safe text).
-    public var summary: String
+    package var summary: String
     /// The conflicting items; empty when the editor cannot list items (the whole file is chosen instead).
-    public var items: [ItemConflict]
-    public init(ref: String, summary: String, items: [ItemConflict]) { self.ref = ref; self.summary = summary; self.items = items }
+    package var items: [ItemConflict]
+    package init(ref: String, summary: String, items: [ItemConflict]) { self.ref = ref; self.summary = summary; self.items = items }
 }
 
 /// What the editor host needs to show and drive the open document's sharing. FolioCLI adapts the sync loop
 /// (FolioSync) to it; tests use in-memory fakes. Every method but `state()` and `remotes()` may block on the
 /// network or a plugin: the editor host calls them off the UI thread.
-public protocol DocumentSharing: Sendable {
+package protocol DocumentSharing: Sendable {
     /// The state as of now (cheap, from memory: the status line calls it every frame).
     func state() -> SharingState
     /// The document's remotes.
@@ -65,6 +65,6 @@ public protocol DocumentSharing: Sendable {
 }
 
 extension DocumentSharing {
-    public func syncInterval() -> Int? { nil }
-    public func cancelRound() {}
+    package func syncInterval() -> Int? { nil }
+    package func cancelRound() {}
 }

@@ -5,7 +5,7 @@ import FolioTerminal
 
 /// What the generic document view needs from a document: its files, their content, and an edit in the user's
 /// editor recorded as one commit. The integration layer adapts `Document` to it; tests use fakes.
-public protocol GenericDocumentAccess: Sendable {
+package protocol GenericDocumentAccess: Sendable {
     /// Why the document opens in the generic view; nil when an editor opens it.
     var reason: GenericViewReason? { get }
     /// The newest commit: id and first line (empty strings when there is none).

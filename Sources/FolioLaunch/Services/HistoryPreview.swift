@@ -3,7 +3,7 @@ import Glibc
 import FolioTerminal
 
 /// Draws versions of a document as its editor does, for the history browser's rendered preview.
-public protocol HistoryPreviewProvider: Sendable {
+package protocol HistoryPreviewProvider: Sendable {
     /// Version `old` and version `new` (nil: the current one) as the document's editor draws them, each at most
     /// `width` cells wide and whole (every row, to be scrolled here), compared row by row. `isStale` says when the
     /// answer is no longer wanted: the work stops between editor calls.
@@ -12,32 +12,32 @@ public protocol HistoryPreviewProvider: Sendable {
 
 /// The history browser's rendered preview: `v` shows the selected version as its editor draws it beside the
 /// current one (or the two versions `c … c` chose), instead of the diff.
-public struct HistoryPreview: Equatable, Sendable {
+package struct HistoryPreview: Equatable, Sendable {
     /// Which version a terminal too narrow for both shows.
-    public enum Side: Equatable, Sendable { case old, new }
+    package enum Side: Equatable, Sendable { case old, new }
     /// What is drawn: two versions (`new` nil: the current one) at a render width.
-    public struct Subject: Equatable, Hashable, Sendable {
-        public var old: String
-        public var new: String?
-        public var width: Int
-        public init(old: String, new: String?, width: Int) { self.old = old; self.new = new; self.width = width }
+    package struct Subject: Equatable, Hashable, Sendable {
+        package var old: String
+        package var new: String?
+        package var width: Int
+        package init(old: String, new: String?, width: Int) { self.old = old; self.new = new; self.width = width }
     }
 
     /// Whether the pane shows the versions rendered rather than the diff.
-    public var shown = false
-    public var side: Side = .old
+    package var shown = false
+    package var side: Side = .old
     /// The comparison shown, which belongs to `subject`.
-    public var comparison: VersionComparison?
-    public var subject: Subject?
+    package var comparison: VersionComparison?
+    package var subject: Subject?
     /// The subject asked for last; an answer for anything else is stale and dropped.
-    public var wanted: Subject?
-    public var error: String?
+    package var wanted: Subject?
+    package var error: String?
     /// The first content row shown (both versions scroll together).
-    public var scroll = 0
-    public init() {}
+    package var scroll = 0
+    package init() {}
 
     /// Whether what is shown is what was asked for last (else the pane says "loading…").
-    public var isCurrent: Bool { wanted != nil && subject == wanted && comparison != nil }
+    package var isCurrent: Bool { wanted != nil && subject == wanted && comparison != nil }
 }
 
 extension HistoryLayout {
@@ -72,7 +72,7 @@ extension HistoryState {
 
     /// Asks for the preview the state calls for, unless it is shown already or asked for; the effect to run, if any.
     /// What is on screen for another subject is replaced by "loading…" meanwhile, never shown under this header.
-    public mutating func followPreview() -> AppEffect? {
+    package mutating func followPreview() -> AppEffect? {
         guard preview.shown, let subject = previewSubject, preview.wanted != subject else { return nil }
         if preview.wanted.map({ $0.old != subject.old || $0.new != subject.new }) ?? true { preview.scroll = 0 }
         preview.wanted = subject
@@ -95,7 +95,7 @@ extension HistoryState {
 
     /// Takes a comparison that arrived for `subject`; one for anything but the subject wanted last is dropped.
     @discardableResult
-    public mutating func receivePreview(_ comparison: VersionComparison, for subject: HistoryPreview.Subject) -> Bool {
+    package mutating func receivePreview(_ comparison: VersionComparison, for subject: HistoryPreview.Subject) -> Bool {
         guard subject == preview.wanted else { return false }
         preview.comparison = comparison
         preview.subject = subject
@@ -106,7 +106,7 @@ extension HistoryState {
 
     /// Takes a failure to draw `subject` (dropped when stale).
     @discardableResult
-    public mutating func receivePreviewFailure(_ text: String, for subject: HistoryPreview.Subject) -> Bool {
+    package mutating func receivePreviewFailure(_ text: String, for subject: HistoryPreview.Subject) -> Bool {
         guard subject == preview.wanted else { return false }
         preview.error = text
         return true

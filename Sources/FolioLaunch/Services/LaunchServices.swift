@@ -8,15 +8,15 @@ import FolioCore
 // FolioTemplates and FolioPlugins to these protocols; tests use in-memory fakes.
 
 /// A template as the picker shows it.
-public struct TemplateSummary: Equatable, Sendable {
-    public var id: String
-    public var name: String
-    public var group: String
-    public var contentType: ContentType
-    public var summary: String
-    public var variables: [TemplateVariable]
-    public var files: [String]
-    public init(id: String, name: String, group: String = "", contentType: ContentType, summary: String = "",
+package struct TemplateSummary: Equatable, Sendable {
+    package var id: String
+    package var name: String
+    package var group: String
+    package var contentType: ContentType
+    package var summary: String
+    package var variables: [TemplateVariable]
+    package var files: [String]
+    package init(id: String, name: String, group: String = "", contentType: ContentType, summary: String = "",
                 variables: [TemplateVariable] = [], files: [String] = []) {
         self.id = id; self.name = name; self.group = group; self.contentType = contentType
         self.summary = summary; self.variables = variables; self.files = files
@@ -24,18 +24,18 @@ public struct TemplateSummary: Equatable, Sendable {
 }
 
 /// A variable a template asks for.
-public struct TemplateVariable: Equatable, Sendable {
-    public var name: String
-    public var prompt: String
-    public var defaultValue: String
+package struct TemplateVariable: Equatable, Sendable {
+    package var name: String
+    package var prompt: String
+    package var defaultValue: String
     /// The allowed values, empty for free text.
-    public var choices: [String]
-    public var required: Bool
+    package var choices: [String]
+    package var required: Bool
     /// A regular expression the answer must match, when given.
-    public var pattern: String?
+    package var pattern: String?
     /// The template's own declaration, when known: the form checks answers with it (type, choices, pattern, range).
-    public var declaration: FolioTemplates.TemplateVariable?
-    public init(name: String, prompt: String? = nil, defaultValue: String = "", choices: [String] = [], required: Bool = false, pattern: String? = nil,
+    package var declaration: FolioTemplates.TemplateVariable?
+    package init(name: String, prompt: String? = nil, defaultValue: String = "", choices: [String] = [], required: Bool = false, pattern: String? = nil,
                 declaration: FolioTemplates.TemplateVariable? = nil) {
         self.name = name; self.prompt = prompt ?? name; self.defaultValue = defaultValue
         self.choices = choices; self.required = required; self.pattern = pattern; self.declaration = declaration
@@ -43,23 +43,23 @@ public struct TemplateVariable: Equatable, Sendable {
 }
 
 /// How far a template source has got.
-public enum SourceState: Equatable, Sendable {
+package enum SourceState: Equatable, Sendable {
     case loading
     case loaded([TemplateSummary])
     case failed(String)
 }
 
 /// One template source and its state.
-public struct TemplateSourceStatus: Equatable, Sendable {
-    public var name: String
-    public var state: SourceState
+package struct TemplateSourceStatus: Equatable, Sendable {
+    package var name: String
+    package var state: SourceState
     /// While loading: what it is doing, one line ("fetching URL", "12/40 objects, 3 KiB"), when known.
-    public var progress: String?
-    public init(name: String, state: SourceState) { self.name = name; self.state = state }
+    package var progress: String?
+    package init(name: String, state: SourceState) { self.name = name; self.state = state }
 }
 
 /// Template sources that resolve asynchronously, each on its own.
-public protocol TemplateCatalog: Sendable {
+package protocol TemplateCatalog: Sendable {
     /// The names of the sources, in display order.
     func sourceNames() -> [String]
     /// Resolves one source: its templates, or throws with a one-line reason.
@@ -74,32 +74,32 @@ public protocol TemplateCatalog: Sendable {
 }
 
 extension TemplateCatalog {
-    public func checkSource(name: String, url: String, ref: String?) async throws -> String? { nil }
+    package func checkSource(name: String, url: String, ref: String?) async throws -> String? { nil }
 
-    public func templates(in source: String, progress: @escaping @Sendable (String) -> Void) async throws -> [TemplateSummary] {
+    package func templates(in source: String, progress: @escaping @Sendable (String) -> Void) async throws -> [TemplateSummary] {
         try await templates(in: source)
     }
 }
 
 /// A document in the recent list.
-public struct RecentDocument: Equatable, Sendable {
-    public var path: String
-    public var title: String
+package struct RecentDocument: Equatable, Sendable {
+    package var path: String
+    package var title: String
     /// A short note shown on the right (content type, age…), preformatted by the provider.
-    public var detail: String
-    public var pinned: Bool
+    package var detail: String
+    package var pinned: Bool
     /// Whether the document is gone (moved or deleted): shown as missing, removable with `x`.
-    public var missing: Bool
+    package var missing: Bool
     /// The sharing badge shown before the detail (`✓`, `↑2`, `offline`, `conflict`), empty when not shared.
-    public var badge: String
-    public init(path: String, title: String? = nil, detail: String = "", pinned: Bool = false, missing: Bool = false, badge: String = "") {
+    package var badge: String
+    package init(path: String, title: String? = nil, detail: String = "", pinned: Bool = false, missing: Bool = false, badge: String = "") {
         self.path = path; self.title = title ?? PathText.lastComponent(path); self.detail = detail; self.pinned = pinned
         self.missing = missing; self.badge = badge
     }
 }
 
 /// The recently opened documents, pinned first, then newest first.
-public protocol RecentDocumentsProvider: Sendable {
+package protocol RecentDocumentsProvider: Sendable {
     func recentDocuments(limit: Int) -> [RecentDocument]
     /// Pins or unpins `path` (pinned documents stay at the top of the list).
     func setPinned(_ pinned: Bool, path: String) throws
@@ -110,20 +110,20 @@ public protocol RecentDocumentsProvider: Sendable {
 }
 
 extension RecentDocumentsProvider {
-    public func setPinned(_ pinned: Bool, path: String) throws {}
-    public func remove(path: String) throws {}
-    public func sharingState(path: String) -> SharingState { .notShared }
+    package func setPinned(_ pinned: Bool, path: String) throws {}
+    package func remove(path: String) throws {}
+    package func sharingState(path: String) -> SharingState { .notShared }
 }
 
 /// What is selected in an editor: a range of lines/items, nil when nothing is.
-public struct EditorSelection: Equatable, Sendable, Codable {
-    public var start: Int
-    public var end: Int
-    public init(start: Int, end: Int) { self.start = start; self.end = end }
+package struct EditorSelection: Equatable, Sendable, Codable {
+    package var start: Int
+    package var end: Int
+    package init(start: Int, end: Int) { self.start = start; self.end = end }
 }
 
 /// An editor plugin as the host frame sees it.
-public protocol EditorViewProvider: Sendable {
+package protocol EditorViewProvider: Sendable {
     /// The document's content for `request`: at most `request.height` lines of at most `request.width` cells, with
     /// the cursor, range, scroll and pan of `request.selection` (views that number their items draw the cursor
     /// themselves), or the failure that stopped the editor.
@@ -136,63 +136,63 @@ public protocol EditorViewProvider: Sendable {
 }
 
 /// How a view lays out numbered items.
-public struct ItemLayout: Equatable, Sendable {
-    public var count: Int
-    public var headerLines: Int
+package struct ItemLayout: Equatable, Sendable {
+    package var count: Int
+    package var headerLines: Int
     /// Each item's position as its line shows it ([3], or [1, 2] in an outline), when known; commands' leading
     /// whole-number arguments are suggested from the one under the cursor.
-    public var paths: [[Int]]
+    package var paths: [[Int]]
     /// Each item's title as its line shows it (`ViewLines.itemTitle`), nil where it cannot be told whole; a
     /// rename's form starts from it.
-    public var titles: [String?] = []
-    public init(count: Int, headerLines: Int, paths: [[Int]] = []) { self.count = count; self.headerLines = headerLines; self.paths = paths }
+    package var titles: [String?] = []
+    package init(count: Int, headerLines: Int, paths: [[Int]] = []) { self.count = count; self.headerLines = headerLines; self.paths = paths }
 }
 
 /// How far a view is panned from where its editor puts it, in cells: columns right, rows down (negative: left, up).
-public struct ViewPan: Equatable, Sendable {
-    public var x: Int
-    public var y: Int
-    public init(x: Int = 0, y: Int = 0) { self.x = x; self.y = y }
+package struct ViewPan: Equatable, Sendable {
+    package var x: Int
+    package var y: Int
+    package init(x: Int = 0, y: Int = 0) { self.x = x; self.y = y }
     /// The farthest a pan goes either way (a plugin adds it to coordinates of its own).
-    public static let limit = 1_000_000
+    package static let limit = 1_000_000
     /// This pan moved by (`dx`, `dy`), kept within `limit`.
-    public func moved(dx: Int, dy: Int) -> ViewPan {
+    package func moved(dx: Int, dy: Int) -> ViewPan {
         ViewPan(x: max(-Self.limit, min(Self.limit, x + dx)), y: max(-Self.limit, min(Self.limit, y + dy)))
     }
 }
 
 extension EditorViewProvider {
-    public func itemLayout() -> ItemLayout? { nil }
+    package func itemLayout() -> ItemLayout? { nil }
 }
 
 /// A commit in a document's history.
-public struct HistoryEntry: Equatable, Sendable {
-    public var id: String
-    public var message: String
-    public var author: String
-    public var date: String
-    public var tags: [String]
+package struct HistoryEntry: Equatable, Sendable {
+    package var id: String
+    package var message: String
+    package var author: String
+    package var date: String
+    package var tags: [String]
     /// When it was made (the author's time): the timeline's days and the time on its row; nil when unknown.
-    public var time: Date?
-    public init(id: String, message: String, author: String = "", date: String = "", tags: [String] = [], time: Date? = nil) {
+    package var time: Date?
+    package init(id: String, message: String, author: String = "", date: String = "", tags: [String] = [], time: Date? = nil) {
         self.id = id; self.message = message; self.author = author; self.date = date; self.tags = tags; self.time = time
     }
     /// The abbreviated commit id.
-    public var shortID: String { String(id.prefix(7)) }
+    package var shortID: String { String(id.prefix(7)) }
 }
 
 /// A page of history, newest first.
-public struct HistoryPage: Equatable, Sendable {
-    public var entries: [HistoryEntry]
+package struct HistoryPage: Equatable, Sendable {
+    package var entries: [HistoryEntry]
     /// The cursor for the next (older) page, nil at the first commit.
-    public var next: String?
+    package var next: String?
     /// How many versions the whole history holds (`@N` numbers them from the first), when the provider knows.
-    public var total: Int?
-    public init(entries: [HistoryEntry], next: String?, total: Int? = nil) { self.entries = entries; self.next = next; self.total = total }
+    package var total: Int?
+    package init(entries: [HistoryEntry], next: String?, total: Int? = nil) { self.entries = entries; self.next = next; self.total = total }
 }
 
 /// Loads a document's history lazily, a page at a time, and the diff of one commit.
-public protocol HistoryPageProvider: Sendable {
+package protocol HistoryPageProvider: Sendable {
     func page(after cursor: String?, limit: Int) async throws -> HistoryPage
     func diff(of commitID: String) async throws -> [String]
     /// The changes from version `a` to version `b`.
@@ -205,8 +205,8 @@ public protocol HistoryPageProvider: Sendable {
 }
 
 extension HistoryPageProvider {
-    public func diff(between a: String, and b: String) async throws -> [String] { try await diff(of: b) }
-    public func describedDiff(from a: String?, to b: String) async throws -> HistoryDiff {
+    package func diff(between a: String, and b: String) async throws -> [String] { try await diff(of: b) }
+    package func describedDiff(from a: String?, to b: String) async throws -> HistoryDiff {
         let lines = if let a { try await diff(between: a, and: b) } else { try await diff(of: b) }
         return HistoryDiff(lines: lines, kind: .text(note: nil))
     }

@@ -4,43 +4,43 @@ import Glibc
 import FolioCore
 
 /// One folder's entries as the Open… form sees them.
-public struct FolderListing: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable {
+package struct FolderListing: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// A Folio document (a folder with `.git` and `.folio/document.json`).
         case document
         case folder
         case file
     }
-    public struct Entry: Equatable, Sendable {
-        public var name: String
-        public var kind: Kind
-        public init(name: String, kind: Kind) { self.name = name; self.kind = kind }
+    package struct Entry: Equatable, Sendable {
+        package var name: String
+        package var kind: Kind
+        package init(name: String, kind: Kind) { self.name = name; self.kind = kind }
     }
     /// What the path itself is (nil: nothing there, or it cannot be read).
-    public var kind: Kind?
+    package var kind: Kind?
     /// The entries when it is a folder (not a document), sorted by name.
-    public var entries: [Entry]
-    public init(kind: Kind?, entries: [Entry] = []) { self.kind = kind; self.entries = entries }
+    package var entries: [Entry]
+    package init(kind: Kind?, entries: [Entry] = []) { self.kind = kind; self.entries = entries }
 }
 
 /// Reads folders for the Open… form (completion and the documents inside a folder).
-public protocol FolderBrowsing: Sendable {
+package protocol FolderBrowsing: Sendable {
     /// What `path` is, as the user typed it (`~/` is the home folder, a relative path is from the working folder), and
     /// its entries when it is a folder that is not a document.
     func listing(of path: String) -> FolderListing
 }
 
 /// The local file system, from `workingDirectory`, `~` being `home`; at most `limit` entries a folder.
-public struct LocalFolders: FolderBrowsing {
-    public var home: String?
-    public var workingDirectory: String
-    public var limit = 2000
-    public init(home: String? = ProcessInfo.processInfo.environment["HOME"],
+package struct LocalFolders: FolderBrowsing {
+    package var home: String?
+    package var workingDirectory: String
+    package var limit = 2000
+    package init(home: String? = ProcessInfo.processInfo.environment["HOME"],
                 workingDirectory: String = FileManager.default.currentDirectoryPath) {
         self.home = home; self.workingDirectory = workingDirectory
     }
 
-    public func listing(of path: String) -> FolderListing {
+    package func listing(of path: String) -> FolderListing {
         let resolved = resolve(path)
         guard let kind = Self.kind(of: resolved) else { return FolderListing(kind: nil) }
         guard kind == .folder else { return FolderListing(kind: kind) }
@@ -69,50 +69,50 @@ public struct LocalFolders: FolderBrowsing {
 }
 
 /// What the Open… form shows under its path: the names Tab completes to, or the documents inside a folder.
-public struct PathBrowser: Equatable, Sendable {
-    public enum Purpose: Equatable, Sendable {
+package struct PathBrowser: Equatable, Sendable {
+    package enum Purpose: Equatable, Sendable {
         /// Tab found several names: Tab again cycles through them.
         case completions
         /// ⏎ on a folder that is not a document: its documents, to choose with ↑↓ and ⏎.
         case documents
     }
-    public var purpose: Purpose
+    package var purpose: Purpose
     /// The folder part of the path (as typed, ending in "/", or empty), the names are in it.
-    public var folder: String
-    public var entries: [FolderListing.Entry]
+    package var folder: String
+    package var entries: [FolderListing.Entry]
     /// The entry chosen (by Tab or ↑↓), nil before.
-    public var selection: Int?
+    package var selection: Int?
     /// A one-line note ("no match for …").
-    public var note: String?
+    package var note: String?
     /// The path as it was when the list was made: Tab cycles while the field holds it or a name of the list.
-    public var typed: String
-    public init(purpose: Purpose, folder: String, entries: [FolderListing.Entry], selection: Int? = nil, note: String? = nil, typed: String = "") {
+    package var typed: String
+    package init(purpose: Purpose, folder: String, entries: [FolderListing.Entry], selection: Int? = nil, note: String? = nil, typed: String = "") {
         self.purpose = purpose; self.folder = folder; self.entries = entries; self.selection = selection; self.note = note; self.typed = typed
     }
 
     /// The path of entry `index`: the folder part and its name, "/" after a folder to go on typing.
-    public func path(_ index: Int) -> String {
+    package func path(_ index: Int) -> String {
         guard entries.indices.contains(index) else { return folder }
         return folder + entries[index].name + (entries[index].kind == .folder ? "/" : "")
     }
 }
 
 /// The request the Open… form makes of the runtime, which answers with the path's listing (`AppState.browsed`).
-public struct BrowseRequest: Equatable, Sendable {
-    public enum Intent: Equatable, Sendable {
+package struct BrowseRequest: Equatable, Sendable {
+    package enum Intent: Equatable, Sendable {
         /// Tab: complete the path's last part.
         case complete
         /// ⏎: open the document, or list the documents in the folder.
         case open
     }
     /// The path typed.
-    public var text: String
-    public var intent: Intent
+    package var text: String
+    package var intent: Intent
     /// The path to list: the folder part for a completion, the whole path to open.
-    public var listed: String {
+    package var listed: String {
         guard intent == .complete else { return text }
         guard let slash = text.lastIndex(of: "/") else { return "" }
         return String(text[...slash])
     }
-    public init(text: String, intent: Intent) { self.text = text; self.intent = intent }
+    package init(text: String, intent: Intent) { self.text = text; self.intent = intent }
 }

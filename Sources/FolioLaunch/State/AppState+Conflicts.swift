@@ -4,53 +4,53 @@ import FolioCore
 import FolioTerminal
 
 /// What the conflict screen's preview draws: the conflict, the choices so far, at a render width.
-public struct ConflictPreviewSubject: Equatable, Hashable, Sendable {
-    public var ref: String
-    public var choices: [String: ItemChoice]
-    public var width: Int
-    public init(ref: String, choices: [String: ItemChoice], width: Int) { self.ref = ref; self.choices = choices; self.width = width }
+package struct ConflictPreviewSubject: Equatable, Hashable, Sendable {
+    package var ref: String
+    package var choices: [String: ItemChoice]
+    package var width: Int
+    package init(ref: String, choices: [String: ItemChoice], width: Int) { self.ref = ref; self.choices = choices; self.width = width }
 }
 
 extension SharingConflict {
     /// The choice key of a conflict without items (the editor cannot list them): the whole file is mine or theirs.
-    public static let wholeFile = "*"
+    package static let wholeFile = "*"
 }
 
 /// The conflict screen: the oldest kept conflict, its items with a choice each, and the document as the choices
 /// would make it.
-public struct ConflictScreenState: Equatable, Sendable {
+package struct ConflictScreenState: Equatable, Sendable {
     /// The conflicts are being read (off the UI thread).
-    public var loading = true
-    public var conflicts: [SharingConflict] = []
+    package var loading = true
+    package var conflicts: [SharingConflict] = []
     /// Why they could not be read.
-    public var error: String?
+    package var error: String?
     /// The selected item.
-    public var selection = 0
+    package var selection = 0
     /// The choice made for each item (by key); every item needs one to settle.
-    public var choices: [String: ItemChoice] = [:]
+    package var choices: [String: ItemChoice] = [:]
     /// The preview shown, which belongs to `previewSubject`; the one asked for last is `previewWanted`.
-    public var preview: [String] = []
-    public var previewSubject: ConflictPreviewSubject?
-    public var previewWanted: ConflictPreviewSubject?
-    public var previewError: String?
+    package var preview: [String] = []
+    package var previewSubject: ConflictPreviewSubject?
+    package var previewWanted: ConflictPreviewSubject?
+    package var previewError: String?
     /// A one-line note ("✗ 2 items have no choice yet…").
-    public var message: String?
-    public init() {}
+    package var message: String?
+    package init() {}
 
     /// The conflict settled here: the oldest.
-    public var current: SharingConflict? { conflicts.first }
+    package var current: SharingConflict? { conflicts.first }
 
     /// The keys to choose for: each item's, or the whole file's when the editor cannot list items.
-    public var keys: [String] {
+    package var keys: [String] {
         guard let current else { return [] }
         return current.items.isEmpty ? [SharingConflict.wholeFile] : current.items.map(\.key)
     }
 
     /// The keys still without a choice.
-    public var unchosen: [String] { keys.filter { choices[$0] == nil } }
+    package var unchosen: [String] { keys.filter { choices[$0] == nil } }
 
     /// Whether what the preview shows is what was asked for last.
-    public var previewIsCurrent: Bool { previewWanted != nil && previewSubject == previewWanted }
+    package var previewIsCurrent: Bool { previewWanted != nil && previewSubject == previewWanted }
 
     mutating func loaded(_ list: [SharingConflict]) {
         loading = false; conflicts = list; error = nil; selection = 0; choices = [:]
@@ -59,7 +59,7 @@ public struct ConflictScreenState: Equatable, Sendable {
     }
 
     /// Asks for the preview of the choices so far at `width`, unless it is asked for already.
-    public mutating func followPreview(width: Int) -> AppEffect? {
+    package mutating func followPreview(width: Int) -> AppEffect? {
         guard !loading, let current else { return nil }
         let subject = ConflictPreviewSubject(ref: current.ref, choices: choices, width: max(1, width))
         guard subject != previewWanted else { return nil }
@@ -70,14 +70,14 @@ public struct ConflictScreenState: Equatable, Sendable {
 
     /// Takes a preview drawn for `subject`; one for anything but the subject asked for last is dropped.
     @discardableResult
-    public mutating func receivePreview(_ lines: [String], for subject: ConflictPreviewSubject) -> Bool {
+    package mutating func receivePreview(_ lines: [String], for subject: ConflictPreviewSubject) -> Bool {
         guard subject == previewWanted else { return false }
         preview = lines; previewSubject = subject; previewError = nil
         return true
     }
 
     @discardableResult
-    public mutating func receivePreviewFailure(_ text: String, for subject: ConflictPreviewSubject) -> Bool {
+    package mutating func receivePreviewFailure(_ text: String, for subject: ConflictPreviewSubject) -> Bool {
         guard subject == previewWanted else { return false }
         previewError = text
         return true
@@ -92,10 +92,10 @@ public struct ConflictScreenState: Equatable, Sendable {
 }
 
 /// What a key does on the conflict screen.
-public enum ConflictKeyAction: Sendable, Equatable { case up, down, mine, theirs, both, allMine, allTheirs, settle, back }
+package enum ConflictKeyAction: Sendable, Equatable { case up, down, mine, theirs, both, allMine, allTheirs, settle, back }
 
 extension AppState {
-    public static let conflictKeys: [KeyBinding<ConflictKeyAction>] = [
+    package static let conflictKeys: [KeyBinding<ConflictKeyAction>] = [
         .init([.up, .character("k")], .up, "↑ k", "previous item"),
         .init([.down, .character("j")], .down, "↓ j", "next item"),
         .init([.character("m")], .mine, "m", "keep mine for this item"),
@@ -142,7 +142,7 @@ extension AppState {
     }
 
     /// Asks for the conflict screen's preview when the choices or the width changed (`width` is the terminal's).
-    public mutating func followConflictPreview(columns: Int, rows: Int) -> AppEffect? {
+    package mutating func followConflictPreview(columns: Int, rows: Int) -> AppEffect? {
         var effect: AppEffect?
         let width = Screens.conflictLayout(width: columns, height: rows).previewWidth
         updateConflicts { effect = $0.followPreview(width: width) }

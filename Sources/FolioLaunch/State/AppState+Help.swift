@@ -1,18 +1,18 @@
 import FolioTerminal
 
 /// One line of the help overlay: keys and what they do, or a heading.
-public struct HelpLine: Equatable, Sendable {
-    public var keys: String
-    public var text: String
-    public var heading: Bool
-    public init(keys: String, text: String, heading: Bool = false) { self.keys = keys; self.text = text; self.heading = heading }
+package struct HelpLine: Equatable, Sendable {
+    package var keys: String
+    package var text: String
+    package var heading: Bool
+    package init(keys: String, text: String, heading: Bool = false) { self.keys = keys; self.text = text; self.heading = heading }
     static func heading(_ title: String) -> HelpLine { HelpLine(keys: "", text: title, heading: true) }
 }
 
 extension AppState {
     /// Every key of the current screen, from the tables the screen's key handling uses (the screen's table, the text
     /// field's, the editor's commands with their shortcuts), then the keys every screen has.
-    public func helpLines(scene: LaunchScene) -> [HelpLine] {
+    package func helpLines(scene: LaunchScene) -> [HelpLine] {
         var lines: [HelpLine] = []
         func table<A>(_ title: String, _ bindings: [KeyBinding<A>]) {
             lines.append(.heading(title))

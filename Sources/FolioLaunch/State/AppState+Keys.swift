@@ -6,7 +6,7 @@ import FolioTerminal
 extension AppState {
     /// Applies a key: the new state and the effects for the runtime. Pure; never traps.
     /// While a call runs, Esc and ^Q stop it first (`handlingDuringCall`); a key that starts one marks it running.
-    public func handling(_ key: Key, scene: LaunchScene) -> (AppState, [AppEffect]) {
+    package func handling(_ key: Key, scene: LaunchScene) -> (AppState, [AppEffect]) {
         if let during = handlingDuringCall(key) ?? handlingDuringSharing(key) { return during }
         var (state, effects) = handlingKey(key, scene: scene)
         state.noteMessages(since: self, key: key)
@@ -145,7 +145,7 @@ extension AppState {
     }
 
     /// A shortcut as the command bar shows it: "ctrl+a" → "^A", "space" → "␣".
-    public static func displayShortcut(_ shortcut: String?) -> String {
+    package static func displayShortcut(_ shortcut: String?) -> String {
         guard let shortcut else { return "" }
         let lower = shortcut.lowercased()
         if (lower.hasPrefix("ctrl+") || lower.hasPrefix("ctrl-")), lower.count == 6, let letter = shortcut.last { return "^" + letter.uppercased() }
@@ -156,7 +156,7 @@ extension AppState {
 
 extension LaunchLayout {
     /// The recent documents the launch screen lists (all those the filter leaves; the list scrolls), for navigation.
-    public static func visibleRows(scene: LaunchScene, context: LaunchContext) -> [RecentDocument] {
+    package static func visibleRows(scene: LaunchScene, context: LaunchContext) -> [RecentDocument] {
         scene.recent.count > 0 ? context.filteredRecent : []
     }
 }

@@ -3,7 +3,7 @@ import FolioTerminal
 
 extension EditorCommand {
     /// Whether an argument takes several lines of text (a scene's or a file's TEXT); other arguments are one line.
-    public static func isMultiLineArgument(_ name: String) -> Bool { name == "TEXT" }
+    package static func isMultiLineArgument(_ name: String) -> Bool { name == "TEXT" }
 }
 
 extension PastedText {
@@ -94,5 +94,5 @@ extension AppState {
 
 extension EditorPrompt {
     /// The prompt's text as the one-line bar shows it: a kept newline as "⏎", a tab as a space.
-    public var shownText: String { String(text.map { $0 == "\n" ? "⏎" : $0 == "\t" ? " " : $0 }) }
+    package var shownText: String { String(text.map { $0 == "\n" ? "⏎" : $0 == "\t" ? " " : $0 }) }
 }

@@ -6,30 +6,30 @@ import FolioTerminal
 /// A call into the open document running off the UI thread: an editor command (or undo, redo, restore, tag), or a
 /// render of the plugin's view. The run loop reports how long it has run; the state machine decides what keys do
 /// meanwhile.
-public struct PluginCall: Equatable, Sendable {
+package struct PluginCall: Equatable, Sendable {
     /// What the spinner says: "tally: spin", "tally: render", "undo".
-    public var label: String
+    package var label: String
     /// A command changes the document: other keys wait until it ends. A render lets keys through.
-    public var isCommand: Bool
+    package var isCommand: Bool
     /// Seconds since the call started.
-    public var elapsed: TimeInterval = 0
+    package var elapsed: TimeInterval = 0
     /// Esc was pressed: the call is being stopped.
-    public var cancelling = false
+    package var cancelling = false
     /// The run loop's number for the call (0 until it is known), so that a cancel never reaches the next call.
-    public var job = 0
-    public init(label: String, isCommand: Bool, elapsed: TimeInterval = 0, job: Int = 0) {
+    package var job = 0
+    package init(label: String, isCommand: Bool, elapsed: TimeInterval = 0, job: Int = 0) {
         self.label = label; self.isCommand = isCommand; self.elapsed = elapsed; self.job = job
     }
 
     /// How long a call runs before the spinner shows.
-    public static let spinnerDelay: TimeInterval = 0.2
+    package static let spinnerDelay: TimeInterval = 0.2
     static let spinnerFrames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     /// Whether the spinner shows (the call has run 200 ms).
-    public var showsSpinner: Bool { elapsed >= Self.spinnerDelay }
+    package var showsSpinner: Bool { elapsed >= Self.spinnerDelay }
 
     /// The status-line text while the spinner shows, nil before: "⠋ tally: spin… (esc cancels)".
-    public func spinnerText(tick: Int) -> String? {
+    package func spinnerText(tick: Int) -> String? {
         guard showsSpinner else { return nil }
         let frame = Self.spinnerFrames[((tick % Self.spinnerFrames.count) + Self.spinnerFrames.count) % Self.spinnerFrames.count]
         return "\(frame) \(label)… " + (cancelling ? "(stopping)" : "(esc cancels)")
@@ -37,36 +37,36 @@ public struct PluginCall: Equatable, Sendable {
 }
 
 /// The open document's head as the editor host shows it, read off the UI thread.
-public struct DocumentSnapshot: Equatable, Sendable {
-    public var commitID: String
-    public var commitMessage: String
-    public var items: ItemLayout?
+package struct DocumentSnapshot: Equatable, Sendable {
+    package var commitID: String
+    package var commitMessage: String
+    package var items: ItemLayout?
     /// Where the item under the cursor went, when the snapshot was read following it (`read(_:following:)`): the
     /// version it was followed from and the item's position in this one, nil when it is gone or was not followed.
-    public var followed: (from: String, position: [Int]?)?
-    public init(commitID: String, commitMessage: String, items: ItemLayout?) {
+    package var followed: (from: String, position: [Int]?)?
+    package init(commitID: String, commitMessage: String, items: ItemLayout?) {
         self.commitID = commitID; self.commitMessage = commitMessage; self.items = items
     }
 
-    public static func == (a: DocumentSnapshot, b: DocumentSnapshot) -> Bool {
+    package static func == (a: DocumentSnapshot, b: DocumentSnapshot) -> Bool {
         a.commitID == b.commitID && a.commitMessage == b.commitMessage && a.items == b.items
             && a.followed?.from == b.followed?.from && a.followed?.position == b.followed?.position
     }
 
     /// Reads the head and the item layout (a plugin call when the head changed); call it off the UI thread.
-    public static func read(_ document: any DocumentSession) -> DocumentSnapshot {
+    package static func read(_ document: any DocumentSession) -> DocumentSnapshot {
         let head = document.latestCommit()
         return DocumentSnapshot(commitID: head.id, commitMessage: head.message, items: document.editor.itemLayout())
     }
 
     /// `read` after this window's command, with where its cursor goes (`DocumentSession.itemAfterCommand`).
-    public static func read(_ document: any DocumentSession, afterCommandFrom cursor: (commit: String, position: [Int]?)?) -> DocumentSnapshot {
+    package static func read(_ document: any DocumentSession, afterCommandFrom cursor: (commit: String, position: [Int]?)?) -> DocumentSnapshot {
         read(document, from: cursor?.commit) { document.itemAfterCommand(at: cursor?.position, from: $0, to: $1) }
     }
 
     /// `read`, and when the head is no longer `item.commit`, where the item at `item.position` there is now (the
     /// editor's item list matches them: a version merged in from elsewhere keeps the cursor on the same item).
-    public static func read(_ document: any DocumentSession, following item: (commit: String, position: [Int])?) -> DocumentSnapshot {
+    package static func read(_ document: any DocumentSession, following item: (commit: String, position: [Int])?) -> DocumentSnapshot {
         read(document, from: item?.commit) { old, new in item.flatMap { document.followItem(at: $0.position, from: old, to: new) } }
     }
 
@@ -79,7 +79,7 @@ public struct DocumentSnapshot: Equatable, Sendable {
 }
 
 /// How a command call ended.
-public enum CallResult: Equatable, Sendable {
+package enum CallResult: Equatable, Sendable {
     /// It ran; the document is now at `snapshot`.
     case succeeded(DocumentSnapshot)
     /// It failed, or was cancelled or timed out: the one line to show (nothing was changed).
@@ -91,7 +91,7 @@ public enum CallResult: Equatable, Sendable {
 
 extension AppEffect {
     /// Whether the effect runs on the open document (off the UI thread, with a spinner and Esc to cancel).
-    public var isDocumentCall: Bool {
+    package var isDocumentCall: Bool {
         switch self {
         case .runEditorCommand, .restore, .tag: return true
         default: return false
@@ -142,7 +142,7 @@ extension AppState {
 
     /// The run loop's view of the call in progress (nil when none runs); keeps a cancel in progress for the same call
     /// (or one asked for before its number was known).
-    public mutating func observeCall(_ running: PluginCall?) {
+    package mutating func observeCall(_ running: PluginCall?) {
         guard var running else { call = nil; return }
         if let call, call.job == 0 || call.job == running.job { running.cancelling = call.cancelling }
         running.isCommand = running.isCommand || (call?.isCommand ?? false)
@@ -151,7 +151,7 @@ extension AppState {
 
     /// A command call ended: the document's new head is shown, or the one-line failure. Returns the keys typed
     /// meanwhile to handle now (none after a failure: the user reads the line first).
-    public mutating func finishingCall(_ result: CallResult) -> [Key] {
+    package mutating func finishingCall(_ result: CallResult) -> [Key] {
         call = nil
         let typed = typeAhead
         typeAhead = []
@@ -164,7 +164,7 @@ extension AppState {
 
     /// Shows a new head (a command here, another window, another process): the status line, the item layout, and
     /// the cursor kept in range.
-    public mutating func applying(_ snapshot: DocumentSnapshot) {
+    package mutating func applying(_ snapshot: DocumentSnapshot) {
         func refreshed(_ editor: EditorState) -> EditorState {
             var editor = editor
             guard snapshot.commitID != editor.commitID || snapshot.commitMessage != editor.commitMessage else { return editor }
@@ -197,7 +197,7 @@ extension AppState {
     }
 
     /// A one-line failure where the current screen shows messages.
-    public mutating func showFailure(_ text: String) {
+    package mutating func showFailure(_ text: String) {
         switch screen {
         case .history(var history, let editor): history.error = text; history.loading = false; screen = .history(history, editor)
         case var .editor(editor): editor.message = text; screen = .editor(editor)

@@ -5,7 +5,7 @@ import Glibc
 import FolioTerminal
 
 /// A question the state machine waits on: the same key again confirms, any other key takes it back.
-public enum Confirmation: Equatable, Sendable {
+package enum Confirmation: Equatable, Sendable {
     /// ^Q with typed text that would be lost (a prompt, a form, unsaved settings).
     case quit
     /// Esc on settings with unsaved changes.
@@ -49,13 +49,13 @@ public enum Confirmation: Equatable, Sendable {
 
 extension EditorPrompt {
     /// A prompt with `text` ready to edit, the cursor at its end.
-    public init(command: EditorCommand, values: [String?], names: [String], text: String, asking: Int, base: String? = nil,
+    package init(command: EditorCommand, values: [String?], names: [String], text: String, asking: Int, base: String? = nil,
                 selection: ViewSelection? = nil) {
         self.init(command: command, values: values, names: names, input: TextField(text), asking: asking, base: base, selection: selection)
     }
 
     /// The answer typed so far (setting it puts the cursor at its end).
-    public var text: String {
+    package var text: String {
         get { input.text }
         set { input.set(newValue) }
     }

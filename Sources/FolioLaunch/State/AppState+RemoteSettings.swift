@@ -6,9 +6,9 @@ import FolioTerminal
 
 /// The remote settings screen of the open document: its remotes, how often the remote is looked at, continuous
 /// sync, and the small form that adds a remote, changes a URL, sets the interval or shares the document.
-public struct RemoteSettingsState: Equatable, Sendable {
+package struct RemoteSettingsState: Equatable, Sendable {
     /// What the form being filled in does.
-    public enum Editing: Equatable, Sendable {
+    package enum Editing: Equatable, Sendable {
         case add
         /// Add a remote, push, and turn continuous sync on (the editor's "Share"; back to the editor once started).
         case share
@@ -18,30 +18,30 @@ public struct RemoteSettingsState: Equatable, Sendable {
     }
 
     /// The document's remotes (set by the run loop from `DocumentSharing.remotes()`).
-    public var remotes: [SharingRemote] = []
+    package var remotes: [SharingRemote] = []
     /// Seconds between looks at the remote, nil when the session does not say.
-    public var interval: Int?
-    public var continuous = false
+    package var interval: Int?
+    package var continuous = false
     /// The selected remote.
-    public var selection = 0
+    package var selection = 0
     /// The form open, if any, with its fields (name and URL; URL; seconds) and the focused one.
-    public var editing: Editing?
-    public var fields: [TextField] = []
-    public var focus = 0
+    package var editing: Editing?
+    package var fields: [TextField] = []
+    package var focus = 0
     /// What is wrong with the form's values (the form stays open, values kept).
-    public var problem: String?
+    package var problem: String?
     /// The remote `x` asked to remove: `y` removes it, any other key keeps it.
-    public var removing: String?
+    package var removing: String?
     /// The last action's one-line result ("✓ …" or "✗ …").
-    public var message: String?
+    package var message: String?
 
-    public init(editing: Editing? = nil, interval: Int? = nil) {
+    package init(editing: Editing? = nil, interval: Int? = nil) {
         self.interval = interval
         if let editing { begin(editing) }
     }
 
     /// The labels of the open form's fields.
-    public var fieldLabels: [String] {
+    package var fieldLabels: [String] {
         switch editing {
         case .add?, .share?: ["Name", "URL"]
         case .change?: ["URL"]
@@ -121,12 +121,12 @@ struct RemoteFormProblem: Error, Equatable {
 }
 
 /// What a key does on the remote settings screen (outside its form).
-public enum RemoteKeyAction: Sendable, Equatable { case up, down, add, change, remove, interval, continuous, back }
+package enum RemoteKeyAction: Sendable, Equatable { case up, down, add, change, remove, interval, continuous, back }
 /// What a key does in the remote settings screen's form, beside editing the focused field.
-public enum RemoteFormKeyAction: Sendable, Equatable { case previous, next, submit, cancel }
+package enum RemoteFormKeyAction: Sendable, Equatable { case previous, next, submit, cancel }
 
 extension AppState {
-    public static let remoteKeys: [KeyBinding<RemoteKeyAction>] = [
+    package static let remoteKeys: [KeyBinding<RemoteKeyAction>] = [
         .init([.up, .character("k")], .up, "↑ k", "previous remote"),
         .init([.down, .character("j")], .down, "↓ j", "next remote"),
         .init([.character("a")], .add, "a", "add a remote (name and URL)"),
@@ -137,7 +137,7 @@ extension AppState {
         .init([.escape], .back, "esc", "stop the running action, else back to the editor"),
     ]
 
-    public static let remoteFormKeys: [KeyBinding<RemoteFormKeyAction>] = [
+    package static let remoteFormKeys: [KeyBinding<RemoteFormKeyAction>] = [
         .init([.up, .backTab], .previous, "↑ ⇧Tab", "previous field"),
         .init([.down, .tab], .next, "↓ Tab", "next field"),
         .init([.enter], .submit, "⏎", "next field; on the last one, do it"),

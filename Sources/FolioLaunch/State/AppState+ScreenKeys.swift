@@ -6,13 +6,13 @@ import FolioTerminal
 
 /// A key (or keys) bound to an action of a screen, with the words the help overlay shows: one table per screen is
 /// both what the keys do and what the help says.
-public struct KeyBinding<Action: Sendable & Equatable>: Sendable {
-    public var keys: [Key]
-    public var action: Action
+package struct KeyBinding<Action: Sendable & Equatable>: Sendable {
+    package var keys: [Key]
+    package var action: Action
     /// The keys as help shows them ("↑ k").
-    public var label: String
-    public var help: String
-    public init(_ keys: [Key], _ action: Action, _ label: String, _ help: String) {
+    package var label: String
+    package var help: String
+    package init(_ keys: [Key], _ action: Action, _ label: String, _ help: String) {
         self.keys = keys; self.action = action; self.label = label; self.help = help
     }
 }
@@ -22,16 +22,16 @@ extension Array {
 }
 
 /// What a key does on the launch screen (outside the `/` filter).
-public enum LaunchKeyAction: Sendable, Equatable { case up, down, top, bottom, filter, open, settings, pin, remove, cancel, quit }
+package enum LaunchKeyAction: Sendable, Equatable { case up, down, top, bottom, filter, open, settings, pin, remove, cancel, quit }
 /// What a key does on a screen whose typing goes into a field (picker, form, settings), beside text editing.
-public enum FieldScreenAction: Sendable, Equatable {
+package enum FieldScreenAction: Sendable, Equatable {
     case previous, next, choosePrevious, chooseNext, submit, save, cancel
     /// Give the focus to the screen's filter field (the picker's `/`).
     case focusFilter
 }
 
 extension AppState {
-    public static let launchKeys: [KeyBinding<LaunchKeyAction>] = [
+    package static let launchKeys: [KeyBinding<LaunchKeyAction>] = [
         .init([.up, .character("k")], .up, "↑ k", "previous row"),
         .init([.down, .character("j")], .down, "↓ j", "next row"),
         .init([.home], .top, "Home", "first row"),
@@ -45,7 +45,7 @@ extension AppState {
         .init([.character("q")], .quit, "q ^Q", "quit"),
     ]
 
-    public static let pickerKeys: [KeyBinding<FieldScreenAction>] = [
+    package static let pickerKeys: [KeyBinding<FieldScreenAction>] = [
         .init([.up, .ctrl("p"), .backTab], .previous, "↑ ^P", "previous template (the list takes the keys: j k move)"),
         .init([.down, .ctrl("n"), .tab], .next, "↓ ^N Tab", "next template (the list takes the keys: j k move)"),
         .init([.enter], .submit, "⏎", "choose the template (its form; esc there comes back here)"),
@@ -53,13 +53,13 @@ extension AppState {
     ]
 
     /// Keys of the picker's list while it has the focus (on opening, after ↑ ↓): other letters type into the filter.
-    public static let pickerListKeys: [KeyBinding<FieldScreenAction>] = [
+    package static let pickerListKeys: [KeyBinding<FieldScreenAction>] = [
         .init([.character("k")], .previous, "k", "previous template (while the list has the focus)"),
         .init([.character("j")], .next, "j", "next template (while the list has the focus)"),
         .init([.character("/")], .focusFilter, "/", "type in the filter (then j and k are letters)"),
     ]
 
-    public static let formKeys: [KeyBinding<FieldScreenAction>] = [
+    package static let formKeys: [KeyBinding<FieldScreenAction>] = [
         .init([.up, .backTab], .previous, "↑ ⇧Tab", "previous field"),
         .init([.down, .tab], .next, "↓ Tab", "next field (checks this one)"),
         .init([.left], .choosePrevious, "←", "previous choice (in a choice field)"),
@@ -68,7 +68,7 @@ extension AppState {
         .init([.escape], .cancel, "esc", "cancel the form (asks when values were changed)"),
     ]
 
-    public static let settingsKeys: [KeyBinding<FieldScreenAction>] = [
+    package static let settingsKeys: [KeyBinding<FieldScreenAction>] = [
         .init([.up, .backTab], .previous, "↑ ⇧Tab", "previous field"),
         .init([.down, .tab], .next, "↓ Tab", "next field (checks this one)"),
         .init([.left, .right, .character(" ")], .chooseNext, "← → ␣", "switch durability full / none (on Durability)"),
@@ -77,7 +77,7 @@ extension AppState {
     ]
 
     /// Keys every screen understands.
-    public static let globalKeys: [(label: String, help: String)] = [
+    package static let globalKeys: [(label: String, help: String)] = [
         ("? F1", "this help (? types in a text field; F1 always works)"),
         ("^Q", "quit (asks once when typed text would be lost)"),
     ]
@@ -392,7 +392,7 @@ extension AppState {
 
 extension EditorState {
     /// The palette's commands that match what was typed (title, id or shortcut, any letter case).
-    public var filteredPaletteCommands: [EditorCommand] {
+    package var filteredPaletteCommands: [EditorCommand] {
         let needle = paletteFilter.text.lowercased().trimming(.whitespaces)
         guard !needle.isEmpty else { return paletteCommands }
         return paletteCommands.filter { command in

@@ -9,19 +9,19 @@ import FolioTerminal
 
 /// A sharing action running off the UI thread (sync now, push, share, a remote change, settling a conflict): what
 /// the status line says while it runs.
-public struct SharingActivity: Equatable, Sendable {
+package struct SharingActivity: Equatable, Sendable {
     /// What runs ("sync now", "push", "settle").
-    public var label: String
+    package var label: String
     /// Its latest progress line, as the action reports it (set by the run loop).
-    public var progress: String?
+    package var progress: String?
     /// Esc was pressed: the action is being stopped.
-    public var cancelling = false
+    package var cancelling = false
     /// Whether Esc can stop it (settling a conflict is one local commit and runs to its end).
-    public var cancellable = true
-    public init(label: String, cancellable: Bool = true) { self.label = label; self.cancellable = cancellable }
+    package var cancellable = true
+    package init(label: String, cancellable: Bool = true) { self.label = label; self.cancellable = cancellable }
 
     /// The status line while it runs: "⠋ sync now: 12/40 objects (esc cancels)".
-    public func statusLine(tick: Int) -> String {
+    package func statusLine(tick: Int) -> String {
         let frames = PluginCall.spinnerFrames
         let frame = frames[((tick % frames.count) + frames.count) % frames.count]
         let tail = cancelling ? " (stopping)" : cancellable ? " (esc cancels)" : ""
@@ -30,7 +30,7 @@ public struct SharingActivity: Equatable, Sendable {
 }
 
 /// What the editor host asks of the open document's sharing, carried out off the UI thread by the run loop.
-public enum SharingRequest: Equatable, Sendable {
+package enum SharingRequest: Equatable, Sendable {
     /// Runs `action` through `DocumentSharing.perform` (one at a time; its result arrives as `.performed`).
     case perform(SharingAction)
     /// Stops the action running (Esc): its `isCancelled` returns true from now on.
@@ -46,13 +46,13 @@ public enum SharingRequest: Equatable, Sendable {
 }
 
 /// How a sharing call ended: its one-line summary, or the one-line reason it failed (or was cancelled).
-public enum SharingOutcome: Equatable, Sendable {
+package enum SharingOutcome: Equatable, Sendable {
     case done(String)
     case failed(String)
 }
 
 /// A result of a sharing request, handed to the state by the run loop.
-public enum SharingEvent: Equatable, Sendable {
+package enum SharingEvent: Equatable, Sendable {
     case performed(SharingAction, SharingOutcome)
     case conflicts([SharingConflict])
     case conflictsFailed(String)
@@ -62,14 +62,14 @@ public enum SharingEvent: Equatable, Sendable {
 }
 
 /// A screen of the open document's sharing, shown over its editor (Esc goes back to it).
-public enum SharingScreen: Equatable, Sendable {
+package enum SharingScreen: Equatable, Sendable {
     case remotes(RemoteSettingsState)
     case conflicts(ConflictScreenState)
 }
 
 extension EditorState {
     /// The sharing commands, offered in the palette (and by their keys) when the document's session has sharing.
-    public static let sharingCommands: [EditorCommand] = [
+    package static let sharingCommands: [EditorCommand] = [
         EditorCommand(id: "folio.sync-now", title: "Sync now", shortcut: "S"),
         EditorCommand(id: "folio.push", title: "Push"),
         EditorCommand(id: "folio.pull", title: "Pull"),
@@ -80,7 +80,7 @@ extension EditorState {
     ]
 
     /// The sharing commands this window offers: all of them when the session has sharing, none otherwise.
-    public var sharingCommands: [EditorCommand] { sharing == nil ? [] : Self.sharingCommands }
+    package var sharingCommands: [EditorCommand] { sharing == nil ? [] : Self.sharingCommands }
 }
 
 extension AppState {
@@ -150,7 +150,7 @@ extension AppState {
 
     /// Takes a sharing result: an action's summary or failure where the screen shows messages, the conflicts
     /// loaded, a preview (dropped when stale), a settled conflict (back to the editor).
-    public mutating func receiveSharing(_ event: SharingEvent) {
+    package mutating func receiveSharing(_ event: SharingEvent) {
         switch event {
         case let .performed(_, outcome):
             sharingActivity = nil
@@ -187,7 +187,7 @@ extension AppState {
 
     /// The run loop's view of the open document's sharing: its state (nil: the session has none) and remotes, and
     /// the running action's latest progress line.
-    public mutating func observeSharing(_ sharing: SharingState?, remotes: [SharingRemote], interval: Int?, progress: String?) {
+    package mutating func observeSharing(_ sharing: SharingState?, remotes: [SharingRemote], interval: Int?, progress: String?) {
         sharingActivity?.progress = progress
         switch screen {
         case var .editor(editor):

@@ -1,23 +1,23 @@
 import FolioTerminal
 
 /// The documents open in this `folio` (its tabs): their titles in order, the one shown, and the tab list overlay.
-public struct TabBar: Equatable, Sendable {
+package struct TabBar: Equatable, Sendable {
     /// The open documents' titles, in the order they were opened.
-    public var titles: [String]
+    package var titles: [String]
     /// The one shown (nil: none, the launcher is).
-    public var current: Int?
+    package var current: Int?
     /// Whether the tab list (^T) is open, and its selected row.
-    public var listOpen = false
-    public var selection = 0
-    public init(titles: [String] = [], current: Int? = nil) { self.titles = titles; self.current = current }
+    package var listOpen = false
+    package var selection = 0
+    package init(titles: [String] = [], current: Int? = nil) { self.titles = titles; self.current = current }
 }
 
 /// What a key does in the tab list.
-public enum TabListAction: Sendable, Equatable { case up, down, open, close, new, back }
+package enum TabListAction: Sendable, Equatable { case up, down, open, close, new, back }
 
 extension AppState {
     /// The tab list's keys (help lists them from here).
-    public static let tabListKeys: [KeyBinding<TabListAction>] = [
+    package static let tabListKeys: [KeyBinding<TabListAction>] = [
         .init([.up, .character("k")], .up, "↑ k", "previous document"),
         .init([.down, .character("j")], .down, "↓ j", "next document"),
         .init([.enter], .open, "⏎", "show the selected document"),

@@ -6,7 +6,7 @@ import FolioCore
 import FolioTerminal
 
 /// Something the app state machine asks the runtime to do.
-public enum AppEffect: Equatable, Sendable {
+package enum AppEffect: Equatable, Sendable {
     case createBlank(ContentType, destination: String)
     case instantiate(templateID: String, answers: [String: String], destination: String)
     case open(path: String)
@@ -63,51 +63,51 @@ public enum AppEffect: Equatable, Sendable {
 }
 
 /// A form being filled in: fields with values, the focused one, validation messages, and what it is for.
-public struct FormState: Equatable, Sendable {
+package struct FormState: Equatable, Sendable {
     /// What submitting the form does.
-    public enum Purpose: Equatable, Sendable {
+    package enum Purpose: Equatable, Sendable {
         case blank(ContentType)
         case template(TemplateSummary)
         case open
         case tag(commitID: String)
     }
 
-    public struct Field: Equatable, Sendable {
-        public var name: String
-        public var label: String
+    package struct Field: Equatable, Sendable {
+        package var name: String
+        package var label: String
         /// The value being edited: text, cursor and scroll.
-        public var input: TextField
-        public var choices: [String]
-        public var required: Bool
-        public var pattern: String?
-        public var message: String?
+        package var input: TextField
+        package var choices: [String]
+        package var required: Bool
+        package var pattern: String?
+        package var message: String?
         /// The template variable behind the field, when there is one: its own check is the one used.
-        public var declaration: FolioTemplates.TemplateVariable? = nil
+        package var declaration: FolioTemplates.TemplateVariable? = nil
         /// The value the field opened with (a form whose values all still equal these has nothing to lose).
-        public var initial: String
+        package var initial: String
         /// The field's text (setting it puts the cursor at its end).
-        public var value: String {
+        package var value: String {
             get { input.text }
             set { input.set(newValue) }
         }
-        public init(name: String, label: String, value: String, choices: [String], required: Bool, pattern: String?, message: String?,
+        package init(name: String, label: String, value: String, choices: [String], required: Bool, pattern: String?, message: String?,
                     declaration: FolioTemplates.TemplateVariable? = nil) {
             self.name = name; self.label = label; self.input = .suggesting(value); self.choices = choices; self.required = required
             self.pattern = pattern; self.message = message; self.declaration = declaration; self.initial = value
         }
     }
 
-    public var title: String
-    public var purpose: Purpose
-    public var fields: [Field]
-    public var focus: Int
+    package var title: String
+    package var purpose: Purpose
+    package var fields: [Field]
+    package var focus: Int
     /// The first row of fields shown when they do not all fit (kept so the focused field stays visible).
-    public var scroll = 0
+    package var scroll = 0
     /// Where Esc and submitting go (the launch screen when nil).
-    public var back: AppState.Screen?
+    package var back: AppState.Screen?
     /// The Open… form's completions or the documents in the folder typed, when shown.
-    public var browser: PathBrowser? = nil
-    public init(title: String, purpose: Purpose, fields: [Field], focus: Int, back: AppState.Screen? = nil) {
+    package var browser: PathBrowser? = nil
+    package init(title: String, purpose: Purpose, fields: [Field], focus: Int, back: AppState.Screen? = nil) {
         self.title = title; self.purpose = purpose; self.fields = fields; self.focus = focus; self.back = back
     }
 
@@ -142,56 +142,56 @@ public struct FormState: Equatable, Sendable {
 }
 
 /// The editor host: the open document, the cursor and selection, and the command palette.
-public struct EditorState: Equatable, Sendable {
-    public var path: String
-    public var title: String
-    public var contentType: ContentType
-    public var commitID: String
-    public var commitMessage: String
-    public var commands: [EditorCommand]
+package struct EditorState: Equatable, Sendable {
+    package var path: String
+    package var title: String
+    package var contentType: ContentType
+    package var commitID: String
+    package var commitMessage: String
+    package var commands: [EditorCommand]
     /// The editor's id ("tally"), for the spinner; nil when the document has no editor.
-    public var editorName: String?
-    public var cursor: Int = 0
-    public var selectionAnchor: Int?
-    public var scroll: Int = 0
+    package var editorName: String?
+    package var cursor: Int = 0
+    package var selectionAnchor: Int?
+    package var scroll: Int = 0
     /// How far the user panned the view (shift+arrows) from where the editor puts it; back to zero when the cursor or
     /// the selection moves, so the view follows the cursor again. Editors without a plane ignore it.
-    public var pan = ViewPan()
-    public var paletteOpen = false
+    package var pan = ViewPan()
+    package var paletteOpen = false
     /// The selected row among the palette's commands that match its filter.
-    public var paletteIndex = 0
+    package var paletteIndex = 0
     /// What the user typed in the open palette: the commands are filtered by it.
-    public var paletteFilter = TextField()
+    package var paletteFilter = TextField()
     /// The terminal's width (set by the run loop), for the prompt's horizontal scroll.
-    public var columns: Int = 80
+    package var columns: Int = 80
     /// The prompt (one argument) or form (several) asking a command's arguments, when open.
-    public var prompt: EditorPrompt?
+    package var prompt: EditorPrompt?
     /// A one-line message (an error from the plugin, a disabled command), cleared by the next key.
-    public var message: String?
+    package var message: String?
     /// A one-line hint (how to close or quit), not an error; cleared by the next key.
-    public var hint: String?
+    package var hint: String?
     /// The view's numbered items, nil when it does not number them.
-    public var items: ItemLayout?
+    package var items: ItemLayout?
     /// The rows the view has for items (set by the run loop from the terminal size), for scrolling.
-    public var viewRows: Int = 20
+    package var viewRows: Int = 20
     /// The document's sharing state as of this frame (set by the run loop), nil when its session offers no sharing.
-    public var sharing: SharingState?
-    public init(path: String, title: String, contentType: ContentType, commitID: String = "", commitMessage: String = "", commands: [EditorCommand] = []) {
+    package var sharing: SharingState?
+    package init(path: String, title: String, contentType: ContentType, commitID: String = "", commitMessage: String = "", commands: [EditorCommand] = []) {
         self.path = path; self.title = title; self.contentType = contentType
         self.commitID = commitID; self.commitMessage = commitMessage; self.commands = commands
     }
     /// The selected range, nil without a selection.
-    public var selection: EditorSelection? {
+    package var selection: EditorSelection? {
         selectionAnchor.map { EditorSelection(start: min($0, cursor), end: max($0, cursor)) }
     }
     /// What commands act on: the selection, else the item under the cursor when the view numbers items.
-    public var effectiveSelection: EditorSelection? {
+    package var effectiveSelection: EditorSelection? {
         if let selection { return selection }
         if let items, items.count > 0, cursor < items.count { return EditorSelection(start: cursor, end: cursor) }
         return nil
     }
     /// Folio's own commands, offered beside the plugin's.
-    public static let hostCommands: [EditorCommand] = [
+    package static let hostCommands: [EditorCommand] = [
         EditorCommand(id: "folio.undo", title: "Undo", shortcut: "^Z"),
         EditorCommand(id: "folio.redo", title: "Redo", shortcut: "^Y"),
         EditorCommand(id: "folio.history", title: "History", shortcut: "^G"),
@@ -201,56 +201,56 @@ public struct EditorState: Equatable, Sendable {
         EditorCommand(id: "folio.close", title: "Close", shortcut: "^W"),
     ]
     /// The palette: the plugin's commands then the host's.
-    public var paletteCommands: [EditorCommand] {
+    package var paletteCommands: [EditorCommand] {
         commands + Self.hostCommands.filter { $0.id != "folio.palette" } + sharingCommands + [Self.messagesCommand]
     }
     /// The message log, from the palette (and `M` where the editor does not bind it).
-    public static let messagesCommand = EditorCommand(id: "folio.messages", title: "Message log", shortcut: "M")
+    package static let messagesCommand = EditorCommand(id: "folio.messages", title: "Message log", shortcut: "M")
 }
 
 /// The settings screen: the editable fields and where Esc goes back to.
-public struct SettingsState: Equatable, Sendable {
-    public enum Field: Int, CaseIterable, Sendable { case authorName, authorEmail, sync, syncInterval, color, source, association }
+package struct SettingsState: Equatable, Sendable {
+    package enum Field: Int, CaseIterable, Sendable { case authorName, authorEmail, sync, syncInterval, color, source, association }
     /// The text fields being edited, by field (`sync` is a choice, not text).
-    public var inputs: [Field: TextField] = [:]
-    public var sync: SyncMode
-    public var focus: Field = .authorName
+    package var inputs: [Field: TextField] = [:]
+    package var sync: SyncMode
+    package var focus: Field = .authorName
     /// A one-line note for the whole screen ("Saved").
-    public var message: String?
+    package var message: String?
     /// The problem with a field's value, shown under that field; the value is kept.
-    public var problems: [Field: String] = [:]
+    package var problems: [Field: String] = [:]
     /// The first row shown when the fields do not all fit.
-    public var scroll = 0
+    package var scroll = 0
     /// The values as the screen opened or was last saved: a screen whose values equal them has nothing unsaved.
-    public var savedInputs: [Field: String] = [:]
-    public var savedSync: SyncMode
+    package var savedInputs: [Field: String] = [:]
+    package var savedSync: SyncMode
     /// The check of the template source being added, started when the field is left (nil before).
-    public var sourceCheck: SourceCheck?
+    package var sourceCheck: SourceCheck?
     /// The editor to return to, when opened from one.
-    public var returnTo: EditorState?
+    package var returnTo: EditorState?
     /// The ids of the installed editors (empty when unknown: then any id is accepted).
-    public var knownEditors: [String] = []
+    package var knownEditors: [String] = []
     /// The home folder, for `~/` in a template source.
-    public var home: String?
-    public var authorName: String { get { text(.authorName) } set { inputs[.authorName] = TextField(newValue) } }
-    public var authorEmail: String { get { text(.authorEmail) } set { inputs[.authorEmail] = TextField(newValue) } }
+    package var home: String?
+    package var authorName: String { get { text(.authorName) } set { inputs[.authorName] = TextField(newValue) } }
+    package var authorEmail: String { get { text(.authorEmail) } set { inputs[.authorEmail] = TextField(newValue) } }
     /// Whole seconds between two looks at a shared document's remote; empty keeps Folio's default (30 s).
-    public var syncInterval: String { get { text(.syncInterval) } set { inputs[.syncInterval] = TextField(newValue) } }
+    package var syncInterval: String { get { text(.syncInterval) } set { inputs[.syncInterval] = TextField(newValue) } }
     /// `PART=COLOR` (an empty color removes it; see `ColorSlots`).
-    public var colorEntry: String { get { text(.color) } set { inputs[.color] = TextField(newValue) } }
+    package var colorEntry: String { get { text(.color) } set { inputs[.color] = TextField(newValue) } }
     /// `NAME URL [REF]` adds or replaces a template source; `-NAME` removes it.
-    public var sourceEntry: String { get { text(.source) } set { inputs[.source] = TextField(newValue) } }
+    package var sourceEntry: String { get { text(.source) } set { inputs[.source] = TextField(newValue) } }
     /// `CONTENT.TYPE=EDITOR` associates an editor; `CONTENT.TYPE=` removes the association.
-    public var associationEntry: String { get { text(.association) } set { inputs[.association] = TextField(newValue) } }
+    package var associationEntry: String { get { text(.association) } set { inputs[.association] = TextField(newValue) } }
     func text(_ field: Field) -> String { inputs[field]?.text ?? "" }
-    public init(settings: Settings, returnTo: EditorState? = nil) {
+    package init(settings: Settings, returnTo: EditorState? = nil) {
         sync = settings.sync; savedSync = settings.sync; self.returnTo = returnTo
         authorName = settings.author?.name ?? ""; authorEmail = settings.author?.email ?? ""
         syncInterval = settings.syncInterval.flatMap { Int(exactly: $0.rounded()) }.map(String.init) ?? ""
         markSaved()
     }
     /// `base` with the edited fields applied.
-    public func applied(to base: Settings) -> Settings {
+    package func applied(to base: Settings) -> Settings {
         var settings = base
         let name = authorName.trimming(.whitespaces), email = authorEmail.trimming(.whitespaces)
         settings.author = name.isEmpty && email.isEmpty ? nil : Settings.Author(name: name, email: email)
@@ -275,7 +275,7 @@ public struct SettingsState: Equatable, Sendable {
     }
 
     /// Whether the entry fields hold something `applied(to:)` cannot use, with the reason.
-    public var entryProblem: String? {
+    package var entryProblem: String? {
         if !colorEntry.isEmpty, !colorEntry.contains("=") { return "Color: write PART=COLOR" }
         if !associationEntry.isEmpty, !associationEntry.contains("=") { return "Editor: write CONTENT.TYPE=EDITOR" }
         let words = sourceEntry.split(separator: " ")
@@ -287,8 +287,8 @@ public struct SettingsState: Equatable, Sendable {
 }
 
 /// Where the app is and what each screen holds.
-public struct AppState: Equatable, Sendable {
-    public indirect enum Screen: Equatable, Sendable {
+package struct AppState: Equatable, Sendable {
+    package indirect enum Screen: Equatable, Sendable {
         case launch
         case picker(PickerState)
         case form(FormState)
@@ -301,61 +301,61 @@ public struct AppState: Equatable, Sendable {
         case sharing(SharingScreen, EditorState)
     }
 
-    public var screen: Screen = .launch
+    package var screen: Screen = .launch
     /// The focused row of the launch screen (actions, then recent documents).
-    public var selection = 0
+    package var selection = 0
     /// The first recent document the launch screen shows (it scrolls to keep the selected one shown).
-    public var recentScroll = 0
+    package var recentScroll = 0
     /// The recent-list filter while typing after `/`.
-    public var filterField: TextField?
+    package var filterField: TextField?
     /// The filter's text, nil when not filtering.
-    public var filter: String? {
+    package var filter: String? {
         get { filterField?.text }
         set { filterField = newValue.map { TextField($0) } }
     }
     /// A question waiting for its answer (quit with unsaved text, remove a recent document).
-    public var confirming: Confirmation?
+    package var confirming: Confirmation?
     /// Whether the help overlay is open over the launch, picker, form or settings screen.
-    public var helpOpen = false
+    package var helpOpen = false
     /// The first row of the help overlay shown.
-    public var helpScroll = 0
+    package var helpScroll = 0
     /// The ids of the installed editors, for checking an editor association (empty when unknown).
-    public var knownEditors: [String] = []
+    package var knownEditors: [String] = []
     /// The home folder, for `~/` in a template source path.
-    public var home: String?
+    package var home: String?
     /// The folder a new document's destination is resolved in (the process's current folder; set by the run loop).
-    public var currentFolder: String?
+    package var currentFolder: String?
     /// The terminal's size, set by the run loop before each key (for fields and lists that scroll).
-    public var columns = 80
-    public var rows = 24
-    public var recent: [RecentDocument] = []
-    public var templates: [TemplateSourceStatus] = []
-    public var tick = 0
+    package var columns = 80
+    package var rows = 24
+    package var recent: [RecentDocument] = []
+    package var templates: [TemplateSourceStatus] = []
+    package var tick = 0
     /// The settings as loaded (the settings screen edits a copy).
-    public var settings = Settings()
+    package var settings = Settings()
     /// A one-line message on the launch screen (a command's output or an error), cleared by the next key.
-    public var message: String?
+    package var message: String?
     /// The call into the open document running off the UI thread, if any.
-    public var call: PluginCall?
+    package var call: PluginCall?
     /// Keys typed while a command ran, replayed in order once it succeeds (dropped when it fails or is cancelled).
-    public var typeAhead: [Key] = []
+    package var typeAhead: [Key] = []
     /// The generic view the history or settings screen was opened from, to come back to.
-    public var genericReturn: GenericViewState?
+    package var genericReturn: GenericViewState?
     /// The sharing action running off the UI thread (sync now, push, settle…), if any: Esc stops it.
-    public var sharingActivity: SharingActivity?
+    package var sharingActivity: SharingActivity?
     /// The messages shown so far (kept across screens), and whether the log overlay is open, from which line.
-    public var messageLog = MessageLog()
-    public var messageLogOpen = false
-    public var messageLogScroll = 0
+    package var messageLog = MessageLog()
+    package var messageLogOpen = false
+    package var messageLogScroll = 0
     /// The time now (set by the run loop before each key): when a message appeared.
-    public var now = Date()
+    package var now = Date()
     /// The documents open in this `folio` (tabs) and the tab list overlay.
-    public var tabs = TabBar()
+    package var tabs = TabBar()
 
-    public init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = []) { self.recent = recent; self.templates = templates }
+    package init(recent: [RecentDocument] = [], templates: [TemplateSourceStatus] = []) { self.recent = recent; self.templates = templates }
 
     /// The launch-screen context for layout.
-    public var launchContext: LaunchContext {
+    package var launchContext: LaunchContext {
         LaunchContext(recent: recent, templates: templates, selection: selection, tick: tick, filterField: filterField, recentScroll: recentScroll,
                       home: home)
     }

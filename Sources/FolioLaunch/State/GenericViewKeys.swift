@@ -2,7 +2,7 @@ import FolioCore
 import FolioTerminal
 
 /// What the generic view asks the runtime to do.
-public enum GenericViewRequest: Equatable, Sendable {
+package enum GenericViewRequest: Equatable, Sendable {
     /// Read a file of the newest version for the view.
     case load(path: String)
     /// Open the file in the user's editor (`$VISUAL`, `$EDITOR`, else `vi`) and record what changed as one commit.
@@ -173,7 +173,7 @@ extension GenericViewState {
     var firstFileRow: Int { rows.firstIndex { !$0.isFolder } ?? 0 }
 
     /// Takes the content read for `path` (ignored when the selection has moved on).
-    public mutating func showing(_ view: GenericFileView) {
+    package mutating func showing(_ view: GenericFileView) {
         guard view.path == selectedRow?.path || (focus == .file && view.path == file?.path) else { return }
         file = view
     }

@@ -5,7 +5,7 @@ import FolioCore
 import FolioTerminal
 
 /// Why a document opens in the generic document view instead of an editor.
-public enum GenericViewReason: Equatable, Sendable {
+package enum GenericViewReason: Equatable, Sendable {
     /// No installed editor handles the content type.
     case noEditor(contentType: String)
     /// The editor for the content type is installed but turned off.
@@ -16,7 +16,7 @@ public enum GenericViewReason: Equatable, Sendable {
     case editorMissing(String)
 
     /// The status line's explanation.
-    public var text: String {
+    package var text: String {
         switch self {
         case let .noEditor(type): return "no editor for \(type)"
         case let .editorDisabled(id): return "editor '\(id)' is disabled"
@@ -27,57 +27,57 @@ public enum GenericViewReason: Equatable, Sendable {
 }
 
 /// A file of the document as the generic view lists it.
-public struct GenericFileEntry: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable { case file, executable, link, submodule }
+package struct GenericFileEntry: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable { case file, executable, link, submodule }
     /// The path inside the document, '/'-separated, as stored (shown sanitized).
-    public var path: String
-    public var size: Int
-    public var kind: Kind
-    public init(path: String, size: Int, kind: Kind = .file) { self.path = path; self.size = size; self.kind = kind }
+    package var path: String
+    package var size: Int
+    package var kind: Kind
+    package init(path: String, size: Int, kind: Kind = .file) { self.path = path; self.size = size; self.kind = kind }
 }
 
 /// One row of the file tree: a folder or a file, indented by depth.
-public struct GenericTreeRow: Equatable, Sendable {
+package struct GenericTreeRow: Equatable, Sendable {
     /// The file's path, or the folder's path without a trailing "/".
-    public var path: String
+    package var path: String
     /// The last path component, sanitized for the terminal.
-    public var name: String
-    public var depth: Int
-    public var isFolder: Bool
+    package var name: String
+    package var depth: Int
+    package var isFolder: Bool
     /// The file's size, or the sum of the folder's files.
-    public var size: Int
-    public var kind: GenericFileEntry.Kind
+    package var size: Int
+    package var kind: GenericFileEntry.Kind
 }
 
 /// A file's content as the read-only view shows it.
-public struct GenericFileView: Equatable, Sendable {
-    public var path: String
+package struct GenericFileView: Equatable, Sendable {
+    package var path: String
     /// Lines sanitized for the terminal: tabs expanded, control characters shown as ^X; for a binary file, a hex dump.
-    public var lines: [String]
-    public var binary: Bool
-    public var size: Int
+    package var lines: [String]
+    package var binary: Bool
+    package var size: Int
     /// Why the content is not shown (too large, unreadable), if it is not.
-    public var note: String?
+    package var note: String?
     /// The first line shown and the first column shown (long lines scroll sideways).
-    public var scroll = 0
-    public var column = 0
+    package var scroll = 0
+    package var column = 0
 
     /// The most bytes read for the view; bigger files are named, not shown.
-    public static let displayLimit = 8 << 20
+    package static let displayLimit = 8 << 20
     /// The bytes of a binary file shown as a hex dump.
     static let hexDumpLimit = 4096
 
     /// At least the widest line's width in cells (its UTF-8 length, which never counts fewer cells than it
     /// takes), worked out once: how far the view scrolls sideways.
-    public let widestBound: Int
+    package let widestBound: Int
 
-    public init(path: String, lines: [String], binary: Bool, size: Int, note: String? = nil) {
+    package init(path: String, lines: [String], binary: Bool, size: Int, note: String? = nil) {
         self.path = path; self.lines = lines; self.binary = binary; self.size = size; self.note = note
         widestBound = lines.map(\.utf8.count).max() ?? 0
     }
 
     /// The view of `data`: text when it has no NUL byte in its first 8000 bytes (git's test), else a hex dump.
-    public init(path: String, data: Data) {
+    package init(path: String, data: Data) {
         let binary = data.prefix(8000).contains(0)
         let lines = binary ? Self.hexDump(data.prefix(Self.hexDumpLimit)) : Self.textLines(data)
         self.init(path: path, lines: lines, binary: binary, size: data.count)
@@ -103,11 +103,11 @@ public struct GenericFileView: Equatable, Sendable {
 }
 
 /// Text from the document made safe to draw: no escape or control character reaches the terminal.
-public enum GenericText {
+package enum GenericText {
     /// `text` with control and bidi characters as their visible escapes (`TerminalText.visible`: `\e`, `\x07`,
     /// `\u{9B}`, `\u{2028}`), and tabs as spaces to the next multiple of 8 (or `\t` when `expandTabs` is off, as
     /// in file names).
-    public static func sanitize(_ text: some StringProtocol, expandTabs: Bool = false) -> String {
+    package static func sanitize(_ text: some StringProtocol, expandTabs: Bool = false) -> String {
         guard expandTabs, text.contains("\t") else { return TerminalText.visible(text) }
         var out = ""
         var column = 0
@@ -124,7 +124,7 @@ public enum GenericText {
     }
 
     /// A size for people: "812 B", "4.2 KB", "1.5 MB".
-    public static func size(_ bytes: Int) -> String {
+    package static func size(_ bytes: Int) -> String {
         if bytes < 1000 { return "\(bytes) B" }
         let units = ["KB", "MB", "GB", "TB"]
         var value = Double(bytes) / 1000
@@ -136,40 +136,40 @@ public enum GenericText {
 
 /// The generic document view: the document's files as a tree with sizes, a `/` filter, a read-only view of the
 /// selected file, and `e` to change it in the user's own editor (one commit on return).
-public struct GenericViewState: Equatable, Sendable {
-    public enum Focus: Equatable, Sendable { case tree, file }
+package struct GenericViewState: Equatable, Sendable {
+    package enum Focus: Equatable, Sendable { case tree, file }
 
-    public var path: String
-    public var title: String
-    public var contentType: ContentType
-    public var reason: GenericViewReason
-    public var commitID: String = ""
-    public var commitMessage: String = ""
+    package var path: String
+    package var title: String
+    package var contentType: ContentType
+    package var reason: GenericViewReason
+    package var commitID: String = ""
+    package var commitMessage: String = ""
     /// The newest version's files.
-    public var entries: [GenericFileEntry] = [] { didSet { refreshRows() } }
+    package var entries: [GenericFileEntry] = [] { didSet { refreshRows() } }
     /// Why the files could not be listed, if they could not.
-    public var loadError: String?
+    package var loadError: String?
     /// The filter; `filtering` while it is being typed after `/`.
-    public var filter = "" { didSet { if filter != oldValue { refreshRows() } } }
-    public var filtering = false
+    package var filter = "" { didSet { if filter != oldValue { refreshRows() } } }
+    package var filtering = false
     /// Folders shown closed.
-    public var collapsed: Set<String> = [] { didSet { if collapsed != oldValue { refreshRows() } } }
+    package var collapsed: Set<String> = [] { didSet { if collapsed != oldValue { refreshRows() } } }
     /// The tree's rows after the filter: folders first, then files, each by name; a filter shows every folder that
     /// holds a match, open. Kept up to date as the entries, the filter and the closed folders change (a key or a
     /// frame never rebuilds the tree).
-    public private(set) var rows: [GenericTreeRow] = []
+    package private(set) var rows: [GenericTreeRow] = []
     /// The selected row and the first row shown.
-    public var selection = 0
-    public var scroll = 0
+    package var selection = 0
+    package var scroll = 0
     /// The selected file's content (a preview beside the tree when wide, full-screen when focused).
-    public var file: GenericFileView?
-    public var focus: Focus = .tree
+    package var file: GenericFileView?
+    package var focus: Focus = .tree
     /// A one-line message (the result of an edit, a hint), cleared by the next key.
-    public var message: String?
+    package var message: String?
     /// The rows the list and the file view have (set by the run loop from the terminal size), for paging.
-    public var viewRows = 20
+    package var viewRows = 20
 
-    public init(path: String, title: String, contentType: ContentType, reason: GenericViewReason) {
+    package init(path: String, title: String, contentType: ContentType, reason: GenericViewReason) {
         self.path = path; self.title = title; self.contentType = contentType; self.reason = reason
     }
 
@@ -180,20 +180,20 @@ public struct GenericViewState: Equatable, Sendable {
     }
 
     /// The selected row, if any.
-    public var selectedRow: GenericTreeRow? {
+    package var selectedRow: GenericTreeRow? {
         let rows = rows
         return rows.indices.contains(selection) ? rows[selection] : nil
     }
 
     /// The file `e` edits: the file shown when it has focus, else the selected row when it is a file (not a link).
-    public var fileToEdit: String? {
+    package var fileToEdit: String? {
         if focus == .file, let file { return file.path }
         guard let row = selectedRow, !row.isFolder, row.kind == .file || row.kind == .executable else { return nil }
         return row.path
     }
 
     /// Takes a new listing (the first, or after a change), keeping the selection on the same path when it is still there.
-    public mutating func replacingEntries(_ entries: [GenericFileEntry], commitID: String, commitMessage: String) {
+    package mutating func replacingEntries(_ entries: [GenericFileEntry], commitID: String, commitMessage: String) {
         let selected = selectedRow?.path
         self.entries = entries
         self.commitID = commitID

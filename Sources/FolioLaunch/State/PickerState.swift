@@ -5,29 +5,29 @@ import FolioCore
 /// The template picker: sources as they resolve, a filter typed by the user, and the selected template.
 /// The list has the focus when it opens (j/k move); any other letter goes to the filter, where j and k are letters too;
 /// ↑/↓ always move and give the focus back to the list.
-public struct PickerState: Equatable, Sendable {
-    public var group: String?
-    public var contentType: ContentType?
+package struct PickerState: Equatable, Sendable {
+    package var group: String?
+    package var contentType: ContentType?
     /// The filter being typed.
-    public var filterField = TextField()
-    public var selection: Int = 0
+    package var filterField = TextField()
+    package var selection: Int = 0
     /// Whether keys go to the list (j/k move) rather than the filter.
-    public var listFocused = true
+    package var listFocused = true
     /// The form of the template last chosen, as Esc left it: choosing that template again brings its values back.
-    public var draft: FormState?
+    package var draft: FormState?
     /// The filter's text.
-    public var filter: String {
+    package var filter: String {
         get { filterField.text }
         set { filterField.set(newValue) }
     }
-    public init(group: String? = nil, contentType: ContentType? = nil, filter: String = "", selection: Int = 0) {
+    package init(group: String? = nil, contentType: ContentType? = nil, filter: String = "", selection: Int = 0) {
         self.group = group; self.contentType = contentType; self.filterField = TextField(filter); self.selection = selection
         self.listFocused = filter.isEmpty
     }
 
     /// The templates shown after the scope and the filter: grouped (group order, then name) without a filter; with one,
     /// the best matches first (see `relevance`), then group and name.
-    public func visible(_ sources: [TemplateSourceStatus]) -> [TemplateSummary] {
+    package func visible(_ sources: [TemplateSourceStatus]) -> [TemplateSummary] {
         let all = sources.flatMap { source -> [TemplateSummary] in if case let .loaded(list) = source.state { return list } else { return [] } }
         let scoped = all.filter { (group == nil || $0.group == group) && (contentType == nil || $0.contentType == contentType) }
         let words = Self.words(filter)
@@ -38,7 +38,7 @@ public struct PickerState: Equatable, Sendable {
     }
 
     /// Whether the list is grouped under headings (it is not while a filter orders it by relevance).
-    public var grouped: Bool { Self.words(filter).isEmpty }
+    package var grouped: Bool { Self.words(filter).isEmpty }
 
     static func words(_ filter: String) -> [String] {
         filter.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)

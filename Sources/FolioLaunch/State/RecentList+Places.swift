@@ -5,17 +5,17 @@ import FolioTerminal
 
 extension RecentList {
     /// How many recent documents the launcher loads: all the recent list keeps (it scrolls; the filter searches them all).
-    public static let loadLimit = 500
+    package static let loadLimit = 500
 
     /// The recent list the launcher starts with: the scene's pinned paths first, then every recent document the
     /// provider keeps (not only the rows that fit: the list scrolls and the filter searches them all).
-    public static func loaded(scene: LaunchScene, from provider: any RecentDocumentsProvider) -> [RecentDocument] {
+    package static func loaded(scene: LaunchScene, from provider: any RecentDocumentsProvider) -> [RecentDocument] {
         merge(pinned: scene.recent.pinned, recent: provider.recentDocuments(limit: loadLimit), count: loadLimit)
     }
 
     /// Where each document is, for the documents whose title another one shares (others are absent): the folder
     /// holding it, `~/`-relative under `home`, e.g. `~/work/notes` for `/home/ada/work/notes/Notes`.
-    public static func places(of documents: [RecentDocument], home: String?) -> [String: String] {
+    package static func places(of documents: [RecentDocument], home: String?) -> [String: String] {
         var byTitle: [String: [RecentDocument]] = [:]
         for document in documents { byTitle[document.title, default: []].append(document) }
         var places: [String: String] = [:]
@@ -32,7 +32,7 @@ extension RecentList {
     }
 
     /// `path` with `home` written `~`.
-    public static func shortened(_ path: String, home: String?) -> String {
+    package static func shortened(_ path: String, home: String?) -> String {
         guard let home, !home.isEmpty, home != "/" else { return path }
         let base = home.hasSuffix("/") ? String(home.dropLast()) : home
         if path == base { return "~" }

@@ -7,7 +7,7 @@ import FolioTerminal
 extension SettingsState {
     /// Whether a value differs from the one the screen opened with (or last saved): typing then clearing a field
     /// leaves nothing unsaved.
-    public var edited: Bool {
+    package var edited: Bool {
         sync != savedSync || Field.allCases.contains { $0 != .sync && text($0) != (savedInputs[$0] ?? "") }
     }
 
@@ -19,30 +19,30 @@ extension SettingsState {
 }
 
 /// The check of a template source being added in Settings: reachable, and a template repository.
-public struct SourceCheck: Equatable, Sendable {
-    public enum State: Equatable, Sendable {
+package struct SourceCheck: Equatable, Sendable {
+    package enum State: Equatable, Sendable {
         case checking
         /// What the source holds ("3 templates").
         case found(String)
         case failed(String)
     }
     /// The entry checked (`NAME URL [REF]`): a result for another entry is not shown.
-    public var entry: String
-    public var name: String
-    public var url: String
-    public var ref: String?
-    public var state: State
-    public init(entry: String, name: String, url: String, ref: String?, state: State = .checking) {
+    package var entry: String
+    package var name: String
+    package var url: String
+    package var ref: String?
+    package var state: State
+    package init(entry: String, name: String, url: String, ref: String?, state: State = .checking) {
         self.entry = entry; self.name = name; self.url = url; self.ref = ref; self.state = state
     }
 }
 
 /// The colors the settings' `colors` can set: the slots of the screens' theme, and the color names.
-public enum ColorSlots {
+package enum ColorSlots {
     /// The parts of the screens that have a color of their own (`Theme`'s slots), as `colors` names them.
-    public static var names: [String] { Theme.slots.map(\.name) }
+    package static var names: [String] { Theme.slots.map(\.name) }
     /// The color names `TerminalColor(parsing:)` accepts (besides `#rrggbb`).
-    public static var colorNames: [String] { ["default"] + TerminalColor.NamedColor.allCases.map(\.name) }
+    package static var colorNames: [String] { ["default"] + TerminalColor.NamedColor.allCases.map(\.name) }
 }
 
 extension SourceCheck.State {
@@ -79,7 +79,7 @@ extension SettingsState {
 
 extension AppState {
     /// Takes the result of a template source check into the settings screen, if it still shows that entry.
-    public mutating func receiveSourceCheck(_ check: SourceCheck) {
+    package mutating func receiveSourceCheck(_ check: SourceCheck) {
         guard case var .settings(settings) = screen, settings.sourceCheck?.entry == check.entry else { return }
         settings.sourceCheck = check
         screen = .settings(settings)

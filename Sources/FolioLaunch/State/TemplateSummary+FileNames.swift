@@ -6,7 +6,7 @@ extension TemplateSummary {
     /// A template file's path as a person reads it: a closing tag written `{{%2Fname}}` (a file name cannot hold '/')
     /// shown as `{{/name}}`, and a part that is only there when a variable is set, `{{#ci}}ci.yml{{/ci}}`, shown as
     /// `ci.yml (if ci)` (`{{^ci}}…{{/ci}}` as `… (unless ci)`). Other tags (`{{name}}.md`) are left as they are.
-    public static func readablePath(_ path: String) -> String {
+    package static func readablePath(_ path: String) -> String {
         let decoded = path.replacing("{{%2F", with: "{{/").replacing("{{%2f", with: "{{/")
         let (text, conditions) = readableSections(decoded)
         guard !conditions.isEmpty else { return text }

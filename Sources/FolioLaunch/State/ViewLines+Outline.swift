@@ -4,7 +4,7 @@ import Glibc
 extension ViewLines {
     /// The outline position a view line shows after its cursor marker: "3" → [3], "1.2" → [1, 2]; nil for other
     /// lines (headers, blank lines, drawings). Items are the lines with one, in order.
-    public static func itemPath(_ line: String) -> [Int]? {
+    package static func itemPath(_ line: String) -> [Int]? {
         var scalars = Substring(line).unicodeScalars.drop { $0 == ">" || $0 == " " || $0 == "›" }
         var path: [Int] = []
         var digits = ""
@@ -24,7 +24,7 @@ extension ViewLines {
 
     /// The item layout of a whole view whose items are numbered ("1", "2", …) or outlined ("1", "1.1", "1.2", "2"):
     /// the lines after the header that show a position, up to the first that does not, with each one's position.
-    public static func outlineLayout(_ lines: [String]) -> ItemLayout? {
+    package static func outlineLayout(_ lines: [String]) -> ItemLayout? {
         var header: Int?
         var paths: [[Int]] = []
         var titles: [String?] = []
@@ -41,7 +41,7 @@ extension ViewLines {
     }
 
     /// The item (0-based) a view line shows, found by its position among `items`; nil for other lines.
-    public static func itemIndex(_ line: String, in items: ItemLayout?) -> Int? {
+    package static func itemIndex(_ line: String, in items: ItemLayout?) -> Int? {
         guard let path = itemPath(line) else { return nil }
         if let items, !items.paths.isEmpty { return items.paths.firstIndex(of: path) }
         return path.count == 1 ? path[0] - 1 : nil

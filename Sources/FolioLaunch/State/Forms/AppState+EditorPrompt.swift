@@ -30,7 +30,7 @@ extension AppState {
 
     /// The prompt again after the editor refused the command: every value kept, the failure (without its usage line)
     /// on the field it names (else the first one asked), that field focused. Item numbers from the cursor are kept.
-    public mutating func reopeningPrompt(after effect: AppEffect, failure: String) {
+    package mutating func reopeningPrompt(after effect: AppEffect, failure: String) {
         guard case let .runEditorCommand(id, arguments, base, selection) = effect, case var .editor(editor) = screen,
               let command = editor.commands.first(where: { $0.id == id }) else { return }
         let names = command.argumentNames
@@ -109,7 +109,7 @@ extension ViewLines {
     /// An item's title as its view line shows it: after the position, without a check box ("[ ] ", "[x] ") and
     /// without a right-hand column set off by two or more spaces ("4 words"); nil when the line was cut ("…") or
     /// shows nothing.
-    public static func itemTitle(_ line: String) -> String? {
+    package static func itemTitle(_ line: String) -> String? {
         guard itemPath(line) != nil else { return nil }
         var rest = Substring(line).drop { $0 == ">" || $0 == " " || $0 == "›" }.drop { $0.isNumber || $0 == "." }.dropFirst()
         for box in ["[ ] ", "[x] ", "[X] "] where rest.hasPrefix(box) { rest = rest.dropFirst(box.count) }

@@ -33,7 +33,7 @@ extension FormState {
 extension AppState {
     /// The form again after its final action failed (creating, instantiating, opening): every value kept, the
     /// one-line failure on the field it is about, that field focused.
-    public mutating func returningToForm(_ form: FormState, failure: String) {
+    package mutating func returningToForm(_ form: FormState, failure: String) {
         var form = form
         if let index = form.fieldIndex(for: failure) {
             form.fields[index].message = failure

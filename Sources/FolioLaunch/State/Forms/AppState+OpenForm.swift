@@ -7,7 +7,7 @@ import FolioTerminal
 
 extension AppState {
     /// Whether `form` is the Open… form, whose submitted path the runtime reads first (`browsed(_:listing:in:)`).
-    public static func isOpenForm(_ form: FormState?) -> Bool {
+    package static func isOpenForm(_ form: FormState?) -> Bool {
         guard let form, case .open = form.purpose else { return false }
         return true
     }
@@ -61,7 +61,7 @@ extension AppState {
     /// The runtime's answer to the Open… form's `request`: `listing` is what `request.listed` is; `submitted` is the
     /// form ⏎ submitted (the screen has left it), nil for Tab on the form shown. Returns the effect that leaves the
     /// launcher (a path to open), nil when the form stays (completed, a list shown, a note).
-    public mutating func browsed(_ request: BrowseRequest, listing: FolderListing, in submitted: FormState? = nil) -> AppEffect? {
+    package mutating func browsed(_ request: BrowseRequest, listing: FolderListing, in submitted: FormState? = nil) -> AppEffect? {
         let shown: FormState? = if case let .form(form) = screen { form } else { nil }
         guard var form = submitted ?? shown, case .open = form.purpose, form.fields.count == 1, form.fields[0].value == request.text else {
             return request.intent == .open ? .open(path: request.text) : nil

@@ -4,7 +4,7 @@ import Glibc
 import FolioCore
 
 /// What the editor answered when asked for a command's current argument values (`folio.argument-values/1`).
-public enum ArgumentValuesAnswer: Equatable, Sendable {
+package enum ArgumentValuesAnswer: Equatable, Sendable {
     /// One value per argument of the command's usage, nil where the editor suggests none (checked where the answer
     /// came in: UTF-8, size, count).
     case values([String?])
@@ -19,7 +19,7 @@ extension AppState {
     /// had `old` before the key: none, or another command's), nil when none opened. The run loop carries it out off
     /// the UI thread; the form is already open with what the host knows, and `receiveArgumentValues` fills in the
     /// fields still untouched. A form brought back after the editor refused the command keeps its values: not asked.
-    public static func argumentValuesRequest(from old: EditorPrompt?, to new: EditorPrompt?) -> AppEffect? {
+    package static func argumentValuesRequest(from old: EditorPrompt?, to new: EditorPrompt?) -> AppEffect? {
         guard let new else { return nil }
         if let old, old.command.id == new.command.id, old.base == new.base, old.selection == new.selection { return nil }
         return .loadArgumentValues(command: new.command.id, base: new.base, selection: new.selection)
@@ -28,7 +28,7 @@ extension AppState {
     /// The editor's current values for the open form of `command` (asked at `base` for `selection`): each field the
     /// user has not touched since the form opened takes its value (a field typed in keeps what was typed). An answer
     /// for another form, or one the form has moved on from, is dropped; an ignored one is one line in the message log.
-    public mutating func receiveArgumentValues(_ answer: ArgumentValuesAnswer, command: String, base: String?, selection: ViewSelection?) {
+    package mutating func receiveArgumentValues(_ answer: ArgumentValuesAnswer, command: String, base: String?, selection: ViewSelection?) {
         guard case var .editor(editor) = screen, var prompt = editor.prompt, prompt.command.id == command, prompt.base == base,
               prompt.selection == selection else { return }
         switch answer {

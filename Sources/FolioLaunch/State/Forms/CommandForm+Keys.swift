@@ -44,7 +44,7 @@ extension AppState {
     }
 
     /// The text `$VISUAL`/`$EDITOR` left for the focused field of the open prompt (nil: the editor failed, with `failure`).
-    public mutating func editedArgumentText(_ text: String?, failure: String? = nil) {
+    package mutating func editedArgumentText(_ text: String?, failure: String? = nil) {
         guard case var .editor(editor) = screen, var prompt = editor.prompt else { return }
         if let text {
             // One trailing newline is the editor's end of file, not the user's text.

@@ -6,24 +6,24 @@ import FolioCore
 /// A command's arguments being asked: one field for each argument the host does not fill in from the cursor — a
 /// one-line prompt on the command bar when there is one, one form over the view when there are several. Every field
 /// keeps its value on any error; a field's problem stays on it, in words.
-public struct EditorPrompt: Equatable, Sendable {
-    public var command: EditorCommand
+package struct EditorPrompt: Equatable, Sendable {
+    package var command: EditorCommand
     /// The arguments the host filled in (item numbers from the cursor or the selection), in usage order; nil where a
     /// field asks for the argument.
-    public var values: [String?]
-    public var names: [String]
+    package var values: [String?]
+    package var names: [String]
     /// One field per argument (in usage order; those filled in by the host are unused).
-    public var inputs: [TextField]
+    package var inputs: [TextField]
     /// The problem with each field's value as it was last checked, nil when none.
-    public var problems: [String?]
+    package var problems: [String?]
     /// The index in `names` of the focused field.
-    public var asking: Int
+    package var asking: Int
     /// The version the window showed when the command started: item numbers refer to it, and the command applies to it.
-    public var base: String? = nil
+    package var base: String? = nil
     /// The window's cursor and selection when the command started: the command gets them.
-    public var selection: ViewSelection? = nil
+    package var selection: ViewSelection? = nil
     /// The fields' texts as the form opened (a form still equal to them has nothing to lose).
-    public var initial: [String]
+    package var initial: [String]
     /// What was typed on the focused choice field, to pick a choice by its first letters.
     var choiceTyped = ""
     /// Whether Esc was pressed once on a form with typed values: Esc again discards them, any other key keeps them.
@@ -37,7 +37,7 @@ public struct EditorPrompt: Equatable, Sendable {
     var keyed: Set<Int> = []
 
     /// A prompt asking the arguments that are nil in `values`, the focused one (`asking`) holding `input`.
-    public init(command: EditorCommand, values: [String?], names: [String], input: TextField = TextField(), asking: Int,
+    package init(command: EditorCommand, values: [String?], names: [String], input: TextField = TextField(), asking: Int,
                 base: String? = nil, selection: ViewSelection? = nil) {
         self.command = command; self.values = values; self.names = names; self.asking = asking; self.base = base; self.selection = selection
         inputs = Array(repeating: TextField(), count: names.count)
@@ -47,7 +47,7 @@ public struct EditorPrompt: Equatable, Sendable {
     }
 
     /// The focused field.
-    public var input: TextField {
+    package var input: TextField {
         get { inputs.indices.contains(asking) ? inputs[asking] : TextField() }
         set {
             guard inputs.indices.contains(asking) else { return }
@@ -57,12 +57,12 @@ public struct EditorPrompt: Equatable, Sendable {
     }
 
     /// The indices (in `names`) of the arguments asked, in order.
-    public var asked: [Int] { names.indices.filter { !values.indices.contains($0) || values[$0] == nil } }
+    package var asked: [Int] { names.indices.filter { !values.indices.contains($0) || values[$0] == nil } }
     /// Whether the arguments are asked in one form (more than one field) rather than a one-line prompt.
-    public var isForm: Bool { asked.count > 1 }
+    package var isForm: Bool { asked.count > 1 }
 
     /// The argument at `index` as its usage word declares it.
-    public func argument(_ index: Int) -> CommandArgument {
+    package func argument(_ index: Int) -> CommandArgument {
         CommandArgument(usageWord: names.indices.contains(index) ? names[index] : "")
     }
 
@@ -88,7 +88,7 @@ public struct EditorPrompt: Equatable, Sendable {
     var takesLines: Bool { names.indices.contains(asking) && EditorCommand.isMultiLineArgument(names[asking]) }
 
     /// Whether a field's text differs from what the form opened with.
-    public var isEdited: Bool { asked.contains { inputs[$0].text != (initial.indices.contains($0) ? initial[$0] : "") } }
+    package var isEdited: Bool { asked.contains { inputs[$0].text != (initial.indices.contains($0) ? initial[$0] : "") } }
 
     // MARK: Checking and moving
 
@@ -146,7 +146,7 @@ public struct EditorPrompt: Equatable, Sendable {
 
     /// The arguments to run the command with: trailing optional arguments left empty are left out, as on the
     /// command line.
-    public var submittedArguments: [String] {
+    package var submittedArguments: [String] {
         var arguments = names.indices.map { index in
             (values.indices.contains(index) ? values[index] : nil) ?? inputs[index].text.trimming(.whitespaces)
         }

@@ -12,7 +12,7 @@ extension FormState {
 
     /// `text` resolved as the command line resolves a path: absolute as it is, `~/…` in `home`, else in `folder`;
     /// `.` and `..` taken out. Nil when empty.
-    public static func resolvedDestination(_ text: String, folder: String, home: String?) -> String? {
+    package static func resolvedDestination(_ text: String, folder: String, home: String?) -> String? {
         let trimmed = text.trimming(.whitespaces)
         guard !trimmed.isEmpty else { return nil }
         let url: URL
@@ -27,7 +27,7 @@ extension FormState {
     }
 
     /// Whether `path` (resolved) is outside `folder`: neither the folder nor inside it.
-    public static func isOutside(_ path: String, folder: String) -> Bool {
+    package static func isOutside(_ path: String, folder: String) -> Bool {
         let base = URL(fileURLWithPath: folder).standardizedFileURL.path
         let prefix = base.hasSuffix("/") ? base : base + "/"
         return path != base && !path.hasPrefix(prefix)

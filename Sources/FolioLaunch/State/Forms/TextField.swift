@@ -3,36 +3,36 @@ import FolioTerminal
 /// One line of editable text: the text, a cursor between characters and a horizontal scroll, measured in terminal
 /// cells with `DisplayWidth` (wide CJK and emoji are two cells; a tab and a kept newline show as one cell).
 /// Pure: keys go in, the field comes out; drawing is a function of the field and the room it has.
-public struct TextField: Equatable, Sendable {
+package struct TextField: Equatable, Sendable {
     /// The text, as typed or pasted.
-    public private(set) var text: String
+    package private(set) var text: String
     /// The cursor: how many characters (grapheme clusters) are before it, 0…`text.count`.
-    public private(set) var cursor: Int
+    package private(set) var cursor: Int
     /// The first cell shown when the text is wider than its box (kept so the view does not jump while editing).
-    public var scroll: Int = 0
+    package var scroll: Int = 0
     /// Whether the text is a default or a suggestion not edited yet: it is shown dim and the first character typed
     /// or pasted replaces it (moving or deleting edits it instead, as the text it is).
-    public private(set) var isSuggested = false
+    package private(set) var isSuggested = false
 
-    public init(_ text: String = "", cursor: Int? = nil) {
+    package init(_ text: String = "", cursor: Int? = nil) {
         self.text = text
         self.cursor = min(max(0, cursor ?? text.count), text.count)
     }
 
     /// A field holding `text` as a suggestion (a default, a current value): dim until edited, replaced by typing.
-    public static func suggesting(_ text: String) -> TextField {
+    package static func suggesting(_ text: String) -> TextField {
         var field = TextField(text)
         field.isSuggested = !text.isEmpty
         return field
     }
 
     /// An editing action of a text field, bound to keys in `bindings`.
-    public enum Edit: Equatable, Sendable, CaseIterable {
+    package enum Edit: Equatable, Sendable, CaseIterable {
         case left, right, home, end, deleteBackward, deleteForward, deleteWordBackward, deleteToStart, deleteToEnd
     }
 
     /// The keys every text field understands, with what they do: the table behind `handle(_:)` and the help overlay.
-    public static let bindings: [(keys: [Key], edit: Edit, label: String, help: String)] = [
+    package static let bindings: [(keys: [Key], edit: Edit, label: String, help: String)] = [
         ([.left], .left, "←", "move left"),
         ([.right], .right, "→", "move right"),
         ([.home, .ctrl("a")], .home, "Home ^A", "start of the line"),
@@ -45,12 +45,12 @@ public struct TextField: Equatable, Sendable {
     ]
 
     /// The text replaced, cursor at its end.
-    public mutating func set(_ newText: String) { text = newText; cursor = newText.count; scroll = 0; isSuggested = false }
+    package mutating func set(_ newText: String) { text = newText; cursor = newText.count; scroll = 0; isSuggested = false }
 
     /// Applies `key` if it edits text: a printable character is inserted at the cursor, the keys of `bindings` move
     /// or delete. Returns false for any other key (the screen handles it).
     @discardableResult
-    public mutating func handle(_ key: Key) -> Bool {
+    package mutating func handle(_ key: Key) -> Bool {
         if case let .character(character) = key { insert(String(character)); return true }
         guard let binding = Self.bindings.first(where: { $0.keys.contains(key) }) else { return false }
         apply(binding.edit)
@@ -58,7 +58,7 @@ public struct TextField: Equatable, Sendable {
     }
 
     /// Inserts `string` at the cursor and moves the cursor after it.
-    public mutating func insert(_ string: String) {
+    package mutating func insert(_ string: String) {
         guard !string.isEmpty else { return }
         if isSuggested { set("") }
         let index = text.index(text.startIndex, offsetBy: cursor)
@@ -68,7 +68,7 @@ public struct TextField: Equatable, Sendable {
         cursor = min(text.count, max(0, text.count - after.count))
     }
 
-    public mutating func apply(_ edit: Edit) {
+    package mutating func apply(_ edit: Edit) {
         isSuggested = false
         switch edit {
         case .left: cursor = max(0, cursor - 1)
@@ -119,7 +119,7 @@ public struct TextField: Equatable, Sendable {
 
     /// The first cell shown in a box `width` cells wide: the stored scroll, moved just enough that the cursor (and a
     /// cell for it at the end of the text) is inside the box.
-    public func visibleScroll(width: Int) -> Int { visibleScroll(width: width, cells: cells()) }
+    package func visibleScroll(width: Int) -> Int { visibleScroll(width: width, cells: cells()) }
 
     func visibleScroll(width: Int, cells: [(shown: String, width: Int)]) -> Int {
         let column = cells.prefix(cursor).reduce(0) { $0 + $1.width }
@@ -131,14 +131,14 @@ public struct TextField: Equatable, Sendable {
     }
 
     /// The cell column of the cursor from the start of the text.
-    public var cursorColumn: Int { cells().prefix(cursor).reduce(0) { $0 + $1.width } }
+    package var cursorColumn: Int { cells().prefix(cursor).reduce(0) { $0 + $1.width } }
 
     /// Keeps the cursor inside a box `width` cells wide from now on (the run loop calls it with the box's width).
-    public mutating func reveal(width: Int) { scroll = visibleScroll(width: width) }
+    package mutating func reveal(width: Int) { scroll = visibleScroll(width: width) }
 
     /// What a box `width` cells wide shows: the text from the scroll (a wide character cut by either edge shows as a
     /// blank) and the cursor's column inside the box.
-    public func window(width: Int, fromStart: Bool = false) -> (text: String, cursorX: Int) {
+    package func window(width: Int, fromStart: Bool = false) -> (text: String, cursorX: Int) {
         guard width > 0 else { return ("", 0) }
         let cells = cells()
         let start = fromStart ? 0 : visibleScroll(width: width, cells: cells)
@@ -156,7 +156,7 @@ public struct TextField: Equatable, Sendable {
 
     /// Draws the field in a box at (`x`, `y`) `width` cells wide; with `focused`, the cell under the cursor is shown
     /// reversed (a reversed blank after the text); without, the start of the text. A suggested text is dim.
-    public func draw(into grid: inout CellGrid, x: Int, y: Int, width: Int, style: CellStyle = .plain, focused: Bool) {
+    package func draw(into grid: inout CellGrid, x: Int, y: Int, width: Int, style: CellStyle = .plain, focused: Bool) {
         guard width > 0 else { return }
         var (shown, cursorX) = window(width: width, fromStart: !focused)
         if !focused, width > 1 {

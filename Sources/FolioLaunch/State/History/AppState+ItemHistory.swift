@@ -3,13 +3,13 @@ import Glibc
 
 /// The versions that changed one item, as the history browser lists them: each version's entry (its message followed
 /// by what changed in the item) and the item's number in that version.
-public struct ItemHistoryPage: Equatable, Sendable {
+package struct ItemHistoryPage: Equatable, Sendable {
     /// The item's summary in the version it was asked in.
-    public var summary: String
-    public var entries: [HistoryEntry]
+    package var summary: String
+    package var entries: [HistoryEntry]
     /// The item's number in each listed version, by commit id (what `i` brings back from that version).
-    public var keys: [String: String]
-    public init(summary: String, entries: [HistoryEntry], keys: [String: String]) {
+    package var keys: [String: String]
+    package init(summary: String, entries: [HistoryEntry], keys: [String: String]) {
         self.summary = summary
         self.entries = entries
         self.keys = keys
@@ -17,15 +17,15 @@ public struct ItemHistoryPage: Equatable, Sendable {
 }
 
 /// The item a history browser is about: its number where it was asked, and its number in each version listed.
-public struct ItemHistoryFocus: Equatable, Sendable {
-    public var key: String
-    public var summary: String = ""
-    public var keys: [String: String] = [:]
-    public init(key: String) { self.key = key }
+package struct ItemHistoryFocus: Equatable, Sendable {
+    package var key: String
+    package var summary: String = ""
+    package var keys: [String: String] = [:]
+    package init(key: String) { self.key = key }
 }
 
 extension HistoryPageProvider {
-    public func itemHistory(item: String, at: String?) async throws -> ItemHistoryPage {
+    package func itemHistory(item: String, at: String?) async throws -> ItemHistoryPage {
         throw ItemHistoryUnavailable()
     }
 }
@@ -59,7 +59,7 @@ extension AppState {
     }
 
     /// After an item was brought back: the editor again, showing the result.
-    public mutating func itemRestored(_ item: String, from commitID: String) {
+    package mutating func itemRestored(_ item: String, from commitID: String) {
         guard case .history(_, var editor) = screen else { return }
         editor.message = "Brought back item \(item) as it was in \(commitID.prefix(7))"
         screen = .editor(editor)
@@ -68,7 +68,7 @@ extension AppState {
 
 extension HistoryState {
     /// Takes the versions that changed the item asked for (an answer for another item is dropped).
-    public mutating func receive(_ page: ItemHistoryPage, item: String) -> AppEffect? {
+    package mutating func receive(_ page: ItemHistoryPage, item: String) -> AppEffect? {
         guard var focus = self.item, focus.key == item else { return nil }
         focus.summary = page.summary
         focus.keys = page.keys

@@ -3,7 +3,7 @@ import Glibc
 import FolioTerminal
 
 /// A row of the history list: a day's heading or a version (its index in `entries`).
-public enum HistoryRow: Equatable, Sendable {
+package enum HistoryRow: Equatable, Sendable {
     case day(Int)
     case entry(Int)
 }
@@ -18,7 +18,7 @@ extension HistoryState {
     // MARK: What the list shows
 
     /// The indices in `entries` of the versions the filter lets through, newest first.
-    public var visible: [Int] {
+    package var visible: [Int] {
         guard timeline.matchedCount < entries.count else { return timeline.matches }
         return timeline.matches + (timeline.matchedCount..<entries.count).filter { timeline.filter.matches(entries[$0]) }
     }
@@ -40,7 +40,7 @@ extension HistoryState {
     }
 
     /// The version's number (`@N`, 1 = the first), when the history's length is known.
-    public func number(ofEntry index: Int) -> Int? {
+    package func number(ofEntry index: Int) -> Int? {
         guard let total = timeline.total, index < total else { return nil }
         return total - index
     }
@@ -169,7 +169,7 @@ extension HistoryState {
 
     /// Takes a page (`receive`), then picks up what it was loaded for: the result of a restore or undo on the
     /// first page, the version a goal looks for, the first match of a filter; and asks for more while needed.
-    public mutating func arrived(_ page: HistoryPage) -> [AppEffect] {
+    package mutating func arrived(_ page: HistoryPage) -> [AppEffect] {
         var effects: [AppEffect] = []
         let first = entries.isEmpty
         if let total = page.total { timeline.total = total }
@@ -248,7 +248,7 @@ extension HistoryState {
 
     /// A fresh list for after a change made here (restore, undo, redo): the terminal size, time zone and the change
     /// to report are kept; everything else is read again.
-    public func reloaded() -> HistoryState {
+    package func reloaded() -> HistoryState {
         var fresh = HistoryState()
         fresh.viewWidth = viewWidth
         fresh.viewHeight = viewHeight
@@ -302,7 +302,7 @@ extension HistoryState {
 extension HistoryState {
     /// Whether the history browser reads its list again after `effect` succeeds: a restore, an undo or a redo made
     /// here change the newest version, which the reloaded list selects and reports.
-    public static func reloadsAfter(_ effect: AppEffect) -> Bool {
+    package static func reloadsAfter(_ effect: AppEffect) -> Bool {
         switch effect {
         case .restore: return true
         case let .runEditorCommand(id, _, _, _): return id == "folio.undo" || id == "folio.redo"
@@ -313,7 +313,7 @@ extension HistoryState {
 
 extension AppState {
     /// Whether the history browser waits for a page (the run loop then looks for it more often).
-    public var historyIsLoading: Bool {
+    package var historyIsLoading: Bool {
         if case let .history(history, _) = screen { return history.loading }
         return false
     }

@@ -4,75 +4,75 @@ import Glibc
 import FolioTerminal
 
 /// A diff as the history browser shows it: its lines and whether the editor described it or git did.
-public struct HistoryDiff: Equatable, Sendable {
+package struct HistoryDiff: Equatable, Sendable {
     /// Who described the change.
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// The editor's semantic diff ("renamed scene 'Dusk' to 'Dawn'").
         case semantic
         /// The text diff of the document's files, with why there is no semantic one when known.
         case text(note: String?)
     }
-    public var lines: [String]
-    public var kind: Kind
-    public init(lines: [String], kind: Kind) { self.lines = lines; self.kind = kind }
+    package var lines: [String]
+    package var kind: Kind
+    package init(lines: [String], kind: Kind) { self.lines = lines; self.kind = kind }
 }
 
 /// The history browser: commits loaded so far (newest first), the cursor for more, the selection and its diff.
 /// The diff pane always belongs to `diffSubject`; when that is not what the selection asks for (`wanted`), the
 /// screen shows "loading…" rather than another commit's diff.
-public struct HistoryState: Equatable, Sendable {
+package struct HistoryState: Equatable, Sendable {
     /// Which pane the movement keys act on.
-    public enum Pane: Equatable, Sendable { case list, diff }
+    package enum Pane: Equatable, Sendable { case list, diff }
     /// What a diff describes: one commit (against its parent) or the change between two commits.
-    public enum DiffSubject: Equatable, Sendable {
+    package enum DiffSubject: Equatable, Sendable {
         case commit(String)
         case compare(String, String)
     }
 
-    public var entries: [HistoryEntry] = []
-    public var next: String?
-    public var exhausted = false
-    public var loading = true
-    public var selection = 0
+    package var entries: [HistoryEntry] = []
+    package var next: String?
+    package var exhausted = false
+    package var loading = true
+    package var selection = 0
     /// The lines of the diff shown, which belong to `diffSubject`.
-    public var diff: [String] = []
+    package var diff: [String] = []
     /// Who described `diff` (nil until a diff arrives).
-    public var diffKind: HistoryDiff.Kind?
+    package var diffKind: HistoryDiff.Kind?
     /// The commit (or pair) `diff` describes; nil before the first diff arrives.
-    public var diffSubject: DiffSubject?
+    package var diffSubject: DiffSubject?
     /// The diff asked for last; an answer for anything else is stale and dropped.
-    public var wanted: DiffSubject?
+    package var wanted: DiffSubject?
     /// Why the wanted diff could not be made, shown in the diff pane.
-    public var diffError: String?
-    public var compareMark: String?
-    public var error: String?
+    package var diffError: String?
+    package var compareMark: String?
+    package var error: String?
     /// The first diff row shown (rows are wrapped lines when `wrap` is on).
-    public var diffScroll = 0
+    package var diffScroll = 0
     /// The first column shown of each diff line when lines are not wrapped.
-    public var diffColumn = 0
+    package var diffColumn = 0
     /// Whether long diff lines wrap (else they scroll sideways with ←/→).
-    public var wrap = false
-    public var focus: Pane = .list
+    package var wrap = false
+    package var focus: Pane = .list
     /// The terminal size the browser is drawn at (set by the run loop): it decides the split and page sizes.
-    public var viewWidth = 80
-    public var viewHeight = 24
+    package var viewWidth = 80
+    package var viewHeight = 24
     /// Days, filter, jump, scroll and status of the list (`HistoryState+Timeline.swift`).
-    public var timeline = HistoryTimeline()
+    package var timeline = HistoryTimeline()
     /// The versions rendered (`v`), shown instead of the diff when `preview.shown`.
-    public var preview = HistoryPreview()
+    package var preview = HistoryPreview()
     /// Set when the browser lists the versions that changed one item (`AppState+ItemHistory.swift`).
-    public var item: ItemHistoryFocus?
-    public init() {}
+    package var item: ItemHistoryFocus?
+    package init() {}
 
     /// The id of the selected commit, if any (none while the filter hides every version).
-    public var selectedID: String? {
+    package var selectedID: String? {
         guard entries.indices.contains(selection), timeline.filter.isEmpty || selectedPosition(in: visible) != nil else { return nil }
         return entries[selection].id
     }
     /// Whether the diff shown belongs to what was asked for last.
-    public var diffIsCurrent: Bool { wanted != nil && diffSubject == wanted }
+    package var diffIsCurrent: Bool { wanted != nil && diffSubject == wanted }
     /// Whether the diff fills the screen (narrow terminals, once Enter or Tab opened it).
-    public var diffFullScreen: Bool { !layout.split && focus == .diff }
+    package var diffFullScreen: Bool { !layout.split && focus == .diff }
     var layout: HistoryLayout { HistoryLayout(width: viewWidth, height: viewHeight) }
 
     /// Asks for the selected commit's diff unless it is already shown or asked for; the effect to run, if any.
@@ -97,7 +97,7 @@ public struct HistoryState: Equatable, Sendable {
     /// Takes a diff that arrived for `subject`; one for anything but the diff wanted last is dropped.
     /// Returns whether it was taken.
     @discardableResult
-    public mutating func receive(_ diff: HistoryDiff, for subject: DiffSubject) -> Bool {
+    package mutating func receive(_ diff: HistoryDiff, for subject: DiffSubject) -> Bool {
         guard subject == wanted else { return false }
         self.diff = Self.capped(diff.lines)
         diffKind = diff.kind
@@ -109,7 +109,7 @@ public struct HistoryState: Equatable, Sendable {
 
     /// The most diff lines the browser keeps: enough for any change a person reads here, and it bounds the work of
     /// every frame and key (wrapping, the widest line); the rest is one line pointing at `folio diff`.
-    public static let maximumDiffLines = 20_000
+    package static let maximumDiffLines = 20_000
 
     static func capped(_ lines: [String]) -> [String] {
         guard lines.count > maximumDiffLines else { return lines }
@@ -118,21 +118,21 @@ public struct HistoryState: Equatable, Sendable {
 
     /// The diff rows from `first` on, at most `count`: only those are expanded (and wrapped when `wrap` is on, which
     /// needs the rows before them too).
-    public func diffRows(width: Int, from first: Int, count: Int) -> [String] {
+    package func diffRows(width: Int, from first: Int, count: Int) -> [String] {
         guard !wrap else { return Array(diffRows(width: width).dropFirst(first).prefix(count)) }
         return diff.dropFirst(first).prefix(count).map { $0.replacing("\t", with: "    ") }
     }
 
     /// Takes a failure to make the diff for `subject` (dropped when stale).
     @discardableResult
-    public mutating func receiveFailure(_ text: String, for subject: DiffSubject) -> Bool {
+    package mutating func receiveFailure(_ text: String, for subject: DiffSubject) -> Bool {
         guard subject == wanted else { return false }
         diffError = text
         return true
     }
 
     /// Takes a page of older commits; the first page asks for the selected commit's diff.
-    public mutating func receive(_ page: HistoryPage) -> AppEffect? {
+    package mutating func receive(_ page: HistoryPage) -> AppEffect? {
         entries += page.entries
         next = page.next
         exhausted = page.next == nil
@@ -141,7 +141,7 @@ public struct HistoryState: Equatable, Sendable {
     }
 
     /// Shows a tag made here on its commit at once (the list is not reloaded for it).
-    public mutating func tagged(_ commitID: String, name: String) {
+    package mutating func tagged(_ commitID: String, name: String) {
         for index in entries.indices where entries[index].id == commitID && !entries[index].tags.contains(name) {
             entries[index].tags.append(name)
             refreshMatches(from: index)
@@ -149,7 +149,7 @@ public struct HistoryState: Equatable, Sendable {
     }
 
     /// The diff's rows as drawn: lines with tabs expanded, wrapped to the pane when `wrap` is on.
-    public func diffRows(width: Int) -> [String] {
+    package func diffRows(width: Int) -> [String] {
         let lines = diff.map { $0.replacing("\t", with: "    ") }
         guard wrap else { return lines }
         return lines.flatMap { HistoryLayout.wrapCells($0, width: width) }

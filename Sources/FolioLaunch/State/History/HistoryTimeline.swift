@@ -6,38 +6,38 @@ import FolioTerminal
 /// The history browser's timeline: the filter, the jump to a date or version, the list's scroll, what is being
 /// loaded for (End, a date, a filter), the status line and the change being made (a restore, an undo). Kept in
 /// `HistoryState.timeline`; the behaviour is in `HistoryState+Timeline.swift`.
-public struct HistoryTimeline: Equatable, Sendable {
+package struct HistoryTimeline: Equatable, Sendable {
     /// The filter as it is typed (`/`); nil when not typing (a filter kept with ⏎ stays in `filter`).
-    public var filterField: TextField?
+    package var filterField: TextField?
     /// The filter applied to the list.
-    public var filter = HistoryFilter()
+    package var filter = HistoryFilter()
     /// The jump field (`g`) while it is open, and why its text was refused.
-    public var jumpField: TextField?
-    public var jumpProblem: String?
+    package var jumpField: TextField?
+    package var jumpProblem: String?
     /// The positions in `entries` of the versions the filter lets through, for the first `matchedCount` entries.
-    public var matches: [Int] = []
-    public var matchedCount = 0
+    package var matches: [Int] = []
+    package var matchedCount = 0
     /// The first visible version shown at the top of the list (an index into the visible versions).
-    public var top = 0
+    package var top = 0
     /// What more pages are being loaded for, if anything.
-    public var goal: HistoryGoal?
+    package var goal: HistoryGoal?
     /// A one-line status shown instead of the key hints until the next key ("Restored @5 as @12 — u to undo").
-    public var status: String?
+    package var status: String?
     /// How many versions the history holds (from the provider), which numbers them: the newest is @total.
-    public var total: Int?
+    package var total: Int?
     /// The time zone days are counted in (the user's; tests fix it) and today's day in it (set by the run loop).
-    public var timeZone: ClockZone = .local
-    public var today: Int?
+    package var timeZone: ClockZone = .local
+    package var today: Int?
     /// The change in progress from this screen, reported when the reloaded list arrives.
-    public var change: HistoryChange?
-    public init() {}
+    package var change: HistoryChange?
+    package init() {}
 
     /// Whether a field takes the keys.
-    public var isTyping: Bool { filterField != nil || jumpField != nil }
+    package var isTyping: Bool { filterField != nil || jumpField != nil }
 }
 
 /// What more pages of the history are being loaded for.
-public enum HistoryGoal: Equatable, Sendable {
+package enum HistoryGoal: Equatable, Sendable {
     /// End: the oldest version.
     case end
     /// A date: the newest version made on or before this day.
@@ -47,7 +47,7 @@ public enum HistoryGoal: Equatable, Sendable {
 }
 
 /// A change made from the history browser, remembered until the reloaded list shows its result.
-public enum HistoryChange: Equatable, Sendable {
+package enum HistoryChange: Equatable, Sendable {
     /// Restoring the version with this id, shown as `label` ("@5").
     case restore(commitID: String, label: String)
     case undo
@@ -57,24 +57,24 @@ public enum HistoryChange: Equatable, Sendable {
 /// Which versions the list shows: every word of the filter (case ignored) must appear in the version's message or
 /// one of its tags; `tag:WORD` looks in tags only, and `tag:` alone keeps the named versions; `item:KEY` kept with ⏎
 /// shows the versions that changed that item (the item's history, as `H` in the editor opens it).
-public struct HistoryFilter: Equatable, Sendable {
-    public private(set) var text = ""
+package struct HistoryFilter: Equatable, Sendable {
+    package private(set) var text = ""
     private var terms: [String] = []
-    public init(_ text: String = "") {
+    package init(_ text: String = "") {
         self.text = text
         terms = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
     }
 
-    public var isEmpty: Bool { terms.isEmpty }
+    package var isEmpty: Bool { terms.isEmpty }
 
     /// The item an `item:KEY` term names (`3`, `1.2`: as the editor's view numbers it), nil when there is none.
-    public var item: String? {
+    package var item: String? {
         terms.lazy.filter { $0.hasPrefix("item:") }.map { String($0.dropFirst(5)) }
             .first { !$0.isEmpty && $0.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) } }
     }
 
     /// Whether `entry` is shown.
-    public func matches(_ entry: HistoryEntry) -> Bool {
+    package func matches(_ entry: HistoryEntry) -> Bool {
         guard !terms.isEmpty else { return true }
         let message = entry.message.lowercased()
         let tags = entry.tags.map { $0.lowercased() }
@@ -92,16 +92,16 @@ public struct HistoryFilter: Equatable, Sendable {
 
 /// Days as the timeline counts them: whole days since 1970-01-01 in a time zone, labelled without a locale
 /// ("Mon 30 Nov 2026"), so the list reads the same on every machine given the same `TZ`.
-public enum HistoryDay {
+package enum HistoryDay {
     /// The day `date` falls on in `timeZone`.
-    public static func day(of date: Date, in timeZone: ClockZone) -> Int {
+    package static func day(of date: Date, in timeZone: ClockZone) -> Int {
         let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromUTC(at: date))
         guard local.isFinite, abs(local) < 1e15 else { return 0 }
         return Int((local / 86_400).rounded(.down))
     }
 
     /// "HH:mm" of `date` in `timeZone`.
-    public static func clock(of date: Date, in timeZone: ClockZone) -> String {
+    package static func clock(of date: Date, in timeZone: ClockZone) -> String {
         let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromUTC(at: date))
         guard local.isFinite, abs(local) < 1e15 else { return "--:--" }
         let seconds = Int(local.rounded(.down)) - day(of: date, in: timeZone) * 86_400
@@ -113,20 +113,20 @@ public enum HistoryDay {
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// "Mon 30 Nov 2026".
-    public static func label(_ day: Int) -> String {
+    package static func label(_ day: Int) -> String {
         let (year, month, dayOfMonth) = civil(day)
         return "\(weekdays[((day % 7) + 7) % 7]) \(dayOfMonth) \(months[month - 1]) \(year)"
     }
 
     /// "Today", "Yesterday", else the date.
-    public static func heading(_ day: Int, today: Int?) -> String {
+    package static func heading(_ day: Int, today: Int?) -> String {
         if day == today { return "Today" }
         if let today, day == today - 1 { return "Yesterday" }
         return label(day)
     }
 
     /// The day of a date in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
-    public static func day(year: Int, month: Int, day: Int) -> Int {
+    package static func day(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -136,7 +136,7 @@ public enum HistoryDay {
     }
 
     /// The year, month (1–12) and day of month of `day` (civil_from_days).
-    public static func civil(_ day: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civil(_ day: Int) -> (year: Int, month: Int, day: Int) {
         let z = day + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -149,16 +149,16 @@ public enum HistoryDay {
 }
 
 /// Where `g` jumps: a date (the newest version made on or before it) or a version number.
-public enum HistoryJump: Equatable, Sendable {
+package enum HistoryJump: Equatable, Sendable {
     case day(Int)
     case version(Int)
 
     /// What the jump field accepts, as its hint says it.
-    public static let accepted = "YYYY-MM-DD · today · yesterday · 3 days ago · 2 weeks ago · 1 month ago · @N"
+    package static let accepted = "YYYY-MM-DD · today · yesterday · 3 days ago · 2 weeks ago · 1 month ago · @N"
 
     /// Reads the jump field: `2026-11-30`, `today`, `yesterday`, `N day(s)/week(s)/month(s)/year(s) ago`, or `@N`
     /// (case and extra spaces ignored). Throws the one line to show for anything else.
-    public static func parse(_ text: String, today: Int) throws(HistoryJumpProblem) -> HistoryJump {
+    package static func parse(_ text: String, today: Int) throws(HistoryJumpProblem) -> HistoryJump {
         let words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         if words.count == 1, words[0].hasPrefix("@") {
             guard let n = Int(words[0].dropFirst()), n >= 1 else { throw HistoryJumpProblem(text: text, why: "versions are numbered from @1") }
@@ -203,8 +203,8 @@ public enum HistoryJump: Equatable, Sendable {
 }
 
 /// Text the jump field cannot read, and why (one line).
-public struct HistoryJumpProblem: Error, Equatable, CustomStringConvertible {
-    public var text: String
-    public var why: String
-    public var description: String { "can't read “\(text)”: \(why)" }
+package struct HistoryJumpProblem: Error, Equatable, CustomStringConvertible {
+    package var text: String
+    package var why: String
+    package var description: String { "can't read “\(text)”: \(why)" }
 }

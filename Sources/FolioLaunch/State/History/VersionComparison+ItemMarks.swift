@@ -4,20 +4,20 @@ import FolioCore
 
 /// How each item changed between two versions according to the editor's own item list (`folio.items/1`: identity and
 /// a content fingerprint per item), which is exact where matching drawn rows by their text can only guess.
-public struct ItemMarks: Equatable, Sendable {
+package struct ItemMarks: Equatable, Sendable {
     /// By the item's key in the new version: added, changed or moved (absent: unchanged).
-    public var new: [String: RowChange] = [:]
+    package var new: [String: RowChange] = [:]
     /// The keys of old items the new version no longer has.
-    public var removed: Set<String> = []
+    package var removed: Set<String> = []
 
-    public init(new: [String: RowChange] = [:], removed: Set<String> = []) {
+    package init(new: [String: RowChange] = [:], removed: Set<String> = []) {
         self.new = new
         self.removed = removed
     }
 
     /// Marks from the two lists: an item with no earlier match is added, one whose fingerprint differs is changed, one
     /// that left the longest run of items keeping their order is moved; old items nothing matches are removed.
-    public static func make(old: [(key: String, fingerprint: String)], new: [(key: String, previous: String?, fingerprint: String)]) -> ItemMarks {
+    package static func make(old: [(key: String, fingerprint: String)], new: [(key: String, previous: String?, fingerprint: String)]) -> ItemMarks {
         var position: [String: Int] = [:]
         for (index, item) in old.enumerated() { position[item.key] = index }
         let matched = new.filter { $0.previous.flatMap { position[$0] } != nil }

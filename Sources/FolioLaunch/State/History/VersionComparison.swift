@@ -4,11 +4,11 @@ import Glibc
 import FolioCore
 
 /// How a row of a compared version changed.
-public enum RowChange: Equatable, Sendable {
+package enum RowChange: Equatable, Sendable {
     case added, removed, changed, moved
 
     /// The mark drawn in the row's gutter (also readable without colour).
-    public var symbol: String {
+    package var symbol: String {
         switch self {
         case .added: return "+"
         case .removed: return "-"
@@ -20,51 +20,51 @@ public enum RowChange: Equatable, Sendable {
 
 /// One row of two versions drawn side by side: a row of each (nil where the other version has a row the first has
 /// not), with how it changed.
-public struct AlignedRow: Equatable, Sendable {
-    public var old: Int?
-    public var new: Int?
-    public var change: RowChange?
-    public init(old: Int?, new: Int?, change: RowChange?) { self.old = old; self.new = new; self.change = change }
+package struct AlignedRow: Equatable, Sendable {
+    package var old: Int?
+    package var new: Int?
+    package var change: RowChange?
+    package init(old: Int?, new: Int?, change: RowChange?) { self.old = old; self.new = new; self.change = change }
 }
 
 /// A run of words in a word-level diff: in both versions, only the old one, or only the new one.
-public struct WordRun: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable { case same, removed, added }
-    public var kind: Kind
-    public var text: String
-    public init(_ kind: Kind, _ text: String) { self.kind = kind; self.text = text }
+package struct WordRun: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable { case same, removed, added }
+    package var kind: Kind
+    package var text: String
+    package init(_ kind: Kind, _ text: String) { self.kind = kind; self.text = text }
 }
 
 /// A long text field that changed (a scene's text): the item it belongs to and its words, old and new.
-public struct TextFieldChange: Equatable, Sendable {
+package struct TextFieldChange: Equatable, Sendable {
     /// The item as its row shows it ("1.1 The ordinary world").
-    public var item: String
-    public var words: [WordRun]
-    public init(item: String, words: [WordRun]) { self.item = item; self.words = words }
+    package var item: String
+    package var words: [WordRun]
+    package init(item: String, words: [WordRun]) { self.item = item; self.words = words }
 }
 
 /// Two versions as their editor draws them, their rows aligned and marked, with the word-level changes of long text.
-public struct VersionComparison: Equatable, Sendable {
+package struct VersionComparison: Equatable, Sendable {
     /// The versions compared (full ids); `new` is the current version when the browser compares with it.
-    public var oldID: String
-    public var newID: String
-    public var old: [String]
-    public var new: [String]
-    public var rows: [AlignedRow]
-    public var textChanges: [TextFieldChange]
+    package var oldID: String
+    package var newID: String
+    package var old: [String]
+    package var new: [String]
+    package var rows: [AlignedRow]
+    package var textChanges: [TextFieldChange]
     /// The editor's own description of the change (its semantic diff), empty when it has none.
-    public var summary: [String]
+    package var summary: [String]
     /// Why a version is drawn as text rather than by an editor, when it is.
-    public var note: String?
+    package var note: String?
 
-    public init(oldID: String, newID: String, old: [String], new: [String], rows: [AlignedRow], textChanges: [TextFieldChange] = [],
+    package init(oldID: String, newID: String, old: [String], new: [String], rows: [AlignedRow], textChanges: [TextFieldChange] = [],
                 summary: [String] = [], note: String? = nil) {
         self.oldID = oldID; self.newID = newID; self.old = old; self.new = new; self.rows = rows
         self.textChanges = textChanges; self.summary = summary; self.note = note
     }
 
     /// The rows of one version alone, with their marks (for a terminal too narrow for both).
-    public func rows(of side: HistoryPreview.Side) -> [(line: String, change: RowChange?)] {
+    package func rows(of side: HistoryPreview.Side) -> [(line: String, change: RowChange?)] {
         rows.compactMap { row in
             switch side {
             case .old: return row.old.map { (old[$0], row.change) }
@@ -81,7 +81,7 @@ extension VersionComparison {
     /// Items the editor's description (`summary`) names in quotes are checked too, so a rewrite that keeps the row
     /// as it was ("12 words" before and after) is still found. At most `maximumTextChanges` items are examined;
     /// `isStale` stops the work between editor calls when the answer is no longer wanted.
-    public static func make(oldID: String, newID: String, old: [String], new: [String], summary: [String] = [], note: String? = nil,
+    package static func make(oldID: String, newID: String, old: [String], new: [String], summary: [String] = [], note: String? = nil,
                             itemMarks: ItemMarks? = nil, isStale: () -> Bool = { false },
                             detail: (HistoryPreview.Side, Int) throws -> [String]?) rethrows -> VersionComparison {
         var rows = RowAlignment.align(old: old, new: new)
@@ -109,7 +109,7 @@ extension VersionComparison {
     }
 
     /// The most items whose text is compared word by word in one comparison (each costs two editor renders).
-    public static let maximumTextChanges = 8
+    package static let maximumTextChanges = 8
 
     /// The names an editor's description quotes: "changed the text of scene 'Dusk' (…)" → ["Dusk"].
     static func quotedNames(_ lines: [String]) -> [String] {
@@ -122,25 +122,25 @@ extension VersionComparison {
 
 /// Aligns two views row by row: rows that stay pair up, an item row found elsewhere is moved, rows left between two
 /// that stay are changed (side by side) or added and removed.
-public enum RowAlignment {
+package enum RowAlignment {
     /// What a row is matched by: an item row without its cursor marker and number (inserting an item renumbers every
     /// row below it, which is not a change of those items) but with the position of its parent in an outline (a
     /// scene that went to another act did change), any other row as it is.
-    public static func key(_ line: String) -> String {
+    package static func key(_ line: String) -> String {
         guard let path = ViewLines.itemPath(line) else { return line }
         return path.dropLast().map(String.init).joined(separator: ".") + "|" + label(line)
     }
 
     /// An item row as a name: without its cursor marker, the gaps that line up its columns shown as " — "
     /// ("  1.1 The ordinary world     16 words" → "1.1 The ordinary world — 16 words").
-    public static func name(_ line: String) -> String {
+    package static func name(_ line: String) -> String {
         let text = line.drop { $0 == ">" || $0 == " " || $0 == "›" }
         return text.split(separator: "  ", omittingEmptySubsequences: true).map { $0.trimming(.whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " — ")
     }
 
     /// An item row's text after its number ("  3 [x] Milk" → "[x] Milk"); the row itself for other rows.
-    public static func label(_ line: String) -> String {
+    package static func label(_ line: String) -> String {
         guard ViewLines.itemPath(line) != nil else { return line.trimming(.whitespaces) }
         let scalars = Substring(line).unicodeScalars.drop { $0 == ">" || $0 == " " || $0 == "›" }.drop { ("0"..."9").contains($0) || $0 == "." }
         return String(String.UnicodeScalarView(scalars)).trimming(.whitespaces)
@@ -149,7 +149,7 @@ public enum RowAlignment {
     /// The rows of both views in order: rows that stay side by side; between two of them, rows of the same outline
     /// level side by side as changed, the rest added or removed; an item row found on both sides but not kept in
     /// place moved (on each side where it is).
-    public static func align(old: [String], new: [String]) -> [AlignedRow] {
+    package static func align(old: [String], new: [String]) -> [AlignedRow] {
         let oldKeys = old.map(key), newKeys = new.map(key)
         let kept = CommonRows.pairs(oldKeys, newKeys)
         let (movedOld, movedNew) = moves(old: old, new: new, kept: kept)
@@ -268,10 +268,10 @@ enum CommonRows {
 }
 
 /// A word-level diff of two texts: the words of both, runs of the old ones and the new ones kept apart.
-public enum WordDiff {
+package enum WordDiff {
     /// The words of a field's text as its view shows it: a rule line ("── 1.1 Dusk ───") is left out and a bar
     /// before each line ("│ ") too, so only the text's own words are compared.
-    public static func words(_ lines: [String]) -> [String] {
+    package static func words(_ lines: [String]) -> [String] {
         lines.filter { !$0.hasPrefix("──") }.flatMap { line -> [Substring] in
             let text = line.drop { $0 == "│" || $0 == "|" }
             return text.split(whereSeparator: { $0 == " " || $0 == "\t" })
@@ -280,7 +280,7 @@ public enum WordDiff {
 
     /// The runs from `old` to `new`: words in both, removed, added; a removal comes before the addition that took
     /// its place.
-    public static func runs(from old: [String], to new: [String]) -> [WordRun] {
+    package static func runs(from old: [String], to new: [String]) -> [WordRun] {
         let pairs = CommonRows.pairs(old, new)
         var runs: [WordRun] = []
         func add(_ kind: WordRun.Kind, _ word: String) {
