@@ -85,18 +85,10 @@ public enum FatalSignals {
     }
 
     private static func installCrashHandler(_ signalNumber: Int32) {
-        var action = sigaction()
-        #if canImport(Glibc)
-        action.__sigaction_handler.sa_sigaction = crashHandler
-        #else
-        action.__sigaction_u.__sa_sigaction = crashHandler
-        #endif
-        sigemptyset(&action.sa_mask)
         // Keep the other crash signals out while the report is written; a second fault of the same kind in the
         // handler gets the default action (SA_RESETHAND) instead of a loop.
-        for other in handled where other != signalNumber { sigaddset(&action.sa_mask, other) }
-        action.sa_flags = SA_SIGINFO | SA_ONSTACK | Int32(truncatingIfNeeded: SA_RESETHAND)
-        _ = sigaction(signalNumber, &action, nil)
+        setSignalAction(signalNumber, .withInfo(crashHandler), blocking: handled,
+                        flags: SA_ONSTACK | Int32(truncatingIfNeeded: SA_RESETHAND))
     }
 }
 
@@ -239,14 +231,7 @@ private let crashHandler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>
 
 /// Puts back the default action of `signalNumber`. Async-signal-safe (also used by `TerminalSession`).
 func setDefaultAction(_ signalNumber: Int32) {
-    var action = sigaction()
-    #if canImport(Glibc)
-    action.__sigaction_handler.sa_handler = SIG_DFL
-    #else
-    action.__sigaction_u.__sa_handler = SIG_DFL
-    #endif
-    sigemptyset(&action.sa_mask)
-    _ = sigaction(signalNumber, &action, nil)
+    setSignalAction(signalNumber, .plain(SIG_DFL))
 }
 
 private func dieWithDefaultAction(_ signalNumber: Int32) -> Never {
