@@ -58,9 +58,7 @@ extension PluginInstaller {
 
     /// Writes a manifest (pretty, sorted keys) to `url`.
     func write(_ manifest: PluginManifest, to url: URL) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do { try AtomicFile.write(try encoder.encode(manifest) + Data("\n".utf8), to: url, sync: true) } catch {
+        do { try AtomicFile.write(try StrictJSON.fileData(manifest), to: url, sync: true) } catch {
             throw PluginInstallError.fileSystem("\(url.path): cannot write the manifest: \(error)")
         }
     }
