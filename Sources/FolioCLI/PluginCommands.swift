@@ -225,8 +225,7 @@ let pluginCommands: [Command] = [
         return 0
     },
     Command("commands", usage: "commands PATH [--editor ID] [--json]", summary: "List the commands of a document's editor") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        try args.expectAtMost(1)
+        let document = try documentArgument(args, io)
         let settings = try Settings.load(environment: io.environment)
         let editor = try pluginHost(io).chooseEditor(for: document, associations: settings.editorAssociations, override: args.value("--editor"))
         if args.flag("--json") { try io.json(editor); return 0 }
