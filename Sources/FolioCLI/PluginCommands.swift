@@ -243,18 +243,12 @@ let pluginCommands: [Command] = [
 public struct PluginBenchmarkTimings: Sendable {
     /// Scanning the search path and reading manifests (no plugin code runs).
     public var discovery: Duration = .zero
-    /// Starting the plugin's host process and loading the plugin there, checked against its manifest.
-    public var firstLoad: Duration = .zero
-    /// Inside the plugin: reading the document, applying the command, writing the bytes.
-    public var pluginOpen: Duration = .zero
-    public var pluginApply: Duration = .zero
-    public var pluginSerialize: Duration = .zero
-    /// Writing the commit through the document store.
-    public var commit: Duration = .zero
+    /// The edit's parts: starting the plugin's host process and loading the plugin there, checked against its manifest
+    /// (`load`); inside the plugin, reading the document, applying the command and writing the bytes (`open`, `apply`,
+    /// `serialize`); writing the commit through the document store (`commit`).
+    public var edit = EditTimings()
     /// Everything, from opening the document to the commit.
     public var total: Duration = .zero
-    /// The time spent in plugin code.
-    public var plugin: Duration { pluginOpen + pluginApply + pluginSerialize }
 }
 
 /// Hooks that time plugin discovery, first load and one headless edit.
@@ -270,7 +264,7 @@ public enum PluginBenchmarks {
         let editor = try host.chooseEditor(for: ContentType(contentType)).editor
         let loadStart = clock.now
         try host.warmUp(editor.id)
-        timings.firstLoad = clock.now - loadStart
+        timings.edit.load = clock.now - loadStart
         timings.total = clock.now - start
         return timings
     }
@@ -292,11 +286,7 @@ public enum PluginBenchmarks {
         let host = host(environment)
         let outcome = try host.edit(document, command: command, arguments: arguments)
         var timings = PluginBenchmarkTimings()
-        timings.firstLoad = outcome.timings.load
-        timings.pluginOpen = outcome.timings.open
-        timings.pluginApply = outcome.timings.apply
-        timings.pluginSerialize = outcome.timings.serialize
-        timings.commit = outcome.timings.commit
+        timings.edit = outcome.timings
         timings.total = clock.now - start
         return timings
     }
