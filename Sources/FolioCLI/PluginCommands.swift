@@ -310,24 +310,7 @@ public enum PluginBenchmarks {
     public static func frames(document path: URL, count: Int, width: Int = 100, height: Int = 30, environment: [String: String]) throws -> [Duration] {
         let document = try DocumentStore(environment: environment).open(at: path)
         let session = DocumentSessionAdapter(document: document, host: host(environment), associations: [:])
-        var editor = EditorState(path: session.path, title: session.title, contentType: session.contentType,
-                                 commitID: session.latestCommit().id, commitMessage: session.latestCommit().message, commands: session.editor.commands())
-        editor.items = session.editor.itemLayout()
-        editor.viewRows = max(1, height - 3 - (editor.items?.headerLines ?? 0))
-        var buffer = FrameBuffer(capability: .truecolor)
-        _ = buffer.update(to: Screens.editor(editor, view: session.editor, width: width, height: height))
-        var state = AppState()
-        state.screen = .editor(editor)
-        let clock = ContinuousClock()
-        var durations: [Duration] = []
-        for _ in 0..<max(1, count) {
-            let start = clock.now
-            state = state.handling(.down, scene: .defaultScene).0
-            guard case let .editor(current) = state.screen else { break }
-            _ = buffer.update(to: Screens.editor(current, view: session.editor, width: width, height: height))
-            durations.append(clock.now - start)
-        }
-        return durations
+        return LaunchBenchmarks.editorFrames(session, count: count, width: width, height: height)
     }
 
     /// A fresh plugin host ready: spawned, handshaken, the plugin of `editor` loaded and checked against its manifest.
