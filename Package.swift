@@ -62,7 +62,7 @@ let package = Package(
         // both sides, so that Folio does not depend on the host's code.
         .target(name: "FolioPluginWire"),
         .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginWire", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth"]),
-        .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth"]),
+        .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth", "FolioBasics"]),
         // The launcher sees documents, templates and editors only through the protocols in LaunchServices.swift; FolioCLI
         // adapts FolioTemplates' resolver and FolioPlugins to them (FolioTemplates is imported for its variable checks).
         .target(name: "FolioLaunch", dependencies: ["FolioCore", "FolioTemplates", "FolioTerminal", "FolioPluginWire"]),

@@ -41,8 +41,9 @@ public struct CivilTime: Equatable, Sendable {
         Int64(Self.days(year: year, month: month, day: day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset)
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func days(year: Int, month: Int, day: Int) -> Int {
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`). Integer arithmetic
+    /// only: async-signal-safe.
+    public static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -50,8 +51,9 @@ public struct CivilTime: Equatable, Sendable {
         return era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
     }
 
-    /// The proleptic Gregorian date of `days` since 1970-01-01 (Hinnant's `civil_from_days`).
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    /// The proleptic Gregorian date (month 1–12) of `days` since 1970-01-01 (Hinnant's `civil_from_days`). Integer
+    /// arithmetic only: async-signal-safe.
+    public static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

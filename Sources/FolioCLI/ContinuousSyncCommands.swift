@@ -19,8 +19,7 @@ func continuousSyncVariant(_ args: Arguments, _ io: CommandIO) throws -> Int32? 
         return nil
     }
     guard let on = ["on": true, "off": false][setting] else { throw UsageError("--continuous takes on or off, got '\(setting)'") }
-    let document = try openDocument(try args.positional(0, "PATH"), io)
-    try args.expectAtMost(1)
+    let document = try documentArgument(args, io)
     let interval = try syncIntervalArgument(args)
     try document.setContinuousSync(on, interval: interval)
     let seconds = try document.effectiveSyncInterval(settings: Settings.load(environment: io.environment))

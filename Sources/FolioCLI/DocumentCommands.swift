@@ -16,6 +16,19 @@ func openDocument(_ path: String, _ io: CommandIO, readOnly: Bool = false) throw
     try DocumentStore(environment: io.environment).open(at: io.url(path), readOnly: readOnly)
 }
 
+/// The document named by the first positional (PATH), with at most `positionals` positionals in all; `readOnly` as
+/// for `openDocument`.
+func documentArgument(_ args: Arguments, _ io: CommandIO, positionals: Int = 1, readOnly: Bool = false) throws -> Document {
+    let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: readOnly)
+    try args.expectAtMost(positionals)
+    return document
+}
+
+/// `PATH [REMOTE]`: the document, and the remote named (nil for the document's default).
+func documentAndRemote(_ args: Arguments, _ io: CommandIO) throws -> (document: Document, remote: String?) {
+    (try documentArgument(args, io, positionals: 2), args.optionalPositional(1))
+}
+
 /// "work tree out of date: a.txt (No space left on device); run `folio status DOC --repair`".
 func workTreeLine(_ document: Document, _ status: WorkTreeStatus) -> String {
     let names = status.outOfDate.map(\.shownAsText)
@@ -117,15 +130,13 @@ let documentCommands: [Command] = [
         return try reportChange(commit, document: document, args, io, nothing: "No change: \(file.shownAsText) already has that content")
     },
     Command("commit", usage: "commit PATH [-m|--message MESSAGE]", summary: "Record changes other programs made to a document") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        try args.expectAtMost(1)
+        let document = try documentArgument(args, io)
         let commit = try document.commitWorkTree(message: args.value("-m") ?? args.value("--message"))
         return try reportChange(commit, document: document, args, io, nothing: "Nothing to commit: the document has no unrecorded changes")
     },
     Command("log", usage: "log PATH [--limit N] [--skip N] [--since REV] | log PATH --item ITEM [--at REV]",
             summary: "List versions, newest first (--item: the versions that changed one item, as the editor numbers it)") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: true)
-        try args.expectAtMost(1)
+        let document = try documentArgument(args, io, readOnly: true)
         if let item = args.value("--item") { return try itemLog(document, item: item, at: args.value("--at"), args, io) }
         if args.value("--at") != nil { throw UsageError("--at names the version an --item is numbered in: give --item ITEM") }
         try LogOutput.print(document, limit: try args.int("--limit"), skip: try args.int("--skip") ?? 0, since: args.value("--since"),
@@ -133,8 +144,7 @@ let documentCommands: [Command] = [
         return 0
     },
     Command("show", usage: "show PATH [REV] [--file F]", summary: "Print a version's content (default: the primary file)") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: true)
-        try args.expectAtMost(2)
+        let document = try documentArgument(args, io, positionals: 2, readOnly: true)
         let rev = args.optionalPositional(1)
         let file = args.value("--file") ?? document.metadata.primaryFile
         let data = try document.read(path: file, at: rev)
@@ -152,8 +162,7 @@ let documentCommands: [Command] = [
         return 0
     },
     Command("diff", usage: "diff PATH [REV_A] [REV_B] [--semantic]", summary: "Show what changed between two versions") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: true)
-        try args.expectAtMost(3)
+        let document = try documentArgument(args, io, positionals: 3, readOnly: true)
         let a = args.optionalPositional(1)
         let b = args.optionalPositional(2)
         var text: String?
@@ -180,18 +189,15 @@ let documentCommands: [Command] = [
         return try reportChange(commit, document: document, args, io, nothing: "No change: the document already has that content")
     },
     Command("undo", usage: "undo PATH", summary: "Take back the last change, as a new version") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        try args.expectAtMost(1)
+        let document = try documentArgument(args, io)
         return try reportChange(try document.undo(), document: document, args, io, nothing: "")
     },
     Command("redo", usage: "redo PATH", summary: "Bring back the last undone change, as a new version") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        try args.expectAtMost(1)
+        let document = try documentArgument(args, io)
         return try reportChange(try document.redo(), document: document, args, io, nothing: "")
     },
     Command("compact", usage: "compact PATH", summary: "Pack a document's history into one pack and write its commit-graph (like git gc)") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        try args.expectAtMost(1)
+        let document = try documentArgument(args, io)
         try document.compact()
         if args.flag("--json") {
             struct Compacted: Encodable { let path: String }

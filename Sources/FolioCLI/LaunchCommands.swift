@@ -76,21 +76,31 @@ public enum LaunchBenchmarks {
     public static func editorFrame(document url: URL, width: Int = 100, height: Int = 30, frames: Int = 200,
                                    environment: [String: String]) throws -> Duration {
         let session = try DocumentSessionAdapter(url: url, environment: environment)
+        let durations = editorFrames(session, count: frames, width: width, height: height)
+        return durations.reduce(.zero, +) / max(1, frames)
+    }
+
+    /// Each of `count` editor frames of `session` (the plugin's view of the visible part, the host frame and the
+    /// changed bytes) with the cursor moving down a line per frame, after one untimed warm-up frame that lays out the
+    /// items.
+    static func editorFrames(_ session: DocumentSessionAdapter, count: Int, width: Int, height: Int) -> [Duration] {
         var editor = EditorState(path: session.path, title: session.title, contentType: session.contentType,
                                  commitID: session.latestCommit().id, commitMessage: session.latestCommit().message, commands: session.editor.commands())
         editor.items = session.editor.itemLayout()
         editor.viewRows = max(1, height - 3 - (editor.items?.headerLines ?? 0))
         var buffer = FrameBuffer(capability: .truecolor)
         _ = buffer.update(to: Screens.editor(editor, view: session.editor, width: width, height: height))
-        let clock = ContinuousClock()
-        let start = clock.now
         var state = AppState()
         state.screen = .editor(editor)
-        for _ in 0..<max(1, frames) {
+        let clock = ContinuousClock()
+        var durations: [Duration] = []
+        for _ in 0..<max(1, count) {
+            let start = clock.now
             state = state.handling(.down, scene: .defaultScene).0
             guard case let .editor(current) = state.screen else { break }
             _ = buffer.update(to: Screens.editor(current, view: session.editor, width: width, height: height))
+            durations.append(clock.now - start)
         }
-        return (clock.now - start) / max(1, frames)
+        return durations
     }
 }

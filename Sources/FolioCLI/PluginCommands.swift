@@ -225,8 +225,7 @@ let pluginCommands: [Command] = [
         return 0
     },
     Command("commands", usage: "commands PATH [--editor ID] [--json]", summary: "List the commands of a document's editor") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        try args.expectAtMost(1)
+        let document = try documentArgument(args, io)
         let settings = try Settings.load(environment: io.environment)
         let editor = try pluginHost(io).chooseEditor(for: document, associations: settings.editorAssociations, override: args.value("--editor"))
         if args.flag("--json") { try io.json(editor); return 0 }
@@ -244,18 +243,12 @@ let pluginCommands: [Command] = [
 public struct PluginBenchmarkTimings: Sendable {
     /// Scanning the search path and reading manifests (no plugin code runs).
     public var discovery: Duration = .zero
-    /// Starting the plugin's host process and loading the plugin there, checked against its manifest.
-    public var firstLoad: Duration = .zero
-    /// Inside the plugin: reading the document, applying the command, writing the bytes.
-    public var pluginOpen: Duration = .zero
-    public var pluginApply: Duration = .zero
-    public var pluginSerialize: Duration = .zero
-    /// Writing the commit through the document store.
-    public var commit: Duration = .zero
+    /// The edit's parts: starting the plugin's host process and loading the plugin there, checked against its manifest
+    /// (`load`); inside the plugin, reading the document, applying the command and writing the bytes (`open`, `apply`,
+    /// `serialize`); writing the commit through the document store (`commit`).
+    public var edit = EditTimings()
     /// Everything, from opening the document to the commit.
     public var total: Duration = .zero
-    /// The time spent in plugin code.
-    public var plugin: Duration { pluginOpen + pluginApply + pluginSerialize }
 }
 
 /// Hooks that time plugin discovery, first load and one headless edit.
@@ -271,7 +264,7 @@ public enum PluginBenchmarks {
         let editor = try host.chooseEditor(for: ContentType(contentType)).editor
         let loadStart = clock.now
         try host.warmUp(editor.id)
-        timings.firstLoad = clock.now - loadStart
+        timings.edit.load = clock.now - loadStart
         timings.total = clock.now - start
         return timings
     }
@@ -293,11 +286,7 @@ public enum PluginBenchmarks {
         let host = host(environment)
         let outcome = try host.edit(document, command: command, arguments: arguments)
         var timings = PluginBenchmarkTimings()
-        timings.firstLoad = outcome.timings.load
-        timings.pluginOpen = outcome.timings.open
-        timings.pluginApply = outcome.timings.apply
-        timings.pluginSerialize = outcome.timings.serialize
-        timings.commit = outcome.timings.commit
+        timings.edit = outcome.timings
         timings.total = clock.now - start
         return timings
     }
@@ -321,24 +310,7 @@ public enum PluginBenchmarks {
     public static func frames(document path: URL, count: Int, width: Int = 100, height: Int = 30, environment: [String: String]) throws -> [Duration] {
         let document = try DocumentStore(environment: environment).open(at: path)
         let session = DocumentSessionAdapter(document: document, host: host(environment), associations: [:])
-        var editor = EditorState(path: session.path, title: session.title, contentType: session.contentType,
-                                 commitID: session.latestCommit().id, commitMessage: session.latestCommit().message, commands: session.editor.commands())
-        editor.items = session.editor.itemLayout()
-        editor.viewRows = max(1, height - 3 - (editor.items?.headerLines ?? 0))
-        var buffer = FrameBuffer(capability: .truecolor)
-        _ = buffer.update(to: Screens.editor(editor, view: session.editor, width: width, height: height))
-        var state = AppState()
-        state.screen = .editor(editor)
-        let clock = ContinuousClock()
-        var durations: [Duration] = []
-        for _ in 0..<max(1, count) {
-            let start = clock.now
-            state = state.handling(.down, scene: .defaultScene).0
-            guard case let .editor(current) = state.screen else { break }
-            _ = buffer.update(to: Screens.editor(current, view: session.editor, width: width, height: height))
-            durations.append(clock.now - start)
-        }
-        return durations
+        return LaunchBenchmarks.editorFrames(session, count: count, width: width, height: height)
     }
 
     /// A fresh plugin host ready: spawned, handshaken, the plugin of `editor` loaded and checked against its manifest.

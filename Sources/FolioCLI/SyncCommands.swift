@@ -160,9 +160,7 @@ let syncCommands: [Command] = [
         Verb("remote PATH remove NAME [--json]", removeRemote),
     ], hidden: ["rm": removeRemote]),
     Command("push", usage: "push PATH [REMOTE] [--timeout SECONDS]", summary: "Send the document's versions to a remote") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        try args.expectAtMost(2)
-        let remote = args.optionalPositional(1)
+        let (document, remote) = try documentAndRemote(args, io)
         let pushed = try document.push(to: remote, options: transferOptions(io, args, label: "Pushing"))
         if args.flag("--json") {
             struct Pushed: Encodable { let remote: String; let branch: String; let commit: String }
@@ -173,18 +171,14 @@ let syncCommands: [Command] = [
         return 0
     },
     Command("pull", usage: "pull PATH [REMOTE] [--timeout SECONDS]", summary: "Bring in a remote's versions: fast-forward, merge, or keep a conflict") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        try args.expectAtMost(2)
-        let remote = args.optionalPositional(1)
+        let (document, remote) = try documentAndRemote(args, io)
         let outcome = try document.pull(from: remote, options: syncOptions(io, args, label: "Receiving"))
         return try reportPull(outcome, document: document, remote: remote, args, io)
     },
     Command("sync", usage: "sync PATH [REMOTE] [--timeout SECONDS] | sync PATH --continuous on|off [--interval SECONDS] | sync --watch [--interval SECONDS] [--timeout SECONDS] [PATH...]",
             summary: "Pull, then push (--continuous: keep the document in sync in the background from now on; --watch: sync the given documents, else the recent ones with continuous sync on, until interrupted)") { args, io in
         if let exit = try continuousSyncVariant(args, io) { return exit }
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        try args.expectAtMost(2)
-        let remote = args.optionalPositional(1)
+        let (document, remote) = try documentAndRemote(args, io)
         let outcome = try document.pull(from: remote, options: syncOptions(io, args, label: "Receiving"))
         if case .conflict = outcome { return try reportPull(outcome, document: document, remote: remote, args, io) }
         let pushed = try document.push(to: remote, options: transferOptions(io, args, label: "Pushing"))
@@ -221,8 +215,7 @@ let syncCommands: [Command] = [
     },
     Command("status", usage: "status PATH [--json] [--repair]",
             summary: "Unrecorded changes, versions ahead/behind each remote, an out-of-date work tree (--repair: write it, and restore a damaged branch or HEAD)") { args, io in
-        let document = try openDocument(try args.positional(0, "PATH"), io)
-        try args.expectAtMost(1)
+        let document = try documentArgument(args, io)
         if args.flag("--repair") { try reportRefRepair(document, json: args.flag("--json"), io) }
         try reportWorkTree(document, repair: args.flag("--repair"), json: args.flag("--json"), io)
         let status = try document.syncStatus()
@@ -268,8 +261,7 @@ func semanticMerger(_ io: CommandIO) -> (any SemanticMerging)? {
 
 /// `folio update`: three-way merge of a newer template rendering into a document, or `--check` for CI.
 func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
-    let document = try openDocument(try args.positional(0, "PATH"), io)
-    try args.expectAtMost(1)
+    let document = try documentArgument(args, io)
     let mode = try UpdateConflictMode(rawValue: args.value("--conflict") ?? "markers")
         ?? { throw UsageError("--conflict takes abort or markers, got '\(args.value("--conflict") ?? "")'") }()
     let origin = try document.templateOrigin()

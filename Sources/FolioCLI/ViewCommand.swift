@@ -8,8 +8,7 @@ import Glibc
 enum ViewCommand {
     static func run(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         // Reading only: works on a read-only document, never finishes or starts a change.
-        let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: true)
-        try args.expectAtMost(1)
+        let document = try documentArgument(args, io, readOnly: true)
         let settings = try Settings.load(environment: io.environment)
         let width = try args.int("--width") ?? 80, height = try args.int("--height") ?? 24
         guard (1...2000).contains(width), (1...2000).contains(height) else { throw UsageError("--width and --height must be between 1 and 2000") }

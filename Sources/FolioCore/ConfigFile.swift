@@ -18,18 +18,13 @@ public enum ConfigFile {
 
     /// `read(_:maxBytes:)` for a file-system path.
     public static func read(atPath path: String, maxBytes: Int = defaultMaxBytes) throws -> Data? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw FolioError.unreadableFile(path: path, reason: reason(errno))
+        do throws(RegularFile.Failure) {
+            return Data(try RegularFile.read(path, maxBytes: maxBytes))
+        } catch .cannotOpen(ENOENT) {
+            return nil
+        } catch {
+            throw FolioError.unreadableFile(path: path, reason: reason(error, maxBytes: maxBytes))
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FolioError.unreadableFile(path: path, reason: reason(errno)) }
-        let kind = info.st_mode & S_IFMT
-        guard kind == S_IFREG else { throw FolioError.unreadableFile(path: path, reason: "it is \(describe(kind)), not a regular file") }
-        guard info.st_size <= maxBytes else { throw FolioError.unreadableFile(path: path, reason: "it is larger than \(maxBytes >> 20) MiB") }
-        return try readAll(fd, path: path, maxBytes: maxBytes)
     }
 
     /// Renames the file (or whatever is) at `url` to `<name>.damaged-<UTC time>` beside it, so that a damaged state
@@ -48,36 +43,17 @@ public enum ConfigFile {
         return URL(fileURLWithPath: target)
     }
 
-    /// What a file type is, for errors: "a directory", "a FIFO (named pipe)", …
-    public static func describe(_ kind: mode_t) -> String {
-        switch kind {
-        case S_IFDIR: return "a directory"
-        case S_IFIFO: return "a FIFO (named pipe)"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFSOCK: return "a socket"
-        case S_IFLNK: return "a symbolic link"
-        default: return "not a plain file"
+    /// The reason given for `failure`, in the words of Folio's configuration errors.
+    private static func reason(_ failure: RegularFile.Failure, maxBytes: Int) -> String {
+        switch failure {
+        case let .cannotOpen(code): return reason(code)
+        case let .notRegular(kind): return "it is \(kind), not a regular file"
+        case .tooLarge: return "it is larger than \(maxBytes >> 20) MiB"
+        case let .cannotRead(code): return "read failed: " + reason(code)
         }
     }
 
     private static func reason(_ code: Int32) -> String {
         code == ENOTDIR ? "a folder on its path is not a folder" : String(cString: strerror(code)).lowercased()
-    }
-
-    /// Reads to the end; a file that grew past `maxBytes` meanwhile is refused.
-    private static func readAll(_ fd: Int32, path: String, maxBytes: Int) throws -> Data {
-        var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FolioError.unreadableFile(path: path, reason: "read failed: " + reason(errno))
-            }
-            if count == 0 { return data }
-            data.append(contentsOf: chunk[0..<count])
-            if data.count > maxBytes { throw FolioError.unreadableFile(path: path, reason: "it is larger than \(maxBytes >> 20) MiB") }
-        }
     }
 }

@@ -126,11 +126,9 @@ extension Document {
 
     /// The change `undo` would take back: walking back from HEAD, each undo cancels one earlier change.
     func undoTarget() throws -> CommitInfo? {
-        let head = try branchTip()
         var pendingUndos = 0
         var target: CommitInfo?
-        try repository.walk(from: head) { id in
-            let commit = try repository.commit(id)
+        try walkBack { commit in
             if commit.parents.isEmpty { return false }  // the creation cannot be undone
             if commit.trailer(UndoTrailer.undo) != nil {
                 pendingUndos += 1
@@ -148,11 +146,9 @@ extension Document {
     /// The change `redo` would bring back: the one taken back by the newest undo not yet redone, provided no
     /// ordinary change came after it.
     func redoTarget() throws -> CommitInfo? {
-        let head = try branchTip()
         var pendingRedos = 0
         var target: CommitInfo?
-        try repository.walk(from: head) { id in
-            let commit = try repository.commit(id)
+        try walkBack { commit in
             if commit.trailer(UndoTrailer.redo) != nil {
                 pendingRedos += 1
                 return true
@@ -165,6 +161,11 @@ extension Document {
             return false  // an ordinary change clears the redo path
         }
         return target
+    }
+
+    /// Walks the branch's commits back from its tip, newest first, while `visit` returns true.
+    private func walkBack(_ visit: (CommitInfo) throws -> Bool) throws {
+        try repository.walk(from: try branchTip()) { id in try visit(try repository.commit(id)) }
     }
 
     /// A commit's first line without the Undo:/Redo: prefixes piled up by repeated undo and redo.

@@ -59,10 +59,7 @@ public struct DocumentMetadata: Encodable, Sendable, Equatable {
 
     /// `encoded()` through JSONEncoder (the reference the hand-written form is tested against).
     func foundationEncoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(self) + Data("\n".utf8)
+        try StrictJSON.fileData(self, dates: .iso8601)
     }
 
     /// Parses the file; errors name the problem with line and column, or the missing key.

@@ -36,10 +36,6 @@ public struct ReachabilityRoot: Sendable, Equatable {
     public let source: String
     /// Whether the object must exist (a ref's target) or is kept only if present (a reflog entry, a pseudo-ref).
     public let required: Bool
-
-    public init(id: ObjectID, source: String, required: Bool) {
-        self.id = id; self.source = source; self.required = required
-    }
 }
 
 extension Repository {

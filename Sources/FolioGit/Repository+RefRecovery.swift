@@ -77,13 +77,8 @@ extension Repository {
 
     /// The value each reflog under `folder` gave its ref last (its last line's new id).
     private func newestReflogEntries(folder: String) -> [RecoveryEvidence] {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: gitDirectoryPath + folder) else { return [] }
         var found: [RecoveryEvidence] = []
-        for entry in entries.sorted() {
-            let name = folder + "/" + entry
-            var info = stat()
-            guard lstat(gitDirectoryPath + name, &info) == 0 else { continue }
-            if info.st_mode & S_IFMT == S_IFDIR { found += newestReflogEntries(folder: name); continue }
+        for name in filesBeneath(folder) {
             guard let data = FileManager.default.contents(atPath: gitDirectoryPath + name),
                   let last = String(decoding: data, as: UTF8.self).split(separator: "\n").last else { continue }
             let words = last.split(separator: " ")

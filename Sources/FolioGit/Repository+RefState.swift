@@ -56,8 +56,9 @@ extension Repository {
         return ObjectID(hex: text).map(RefFileState.direct) ?? .garbage
     }
 
-    /// The files (not folders) beneath the git folder's `folder`, as names relative to the git folder.
-    private func filesBeneath(_ folder: String) -> [String] {
+    /// The files (not folders) beneath the git folder's `folder`, as names relative to the git folder, depth first
+    /// in name order; a link is a file here (never followed).
+    func filesBeneath(_ folder: String) -> [String] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: gitDirectoryPath + folder) else { return [] }
         var files: [String] = []
         for entry in entries.sorted() {

@@ -3,22 +3,16 @@ import FoundationEssentials
 import FolioBasics
 import Glibc
 
-/// Transfer progress of a fetch or push.
+/// Transfer progress of a fetch or push (made only here, from libgit2's figures).
 public struct TransferProgress: Sendable, Equatable {
-    public var totalObjects: Int
-    public var receivedObjects: Int
-    public var indexedObjects: Int
-    public var localObjects: Int
-    public var receivedBytes: Int
+    public var totalObjects = 0
+    public var receivedObjects = 0
+    public var indexedObjects = 0
+    public var localObjects = 0
+    public var receivedBytes = 0
+}
 
-    public init(totalObjects: Int = 0, receivedObjects: Int = 0, indexedObjects: Int = 0, localObjects: Int = 0, receivedBytes: Int = 0) {
-        self.totalObjects = totalObjects
-        self.receivedObjects = receivedObjects
-        self.indexedObjects = indexedObjects
-        self.localObjects = localObjects
-        self.receivedBytes = receivedBytes
-    }
-
+extension TransferProgress {
     init(_ p: git_indexer_progress) {
         self.init(totalObjects: Int(p.total_objects), receivedObjects: Int(p.received_objects),
                   indexedObjects: Int(p.indexed_objects), localObjects: Int(p.local_objects), receivedBytes: p.received_bytes)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import FolioBasics
 import Glibc
 
 /// Renders the template file at `templateURL` with JSON data from `dataJSON`, reading partials from

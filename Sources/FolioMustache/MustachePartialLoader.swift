@@ -1,4 +1,5 @@
 import FoundationEssentials
+import FolioBasics
 import Glibc
 
 /// Supplies partial and parent templates by name.

@@ -226,10 +226,7 @@ struct MustacheRenderer: ~Copyable {
                 guard try renderVariable(program.names[op.first], escape: escape, op.position) else { continue }
             case .section:
                 current = (op.position, file)
-                depth += 1
-                defer { depth -= 1 }
-                try checkDepth()
-                try renderSection(program.names[op.first], inverted: op.flag, program, op.contents(at: at), op.position)
+                try deeper { try $0.renderSection(program.names[op.first], inverted: op.flag, program, op.contents(at: at), op.position) }
             case .partial, .parent, .block:
                 guard try renderContainer(op, at: at, program) else { continue }
             }
@@ -257,26 +254,21 @@ struct MustacheRenderer: ~Copyable {
     private mutating func renderContainer(_ op: MustacheOp, at index: Int, _ program: MustacheProgram) throws -> Bool {
         current = (op.position, file)
         switch op.kind {
-        case .partial:
+        case .partial, .parent:
             let details = program.details[op.first]
             guard let ref = details.reference, let loaded = try load(ref, op.position) else { return false }
-            depth += 1
-            defer { depth -= 1 }
-            try checkDepth()
-            try renderIncluded(loaded, indentation: details.indent)
-        case .parent:
-            let details = program.details[op.first]
-            guard let ref = details.reference, let loaded = try load(ref, op.position) else { return false }
-            depth += 1
-            defer { depth -= 1 }
-            try checkDepth()
-            try renderParent(loaded, indentation: details.indent, program, index, details.overrides)
+            try deeper {
+                if op.kind == .partial {
+                    try $0.renderIncluded(loaded, indentation: details.indent)
+                } else {
+                    try $0.renderParent(loaded, indentation: details.indent, program, index, details.overrides)
+                }
+            }
         case .block:
             let details = program.details[op.first]
-            depth += 1
-            defer { depth -= 1 }
-            try checkDepth()
-            try renderBlock(details.blockName, program, op.contents(at: index), indent: details.indent ?? [], indentFirstLine: details.indentFirstLine)
+            try deeper {
+                try $0.renderBlock(details.blockName, program, op.contents(at: index), indent: details.indent ?? [], indentFirstLine: details.indentFirstLine)
+            }
         case .text, .variable, .section:
             break
         }
@@ -362,6 +354,15 @@ struct MustacheRenderer: ~Copyable {
     }
 
     // MARK: Limits
+
+    /// Runs `body` one level deeper (a section, partial, parent or block), refusing to go past `maxDepth`.
+    @inline(__always)
+    private mutating func deeper(_ body: (inout Self) throws -> Void) throws {
+        depth += 1
+        defer { depth -= 1 }
+        try checkDepth()
+        try body(&self)
+    }
 
     /// Refuses to go past `maxDepth` (the caller has just gone one level deeper).
     private func checkDepth() throws {

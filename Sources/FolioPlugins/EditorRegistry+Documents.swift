@@ -13,6 +13,9 @@ public struct EditTimings: Sendable, Equatable {
     public var commit: Duration = .zero
     /// open + apply + serialize: the time spent in plugin code.
     public var plugin: Duration { open + apply + serialize }
+
+    /// All zero.
+    public init() {}
 }
 
 /// The result of `folio edit`: the editor used, the plugin's description (the commit message) and the commit.

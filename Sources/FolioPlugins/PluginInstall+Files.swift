@@ -25,6 +25,30 @@ extension PluginInstaller {
         return try body()
     }
 
+    /// What a staging folder holds once filled and checked: the library's file name, the plugin's id and version.
+    struct Staged {
+        let library: String
+        let id: String
+        let version: String
+    }
+
+    /// Installs through a staging folder, holding the lock: the lock file is read, stale staging folders removed, and
+    /// `fill` fills and checks a new hidden one; `place` then moves it into `<folder>/<id>/`. When `fill` throws, its
+    /// staging folder is removed.
+    func installStaged(_ fill: (URL) throws -> Staged) throws -> InstalledPlugin {
+        try withLock {
+            var lock = try self.lock()
+            removeStaleStaging()
+            let staging = try makeStaging()
+            let staged: Staged
+            do { staged = try fill(staging) } catch {
+                try? FileManager.default.removeItem(at: staging)
+                throw error
+            }
+            return try place(staging, library: staged.library, id: staged.id, version: staged.version, lock: &lock)
+        }
+    }
+
     /// A new hidden staging folder (mode 0755 whatever the umask: plugin folders must not be group-writable).
     func makeStaging() throws -> URL {
         let url = folder.appendingPathComponent(Self.stagingPrefix + UUID().uuidString)
@@ -58,9 +82,7 @@ extension PluginInstaller {
 
     /// Writes a manifest (pretty, sorted keys) to `url`.
     func write(_ manifest: PluginManifest, to url: URL) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do { try AtomicFile.write(try encoder.encode(manifest) + Data("\n".utf8), to: url, sync: true) } catch {
+        do { try AtomicFile.write(try StrictJSON.fileData(manifest), to: url, sync: true) } catch {
             throw PluginInstallError.fileSystem("\(url.path): cannot write the manifest: \(error)")
         }
     }

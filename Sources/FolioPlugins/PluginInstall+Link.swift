@@ -61,9 +61,7 @@ public struct PluginLinks: Codable, Sendable, Equatable {
     }
 
     func write(in folder: URL) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(try encoder.encode(self) + Data("\n".utf8), to: folder.appendingPathComponent(Self.fileName), sync: true)
+        try AtomicFile.write(try StrictJSON.fileData(self), to: folder.appendingPathComponent(Self.fileName), sync: true)
     }
 }
 

@@ -82,9 +82,7 @@ public struct PluginLock: Codable, Sendable, Equatable {
 
     /// Writes the lock into `folder` atomically (temporary file, fsync, rename, fsync of the folder).
     func write(in folder: URL) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(try encoder.encode(self) + Data("\n".utf8), to: folder.appendingPathComponent(Self.fileName), sync: true)
+        try AtomicFile.write(try StrictJSON.fileData(self), to: folder.appendingPathComponent(Self.fileName), sync: true)
     }
 }
 

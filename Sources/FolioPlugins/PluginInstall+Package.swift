@@ -12,12 +12,7 @@ extension PluginInstaller {
     func installPackage(_ source: URL, form: PluginPackage.Form, others: EditorRegistry?, limits: PluginPackageLimits,
                         check: (URL) -> PluginProbeReport) throws -> InstalledPlugin {
         let refuse = { (problem: String) in PluginInstallError.badPackage(package: source.path, problem: problem) }
-        return try withLock {
-            var lock = try self.lock()
-            removeStaleStaging()
-            let staging = try makeStaging()
-            var handedOver = false
-            defer { if !handedOver { try? FileManager.default.removeItem(at: staging) } }
+        return try installStaged { staging in
             let package: PluginPackage
             do { package = try PluginPackage.stage(source, form: form, into: staging, limits: limits) } catch let problem as PluginPackageArchive.Problem {
                 throw refuse(problem.description)
@@ -43,8 +38,7 @@ extension PluginInstaller {
                 throw refuse("\(PluginPackage.manifestName) says version '\(package.version.shownAsText)', its library is '\(version.shownAsText)'")
             }
             if let others { try Self.checkClashes(id: id, editors: report.editors.map(\.id), others: others, installedAt: folder.appendingPathComponent(id), source: source) }
-            handedOver = true
-            return try place(staging, library: package.library, id: id, version: version, lock: &lock)
+            return Staged(library: package.library, id: id, version: version)
         }
     }
 

@@ -109,12 +109,7 @@ public struct PluginInstaller: Sendable {
         if let form = PluginPackage.form(of: source) { return try installPackage(source, form: form, others: others, limits: limits, check: check) }
         let library = try Self.library(in: source)
         try Self.checkHeader(library)
-        return try withLock {
-            var lock = try self.lock()
-            removeStaleStaging()
-            let staging = try makeStaging()
-            var committed = false
-            defer { if !committed { try? FileManager.default.removeItem(at: staging) } }
+        return try installStaged { staging in
             let staged = staging.appendingPathComponent(library.lastPathComponent)
             try copy(library, to: staged, mode: 0o755)
             let besideSource = ManifestLocator.besideManifest(for: library)
@@ -134,8 +129,7 @@ public struct PluginInstaller: Sendable {
             }
             guard Self.isUsableID(id) else { throw PluginInstallError.unusableID(id) }
             if let others { try Self.checkClashes(id: id, editors: report.editors.map(\.id), others: others, installedAt: folder.appendingPathComponent(id), source: library) }
-            committed = true  // `place` owns the staging folder from here
-            return try place(staging, library: library.lastPathComponent, id: id, version: version, lock: &lock)
+            return Staged(library: library.lastPathComponent, id: id, version: version)
         }
     }
 

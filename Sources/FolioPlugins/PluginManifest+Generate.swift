@@ -81,9 +81,7 @@ extension PluginManifest {
 
     /// The manifest as written beside an installed library (`libX.folio-plugin.json`): sorted keys, two-space indent.
     public func encodedForFile() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self) + Data("\n".utf8)
+        try StrictJSON.fileData(self)
     }
 }
 

@@ -96,11 +96,9 @@ extension PluginPackage {
     /// templates and samples folders.
     private static func packageEntries(_ package: PluginPackage, library: URL, manifest: PluginManifest, files: [URL], project: URL,
                                        description: PluginProjectDescription) throws -> [(path: String, contents: Data?)] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var entries: [(path: String, contents: Data?)] = [(manifestName, package.encoded())]
         entries.append((library.lastPathComponent, try read(library)))
-        entries.append((ManifestLocator.besideManifest(for: library).lastPathComponent, try encoder.encode(manifest) + Data("\n".utf8)))
+        entries.append((ManifestLocator.besideManifest(for: library).lastPathComponent, try StrictJSON.fileData(manifest)))
         for file in files { entries.append((file.lastPathComponent, try read(file))) }
         entries += try tree(project.appendingPathComponent(description.templates ?? "templates"), as: "templates", explicit: description.templates != nil)
         entries += try tree(project.appendingPathComponent(description.samples ?? "samples"), as: "samples", explicit: description.samples != nil)

@@ -141,8 +141,6 @@ public struct PluginPackage: Sendable, Equatable {
         var object: [String: JSONValue] = ["format": .number(Double(Self.format)), "id": .string(id), "version": .string(version), "library": .string(library)]
         if let readme { object["readme"] = .string(readme) }
         if let licence { object["licence"] = .string(licence) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return ((try? encoder.encode(JSONValue.object(object))) ?? Data()) + Data("\n".utf8)
+        return (try? StrictJSON.fileData(JSONValue.object(object))) ?? Data("\n".utf8)
     }
 }

@@ -119,8 +119,6 @@ enum FixtureGolden {
         guard let conflicts else { return }
         let file = fixture.appendingPathComponent("conflicts.json")
         if conflicts.isEmpty { try? fm.removeItem(at: file); return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(try encoder.encode(conflicts) + Data("\n".utf8), to: file, sync: false)
+        try AtomicFile.write(try StrictJSON.fileData(conflicts), to: file, sync: false)
     }
 }

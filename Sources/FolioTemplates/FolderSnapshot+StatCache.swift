@@ -1,4 +1,5 @@
 import FoundationEssentials
+import FolioBasics
 import Glibc
 import FolioCore
 import FolioGit

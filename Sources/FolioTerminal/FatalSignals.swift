@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FolioBasics
 import Synchronization
 
 /// What Folio does when its own process dies of a fatal signal (SIGSEGV, SIGBUS, SIGILL — a Swift trap on x86_64 —,
@@ -84,18 +85,10 @@ public enum FatalSignals {
     }
 
     private static func installCrashHandler(_ signalNumber: Int32) {
-        var action = sigaction()
-        #if canImport(Glibc)
-        action.__sigaction_handler.sa_sigaction = crashHandler
-        #else
-        action.__sigaction_u.__sa_sigaction = crashHandler
-        #endif
-        sigemptyset(&action.sa_mask)
         // Keep the other crash signals out while the report is written; a second fault of the same kind in the
         // handler gets the default action (SA_RESETHAND) instead of a loop.
-        for other in handled where other != signalNumber { sigaddset(&action.sa_mask, other) }
-        action.sa_flags = SA_SIGINFO | SA_ONSTACK | Int32(truncatingIfNeeded: SA_RESETHAND)
-        _ = sigaction(signalNumber, &action, nil)
+        setSignalAction(signalNumber, .withInfo(crashHandler), blocking: handled,
+                        flags: SA_ONSTACK | Int32(truncatingIfNeeded: SA_RESETHAND))
     }
 }
 
@@ -238,14 +231,7 @@ private let crashHandler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>
 
 /// Puts back the default action of `signalNumber`. Async-signal-safe (also used by `TerminalSession`).
 func setDefaultAction(_ signalNumber: Int32) {
-    var action = sigaction()
-    #if canImport(Glibc)
-    action.__sigaction_handler.sa_handler = SIG_DFL
-    #else
-    action.__sigaction_u.__sa_handler = SIG_DFL
-    #endif
-    sigemptyset(&action.sa_mask)
-    _ = sigaction(signalNumber, &action, nil)
+    setSignalAction(signalNumber, .plain(SIG_DFL))
 }
 
 private func dieWithDefaultAction(_ signalNumber: Int32) -> Never {
@@ -516,15 +502,6 @@ struct CivilTime: Equatable {
         hour = secondOfDay / 3600
         minute = secondOfDay % 3600 / 60
         second = secondOfDay % 60
-        // Howard Hinnant's days-to-civil algorithm.
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        (year, month, day) = FolioBasics.CivilTime.civil(days)
     }
 }

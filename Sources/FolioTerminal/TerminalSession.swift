@@ -106,15 +106,7 @@ private func wake() {
 }
 
 private func install(_ signalNumber: Int32, _ handler: @convention(c) (Int32) -> Void) {
-    var action = sigaction()
-    #if canImport(Glibc)
-    action.__sigaction_handler.sa_handler = handler
-    #else
-    action.__sigaction_u.__sa_handler = handler
-    #endif
-    sigemptyset(&action.sa_mask)
-    action.sa_flags = 0
-    _ = sigaction(signalNumber, &action, nil)
+    setSignalAction(signalNumber, .plain(handler))
 }
 
 

@@ -61,14 +61,10 @@ extension AppState {
         let last = max(0, total - rows)
         let top = min(messageLogScroll, last)
         let page = max(1, rows - 1)
-        switch key {
-        case .up, .character("k"): messageLogScroll = max(0, top - 1)
-        case .down, .character("j"): messageLogScroll = min(last, top + 1)
-        case .pageUp: messageLogScroll = max(0, top - page)
-        case .pageDown, .character(" "): messageLogScroll = min(last, top + page)
-        case .home: messageLogScroll = 0
-        case .end: messageLogScroll = last
-        default: messageLogOpen = false
+        if let top = OverlayScroll.top(after: key, from: top, last: last, page: page) {
+            messageLogScroll = top
+        } else {
+            messageLogOpen = false
         }
     }
 }

@@ -378,14 +378,10 @@ extension AppState {
         let lines = helpLines(scene: scene).count
         let page = max(1, Screens.helpRows(height: rows) - 1)
         let last = max(0, lines - Screens.helpRows(height: rows))
-        switch key {
-        case .up, .character("k"): helpScroll = max(0, helpScroll - 1)
-        case .down, .character("j"): helpScroll = min(last, helpScroll + 1)
-        case .pageUp: helpScroll = max(0, helpScroll - page)
-        case .pageDown, .character(" "): helpScroll = min(last, helpScroll + page)
-        case .home: helpScroll = 0
-        case .end: helpScroll = last
-        default: helpOpen = false
+        if let top = OverlayScroll.top(after: key, from: helpScroll, last: last, page: page) {
+            helpScroll = top
+        } else {
+            helpOpen = false
         }
     }
 }

@@ -125,26 +125,14 @@ package enum HistoryDay {
         return label(day)
     }
 
-    /// The day of a date in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+    /// The day of a date in the proleptic Gregorian calendar (`CivilTime.days`).
     package static func day(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        CivilTime.days(year: year, month: month, day: day)
     }
 
-    /// The year, month (1–12) and day of month of `day` (civil_from_days).
+    /// The year, month (1–12) and day of month of `day` (`CivilTime.civil`).
     package static func civil(_ day: Int) -> (year: Int, month: Int, day: Int) {
-        let z = day + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfYear - (153 * mp + 2) / 5 + 1)
+        CivilTime.civil(day)
     }
 }
 

@@ -1,10 +1,8 @@
-import FoundationEssentials
-import FolioBasics
 import Glibc
 
-/// Reads a file the way `folio render` must: with open/fstat/read(2), refusing anything that is not a regular file
-/// (a FIFO would block, a directory or device has no template in it) and anything larger than a cap, so a bad path
-/// gives one line naming the file and the real cause.
+/// Reads a file the way Folio reads templates and its own configuration: with open (`O_NONBLOCK`), fstat and read(2),
+/// refusing anything that is not a regular file (a FIFO would block, a folder or device has nothing to read) and
+/// anything larger than a cap, so a bad path gives one line naming the file and the real cause.
 public enum RegularFile {
     /// 64 MiB: the largest template, partial or data file read.
     public static let defaultMaxBytes = 64 << 20
@@ -59,13 +57,15 @@ public enum RegularFile {
         }
     }
 
-    private static func describe(_ kind: mode_t) -> String {
+    /// What a file type is, for errors: "a directory", "a FIFO (named pipe)", …
+    public static func describe(_ kind: mode_t) -> String {
         switch kind {
         case S_IFDIR: return "a directory"
         case S_IFIFO: return "a FIFO (named pipe)"
         case S_IFCHR: return "a character device"
         case S_IFBLK: return "a block device"
         case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
         default: return "not a plain file"
         }
     }
@@ -73,5 +73,5 @@ public enum RegularFile {
 
 extension String {
     /// The string with its first letter in lower case ("No such file" → "no such file").
-    var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
+    package var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
 }
