@@ -3,15 +3,7 @@ import FolioCLITestSupport
 import Foundation
 import XCTest
 
-final class CompactCommandTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var env: [String: String]!
-
-    override func setUp() {
-        dir = TemporaryDirectory()
-        env = dir.environment()
-    }
-
+final class CompactCommandTests: TemporaryHomeTestCase {
     func testGivenAGarbageBranchWhenFolioCompactRunsThenItExitsNonZeroWithOneLineAndKeepsHistory() throws {
         let document = try DocumentStore(settings: Settings(sync: .none), environment: env).create(at: dir.path("doc"))
         try document.write(Data("one\n".utf8), to: "document.txt", message: "one")

@@ -34,46 +34,34 @@ final class EditorPluginCallTests: TmuxTestCase {
         let counted = waitFor(text: "tally 1")
         XCTAssertTrue(counted.contains("counted 1"), "the status line shows the new commit:\n\(counted)")
         XCTAssertEqual(commitCount(), 2)
-        try keys("C-q")
-        assertExitedAndRestored()
+        try quitAndAssertRestored()
     }
 
     func testGivenABusyLoopWhenEscIsPressedAfterTheSpinnerThenItIsCancelledAndTheEditorStaysUsable() throws {
-        try openEditor(callSeconds: 30)
-        try keys("s")
-        waitFor(text: "tally: spin…")
+        try openEditorAndSpin(callSeconds: 30)
         let started = Date()
         try keys("Escape")
         let cancelled = waitFor(text: "editor 'tally': 'spin' cancelled; nothing was changed")
         XCTAssertLessThan(Date().timeIntervalSince(started), 3, "Esc, not the 30 s deadline, ended the call")
         XCTAssertFalse(cancelled.contains("tally: spin…"), "the spinner is gone:\n\(cancelled)")
         XCTAssertTrue(cancelled.contains("tally 0"), "the view is still drawn:\n\(cancelled)")
-        try keys("i")
-        waitFor(text: "tally 1")
+        try press("i", until: "tally 1")
         XCTAssertEqual(commitCount(), 2, "only the count-up committed")
-        try keys("C-q")
-        assertExitedAndRestored()
+        try quitAndAssertRestored()
     }
 
     func testGivenABusyLoopWhenTheDeadlinePassesThenTheDeadlineLineShowsAndTheEditorStaysUsable() throws {
-        try openEditor(callSeconds: 1)
-        try keys("s")
-        waitFor(text: "tally: spin…")
+        try openEditorAndSpin(callSeconds: 1)
         waitFor(text: "editor 'tally' did not answer 'spin' within 1 s; nothing was changed")
-        try keys("i")
-        waitFor(text: "tally 1")
+        try press("i", until: "tally 1")
         XCTAssertEqual(commitCount(), 2)
-        try keys("C-q")
-        assertExitedAndRestored()
+        try quitAndAssertRestored()
     }
 
     func testGivenABusyLoopWhenCtrlQIsPressedThenFolioExitsAndTheTerminalIsAsBefore() throws {
-        try openEditor(callSeconds: 30)
-        try keys("s")
-        waitFor(text: "tally: spin…")
+        try openEditorAndSpin(callSeconds: 30)
         let started = Date()
-        try keys("C-q")
-        assertExitedAndRestored()
+        try quitAndAssertRestored()
         XCTAssertLessThan(Date().timeIntervalSince(started), 5, "^Q did not wait for the deadline")
         XCTAssertEqual(commitCount(), 1)
         XCTAssertTrue(waitUntil { self.hostProcesses().isEmpty }, "a plugin host outlived folio: \(hostProcesses())")
@@ -83,17 +71,14 @@ final class EditorPluginCallTests: TmuxTestCase {
         let opened = try DocumentStore(environment: env).open(at: document)
         _ = try opened.write(Data("6\n".utf8), to: opened.metadata.primaryFile, message: "six")
         try openEditor(callSeconds: 30, renderSeconds: 30, showing: "tally 6")
-        try keys("i")
-        waitFor(text: "tally: render…")
+        try press("i", until: "tally: render…")
         XCTAssertEqual(commitCount(), 3, "the command committed before its view spun")
         // One Esc stops the render: the view of that version is not asked for again until the document changes.
         try keys("Escape")
         let cancelled = waitFor(text: "editor 'tally': 'render' cancelled; nothing was changed")
         XCTAssertTrue(cancelled.contains("counted 7"), "the editor stays open on the new commit:\n\(cancelled)")
-        try keys("i")
-        waitFor(text: "tally 8")
-        try keys("C-q")
-        assertExitedAndRestored()
+        try press("i", until: "tally 8")
+        try quitAndAssertRestored()
     }
 
     // MARK: Helpers
@@ -107,6 +92,18 @@ final class EditorPluginCallTests: TmuxTestCase {
             + "; echo FOLIO-EXIT=$?; stty -g >'\(dir.path("after").path)'; sleep 30"
         try startShell(command, width: 100, height: 24, cwd: dir.url)
         waitFor(text: showing)
+    }
+
+    /// Opens the editor as `openEditor` does and runs `spin` (a busy loop) until its spinner shows.
+    func openEditorAndSpin(callSeconds: Int) throws {
+        try openEditor(callSeconds: callSeconds)
+        try press("s", until: "tally: spin…")
+    }
+
+    /// Quits with ^Q and checks that folio exited 0 with the terminal as it was.
+    func quitAndAssertRestored(file: StaticString = #filePath, line: UInt = #line) throws {
+        try keys("C-q")
+        assertExitedAndRestored(file: file, line: line)
     }
 
     func assertExitedAndRestored(file: StaticString = #filePath, line: UInt = #line) {
@@ -218,23 +215,13 @@ final class EditorPluginCallTests: TmuxTestCase {
     static const folio_command_info c1 = { sizeof(folio_command_info), 0, "crash", "Crash", "c", "crash" };
     static const folio_command_info c2 = { sizeof(folio_command_info), 0, "spin", "Spin", "s", "spin" };
     static const folio_command_info *const commands[] = { &c0, &c1, &c2 };
-    static const char *const types[] = { "org.test.tally" };
-    static const char *const conforms[] = { "public.plain-text" };
-    static const char *const extensions[] = { "tally" };
-    static const folio_type_declaration tally_type = { sizeof(folio_type_declaration), 0, "org.test.tally", conforms, 1, extensions, 1, "A tally" };
-    static const folio_type_declaration *const declared[] = { &tally_type };
+    \(PluginCSource.plainTextType("org.test.tally", extension: "tally", description: "A tally"))
     static const folio_editor editor = {
         .struct_size = sizeof(folio_editor), .priority = FOLIO_PRIORITY_DEFAULT, .id = "tally", .name = "Tally",
         .content_types = types, .content_type_count = 1, .declared_types = declared, .declared_type_count = 1,
         .commands = commands, .command_count = 3,
         .open = t_open, .apply = t_apply, .serialize = t_serialize, .render = t_render, .release = t_release,
     };
-    static const folio_editor *const editors[] = { &editor };
-    static const folio_plugin_descriptor descriptor = {
-        .magic = FOLIO_PLUGIN_MAGIC, .abi_major = FOLIO_PLUGIN_ABI_MAJOR, .abi_minor = FOLIO_PLUGIN_ABI_MINOR,
-        .struct_size = sizeof(folio_plugin_descriptor), .id = "test.tally", .name = "Tally", .version = "1.0.0",
-        .editors = editors, .editor_count = 1,
-    };
-    const folio_plugin_descriptor *folio_plugin_entry(void) { return &descriptor; }
+    \(PluginCSource.descriptor(id: "test.tally", name: "Tally"))
     """
 }

@@ -4,22 +4,7 @@ import FolioCLITestSupport
 import Foundation
 import XCTest
 
-final class HistoryCommandTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var env: [String: String]!
-
-    override func setUp() {
-        dir = TemporaryDirectory()
-        env = dir.environment()
-    }
-
-    @discardableResult
-    func folio(_ args: String..., stdin: String = "", expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) -> RunResult {
-        let result = runFolio(args, environment: env, cwd: dir.url, stdin: Data(stdin.utf8))
-        XCTAssertEqual(result.status, status, "folio \(args.joined(separator: " ")): \(result.stderr)", file: file, line: line)
-        return result
-    }
-
+final class HistoryCommandTests: FolioCommandTestCase {
     func testNewWriteLogShowDiffThroughTheCommandLine() throws {
         // Given a new document
         folio("new", "Diary", "--title", "My Diary")

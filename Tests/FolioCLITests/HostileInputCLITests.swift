@@ -6,15 +6,7 @@ import XCTest
 /// The built `folio` under hostile input: closed or odd standard streams, bytes that are not UTF-8 in arguments,
 /// JSON that is malformed in every way, names that would land inside `.git`. Each ends in one line and a non-zero
 /// exit (or, for closed streams, in exactly the change asked for) — never a signal death.
-final class HostileInputCLITests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var env: [String: String]!
-
-    override func setUp() {
-        dir = TemporaryDirectory()
-        env = dir.environment()
-    }
-
+final class HostileInputCLITests: TemporaryHomeTestCase {
     /// Runs `folio` through `/bin/sh -c 'exec "$0" ARGS REDIRECTIONS'`, so the redirections (closing a descriptor)
     /// apply to folio itself.
     @discardableResult

@@ -12,8 +12,7 @@ final class Issue23ChecklistReproductionTests: Issue23TmuxTestCase {
     func testGivenALongListAt60x16WhenAnItemIsAddedThenTheCursorIsOnTheNewItemAtTheEndAndItIsShown() throws {
         // Given the groceries list (13 items) at 60×16, the cursor on row 1
         let document = groceries()
-        try start(["open", document.path, "--scene", "i23-add"], width: 60, height: 16)
-        waitFor(text: "> 1 [ ] Milk")
+        try start(["open", document.path, "--scene", "i23-add"], until: "> 1 [ ] Milk", width: 60, height: 16)
         // When an item is added
         try keys("a")
         try type("Oat milk")
@@ -27,11 +26,9 @@ final class Issue23ChecklistReproductionTests: Issue23TmuxTestCase {
     func testGivenTheCursorOnMilkWhenItIsMovedToPosition3ThenTheCursorIsStillOnMilk() throws {
         // Given the cursor on Milk (1)
         let document = groceries()
-        try start(["open", document.path, "--scene", "i23-move"])
-        waitFor(text: "> 1 [ ] Milk")
+        try start(["open", document.path, "--scene", "i23-move"], until: "> 1 [ ] Milk")
         // When `m` 3 ⏎ moves it
-        try keys("m")
-        waitFor(text: "To")
+        try press("m", until: "To")
         try type("3")
         try keys("Enter")
         // Then the cursor went with it
@@ -43,10 +40,8 @@ final class Issue23ChecklistReproductionTests: Issue23TmuxTestCase {
     func testGivenThreeItemsSelectedWhenTheyAreDeletedThenTheCursorIsOnTheItemAfterThem() throws {
         // Given Eggs…Butter (2–4) selected
         let document = groceries()
-        try start(["open", document.path, "--scene", "i23-delete"])
-        waitFor(text: "> 1 [ ] Milk")
-        try keys("Down", "v", "Down", "Down")
-        waitFor(text: "> 4 [ ] Butter")
+        try start(["open", document.path, "--scene", "i23-delete"], until: "> 1 [ ] Milk")
+        try press("Down", "v", "Down", "Down", until: "> 4 [ ] Butter")
         // When `d` deletes them
         try keys("d")
         // Then the cursor is on Cheese, the item that followed them, now item 2
@@ -58,19 +53,13 @@ final class Issue23ChecklistReproductionTests: Issue23TmuxTestCase {
     func testGivenARenameOpenOnBreadWhenAnotherWindowDeletesTheItemAboveThenTheHighlightStaysOnBreadAndTheRenameActsOnIt() throws {
         // Given two windows on the list; window 2 renaming Bread (3)
         let document = groceries()
-        try start(["open", document.path, "--scene", "i23-one"])
-        let two = try startWindow(["open", document.path, "--scene", "i23-two"])
-        waitFor(text: "(0/13 done)")
-        waitFor(text: "(0/13 done)", target: two)
-        try keys("Down", "Down", target: two)
-        waitFor(text: "> 3 [ ] Bread", target: two)
-        try keys("r", target: two)
-        waitFor(text: "Rename item", target: two)
+        let two = try openInTwoWindows(document, scenes: "i23-one", "i23-two", until: "(0/13 done)")
+        try press("Down", "Down", until: "> 3 [ ] Bread", target: two)
+        try press("r", until: "Rename item", target: two)
         try keys("C-u", target: two)
         try type("Rye", target: two)
         // When window 1 deletes Milk (1)
-        try keys("d")
-        waitFor(text: "(0/12 done)")
+        try press("d", until: "(0/12 done)")
         // Then window 2 shows Bread as item 2, still highlighted, its prompt still open
         let moved = waitFor("the highlight on Bread, now 2", target: two) { $0.contains("(0/12 done)") && $0.contains("> 2 [ ] Bread") }
         XCTAssertTrue(moved.contains("Rye"), moved)
@@ -84,10 +73,8 @@ final class Issue23ChecklistReproductionTests: Issue23TmuxTestCase {
     func testGivenARangeAt60ColumnsWhenRenameIsPressedThenTheWholeReasonIsShownBeforeAnythingIsAsked() throws {
         // Given items 1–2 selected at 60×16
         let document = groceries()
-        try start(["open", document.path, "--scene", "i23-range"], width: 60, height: 16)
-        waitFor(text: "> 1 [ ] Milk")
-        try keys("v", "Down")
-        waitFor(text: "> 2 [ ] Eggs")
+        try start(["open", document.path, "--scene", "i23-range"], until: "> 1 [ ] Milk", width: 60, height: 16)
+        try press("v", "Down", until: "> 2 [ ] Eggs")
         // When `r` (rename: one item) is pressed
         try keys("r")
         // Then the refusal is shown in full, wrapped, and no title is asked

@@ -61,8 +61,7 @@ final class Issue23LauncherPickerReproductionTests: Issue23TmuxTestCase {
 
     func testGivenThePickerAt70ColumnsThenNamesAndTypesStandApartJKMoveAndTheBestMatchComesFirst() throws {
         // Given the template picker at 70×24
-        try start(["launch", "--scene", "i23-picker"], width: 70, height: 24)
-        waitFor(text: "New Document")
+        try start(["launch", "--scene", "i23-picker"], until: "New Document", width: 70, height: 24)
         try keys("t")
         let picker = waitFor(text: "Blank drawing")
         // Then each name stands apart from its type
@@ -83,10 +82,8 @@ final class Issue23LauncherPickerReproductionTests: Issue23TmuxTestCase {
 
     func testGivenTheSwiftPackageTemplateWhenItsFilesAreListedThenTheirNamesAreDecoded() throws {
         // Given the picker at 160×45, the Swift package selected
-        try start(["launch", "--scene", "i23-files"], width: 160, height: 45)
-        waitFor(text: "New Document")
-        try keys("t")
-        waitFor(text: "Blank drawing")
+        try start(["launch", "--scene", "i23-files"], until: "New Document", width: 160, height: 45)
+        try press("t", until: "Blank drawing")
         try type("swift package")
         // Then its file list shows the CI file by its name, not the template's encoded path
         let screen = waitFor(text: "Package.swift")

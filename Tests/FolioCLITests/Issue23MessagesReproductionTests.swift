@@ -18,8 +18,7 @@ final class Issue23MessagesReproductionTests: Issue23TmuxTestCase {
     func testGivenAnUnreachableTemplateSourceWhenTemplatesAreUpdatedFromTheLauncherThenTheFailureIsSaidOnceAndInFull() throws {
         // Given a template source nobody answers at (a closed loopback port)
         folio(["templates", "add", "team", "http://127.0.0.1:1/none.git"])
-        try start(["launch", "--scene", "i23-update"])
-        waitFor(text: "Update Templates")
+        try start(["launch", "--scene", "i23-update"], until: "Update Templates")
         // When `u` updates the templates
         try keys("u")
         // Then the failure is one message, its prefix said once, wrapped rather than cut
@@ -40,8 +39,7 @@ final class Issue23MessagesReproductionTests: Issue23TmuxTestCase {
         try git(["add", "-A"], in: source, environment: env)
         try git(["commit", "-qm", "one template"], in: source, environment: env)
         folio(["templates", "add", "team", source.path])
-        try start(["launch", "--scene", "i23-count"])
-        waitFor(text: "Update Templates")
+        try start(["launch", "--scene", "i23-count"], until: "Update Templates")
         // When `u` updates the templates
         try keys("u")
         // Then the source is reported with "(1 template)"
@@ -55,8 +53,7 @@ final class Issue23MessagesReproductionTests: Issue23TmuxTestCase {
         // Given a list with two versions, History open at 60×16
         let document = create("list", template: "checklist/groceries")
         folio(["edit", document.path, "toggle", "1"])
-        try start(["open", document.path, "--scene", "i23-history"], width: 60, height: 16)
-        waitFor(text: "(1/13 done)")
+        try start(["open", document.path, "--scene", "i23-history"], until: "(1/13 done)", width: 60, height: 16)
         try keys("C-g")
         let history = waitFor(text: "2 versions")
         let listRows = rows(history).prefix(5)
@@ -76,8 +73,7 @@ final class Issue23MessagesReproductionTests: Issue23TmuxTestCase {
     func testGivenTheFileViewWhenCtrlPIsPressedThenAHintSaysThereIsNoPaletteAndWhatToPress() throws {
         // Given a Swift package (no editor: the file view)
         let document = create("package", template: "swift/package")
-        try start(["open", document.path, "--scene", "i23-files"])
-        waitFor(text: "Package.swift")
+        try start(["open", document.path, "--scene", "i23-files"], until: "Package.swift")
         // When ^P is pressed
         try keys("C-p")
         // Then a one-line hint says what to press instead
@@ -88,10 +84,8 @@ final class Issue23MessagesReproductionTests: Issue23TmuxTestCase {
     func testGivenTheHelpOverlayWhenEndIsPressedThenItScrollsToItsLastKeysAndStaysOpen() throws {
         // Given the help over the editor
         let document = create("list", template: "checklist/groceries")
-        try start(["open", document.path, "--scene", "i23-help"])
-        waitFor(text: "(0/13 done)")
-        try keys("?")
-        waitFor(text: "╭─ Keys")
+        try start(["open", document.path, "--scene", "i23-help"], until: "(0/13 done)")
+        try press("?", until: "╭─ Keys")
         // When End is pressed
         try keys("End")
         // Then the help shows its last line and is still open
@@ -106,8 +100,7 @@ final class Issue23MessagesReproductionTests: Issue23TmuxTestCase {
     func testGivenAPromptAndACommandFormWhenF1IsPressedThenHelpOpensAtTheirOwnSection() throws {
         // Given the add prompt of the checklist
         let list = create("list", template: "checklist/groceries")
-        try start(["open", list.path, "--scene", "i23-f1"], width: 60, height: 16)
-        waitFor(text: "(0/13 done)")
+        try start(["open", list.path, "--scene", "i23-f1"], until: "(0/13 done)", width: 60, height: 16)
         try keys("a")
         try type("Tea")
         // When F1 is pressed
@@ -121,8 +114,7 @@ final class Issue23MessagesReproductionTests: Issue23TmuxTestCase {
         let drawing = create("drawing", template: "shapes/blank")
         let window = try startWindow(["open", drawing.path, "--scene", "i23-f1-form"])
         waitFor(text: "org.folio.shapes", target: window)
-        try keys("a", target: window)
-        waitFor(text: "Add shape", target: window)
+        try press("a", until: "Add shape", target: window)
         // When F1 is pressed, Then the help shows the command form's keys
         try keys("F1", target: window)
         let form = waitFor(text: "Command form", target: window)
@@ -136,8 +128,7 @@ final class Issue23MessagesReproductionTests: Issue23TmuxTestCase {
     func testGivenThePaletteWhenTypingShrinksItsListThenTheBoxStaysWhereItWas() throws {
         // Given the palette open over the editor
         let document = create("list", template: "checklist/groceries")
-        try start(["open", document.path, "--scene", "i23-palette"])
-        waitFor(text: "(0/13 done)")
+        try start(["open", document.path, "--scene", "i23-palette"], until: "(0/13 done)")
         try keys("C-p")
         let open = waitFor(text: "╭─ Commands")
         let top = rows(open).firstIndex { $0.contains("╭─ Commands") }

@@ -10,10 +10,8 @@ final class Issue23SettingsReproductionTests: Issue23TmuxTestCase {
     /// Opens the groceries list and its settings (^E).
     func openSettings(_ scene: String) throws {
         let document = create("list", template: "checklist/groceries")
-        try start(["open", document.path, "--scene", scene])
-        waitFor(text: "(0/13 done)")
-        try keys("C-e")
-        waitFor(text: "Author name")
+        try start(["open", document.path, "--scene", scene], until: "(0/13 done)")
+        try press("C-e", until: "Author name")
     }
 
     /// Moves the focus down, one field at a time (each move waited for), to the field labelled `label`.

@@ -15,19 +15,20 @@ final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
         return document
     }
 
+    /// The two-shape drawing open in the editor (scene `scene`), both shapes selected (Home v j).
+    func bothShapesSelected(scene: String, width: Int = 100, height: Int = 30) throws -> URL {
+        let document = drawing()
+        try start(["open", document.path, "--scene", scene], until: "ellipse at (10, 3), 6 x 3", width: width, height: height)
+        try press("Home", "v", "j", until: "2 selected")
+        return document
+    }
+
     func testGivenBothShapesSelectedAt60x16WhenMovedThenBothMoveByTheSameOffsetInOneCommit() throws {
         // Given both shapes selected (Home v j) at 60×16
-        let document = drawing()
-        try start(["open", document.path, "--scene", "i23-move"], width: 60, height: 16)
-        waitFor(text: "ellipse at (10, 3), 6 x 3")
-        try keys("Home", "v", "j")
-        waitFor(text: "2 selected")
+        let document = try bothShapesSelected(scene: "i23-move", width: 60, height: 16)
         // When `m` moves them so that the first is at (3, 2)
-        try keys("m")
-        waitFor(text: "Move shapes")
-        try setField("X", "3")
-        try setField("Y", "2")
-        try keys("Enter")
+        try press("m", until: "Move shapes")
+        try submit(["X": "3", "Y": "2"])
         // Then both moved by (+2, +1), one commit, no range refused
         let screen = waitFor("both shapes moved") { $0.contains("rect at (3, 2), 4 x 2") && $0.contains("ellipse at (12, 4), 6 x 3") }
         XCTAssertFalse(screen.contains("must be a shape number"), screen)
@@ -38,17 +39,10 @@ final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
 
     func testGivenBothShapesSelectedWhenResizedThenBothGrowByTheSameChangeInOneCommit() throws {
         // Given both shapes selected
-        let document = drawing()
-        try start(["open", document.path, "--scene", "i23-resize"])
-        waitFor(text: "ellipse at (10, 3), 6 x 3")
-        try keys("Home", "v", "j")
-        waitFor(text: "2 selected")
+        let document = try bothShapesSelected(scene: "i23-resize")
         // When `s` resizes them so that the first is 6×3
-        try keys("s")
-        waitFor(text: "Resize shapes")
-        try setField("Width", "6")
-        try setField("Height", "3")
-        try keys("Enter")
+        try press("s", until: "Resize shapes")
+        try submit(["Width": "6", "Height": "3"])
         // Then both grew by (+2, +1)
         let screen = waitFor("both shapes resized") { $0.contains("rect at (1, 1), 6 x 3") && $0.contains("ellipse at (10, 3), 8 x 4") }
         XCTAssertFalse(screen.contains("must be a shape number"), screen)
@@ -59,10 +53,8 @@ final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
     func testGivenTheAddFormWhenChartreuseIsTypedAsTheColourThenANamedColourIsTakenAndShownOnTheShape() throws {
         // Given the add form on the drawing
         let document = drawing()
-        try start(["open", document.path, "--scene", "i23-colour"])
-        waitFor(text: "ellipse at (10, 3), 6 x 3")
-        try keys("a")
-        waitFor(text: "Add shape")
+        try start(["open", document.path, "--scene", "i23-colour"], until: "ellipse at (10, 3), 6 x 3")
+        try press("a", until: "Add shape")
         // When the fields are filled and "chartreuse" typed into Color
         for (label, value) in [("X", "20"), ("Y", "1"), ("Width", "3"), ("Height", "2")] { try setField(label, value) }
         try focusField("Color")
@@ -85,8 +77,7 @@ final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
         let document = create("far", template: "shapes/blank")
         folio(["edit", document.path, "add", "rect", "1", "1", "4", "2", "red"])
         folio(["edit", document.path, "add", "ellipse", "90", "3", "8", "3", "blue"])
-        try start(["open", document.path, "--scene", "i23-canvas"], width: 60, height: 16)
-        waitFor(text: "ellipse at (90, 3)")
+        try start(["open", document.path, "--scene", "i23-canvas"], until: "ellipse at (90, 3)", width: 60, height: 16)
         try keys("Home")
         // Then the canvas says a shape is out of sight
         waitFor(text: "1 out of sight")

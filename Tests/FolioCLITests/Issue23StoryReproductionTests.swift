@@ -21,8 +21,7 @@ final class Issue23StoryReproductionTests: Issue23TmuxTestCase {
         // Given scene 1.1 titled "朝 — Morning 🌅", its text longer than 60 columns
         let document = story()
         folio(["edit", document.path, "rename-scene", "1", "1", "朝 — Morning 🌅"])
-        try start(["open", document.path, "--scene", "i23-wrap"], width: 60, height: 16)
-        waitFor(text: "162 words")
+        try start(["open", document.path, "--scene", "i23-wrap"], until: "162 words", width: 60, height: 16)
         // When the cursor is on it at 60×16
         try keys("Down")
         let narrow = waitFor(text: "── 1.1 朝 — Morning 🌅")
@@ -46,17 +45,13 @@ final class Issue23StoryReproductionTests: Issue23TmuxTestCase {
     func testGivenMoveSceneWhenTheTargetActIsOutOfRangeThenOneFormKeepsEveryValueAndSaysWhyInWords() throws {
         // Given the cursor on scene 1.2
         let document = story()
-        try start(["open", document.path, "--scene", "i23-move"])
-        waitFor(text: "162 words")
-        try keys("Down", "Down")
-        waitFor(text: ">  1.2 The inciting incident")
+        try start(["open", document.path, "--scene", "i23-move"], until: "162 words")
+        try press("Down", "Down", until: ">  1.2 The inciting incident")
         // When `m` opens the move and act 7 (of 3) is given
         try keys("m")
         let form = waitFor("the move form") { ["Move scene", "Act", "Scene", "To act", "To position"].allSatisfy($0.contains) }
         for raw in ["usage", "ACT", "TO_ACT", "TO_POS", "int+"] { XCTAssertFalse(form.contains(raw), "\(raw) shows:\n\(form)") }
-        try setField("To act", "7")
-        try setField("To position", "1")
-        try keys("Enter")
+        try submit(["To act": "7", "To position": "1"])
         // Then the form is still open with every value, the reason on the act's field in words
         let refused = waitFor(text: "To act 7 is out of range 1…3")
         XCTAssertTrue(refused.contains("Move scene"), refused)
@@ -77,27 +72,21 @@ final class Issue23StoryReproductionTests: Issue23TmuxTestCase {
     func testGivenAStoryWhenASceneAndAnActAreDeletedAndAnActRenamedThenEachIsDoneFromTheEditor() throws {
         // Given the cursor on scene 1.2
         let document = story()
-        try start(["open", document.path, "--scene", "i23-acts"])
-        waitFor(text: "162 words")
-        try keys("Down", "Down")
-        waitFor(text: ">  1.2 The inciting incident")
+        try start(["open", document.path, "--scene", "i23-acts"], until: "162 words")
+        try press("Down", "Down", until: ">  1.2 The inciting incident")
         // When `d` deletes the scene
-        try keys("d")
-        waitFor(text: "Delete scene")
+        try press("d", until: "Delete scene")
         try keys("Enter")
         // Then it is gone
         let deleted = waitFor(text: "deleted scene 1.2 'The inciting incident'")
         XCTAssertFalse(deleted.contains("The inciting incident  "), deleted)
         // When `R` renames act 2
         try keys("Down", "Down")
-        try keys("R")
-        waitFor(text: "Rename act")
+        try press("R", until: "Rename act")
         try setField("Title", "Act II: Trials")
-        try keys("Enter")
-        waitFor(text: "to 'Act II: Trials'")
+        try press("Enter", until: "to 'Act II: Trials'")
         // And `D` deletes act 2 with its scenes
-        try keys("D")
-        waitFor(text: "Delete act")
+        try press("D", until: "Delete act")
         try keys("Enter")
         let gone = waitFor(text: "deleted act 2 'Act II: Trials' and its 3 scenes")
         XCTAssertFalse(gone.contains("Rising obstacles"), gone)
@@ -113,15 +102,11 @@ final class Issue23StoryReproductionTests: Issue23TmuxTestCase {
         env["EDITOR"] = editor.path
         env["VISUAL"] = editor.path
         let document = story()
-        try start(["open", document.path, "--scene", "i23-editor"])
-        waitFor(text: "162 words")
-        try keys("Down")
-        waitFor(text: ">  1.1 The ordinary world")
+        try start(["open", document.path, "--scene", "i23-editor"], until: "162 words")
+        try press("Down", until: ">  1.1 The ordinary world")
         // When `e` opens the form and ^O the editor, then ⏎
-        try keys("e")
-        waitFor(text: "Set scene text")
-        try keys("C-o")
-        waitFor(text: "Written in the editor.")
+        try press("e", until: "Set scene text")
+        try press("C-o", until: "Written in the editor.")
         try keys("Enter")
         // Then the scene's text is the editor's, both lines
         let screen = waitFor(text: "set the text of scene 'The ordinary world'")

@@ -67,6 +67,12 @@ class Issue23TmuxTestCase: TmuxTestCase {
         XCTFail("\(label) does not show \(value):\n\(capture(target))", file: file, line: line)
     }
 
+    /// Sets each field of the open form, in order, to its value (as `setField` does) and submits the form with ⏎.
+    func submit(_ fields: KeyValuePairs<String, String>, file: StaticString = #filePath, line: UInt = #line) throws {
+        for (label, value) in fields { try setField(label, value, file: file, line: line) }
+        try keys("Enter")
+    }
+
     /// Whether `predicate` comes to hold on the pane within `timeout` seconds (no failure when it does not).
     func poll(target: String? = nil, timeout: TimeInterval, _ predicate: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

@@ -12,9 +12,7 @@ final class ItemHistoryEndToEndTests: TmuxTestCase {
 
     func testGivenAChecklistItemCheckedThenRenamedWhenHIsPressedOnItThenItsVersionsAreListedAndIBringsItBackFromOne() throws {
         // Given a grocery list whose second item (Eggs) was checked, then renamed, and another item checked after
-        let created = runFolio(["new", "list", "--template", "checklist/groceries", "--defaults"], environment: env, cwd: docs)
-        XCTAssertEqual(created.status, 0, created.stderr)
-        let document = docs.appendingPathComponent("list")
+        let document = createDocument("list")
         for arguments in [["toggle", "2"], ["rename", "2", "Free-range eggs"], ["toggle", "5"]] {
             let edited = runFolio(["edit", document.path] + arguments, environment: env, cwd: docs)
             XCTAssertEqual(edited.status, 0, edited.stderr)

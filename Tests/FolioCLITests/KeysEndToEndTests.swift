@@ -11,18 +11,15 @@ final class KeysEndToEndTests: TmuxTestCase {
     override var paneShowsTerminalSettings: Bool { false }
 
     func testGivenTheLauncherAndTheEditorWhenEscIsPressedThenNeitherQuitsNorClosesAndQQuits() throws {
-        let created = runFolio(["new", "list", "--template", "checklist/groceries", "--defaults"], environment: env, cwd: docs)
-        XCTAssertEqual(created.status, 0, created.stderr)
-        try start(["open", docs.appendingPathComponent("list").path, "--scene", "keys-esc"])
-        waitFor(text: "(0/13 done)")
+        let document = createDocument("list")
+        try start(["open", document.path, "--scene", "keys-esc"], until: "(0/13 done)")
         // The editor: Esc twice keeps the document open and says how to close it.
         try keys("Escape")
         try keys("Escape")
         let editor = waitFor(text: "^W closes the document")
         XCTAssertTrue(editor.contains("(0/13 done)"), editor)
         // ^W closes it: the launcher. Esc there keeps the launcher and says how to quit.
-        try keys("C-w")
-        waitFor(text: "New Document")
+        try press("C-w", until: "New Document")
         // (Esc while the templates load stops the loading: the innermost thing going on. Wait until they are in.)
         waitFor("the templates loaded") { $0.contains("Recent") && !$0.contains("Loading templates") }
         try keys("Escape")
@@ -30,21 +27,16 @@ final class KeysEndToEndTests: TmuxTestCase {
         XCTAssertFalse(launcher.contains("FOLIO-EXIT"), launcher)
         Thread.sleep(forTimeInterval: 0.3)
         XCTAssertFalse(capture().contains("FOLIO-EXIT"), "Esc did not quit")
-        try keys("q")
-        waitFor(text: "FOLIO-EXIT=0")
+        try press("q", until: "FOLIO-EXIT=0")
     }
 
     func testGivenA60x16TerminalWhenTabbingThroughTheSwiftPackageFormThenTheLastFieldIsShownFocused() throws {
-        try start(["launch", "--scene", "keys-form"], width: 60, height: 16)
-        waitFor(text: "New Document")
-        try keys("t")
-        waitFor(text: "Swift package")
-        try type("swift")
-        waitFor(text: "Filter: swift")
+        try start(["launch", "--scene", "keys-form"], until: "New Document", width: 60, height: 16)
+        try press("t", until: "Swift package")
+        try type("swift", until: "Filter: swift")
         // The best match first (issue 23): the template named so, before the plugin whose summary says "Swift package".
         waitFor("the filtered picker") { $0.contains("▸ Swift package") }
-        try keys("Enter")
-        waitFor(text: "New from")
+        try press("Enter", until: "New from")
         var screen = settled()
         for _ in 0..<30 where !screen.contains("▸ Destination") {
             try keys("Tab")
@@ -59,18 +51,13 @@ final class KeysEndToEndTests: TmuxTestCase {
         XCTAssertFalse(short.contains("Package name"), short)
         try keys("BTab")
         waitFor("the focus back on the field before") { $0.contains("▸ Add documentation") }
-        try keys("C-q")
-        waitFor(text: "FOLIO-EXIT=0")
+        try press("C-q", until: "FOLIO-EXIT=0")
     }
 
     func testGivenThePromptWhenEditingWithCursorKeysThenTheCommittedItemIsTheEditedText() throws {
-        let created = runFolio(["new", "list", "--template", "checklist/groceries", "--defaults"], environment: env, cwd: docs)
-        XCTAssertEqual(created.status, 0, created.stderr)
-        let document = docs.appendingPathComponent("list")
-        try start(["open", document.path, "--scene", "keys-field"])
-        waitFor(text: "(0/13 done)")
-        try keys("a")
-        waitFor(text: "Add item — Title:")
+        let document = createDocument("list")
+        try start(["open", document.path, "--scene", "keys-field"], until: "(0/13 done)")
+        try press("a", until: "Add item — Title:")
         // Typed, cleared, inserted before, deleted by word, by character and to the end, typed again.
         try type("junk")
         try keys("C-u")
@@ -82,13 +69,10 @@ final class KeysEndToEndTests: TmuxTestCase {
         try keys("C-w")       // deletes "xyz"
         try keys("BSpace")    // deletes the space
         try keys("Left", "Left", "Left", "Left", "C-k")  // cuts "milk"
-        try type("milk")
-        waitFor(text: "Add item — Title: 寿司 Oat milk")
-        try keys("Enter")
-        waitFor(text: "(0/14 done)")
+        try type("milk", until: "Add item — Title: 寿司 Oat milk")
+        try press("Enter", until: "(0/14 done)")
         let shown = runFolio(["view", document.path, "--height", "40"], environment: env, cwd: docs).stdout
         XCTAssertTrue(shown.contains("14 [ ] 寿司 Oat milk"), shown)
-        try keys("C-q")
-        waitFor(text: "FOLIO-EXIT=0")
+        try press("C-q", until: "FOLIO-EXIT=0")
     }
 }

@@ -38,12 +38,9 @@ final class OneSessionEndToEndTests: TmuxTestCase {
     func testGivenTheLauncherWhenKeysAreTypedRightAfterEnterOpensADocumentThenTheEditorActsOnThemAndTheShellScreenStaysClean() throws {
         // Given: the launcher, the groceries list selected in Recent.
         let document = createDocument("list")
-        try start(["open", document.path, "--scene", "one-open"])
-        waitFor(text: "(0/13 done)")
-        try keys("C-w")
-        waitFor(text: "New Document")
-        try keys("r")
-        waitFor(text: "▸ Groceries")
+        try start(["open", document.path, "--scene", "one-open"], until: "(0/13 done)")
+        try press("C-w", until: "New Document")
+        try press("r", until: "▸ Groceries")
         // When: Enter opens it, and ↓ ↓ Space are typed while the editor is still opening.
         try typeThroughTheTransition(["Enter", "Down", "Down", "Space"])
         // Then: the editor acted on every key (the third item is checked, one commit) …
@@ -59,13 +56,11 @@ final class OneSessionEndToEndTests: TmuxTestCase {
         // (keys that a cooked terminal echoes as ^[[B, ^[[A and letters, and that the screens themselves ignore or
         // undo).
         let document = createDocument("list")
-        try start(["open", document.path, "--scene", "one-remnants"])
-        waitFor(text: "(0/13 done)")
+        try start(["open", document.path, "--scene", "one-remnants"], until: "(0/13 done)")
         for round in 1...3 {
             try typeThroughTheTransition(["C-w", "Down", "Up", "Down", "Up"])
             waitFor("the launcher, round \(round)") { $0.contains("New Document") }
-            try keys("r")
-            waitFor(text: "▸ Groceries")
+            try press("r", until: "▸ Groceries")
             try typeThroughTheTransition(["Enter", "Down", "Up", "Down", "Up"])
             waitFor("the editor, round \(round)") { $0.contains("(0/13 done)") && $0.contains("> 1 [ ] Milk") }
         }
@@ -78,27 +73,18 @@ final class OneSessionEndToEndTests: TmuxTestCase {
     func testGivenTheEditorAndHistoryWhenUnboundKeysArePressedThenEachSaysWhatToPress() throws {
         // Given the groceries list open in the editor
         let document = createDocument("list")
-        try start(["open", document.path, "--scene", "one-hints"])
-        waitFor(text: "(0/13 done)")
+        try start(["open", document.path, "--scene", "one-hints"], until: "(0/13 done)")
         // When u, q and x are pressed, each says what to press instead (and q does not quit)
-        try keys("u")
-        waitFor(text: "undo is ^Z (redo ^Y)")
-        try keys("q")
-        waitFor(text: "q does nothing here: ^W closes the document, ^Q quits")
-        try keys("x")
-        waitFor(text: "x does nothing here: ? lists the keys, ^P the commands")
+        try press("u", until: "undo is ^Z (redo ^Y)")
+        try press("q", until: "q does nothing here: ^W closes the document, ^Q quits")
+        try press("x", until: "x does nothing here: ? lists the keys, ^P the commands")
         // And in History, ^P and ^W say where they work
-        try keys("C-g")
-        waitFor(text: "Create from checklist/groceries")
-        try keys("C-p")
-        waitFor(text: "no command palette in History: esc goes back to the editor, ^P there")
-        try keys("C-w")
-        waitFor(text: "^W closes the document from the editor: esc goes back to it first")
+        try press("C-g", until: "Create from checklist/groceries")
+        try press("C-p", until: "no command palette in History: esc goes back to the editor, ^P there")
+        try press("C-w", until: "^W closes the document from the editor: esc goes back to it first")
         // Then hints are not messages: the message log has none.
-        try keys("Escape")
-        waitFor(text: "(0/13 done)")
-        try keys("M")
-        waitFor(text: "No messages yet.")
+        try press("Escape", until: "(0/13 done)")
+        try press("M", until: "No messages yet.")
         try keys("Escape")
         let shell = try quitAndCaptureShellScreen()
         XCTAssertEqual(shell, ["SHELL-BEFORE", "FOLIO-EXIT=0"], shell.joined(separator: "\n"))
@@ -107,10 +93,8 @@ final class OneSessionEndToEndTests: TmuxTestCase {
     func testGivenARefusedCommandAt60ColumnsWhenTheMessageLogIsOpenedThenItShowsTheMessageWithItsTime() throws {
         // Given the groceries list at 60×16 and a move to a place that is not there
         let document = createDocument("list")
-        try start(["open", document.path, "--scene", "one-log"], width: 60, height: 16)
-        waitFor(text: "(0/13 done)")
-        try keys("m")
-        waitFor(text: "Move item — To")
+        try start(["open", document.path, "--scene", "one-log"], until: "(0/13 done)", width: 60, height: 16)
+        try press("m", until: "Move item — To")
         try tmux(["send-keys", "-t", "one:0", "-l", "99"])
         try keys("Enter")
         // When the form refuses the value (the same check the CLI makes, in words), M opens the log with it and its time
@@ -122,7 +106,6 @@ final class OneSessionEndToEndTests: TmuxTestCase {
         XCTAssertNotNil(log.range(of: #"\d\d:\d\d:\d\d ✗ To 99 is out of range 1…13"#, options: .regularExpression), log)
         try keys("Escape")
         waitFor("the log closed") { !$0.contains("Messages (1)") }
-        try keys("C-q")
-        waitFor(text: "FOLIO-EXIT=0")
+        try press("C-q", until: "FOLIO-EXIT=0")
     }
 }

@@ -25,28 +25,23 @@ final class OpenCompletionEndToEndTests: TmuxTestCase {
         // Given the launcher in a folder holding notes/groceries and notes/garden
         try startLauncher()
         // When Open… is chosen, "no" typed and Tab pressed, then "gr" and Tab
-        try keys("o")
-        waitFor(text: "Path")
+        try press("o", until: "Path")
         try type("no")
-        try keys("Tab")
-        waitFor(text: "notes/")
+        try press("Tab", until: "notes/")
         try type("gr")
         try keys("Tab")
         // Then the path is completed to the document
         waitFor(text: "notes/groceries")
         // And ⏎ opens it in the editor
-        try keys("Enter")
-        waitFor(text: "(0/13 done)")
-        try keys("C-q")
-        waitFor(text: "FOLIO-EXIT=0")
+        try press("Enter", until: "(0/13 done)")
+        try press("C-q", until: "FOLIO-EXIT=0")
     }
 
     func testEnterOnAFolderOfDocumentsListsThemToChooseFrom() throws {
         // Given the launcher
         try startLauncher()
         // When Open… is given the folder "notes" and ⏎
-        try keys("o")
-        waitFor(text: "Path")
+        try press("o", until: "Path")
         try type("notes")
         try keys("Enter")
         // Then its documents are listed, nothing refused
@@ -55,10 +50,8 @@ final class OpenCompletionEndToEndTests: TmuxTestCase {
         XCTAssertFalse(listed.contains("✗"), listed)
         // And ↓ ⏎ opens the second one (names sorted: garden, groceries)
         try keys("Down")
-        try keys("Enter")
-        waitFor(text: "(0/13 done)")
+        try press("Enter", until: "(0/13 done)")
         XCTAssertTrue(capture().contains("groceries"), capture())
-        try keys("C-q")
-        waitFor(text: "FOLIO-EXIT=0")
+        try press("C-q", until: "FOLIO-EXIT=0")
     }
 }

@@ -10,36 +10,7 @@ import XCTest
 /// or disabled; a refused duplicate of a document's plugin is named in the editor's status when a window opens it.
 final class PluginPackagePickerTests: XCTestCase {
     /// A small C plugin (one editor for org.test.picker), compiled with `cc` against the plugin header.
-    static let source = """
-        #include "folio_plugin.h"
-        #include <stdlib.h>
-        #include <string.h>
-        struct folio_document { int n; };
-        static void m_free(folio_buffer *b) { free(b->data); }
-        static folio_status m_set(folio_buffer *b, const char *text) {
-            size_t n = strlen(text); b->data = malloc(n + 1); if (!b->data) return FOLIO_STATUS_OUT_OF_MEMORY;
-            memcpy(b->data, text, n + 1); b->size = n; b->release = m_free; return FOLIO_STATUS_OK;
-        }
-        static folio_status m_open(const folio_editor *e, const uint8_t *b, size_t s, folio_document **out, folio_buffer *err) {
-            *out = calloc(1, sizeof **out); return *out ? FOLIO_STATUS_OK : FOLIO_STATUS_OUT_OF_MEMORY;
-        }
-        static folio_status m_apply(const folio_editor *e, const folio_document *d, const char *c, const char *a, const folio_selection *s,
-                                    folio_document **out, folio_buffer *desc, folio_buffer *err) {
-            m_set(err, "no such command"); return FOLIO_STATUS_UNKNOWN_COMMAND;
-        }
-        static folio_status m_serialize(const folio_editor *e, const folio_document *d, folio_buffer *out, folio_buffer *err) { return m_set(out, ""); }
-        static folio_status m_render(const folio_editor *e, const folio_document *d, uint32_t w, uint32_t h, const folio_selection *s,
-                                     folio_buffer *out, folio_buffer *err) { return m_set(out, "m"); }
-        static void m_release(const folio_editor *e, folio_document *d) { free(d); }
-        static const char *const types[] = { "org.test.picker" };
-        static const folio_editor editor = { .struct_size = sizeof(folio_editor), .id = "picker", .name = "Mini", .content_types = types,
-            .content_type_count = 1, .open = m_open, .apply = m_apply, .serialize = m_serialize, .render = m_render, .release = m_release };
-        static const folio_editor *const editors[] = { &editor };
-        static const folio_plugin_descriptor d = { .magic = FOLIO_PLUGIN_MAGIC, .abi_major = FOLIO_PLUGIN_ABI_MAJOR,
-            .abi_minor = FOLIO_PLUGIN_ABI_MINOR, .struct_size = sizeof(folio_plugin_descriptor), .id = "org.test.picker", .name = "Mini",
-            .version = "1.0.0", .editors = editors, .editor_count = 1 };
-        const folio_plugin_descriptor *folio_plugin_entry(void) { return &d; }
-        """
+    static let source = PluginCSource.mini(id: "org.test.picker", editor: "picker")
 
     private static let header = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/FolioPluginABI/include")

@@ -83,14 +83,3 @@ final class SharingAdapterTests: XCTestCase {
         XCTAssertEqual(try adapter.conflicts(), [])
     }
 }
-
-/// Waits (bounded) until `condition` holds.
-@discardableResult
-func eventually(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return try condition()
-}

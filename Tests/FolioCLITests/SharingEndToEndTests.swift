@@ -74,16 +74,12 @@ extension TerminalEndToEndTests {
         let daemon = try GitDaemon(basePath: remotes.creatingDirectory(), environment: env)
         let (_, b, bWindow) = try openSharedPair("daemon", url: daemon.url)
         // Given B's cursor on Bread (item 3).
-        try keys("Down", "Down", target: bWindow)
-        waitFor(text: "> 3 [ ] Bread", target: bWindow)
+        try press("Down", "Down", until: "> 3 [ ] Bread", target: bWindow)
         // When A adds an item and deletes Milk (item 1, above B's cursor).
-        try keys("a")
-        waitFor(text: "Add item")
+        try press("a", until: "Add item")
         try type("Oat milk")
-        try keys("Enter")
-        waitFor(text: "(0/14 done)")
-        try keys("Home", "d")
-        waitFor(text: "(0/13 done)")
+        try press("Enter", until: "(0/14 done)")
+        try press("Home", "d", until: "(0/13 done)")
         // Then B shows both changes with no key pressed, its cursor still on Bread (now item 2).
         waitFor("B to show A's changes", target: bWindow, timeout: 15) { $0.contains("Oat milk") && !$0.contains("[ ] Milk") }
         waitFor("the cursor to stay on Bread", target: bWindow, timeout: 3) { $0.contains("> 2 [ ] Bread") }
@@ -123,16 +119,12 @@ extension TerminalEndToEndTests {
         let (a, b, bWindow) = try openSharedPair("conflict", url: { "git://127.0.0.1:\(port)/\($0)" })
         // Given the server away while each renames Milk differently.
         daemon = nil
-        try keys("Home", "r")
-        waitFor(text: "Rename item")
+        try press("Home", "r", until: "Rename item")
         try type("Oat milk")
-        try keys("Enter")
-        waitFor(text: "renamed 'Milk' to 'Oat milk'")
-        try keys("Home", "r", target: bWindow)
-        waitFor(text: "Rename item", target: bWindow)
+        try press("Enter", until: "renamed 'Milk' to 'Oat milk'")
+        try press("Home", "r", until: "Rename item", target: bWindow)
         try type("Soy milk", target: bWindow)
-        try keys("Enter", target: bWindow)
-        waitFor(text: "renamed 'Milk' to 'Soy milk'", target: bWindow)
+        try press("Enter", until: "renamed 'Milk' to 'Soy milk'", target: bWindow)
         // When the server returns and both sync now.
         daemon = try GitDaemon(basePath: remotesFolder, environment: env, port: port)
         try keys("S")
@@ -181,14 +173,12 @@ extension TerminalEndToEndTests {
         server = nil
         // When A adds two items and B checks two, each seeing it is offline with its changes waiting.
         for title in ["Tea", "Honey"] {
-            try keys("a")
-            waitFor(text: "Add item")
+            try press("a", until: "Add item")
             try type(title)
             try keys("Enter")
             waitFor(text: "[ ] \(title)")
         }
-        try keys("Home", "Space", "Down", "Space", target: bWindow)
-        waitFor(text: "(2/13 done)", target: bWindow)
+        try press("Home", "Space", "Down", "Space", until: "(2/13 done)", target: bWindow)
         waitFor(text: "offline · 2 changes waiting", timeout: 20)
         waitFor(text: "offline · 2 changes waiting", target: bWindow, timeout: 20)
         // Then, the server back, both converge with all four changes.

@@ -17,14 +17,11 @@ final class TerminalEndToEndTests: TmuxTestCase {
     // MARK: Tests
 
     func testTemplateFormEditorCommandAndQuitRestoresTheTerminal() throws {
-        try start(["launch", "--scene", "e2e-main"])
-        waitFor(text: "Choose a Template")
-        try keys("t")
-        waitFor(text: "Grocery list")
+        try start(["launch", "--scene", "e2e-main"], until: "Choose a Template")
+        try press("t", until: "Grocery list")
         try type("groc")
         waitFor("the filtered picker") { $0.contains("▸ Grocery list") && $0.contains("Filter: groc") }
-        try keys("Enter")
-        waitFor(text: "Destination")
+        try press("Enter", until: "Destination")
         // Title (default), two yes/no questions, the destination: Enter on the last field creates.
         for _ in 0..<4 { try keys("Enter") }
         let editor = waitFor(text: "(0/13 done)")
@@ -43,22 +40,18 @@ final class TerminalEndToEndTests: TmuxTestCase {
         XCTAssertTrue(log.first?.contains("Eggs") ?? false, log.joined(separator: "\n"))
 
         // A text argument is asked in the prompt; Esc cancels with nothing committed.
-        try keys("a")
-        waitFor(text: "Add item — Title:")
+        try press("a", until: "Add item — Title:")
         try type("Oat milk")
         try keys("Escape")
         waitFor("the prompt to close") { !$0.contains("Add item — Title:") }
         XCTAssertEqual(folioLog(document).count, 2)
-        try keys("a")
-        waitFor(text: "Add item — Title:")
+        try press("a", until: "Add item — Title:")
         try type("Oat milk")
-        try keys("Enter")
-        waitFor(text: "14 [ ] Oat milk")
+        try press("Enter", until: "14 [ ] Oat milk")
         XCTAssertEqual(folioLog(document).count, 3)
 
         // A plugin error is one line in the status area and commits nothing.
-        try keys("m")
-        waitFor(text: "Move item — To (1 or more):")
+        try press("m", until: "Move item — To (1 or more):")
         try type("zz")
         try keys("Enter")
         waitFor(text: "✗ To must be a whole number of at least 1, got 'zz'")  // checked as entered, from the usage
@@ -69,29 +62,23 @@ final class TerminalEndToEndTests: TmuxTestCase {
         XCTAssertEqual(folioLog(document).count, 3)
 
         // The refused prompt keeps its text, so ^Q asks once before losing it.
-        try keys("C-q")
-        waitFor(text: "^Q again quits")
+        try press("C-q", until: "^Q again quits")
         try keys("C-q")
         assertRestored(status: 0)
     }
 
     func testEscapeFromThePickerAndTheFormCreatesNothing() throws {
-        try start(["launch", "--scene", "e2e-esc"])
-        waitFor(text: "Choose a Template")
-        try keys("t")
-        waitFor(text: "Grocery list")
+        try start(["launch", "--scene", "e2e-esc"], until: "Choose a Template")
+        try press("t", until: "Grocery list")
         try keys("Escape")
         waitFor("the launch screen") { $0.contains("New Document") && !$0.contains("Filter:") }
-        try keys("t")
-        waitFor(text: "Grocery list")
-        try keys("Enter")
-        waitFor(text: "Destination")
+        try press("t", until: "Grocery list")
+        try press("Enter", until: "Destination")
         try keys("Escape")  // a template's form goes back to the picker (issue 23), Esc there to the launcher
         waitFor("the picker") { $0.contains("Filter:") && !$0.contains("Destination") }
         try keys("Escape")
         waitFor("the launch screen") { $0.contains("New Document") && !$0.contains("Destination") }
-        try keys("n")
-        waitFor(text: "Destination")
+        try press("n", until: "Destination")
         try keys("Escape")
         waitFor("the launch screen") { $0.contains("New Document") && !$0.contains("Destination") }
         try keys("Escape")  // Esc on the launch screen never quits: it says how to.
@@ -103,8 +90,7 @@ final class TerminalEndToEndTests: TmuxTestCase {
 
     func testSIGTERMRestoresTheTerminal() throws {
         let document = createDocument("list")
-        try start(["open", document.path, "--scene", "e2e-term"])
-        waitFor(text: "(0/13 done)")
+        try start(["open", document.path, "--scene", "e2e-term"], until: "(0/13 done)")
         let panePID = try tmux(["display-message", "-p", "-t", "e2e:0", "#{pane_pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let children = try runProgram("pgrep", ["-P", panePID, "-x", "folio"]).stdout.split(separator: "\n")
         guard let pid = children.first.flatMap({ Int32($0) }) else { return XCTFail("no folio process under pane \(panePID)") }
@@ -114,15 +100,10 @@ final class TerminalEndToEndTests: TmuxTestCase {
 
     func testTwoWindowsOnOneDocumentShareChangesAndKeepTheirOwnState() throws {
         let document = createDocument("shared")
-        try start(["open", document.path, "--scene", "left"])
-        let right = try startWindow(["open", document.path, "--scene", "right"])
-        waitFor(text: "(0/13 done)")
-        waitFor(text: "(0/13 done)", target: right)
+        let right = try openInTwoWindows(document, scenes: "left", "right", until: "(0/13 done)")
         // Move the right window's cursor to item 3 and toggle it there.
-        try keys("Down", "Down", target: right)
-        waitFor(text: "> 3 [ ] Bread", target: right)
-        try keys("Space", target: right)
-        waitFor(text: "(1/13 done)", target: right)
+        try press("Down", "Down", until: "> 3 [ ] Bread", target: right)
+        try press("Space", until: "(1/13 done)", target: right)
         let shown = Date()
         let left = waitFor(text: "(1/13 done)", timeout: 3)
         XCTAssertLessThan(Date().timeIntervalSince(shown), 1.0, "the other window shows the change within a second")

@@ -99,6 +99,47 @@ class TmuxTestCase: XCTestCase {
         try tmux(["send-keys", "-t", target ?? self.target, "-l", text])
     }
 
+    /// Types each of `values` as it is, each followed by `key` (by default Tab, on to the next field).
+    func fill(_ values: String..., each key: String = "Tab", target: String? = nil) throws {
+        for value in values {
+            try type(value, target: target)
+            try keys(key, target: target)
+        }
+    }
+
+    /// Starts `folio ARGS` in the session's window and waits until it shows `text`; returns the screen.
+    @discardableResult
+    func start(_ folioArguments: [String], until text: String, width: Int = 100, height: Int = 30,
+               file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try start(folioArguments, width: width, height: height)
+        return waitFor(text: text, file: file, line: line)
+    }
+
+    /// Opens `document` in the session's window (scene `first`) and in a second window (scene `second`), waits until
+    /// both show `text`, and returns the second window's target.
+    func openInTwoWindows(_ document: URL, scenes first: String, _ second: String, until text: String,
+                          file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try start(["open", document.path, "--scene", first])
+        let two = try startWindow(["open", document.path, "--scene", second])
+        waitFor(text: text, file: file, line: line)
+        waitFor(text: text, target: two, file: file, line: line)
+        return two
+    }
+
+    /// Sends `keys` (tmux key names) and waits until the pane shows `text`; returns the screen.
+    @discardableResult
+    func press(_ keys: String..., until text: String, target: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try tmux(["send-keys", "-t", target ?? self.target] + keys)
+        return waitFor(text: text, target: target, file: file, line: line)
+    }
+
+    /// Types `text` as it is and waits until the pane shows `shown`; returns the screen.
+    @discardableResult
+    func type(_ text: String, until shown: String, target: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try type(text, target: target)
+        return waitFor(text: shown, target: target, file: file, line: line)
+    }
+
     /// Polls the pane until `predicate` holds on a whole frame; fails with the last screen after `timeout` seconds.
     @discardableResult
     func waitFor(_ what: String, target: String? = nil, timeout: TimeInterval? = nil, file: StaticString = #filePath, line: UInt = #line,

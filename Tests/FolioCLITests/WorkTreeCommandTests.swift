@@ -5,22 +5,7 @@ import Foundation
 import XCTest
 
 /// What a user sees when the work tree cannot be written, and on a document they may only read.
-final class WorkTreeCommandTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var env: [String: String]!
-
-    override func setUp() {
-        dir = TemporaryDirectory()
-        env = dir.environment()
-    }
-
-    @discardableResult
-    func folio(_ args: String..., stdin: String = "", expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) -> RunResult {
-        let result = runFolio(args, environment: env, cwd: dir.url, stdin: Data(stdin.utf8))
-        XCTAssertEqual(result.status, status, "folio \(args.joined(separator: " ")): \(result.stderr)", file: file, line: line)
-        return result
-    }
-
+final class WorkTreeCommandTests: FolioCommandTestCase {
     func testGivenAFullDiskWhenWritingThenTheChangeIsKeptEveryCommandWorksAndStatusRepairMendsTheWorkTree() throws {
         guard let disk = SmallFileSystem(at: dir.path("disk"), bytes: 2 << 20) else { throw XCTSkip("mounting a tmpfs needs root") }
         let doc = disk.url.appendingPathComponent("Doc").path

@@ -4,17 +4,7 @@ import FolioTestSupport
 import Foundation
 import XCTest
 
-final class DocumentStoreTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var env: [String: String]!
-    var store: DocumentStore!
-
-    override func setUp() {
-        dir = TemporaryDirectory()
-        env = dir.environment()
-        store = DocumentStore(settings: Settings(sync: .none), environment: env)
-    }
-
+final class DocumentStoreTests: StoreTestCase {
     func assertGitClean(_ url: URL, file: StaticString = #filePath, line: UInt = #line) throws {
         let fsck = try git(["fsck", "--strict"], in: url, environment: env)
         XCTAssertEqual(fsck.status, 0, fsck.stderr, file: file, line: line)

@@ -7,15 +7,7 @@ import XCTest
 /// A file changed in the work tree by another program (the user's `$EDITOR`, here plain file operations standing in
 /// for it) is recorded through `Document` as exactly one commit — or none when nothing changed — and never through
 /// a link out of the document.
-final class ExternalEditTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var store: DocumentStore!
-
-    override func setUp() {
-        dir = TemporaryDirectory()
-        store = DocumentStore(settings: Settings(sync: .none), environment: dir.environment())
-    }
-
+final class ExternalEditTests: StoreTestCase {
     private func document() throws -> Document {
         let document = try store.create(at: dir.path("Doc"))
         try document.apply([.write(path: "Sources/App/main.swift", data: Data("print(1)\n".utf8)),

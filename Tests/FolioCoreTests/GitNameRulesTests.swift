@@ -6,15 +6,7 @@ import XCTest
 
 /// Every name Folio writes into git is checked with git's own rules first, so `git fsck --strict` stays clean, and a
 /// document is never made inside another.
-final class GitNameRulesTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var store: DocumentStore!
-
-    override func setUp() {
-        dir = TemporaryDirectory()
-        store = DocumentStore(settings: Settings(sync: .none), environment: dir.environment())
-    }
-
+final class GitNameRulesTests: StoreTestCase {
     /// Names git's `check_refname_format` refuses as `refs/tags/<name>` (libgit2 1.5 takes some of them).
     static let refusedByGit = ["/x", "x/", ".x", "a/.b", "a..b", "x.lock", "a.lock/b", "@{", "a@{b", "a.", "a//b", "a b", "a~1",
                                "a^", "a:b", "a?", "a*", "a[b", "a\\b", "a\tb", "a\nb", "a\u{7F}b", "\u{1B}[31m"]

@@ -7,17 +7,7 @@ import XCTest
 
 /// Maintenance (compact, background packing) never loses history: it deletes only what it proved unreachable from
 /// refs it could all read, and never an object of a change still in flight.
-final class MaintenanceSafetyTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var env: [String: String]!
-    var store: DocumentStore!
-
-    override func setUp() {
-        dir = TemporaryDirectory()
-        env = dir.environment()
-        store = DocumentStore(settings: Settings(sync: .none), environment: env)
-    }
-
+final class MaintenanceSafetyTests: StoreTestCase {
     /// Every file under `.git/objects` with its bytes.
     func objectFiles(_ document: URL) throws -> [String: Data] {
         let root = document.appendingPathComponent(".git/objects").path

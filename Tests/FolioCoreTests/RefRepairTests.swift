@@ -6,17 +6,7 @@ import XCTest
 
 /// A damaged branch is never read as "no versions yet": reads and changes throw `RefError.damaged`, and
 /// `repairRefs()` chooses the newest version the repository holds without losing any other.
-final class RefRepairTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var env: [String: String]!
-    var store: DocumentStore!
-
-    override func setUp() {
-        dir = TemporaryDirectory()
-        env = dir.environment()
-        store = DocumentStore(settings: Settings(sync: .none), environment: env)
-    }
-
+final class RefRepairTests: StoreTestCase {
     /// A document with three versions; returns it and its versions, newest first.
     func makeDocument() throws -> (Document, [ObjectID]) {
         let document = try store.create(at: dir.path("Doc"))

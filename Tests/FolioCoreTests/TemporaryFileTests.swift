@@ -7,17 +7,7 @@ import XCTest
 /// Temporary files of the work-tree writer: a writer killed mid-write leaves them, the next writer or open (under the
 /// writer lock, so their creator is dead) removes them from the folders it was writing, never through a link; and
 /// names starting with `.folio-tmp-` are reserved, so a temporary file is never a user's file.
-final class TemporaryFileTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var env: [String: String]!
-    var store: DocumentStore!
-
-    override func setUp() {
-        dir = TemporaryDirectory()
-        env = dir.environment()
-        store = DocumentStore(settings: Settings(sync: .none), environment: env)
-    }
-
+final class TemporaryFileTests: StoreTestCase {
     /// Leaves `document` as a writer killed while writing `notes/a.txt` for its last change leaves it: the crash note
     /// names the last commit and the tree before it, the work tree still shows the old content, and temporary
     /// files (a file and a link) sit beside the file.

@@ -4,15 +4,7 @@ import Foundation
 import XCTest
 
 /// Callers tell failures apart by their case, not by parsing messages.
-final class TypedErrorTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var store: DocumentStore!
-
-    override func setUp() {
-        dir = TemporaryDirectory()
-        store = DocumentStore(settings: Settings(sync: .none), environment: dir.environment())
-    }
-
+final class TypedErrorTests: StoreTestCase {
     func testGivenAFreshDocumentWhenUndoneOrRedoneThenTheCaseNamesTheDocument() throws {
         // Given a document with only its first version
         let document = try store.create(at: dir.path("Notes"))

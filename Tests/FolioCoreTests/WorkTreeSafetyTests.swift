@@ -7,17 +7,7 @@ import XCTest
 /// A document is never wedged and nothing is written outside it: what the file system would refuse is refused before
 /// anything is committed; links and git settings never lead a write out of the document; a failed work-tree write
 /// keeps the change, leaves the document usable, and is mended by `repairWorkTree()`.
-final class WorkTreeSafetyTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var env: [String: String]!
-    var store: DocumentStore!
-
-    override func setUp() {
-        dir = TemporaryDirectory()
-        env = dir.environment()
-        store = DocumentStore(settings: Settings(sync: .none), environment: env)
-    }
-
+final class WorkTreeSafetyTests: StoreTestCase {
     private func commitCount(_ document: Document) throws -> Int { try document.log(limit: 1000).count }
 
     private func assertRefused(_ expression: @autoclosure () throws -> Any, _ expected: WorkTreeError, nothingCommittedIn document: Document,

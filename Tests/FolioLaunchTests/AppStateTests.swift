@@ -8,14 +8,7 @@ final class AppStateTests: XCTestCase {
     let scene = LaunchScene.defaultScene
 
     func run(_ keys: [Key], from start: AppState? = nil) -> (AppState, [AppEffect]) {
-        var state = start ?? AppState(recent: Fixtures.recent, templates: Fixtures.loaded)
-        var effects: [AppEffect] = []
-        for key in keys {
-            let (next, produced) = state.handling(key, scene: scene)
-            state = next
-            effects += produced
-        }
-        return (state, effects)
+        (start ?? AppState(recent: Fixtures.recent, templates: Fixtures.loaded)).pressing(keys, scene: scene)
     }
 
     func testArrowsAndJKMoveAcrossActionsAndRecent() {

@@ -31,20 +31,11 @@ final class CommandFormTests: XCTestCase {
     }
 
     func editor(_ commands: [EditorCommand], lines: [String] = [], cursor: Int = 0, type: ContentType = "org.folio.shapes") -> AppState {
-        var state = AppState()
-        var editor = EditorState(path: "d", title: "Doc", contentType: type, commitID: "c1", commands: commands)
-        editor.items = lines.isEmpty ? nil : ViewLines.outlineLayout(lines)
-        editor.cursor = cursor
-        state.screen = .editor(editor)
-        return state
+        .showing(EditorState(path: "d", title: "Doc", contentType: type, commitID: "c1", commands: commands),
+                 items: lines.isEmpty ? nil : ViewLines.outlineLayout(lines), cursor: cursor)
     }
 
-    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
-        var state = state
-        var effects: [AppEffect] = []
-        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
-        return (state, effects)
-    }
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     func typing(_ text: String) -> [Key] { text.map(Key.character) }
 

@@ -13,19 +13,11 @@ final class CommandSelectionStateTests: XCTestCase {
 
     /// A window on version `c1` with five numbered items.
     func window() -> AppState {
-        var state = AppState()
-        var editor = EditorState(path: "d", title: "Marks", contentType: "org.test.marks", commitID: "c1", commands: [mark, note])
-        editor.items = ItemLayout(count: 5, headerLines: 0)
-        state.screen = .editor(editor)
-        return state
+        .showing(EditorState(path: "d", title: "Marks", contentType: "org.test.marks", commitID: "c1", commands: [mark, note]),
+                 items: ItemLayout(count: 5, headerLines: 0))
     }
 
-    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
-        var state = state
-        var effects: [AppEffect] = []
-        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
-        return (state, effects)
-    }
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     func testGivenItems2To4SelectedUpwardsWhenACommandWithoutArgumentsNeedingTheSelectionRunsThenItCarriesCursorAndAnchor() {
         let (state, effects) = run([.down, .down, .down, .character("v"), .up, .up, .character("m")], from: window())

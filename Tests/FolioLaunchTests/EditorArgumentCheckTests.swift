@@ -11,17 +11,10 @@ final class EditorArgumentCheckTests: XCTestCase {
     let add = EditorCommand(id: "add", title: "Add shape", shortcut: "a", usage: "add rect|ellipse X:int Y:int W:int+ H:int+ [COLOR]")
 
     func shapes() -> AppState {
-        var state = AppState()
-        state.screen = .editor(EditorState(path: "s", title: "Logo", contentType: "org.folio.shapes", commitID: "c1", commands: [add]))
-        return state
+        .showing(EditorState(path: "s", title: "Logo", contentType: "org.folio.shapes", commitID: "c1", commands: [add]))
     }
 
-    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
-        var state = state
-        var effects: [AppEffect] = []
-        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
-        return (state, effects)
-    }
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     func entering(_ values: [String]) -> [Key] { [.character("a")] + values.flatMap { $0.map(Key.character) + [.enter] } }
 
@@ -99,20 +92,11 @@ final class OutlineCursorTests: XCTestCase {
     ]
 
     func story(cursor: Int) -> AppState {
-        var state = AppState()
-        var editor = EditorState(path: "v", title: "Voyage", contentType: "org.folio.story", commitID: "c1", commands: commands)
-        editor.items = ViewLines.outlineLayout(outline)
-        editor.cursor = cursor
-        state.screen = .editor(editor)
-        return state
+        .showing(EditorState(path: "v", title: "Voyage", contentType: "org.folio.story", commitID: "c1", commands: commands),
+                 items: ViewLines.outlineLayout(outline), cursor: cursor)
     }
 
-    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
-        var state = state
-        var effects: [AppEffect] = []
-        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
-        return (state, effects)
-    }
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     func promptText(_ state: AppState) -> String? {
         if case let .editor(editor) = state.screen { return editor.prompt?.text }

@@ -11,20 +11,12 @@ final class EditorCommandBaseTests: XCTestCase {
 
     /// A checklist window showing version `c1` with items Milk, Bread, Butter, Cheese.
     func window() -> AppState {
-        var state = AppState()
-        var editor = EditorState(path: "g", title: "Groceries", contentType: "org.folio.checklist", commitID: "c1", commitMessage: "added 'Cheese'",
-                                 commands: NumberedEditor().commands() + [EditorCommand(id: "delete", title: "Delete", shortcut: "d", needsSelection: true, usage: "delete N")])
-        editor.items = ItemLayout(count: 4, headerLines: 1)
-        state.screen = .editor(editor)
-        return state
+        .showing(EditorState(path: "g", title: "Groceries", contentType: "org.folio.checklist", commitID: "c1", commitMessage: "added 'Cheese'",
+                             commands: NumberedEditor().commands() + [EditorCommand(id: "delete", title: "Delete", shortcut: "d", needsSelection: true, usage: "delete N")]),
+                 items: ItemLayout(count: 4, headerLines: 1))
     }
 
-    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
-        var state = state
-        var effects: [AppEffect] = []
-        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
-        return (state, effects)
-    }
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     func editor(_ state: AppState) -> EditorState? {
         if case let .editor(editor) = state.screen { return editor }

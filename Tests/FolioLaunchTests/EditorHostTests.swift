@@ -22,19 +22,10 @@ final class EditorHostTests: XCTestCase {
     let scene = LaunchScene.defaultScene
 
     func app(items: ItemLayout? = ItemLayout(count: 3, headerLines: 1)) -> AppState {
-        var state = AppState()
-        var editor = EditorState(path: "g", title: "Groceries", contentType: "org.folio.checklist", commands: NumberedEditor().commands())
-        editor.items = items
-        state.screen = .editor(editor)
-        return state
+        .showing(EditorState(path: "g", title: "Groceries", contentType: "org.folio.checklist", commands: NumberedEditor().commands()), items: items)
     }
 
-    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
-        var state = state
-        var effects: [AppEffect] = []
-        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
-        return (state, effects)
-    }
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     func testItemArgumentsComeFromTheCursorOrTheSelection() {
         XCTAssertEqual(run([.character(" ")], from: app()).1, [.runEditorCommand("toggle", arguments: ["1"], selection: ViewSelection.items(cursor: 0))])

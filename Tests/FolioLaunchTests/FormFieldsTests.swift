@@ -10,19 +10,7 @@ import FolioCore
 final class FormFieldsTests: XCTestCase {
     let scene = LaunchScene.defaultScene
 
-    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
-        var state = state
-        var effects: [AppEffect] = []
-        for key in keys { let (next, produced) = state.handling(key, scene: scene); state = next; effects += produced }
-        return (state, effects)
-    }
-
-    func typing(_ text: String) -> [Key] { text.map(Key.character) }
-
-    func form(_ state: AppState, file: StaticString = #filePath, line: UInt = #line) -> FormState? {
-        guard case let .form(form) = state.screen else { XCTFail("expected the form, got \(state.screen)", file: file, line: line); return nil }
-        return form
-    }
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     /// A template with a required name (default "Demo"), an optional subtitle (default "A story") and its destination.
     func storyForm(folder: String = "docs") -> AppState {

@@ -10,19 +10,7 @@ import FolioTemplates
 final class FormValidationTests: XCTestCase {
     let scene = LaunchScene.defaultScene
 
-    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
-        var state = state
-        var effects: [AppEffect] = []
-        for key in keys { let (next, produced) = state.handling(key, scene: scene); state = next; effects += produced }
-        return (state, effects)
-    }
-
-    func typing(_ text: String) -> [Key] { text.map(Key.character) }
-
-    func form(_ state: AppState, file: StaticString = #filePath, line: UInt = #line) -> FormState? {
-        guard case let .form(form) = state.screen else { XCTFail("expected the form, got \(state.screen)", file: file, line: line); return nil }
-        return form
-    }
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     /// A swift/package-like template: a name and a year declared as a whole number from 1970 to 2100.
     func packageForm() throws -> AppState {

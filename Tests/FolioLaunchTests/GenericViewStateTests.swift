@@ -28,13 +28,7 @@ final class GenericViewStateTests: XCTestCase {
     func press(_ keys: [Key], on view: GenericViewState) -> (AppState, [AppEffect]) {
         var state = AppState()
         state.screen = .generic(view)
-        var effects: [AppEffect] = []
-        for key in keys {
-            let (next, produced) = state.handling(key, scene: .defaultScene)
-            state = next
-            effects += produced
-        }
-        return (state, effects)
+        return state.pressing(keys)
     }
 
     func generic(_ state: AppState, file: StaticString = #filePath, line: UInt = #line) -> GenericViewState? {

@@ -8,29 +8,12 @@ final class HistoryBrowserTests: XCTestCase {
     let scene = LaunchScene.defaultScene
 
     private func browser(commits: Int = 5, width: Int = 160, height: Int = 45) -> AppState {
-        var history = HistoryState()
-        history.viewWidth = width
-        history.viewHeight = height
+        var history = HistoryState(viewWidth: width, viewHeight: height)
         _ = history.receive(HistoryPage(entries: (0..<commits).map { HistoryEntry(id: "c\($0)", message: "change \($0)") }, next: nil))
-        var state = AppState()
-        state.screen = .history(history, EditorState(path: "s", title: "S", contentType: "org.folio.story"))
-        return state
+        return .showing(history, of: EditorState(path: "s", title: "S", contentType: "org.folio.story"))
     }
 
-    private func press(_ keys: [Key], _ state: AppState) -> (AppState, [AppEffect]) {
-        var state = state, effects: [AppEffect] = []
-        for key in keys {
-            let (next, produced) = state.handling(key, scene: scene)
-            state = next
-            effects += produced
-        }
-        return (state, effects)
-    }
-
-    private func history(_ state: AppState) -> HistoryState {
-        guard case let .history(history, _) = state.screen else { XCTFail("expected the history browser"); return HistoryState() }
-        return history
-    }
+    private func press(_ keys: [Key], _ state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     private func answered(_ state: AppState, _ subject: HistoryState.DiffSubject, _ lines: [String], kind: HistoryDiff.Kind = .semantic) -> AppState {
         var state = state

@@ -9,32 +9,15 @@ final class HistoryPreviewTests: XCTestCase {
     let scene = LaunchScene.defaultScene
 
     private func browser(commits: Int = 4, width: Int = 160, height: Int = 45) -> AppState {
-        var history = HistoryState()
-        history.viewWidth = width
-        history.viewHeight = height
+        var history = HistoryState(viewWidth: width, viewHeight: height)
         let messages = ["checked 'Milk'", "added 'Saffron'", "renamed 'Sencha' to 'Green tea'", "Create from checklist/groceries"]
         _ = history.receive(HistoryPage(entries: (0..<commits).map {
             HistoryEntry(id: "c\($0)aaaaaaaa", message: messages[$0 % messages.count], author: "Ada", date: "2025-03-0\(4 - $0 % 4) 10:00")
         }, next: nil))
-        var state = AppState()
-        state.screen = .history(history, EditorState(path: "l", title: "Groceries", contentType: "org.folio.checklist"))
-        return state
+        return .showing(history, of: EditorState(path: "l", title: "Groceries", contentType: "org.folio.checklist"))
     }
 
-    private func press(_ keys: [Key], _ state: AppState) -> (AppState, [AppEffect]) {
-        var state = state, effects: [AppEffect] = []
-        for key in keys {
-            let (next, produced) = state.handling(key, scene: scene)
-            state = next
-            effects += produced
-        }
-        return (state, effects)
-    }
-
-    private func history(_ state: AppState) -> HistoryState {
-        guard case let .history(history, _) = state.screen else { XCTFail("expected the history browser"); return HistoryState() }
-        return history
-    }
+    private func press(_ keys: [Key], _ state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     private func answered(_ state: AppState, _ subject: HistoryPreview.Subject, _ comparison: VersionComparison) -> AppState {
         var state = state

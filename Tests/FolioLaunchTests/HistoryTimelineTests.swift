@@ -31,35 +31,19 @@ final class HistoryTimelineTests: XCTestCase {
     }
 
     func browser(_ entries: [HistoryEntry], next: String? = nil, total: Int? = nil, width: Int = 160, height: Int = 45, zone: ClockZone? = nil) -> AppState {
-        var history = HistoryState()
-        history.viewWidth = width
-        history.viewHeight = height
+        var history = HistoryState(viewWidth: width, viewHeight: height)
         history.timeline.timeZone = zone ?? newYork
         history.timeline.today = today
         _ = history.arrived(HistoryPage(entries: entries, next: next, total: total ?? entries.count))
-        var state = AppState()
+        var state = AppState.showing(history, of: EditorState(path: "list", title: "Groceries", contentType: "org.folio.checklist"))
         state.columns = width
         state.rows = height
-        state.screen = .history(history, EditorState(path: "list", title: "Groceries", contentType: "org.folio.checklist"))
         return state
     }
 
-    func press(_ keys: [Key], _ state: AppState) -> (AppState, [AppEffect]) {
-        var state = state, effects: [AppEffect] = []
-        for key in keys {
-            let (next, produced) = state.handling(key, scene: scene)
-            state = next
-            effects += produced
-        }
-        return (state, effects)
-    }
+    func press(_ keys: [Key], _ state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     func type(_ text: String) -> [Key] { text.map(Key.character) }
-
-    func history(_ state: AppState) -> HistoryState {
-        guard case let .history(history, _) = state.screen else { XCTFail("expected the history browser"); return HistoryState() }
-        return history
-    }
 
     func text(_ state: AppState) -> String {
         let h = history(state)
@@ -436,16 +420,13 @@ final class HistoryTimelineGoldenTests: XCTestCase {
     }
 
     func browser(width: Int, height: Int, total: Int = 40, next: String? = nil) -> AppState {
-        var history = HistoryState()
-        history.viewWidth = width
-        history.viewHeight = height
+        var history = HistoryState(viewWidth: width, viewHeight: height)
         history.timeline.timeZone = ClockZone(TimeZone(identifier: "America/New_York")!)
         history.timeline.today = HistoryDay.day(year: 2026, month: 12, day: 1)
         _ = history.arrived(HistoryPage(entries: versions, next: next, total: total))
-        var state = AppState()
+        var state = AppState.showing(history, of: editor)
         state.columns = width
         state.rows = height
-        state.screen = .history(history, editor)
         return state
     }
 

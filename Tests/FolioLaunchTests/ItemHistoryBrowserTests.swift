@@ -8,23 +8,11 @@ final class ItemHistoryBrowserTests: XCTestCase {
     let scene = LaunchScene.defaultScene
 
     private func editor(cursor: Int, paths: [[Int]] = []) -> AppState {
-        var editor = EditorState(path: "/docs/voyage", title: "Voyage", contentType: "org.folio.story", commitID: "head0", commitMessage: "m")
-        editor.items = ItemLayout(count: 4, headerLines: 1, paths: paths)
-        editor.cursor = cursor
-        var state = AppState()
-        state.screen = .editor(editor)
-        return state
+        .showing(EditorState(path: "/docs/voyage", title: "Voyage", contentType: "org.folio.story", commitID: "head0", commitMessage: "m"),
+                 items: ItemLayout(count: 4, headerLines: 1, paths: paths), cursor: cursor)
     }
 
-    private func press(_ keys: [Key], _ state: AppState) -> (AppState, [AppEffect]) {
-        var state = state, effects: [AppEffect] = []
-        for key in keys {
-            let (next, produced) = state.handling(key, scene: scene)
-            state = next
-            effects += produced
-        }
-        return (state, effects)
-    }
+    private func press(_ keys: [Key], _ state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     private func page() -> ItemHistoryPage {
         ItemHistoryPage(summary: "scene 'Dusk' (12 words)",

@@ -8,16 +8,7 @@ import FolioCore
 final class KeysBehaviourTests: XCTestCase {
     let scene = LaunchScene.defaultScene
 
-    func run(_ keys: [Key], from start: AppState) -> (AppState, [AppEffect]) {
-        var state = start
-        var effects: [AppEffect] = []
-        for key in keys {
-            let (next, produced) = state.handling(key, scene: scene)
-            state = next
-            effects += produced
-        }
-        return (state, effects)
-    }
+    func run(_ keys: [Key], from start: AppState) -> (AppState, [AppEffect]) { start.pressing(keys, scene: scene) }
 
     func typing(_ text: String) -> [Key] { text.map(Key.character) }
 

@@ -7,19 +7,10 @@ final class PasteStateTests: XCTestCase {
     let scene = LaunchScene.defaultScene
 
     func editorApp(_ commands: [EditorCommand] = NumberedEditor().commands()) -> AppState {
-        var state = AppState()
-        var editor = EditorState(path: "g", title: "Groceries", contentType: "org.folio.checklist", commands: commands)
-        editor.items = ItemLayout(count: 3, headerLines: 1)
-        state.screen = .editor(editor)
-        return state
+        .showing(EditorState(path: "g", title: "Groceries", contentType: "org.folio.checklist", commands: commands), items: ItemLayout(count: 3, headerLines: 1))
     }
 
-    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
-        var state = state
-        var effects: [AppEffect] = []
-        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
-        return (state, effects)
-    }
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     func editor(_ state: AppState) -> EditorState? {
         if case let .editor(editor) = state.screen { return editor }

@@ -83,15 +83,7 @@ final class PluginCallStateTests: XCTestCase {
     }
 
     /// Types `keys` into `state`; returns the state and every effect.
-    func type(_ keys: [Key], into state: AppState) -> (AppState, [AppEffect]) {
-        var state = state
-        var effects: [AppEffect] = []
-        for key in keys {
-            let (next, more) = state.handling(key, scene: scene)
-            state = next; effects += more
-        }
-        return (state, effects)
-    }
+    func type(_ keys: [Key], into state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     func testGivenARunningCommandWhenOtherKeysArePressedThenNothingRunsUntilItSucceedsAndThenTheyRunInOrder() {
         let before = spinning(elapsed: 0.5)

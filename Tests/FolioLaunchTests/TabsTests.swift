@@ -17,12 +17,7 @@ final class TabsTests: XCTestCase {
         return state
     }
 
-    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) {
-        var state = state
-        var effects: [AppEffect] = []
-        for key in keys { let (next, e) = state.handling(key, scene: scene); state = next; effects += e }
-        return (state, effects)
-    }
+    func run(_ keys: [Key], from state: AppState) -> (AppState, [AppEffect]) { state.pressing(keys, scene: scene) }
 
     func testGivenTwoOpenDocumentsWhenTheTabListIsUsedThenItShowsClosesOrOpensAnother() {
         // ^T opens the list on the shown document

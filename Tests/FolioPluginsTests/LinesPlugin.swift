@@ -1,3 +1,4 @@
+import FolioCLITestSupport
 import Foundation
 
 /// "lines": a small C editor plugin whose document is lines of UTF-8 text, with commands that declare typed usages
@@ -169,13 +170,7 @@ enum LinesPlugin {
             .content_types = types, .content_type_count = 1, .commands = commands, .command_count = 4,
             .open = l_open, .apply = l_apply, .serialize = l_serialize, .render = l_render, .release = l_release,
         };
-        static const folio_editor *const editors[] = { &editor };
-        static const folio_plugin_descriptor descriptor = {
-            .magic = FOLIO_PLUGIN_MAGIC, .abi_major = FOLIO_PLUGIN_ABI_MAJOR, .abi_minor = FOLIO_PLUGIN_ABI_MINOR,
-            .struct_size = sizeof(folio_plugin_descriptor), .id = "org.test.lines", .name = "Lines", .version = "1.0.0",
-            .editors = editors, .editor_count = 1,
-        };
-        const folio_plugin_descriptor *folio_plugin_entry(void) { return &descriptor; }
+        \(PluginCSource.descriptor(id: "org.test.lines", name: "Lines"))
         """
     }
 }

@@ -1,4 +1,5 @@
 import FolioCore
+import FolioCLITestSupport
 import FolioTestSupport
 import Foundation
 import XCTest
@@ -111,23 +112,14 @@ enum MisbehavingPlugin {
 
         \(commandTable)
         static const folio_command_info *const commands[] = { \(commandList) };
-        static const char *const types[] = { "org.test.tally" };
-        static const char *const conforms[] = { "public.plain-text" };
-        static const char *const extensions[] = { "tally" };
-        static const folio_type_declaration tally_type = { sizeof(folio_type_declaration), 0, "org.test.tally", conforms, 1, extensions, 1, "A tally" };
-        static const folio_type_declaration *const declared[] = { &tally_type };
+        \(PluginCSource.plainTextType("org.test.tally", extension: "tally", description: "A tally"))
         static const folio_editor editor = {
             .struct_size = sizeof(folio_editor), .priority = FOLIO_PRIORITY_DEFAULT, .id = "tally", .name = "Tally",
             .content_types = types, .content_type_count = 1, .declared_types = declared, .declared_type_count = 1,
             .commands = commands, .command_count = \(commands.count),
             .open = t_open, .apply = t_apply, .serialize = t_serialize, .render = t_render, .release = t_release, .extension = t_extension,
         };
-        static const folio_editor *const editors[] = { &editor };
-        static const folio_plugin_descriptor descriptor = {
-            .magic = FOLIO_PLUGIN_MAGIC, .abi_major = FOLIO_PLUGIN_ABI_MAJOR, .abi_minor = FOLIO_PLUGIN_ABI_MINOR,
-            .struct_size = sizeof(folio_plugin_descriptor), .id = "test.tally", .name = "Tally", .version = "1.0.0",
-            .editors = editors, .editor_count = 1,
-        };
+        \(PluginCSource.descriptor(id: "test.tally", name: "Tally", entry: false))
         const folio_plugin_descriptor *folio_plugin_entry(void) {
         #ifdef BAD_DESCRIPTOR
             return (const folio_plugin_descriptor *)16;

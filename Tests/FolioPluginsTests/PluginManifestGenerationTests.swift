@@ -34,13 +34,7 @@ final class PluginManifestGenerationTests: XCTestCase {
             .content_types = types, .content_type_count = 1, .commands = commands, .command_count = 1,
             .open = op_open, .apply = op_apply, .serialize = op_serialize, .render = op_render, .release = op_release,
         };
-        static const folio_editor *const editors[] = { &editor };
-        static const folio_plugin_descriptor descriptor = {
-            .magic = FOLIO_PLUGIN_MAGIC, .abi_major = FOLIO_PLUGIN_ABI_MAJOR, .abi_minor = FOLIO_PLUGIN_ABI_MINOR,
-            .struct_size = sizeof(folio_plugin_descriptor), .id = "test.counter", .name = "Counter", .version = "\(version)",
-            .editors = editors, .editor_count = 1,
-        };
-        const folio_plugin_descriptor *folio_plugin_entry(void) { return &descriptor; }
+        \(PluginCSource.descriptor(id: "test.counter", name: "Counter", version: version))
         """
     }
 

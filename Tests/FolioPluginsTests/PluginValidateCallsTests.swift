@@ -7,15 +7,8 @@ import XCTest
 /// `folio plugins validate` exercises real use: valid calls generated from each command's usage (seeded, shrunk to a
 /// minimal failing call), ranges and NULL selections, non-ASCII documents grown by those calls, and Folio's own
 /// deadlines. Each defect of the "lines" plugin is a failure the validator once passed.
-final class PluginValidateCallsTests: XCTestCase {
-    private var temp: TemporaryDirectory!
-
-    override func setUpWithError() throws {
-        temp = TemporaryDirectory("folio-validate-calls")
-        chmod(temp.url.path, 0o755)
-    }
-
-    override func tearDown() { temp = nil }
+final class PluginValidateCallsTests: PluginTempTestCase {
+    override var temporaryName: String { "folio-validate-calls" }
 
     private func library(_ defects: [LinesPlugin.Defect]) throws -> URL {
         try PluginFixtures.compilePlugin(LinesPlugin.source(defects), named: "liblines.so", in: temp.url)

@@ -6,15 +6,8 @@ import XCTest
 
 /// `folio plugins validate`: a small C "counter" plugin passes; built with one defect each, it fails the right test
 /// for the right reason, with its reproducer kept; the bundled plugins pass.
-final class PluginValidateTests: XCTestCase {
-    private var temp: TemporaryDirectory!
-
-    override func setUpWithError() throws {
-        temp = TemporaryDirectory("folio-validate")
-        chmod(temp.url.path, 0o755)
-    }
-
-    override func tearDown() { temp = nil }
+final class PluginValidateTests: PluginTempTestCase {
+    override var temporaryName: String { "folio-validate" }
 
     /// The counter: a document is a decimal count; `bump N` (1…1000) adds N, `reset` sets 0. `defects` switch on one
     /// misbehaviour each.
@@ -169,13 +162,7 @@ final class PluginValidateTests: XCTestCase {
             .commands = commands, .command_count = 2,
             .open = c_open, .apply = c_apply, .serialize = c_serialize, .render = c_render, .release = c_release, .extension = c_extension,
         };
-        static const folio_editor *const editors[] = { &editor };
-        static const folio_plugin_descriptor descriptor = {
-            .magic = FOLIO_PLUGIN_MAGIC, .abi_major = FOLIO_PLUGIN_ABI_MAJOR, .abi_minor = FOLIO_PLUGIN_ABI_MINOR,
-            .struct_size = sizeof(folio_plugin_descriptor), .id = "org.test.counter", .name = "Counter", .version = "1.0.0",
-            .editors = editors, .editor_count = 1,
-        };
-        const folio_plugin_descriptor *folio_plugin_entry(void) { return &descriptor; }
+        \(PluginCSource.descriptor(id: "org.test.counter", name: "Counter"))
         """
     }
 

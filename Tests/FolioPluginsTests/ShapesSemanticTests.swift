@@ -3,8 +3,8 @@ import Foundation
 import XCTest
 
 /// The shapes editor's semantic diff and merge (C), through the ABI as Folio calls them.
-final class ShapesSemanticTests: XCTestCase {
-    private func editor() throws -> HostedEditor { try HostedPlugins.editor("shapes") }
+final class ShapesSemanticTests: SemanticEditorTestCase {
+    override var editorID: String { "shapes" }
 
     private func drawing(_ shapes: [(String, Int, Int, Int, Int, String)]) -> String {
         let items = shapes.map { #"{"kind": "\#($0.0)", "x": \#($0.1), "y": \#($0.2), "w": \#($0.3), "h": \#($0.4), "color": "\#($0.5)"}"# }
@@ -13,19 +13,8 @@ final class ShapesSemanticTests: XCTestCase {
 
     private var base: String { drawing([("rect", 0, 0, 6, 3, "red"), ("ellipse", 8, 0, 7, 5, "blue"), ("rect", 2, 2, 1, 1, "black")]) }
 
-    private func diff(_ old: String, _ new: String) throws -> [String] {
-        let text = try XCTUnwrap(editor().semanticDiff(from: Data(old.utf8), to: Data(new.utf8)))
-        return text.split(separator: "\n").map(String.init)
-    }
-
-    private func merge(_ base: String, _ ours: String, _ theirs: String) throws -> SemanticMergeResult {
-        try XCTUnwrap(editor().semanticMerge(base: Data(base.utf8), ours: Data(ours.utf8), theirs: Data(theirs.utf8)))
-    }
-
     func testGivenTheShapesEditorWhenItsManifestIsReadThenItOffersSemanticDiffAndMerge() throws {
-        let manifest = try XCTUnwrap(PluginFixtures.bundledHost().editors.first { $0.editor.id == "shapes" }?.editor)
-        XCTAssertTrue(manifest.extensions.contains(FolioExtensionID.semanticDiff))
-        XCTAssertTrue(manifest.extensions.contains(FolioExtensionID.semanticMerge))
+        try assertManifestOffersSemanticDiffAndMerge()
     }
 
     func testGivenAShapeMovedResizedAndAnotherRecolouredWhenDiffedThenEachChangeIsNamed() throws {

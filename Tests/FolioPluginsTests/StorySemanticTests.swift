@@ -3,8 +3,8 @@ import Foundation
 import XCTest
 
 /// The story editor's semantic diff and merge, through the C ABI as Folio calls them.
-final class StorySemanticTests: XCTestCase {
-    private func editor() throws -> HostedEditor { try HostedPlugins.editor("story") }
+final class StorySemanticTests: SemanticEditorTestCase {
+    override var editorID: String { "story" }
 
     private let base = """
     # Voyage
@@ -24,19 +24,8 @@ final class StorySemanticTests: XCTestCase {
 
     """
 
-    private func diff(_ old: String, _ new: String) throws -> [String] {
-        let text = try XCTUnwrap(editor().semanticDiff(from: Data(old.utf8), to: Data(new.utf8)))
-        return text.split(separator: "\n").map(String.init)
-    }
-
-    private func merge(_ base: String, _ ours: String, _ theirs: String) throws -> SemanticMergeResult {
-        try XCTUnwrap(editor().semanticMerge(base: Data(base.utf8), ours: Data(ours.utf8), theirs: Data(theirs.utf8)))
-    }
-
     func testGivenTheStoryEditorWhenItsManifestIsReadThenItOffersSemanticDiffAndMerge() throws {
-        let manifest = try XCTUnwrap(PluginFixtures.bundledHost().editors.first { $0.editor.id == "story" }?.editor)
-        XCTAssertTrue(manifest.extensions.contains(FolioExtensionID.semanticDiff))
-        XCTAssertTrue(manifest.extensions.contains(FolioExtensionID.semanticMerge))
+        try assertManifestOffersSemanticDiffAndMerge()
     }
 
     func testGivenASceneAddedWhenDiffedThenItIsNamedWithItsAct() throws {

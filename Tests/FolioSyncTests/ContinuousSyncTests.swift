@@ -13,16 +13,6 @@ final class EventLog: Sendable {
     var all: [DocumentSyncLoop.Event] { events.withLock { $0 } }
 }
 
-/// Waits (bounded) until `condition` holds; false when time ran out.
-@discardableResult
-func eventually(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return try condition()
-}
 
 /// The sync loop against `git daemon` on loopback: debounced pushes, polls, offline queueing, conflicts, the round
 /// lock and the saved state.

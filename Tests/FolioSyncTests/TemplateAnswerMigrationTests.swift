@@ -8,15 +8,9 @@ import Synchronization
 import XCTest
 
 /// Answer migrations on update: v1 asks `project`; v2 renames it `name` (`renamedFrom`) and adds `license`.
-final class TemplateAnswerMigrationTests: XCTestCase {
-    var ws: SyncWorkspace!
-    var template: URL!
-
+final class TemplateAnswerMigrationTests: TemplateRepoTestCase {
     override func setUpWithError() throws {
-        ws = try SyncWorkspace()
-        template = ws.dir.path("tpl")
-        try FileManager.default.createDirectory(at: template, withIntermediateDirectories: true)
-        try tplGit(["init", "-q", "-b", "main"])
+        try super.setUpWithError()
         try put("template.json", """
         {"id": "pkg", "name": "Package", "version": "1.0.0", "contentType": "public.plain-text", "primaryFile": "README.md",
          "variables": [{"name": "project", "type": "string", "default": "demo"},
@@ -27,12 +21,6 @@ final class TemplateAnswerMigrationTests: XCTestCase {
         ws.folio(["new", "Doc", "--template", "pkg", "--source", template.path, "--set", "project=Ada", "--defaults"])
     }
 
-    override func tearDown() { ws = nil }
-
-    private func tplGit(_ args: [String]) throws {
-        let result = try git(args, in: template, environment: ws.env)
-        XCTAssertEqual(result.status, 0, "git \(args): \(result.stderr)")
-    }
     private func put(_ path: String, _ text: String) throws { try ws.dir.write("tpl/pkg/" + path, text) }
     private func release(_ tag: String) throws {
         try tplGit(["add", "-A"])

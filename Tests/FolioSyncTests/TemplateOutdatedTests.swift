@@ -6,17 +6,12 @@ import FolioTestSupport
 import XCTest
 
 /// `folio outdated`: which documents are behind their template, for CI.
-final class TemplateOutdatedTests: XCTestCase {
-    var ws: SyncWorkspace!
-    var template: URL!
+final class TemplateOutdatedTests: TemplateRepoTestCase {
     var url: String { "file://" + template.path }
 
     override func setUpWithError() throws {
-        ws = try SyncWorkspace()
-        template = ws.dir.path("tpl")
-        try FileManager.default.createDirectory(at: template, withIntermediateDirectories: true)
+        try super.setUpWithError()
         try FileManager.default.createDirectory(at: ws.dir.path("projects/nested"), withIntermediateDirectories: true)
-        try tplGit(["init", "-q", "-b", "main"])
         try release("1.0.0")
         // Given two documents from v1 (one nested), and a blank document, under projects/
         ws.folio(["new", "projects/a", "--template", "pkg", "--source", url, "--defaults"])
@@ -24,12 +19,6 @@ final class TemplateOutdatedTests: XCTestCase {
         ws.folio(["new", "projects/blank"])
     }
 
-    override func tearDown() { ws = nil }
-
-    private func tplGit(_ args: [String]) throws {
-        let result = try git(args, in: template, environment: ws.env)
-        XCTAssertEqual(result.status, 0, "git \(args): \(result.stderr)")
-    }
     private func release(_ version: String) throws {
         try ws.dir.write("tpl/pkg/template.json", #"{"id": "pkg", "name": "Package", "version": "\#(version)", "variables": []}"#)
         try ws.dir.write("tpl/pkg/files/README.md", "version \(version)\n")

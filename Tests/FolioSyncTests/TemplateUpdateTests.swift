@@ -5,24 +5,7 @@ import FolioSync
 import FolioTestSupport
 import XCTest
 
-final class TemplateUpdateTests: XCTestCase {
-    var ws: SyncWorkspace!
-    var template: URL!
-
-    override func setUpWithError() throws {
-        ws = try SyncWorkspace()
-        template = ws.dir.path("tpl")
-        try FileManager.default.createDirectory(at: template, withIntermediateDirectories: true)
-        try tplGit(["init", "-q", "-b", "main"])
-    }
-
-    override func tearDown() { ws = nil }
-
-    private func tplGit(_ args: [String]) throws {
-        let result = try git(args, in: template, environment: ws.env)
-        XCTAssertEqual(result.status, 0, "git \(args): \(result.stderr)")
-    }
-
+final class TemplateUpdateTests: TemplateRepoTestCase {
     private func put(_ path: String, _ text: String) throws { try ws.dir.write("tpl/note/" + path, text) }
     private func putData(_ path: String, _ data: Data) throws {
         let url = template.appendingPathComponent("note/" + path)

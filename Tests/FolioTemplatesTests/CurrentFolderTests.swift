@@ -7,21 +7,13 @@ import FolioTestSupport
 
 /// A plain folder whose snapshot is current is listed and loaded straight from its files (no libgit2 reads), and
 /// whatever happens to the folder meanwhile, a template is always exactly the snapshot it names.
-final class CurrentFolderTests: XCTestCase {
-    private var temp: TemporaryDirectory!
-    private var folder: TemplateRepoBuilder!
-    private var resolver: TemplateResolver!
-    private var source: TemplateSource!
-
+final class CurrentFolderTests: PlainFolderTestCase {
+    /// The template also has a file in a subfolder and a partial.
     override func setUpWithError() throws {
-        temp = TemporaryDirectory()
-        folder = TemplateRepoBuilder(root: temp.path("plain"), environment: temp.environment())
-        try folder.template("t", id: "p/t", body: "v1 {{who}}\n")
+        try super.setUpWithError()
         try folder.write("t/files/sub/more.txt", "more {{who}}\n")
         try folder.write("t/partials/sign.mustache", "-- {{who}}")
         try folder.write("t/files/signed.txt", "{{>sign}}\n")
-        resolver = TemplateResolver(environment: temp.environment())
-        source = TemplateSource(name: "plain", location: folder.root.path)
     }
 
 

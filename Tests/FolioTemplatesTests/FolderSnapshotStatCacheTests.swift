@@ -6,20 +6,7 @@ import FolioTestSupport
 
 /// A plain-folder source is snapshotted again only as far as its files changed (a stat cache like git's index);
 /// whatever the cache says, the snapshot always holds the folder's current content.
-final class FolderSnapshotStatCacheTests: XCTestCase {
-    private var temp: TemporaryDirectory!
-    private var folder: TemplateRepoBuilder!
-    private var resolver: TemplateResolver!
-    private var source: TemplateSource!
-
-    override func setUpWithError() throws {
-        temp = TemporaryDirectory()
-        folder = TemplateRepoBuilder(root: temp.path("plain"), environment: temp.environment())
-        try folder.template("t", id: "p/t", body: "v1 {{who}}\n")
-        resolver = TemplateResolver(environment: temp.environment())
-        source = TemplateSource(name: "plain", location: folder.root.path)
-    }
-
+final class FolderSnapshotStatCacheTests: PlainFolderTestCase {
 
     private func rendered() throws -> String? {
         let template = try await_ { [resolver, source] in try await resolver!.findTemplate("p/t", in: [source!]) }

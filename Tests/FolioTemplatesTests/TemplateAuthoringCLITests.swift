@@ -4,10 +4,6 @@ import FolioCLITestSupport
 
 /// `folio templates lint` and `folio templates test` as a user runs them.
 final class TemplateAuthoringCLITests: XCTestCase {
-    func bundledEnvironment(_ temp: TemporaryDirectory) -> [String: String] {
-        temp.environment(["FOLIO_TEMPLATES": repositoryRoot.appendingPathComponent("Templates").path])
-    }
-
     func testGivenTheBundledTemplatesWhenLintedAndTestedThenTheyAreCleanAndEveryOneHasPassingFixtures() throws {
         let temp = TemporaryDirectory()
         let env = bundledEnvironment(temp)

@@ -5,10 +5,6 @@ import FolioTemplates
 import FolioCLITestSupport
 
 final class TemplateCLITests: XCTestCase {
-    func bundledEnvironment(_ temp: TemporaryDirectory) -> [String: String] {
-        temp.environment(["FOLIO_TEMPLATES": repositoryRoot.appendingPathComponent("Templates").path])
-    }
-
     func testEveryBundledTemplateInstantiatesWithDefaultsIntoAValidDocument() throws {
         // Given the bundled templates and no setup
         let temp = TemporaryDirectory()

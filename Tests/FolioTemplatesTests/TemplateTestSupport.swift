@@ -103,3 +103,8 @@ func assertThrows(_ expression: @autoclosure () throws -> Any, containing fragme
         }
     }
 }
+
+/// The environment of `temp` with the repository's bundled templates as the template source.
+func bundledEnvironment(_ temp: TemporaryDirectory) -> [String: String] {
+    temp.environment(["FOLIO_TEMPLATES": repositoryRoot.appendingPathComponent("Templates").path])
+}

@@ -2,6 +2,14 @@ import XCTest
 @testable import FolioTerminal
 
 final class FrameBufferTests: XCTestCase {
+    /// An ANSI-16 buffer without synchronized output that has drawn the blank grid it returns.
+    func blankFrame(width: Int, height: Int) -> (FrameBuffer, CellGrid) {
+        var buffer = FrameBuffer(capability: .ansi16, synchronized: false)
+        let grid = CellGrid(width: width, height: height)
+        _ = buffer.update(to: grid)
+        return (buffer, grid)
+    }
+
     func testOneCellChangeEmitsFewBytes() {
         var buffer = FrameBuffer(capability: .truecolor)
         var grid = CellGrid(width: 80, height: 24)
@@ -17,26 +25,20 @@ final class FrameBufferTests: XCTestCase {
     }
 
     func testStyledChangeResetsPenAfterwards() {
-        var buffer = FrameBuffer(capability: .ansi16, synchronized: false)
-        var grid = CellGrid(width: 10, height: 2)
-        _ = buffer.update(to: grid)
+        var (buffer, grid) = blankFrame(width: 10, height: 2)
         grid.put("ab", x: 0, y: 1, style: CellStyle(foreground: .named(.red)))
         XCTAssertEqual(buffer.update(to: grid), "\u{1B}[2;1H\u{1B}[0;31mab\u{1B}[0m")
     }
 
     func testNearbyChangesOnOneRowUseRelativeMoves() {
-        var buffer = FrameBuffer(capability: .ansi16, synchronized: false)
-        var grid = CellGrid(width: 20, height: 2)
-        _ = buffer.update(to: grid)
+        var (buffer, grid) = blankFrame(width: 20, height: 2)
         grid.put("a", x: 2, y: 0)
         grid.put("b", x: 6, y: 0)
         XCTAssertEqual(buffer.update(to: grid), "\u{1B}[1;3Ha\u{1B}[3Cb")
     }
 
     func testWideCharacterAdvancesTwo() {
-        var buffer = FrameBuffer(capability: .ansi16, synchronized: false)
-        var grid = CellGrid(width: 20, height: 1)
-        _ = buffer.update(to: grid)
+        var (buffer, grid) = blankFrame(width: 20, height: 1)
         grid.put("日x", x: 0, y: 0)
         // After a non-ASCII character the next cell is reached with an absolute move (the terminal may measure it
         // differently).

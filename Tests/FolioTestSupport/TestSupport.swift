@@ -286,3 +286,14 @@ private func removeTemporaryTree(_ path: String) {
     unlock(path)
     try? FileManager.default.removeItem(atPath: path)
 }
+
+/// Waits (bounded) until `condition` holds; false when time ran out.
+@discardableResult
+public func eventually(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(20_000)
+    }
+    return try condition()
+}
