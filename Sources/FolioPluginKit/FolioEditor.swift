@@ -1,5 +1,3 @@
-import Foundation
-
 /// Whether an editor is chosen by default for its content types or only offered as an option.
 public enum EditorPriority: Sendable {
     case `default`, option
