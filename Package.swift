@@ -60,6 +60,7 @@ let package = Package(
         // FolioPluginKit); FolioPluginRuntime reads it and runs a plugin on Folio's own Swift runtime (Glibc only).
         .target(name: "FolioSwiftToolchain", swiftSettings: plainSwift),
         .target(name: "FolioPluginRuntime", dependencies: ["FolioSwiftToolchain"], swiftSettings: plainSwift),
+        // The Swift plugin SDK, in plain Swift (no Foundation: the Swift runtime Folio ships for plugins has none).
         .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI", "FolioDisplayWidth", "FolioSwiftToolchain"], swiftSettings: plainSwift),
         // The plugin host process's side of the boundary: Glibc and the ABI header only (no Foundation, no libgit2), so
         // that a host starts as fast as the plugin it loads allows.
