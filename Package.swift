@@ -12,6 +12,12 @@ let staticGit = ["-Xlinker", "--wrap=mbedtls_x509_crt_parse_file", "-Xlinker", "
                  "-Xlinker", "-Bdynamic", "-Xlinker", "-l:libgssapi_krb5.so.2"]
 /// libgit2 as Debian's shared library, for everything else that uses FolioGit.
 let dynamicGit: [LinkerSetting] = [.linkedLibrary("git2")]
+/// The modules of the plugin host and of the bundled Swift plugins do not import _Concurrency and _StringProcessing,
+/// which every Swift module imports unless told not to: then the host and the plugins do not name (and load at every
+/// host start) libswift_Concurrency with libdispatch and libBlocksRuntime, libswift_StringProcessing and
+/// libswift_RegexParser, a fifth of a host's start (Benchmarks/README.md). A module here that needs one imports it.
+let withoutConcurrency = ["-Xfrontend", "-disable-implicit-concurrency-module-import"]
+let plainSwift: [SwiftSetting] = [.unsafeFlags(withoutConcurrency + ["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
 
 let package = Package(
     name: "Folio",
@@ -49,18 +55,19 @@ let package = Package(
         // The text helpers for C plugins (folio_text.h: UTF-8, display widths, the argument array, a line builder).
         .target(name: "FolioPluginText", dependencies: ["FolioPluginABI", "CUtf8proc"]),
         // Display widths (utf8proc): one function for the host's screens, its clipping of plugin lines and plugins' layout.
-        .target(name: "FolioDisplayWidth", dependencies: ["CUtf8proc"]),
+        .target(name: "FolioDisplayWidth", dependencies: ["CUtf8proc"], swiftSettings: plainSwift),
         // The Swift toolchain a module was compiled with, recorded in an ELF section of every Swift plugin (through
         // FolioPluginKit); FolioPluginRuntime reads it and runs a plugin on Folio's own Swift runtime (Glibc only).
-        .target(name: "FolioSwiftToolchain"),
-        .target(name: "FolioPluginRuntime", dependencies: ["FolioSwiftToolchain"]),
-        .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI", "FolioDisplayWidth", "FolioSwiftToolchain", "FolioPluginWire"]),
+        .target(name: "FolioSwiftToolchain", swiftSettings: plainSwift),
+        .target(name: "FolioPluginRuntime", dependencies: ["FolioSwiftToolchain", "FolioPluginWire"], swiftSettings: plainSwift),
+        // The Swift plugin SDK, in plain Swift (no Foundation: the Swift runtime Folio ships for plugins has none).
+        .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI", "FolioDisplayWidth", "FolioSwiftToolchain", "FolioPluginWire"], swiftSettings: plainSwift),
         // The plugin host process's side of the boundary: Glibc and the ABI header only (no Foundation, no libgit2), so
         // that a host starts as fast as the plugin it loads allows.
-        .target(name: "FolioPluginHost", dependencies: ["FolioPluginABI", "FolioPluginRuntime", "FolioPluginWire"]),
+        .target(name: "FolioPluginHost", dependencies: ["FolioPluginABI", "FolioPluginRuntime", "FolioPluginWire"], swiftSettings: plainSwift),
         // The wire format between Folio and its plugin hosts (header, version, message kinds, descriptors), imported by
         // both sides, so that Folio does not depend on the host's code.
-        .target(name: "FolioPluginWire"),
+        .target(name: "FolioPluginWire", swiftSettings: plainSwift),
         .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginWire", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth"]),
         .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth", "FolioBasics"]),
         // The launcher sees documents, templates and editors only through the protocols in LaunchServices.swift; FolioCLI
@@ -78,12 +85,12 @@ let package = Package(
         // test bundle's link).
         .executableTarget(name: "folio", dependencies: ["FolioCLI"], linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"] + staticGit)]),
         // Installed beside `folio` (or in ../libexec/folio/); Folio starts one per plugin to run its code.
-        .executableTarget(name: "folio-plugin-host", dependencies: ["FolioPluginHost"]),
+        .executableTarget(name: "folio-plugin-host", dependencies: ["FolioPluginHost"], swiftSettings: plainSwift),
 
         // Bundled editor plugins (Swift through FolioPluginKit, C directly against the header).
-        .target(name: "ChecklistPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/Checklist"),
-        .target(name: "StoryPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/Story"),
-        .target(name: "PlainTextPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/PlainText"),
+        .target(name: "ChecklistPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/Checklist", swiftSettings: plainSwift),
+        .target(name: "StoryPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/Story", swiftSettings: plainSwift),
+        .target(name: "PlainTextPlugin", dependencies: ["FolioPluginKit"], path: "Plugins/PlainText", swiftSettings: [.unsafeFlags(withoutConcurrency)]),
         .target(name: "ShapesPlugin", dependencies: ["FolioPluginABI", "FolioPluginText"], path: "Plugins/Shapes"),
 
         // Benchmarks: `swift run -c release folio-bench SUITE [--json]`.

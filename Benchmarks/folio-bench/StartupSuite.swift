@@ -39,6 +39,7 @@ func startupSuite(_ bench: Bench) throws {
                          unit: "ms", higherIsBetter: false, note: String(format: "min %.2f ms", dynamicTimes.min() ?? 0))
         }
     }
+    try startupHostReady(bench, runs: runs, env: env)
     if let staticBinary {
         bench.record("folio binary size", folio: megabytes(staticBinary), peer: "dynamic", megabytes(dynamic), unit: "MB", higherIsBetter: false)
         try checkPluginsWork(staticBinary: staticBinary, dynamic: dynamic, bench: bench, env: env)

@@ -1,5 +1,4 @@
 import FolioPluginKit
-import Foundation
 
 /// A checklist: a title and items that are checked or not.
 struct Checklist: Equatable {
@@ -42,25 +41,10 @@ struct ChecklistEditor: FolioEditor {
     func open(_ bytes: [UInt8]) throws -> Checklist {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return Checklist(title: "", items: []) }
         // The common case, a checklist with just titles and checked flags, is read by a small scanner; anything
-        // else (other keys, odd shapes, errors to explain) goes through JSONDecoder.
+        // else (other keys, odd shapes, errors to explain) is read as JSON and checked field by field.
         if let fast = ChecklistScanner.scan(bytes) { return fast }
-        struct RawItem: Decodable { var title: String; var checked: Bool? }
-        struct Raw: Decodable { var title: String?; var items: [RawItem]? }
-        let raw: Raw
-        do {
-            raw = try JSONDecoder().decode(Raw.self, from: Data(bytes))
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw EditorFailure.invalidDocument("missing '\(key.stringValue)' at \(Self.path(context.codingPath))")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw EditorFailure.invalidDocument("wrong type at \(Self.path(context.codingPath)): \(context.debugDescription)")
-        } catch let DecodingError.valueNotFound(_, context) {
-            throw EditorFailure.invalidDocument("missing value at \(Self.path(context.codingPath))")
-        } catch {
-            throw EditorFailure.invalidDocument("not a valid checklist: not valid JSON")
-        }
-        var list = Checklist(title: raw.title ?? "", items: [])
-        list.items = (raw.items ?? []).map { Checklist.Item(title: $0.title, checked: $0.checked ?? false) }
-        return list
+        guard let json = try? PluginJSON.parse(bytes, trailingCommas: true) else { throw EditorFailure.invalidDocument("not a valid checklist: not valid JSON") }
+        return try ChecklistReader.read(json)
     }
 
     func serialize(_ list: Checklist) throws -> [UInt8] {
@@ -171,13 +155,8 @@ struct ChecklistEditor: FolioEditor {
         }
     }
 
-    private static func path(_ keys: [any CodingKey]) -> String {
-        let text = keys.map { $0.intValue.map { "item \($0 + 1)" } ?? $0.stringValue }.joined(separator: ", ")
-        return text.isEmpty ? "the top level" : text
-    }
-
     private func nonEmpty(_ text: String) throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty else { throw EditorFailure.invalidArgument("TITLE must not be empty") }
         guard !trimmed.contains(where: \.isNewline) else { throw EditorFailure.invalidArgument("TITLE must be one line") }
         return trimmed
@@ -228,7 +207,7 @@ public func folioPluginEntry() -> UnsafeRawPointer? {
 }
 
 /// Reads the checklist shape Folio writes — `{"title": "…", "items": [{"title": "…", "checked": true}, …]}` with
-/// any whitespace and key order — straight from the bytes; nil for anything else, which JSONDecoder then reads.
+/// any whitespace and key order — straight from the bytes; nil for anything else, which ChecklistReader then reads.
 enum ChecklistScanner {
     static func scan(_ bytes: [UInt8]) -> Checklist? {
         var i = 0
@@ -240,7 +219,7 @@ enum ChecklistScanner {
             i += 1
             let start = i
             while i < bytes.count, bytes[i] != 0x22 {
-                if bytes[i] == 0x5C || bytes[i] < 0x20 { return nil }  // escapes: leave them to JSONDecoder
+                if bytes[i] == 0x5C || bytes[i] < 0x20 { return nil }  // escapes: leave them to ChecklistReader
                 i += 1
             }
             guard i < bytes.count else { return nil }

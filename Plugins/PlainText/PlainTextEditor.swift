@@ -1,4 +1,3 @@
-import Foundation
 import FolioPluginKit
 
 /// Text as lines, remembering whether the file ended with a newline so that it round-trips.
@@ -69,10 +68,10 @@ struct PlainTextEditor: FolioEditor {
             let old = try arguments.text(0, "OLD"), new = try arguments.text(1, "NEW")
             guard !old.isEmpty else { throw EditorFailure.invalidArgument("OLD must not be empty") }
             let text = document.text
-            let count = text.components(separatedBy: old).count - 1
+            let count = text.ranges(of: old).count
             guard count > 0 else { throw EditorFailure.invalidArgument("'\(old)' does not occur in the text") }
             let wasEmpty = document.lines.isEmpty
-            document = TextLines(text.replacingOccurrences(of: old, with: new))
+            document = TextLines(text.replacing(old, with: new))
             if wasEmpty { document.endsWithNewline = true }
             return (document, "replaced \(count) occurrence\(count == 1 ? "" : "s") of '\(old)' with '\(new)'")
         default:

@@ -37,8 +37,9 @@ struct HostLibrary {
         try checkPermissions(path, resolved: resolved)
         // A Swift plugin: same toolchain as this host, and its runtime libraries from the host's own runtime folder.
         if let refusal = PluginRuntime.prepare(resolved, runtimeFolder: PluginRuntime.loadedRuntimeFolder) { throw refuse(refusal) }
-        // Lazy binding: a Swift plugin brings the Swift runtime, Foundation and ICU (~6,000 function relocations),
-        // and binding them all up front is a third of a host's start (measured: 17 → 11 ms of CPU). A function symbol
+        // Lazy binding: a Swift plugin brings thousands of function relocations against the Swift runtime (with
+        // Foundation and ICU, before the plugins dropped them, binding all up front was a third of a host's start:
+        // 17 → 11 ms of CPU), of which one view uses a few. A function symbol
         // missing at a call ends this process (status 127), which Folio reports like any crash; `folio plugins check`
         // (`--check`, HostCheck) loads with RTLD_NOW and names the symbol.
         guard let handle = dlopen(resolved, binding | RTLD_LOCAL) else {

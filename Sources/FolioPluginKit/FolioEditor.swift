@@ -1,4 +1,3 @@
-import Foundation
 import FolioPluginWire
 
 /// Whether an editor is chosen by default for its content types or only offered as an option.

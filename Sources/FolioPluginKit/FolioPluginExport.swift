@@ -1,5 +1,7 @@
 import FolioPluginABI
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Turns a `FolioPlugin` into the C descriptor that `folio_plugin_entry` returns.
@@ -280,8 +282,7 @@ private let kitArgumentValues: @convention(c) (UnsafePointer<folio_editor>?, Opa
         guard let values = try editor.argumentValues(document.state, String(cString: command), selection.map(readSelection) ?? Selection()) else {
             return folio_status(FOLIO_STATUS_UNSUPPORTED)
         }
-        let json = (try? JSONSerialization.data(withJSONObject: values.map { $0.map { $0 as Any } ?? NSNull() })) ?? Data("[]".utf8)
-        return fill(out, [UInt8](json))
+        return fill(out, PluginJSON.array(values))
     }
 }
 
@@ -300,12 +301,13 @@ private func clampInt(_ value: Int64) -> Int {
 
 private func decodeArguments(_ json: UnsafePointer<CChar>?) throws -> [String] {
     guard let json else { return [] }
-    let data = Data(bytes: json, count: strlen(json))
-    if data.isEmpty { return [] }
-    do {
-        return try JSONDecoder().decode([String].self, from: data)
-    } catch {
-        throw EditorFailure.invalidArgument("arguments must be a JSON array of strings")
+    let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(json).assumingMemoryBound(to: UInt8.self), count: strlen(json)))
+    if bytes.isEmpty { return [] }
+    let refusal = EditorFailure.invalidArgument("arguments must be a JSON array of strings")
+    guard case let .array(values)? = try? PluginJSON.parse(bytes) else { throw refusal }
+    return try values.map { value in
+        guard case let .string(text) = value else { throw refusal }
+        return text
     }
 }
 

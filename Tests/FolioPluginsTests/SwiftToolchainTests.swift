@@ -88,11 +88,12 @@ final class SwiftToolchainTests: XCTestCase {
     }
 
     func testGivenASwiftPluginNeedingARuntimeLibraryFolioDoesNotShipWhenLoadedInAPluginHostThenTheRefusalNamesIt() throws {
-        // Given the Checklist plugin naming a Swift library its runtime folder does not have (libswiftDispatch.so renamed)
+        // Given the Checklist plugin naming a Swift library its runtime folder does not have (libswiftSynchronization.so
+        // renamed: the plugin needs it for FolioPluginKit's Mutex; it names no Foundation or Dispatch library any more)
         let temp = TemporaryDirectory("folio-toolchain-needed")
         let copy = try checklistCopy(in: temp)
         var bytes = [UInt8](try Data(contentsOf: copy))
-        let name = Array("libswiftDispatch.so\0".utf8), renamed = Array("libswiftDispatcX.so\0".utf8)
+        let name = Array("libswiftSynchronization.so\0".utf8), renamed = Array("libswiftSynchronizatioX.so\0".utf8)
         var patched = 0
         for start in 0...(bytes.count - name.count) where bytes[start..<(start + name.count)].elementsEqual(name) {
             bytes.replaceSubrange(start..<(start + name.count), with: renamed)
@@ -100,12 +101,12 @@ final class SwiftToolchainTests: XCTestCase {
         }
         XCTAssertGreaterThan(patched, 0)
         try Data(bytes).write(to: copy)
-        XCTAssertTrue(PluginELF.read(copy.path)?.needed.contains("libswiftDispatcX.so") ?? false)
+        XCTAssertTrue(PluginELF.read(copy.path)?.needed.contains("libswiftSynchronizatioX.so") ?? false)
         // When a plugin host loads it (generating its manifest)
         let result = runFolio(["plugins", "manifest", copy.path], environment: temp.environment(), cwd: temp.url)
         // Then it is refused in one line naming the library and the runtime folder it is missing from
         XCTAssertNotEqual(result.status, 0)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("it needs libswiftDispatcX.so, which Folio's Swift runtime ("), result.stderr)
+        XCTAssertTrue(result.stderr.contains("it needs libswiftSynchronizatioX.so, which Folio's Swift runtime ("), result.stderr)
     }
 }
