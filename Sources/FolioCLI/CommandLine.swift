@@ -203,8 +203,11 @@ public struct Arguments {
 public struct Command: Sendable {
     public let name: String
     public let summary: String
-    /// The ways to call it, in the usage's order.
-    let forms: [CommandForm]
+    /// The usage line: every form's synopsis, ` | ` between them, as declared.
+    public let usage: String
+    /// The ways to call it, in the usage's order, read from `usage` when asked: a run needs only its own command's
+    /// (and `--help` none), and reading all of them cost about 0.7 ms of every start (Benchmarks/README.md).
+    var forms: [CommandForm] { CommandForm.forms(command: name, usage: usage) }
     /// Whether the command reads or writes git repositories: libgit2 is then started on a thread of its own as the
     /// command begins, overlapping its own set-up.
     public let usesGit: Bool
@@ -216,7 +219,7 @@ public struct Command: Sendable {
         self.name = name
         self.usesGit = usesGit
         self.summary = summary
-        self.forms = CommandForm.forms(command: name, usage: usage)
+        self.usage = usage
         self.run = run
     }
 
@@ -224,20 +227,19 @@ public struct Command: Sendable {
     /// it; a missing or unknown verb is a usage error listing the verbs. `hidden` verbs (internal) run
     /// but are in no usage, completion or man page.
     init(_ name: String, summary: String, usesGit: Bool = true, verbs: [Verb], hidden: [String: Verb.Run] = [:]) {
-        let forms = verbs.map { CommandForm(command: name, synopsis: $0.synopsis) }
-        let handlers = Dictionary(zip(forms.compactMap { $0.positionals.first?.name }, verbs.map(\.run)), uniquingKeysWith: { first, _ in first })
-            .merging(hidden) { declared, _ in declared }
-        let list = forms.compactMap { $0.positionals.first?.name }
-        let named = list.dropLast().joined(separator: ", ") + (list.count > 1 ? " or " : "") + (list.last ?? "")
-        self.init(name, usage: forms.map(\.text).joined(separator: " | "), summary: summary, usesGit: usesGit) { args, io in
+        // A form's text is its synopsis: the usage is the synopses joined. The verbs are read when the command runs.
+        self.init(name, usage: verbs.map(\.synopsis).joined(separator: " | "), summary: summary, usesGit: usesGit) { args, io in
+            let forms = verbs.map { CommandForm(command: name, synopsis: $0.synopsis) }
+            let handlers = Dictionary(zip(forms.compactMap { $0.positionals.first?.name }, verbs.map(\.run)), uniquingKeysWith: { first, _ in first })
+                .merging(hidden) { declared, _ in declared }
+            let list = forms.compactMap { $0.positionals.first?.name }
+            let named = list.dropLast().joined(separator: ", ") + (list.count > 1 ? " or " : "") + (list.last ?? "")
             let verb = try args.positional(0, named)
             guard let run = handlers[verb] else { throw UsageError("unknown \(name) command '\(verb)' (\(named))") }
             return try run(args, io)
         }
     }
 
-    /// The usage line: every form's synopsis.
-    public var usage: String { forms.map(\.text).joined(separator: " | ") }
     /// Every option that takes a value in some form.
     var options: Set<String> { forms.reduce(into: []) { $0.formUnion($1.valueOptions) } }
     /// Every flag of some form, with the flags every command takes.
