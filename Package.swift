@@ -3,7 +3,7 @@ import PackageDescription
 
 /// libgit2 and the libraries it uses, linked into `folio` from their static archives (all in libgit2-dev's Debian
 /// dependencies). Loading libgit2.so's chain of 13 shared libraries at every start cost more than Folio's own start-up
-/// (figures: Benchmarks/README.md). GSSAPI has no archive and stays shared. The archives come from
+/// (figures: Benchmarks/README.md). The archives come from
 /// the same Debian packages, so a libgit2 security update needs `folio` rebuilt, as Swift's own runtime already does.
 /// `--wrap` routes libgit2's start-up parse of the CA certificates to CGitCertificates, which puts it off until the
 /// first remote operation (CPU saved by every command that never connects). GSSAPI has no archive: CGitNegotiate
