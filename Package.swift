@@ -3,13 +3,24 @@ import PackageDescription
 
 /// libgit2 and the libraries it uses, linked into `folio` from their static archives (all in libgit2-dev's Debian
 /// dependencies). Loading libgit2.so's chain of 13 shared libraries at every start cost more than Folio's own start-up
-/// (figures: Benchmarks/README.md). GSSAPI has no archive and stays shared. The archives come from
+/// (figures: Benchmarks/README.md). The archives come from
 /// the same Debian packages, so a libgit2 security update needs `folio` rebuilt, as Swift's own runtime already does.
 /// `--wrap` routes libgit2's start-up parse of the CA certificates to CGitCertificates, which puts it off until the
-/// first remote operation (CPU saved by every command that never connects).
+/// first remote operation (CPU saved by every command that never connects). GSSAPI has no archive: CGitNegotiate
+/// loads libgssapi_krb5.so.2 when a server first asks for Negotiate, instead of its chain of 7 libraries at every start.
 let staticGit = ["-Xlinker", "--wrap=mbedtls_x509_crt_parse_file", "-Xlinker", "-Bstatic", "-Xlinker", "-lgit2", "-Xlinker", "-lmbedtls", "-Xlinker", "-lmbedx509", "-Xlinker", "-lmbedcrypto",
                  "-Xlinker", "-lhttp_parser", "-Xlinker", "-lssh2", "-Xlinker", "-lcrypto", "-Xlinker", "-lpcre2-8", "-Xlinker", "-lz",
-                 "-Xlinker", "-Bdynamic", "-Xlinker", "-l:libgssapi_krb5.so.2"]
+                 "-Xlinker", "-Bdynamic"]
+/// The rest of `folio`'s start-up and size (figures: Benchmarks/README.md). libstdc++ and libgcc's unwinder from
+/// their archives: the Swift driver names `-lstdc++`, which finds Sources/folio/link/libstdc++.so first, a linker script
+/// naming the archives (libgcc_s is then not needed). No symbol exported (`-export-dynamic` comes with
+/// `-static-stdlib` for plugins loaded into the process; Folio loads none). Relative relocations packed (DT_RELR,
+/// glibc 2.36): 1.5 MB of `.rela.dyn` becomes 15 KB.
+let leanFolio = ["-L" + Context.packageDirectory + "/Sources/folio/link", "-Xlinker", "--no-export-dynamic",
+                 "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+/// Modules compiled for size in release builds: the launcher, plugins, templates and sharing, where no measured
+/// figure moved (Benchmarks/README.md); the history, document, git and output paths stay at -O.
+let forSize: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
 /// libgit2 as Debian's shared library, for everything else that uses FolioGit.
 let dynamicGit: [LinkerSetting] = [.linkedLibrary("git2")]
 /// The modules of the plugin host and of the bundled Swift plugins do not import _Concurrency and _StringProcessing,
@@ -45,12 +56,14 @@ let package = Package(
         // Libraries.
         // libgit2's CA certificates, put off from its start-up to the first remote operation (only in `folio`, see staticGit).
         .target(name: "CGitCertificates"),
+        // libgit2's GSSAPI calls, loading libgssapi_krb5.so.2 on first use (only in `folio`, see staticGit).
+        .target(name: "CGitNegotiate", linkerSettings: [.linkedLibrary("dl")]),
         // What Folio took from Foundation's ICU layer, written small (timestamps, trimming, number text, threads).
         .target(name: "FolioBasics", dependencies: ["CUtf8proc"]),
         .target(name: "FolioGit", dependencies: ["CGit2", "CGitCertificates", "FolioBasics"]),
         .target(name: "FolioCore", dependencies: ["FolioGit"]),
         .target(name: "FolioMustache", dependencies: ["FolioBasics"]),
-        .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache"]),
+        .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache"], swiftSettings: forSize),
         .target(name: "FolioPluginABI"),
         // The text helpers for C plugins (folio_text.h: UTF-8, display widths, the argument array, a line builder).
         .target(name: "FolioPluginText", dependencies: ["FolioPluginABI", "CUtf8proc"]),
@@ -59,7 +72,7 @@ let package = Package(
         // The Swift toolchain a module was compiled with, recorded in an ELF section of every Swift plugin (through
         // FolioPluginKit); FolioPluginRuntime reads it and runs a plugin on Folio's own Swift runtime (Glibc only).
         .target(name: "FolioSwiftToolchain", swiftSettings: plainSwift),
-        .target(name: "FolioPluginRuntime", dependencies: ["FolioSwiftToolchain", "FolioPluginWire"], swiftSettings: plainSwift),
+        .target(name: "FolioPluginRuntime", dependencies: ["FolioSwiftToolchain"], swiftSettings: plainSwift),
         // The Swift plugin SDK, in plain Swift (no Foundation: the Swift runtime Folio ships for plugins has none).
         .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI", "FolioDisplayWidth", "FolioSwiftToolchain", "FolioPluginWire"], swiftSettings: plainSwift),
         // The plugin host process's side of the boundary: Glibc and the ABI header only (no Foundation, no libgit2), so
@@ -68,12 +81,12 @@ let package = Package(
         // The wire format between Folio and its plugin hosts (header, version, message kinds, descriptors), imported by
         // both sides, so that Folio does not depend on the host's code.
         .target(name: "FolioPluginWire", swiftSettings: plainSwift),
-        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginWire", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth"]),
+        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginWire", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth"], swiftSettings: forSize),
         .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth", "FolioBasics"]),
         // The launcher sees documents, templates and editors only through the protocols in LaunchServices.swift; FolioCLI
         // adapts FolioTemplates' resolver and FolioPlugins to them (FolioTemplates is imported for its variable checks).
-        .target(name: "FolioLaunch", dependencies: ["FolioCore", "FolioTemplates", "FolioTerminal", "FolioPluginWire"]),
-        .target(name: "FolioSync", dependencies: ["FolioCore", "FolioGit", "FolioTemplates", "FolioPlugins"]),
+        .target(name: "FolioLaunch", dependencies: ["FolioCore", "FolioTemplates", "FolioTerminal", "FolioPluginWire"], swiftSettings: forSize),
+        .target(name: "FolioSync", dependencies: ["FolioCore", "FolioGit", "FolioTemplates", "FolioPlugins"], swiftSettings: forSize),
         .target(name: "FolioCLI", dependencies: [
             "FolioCore", "FolioGit", "FolioMustache", "FolioTemplates", "FolioPlugins", "FolioTerminal", "FolioLaunch", "FolioSync",
         ]),
@@ -83,7 +96,8 @@ let package = Package(
         // data. FoundationEssentials' own static dependencies are named because the modules are compiled against the
         // dynamic SDK; lld resolves them in any order. No test target depends on this target (its flags would reach the
         // test bundle's link).
-        .executableTarget(name: "folio", dependencies: ["FolioCLI"], linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"] + staticGit)]),
+        .executableTarget(name: "folio", dependencies: ["FolioCLI", "CGitNegotiate"], exclude: ["link"],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"] + staticGit + leanFolio)]),
         // Installed beside `folio` (or in ../libexec/folio/); Folio starts one per plugin to run its code.
         .executableTarget(name: "folio-plugin-host", dependencies: ["FolioPluginHost"], swiftSettings: plainSwift),
 

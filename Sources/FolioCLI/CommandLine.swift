@@ -203,8 +203,11 @@ public struct Arguments {
 public struct Command: Sendable {
     public let name: String
     public let summary: String
-    /// The ways to call it, in the usage's order.
-    let forms: [CommandForm]
+    /// The usage line: every form's synopsis, ` | ` between them, as declared.
+    public let usage: String
+    /// The ways to call it, in the usage's order, read from `usage` when asked: a run needs only its own command's
+    /// (and `--help` none), and reading all of them cost about 0.7 ms of every start (Benchmarks/README.md).
+    var forms: [CommandForm] { CommandForm.forms(command: name, usage: usage) }
     /// Whether the command reads or writes git repositories: libgit2 is then started on a thread of its own as the
     /// command begins, overlapping its own set-up.
     public let usesGit: Bool
@@ -216,7 +219,7 @@ public struct Command: Sendable {
         self.name = name
         self.usesGit = usesGit
         self.summary = summary
-        self.forms = CommandForm.forms(command: name, usage: usage)
+        self.usage = usage
         self.run = run
     }
 
@@ -224,15 +227,14 @@ public struct Command: Sendable {
     /// it and its handler runs it; the form the words fit chooses the verb (`VerbTable`), and a missing or unknown verb
     /// is a usage error listing the verbs. `hidden` verbs (an old alias) run but are in no usage, completion or man page.
     init(_ name: String, summary: String, usesGit: Bool = true, verbs: [Verb], hidden: [String: Verb.Run] = [:]) {
-        let table = VerbTable(command: name, forms: verbs.map { CommandForm(command: name, synopsis: $0.synopsis) },
-                              runs: verbs.map(\.run), hidden: hidden)
+        // The verbs' forms are read from their synopses when the command runs, not at every start.
         self.init(name, usage: verbs.map(\.synopsis).joined(separator: " | "), summary: summary, usesGit: usesGit) { args, io in
-            try table.verb(for: args)(args, io)
+            let table = VerbTable(command: name, forms: verbs.map { CommandForm(command: name, synopsis: $0.synopsis) },
+                                  runs: verbs.map(\.run), hidden: hidden)
+            return try table.verb(for: args)(args, io)
         }
     }
 
-    /// The usage line: every form's synopsis.
-    public var usage: String { forms.map(\.text).joined(separator: " | ") }
     /// Every option that takes a value in some form.
     var options: Set<String> { forms.reduce(into: []) { $0.formUnion($1.valueOptions) } }
     /// Every flag of some form, with the flags every command takes.
