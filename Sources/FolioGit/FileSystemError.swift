@@ -11,13 +11,6 @@ public struct FileSystemError: Error, CustomStringConvertible, LocalizedError, S
     /// Why it failed.
     public let reason: String
 
-    /// A failure of `operation` on `path` for `reason`.
-    public init(operation: String, path: String, reason: String) {
-        self.operation = operation
-        self.path = path
-        self.reason = reason
-    }
-
     /// The failure of `operation` on `path` with the current `errno`'s text.
     static func errno(_ operation: String, path: String, step: String? = nil) -> FileSystemError {
         let text = String(cString: strerror(Glibc.errno))

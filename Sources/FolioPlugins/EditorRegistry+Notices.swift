@@ -68,8 +68,7 @@ extension EditorRegistry {
         var registry = registry
         for editor in plugin.manifest.editors {
             for declared in editor.declaredTypes where registry.declaration(of: declared.identifier) == nil {
-                registry.declare(ContentTypeDeclaration(declared.identifier, conformsTo: declared.conformsTo, extensions: declared.extensions,
-                                                        description: declared.description, declaredBy: plugin.manifest.id))
+                registry.declare(declared.declaration(by: plugin.manifest.id))
             }
         }
         return registry

@@ -85,8 +85,7 @@ public final class EditorRegistry: Sendable {
         for plugin in plugins {
             for editor in plugin.manifest.editors {
                 for type in editor.declaredTypes {
-                    registry.declare(ContentTypeDeclaration(type.identifier, conformsTo: type.conformsTo, extensions: type.extensions,
-                                                            description: type.description, declaredBy: plugin.manifest.id))
+                    registry.declare(type.declaration(by: plugin.manifest.id))
                 }
             }
         }

@@ -102,19 +102,16 @@ public struct DeclaredType: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable { case identifier, conformsTo, extensions, description }
 
-    /// Creates a declaration.
-    public init(identifier: ContentType, conformsTo: [ContentType], extensions: [String] = [], description: String = "") {
-        self.identifier = identifier
-        self.conformsTo = conformsTo
-        self.extensions = extensions
-        self.description = description
-    }
-
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         identifier = try c.decode(ContentType.self, forKey: .identifier)
         conformsTo = try c.decodeIfPresent([ContentType].self, forKey: .conformsTo) ?? []
         extensions = try c.decodeIfPresent([String].self, forKey: .extensions) ?? []
         description = try c.decodeIfPresent(String.self, forKey: .description) ?? ""
+    }
+
+    /// The declaration the content-type registry holds, `plugin` (its id) declaring it.
+    func declaration(by plugin: String) -> ContentTypeDeclaration {
+        ContentTypeDeclaration(identifier, conformsTo: conformsTo, extensions: extensions, description: description, declaredBy: plugin)
     }
 }

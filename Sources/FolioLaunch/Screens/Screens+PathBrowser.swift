@@ -12,7 +12,7 @@ extension Screens {
             grid.put(note, x: x, y: top, style: theme.subtitle, maxWidth: width)
             return
         }
-        let heading = browser.purpose == .documents
+        let heading = browser.intent == .open
             ? "Documents in \(browser.folder) — ↑↓ choose, ⏎ opens" : "\(browser.entries.count) names (◆ a document) — Tab next, ⏎ opens"
         grid.put(heading, x: x, y: top, style: theme.heading, maxWidth: width)
         let rows = bottom - top - 1

@@ -70,13 +70,9 @@ package struct LocalFolders: FolderBrowsing {
 
 /// What the Open… form shows under its path: the names Tab completes to, or the documents inside a folder.
 package struct PathBrowser: Equatable, Sendable {
-    package enum Purpose: Equatable, Sendable {
-        /// Tab found several names: Tab again cycles through them.
-        case completions
-        /// ⏎ on a folder that is not a document: its documents, to choose with ↑↓ and ⏎.
-        case documents
-    }
-    package var purpose: Purpose
+    /// The request the list answers: `.complete`, Tab found several names (Tab again cycles through them); `.open`,
+    /// ⏎ on a folder that is not a document (its documents, to choose with ↑↓ and ⏎).
+    package var intent: BrowseRequest.Intent
     /// The folder part of the path (as typed, ending in "/", or empty), the names are in it.
     package var folder: String
     package var entries: [FolderListing.Entry]
@@ -86,8 +82,8 @@ package struct PathBrowser: Equatable, Sendable {
     package var note: String?
     /// The path as it was when the list was made: Tab cycles while the field holds it or a name of the list.
     package var typed: String
-    package init(purpose: Purpose, folder: String, entries: [FolderListing.Entry], selection: Int? = nil, note: String? = nil, typed: String = "") {
-        self.purpose = purpose; self.folder = folder; self.entries = entries; self.selection = selection; self.note = note; self.typed = typed
+    package init(intent: BrowseRequest.Intent, folder: String, entries: [FolderListing.Entry], selection: Int? = nil, note: String? = nil, typed: String = "") {
+        self.intent = intent; self.folder = folder; self.entries = entries; self.selection = selection; self.note = note; self.typed = typed
     }
 
     /// The path of entry `index`: the folder part and its name, "/" after a folder to go on typing.

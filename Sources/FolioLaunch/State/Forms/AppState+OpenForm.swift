@@ -18,7 +18,7 @@ extension AppState {
         let text = form.fields[0].value
         switch key {
         case .tab, .backTab:
-            if var browser = form.browser, browser.purpose == .completions, !browser.entries.isEmpty,
+            if var browser = form.browser, browser.intent == .complete, !browser.entries.isEmpty,
                text == browser.typed || text == browser.path(browser.selection ?? -1) {
                 let count = browser.entries.count
                 let step = key == .tab ? 1 : count - 1
@@ -36,13 +36,13 @@ extension AppState {
             let last = browser.entries.count - 1
             let current = browser.selection ?? (key == .down ? -1 : 1)
             browser.selection = min(last, max(0, current + (key == .down ? 1 : -1)))
-            if browser.purpose == .completions, let selection = browser.selection { form.fields[0].value = browser.path(selection) }
+            if browser.intent == .complete, let selection = browser.selection { form.fields[0].value = browser.path(selection) }
             form.browser = browser
             return true
         case .enter:
             // The form submits `.open(path)`; the runtime reads the path first (`browsed(_:listing:in:)`): a folder of
             // documents lists them instead of opening. ⏎ on a listed document puts it in the field first.
-            if let browser = form.browser, browser.purpose == .documents, let selection = browser.selection {
+            if let browser = form.browser, browser.intent == .open, let selection = browser.selection {
                 form.fields[0].value = browser.path(selection)
             }
             return false
@@ -74,10 +74,10 @@ extension AppState {
                 let folder = request.text.hasSuffix("/") ? request.text : request.text + "/"
                 let documents = listing.entries.filter { $0.kind == .document }
                 if documents.isEmpty {
-                    form.browser = PathBrowser(purpose: .documents, folder: folder, entries: [], selection: nil,
+                    form.browser = PathBrowser(intent: .open, folder: folder, entries: [], selection: nil,
                                                note: "\(request.text) holds no Folio document (Tab lists what it holds)")
                 } else {
-                    form.browser = PathBrowser(purpose: .documents, folder: folder, entries: documents, selection: 0, note: nil)
+                    form.browser = PathBrowser(intent: .open, folder: folder, entries: documents, selection: 0, note: nil)
                 }
             case .document?, .file?, nil:
                 // A document opens; anything else is opened too, and the opening says what is wrong with it.
@@ -95,21 +95,21 @@ extension AppState {
         let prefix = String(request.text.dropFirst(folder.count))
         guard listing.kind == .folder else {
             let shown = folder.isEmpty ? "." : folder
-            form.browser = PathBrowser(purpose: .completions, folder: folder, entries: [], note: listing.kind == .document
+            form.browser = PathBrowser(intent: .complete, folder: folder, entries: [], note: listing.kind == .document
                 ? "\(shown) is a document: ⏎ opens it" : "no folder \(shown)")
             return
         }
         let matches = listing.entries.filter { $0.name.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.name.hasPrefix(".")) }
         switch matches.count {
         case 0:
-            form.browser = PathBrowser(purpose: .completions, folder: folder, entries: [], note: "nothing in \(folder.isEmpty ? "." : folder) starts with “\(prefix)”")
+            form.browser = PathBrowser(intent: .complete, folder: folder, entries: [], note: "nothing in \(folder.isEmpty ? "." : folder) starts with “\(prefix)”")
         case 1:
-            form.fields[0].value = PathBrowser(purpose: .completions, folder: folder, entries: matches).path(0)
+            form.fields[0].value = PathBrowser(intent: .complete, folder: folder, entries: matches).path(0)
             form.browser = nil
         default:
             let common = commonPrefix(matches.map(\.name))
             if common.count > prefix.count { form.fields[0].value = folder + common }
-            form.browser = PathBrowser(purpose: .completions, folder: folder, entries: matches, typed: form.fields[0].value)
+            form.browser = PathBrowser(intent: .complete, folder: folder, entries: matches, typed: form.fields[0].value)
         }
     }
 
