@@ -1,51 +1,42 @@
 import Foundation
 
-/// `startup`: how long a short `folio` command takes as a whole process, a `folio` with the Swift runtime and
-/// Foundation linked dynamically against one linked with `-static-stdlib` (what Package.swift now builds; plugins run
-/// in `folio-plugin-host`, never in `folio`). Keep a dynamic build to compare against, e.g.:
-///
-///     swift build -c release        # static folio (Package.swift)
-///     cp .build/release/folio /tmp/folio-static
-///     (build once with the linkerSettings of the folio target removed, and leave that dynamic folio in .build/release)
-///     .build/release/folio-bench startup --static /tmp/folio-static [--n 200]
-///
-/// Without `--static` only the dynamic figures are printed, against the issue's 6 ms for a dynamic Foundation
-/// hello-world. The runs alternate between the two binaries so a change in machine load hits both alike; the figure
-/// is the median, the minimum is in the note. The static binary is also asked to edit and show a checklist through
-/// the bundled Swift plugin (run in `folio-plugin-host` beside it) and must print what the dynamic one prints.
+/// `startup`: how long a short `folio` command takes as a whole process, against issue 25's targets (`--help` 4 ms,
+/// `view` 12 ms) and, for `log`, against `git log -n 50` on the same repository, the two taking turns. With
+/// `--old PATH` (another build of `folio`, e.g. an older commit's: `git archive REV | tar -x -C /tmp/old && (cd
+/// /tmp/old && swift build -c release --product folio)`) that build takes turns with this one on every command, is
+/// copied beside the bundled plugins so it finds them, and must edit and show a checklist exactly as this one does.
+/// The figure is the median, the minimum is in the note (runs alternate, so a change in machine load hits all alike).
 func startupSuite(_ bench: Bench) throws {
     let runs = bench.option("--n", default: 200)
-    let dynamic = folioExecutablePath
-    // A copy of the static binary beside the bundled plugins, so that it finds them as the dynamic one does.
-    let staticBinary = try stringOption(bench, "--static").map { try copyBesidePlugins($0, dynamic: dynamic) }
-    defer { if let staticBinary { try? FileManager.default.removeItem(atPath: staticBinary) } }
+    let folio = folioExecutablePath
+    let old = try stringOption(bench, "--old").map { try copyBesidePlugins($0, dynamic: folio) }
+    defer { if let old { try? FileManager.default.removeItem(atPath: old) } }
     let env = bench.environment
     let document = try makeSmallDocument(bench, env: env)
 
-    let commands: [(String, [String])] = [
-        ("folio --help", ["--help"]), ("folio log (3 commits)", ["log", document.path]),
-        ("folio view (loads the Swift checklist plugin)", ["view", document.path]),
+    let commands: [(label: String, arguments: [String], target: Double?)] = [
+        ("folio --help", ["--help"], 4), ("folio log (3 commits)", ["log", document.path], nil),
+        ("folio view (loads the Swift checklist plugin)", ["view", document.path], 12),
     ]
-    for (label, arguments) in commands {
-        let binaries = [dynamic] + (staticBinary.map { [$0] } ?? [])
-        let samples = try alternate(binaries, arguments: arguments, runs: runs, env: env)
-        let dynamicTimes = samples[0]
-        if let staticTimes = samples.count > 1 ? samples[1] : nil {
-            bench.record("\(label), whole process (static vs dynamic stdlib, median of \(runs))", folio: median(staticTimes), peer: "dynamic",
-                         median(dynamicTimes), unit: "ms", higherIsBetter: false,
-                         note: String(format: "min %.2f ms static, %.2f ms dynamic", staticTimes.min() ?? 0, dynamicTimes.min() ?? 0))
-        } else {
-            bench.record("\(label), whole process (dynamic stdlib, median of \(runs))", folio: median(dynamicTimes), peer: "issue's dynamic hello-world", 6,
-                         unit: "ms", higherIsBetter: false, note: String(format: "min %.2f ms", dynamicTimes.min() ?? 0))
+    let gitLog = ["/usr/bin/env", "git", "-C", document.path, "log", "-n", "50", "--format=%h %ad %an %s", "--date=format:%Y-%m-%d %H:%M"]
+    for command in commands {
+        let builds = [folio] + (old.map { [$0] } ?? [])
+        let lines = builds.map { [$0] + command.arguments } + (command.target == nil ? [gitLog] : [])
+        let samples = try alternate(lines, runs: runs, env: env)
+        let other = old == nil ? "" : String(format: "; the --old build: median %.2f, min %.2f ms", median(samples[1]), samples[1].min() ?? 0)
+        let note = String(format: "min %.2f ms", samples[0].min() ?? 0) + other
+        if let target = command.target {
+            bench.record("\(command.label), whole process (median of \(runs))", folio: median(samples[0]), peer: "issue 25 target", target,
+                         unit: "ms", higherIsBetter: false, note: note)
+        } else if let git = samples.last {
+            bench.record("\(command.label), whole process (median of \(runs))", folio: median(samples[0]), peer: "git log -n 50, taking turns",
+                         median(git), unit: "ms", higherIsBetter: false, note: note + String(format: "; git min %.2f ms", git.min() ?? 0))
         }
     }
     try startupHostReady(bench, runs: runs, env: env)
-    if let staticBinary {
-        bench.record("folio binary size", folio: megabytes(staticBinary), peer: "dynamic", megabytes(dynamic), unit: "MB", higherIsBetter: false)
-        try checkPluginsWork(staticBinary: staticBinary, dynamic: dynamic, bench: bench, env: env)
-    }
+    if let old { try checkPluginsWork(staticBinary: old, dynamic: folio, bench: bench, env: env) }
     try startupSizes(bench, env: env)
-    bench.reproduceWith("hyperfine -N --warmup 20 -r \(runs) '\(dynamic) --help' 'STATIC --help'  (STATIC: a -static-stdlib folio copied beside the plugins)")
+    bench.reproduceWith("hyperfine -N --warmup 20 -r \(runs) '\(folio) --help' 'OLD --help'  (OLD: the --old build copied beside the plugins)")
 }
 
 /// Copies `binary` into the folder of the dynamic `folio`, where the bundled plugins are.
@@ -72,22 +63,23 @@ private func makeSmallDocument(_ bench: Bench, env: [String: String]) throws -> 
     return url
 }
 
-/// Wall time in milliseconds of each run of each binary, the binaries taking turns (after 10 warm-up runs each).
-private func alternate(_ binaries: [String], arguments: [String], runs: Int, env: [String: String]) throws -> [[Double]] {
-    for binary in binaries { for _ in 0..<10 { try run(binary, arguments, env: env) } }
-    var samples = Array(repeating: [Double](), count: binaries.count)
+/// Wall time in milliseconds of each run of each command line (program and arguments), the lines taking turns
+/// (after 10 warm-up runs each).
+private func alternate(_ lines: [[String]], runs: Int, env: [String: String]) throws -> [[Double]] {
+    for line in lines { for _ in 0..<10 { try run(line[0], Array(line.dropFirst()), env: env) } }
+    var samples = Array(repeating: [Double](), count: lines.count)
     for _ in 0..<runs {
-        for (index, binary) in binaries.enumerated() {
+        for (index, line) in lines.enumerated() {
             var status: Int32 = 0
-            let seconds = try time { (status, _) = try run(binary, arguments, env: env) }
-            guard status == 0 else { throw BenchFailure("\(binary) \(arguments.joined(separator: " ")) exited with \(status)") }
+            let seconds = try time { (status, _) = try run(line[0], Array(line.dropFirst()), env: env) }
+            guard status == 0 else { throw BenchFailure("\(line.joined(separator: " ")) exited with \(status)") }
             samples[index].append(seconds * 1000)
         }
     }
     return samples
 }
 
-/// The static binary (beside the bundled plugins) edits and shows a checklist exactly as the dynamic one does.
+/// The other build (beside the bundled plugins) edits and shows a checklist exactly as this one does.
 private func checkPluginsWork(staticBinary: String, dynamic: String, bench: Bench, env: [String: String]) throws {
     let url = bench.work.appendingPathComponent("startup-plugins")
     var outputs: [String] = []
@@ -100,7 +92,7 @@ private func checkPluginsWork(staticBinary: String, dynamic: String, bench: Benc
         outputs.append(String(decoding: try run(binary, ["view", url.path], env: env).1, as: UTF8.self))
     }
     let same = outputs.count == 2 && outputs[0] == outputs[1] && outputs[0].contains("[x] Bread")
-    bench.record("static folio edits and views through the Swift checklist plugin (1 = same output as dynamic)", folio: same ? 1 : 0,
+    bench.record("the --old build edits and views through the Swift checklist plugin (1 = same output as this one)", folio: same ? 1 : 0,
                  peer: "required", 1, unit: "", higherIsBetter: true)
 }
 
