@@ -92,7 +92,9 @@ extension PluginIsolation {
         guard let folder = stateFolder else { return nil }
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("plugin-host.log")
-        if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > 512 << 10 {
+        // lstat as attributesOfItem does, without the owner and group names it looks up (/etc/passwd, /etc/group).
+        var info = stat()
+        if lstat(url.path, &info) == 0, info.st_size > 512 << 10 {
             try? FileManager.default.removeItem(at: url)
         }
         return url
