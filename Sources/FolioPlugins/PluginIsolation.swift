@@ -146,6 +146,7 @@ final class IsolatedPlugin: Sendable {
             running.withLock { $0 = connection }
             defer { running.withLock { $0 = nil } }
             do {
+                let early = try sendBehindLoad(kind, editor: editor, fields: fields, state: state, connection: connection)
                 if let loadSequence = state.loadSequence {
                     let deadline = ContinuousClock.now + isolation.limits.call
                     let ready = try connection.reply(to: 0, deadline: deadline)
@@ -174,12 +175,15 @@ final class IsolatedPlugin: Sendable {
                 }
                 if let expected, expected != state.generation { throw StaleDocument() }
                 guard let kind else { return (nil, state.generation) }
-                for id in state.pendingReleases {
-                    try connection.post(.release, [Data(editor.utf8), PluginWire.integerField(id)], deadline: limit)
-                }
-                state.pendingReleases = []
                 let deadline = ContinuousClock.now + limit
-                let sequence = try connection.send(kind, [Data(editor.utf8)] + fields, deadline: deadline)
+                let sequence: UInt32
+                if let early { sequence = early } else {
+                    for id in state.pendingReleases {
+                        try connection.post(.release, [Data(editor.utf8), PluginWire.integerField(id)], deadline: limit)
+                    }
+                    state.pendingReleases = []
+                    sequence = try connection.send(kind, [Data(editor.utf8)] + fields, deadline: deadline)
+                }
                 let reply = try connection.reply(to: sequence, deadline: deadline)
                 return (reply, state.generation)
             } catch let refusal as PluginRefusal {
@@ -204,6 +208,20 @@ final class IsolatedPlugin: Sendable {
                 throw failure
             }
         }
+    }
+
+    /// The largest request sent behind a load: it fits the socket's buffer, so sending it never waits for the host.
+    static let behindLoadBytes = 64 * 1024
+
+    /// On a host whose load is not answered yet, sends the call's request at once, behind the load request (the host
+    /// answers in order), so that the host runs it as soon as the plugin is loaded instead of a round trip later; its
+    /// reply is read after the load's, which is checked first as before (a refused load discards the host unread).
+    /// Nil (nothing sent) for no call, a host already loaded, releases waiting, or a request over `behindLoadBytes`.
+    private func sendBehindLoad(_ kind: PluginWire.Kind?, editor: String, fields: [Data], state: borrowing State,
+                                connection: PluginHostConnection) throws -> UInt32? {
+        guard let kind, state.loadSequence != nil, state.pendingReleases.isEmpty,
+              fields.reduce(0, { $0 + $1.count }) <= Self.behindLoadBytes else { return nil }
+        return try connection.send(kind, [Data(editor.utf8)] + fields, deadline: ContinuousClock.now + isolation.limits.call)
     }
 
     /// The refusal when the library the host loaded is not what its manifest says (id, ABI, version, editors).
