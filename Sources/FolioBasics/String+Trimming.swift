@@ -29,6 +29,9 @@ public struct ScalarSet: Sendable {
 
 extension StringProtocol {
     /// The text without the leading and trailing scalars in `set` (as Foundation's `trimmingCharacters(in:)`).
+    /// Inlinable, so callers get it specialized for `String` and `Substring`: the generic form instantiated its
+    /// slice types at run time on first use, a noticeable share of a short command (`folio log`'s HEAD check).
+    @inlinable
     public func trimming(_ set: ScalarSet) -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !set.contains($0) }),
