@@ -27,18 +27,22 @@ public struct ScalarSet: Sendable {
     public func contains(_ scalar: Unicode.Scalar) -> Bool { contains(scalar) }
 }
 
-extension StringProtocol {
+extension String {
     /// The text without the leading and trailing scalars in `set` (as Foundation's `trimmingCharacters(in:)`).
-    /// Inlinable, so callers get it specialized for `String` and `Substring`: the generic form instantiated its
+    /// Inlinable and written for `String` and `Substring`, not `StringProtocol`: the generic form instantiated its
     /// slice types at run time on first use, a noticeable share of a short command (`folio log`'s HEAD check).
+    @inlinable
+    public func trimming(_ set: ScalarSet) -> String { self[...].trimming(set) }
+}
+
+extension Substring {
+    /// The text without the leading and trailing scalars in `set` (as Foundation's `trimmingCharacters(in:)`).
     @inlinable
     public func trimming(_ set: ScalarSet) -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !set.contains($0) }),
               let last = scalars.lastIndex(where: { !set.contains($0) }) else { return "" }
-        var text = ""
-        text.unicodeScalars.append(contentsOf: scalars[first...last])
-        return text
+        return String(scalars[first...last])
     }
 }
 

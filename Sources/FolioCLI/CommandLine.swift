@@ -268,7 +268,10 @@ public struct Command: Sendable {
     /// is a usage error listing the verbs. `hidden` verbs (an old alias) run but are in no usage, completion or man page.
     init(_ name: String, summary: String, usesGit: Bool = true, verbs: [Verb], hidden: [String: Verb.Run] = [:]) {
         // The verbs' forms are read from their synopses when the command runs, not at every start.
-        self.init(name, usage: verbs.map(\.synopsis).joined(separator: " | "), summary: summary, usesGit: usesGit) { args, io in
+        // The synopses joined by a loop: the generic `joined(separator:)` looked up its witnesses at every start.
+        var usage = ""
+        for (index, verb) in verbs.enumerated() { usage += index == 0 ? verb.synopsis : " | " + verb.synopsis }
+        self.init(name, usage: usage, summary: summary, usesGit: usesGit) { args, io in
             let table = VerbTable(command: name, forms: verbs.map { CommandForm(command: name, synopsis: $0.synopsis) },
                                   runs: verbs.map(\.run), hidden: hidden)
             return try table.verb(for: args)(args, io)
