@@ -29,7 +29,7 @@ public enum FatalSignals {
         guard installState.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
         // SIGQUIT (^\ outside the full-screen UI) is the runtime backtracer's too: its plain default, a core dump.
         setDefaultAction(SIGQUIT)
-        crashPlan = CrashPlan.prepare(arguments: Swift.CommandLine.arguments, directory: crashDirectory())
+        crashPlan = CrashPlan.prepare(arguments: processArguments(), directory: crashDirectory())
         warmUp()
         alternateStackKey = makeAlternateStackKey()
         installAlternateStack()
@@ -48,6 +48,18 @@ public enum FatalSignals {
         if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") { return state + "/folio/crashes" }
         if let home = environment("HOME"), home.hasPrefix("/") { return home + "/.local/state/folio/crashes" }
         return nil
+    }
+
+    /// The process's arguments as `CommandLine.arguments` gives them (invalid UTF-8 repaired), read from argv by a
+    /// plain loop: `CommandLine.arguments` builds itself with a generic map whose first use cost more than the rest
+    /// of `install()`, and nothing else in `folio` reads it.
+    private static func processArguments() -> [String] {
+        var words: [String] = []
+        for index in 0..<Int(max(Swift.CommandLine.argc, 0)) {
+            guard let pointer = Swift.CommandLine.unsafeArgv[index] else { continue }
+            words.append(String(cString: pointer))
+        }
+        return words
     }
 
     private static func environment(_ name: String) -> String? {
