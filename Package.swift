@@ -82,7 +82,9 @@ let package = Package(
         // both sides, so that Folio does not depend on the host's code.
         .target(name: "FolioPluginWire", swiftSettings: plainSwift),
         .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginWire", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth"], swiftSettings: forSize),
-        .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth", "FolioBasics"]),
+        // The crash handler's backtrace through the unwinder linked in (libgcc_s is not loaded at every start for it).
+        .target(name: "CBacktrace"),
+        .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth", "FolioBasics", "CBacktrace"]),
         // The launcher sees documents, templates and editors only through the protocols in LaunchServices.swift; FolioCLI
         // adapts FolioTemplates' resolver and FolioPlugins to them (FolioTemplates is imported for its variable checks).
         .target(name: "FolioLaunch", dependencies: ["FolioCore", "FolioTemplates", "FolioTerminal", "FolioPluginWire"], swiftSettings: forSize),

@@ -15,19 +15,27 @@ public final class CommandIO: @unchecked Sendable {
     /// Whether standard input and output are a terminal (prompts and progress bars only then).
     public let isInteractive: Bool
     /// The environment the command runs in.
-    public let environment: [String: String]
+    public var environment: [String: String] { place.withLock { $0.environment } }
     /// The folder relative paths are resolved against.
-    public let currentDirectory: URL
+    public var currentDirectory: URL { place.withLock { $0.currentDirectory } }
+    /// The environment and the current folder, read from the process when first asked (`standard()`): `--help` and
+    /// commands that need neither do not pay for building the environment dictionary at every start.
+    private let place: Mutex<ProcessPlace>
     /// For a command the launcher runs in the background (`backgrounded`): polled by its network transfers (Esc in
     /// the launcher cancels them), and told their progress as one line. Set once, before the value is shared.
     public private(set) var isCancelled: (@Sendable () -> Bool)?
     public private(set) var reportProgress: (@Sendable (String) -> Void)?
 
     /// Creates an I/O set from closures.
-    public init(environment: [String: String], currentDirectory: URL, isInteractive: Bool,
+    public convenience init(environment: [String: String], currentDirectory: URL, isInteractive: Bool,
                 out: @escaping (String) -> Void, err: @escaping (String) -> Void, stdin: @escaping () throws -> Data) {
-        self.environment = environment
-        self.currentDirectory = currentDirectory
+        self.init(place: ProcessPlace(environment: environment, currentDirectory: currentDirectory), isInteractive: isInteractive,
+                  out: out, err: err, stdin: stdin)
+    }
+
+    private init(place: ProcessPlace, isInteractive: Bool,
+                 out: @escaping (String) -> Void, err: @escaping (String) -> Void, stdin: @escaping () throws -> Data) {
+        self.place = Mutex(place)
         self.isInteractive = isInteractive
         self.writeOut = out
         self.writeErr = err
@@ -37,8 +45,7 @@ public final class CommandIO: @unchecked Sendable {
     /// The process's own standard streams and environment.
     public static func standard() -> CommandIO {
         CommandIO(
-            environment: ProcessInfo.processInfo.environment,
-            currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            place: ProcessPlace(),
             isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1,
             out: { writeAll(STDOUT_FILENO, $0) },
             err: { writeAll(STDERR_FILENO, $0) },
@@ -114,6 +121,39 @@ public final class CommandIO: @unchecked Sendable {
             escaped.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
         }
         return String(escaped)
+    }
+}
+
+/// A command's environment and current folder, given, or read from the process the first time each is asked.
+private struct ProcessPlace: Sendable {
+    private var knownEnvironment: [String: String]?
+    private var knownDirectory: URL?
+
+    /// Given values (tests, the launcher's captured commands).
+    init(environment: [String: String], currentDirectory: URL) {
+        knownEnvironment = environment
+        knownDirectory = currentDirectory
+    }
+
+    /// The process's own, read when first asked.
+    init() {}
+
+    var environment: [String: String] {
+        mutating get {
+            if let knownEnvironment { return knownEnvironment }
+            let read = ProcessInfo.processInfo.environment
+            knownEnvironment = read
+            return read
+        }
+    }
+
+    var currentDirectory: URL {
+        mutating get {
+            if let knownDirectory { return knownDirectory }
+            let read = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            knownDirectory = read
+            return read
+        }
     }
 }
 
@@ -228,7 +268,10 @@ public struct Command: Sendable {
     /// is a usage error listing the verbs. `hidden` verbs (an old alias) run but are in no usage, completion or man page.
     init(_ name: String, summary: String, usesGit: Bool = true, verbs: [Verb], hidden: [String: Verb.Run] = [:]) {
         // The verbs' forms are read from their synopses when the command runs, not at every start.
-        self.init(name, usage: verbs.map(\.synopsis).joined(separator: " | "), summary: summary, usesGit: usesGit) { args, io in
+        // The synopses joined by a loop: the generic `joined(separator:)` looked up its witnesses at every start.
+        var usage = ""
+        for (index, verb) in verbs.enumerated() { usage += index == 0 ? verb.synopsis : " | " + verb.synopsis }
+        self.init(name, usage: usage, summary: summary, usesGit: usesGit) { args, io in
             let table = VerbTable(command: name, forms: verbs.map { CommandForm(command: name, synopsis: $0.synopsis) },
                                   runs: verbs.map(\.run), hidden: hidden)
             return try table.verb(for: args)(args, io)

@@ -221,22 +221,28 @@ extension Settings {
     }
 }
 
-/// Folio's folders, from the XDG variables with the usual fallbacks.
+/// Folio's folders, from the XDG variables with the usual fallbacks. Each is worked out when asked (a file URL
+/// looks at the file system to tell a folder): a command reading its settings needs only `configHome`.
 public struct FolioPaths: Sendable {
-    public let configHome: URL
-    public let cacheHome: URL
-    public let dataHome: URL
-    public let stateHome: URL
+    private let environment: [String: String]
 
-    public init(environment: [String: String]) {
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        func xdg(_ variable: String, _ fallback: String) -> URL {
-            if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
-            return home.appendingPathComponent(fallback)
+    public init(environment: [String: String]) { self.environment = environment }
+
+    /// `$XDG_CONFIG_HOME/folio`, else `~/.config/folio`.
+    public var configHome: URL { folder("XDG_CONFIG_HOME", ".config") }
+    /// `$XDG_CACHE_HOME/folio`, else `~/.cache/folio`.
+    public var cacheHome: URL { folder("XDG_CACHE_HOME", ".cache") }
+    /// `$XDG_DATA_HOME/folio`, else `~/.local/share/folio`.
+    public var dataHome: URL { folder("XDG_DATA_HOME", ".local/share") }
+    /// `$XDG_STATE_HOME/folio`, else `~/.local/state/folio`.
+    public var stateHome: URL { folder("XDG_STATE_HOME", ".local/state") }
+
+    /// The XDG variable when it is an absolute path, else `fallback` in the home folder; `folio` in it.
+    private func folder(_ variable: String, _ fallback: String) -> URL {
+        if let value = environment[variable], value.hasPrefix("/") {
+            return URL(fileURLWithPath: value).appendingPathComponent("folio")
         }
-        configHome = xdg("XDG_CONFIG_HOME", ".config").appendingPathComponent("folio")
-        cacheHome = xdg("XDG_CACHE_HOME", ".cache").appendingPathComponent("folio")
-        dataHome = xdg("XDG_DATA_HOME", ".local/share").appendingPathComponent("folio")
-        stateHome = xdg("XDG_STATE_HOME", ".local/state").appendingPathComponent("folio")
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(fallback).appendingPathComponent("folio")
     }
 }

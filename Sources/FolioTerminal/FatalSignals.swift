@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CBacktrace
 import FolioBasics
 import Synchronization
 
@@ -12,8 +13,10 @@ import Synchronization
 /// the parent sees the signal. The restore bytes are precomputed (`crashLeaveSequence`) and turn bracketed paste off. The handlers replace the Swift runtime's backtracer, so it never holds the screen.
 ///
 /// Everything the handler needs is prepared by `install()`; in the handler only async-signal-safe calls run
-/// (write, open, mkdir, close, tcsetattr, clock_gettime, alarm, sigaction, pthread_sigmask, raise) — plus glibc's
-/// `backtrace`, commonly used there once libgcc is loaded, which `install()` does with a zero-frame backtrace.
+/// (write, open, mkdir, close, tcsetattr, clock_gettime, alarm, sigaction, pthread_sigmask, raise) — plus the
+/// unwinder linked into the program (`folio_backtrace`, libgcc's `_Unwind_Backtrace`: what glibc's `backtrace` runs,
+/// without loading libgcc_s.so.1) and glibc's `backtrace_symbols_fd`. `install()` runs one short unwind, so the
+/// unwinder's one-time set-up is done before any signal.
 /// Stack overflows are caught on threads with an alternate signal stack: the main thread and every thread that has
 /// run the terminal session's event loop. Another thread whose stack overflows dies of SIGSEGV without the handler
 /// (signal stacks are per thread), so the terminal is left as it is in that one case.
@@ -26,7 +29,7 @@ public enum FatalSignals {
         guard installState.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
         // SIGQUIT (^\ outside the full-screen UI) is the runtime backtracer's too: its plain default, a core dump.
         setDefaultAction(SIGQUIT)
-        crashPlan = CrashPlan.prepare(arguments: Swift.CommandLine.arguments, directory: crashDirectory())
+        crashPlan = CrashPlan.prepare(arguments: processArguments(), directory: crashDirectory())
         warmUp()
         alternateStackKey = makeAlternateStackKey()
         installAlternateStack()
@@ -47,18 +50,29 @@ public enum FatalSignals {
         return nil
     }
 
+    /// The process's arguments as `CommandLine.arguments` gives them (invalid UTF-8 repaired), read from argv by a
+    /// plain loop: `CommandLine.arguments` builds itself with a generic map whose first use cost more than the rest
+    /// of `install()`, and nothing else in `folio` reads it.
+    private static func processArguments() -> [String] {
+        var words: [String] = []
+        for index in 0..<Int(max(Swift.CommandLine.argc, 0)) {
+            guard let pointer = Swift.CommandLine.unsafeArgv[index] else { continue }
+            words.append(String(cString: pointer))
+        }
+        return words
+    }
+
     private static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)
         return text.isEmpty ? nil : text
     }
 
-    /// Loads what the handler would otherwise load lazily: libgcc's unwinder (glibc opens it on the first
-    /// `backtrace` call, even one asking for no frames, which costs a fraction of a real unwind)
-    /// and the globals.
+    /// Does what the handler would otherwise do first: the unwinder's one-time set-up (a two-frame unwind, on the
+    /// linked-in unwinder: no library is loaded) and touching the globals.
     private static func warmUp() {
         guard let plan = crashPlan else { return }
-        _ = plan.backtrace?(plan.frames, 0)
+        _ = folio_backtrace(plan.frames, min(2, plan.frameCapacity))
         prepareTerminalRestoreForSignals()
         _ = handlingThread.load(ordering: .relaxed)
     }
@@ -123,7 +137,6 @@ nonisolated(unsafe) private var crashPlan: CrashPlan?
 
 /// Buffers and functions the handler uses, all allocated up front (never freed: they live as long as the process).
 private struct CrashPlan {
-    typealias Backtrace = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
     typealias BacktraceSymbolsFD = @convention(c) (UnsafePointer<UnsafeMutableRawPointer?>?, Int32, Int32) -> Void
 
     /// NUL-terminated folder path, or nil when there is no place for reports.
@@ -140,7 +153,6 @@ private struct CrashPlan {
     let textCapacity: Int
     let frames: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     let frameCapacity: Int32
-    let backtrace: Backtrace?
     let backtraceSymbolsFD: BacktraceSymbolsFD?
 
     static func prepare(arguments: [String], directory: String?) -> CrashPlan {
@@ -163,7 +175,6 @@ private struct CrashPlan {
             commandLine: copy(lines), commandLineLength: lines.count,
             text: zeroed(512), textCapacity: 512,
             frames: frames, frameCapacity: Int32(frameCapacity),
-            backtrace: symbol("backtrace", as: Backtrace.self),
             backtraceSymbolsFD: symbol("backtrace_symbols_fd", as: BacktraceSymbolsFD.self))
     }
 
@@ -179,7 +190,7 @@ private struct CrashPlan {
         return buffer
     }
 
-    /// glibc's execinfo functions, looked up at run time (the Glibc module does not export execinfo.h).
+    /// glibc's execinfo function, looked up at run time (the Glibc module does not export execinfo.h).
     private static func symbol<F>(_ name: String, as type: F.Type) -> F? {
         guard let address = dlsym(nil, name) else { return nil }
         // Escape hatch: dlsym returns an untyped address; the C signature of these glibc functions is fixed.
@@ -305,8 +316,8 @@ private struct ReportFile {
         text.put(terminalRestored ? "terminal: restored (raw mode, the alternate screen and bracketed paste were on)\n" : "terminal: not in full-screen mode\n")
         text.put("backtrace (addresses inside each object; `swift demangle` reads the symbols):\n")
         text.write(to: fd)
-        if let backtrace = plan.backtrace, let symbols = plan.backtraceSymbolsFD {
-            let count = backtrace(plan.frames, plan.frameCapacity)
+        if let symbols = plan.backtraceSymbolsFD {
+            let count = folio_backtrace(plan.frames, plan.frameCapacity)
             symbols(plan.frames, count, fd)
         } else {
             text.put("(backtrace() is not available)\n")
