@@ -35,12 +35,6 @@ extension String {
     public func trimming(_ set: ScalarSet) -> String { self[...].trimming(set) }
 }
 
-extension StringProtocol {
-    /// The text without the leading and trailing scalars in `set`, for any other `StringProtocol` type (`String` and
-    /// `Substring` use their own, above and below); it also keeps the entry point code built before those existed links to.
-    public func trimming(_ set: ScalarSet) -> String { String(self)[...].trimming(set) }
-}
-
 extension Substring {
     /// The text without the leading and trailing scalars in `set` (as Foundation's `trimmingCharacters(in:)`).
     @inlinable
