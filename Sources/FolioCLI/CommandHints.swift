@@ -46,7 +46,7 @@ enum CommandHints {
         case .refusedIncoming: return "; ask whoever pushed it to take that out"
         case let .invalidSyncInterval(path, _): return "; set it with 'folio sync \(path) --continuous on --interval SECONDS'"
         case .syncBusy: return " (try again in a moment)"
-        case .invalidRemoteName, .remoteExists, .pushRejected, .notADocumentSource, .cloneFailed, .syncCancelled: return nil
+        case .invalidRemoteName, .invalidRemoteURL, .remoteExists, .pushRejected, .notADocumentSource, .cloneFailed, .syncCancelled: return nil
         }
     }
 

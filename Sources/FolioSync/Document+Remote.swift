@@ -54,10 +54,26 @@ extension Document {
     public func addRemote(_ name: String, url: String) throws {
         // git's rule for remote names, and Folio's own (letters, digits, '-', '_', '.'), before anything is written.
         guard GitNames.problem(with: name, as: .remote) == nil else { throw SyncError.invalidRemoteName(name) }
+        if let reason = Self.remoteURLProblem(url) { throw SyncError.invalidRemoteURL(url, reason: reason) }
         if try repository.remotes().contains(where: { $0.name == name }) {
             throw SyncError.remoteExists(name, document: self.url.path)
         }
         try repository.addRemote(name, url: url)
+    }
+
+    /// Why `url` cannot be a remote's URL, nil when it can: empty, a control character (it would reach `.git/config`
+    /// and every message that names the remote), or a scheme Folio does not fetch from. A local path may hold spaces.
+    static func remoteURLProblem(_ url: String) -> String? {
+        if url.trimming(.whitespaces).isEmpty { return "it is empty" }
+        if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "it holds a control character" }
+        if let separator = url.firstRange(of: "://") {
+            let scheme = url[..<separator.lowerBound].lowercased()
+            guard ["https", "http", "ssh", "git", "file"].contains(scheme) else {
+                return "'\(scheme)' is not a supported scheme (https, http, ssh, git, file)"
+            }
+            if url[separator.upperBound...].isEmpty { return "it names no host or path" }
+        }
+        return nil
     }
 
     /// Removes a remote and its remote-tracking refs.

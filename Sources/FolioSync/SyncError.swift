@@ -10,6 +10,8 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
     case unknownRemote(String, String)
     /// A remote name is refused by git's rules or is not letters, digits, `-`, `_` and `.` (the name).
     case invalidRemoteName(String)
+    /// A remote's URL Folio refuses before writing it (`reason` in words).
+    case invalidRemoteURL(String, reason: String)
     /// The document already has a remote with this name (name, document path).
     case remoteExists(String, document: String)
     /// The work tree has changes not recorded as a version (document path, paths).
@@ -44,6 +46,8 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
         case let .invalidRemoteName(name):
             let why = GitNames.problem(with: name, as: .remote)?.description ?? "git does not allow it"
             return "'\(GitNames.shown(name))' is not a valid remote name: \(why)"
+        case let .invalidRemoteURL(url, reason):
+            return "'\(GitNames.shown(url))' is not a remote Folio can use: \(reason)"
         case let .remoteExists(name, path):
             return "\(path): a remote named '\(name)' already exists"
         case let .unrecordedChanges(path, paths):

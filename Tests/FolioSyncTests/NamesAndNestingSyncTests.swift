@@ -35,6 +35,29 @@ final class NamesAndNestingSyncTests: XCTestCase {
         XCTAssertNoThrow(try document.addRemote("backup-2.old", url: ws.serversRoot.path))
     }
 
+    func testGivenRemoteURLsFolioCannotUseWhenAddedThenEachIsRefusedInOneLineAndNothingIsConfigured() throws {
+        // Given a document
+        let document = try ws.document("Doc")
+        let configBefore = try String(contentsOf: document.url.appendingPathComponent(".git/config"), encoding: .utf8)
+        for url in ["", "  ", "h\u{1B}]0;title\u{07}", "https://host/a\nb", "x\u{7F}", "ftp://host/repo", "https://"] {
+            // When a remote is added with a URL that is empty, holds a control character or names another scheme
+            XCTAssertThrowsError(try document.addRemote("backup", url: url), GitNames.shown(url)) { error in
+                // Then it is refused with its own case, in one line that shows control characters as escapes
+                guard case .invalidRemoteURL(url, _)? = error as? SyncError else { return XCTFail("\(error)") }
+                let line = "\(error)"
+                XCTAssertTrue(line.contains("is not a remote Folio can use: "), line)
+                XCTAssertFalse(line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, line)
+            }
+        }
+        // And the config is untouched and the document has no remote
+        XCTAssertEqual(try String(contentsOf: document.url.appendingPathComponent(".git/config"), encoding: .utf8), configBefore)
+        XCTAssertEqual(try document.remotes(), [])
+        // And a local folder with a space, and the URL forms Folio fetches from, are still taken
+        for (index, url) in ["/srv/My Docs/doc.git", "ssh://git@host/doc.git", "git@host:doc.git", "file:///srv/doc.git"].enumerated() {
+            XCTAssertNoThrow(try document.addRemote("r\(index)", url: url), url)
+        }
+    }
+
     func testGivenABadRemoteNameOnTheCommandLineWhenAddedThenOneLineAndExitOne() throws {
         // Given a document
         ws.folio(["new", "Doc"])
