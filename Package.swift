@@ -5,10 +5,13 @@ import PackageDescription
 /// dependencies). Loading libgit2.so's chain of 13 shared libraries at every start cost more than Folio's own start-up
 /// (figures: Benchmarks/README.md). The archives come from
 /// the same Debian packages, so a libgit2 security update needs `folio` rebuilt, as Swift's own runtime already does.
-/// `--wrap` routes libgit2's start-up parse of the CA certificates to CGitCertificates, which puts it off until the
-/// first remote operation (CPU saved by every command that never connects). GSSAPI has no archive: CGitNegotiate
+/// `--wrap` routes libgit2's start of TLS and SSH (mbedTLS seeding and the CA bundle's parse; libssh2 and OpenSSL's
+/// libcrypto) to CGitNetworkStart, which puts them off until the first remote operation (CPU saved by every command
+/// that never connects), and makes opening a TLS stream or an SSH session start them first. GSSAPI has no archive: CGitNegotiate
 /// loads libgssapi_krb5.so.2 when a server first asks for Negotiate, instead of its chain of 7 libraries at every start.
-let staticGit = ["-Xlinker", "--wrap=mbedtls_x509_crt_parse_file", "-Xlinker", "-Bstatic", "-Xlinker", "-lgit2", "-Xlinker", "-lmbedtls", "-Xlinker", "-lmbedx509", "-Xlinker", "-lmbedcrypto",
+let staticGit = ["-Xlinker", "--wrap=git_mbedtls_stream_global_init", "-Xlinker", "--wrap=git_transport_ssh_global_init",
+                 "-Xlinker", "--wrap=git_mbedtls_stream_new", "-Xlinker", "--wrap=git_mbedtls_stream_wrap", "-Xlinker", "--wrap=libssh2_session_init_ex",
+                 "-Xlinker", "-Bstatic", "-Xlinker", "-lgit2", "-Xlinker", "-lmbedtls", "-Xlinker", "-lmbedx509", "-Xlinker", "-lmbedcrypto",
                  "-Xlinker", "-lhttp_parser", "-Xlinker", "-lssh2", "-Xlinker", "-lcrypto", "-Xlinker", "-lpcre2-8", "-Xlinker", "-lz",
                  "-Xlinker", "-Bdynamic"]
 /// The rest of `folio`'s start-up and size (figures: Benchmarks/README.md). libstdc++ and libgcc's unwinder from
@@ -54,13 +57,13 @@ let package = Package(
         .systemLibrary(name: "CUtf8proc", pkgConfig: "libutf8proc", providers: [.apt(["libutf8proc-dev"])]),
 
         // Libraries.
-        // libgit2's CA certificates, put off from its start-up to the first remote operation (only in `folio`, see staticGit).
-        .target(name: "CGitCertificates"),
+        // libgit2's TLS and SSH start, put off from its start-up to the first remote operation (only in `folio`, see staticGit).
+        .target(name: "CGitNetworkStart"),
         // libgit2's GSSAPI calls, loading libgssapi_krb5.so.2 on first use (only in `folio`, see staticGit).
         .target(name: "CGitNegotiate", linkerSettings: [.linkedLibrary("dl")]),
         // What Folio took from Foundation's ICU layer, written small (timestamps, trimming, number text, threads).
         .target(name: "FolioBasics", dependencies: ["CUtf8proc"]),
-        .target(name: "FolioGit", dependencies: ["CGit2", "CGitCertificates", "FolioBasics"]),
+        .target(name: "FolioGit", dependencies: ["CGit2", "CGitNetworkStart", "FolioBasics"]),
         .target(name: "FolioCore", dependencies: ["FolioGit"]),
         .target(name: "FolioMustache", dependencies: ["FolioBasics"]),
         .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache"], swiftSettings: forSize),

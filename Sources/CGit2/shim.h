@@ -6,9 +6,6 @@
 #include <git2/sys/mempack.h>
 
 /* git_libgit2_opts is variadic, which Swift cannot call: one small wrapper per option Folio sets. */
-static inline int folio_git_set_ssl_cert_file(const char *file) {
-    return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, (const char *)0);
-}
 static inline int folio_git_set_fsync_gitdir(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, enabled);
 }

@@ -1,5 +1,4 @@
 import CGit2
-import CGitCertificates
 import FoundationEssentials
 import FolioBasics
 import Glibc
@@ -75,10 +74,8 @@ func check(_ code: Int32, _ operation: @autoclosure () -> String, _ subject: @au
 public enum GitLibrary {
     private static let initialized: Bool = {
         defer { PhaseTrace.mark("libgit2 started") }
-        // The CA certificates are parsed before the first remote operation instead (`loadCertificatesIfDeferred`).
-        folio_certificates_set_deferring(1)
+        // In `folio`, TLS and SSH start before the first remote operation instead (`startNetworkIfDeferred`).
         git_libgit2_init()
-        folio_certificates_set_deferring(0)
         // Folio refers only to objects it has just written or read (a change's blob, tree and commit; a fetched
         // commit), so libgit2's check that each one exists would re-read it from disk four times per change.
         // Revisions typed by users are resolved (and so proven to exist) before anything refers to them.
@@ -109,7 +106,7 @@ public enum GitLibrary {
     /// Starts initializing libgit2 on a thread of its own and returns at once. Begun first thing in a process, it
     /// overlaps with the process's own start-up work, and the first `ensureInitialized` waits only for the rest
     /// (`initialized` is a `static let`: Swift runs its initializer exactly once and makes every other caller wait).
-    /// In `folio` the CA certificates are no longer part of it (see `loadCertificatesIfDeferred`).
+    /// In `folio`, TLS and SSH are no longer part of it (see `startNetworkIfDeferred`).
     /// A process that started it must call `waitForBackgroundInitialization()` before `exit`: exit handlers of the
     /// libraries libgit2 starts (OpenSSL's, through libssh2) crash when they run while it is still starting.
     public static func initializeInBackground() {

@@ -249,7 +249,7 @@ extension Repository {
     }
 
     private func withRemote<R>(_ nameOrURL: String, _ body: (OpaquePointer?) throws -> R) throws -> R {
-        GitLibrary.loadCertificatesIfDeferred()  // before anything can connect
+        try GitLibrary.startNetworkIfDeferred()  // before anything can connect
         var remote: OpaquePointer?
         if git_remote_lookup(&remote, pointer, nameOrURL) != 0 {
             try check(git_remote_create_anonymous(&remote, pointer, nameOrURL), "use remote '\(nameOrURL)'", displayPath)

@@ -96,9 +96,10 @@ public final class EditorRegistry: Sendable {
         self.contentTypes = registry
     }
 
-    /// Scans the standard search path for `environment`; plugins run isolated with the limits of its settings.
-    public convenience init(environment: [String: String], settings: Settings? = nil) {
-        self.init(searchPath: .standard(environment: environment), isolation: .standard(environment: environment, settings: settings))
+    /// Scans the standard search path for `environment`; plugins run isolated with the limits of its settings, or as
+    /// `isolation` says.
+    public convenience init(environment: [String: String], settings: Settings? = nil, isolation: PluginIsolation? = nil) {
+        self.init(searchPath: .standard(environment: environment), isolation: isolation ?? .standard(environment: environment, settings: settings))
     }
 
     /// The plugins of one folder that pass the file checks and have a readable, matching manifest: the manifest beside
@@ -107,12 +108,16 @@ public final class EditorRegistry: Sendable {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: folder.url.path) else { return [] }
         let libraries = names.sorted().filter { $0.hasSuffix(".so") && (!folder.bundled || $0.hasPrefix("libFolio")) }
-        // Libraries without a manifest beside them are described in plugin host processes, at the same time.
+        // Libraries without a manifest beside them: what the cache knows is read here, in turn; the others are
+        // described in plugin host processes, at the same time (threads would cost more than reading the cache).
         let generated = libraries.filter { !fm.fileExists(atPath: ManifestLocator.besideManifest(for: folder.url.appendingPathComponent($0)).path) }
-        let described = parallelMap(generated.count) { index in
-            Result { try manifests.manifest(for: folder.url.appendingPathComponent(generated[index])) }
+        var found: [String: Result<(PluginManifest, URL), any Error>] = [:]
+        for name in generated { found[name] = manifests.cachedManifest(for: folder.url.appendingPathComponent(name)) }
+        let probed = generated.filter { found[$0] == nil }
+        let described = parallelMap(probed.count) { index in
+            Result { try manifests.manifest(for: folder.url.appendingPathComponent(probed[index])) }
         }
-        let found = Dictionary(uniqueKeysWithValues: zip(generated, described))
+        for (name, result) in zip(probed, described) { found[name] = result }
         var result: [DiscoveredPlugin] = []
         var claimedManifests: Set<String> = []
         for name in libraries {

@@ -16,6 +16,9 @@ public struct PluginIsolation: Sendable {
     /// so that after a crash, timeout or cancel the next call finds a loaded host at once. For long-lived sessions
     /// (the editor host); one-shot commands leave it off (they still start a fresh host right after a failure).
     public var standby: Bool = false
+    /// A host started before Folio knows which plugin it will load (`withSpareHost()`); the first plugin to start a
+    /// host takes it. Nil when none was asked for or its start failed (the plugin then starts its own, which reports why).
+    var spare: SpareHost?
 
     /// Creates an isolation setting.
     public init(limits: PluginLimits = PluginLimits(), executable: URL? = nil, stateFolder: URL? = nil,
@@ -31,6 +34,16 @@ public struct PluginIsolation: Sendable {
         let settings = settings ?? (try? Settings.load(environment: environment)) ?? Settings()
         return PluginIsolation(limits: PluginLimits(settings: settings.pluginLimits),
                                stateFolder: FolioPaths(environment: environment).stateHome, environment: environment)
+    }
+
+    /// This isolation with a plugin host started now, before any plugin is chosen, so that the host's start (about
+    /// 4 ms) overlaps Folio's reading of the document and of the plugins; the first plugin to start a host takes it.
+    /// For a one-shot command that will call an editor: a host nobody takes exits when Folio does (its end of the
+    /// socket closes), and one that cannot start is left to the plugin's own start to report.
+    public func withSpareHost() -> PluginIsolation {
+        var isolation = self
+        isolation.spare = SpareHost(isolation: self)
+        return isolation
     }
 
     /// The quarantine, when there is a state folder.
@@ -265,12 +278,12 @@ final class IsolatedPlugin: Sendable {
         state.loadSequence = loadSequence
     }
 
-    /// Spawns a host and sends it the load request without waiting for the reply.
+    /// Spawns a host (or takes the spare one) and sends it the load request without waiting for the reply.
     private func spawnLoading(editor: String, command: String) throws -> (PluginHostConnection, UInt32) {
         let connection: PluginHostConnection
         do {
-            connection = try PluginHostConnection.spawn(executable: try isolation.hostExecutable(), limits: isolation.limits, log: isolation.hostLog,
-                                                        environment: isolation.environment)
+            connection = try isolation.spare?.take() ?? PluginHostConnection.spawn(executable: try isolation.hostExecutable(), limits: isolation.limits,
+                                                                                    log: isolation.hostLog, environment: isolation.environment)
         } catch {
             throw PluginHostFailure(editor: editor, command: command, cause: .spawnFailed("\(error)"))
         }
@@ -279,6 +292,24 @@ final class IsolatedPlugin: Sendable {
         } catch {
             let cause = connection.terminate(after: error, limit: isolation.limits.call)
             throw PluginHostFailure(editor: editor, command: "load", cause: cause)
+        }
+    }
+}
+
+/// A plugin host started ahead of its plugin: spawned at once, its `ready` left unread, handed to the first taker.
+final class SpareHost: Sendable {
+    private let connection: Mutex<PluginHostConnection?>
+
+    init(isolation: PluginIsolation) {
+        connection = Mutex(try? PluginHostConnection.spawn(executable: try isolation.hostExecutable(), limits: isolation.limits,
+                                                           log: isolation.hostLog, environment: isolation.environment))
+    }
+
+    /// The host, once: later calls get nil.
+    func take() -> PluginHostConnection? {
+        connection.withLock { connection in
+            defer { connection = nil }
+            return connection
         }
     }
 }

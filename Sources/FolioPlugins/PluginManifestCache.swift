@@ -75,11 +75,30 @@ struct PluginManifestCache: Sendable {
 
     /// The manifest of `library` and the file it is cached in, from the cache or generated now.
     func manifest(for library: URL) throws -> (PluginManifest, URL) {
+        let (key, url) = try identity(of: library)
+        return try outcome(of: try cached(key) ?? generate(library, key: key, to: url), library: library, url: url)
+    }
+
+    /// What the cache already says of `library` without probing it: its manifest or refusal, or the refusal when the
+    /// file cannot be inspected; nil when it must be probed (`manifest(for:)`). Cheap: discovery reads these in turn
+    /// and probes only the rest at the same time.
+    func cachedManifest(for library: URL) -> Result<(PluginManifest, URL), any Error>? {
+        let identity: (key: FileKey, url: URL)
+        do { identity = try self.identity(of: library) } catch { return .failure(error) }
+        guard let entry = try? cached(identity.key) else { return nil }
+        return Result { try outcome(of: entry, library: library, url: identity.url) }
+    }
+
+    /// The file key of `library` and its cache file.
+    private func identity(of library: URL) throws -> (FileKey, URL) {
         guard let key = FileKey(library) else {
             throw PluginRefusal(file: library.path, reason: "cannot inspect it: \(String(cString: strerror(errno)))")
         }
-        let url = fileURL(forLibraryAt: key.path) ?? library
-        let entry = try cached(key) ?? generate(library, key: key, to: url)
+        return (key, fileURL(forLibraryAt: key.path) ?? library)
+    }
+
+    /// The manifest an entry holds (named for the library as found), or its refusal.
+    private func outcome(of entry: Entry, library: URL, url: URL) throws -> (PluginManifest, URL) {
         if let manifest = entry.manifest {
             guard manifest.library == library.lastPathComponent else {
                 // The same file reached under another name (a link): the manifest names the library as found.

@@ -1,4 +1,5 @@
 import Foundation
+import FolioTestSupport
 import FolioCLITestSupport
 import XCTest
 
@@ -83,6 +84,21 @@ final class SSHTransportTests: XCTestCase {
         try ws.assertFsck(bare)
         try ws.assertFsck(ws.dir.path("A"))
         XCTAssertTrue(server.logText.contains("Accepted publickey for \(server.user)"), server.logText)
+    }
+
+    func testGivenADocumentOnAnSSHServerWhenTheFolioProgramClonesItThenItArrives() throws {
+        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
+        // Given document A with a change, pushed over ssh
+        let bare = try ws.bareRepository("doc.git")
+        folio(["new", "A"])
+        folio(["write", "A", "document.txt", "-m", "From A"], stdin: Data("from A\n".utf8))
+        folio(["remote", "A", "add", "origin", server.url(bare)])
+        folio(["push", "A"])
+        // When the folio program itself clones it (its libgit2 starts SSH only at this first remote operation)
+        let result = try runProgram(folioExecutable.path, ["clone", server.url(bare), "B"], cwd: ws.dir.url, environment: environment())
+        // Then the document arrives with A's change
+        XCTAssertEqual(result.status, 0, result.stderr + "\nsshd: " + server.logText)
+        XCTAssertEqual(text("B/document.txt"), "from A\n")
     }
 
     func testGivenATemplateRepositoryOnAnSSHServerWhenAddedAsASourceThenNewMakesADocumentFromIt() throws {
