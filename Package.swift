@@ -77,20 +77,22 @@ let package = Package(
         .target(name: "FolioSwiftToolchain", swiftSettings: plainSwift),
         .target(name: "FolioPluginRuntime", dependencies: ["FolioSwiftToolchain"], swiftSettings: plainSwift),
         // The Swift plugin SDK, in plain Swift (no Foundation: the Swift runtime Folio ships for plugins has none).
-        .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI", "FolioDisplayWidth", "FolioSwiftToolchain", "FolioPluginWire"], swiftSettings: plainSwift),
+        .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI", "FolioDisplayWidth", "FolioSwiftToolchain", "FolioPluginWire", "FolioAlgorithms"], swiftSettings: plainSwift),
         // The plugin host process's side of the boundary: Glibc and the ABI header only (no Foundation, no libgit2), so
         // that a host starts as fast as the plugin it loads allows.
         .target(name: "FolioPluginHost", dependencies: ["FolioPluginABI", "FolioPluginRuntime", "FolioPluginWire"], swiftSettings: plainSwift),
         // The wire format between Folio and its plugin hosts (header, version, message kinds, descriptors), imported by
         // both sides, so that Folio does not depend on the host's code.
         .target(name: "FolioPluginWire", swiftSettings: plainSwift),
-        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginWire", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth"], swiftSettings: forSize),
+        // Algorithms Folio and the plugin SDK both use (the longest increasing run of item matching), in plain Swift.
+        .target(name: "FolioAlgorithms", swiftSettings: plainSwift),
+        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginWire", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth", "FolioAlgorithms"], swiftSettings: forSize),
         // The crash handler's backtrace through the unwinder linked in (libgcc_s is not loaded at every start for it).
         .target(name: "CBacktrace"),
         .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth", "FolioBasics", "CBacktrace"]),
         // The launcher sees documents, templates and editors only through the protocols in LaunchServices.swift; FolioCLI
         // adapts FolioTemplates' resolver and FolioPlugins to them (FolioTemplates is imported for its variable checks).
-        .target(name: "FolioLaunch", dependencies: ["FolioCore", "FolioTemplates", "FolioTerminal", "FolioPluginWire"], swiftSettings: forSize),
+        .target(name: "FolioLaunch", dependencies: ["FolioCore", "FolioTemplates", "FolioTerminal", "FolioPluginWire", "FolioAlgorithms"], swiftSettings: forSize),
         .target(name: "FolioSync", dependencies: ["FolioCore", "FolioGit", "FolioTemplates", "FolioPlugins"], swiftSettings: forSize),
         .target(name: "FolioCLI", dependencies: [
             "FolioCore", "FolioGit", "FolioMustache", "FolioTemplates", "FolioPlugins", "FolioTerminal", "FolioLaunch", "FolioSync",

@@ -32,7 +32,7 @@ enum ChecklistDiff {
         // Items that kept their relative order form the longest increasing run of new positions; the rest moved.
         let common = oldToNew.compactMap { $0 }
         // On a tie, keep earlier items in place (reverse and negate so the search favours them).
-        let stay = Set(longestIncreasingSubsequence(common.reversed().map { -$0 }).map { -$0 })
+        let stay = Set(ItemMatcher.longestIncreasingSubsequence(common.reversed().map { -$0 }).map { -$0 })
 
         // Unmatched items in the same slot (after the same matched item) are renames.
         var removedBySlot: [Int: [Int]] = [:]
@@ -82,28 +82,5 @@ enum ChecklistDiff {
             if old.items[oldPosition].checked != item.checked { lines.append("\(item.checked ? "checked" : "unchecked") '\(item.title)'") }
         }
         return lines
-    }
-
-    /// The values of the longest strictly increasing subsequence (patience sorting, O(n log n)).
-    static func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
-        var tails: [Int] = []        // index into values of the smallest tail for each length
-        var previous = [Int](repeating: -1, count: values.count)
-        for (index, value) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let mid = (low + high) / 2
-                if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
-            }
-            if low > 0 { previous[index] = tails[low - 1] }
-            if low == tails.count { tails.append(index) } else { tails[low] = index }
-        }
-        var result: [Int] = []
-        var cursor = tails.last ?? -1
-        while cursor >= 0 {
-            result.append(values[cursor])
-            cursor = previous[cursor]
-        }
-        return result.reversed()
     }
 }

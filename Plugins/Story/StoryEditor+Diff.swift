@@ -96,7 +96,7 @@ enum StoryDiff {
         var oldToNew: [Int?] = before.map { newIndex[$0.key] }
         let matchedNew = Set(oldToNew.compactMap { $0 })
         // Scenes that kept their order are the longest increasing run of new positions; the others moved.
-        let stay = Set(longestIncreasingRun(oldToNew.compactMap { $0 }))
+        let stay = Set(ItemMatcher.longestIncreasingSubsequence(oldToNew.compactMap { $0 }))
         // An unmatched old scene and an unmatched new one in the same act and position are one scene renamed.
         struct Slot: Hashable { let act: Int; let position: Int }
         var unmatchedOld: [Slot: Int] = [:]
@@ -136,24 +136,5 @@ enum StoryDiff {
         let before = Story.words(Story.text(was.scene)), after = Story.words(Story.text(now.scene))
         let delta = after - before
         return "changed the text of scene '\(now.title)' (\(after) words, \(delta >= 0 ? "+" : "−")\(abs(delta)))"
-    }
-
-    /// The values of the longest strictly increasing subsequence (patience sorting, O(n log n)).
-    static func longestIncreasingRun(_ values: [Int]) -> [Int] {
-        var tails: [Int] = []
-        var previous = [Int](repeating: -1, count: values.count)
-        for (index, value) in values.enumerated() {
-            var low = 0, high = tails.count
-            while low < high {
-                let mid = (low + high) / 2
-                if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
-            }
-            if low > 0 { previous[index] = tails[low - 1] }
-            if low == tails.count { tails.append(index) } else { tails[low] = index }
-        }
-        var result: [Int] = []
-        var cursor = tails.last ?? -1
-        while cursor >= 0 { result.append(values[cursor]); cursor = previous[cursor] }
-        return result.reversed()
     }
 }

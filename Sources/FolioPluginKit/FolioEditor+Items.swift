@@ -1,3 +1,5 @@
+import FolioAlgorithms
+
 /// One item of a document as an editor lists it for `folio.items/1`: its key as the view numbers it, a fingerprint
 /// of its content and a short summary.
 public struct ItemInfo: Sendable, Equatable {
@@ -97,26 +99,9 @@ public enum ItemMatcher {
         }
     }
 
-    /// The values of the longest strictly increasing subsequence (patience sorting, O(n log n)).
+    /// The values of the longest strictly increasing subsequence (patience sorting, O(n log n); `IncreasingRun`).
     public static func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
-        var tails: [Int] = []
-        var previous = [Int](repeating: -1, count: values.count)
-        for (index, value) in values.enumerated() {
-            var low = 0, high = tails.count
-            while low < high {
-                let mid = (low + high) / 2
-                if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
-            }
-            if low > 0 { previous[index] = tails[low - 1] }
-            if low == tails.count { tails.append(index) } else { tails[low] = index }
-        }
-        var result: [Int] = []
-        var cursor = tails.last ?? -1
-        while cursor >= 0 {
-            result.append(values[cursor])
-            cursor = previous[cursor]
-        }
-        return result.reversed()
+        IncreasingRun.positions(values).map { values[$0] }
     }
 }
 

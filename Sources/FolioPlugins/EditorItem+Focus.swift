@@ -1,3 +1,4 @@
+import FolioAlgorithms
 import FolioCore
 
 /// Which item a command acted on, found from the editor's own items (`folio.items/1`) before and after it — so the

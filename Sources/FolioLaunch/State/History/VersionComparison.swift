@@ -1,3 +1,4 @@
+import FolioAlgorithms
 import FoundationEssentials
 import FolioBasics
 import Glibc

@@ -1,5 +1,6 @@
 /// The longest strictly increasing subsequence (patience sorting, O(n log n)): the one implementation the item
-/// matcher (`ItemLinks`), the compare view's row alignment and its item marks use. Ties keep the earliest run.
+/// matcher (`ItemLinks`), the compare view's row alignment and its item marks use, and so do Swift plugins
+/// (`ItemMatcher.longestIncreasingSubsequence` in FolioPluginKit). Ties keep the earliest run.
 public enum IncreasingRun {
     /// The positions in `values` of one longest strictly increasing run, in order.
     public static func positions(_ values: [Int]) -> [Int] {
