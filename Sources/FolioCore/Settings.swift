@@ -28,18 +28,15 @@ public struct MustacheLimitSettings: Codable, Sendable, Equatable {
     /// The most tags and section repetitions one render may go through.
     public var maxSteps: Int?
 
-    /// Creates limits; nil keeps the default.
-    public init(maxOutputBytes: Int? = nil, maxDepth: Int? = nil, maxSteps: Int? = nil) {
-        self.maxOutputBytes = maxOutputBytes; self.maxDepth = maxDepth; self.maxSteps = maxSteps
-    }
-
     enum CodingKeys: String, CodingKey, CaseIterable { case maxOutputBytes, maxDepth, maxSteps }
+}
 
+extension MustacheLimitSettings {
+    // In an extension, so that the memberwise initializer stays (nil keeps the default).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        maxOutputBytes = try positive(container, .maxOutputBytes)
-        maxDepth = try positive(container, .maxDepth, atMost: 1_000)
-        maxSteps = try positive(container, .maxSteps)
+        self.init(maxOutputBytes: try positive(container, .maxOutputBytes), maxDepth: try positive(container, .maxDepth, atMost: 1_000),
+                  maxSteps: try positive(container, .maxSteps))
     }
 }
 
@@ -51,15 +48,14 @@ public struct TemplateFolderLimitSettings: Codable, Sendable, Equatable {
     /// The most bytes (all files together) a template folder may hold.
     public var maxBytes: Int?
 
-    /// Creates limits; nil keeps the default.
-    public init(maxFiles: Int? = nil, maxBytes: Int? = nil) { self.maxFiles = maxFiles; self.maxBytes = maxBytes }
-
     enum CodingKeys: String, CodingKey, CaseIterable { case maxFiles, maxBytes }
+}
 
+extension TemplateFolderLimitSettings {
+    // In an extension, so that the memberwise initializer stays (nil keeps the default).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        maxFiles = try positive(container, .maxFiles)
-        maxBytes = try positive(container, .maxBytes)
+        self.init(maxFiles: try positive(container, .maxFiles), maxBytes: try positive(container, .maxBytes))
     }
 }
 
@@ -188,36 +184,32 @@ extension Settings {
         public var bufferMiB: Int?
 
         enum CodingKeys: String, CodingKey, CaseIterable { case callSeconds, renderSeconds, memoryMiB, bufferMiB }
+    }
+}
 
-        public init(callSeconds: Double? = nil, renderSeconds: Double? = nil, memoryMiB: Int? = nil, bufferMiB: Int? = nil) {
-            self.callSeconds = callSeconds
-            self.renderSeconds = renderSeconds
-            self.memoryMiB = memoryMiB
-            self.bufferMiB = bufferMiB
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            func seconds(_ key: CodingKeys) throws -> Double? {
-                guard let value = try c.decodeIfPresent(Double.self, forKey: key) else { return nil }
-                guard value.isFinite, value >= 0.01, value <= 3600 else {
-                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must be between 0.01 and 3600 seconds")
-                }
-                return value
+extension Settings.PluginLimitSettings {
+    // In an extension, so that the memberwise initializer stays (nil keeps the default).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func seconds(_ key: CodingKeys) throws -> Double? {
+            guard let value = try c.decodeIfPresent(Double.self, forKey: key) else { return nil }
+            guard value.isFinite, value >= 0.01, value <= 3600 else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must be between 0.01 and 3600 seconds")
             }
-            func mebibytes(_ key: CodingKeys, _ range: ClosedRange<Int>) throws -> Int? {
-                // Read as a number first: Foundation calls a number that does not fit an Int "not valid JSON".
-                guard let number = try c.decodeIfPresent(Double.self, forKey: key) else { return nil }
-                guard let value = Int(exactly: number), range.contains(value) else {
-                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must be between \(range.lowerBound) and \(range.upperBound) MiB")
-                }
-                return value
-            }
-            callSeconds = try seconds(.callSeconds)
-            renderSeconds = try seconds(.renderSeconds)
-            memoryMiB = try mebibytes(.memoryMiB, 64...(1 << 20))
-            bufferMiB = try mebibytes(.bufferMiB, 1...1024)
+            return value
         }
+        func mebibytes(_ key: CodingKeys, _ range: ClosedRange<Int>) throws -> Int? {
+            // Read as a number first: Foundation calls a number that does not fit an Int "not valid JSON".
+            guard let number = try c.decodeIfPresent(Double.self, forKey: key) else { return nil }
+            guard let value = Int(exactly: number), range.contains(value) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must be between \(range.lowerBound) and \(range.upperBound) MiB")
+            }
+            return value
+        }
+        callSeconds = try seconds(.callSeconds)
+        renderSeconds = try seconds(.renderSeconds)
+        memoryMiB = try mebibytes(.memoryMiB, 64...(1 << 20))
+        bufferMiB = try mebibytes(.bufferMiB, 1...1024)
     }
 }
 

@@ -21,16 +21,6 @@ public struct PluginLock: Codable, Sendable, Equatable {
         public var stamp: String
 
         enum CodingKeys: String, CodingKey, CaseIterable { case id, version, library, sha256, installed, stamp }
-
-        /// Creates an entry.
-        public init(id: String, version: String, library: String, sha256: String, installed: String, stamp: String) {
-            self.id = id
-            self.version = version
-            self.library = library
-            self.sha256 = sha256
-            self.installed = installed
-            self.stamp = stamp
-        }
     }
 
     public var version: Int = 1

@@ -18,17 +18,6 @@ public struct PluginManifest: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable { case id, name, version, abi, library, editors, swift }
 
-    /// Creates a manifest.
-    public init(id: String, name: String, version: String, abi: Int, library: String, editors: [EditorManifest], swift: String? = nil) {
-        self.id = id
-        self.name = name
-        self.version = version
-        self.abi = abi
-        self.library = library
-        self.editors = editors
-        self.swift = swift
-    }
-
     /// The objects whose keys are checked: the manifest, each editor, declared type and command.
     static let strictPaths: Set<[String]> = [[], ["editors", "*"], ["editors", "*", "declaredTypes", "*"], ["editors", "*", "commands", "*"]]
 
@@ -54,26 +43,17 @@ public struct EditorManifest: Codable, Sendable, Equatable {
     public var name: String
     /// The content types it edits (and everything conforming to them).
     public var contentTypes: [ContentType]
-    public var priority: EditorPriority
-    public var declaredTypes: [DeclaredType]
+    public var priority: EditorPriority = .default
+    public var declaredTypes: [DeclaredType] = []
     /// Optional capability ids, e.g. `folio.semantic-diff/1`.
-    public var extensions: [String]
-    public var commands: [EditorCommand]
+    public var extensions: [String] = []
+    public var commands: [EditorCommand] = []
 
     enum CodingKeys: String, CodingKey, CaseIterable { case id, name, contentTypes, priority, declaredTypes, extensions, commands }
+}
 
-    /// Creates an editor manifest.
-    public init(id: String, name: String, contentTypes: [ContentType], priority: EditorPriority = .default,
-                declaredTypes: [DeclaredType] = [], extensions: [String] = [], commands: [EditorCommand] = []) {
-        self.id = id
-        self.name = name
-        self.contentTypes = contentTypes
-        self.priority = priority
-        self.declaredTypes = declaredTypes
-        self.extensions = extensions
-        self.commands = commands
-    }
-
+extension EditorManifest {
+    // In an extension, so that the memberwise initializer stays.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)

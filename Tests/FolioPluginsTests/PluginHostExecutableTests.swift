@@ -1,4 +1,4 @@
-import FolioCore
+@testable import FolioCore
 @testable import FolioPlugins
 import FolioTestSupport
 import Foundation
