@@ -1,4 +1,5 @@
 import FolioCore
+import FolioDisplayWidth
 import FolioPluginWire
 import FolioPluginRuntime
 import FolioSwiftToolchain
@@ -152,23 +153,12 @@ public struct PluginProbeOutput: Sendable, Equatable {
         isWhole = total <= (report.printed?.utf8.count ?? 0)
     }
 
-    /// `the plugin printed to standard output: "…"` on one line (newlines, tabs, quotes and backslashes escaped; other
-    /// control characters are left to the output's own escaping), cut after `quotedCharacters` characters; nil
-    /// when it printed nothing.
+    /// `the plugin printed to standard output: "…"` on one line: backslashes and quotes escaped, then shown as text
+    /// (`shownAsText`: newlines, tabs and every other control character as visible escapes), cut after
+    /// `quotedCharacters` characters; nil when it printed nothing.
     public var summary: String? {
         guard let text else { return nil }
-        var quoted = ""
-        for character in text.prefix(Self.quotedCharacters) {
-            switch character {
-            case "\n": quoted += "\\n"
-            case "\r\n": quoted += "\\r\\n"
-            case "\r": quoted += "\\r"
-            case "\t": quoted += "\\t"
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            default: quoted.append(character)
-            }
-        }
+        let quoted = String(text.prefix(Self.quotedCharacters)).replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").shownAsText
         let cut = text.count > Self.quotedCharacters || !isWhole
         return "the plugin printed to standard output: \"\(quoted)\"" + (cut ? "… (\(total) bytes in all)" : "")
     }
