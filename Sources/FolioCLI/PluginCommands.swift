@@ -12,6 +12,26 @@ func pluginHost(_ io: CommandIO, settings: Settings? = nil) -> EditorRegistry {
     EditorRegistry(environment: io.environment, settings: settings)
 }
 
+/// The start of a command that will call an editor (`view`, `edit`): the settings read and, when they read, a plugin
+/// host started at once (`PluginIsolation.withSpareHost`), so that the host's start overlaps opening the document and
+/// scanning the plugins. A broken settings file is thrown by `settings()`, after the document's own errors, as before.
+struct EditorCommandStart {
+    private let settingsRead: Result<Settings, any Error>
+    private let isolation: PluginIsolation?
+
+    init(_ io: CommandIO) {
+        settingsRead = Result { try Settings.load(environment: io.environment) }
+        isolation = (try? settingsRead.get()).map { PluginIsolation.standard(environment: io.environment, settings: $0).withSpareHost() }
+    }
+
+    func settings() throws -> Settings { try settingsRead.get() }
+
+    /// The plugin registry, whose first editor call takes the host already started.
+    func host(_ io: CommandIO, settings: Settings) -> EditorRegistry {
+        EditorRegistry(environment: io.environment, settings: settings, isolation: isolation)
+    }
+}
+
 /// Runs `body`; a quarantined editor's error gets the hint how to enable it again.
 func withQuarantineHint<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as PluginQuarantinedError {
@@ -203,9 +223,10 @@ let pluginCommands: [Command] = [
         let path = try args.positional(0, "PATH")
         let command = try args.positional(1, "COMMAND")
         let selection = try args.value("--selection").map(ViewSelection.parse(option:)) ?? ViewSelection()
+        let start = EditorCommandStart(io)
         let document = try openDocument(path, io)
-        let settings = try Settings.load(environment: io.environment)
-        let host = pluginHost(io, settings: settings)
+        let settings = try start.settings()
+        let host = start.host(io, settings: settings)
         reportUsageNotices(host, type: document.metadata.contentType, settings: settings, editor: args.value("--editor"), command: "edit", io)
         let outcome = try withQuarantineHint {
             try host.edit(document, command: command, arguments: Array(args.positionals.dropFirst(2)),

@@ -7,19 +7,16 @@ import Glibc
 /// (a project, an unknown type) or whose editor is quarantined is shown as its primary file's text, with why on stderr.
 enum ViewCommand {
     static func run(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
-        // A plugin host starts first, so that its start overlaps reading the document and the plugins (it needs the
-        // settings' limits; broken settings are still reported after a bad document, as before).
-        let settingsRead = Result { try Settings.load(environment: io.environment) }
-        let isolation = (try? settingsRead.get()).map { PluginIsolation.standard(environment: io.environment, settings: $0).withSpareHost() }
+        let start = EditorCommandStart(io)
         // Reading only: works on a read-only document, never finishes or starts a change.
         let document = try documentArgument(args, io, readOnly: true)
-        let settings = try settingsRead.get()
+        let settings = try start.settings()
         let width = try args.int("--width") ?? 80, height = try args.int("--height") ?? 24
         guard (1...2000).contains(width), (1...2000).contains(height) else { throw UsageError("--width and --height must be between 1 and 2000") }
         // Resolved once, first: an unknown revision is one line naming it, whatever the editor; the id is what is read.
         let rev = try args.value("--at").map { "\(try document.resolve($0))" }
         let lines: [String]
-        let host = EditorRegistry(environment: io.environment, settings: settings, isolation: isolation)
+        let host = start.host(io, settings: settings)
         reportUsageNotices(host, type: document.metadata.contentType, settings: settings, editor: args.value("--editor"), command: "view", io)
         do {
             let request = RenderRequest(width: width, height: height, selection: ViewSelection(cursor: try args.int("--cursor") ?? 0))

@@ -305,6 +305,9 @@ final class SpareHost: Sendable {
                                                            log: isolation.hostLog, environment: isolation.environment))
     }
 
+    /// The waiting host's process id, nil once taken or when it did not start (for tests).
+    var pid: pid_t? { connection.withLock { $0?.pid } }
+
     /// The host, once: later calls get nil.
     func take() -> PluginHostConnection? {
         connection.withLock { connection in

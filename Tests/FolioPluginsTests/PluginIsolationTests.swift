@@ -306,10 +306,60 @@ final class PluginIsolationTests: XCTestCase {
 
     // MARK: The library API
 
-    private func isolatedHost() -> EditorRegistry {
-        let isolation = PluginIsolation(limits: PluginLimits(settings: .init(callSeconds: 20, renderSeconds: 20)),
-                                        executable: PluginFixtures.folioExecutable, stateFolder: temp.path("state"), environment: env)
-        return EditorRegistry(searchPath: PluginSearchPath(folders: [.init(temp.path("plugins"), bundled: false)]), isolation: isolation)
+    private func isolation() -> PluginIsolation {
+        PluginIsolation(limits: PluginLimits(settings: .init(callSeconds: 20, renderSeconds: 20)),
+                        executable: PluginFixtures.folioExecutable, stateFolder: temp.path("state"), environment: env)
+    }
+
+    private func isolatedHost(_ isolation: PluginIsolation? = nil) -> EditorRegistry {
+        EditorRegistry(searchPath: PluginSearchPath(folders: [.init(temp.path("plugins"), bundled: false)]), isolation: isolation ?? self.isolation())
+    }
+
+    func testGivenASpareHostWhenTheFirstCallRunsThenItRunsInThatHostAndTheNextPluginStartsItsOwn() throws {
+        // Given a host started before any plugin was chosen, and two plugins
+        try build()
+        let spare = isolation().withSpareHost()
+        let sparePID = try XCTUnwrap(spare.spare?.pid, "the spare host started")
+        let folders: [PluginSearchPath.Folder] = [.init(temp.path("plugins"), bundled: false), .init(PluginFixtures.buildFolder, bundled: true)]
+        let host = EditorRegistry(searchPath: PluginSearchPath(folders: folders), isolation: spare)
+        // When the tally editor views a document, and then the checklist editor does
+        let tally = try host.backend("tally").openDocument(Data("1".utf8))
+        XCTAssertEqual(try tally.view(RenderRequest(width: 40, height: 5)), ["tally \\e[31m1"])
+        let checklist = try host.backend("checklist").openDocument(Data(#"{"title": "T", "items": []}"#.utf8))
+        XCTAssertEqual(try checklist.view(RenderRequest(width: 40, height: 5)).first, "T  (0/0 done)")
+        // Then the first ran in the spare host, which is taken, and the second in a host of its own
+        XCTAssertEqual(host.isolatedPlugin(try XCTUnwrap(host.plugin("test.tally"))).hostPID, sparePID)
+        XCTAssertNil(spare.spare?.pid, "taken once")
+        let checklistPID = try XCTUnwrap(host.isolatedPlugin(try XCTUnwrap(host.plugin("org.folio.plugins.checklist"))).hostPID)
+        XCTAssertNotEqual(checklistPID, sparePID)
+    }
+
+    func testGivenASpareHostNobodyTakesWhenItIsReleasedThenTheHostIsGoneNotAZombie() throws {
+        // Given a host started ahead that no plugin takes
+        var spare: PluginIsolation? = isolation().withSpareHost()
+        let pid = try XCTUnwrap(spare?.spare?.pid)
+        XCTAssertEqual(kill(pid, 0), 0, "it runs")
+        // When it is released
+        spare = nil
+        // Then it was killed and reaped
+        XCTAssertEqual(kill(pid, 0), -1, "the host is gone, not a zombie")
+        XCTAssertEqual(errno, ESRCH)
+    }
+
+    func testGivenAHostProgramThatCannotStartWhenASpareIsAskedForThenTheCallFailsAsWithoutOne() throws {
+        // Given a host executable that does not exist, with and without a spare asked for
+        try build()
+        var missing = isolation()
+        missing.executable = temp.path("nowhere/folio-plugin-host")
+        let withSpare = missing.withSpareHost()
+        XCTAssertNil(withSpare.spare?.pid, "no spare host started")
+        // When the tally editor is called in each
+        func failure(_ isolation: PluginIsolation) -> String {
+            do { _ = try isolatedHost(isolation).backend("tally").openDocument(Data("1".utf8)); return "no error" } catch { return "\(error)" }
+        }
+        // Then both fail alike, in one line saying the editor could not be started
+        XCTAssertEqual(failure(withSpare), failure(missing))
+        XCTAssertTrue(failure(missing).contains("could not be started"), failure(missing))
     }
 
     func testGivenASpinningCallWhenCancelledFromAnotherThreadThenItEndsAtOnceAndTheHostIsReaped() throws {
