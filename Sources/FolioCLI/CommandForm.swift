@@ -37,8 +37,9 @@ struct CommandForm: Sendable {
     /// Every option and flag the form takes, with the ones every command takes.
     var accepted: Set<String> { Set(options.map(\.name)).union(CommandForm.universalFlags) }
 
-    /// The flags every command takes.
-    static let universalFlags: Set<String> = ["--json", "--help"]
+    /// The flags every command takes: `--help` only (`--json` is declared by each form that answers in JSON, and
+    /// refused by the others).
+    static let universalFlags: Set<String> = ["--help"]
 
     /// The forms of a command's usage: one per ` | ` alternative, the command's own name left out of the positionals.
     static func forms(command: String, usage: String) -> [CommandForm] {

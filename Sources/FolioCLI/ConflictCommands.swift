@@ -17,7 +17,7 @@ let conflictCommands: [Command] = [
         },
         Verb("conflicts PATH show REF [--json]", showConflict),
         Verb("conflicts PATH settle REF [--mine KEYS]... [--theirs KEYS]... [--both KEYS]... [--all mine|theirs] [--json]", settleConflict),
-        Verb("conflicts PATH --keep local|remote REF", keepConflictSide),
+        Verb("conflicts PATH --keep local|remote REF [--json]", keepConflictSide),
     ]),
 ]
 

@@ -48,7 +48,7 @@ private func intervalText(_ seconds: Double) -> String {
 }
 
 /// `folio share PATH NAME URL`: add the remote, push, turn continuous sync on.
-let shareCommand = Command("share", usage: "share PATH NAME URL [--timeout SECONDS]",
+let shareCommand = Command("share", usage: "share PATH NAME URL [--timeout SECONDS] [--json]",
                            summary: "Share a document: add a remote, push to it, and turn continuous sync on") { args, io in
     let document = try openDocument(try args.positional(0, "PATH"), io)
     let name = try args.positional(1, "NAME")

@@ -72,7 +72,7 @@ func reportChange(_ commit: CommitInfo?, document: Document, _ args: Arguments, 
 private let answerOptions = "[--set NAME=VALUE]... [--data FILE.json] [--defaults] [--offline] [--dry-run] [--timeout SECONDS]"
 
 let documentCommands: [Command] = [
-    Command("new", usage: "new PATH [--type TYPE [--sample NAME]] [--title TITLE] | new PATH --template ID [--source S [--ref R]] \(answerOptions) | new PATH --replay DOC [--source S] \(answerOptions)",
+    Command("new", usage: "new PATH [--type TYPE [--sample NAME]] [--title TITLE] [--json] | new PATH --template ID [--source S [--ref R]] \(answerOptions) [--json] | new PATH --replay DOC [--source S] \(answerOptions) [--json]",
             summary: "Create a document, blank or from a template") { args, io in
         let path = try args.positional(0, "PATH")
         try args.expectAtMost(1)
@@ -110,7 +110,7 @@ let documentCommands: [Command] = [
         }
         return 0
     },
-    Command("write", usage: "write PATH FILE_IN_DOC [--from SRC] [-m|--message MESSAGE]",
+    Command("write", usage: "write PATH FILE_IN_DOC [--from SRC] [-m|--message MESSAGE] [--json]",
             summary: "Replace one file's content as one change (reads stdin without --from)") { args, io in
         let path = try args.positional(0, "PATH")
         let file = try args.positional(1, "FILE_IN_DOC")
@@ -129,12 +129,12 @@ let documentCommands: [Command] = [
         let commit = try document.write(data, to: file, message: message)
         return try reportChange(commit, document: document, args, io, nothing: "No change: \(file.shownAsText) already has that content")
     },
-    Command("commit", usage: "commit PATH [-m|--message MESSAGE]", summary: "Record changes other programs made to a document") { args, io in
+    Command("commit", usage: "commit PATH [-m|--message MESSAGE] [--json]", summary: "Record changes other programs made to a document") { args, io in
         let document = try documentArgument(args, io)
         let commit = try document.commitWorkTree(message: args.value("-m") ?? args.value("--message"))
         return try reportChange(commit, document: document, args, io, nothing: "Nothing to commit: the document has no unrecorded changes")
     },
-    Command("log", usage: "log PATH [--limit N] [--skip N] [--since REV] | log PATH --item ITEM [--at REV]",
+    Command("log", usage: "log PATH [--limit N] [--skip N] [--since REV] [--json] | log PATH --item ITEM [--at REV] [--json]",
             summary: "List versions, newest first (--item: the versions that changed one item, as the editor numbers it)") { args, io in
         let document = try documentArgument(args, io, readOnly: true)
         if let item = args.value("--item") { return try itemLog(document, item: item, at: args.value("--at"), args, io) }
@@ -143,7 +143,7 @@ let documentCommands: [Command] = [
                             format: args.flag("--json") ? .json : .text, to: io.out)
         return 0
     },
-    Command("show", usage: "show PATH [REV] [--file F]", summary: "Print a version's content (default: the primary file)") { args, io in
+    Command("show", usage: "show PATH [REV] [--file F] [--json]", summary: "Print a version's content (default: the primary file)") { args, io in
         let document = try documentArgument(args, io, positionals: 2, readOnly: true)
         let rev = args.optionalPositional(1)
         let file = args.value("--file") ?? document.metadata.primaryFile
@@ -161,7 +161,7 @@ let documentCommands: [Command] = [
         }
         return 0
     },
-    Command("diff", usage: "diff PATH [REV_A] [REV_B] [--semantic]", summary: "Show what changed between two versions") { args, io in
+    Command("diff", usage: "diff PATH [REV_A] [REV_B] [--semantic] [--json]", summary: "Show what changed between two versions") { args, io in
         let document = try documentArgument(args, io, positionals: 3, readOnly: true)
         let a = args.optionalPositional(1)
         let b = args.optionalPositional(2)
@@ -179,7 +179,7 @@ let documentCommands: [Command] = [
         }
         return 0
     },
-    Command("restore", usage: "restore PATH REV [--item ITEM]",
+    Command("restore", usage: "restore PATH REV [--item ITEM] [--json]",
             summary: "Make an old version current again, as a new version (--item: only that item, the others as they are now)") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         let rev = try args.positional(1, "REV")
@@ -188,15 +188,15 @@ let documentCommands: [Command] = [
         let commit = try document.restore(rev)
         return try reportChange(commit, document: document, args, io, nothing: "No change: the document already has that content")
     },
-    Command("undo", usage: "undo PATH", summary: "Take back the last change, as a new version") { args, io in
+    Command("undo", usage: "undo PATH [--json]", summary: "Take back the last change, as a new version") { args, io in
         let document = try documentArgument(args, io)
         return try reportChange(try document.undo(), document: document, args, io, nothing: "")
     },
-    Command("redo", usage: "redo PATH", summary: "Bring back the last undone change, as a new version") { args, io in
+    Command("redo", usage: "redo PATH [--json]", summary: "Bring back the last undone change, as a new version") { args, io in
         let document = try documentArgument(args, io)
         return try reportChange(try document.redo(), document: document, args, io, nothing: "")
     },
-    Command("compact", usage: "compact PATH", summary: "Pack a document's history into one pack and write its commit-graph (like git gc)") { args, io in
+    Command("compact", usage: "compact PATH [--json]", summary: "Pack a document's history into one pack and write its commit-graph (like git gc)") { args, io in
         let document = try documentArgument(args, io)
         try document.compact()
         if args.flag("--json") {
@@ -207,7 +207,7 @@ let documentCommands: [Command] = [
         }
         return 0
     },
-    Command("tag", usage: "tag PATH NAME [REV]", summary: "Name a version") { args, io in
+    Command("tag", usage: "tag PATH NAME [REV] [--json]", summary: "Name a version") { args, io in
         let document = try openDocument(try args.positional(0, "PATH"), io)
         let name = try args.positional(1, "NAME")
         try args.expectAtMost(3)

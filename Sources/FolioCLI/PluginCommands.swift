@@ -199,7 +199,7 @@ let pluginCommands: [Command] = [
             usesGit: false, verbs: [
         Verb("plugins list [--json]", listPlugins), Verb("plugins info ID [--json]", describePlugin),
         Verb("plugins check FILE.so [--json]", checkPlugin), Verb("plugins manifest FILE.so", printGeneratedManifest),
-        Verb("plugins install PACKAGE|PATH.so|DIR", installPlugin), Verb("plugins pack DIR [-o FILE]", packPlugin),
+        Verb("plugins install PACKAGE|PATH.so|DIR [--json]", installPlugin), Verb("plugins pack DIR [-o FILE]", packPlugin),
         Verb("plugins link DIR", linkPlugin), Verb("plugins unlink ID", unlinkPlugin), Verb("plugins remove ID", removePlugin),
         Verb("plugins disable ID", disablePlugin), Verb("plugins enable ID", enablePlugin), Verb("plugins repair", repairPlugins),
         Verb("plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS] [--seed N] [--calls N]", validatePlugin),
@@ -254,7 +254,7 @@ let pluginCommands: [Command] = [
         describeCommands(editor.commands, io)
         return 0
     },
-    Command("view", usage: "view PATH [--at REV] [--width W] [--height H] [--cursor N] [--editor ID]",
+    Command("view", usage: "view PATH [--at REV] [--width W] [--height H] [--cursor N] [--editor ID] [--json]",
             summary: "Print a version (default: the newest) as its editor shows it") { args, io in
         try ViewCommand.run(args, io)
     },

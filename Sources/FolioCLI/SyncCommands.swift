@@ -159,7 +159,7 @@ let syncCommands: [Command] = [
         Verb("remote PATH [list] [--json]", listRemotes),
         Verb("remote PATH remove NAME [--json]", removeRemote),
     ], hidden: ["rm": removeRemote]),
-    Command("push", usage: "push PATH [REMOTE] [--timeout SECONDS]", summary: "Send the document's versions to a remote") { args, io in
+    Command("push", usage: "push PATH [REMOTE] [--timeout SECONDS] [--json]", summary: "Send the document's versions to a remote") { args, io in
         let (document, remote) = try documentAndRemote(args, io)
         let pushed = try document.push(to: remote, options: transferOptions(io, args, label: "Pushing"))
         if args.flag("--json") {
@@ -170,12 +170,12 @@ let syncCommands: [Command] = [
         }
         return 0
     },
-    Command("pull", usage: "pull PATH [REMOTE] [--timeout SECONDS]", summary: "Bring in a remote's versions: fast-forward, merge, or keep a conflict") { args, io in
+    Command("pull", usage: "pull PATH [REMOTE] [--timeout SECONDS] [--json]", summary: "Bring in a remote's versions: fast-forward, merge, or keep a conflict") { args, io in
         let (document, remote) = try documentAndRemote(args, io)
         let outcome = try document.pull(from: remote, options: syncOptions(io, args, label: "Receiving"))
         return try reportPull(outcome, document: document, remote: remote, args, io)
     },
-    Command("sync", usage: "sync PATH [REMOTE] [--timeout SECONDS] | sync PATH --continuous on|off [--interval SECONDS] | sync --watch [--interval SECONDS] [--timeout SECONDS] [PATH...]",
+    Command("sync", usage: "sync PATH [REMOTE] [--timeout SECONDS] [--json] | sync PATH --continuous on|off [--interval SECONDS] [--json] | sync --watch [--interval SECONDS] [--timeout SECONDS] [PATH...]",
             summary: "Pull, then push (--continuous: keep the document in sync in the background from now on; --watch: sync the given documents, else the recent ones with continuous sync on, until interrupted)") { args, io in
         if let exit = try continuousSyncVariant(args, io) { return exit }
         let (document, remote) = try documentAndRemote(args, io)
@@ -198,7 +198,7 @@ let syncCommands: [Command] = [
         }
         return 0
     },
-    Command("clone", usage: "clone URL PATH [--timeout SECONDS]", summary: "Copy a Folio document from a remote") { args, io in
+    Command("clone", usage: "clone URL PATH [--timeout SECONDS] [--json]", summary: "Copy a Folio document from a remote") { args, io in
         let source = remoteLocation(try args.positional(0, "URL"), io)
         let path = try args.positional(1, "PATH")
         try args.expectAtMost(2)

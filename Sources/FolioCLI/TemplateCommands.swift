@@ -17,22 +17,22 @@ private let sourceOptions = "[--source S [--ref R]] [--offline] [--timeout SECON
 /// `folio templates …` and `folio render`.
 let templateCommands: [Command] = [
     Command("templates", summary: "List, search, inspect, refresh, configure, lint and test templates", verbs: [
-        Verb("templates list \(sourceOptions)") { args, io in try args.expectAtMost(1); return try listTemplates(args, io) },
-        Verb("templates search WORDS... \(sourceOptions)") { args, io in try searchTemplates(Array(args.positionals.dropFirst()), args, io) },
-        Verb("templates show ID \(sourceOptions)") { args, io in
+        Verb("templates list \(sourceOptions) [--json]") { args, io in try args.expectAtMost(1); return try listTemplates(args, io) },
+        Verb("templates search WORDS... \(sourceOptions) [--json]") { args, io in try searchTemplates(Array(args.positionals.dropFirst()), args, io) },
+        Verb("templates show ID \(sourceOptions) [--json]") { args, io in
             try args.expectAtMost(2)
             return try showTemplate(try args.positional(1, "template ID"), args, io)
         },
-        Verb("templates update [--source S [--ref R]] [--timeout SECONDS]") { args, io in try args.expectAtMost(1); return try updateSources(args, io) },
-        Verb("templates add NAME URL [--ref R]") { args, io in
+        Verb("templates update [--source S [--ref R]] [--timeout SECONDS] [--json]") { args, io in try args.expectAtMost(1); return try updateSources(args, io) },
+        Verb("templates add NAME URL [--ref R] [--json]") { args, io in
             try args.expectAtMost(3)
             return try addSource(try args.positional(1, "NAME"), try args.positional(2, "URL"), args, io)
         },
         Verb("templates remove NAME") { args, io in try args.expectAtMost(2); return try removeSource(try args.positional(1, "NAME"), io) },
-        Verb("templates lint [DIR|ID] \(sourceOptions)") { args, io in try args.expectAtMost(2); return try lintTemplates(args, io) },
-        Verb("templates test [DIR|ID] \(sourceOptions) [--update-golden]") { args, io in try args.expectAtMost(2); return try testTemplates(args, io) },
+        Verb("templates lint [DIR|ID] \(sourceOptions) [--json]") { args, io in try args.expectAtMost(2); return try lintTemplates(args, io) },
+        Verb("templates test [DIR|ID] \(sourceOptions) [--update-golden] [--json]") { args, io in try args.expectAtMost(2); return try testTemplates(args, io) },
     ]),
-    Command("render", usage: "render TEMPLATE_FILE --data DATA.json [--partials DIR] [--strict]",
+    Command("render", usage: "render TEMPLATE_FILE --data DATA.json [--partials DIR] [--strict] [--json]",
             summary: "Render one Mustache file with JSON data and print the result") { args, io in
         try renderCommand(args, io)
     },

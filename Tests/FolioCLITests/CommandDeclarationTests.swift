@@ -17,14 +17,18 @@ final class CommandDeclarationTests: XCTestCase {
     static let misplaced: [(arguments: [String], option: String, form: String)] = [
         (["plugins", "list", "--timeout", "5"], "--timeout", "plugins list [--json]"),
         (["plugins", "pack", "Project", "--seed", "3"], "--seed", "plugins pack DIR [-o FILE]"),
-        (["templates", "add", "mine", "https://example.invalid/t.git", "--offline"], "--offline", "templates add NAME URL [--ref R]"),
-        (["templates", "lint", "--update-golden"], "--update-golden", "templates lint [DIR|ID] [--source S [--ref R]] [--offline] [--timeout SECONDS]"),
-        (["new", "List", "--title", "Shopping", "--set", "title=Shopping"], "--set", "new PATH [--type TYPE [--sample NAME]] [--title TITLE]"),
-        (["log", "List", "--at", "3"], "--at", "log PATH [--limit N] [--skip N] [--since REV]"),
-        (["sync", "List", "--interval", "5"], "--interval", "sync PATH [REMOTE] [--timeout SECONDS]"),
-        (["sync", "List", "--continuous", "on", "--watch"], "--watch", "sync PATH --continuous on|off [--interval SECONDS]"),
+        (["templates", "add", "mine", "https://example.invalid/t.git", "--offline"], "--offline", "templates add NAME URL [--ref R] [--json]"),
+        (["templates", "lint", "--update-golden"], "--update-golden", "templates lint [DIR|ID] [--source S [--ref R]] [--offline] [--timeout SECONDS] [--json]"),
+        (["new", "List", "--title", "Shopping", "--set", "title=Shopping"], "--set", "new PATH [--type TYPE [--sample NAME]] [--title TITLE] [--json]"),
+        (["log", "List", "--at", "3"], "--at", "log PATH [--limit N] [--skip N] [--since REV] [--json]"),
+        (["sync", "List", "--interval", "5"], "--interval", "sync PATH [REMOTE] [--timeout SECONDS] [--json]"),
+        (["sync", "List", "--continuous", "on", "--watch"], "--watch", "sync PATH --continuous on|off [--interval SECONDS] [--json]"),
         (["conflicts", "List", "show", "refs/folio/conflicts/x", "--mine", "1"], "--mine", "conflicts PATH show REF [--json]"),
         (["update", "List", "--check", "--dry-run"], "--dry-run", "update PATH --check [--to REF] [--offline] [--source S] [--timeout SECONDS] [--json]"),
+        // --json where the form has no JSON answer (it used to be taken by every form, and ignored)
+        (["templates", "remove", "mine", "--json"], "--json", "templates remove NAME"),
+        (["plugins", "pack", "Project", "--json"], "--json", "plugins pack DIR [-o FILE]"),
+        (["sync", "--watch", "--json"], "--json", "sync --watch [--interval SECONDS] [--timeout SECONDS] [PATH...]"),
     ]
 
     func testGivenAnOptionOfAnotherVerbWhenEachFamilyRunsThenItIsRefusedInOneLineWithExit2() {
@@ -49,7 +53,7 @@ final class CommandDeclarationTests: XCTestCase {
 
     /// The options a synopsis shows (`[--name VALUE]`, `-m|--message`), read from the text.
     func shownOptions(_ synopsis: String) -> Set<String> {
-        var names: Set<String> = ["--help", "--json"]
+        var names: Set<String> = ["--help"]
         for word in synopsis.split(separator: " ") {
             let bare = word.drop { $0 == "[" }
             guard bare.hasPrefix("-") else { continue }
@@ -62,7 +66,7 @@ final class CommandDeclarationTests: XCTestCase {
     func testGivenASelectingOptionWhenOptionsAreCompletedThenOnlyTheSelectedFormsOptionsAreOffered() {
         // Given `sync --watch` typed / When its options are completed / Then only the watch form's options
         let offered = folio(["__complete", "sync", "--watch", "--"]).stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(offered, ["--help", "--interval", "--json", "--timeout", "--watch"])
+        XCTAssertEqual(offered, ["--help", "--interval", "--timeout", "--watch"])
         // And without a selecting option, every form's options stay discoverable (`new PATH --template`)
         XCTAssertTrue(folio(["__complete", "new", "List", "--te"]).stdout.contains("--template"))
     }

@@ -75,9 +75,9 @@ final class RemoteConflictVerbTests: XCTestCase {
     func testGivenTheKeepOptionWhenConflictsHelpIsAskedThenOnlyTheKeepFormIsShown() {
         // Given --keep, the option that selects `conflicts PATH --keep local|remote REF` / When --help
         let result = folio(["conflicts", "List", "--keep", "local", "--help"])
-        // Then only that form, with its one option
+        // Then only that form, its selecting option listed first
         XCTAssertEqual(result.status, 0)
-        XCTAssertEqual(result.stdout.split(separator: "\n").first, "usage: folio conflicts PATH --keep local|remote REF")
+        XCTAssertEqual(result.stdout.split(separator: "\n").first, "usage: folio conflicts PATH --keep local|remote REF [--json]")
         XCTAssertEqual(result.stdout.components(separatedBy: "options:\n").last?.split(separator: " ").first, "--keep")
     }
 
