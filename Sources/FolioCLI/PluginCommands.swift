@@ -68,7 +68,14 @@ private struct PluginListing: Encodable {
         /// Why it is not enabled.
         let stateDetail: String?
     }
+    /// An installed copy not loaded because a linked development build of the same plugin is used instead.
+    struct Shadowed: Encodable {
+        let id: String
+        let library: String
+        let linkedBuild: String
+    }
     let plugins: [Entry]
+    let shadowed: [Shadowed]
     let refused: [String]
 }
 
@@ -116,7 +123,10 @@ private func listPlugins(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     try args.expectAtMost(1)
     let host = pluginHost(io)
     if args.flag("--json") {
-        try io.json(PluginListing(plugins: host.allPlugins.map { listingEntry($0, host) }, refused: host.refusals.map(\.description)))
+        let shadowed = host.duplicates.filter(\.linked).map {
+            PluginListing.Shadowed(id: $0.refused.manifest.id, library: $0.refused.library.path, linkedBuild: $0.kept.path)
+        }
+        try io.json(PluginListing(plugins: host.allPlugins.map { listingEntry($0, host) }, shadowed: shadowed, refused: host.refusals.map(\.description)))
         return 0
     }
     if host.allPlugins.isEmpty { io.line("No plugins found.") }

@@ -282,6 +282,10 @@ final class PluginPackageTests: XCTestCase {
         // and the command line shows the link and the shadowed copy
         let shadowed = installed.appendingPathComponent("org.test.lines/libLines.so").path
         XCTAssertTrue(folio("plugins", "list").stdout.contains("\(shadowed): shadowed by the linked build \(dev.path) (folio plugins unlink org.test.lines)"))
+        // and so does its JSON listing
+        struct Listing: Decodable { struct Shadowed: Decodable, Equatable { let id, library, linkedBuild: String }; let shadowed: [Shadowed] }
+        let listed = try JSONDecoder().decode(Listing.self, from: Data(folio("plugins", "list", "--json").stdout.utf8))
+        XCTAssertEqual(listed.shadowed, [Listing.Shadowed(id: "org.test.lines", library: shadowed, linkedBuild: dev.path)])
         XCTAssertTrue(folio("plugins", "info", "org.test.lines").stdout.contains("linked:   from \(temp.path("dev").path)"))
         // When unlinked, the installed copy is used again
         XCTAssertEqual(try installer.unlink(id: "org.test.lines")?.library, dev.path)
