@@ -18,6 +18,7 @@ extern LIBSSH2_SESSION *__real_libssh2_session_init_ex(void *(*alloc)(size_t, vo
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int result = 0;
+static atomic_int asked = 0;
 static atomic_int started = 0;
 
 static void start(void) {
@@ -27,8 +28,13 @@ static void start(void) {
 }
 
 int folio_git_start_network(void) {
+    atomic_store(&asked, 1);
     pthread_once(&once, start);
     return result;
+}
+
+void folio_git_wait_for_network_start(void) {
+    if (atomic_load(&asked)) pthread_once(&once, start);
 }
 
 int folio_git_network_started(void) {

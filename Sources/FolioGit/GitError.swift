@@ -1,4 +1,5 @@
 import CGit2
+import CGitNetworkStart
 import FoundationEssentials
 import FolioBasics
 import Glibc
@@ -108,15 +109,18 @@ public enum GitLibrary {
     /// (`initialized` is a `static let`: Swift runs its initializer exactly once and makes every other caller wait).
     /// In `folio`, TLS and SSH are no longer part of it (see `startNetworkIfDeferred`).
     /// A process that started it must call `waitForBackgroundInitialization()` before `exit`: exit handlers of the
-    /// libraries libgit2 starts (OpenSSL's, through libssh2) crash when they run while it is still starting.
+    /// libraries libgit2 starts (OpenSSL's, through libssh2, wherever its start is not put off) crash when they run
+    /// while it is still starting.
     public static func initializeInBackground() {
         guard !backgroundStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
         DetachedThread.start(stackSize: 1 << 20) { ensureInitialized() }
     }
 
-    /// Waits for `initializeInBackground` to finish, when it was started (at once otherwise).
+    /// Waits for `initializeInBackground` to finish, when it was started, and for a start of TLS and SSH that a
+    /// remote operation on another thread has begun (`startNetworkIfDeferred`); at once otherwise.
     public static func waitForBackgroundInitialization() {
         if backgroundStarted.load(ordering: .acquiring) { _ = initialized }
+        folio_git_wait_for_network_start()
     }
 
     private static let backgroundStarted = Atomic<Bool>(false)

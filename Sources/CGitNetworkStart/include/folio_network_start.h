@@ -16,6 +16,11 @@
  * returns 0, or the first negative libgit2 error code (git_error_last() says why). */
 int folio_git_start_network(void);
 
+/* Waits until a start some thread asked for has finished; returns at once when none was asked for (it never starts
+ * them itself). For the process's exit: OpenSSL's exit handlers, which the SSH start registers, must not run while
+ * another thread is still starting it. */
+void folio_git_wait_for_network_start(void);
+
 /* Whether the starts have run in this process (1) or are still put off (0); always 1 where nothing is put off. */
 int folio_git_network_started(void);
 #endif
