@@ -24,16 +24,17 @@ struct EditorCalls: Sendable {
 
     /// Runs a command (or undo, redo, restore, tag) off the UI thread; the result arrives as `.finished`. The new
     /// head's item layout (a render) is read by a job of its own, so the spinner names what is slow.
-    /// `cursor` is the version the window showed and the item under its cursor: the snapshot after the command says
-    /// where the cursor goes (the item added, or the same item).
-    func start(_ effect: AppEffect, label: String, renderLabel: String, cursor: (commit: String, position: [Int]?)? = nil) {
+    /// `window` is the window as the command starts: the snapshot after the command says where its cursor goes (the
+    /// item added, or the same item), and the new head is rendered with the selection the window will then have.
+    func start(_ effect: AppEffect, label: String, renderLabel: String, window: EditorState? = nil) {
+        let cursor = window.map { (commit: $0.commitID, position: $0.itemUnderCursor?.position) }
         worker.submit(label: label, isCommand: true) { [document, mailbox, worker, cache] in
             do {
                 try document.performNow(effect)
             } catch let conflict as EditConflict {
                 // Refused, and the window shows what changed meanwhile.
                 let snapshot = DocumentSnapshot.read(document)
-                cache.prerender(head: snapshot.commitID, view: document.editor)
+                cache.prerender(head: snapshot.commitID, view: document.editor, selection: window?.showing(snapshot).viewSelection)
                 mailbox.post(.finished(effect, .conflicted(LaunchApp.oneLine(conflict), snapshot)))
                 return
             } catch {
@@ -42,20 +43,20 @@ struct EditorCalls: Sendable {
             }
             worker.submit(label: renderLabel, isCommand: false) { [cache] in
                 let snapshot = DocumentSnapshot.read(document, afterCommandFrom: cursor)
-                cache.prerender(head: snapshot.commitID, view: document.editor)
+                cache.prerender(head: snapshot.commitID, view: document.editor, selection: window?.showing(snapshot).viewSelection)
                 mailbox.post(.finished(effect, .succeeded(snapshot)))
             }
         }
     }
 
     /// Reads the head (another window or process may have changed it) when nothing else runs; arrives as `.snapshot`.
-    /// `following` is the item under the cursor and the version it was seen in: when the head moved, the snapshot
-    /// says where that item is now.
-    func poll(label: String, following: (commit: String, position: [Int])? = nil) {
+    /// The item under `window`'s cursor is followed: when the head moved, the snapshot says where that item is now,
+    /// and the new head is rendered with the selection the window will then have.
+    func poll(label: String, window: EditorState) {
         guard worker.isIdle else { return }
         worker.submit(label: label, isCommand: false) { [document, mailbox, cache] in
-            let snapshot = DocumentSnapshot.read(document, following: following)
-            cache.prerender(head: snapshot.commitID, view: document.editor)
+            let snapshot = DocumentSnapshot.read(document, following: window.itemUnderCursor)
+            cache.prerender(head: snapshot.commitID, view: document.editor, selection: window.showing(snapshot).viewSelection)
             mailbox.post(.snapshot(snapshot))
         }
     }

@@ -183,7 +183,7 @@ package enum LaunchApp {
                 // Another window (or process) may have changed the document: poll its head (on the worker) and re-render on change.
                 if let calls, Date().timeIntervalSince(lastPoll) > 0.3 {
                     lastPoll = Date()
-                    if let editor = state.currentEditor { calls.poll(label: EditorCalls.renderLabel(editor), following: editor.itemUnderCursor) }
+                    if let editor = state.currentEditor { calls.poll(label: EditorCalls.renderLabel(editor), window: editor) }
                 }
                 for (index, event) in events.enumerated() {
                     switch event {
@@ -290,7 +290,7 @@ package enum LaunchApp {
             if let document = services.document { loadItemHistory(item, at: at, history: document.history, mailbox: mailbox) }
         case .runEditorCommand, .restore, .tag, .restoreItem:
             calls?.start(effect, label: state.callLabel(effect), renderLabel: state.currentEditor.map(EditorCalls.renderLabel) ?? "render",
-                         cursor: state.currentEditor.map { ($0.commitID, $0.itemUnderCursor?.position) })
+                         window: state.currentEditor)
         case let .loadArgumentValues(command, base, selection):
             calls?.argumentValues(command: command, base: base, selection: selection,
                                   label: state.currentEditor.map { "\($0.editorName ?? "editor"): values" } ?? "values")

@@ -56,9 +56,13 @@ final class EditorViewCache: Sendable {
     /// Renders the latest request again for a new head `head` (on the worker, before the state learns of the head),
     /// so that the frame that shows the new head's status and items also shows its lines: a key pressed meanwhile
     /// acts on the version the user sees.
-    func prerender(head: String, view: any EditorViewProvider) {
+    ///
+    /// With `selection`, the one the window will have for the new head (`EditorState.showing`): the cursor already on
+    /// the item a command acted on, not on the row it was on.
+    func prerender(head: String, view: any EditorViewProvider, selection: ViewSelection? = nil) {
         guard var request = state.withLock({ $0.wanted }), request.head != head else { return }
         request.head = head
+        if let selection { request.render.selection = selection }
         let rendered = view.render(request.render)
         state.withLock { $0.shown = (request, rendered) }
     }

@@ -89,6 +89,38 @@ package enum CallResult: Equatable, Sendable {
     case conflicted(String, DocumentSnapshot)
 }
 
+extension EditorState {
+    /// The window once it shows `snapshot`: its status line and item layout, the cursor on the item it followed (kept
+    /// in view; an open form follows it too) unless a range is selected, and the cursor and range kept in range. The
+    /// one rule for the state (`AppState.applying`) and for the render prepared off the UI thread before the state
+    /// learns of the snapshot (`EditorViewCache.prerender`), so the frame that shows a command's version draws the
+    /// cursor on its item.
+    package func showing(_ snapshot: DocumentSnapshot) -> EditorState {
+        var editor = self
+        guard snapshot.commitID != editor.commitID || snapshot.commitMessage != editor.commitMessage else { return editor }
+        let wasOn = editor.commitID
+        let oldPath = editor.items.flatMap { $0.paths.indices.contains(editor.cursor) ? $0.paths[editor.cursor] : nil }
+        editor.commitID = snapshot.commitID
+        editor.commitMessage = snapshot.commitMessage
+        editor.items = snapshot.items
+        if let followed = snapshot.followed, followed.from == wasOn, editor.selectionAnchor == nil,
+           let position = followed.position, let index = snapshot.items?.paths.firstIndex(of: position) {
+            if let prompt = editor.prompt, prompt.base == wasOn, let oldPath {
+                editor.prompt = prompt.following(row: editor.cursor, path: oldPath, toRow: index, path: position, commit: snapshot.commitID)
+            }
+            editor.cursor = index
+            // Keep the item in view (an item added at the end of a long list).
+            if editor.cursor < editor.scroll { editor.scroll = editor.cursor }
+            if editor.cursor >= editor.scroll + editor.viewRows { editor.scroll = editor.cursor - editor.viewRows + 1 }
+        }
+        if let items = editor.items {
+            editor.cursor = min(editor.cursor, max(0, items.count - 1))
+            if let anchor = editor.selectionAnchor { editor.selectionAnchor = min(anchor, max(0, items.count - 1)) }
+        }
+        return editor
+    }
+}
+
 extension AppEffect {
     /// Whether the effect runs on the open document (off the UI thread, with a spinner and Esc to cancel).
     package var isDocumentCall: Bool {
@@ -163,35 +195,11 @@ extension AppState {
     }
 
     /// Shows a new head (a command here, another window, another process): the status line, the item layout, and
-    /// the cursor kept in range.
+    /// the cursor kept in range (`EditorState.showing`).
     package mutating func applying(_ snapshot: DocumentSnapshot) {
-        func refreshed(_ editor: EditorState) -> EditorState {
-            var editor = editor
-            guard snapshot.commitID != editor.commitID || snapshot.commitMessage != editor.commitMessage else { return editor }
-            let wasOn = editor.commitID
-            let oldPath = editor.items.flatMap { $0.paths.indices.contains(editor.cursor) ? $0.paths[editor.cursor] : nil }
-            editor.commitID = snapshot.commitID
-            editor.commitMessage = snapshot.commitMessage
-            editor.items = snapshot.items
-            if let followed = snapshot.followed, followed.from == wasOn, editor.selectionAnchor == nil,
-               let position = followed.position, let index = snapshot.items?.paths.firstIndex(of: position) {
-                if let prompt = editor.prompt, prompt.base == wasOn, let oldPath {
-                    editor.prompt = prompt.following(row: editor.cursor, path: oldPath, toRow: index, path: position, commit: snapshot.commitID)
-                }
-                editor.cursor = index
-                // Keep the item in view (an item added at the end of a long list).
-                if editor.cursor < editor.scroll { editor.scroll = editor.cursor }
-                if editor.cursor >= editor.scroll + editor.viewRows { editor.scroll = editor.cursor - editor.viewRows + 1 }
-            }
-            if let items = editor.items {
-                editor.cursor = min(editor.cursor, max(0, items.count - 1))
-                if let anchor = editor.selectionAnchor { editor.selectionAnchor = min(anchor, max(0, items.count - 1)) }
-            }
-            return editor
-        }
         switch screen {
-        case let .editor(editor): screen = .editor(refreshed(editor))
-        case let .history(history, editor): screen = .history(history, refreshed(editor))
+        case let .editor(editor): screen = .editor(editor.showing(snapshot))
+        case let .history(history, editor): screen = .history(history, editor.showing(snapshot))
         default: break
         }
     }
