@@ -12,14 +12,15 @@ struct ChangeReport: Encodable {
 }
 
 /// Opens a document; `readOnly` for commands that only read it (they then work on a read-only file system).
-func openDocument(_ path: String, _ io: CommandIO, readOnly: Bool = false) throws -> Document {
-    try DocumentStore(environment: io.environment).open(at: io.url(path), readOnly: readOnly)
+func openDocument(_ path: String, _ io: CommandIO, readOnly: Bool = false, store: DocumentStore? = nil) throws -> Document {
+    try (store ?? DocumentStore(environment: io.environment)).open(at: io.url(path), readOnly: readOnly)
 }
 
 /// The document named by the first positional (PATH), with at most `positionals` positionals in all; `readOnly` as
 /// for `openDocument`.
-func documentArgument(_ args: Arguments, _ io: CommandIO, positionals: Int = 1, readOnly: Bool = false) throws -> Document {
-    let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: readOnly)
+func documentArgument(_ args: Arguments, _ io: CommandIO, positionals: Int = 1, readOnly: Bool = false,
+                      store: DocumentStore? = nil) throws -> Document {
+    let document = try openDocument(try args.positional(0, "PATH"), io, readOnly: readOnly, store: store)
     try args.expectAtMost(positionals)
     return document
 }

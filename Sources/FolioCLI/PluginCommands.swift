@@ -12,19 +12,20 @@ func pluginHost(_ io: CommandIO, settings: Settings? = nil) -> EditorRegistry {
     EditorRegistry(environment: io.environment, settings: settings)
 }
 
-/// The start of a command that will call an editor (`view`, `edit`): the settings read and, when they read, a plugin
-/// host started at once (`PluginIsolation.withSpareHost`), so that the host's start overlaps opening the document and
-/// scanning the plugins. A broken settings file is thrown by `settings()`, after the document's own errors, as before.
+/// The start of a command that will call an editor (`view`, `edit`): the document store (with the settings, read
+/// once) and, when it opens, a plugin host started at once (`PluginIsolation.withSpareHost`), so that the host's start
+/// overlaps opening the document and scanning the plugins. A broken settings file is thrown by `store()`.
 struct EditorCommandStart {
-    private let settingsRead: Result<Settings, any Error>
+    private let opened: Result<DocumentStore, any Error>
     private let isolation: PluginIsolation?
 
     init(_ io: CommandIO) {
-        settingsRead = Result { try Settings.load(environment: io.environment) }
-        isolation = (try? settingsRead.get()).map { PluginIsolation.standard(environment: io.environment, settings: $0).withSpareHost() }
+        opened = Result { try DocumentStore(environment: io.environment) }
+        isolation = (try? opened.get()).map { PluginIsolation.standard(environment: io.environment, settings: $0.settings).withSpareHost() }
     }
 
-    func settings() throws -> Settings { try settingsRead.get() }
+    /// The store to open the document with; its `settings` are the command's.
+    func store() throws -> DocumentStore { try opened.get() }
 
     /// The plugin registry, whose first editor call takes the host already started.
     func host(_ io: CommandIO, settings: Settings) -> EditorRegistry {
@@ -234,8 +235,9 @@ let pluginCommands: [Command] = [
         let command = try args.positional(1, "COMMAND")
         let selection = try args.value("--selection").map(ViewSelection.parse(option:)) ?? ViewSelection()
         let start = EditorCommandStart(io)
-        let document = try openDocument(path, io)
-        let settings = try start.settings()
+        let store = try start.store()
+        let document = try openDocument(path, io, store: store)
+        let settings = store.settings
         let host = start.host(io, settings: settings)
         reportUsageNotices(host, type: document.metadata.contentType, settings: settings, editor: args.value("--editor"), command: "edit", io)
         let outcome = try withQuarantineHint {

@@ -8,9 +8,10 @@ import Glibc
 enum ViewCommand {
     static func run(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         let start = EditorCommandStart(io)
+        let store = try start.store()
         // Reading only: works on a read-only document, never finishes or starts a change.
-        let document = try documentArgument(args, io, readOnly: true)
-        let settings = try start.settings()
+        let document = try documentArgument(args, io, readOnly: true, store: store)
+        let settings = store.settings
         let width = try args.int("--width") ?? 80, height = try args.int("--height") ?? 24
         guard (1...2000).contains(width), (1...2000).contains(height) else { throw UsageError("--width and --height must be between 1 and 2000") }
         // Resolved once, first: an unknown revision is one line naming it, whatever the editor; the id is what is read.

@@ -39,20 +39,17 @@ public enum PluginJSON {
         return try reader.document()
     }
 
-    /// `text` as a JSON string literal: `"`, `\` and `/` escaped, control characters as `\n`, `\r`, `\t`, `\b`, `\f`
-    /// or `\u00XX`; everything else as it is.
+    /// `text` as a JSON string literal: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`;
+    /// everything else as it is (the bytes the Checklist plugin writes its documents with).
     public static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "/": out += "\\/"
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
             default:
                 if scalar.value < 0x20 {
                     let hex = String(scalar.value, radix: 16)

@@ -66,12 +66,9 @@ extension Document {
     static func remoteURLProblem(_ url: String) -> String? {
         if url.trimming(.whitespaces).isEmpty { return "it is empty" }
         if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "it holds a control character" }
-        if let separator = url.firstRange(of: "://") {
-            let scheme = url[..<separator.lowerBound].lowercased()
-            guard ["https", "http", "ssh", "git", "file"].contains(scheme) else {
-                return "'\(scheme)' is not a supported scheme (https, http, ssh, git, file)"
-            }
-            if url[separator.upperBound...].isEmpty { return "it names no host or path" }
+        if let (scheme, rest) = RemoteLocation.urlParts(url) {
+            if let problem = RemoteLocation.schemeProblem(scheme) { return problem }
+            if rest.isEmpty { return "it names no host or path" }
         }
         return nil
     }

@@ -82,10 +82,8 @@ extension SettingsState {
 
     /// The problem with a template source's location, nil for a URL or an existing local folder.
     static func locationProblem(_ location: String, home: String?) -> String? {
-        if let separator = location.firstRange(of: "://") {
-            let scheme = location[..<separator.lowerBound].lowercased()
-            guard ["https", "http", "ssh", "git", "file"].contains(scheme) else { return "'\(scheme)' is not a supported scheme (https, http, ssh, git, file)" }
-            let rest = location[separator.upperBound...]
+        if let (scheme, rest) = RemoteLocation.urlParts(location) {
+            if let problem = RemoteLocation.schemeProblem(scheme) { return problem }
             if rest.isEmpty || rest.contains(where: \.isWhitespace) { return "'\(location)' is not a valid URL" }
             if scheme == "file" { return folderProblem(String(rest)) }
             return nil
