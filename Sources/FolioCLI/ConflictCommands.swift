@@ -27,7 +27,7 @@ private func showConflict(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let ref = try args.positional(2, "REF")
     try args.expectAtMost(3)
     let details = try document.conflictDetails(ref, editors: itemEditors(io))
-    if args.flag("--json") { try io.json(ShownConflict(details)); return 0 }
+    if args.flag("--json") { try io.json(details); return 0 }
     showConflict(details, document: document, io)
     return 0
 }
@@ -52,21 +52,6 @@ private func keepConflictSide(_ args: Arguments, _ io: CommandIO) throws -> Int3
     try args.expectAtMost(2)
     let commit = try document.resolveConflict(ref, keep: side)
     return try reportChange(commit, document: document, args, io, nothing: "Already merged; dropped \(ref.shownAsText)")
-}
-
-/// What `folio conflicts PATH show REF --json` prints.
-struct ShownConflict: Encodable {
-    let ref: String
-    let commit: String
-    let summary: String
-    let primaryFile: String
-    let items: [ItemConflict]
-    let files: [String]
-
-    init(_ details: ConflictDetails) {
-        ref = details.ref; commit = details.commit; summary = details.summary
-        primaryFile = details.primaryFile; items = details.items; files = details.files
-    }
 }
 
 /// The kept conflicts, each followed by its conflicting items and whole files (`--json`: the kept refs only, as before).

@@ -79,7 +79,7 @@ final class GenericDocumentFiles: GenericDocumentAccess {
 
     func content(of path: String) throws -> GenericFileView {
         guard let file = try listing().first(where: { $0.path == path }) else {
-            throw FolioError.fileNotFound(path, "the newest version")
+            throw FolioError.fileNotFound(file: path, location: "the newest version")
         }
         switch file.kind {
         case .submodule: return GenericFileView(path: path, lines: [], binary: false, size: 0, note: "a submodule (another repository's commit)")

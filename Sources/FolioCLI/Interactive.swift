@@ -146,7 +146,7 @@ final class CapturedLines: Sendable {
 /// until they confirm the free name offered or type another.
 func newDestination(_ destination: String, io: CommandIO) throws -> URL {
     let trimmed = destination.trimming(.whitespaces)
-    guard !trimmed.isEmpty else { throw FolioError.invalidDocumentPath(destination, problem: .noName) }
+    guard !trimmed.isEmpty else { throw FolioError.invalidDocumentPath(path: destination, problem: .noName) }
     let base = io.url(trimmed)
     let fileManager = FileManager.default
     var isFolder: Bool = false

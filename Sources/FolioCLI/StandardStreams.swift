@@ -93,10 +93,10 @@ enum NewDocumentPath {
     static func check(_ path: String) throws {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         guard let last = parts.last, last != ".", last != ".." else {
-            throw FolioError.invalidDocumentPath(path, problem: .noName)
+            throw FolioError.invalidDocumentPath(path: path, problem: .noName)
         }
         if parts.contains(where: { $0.lowercased() == ".git" }) {
-            throw FolioError.invalidDocumentPath(path, problem: .gitFolder)
+            throw FolioError.invalidDocumentPath(path: path, problem: .gitFolder)
         }
     }
 }

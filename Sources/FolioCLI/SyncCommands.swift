@@ -19,52 +19,18 @@ func remoteLocation(_ text: String, _ io: CommandIO) -> String {
     return text
 }
 
-/// What `folio status --json` prints: the sync status, plus the work tree's state (`workTree.outOfDate` lists the
-/// files Folio could not bring up to date, `workTree.cause` why; `current` is true when there are none).
+/// What `folio status --json` prints: the document's `SyncStatus`, with its sharing state and summary under `sharing`.
 struct StatusReport: Encodable {
-    struct WorkTree: Encodable {
-        let current: Bool
-        let outOfDate: [String]
-        let cause: String?
-    }
-    let path: String
-    let branch: String
-    let head: String
-    let unrecordedChanges: [String]
-    let nestedRepositories: [String]
-    let remotes: [RemoteStatus]
-    let conflicts: [String]
-    let workTree: WorkTree
-    /// The sharing state (`SharingState`) and its one-line summary.
-    var sharing: SharingReport?
+    let status: SyncStatus
+    let sharing: SharingReport
 
-    init(_ status: SyncStatus, unrecordedChanges: [String], workTree: WorkTreeStatus) {
-        path = status.path; branch = status.branch; head = status.head
-        self.unrecordedChanges = unrecordedChanges
-        nestedRepositories = status.nestedRepositories
-        remotes = status.remotes; conflicts = status.conflicts
-        self.workTree = WorkTree(current: workTree.isCurrent, outOfDate: workTree.outOfDate, cause: workTree.cause)
-    }
-
-    private enum CodingKeys: String, CodingKey { case path, branch, head, unrecordedChanges, nestedRepositories, remotes, conflicts, workTree, sharing }
+    private enum CodingKeys: String, CodingKey { case sharing }
 
     func encode(to encoder: any Encoder) throws {
+        try status.encode(to: encoder)  // the status's keys at the top level, beside `sharing`
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(path, forKey: .path)
-        try container.encode(branch, forKey: .branch)
-        try container.encode(head, forKey: .head)
-        try container.encode(unrecordedChanges, forKey: .unrecordedChanges)
-        try container.encode(nestedRepositories, forKey: .nestedRepositories)
-        try container.encode(remotes, forKey: .remotes)
-        try container.encode(conflicts, forKey: .conflicts)
-        var tree = container.nestedContainer(keyedBy: WorkTreeKeys.self, forKey: .workTree)
-        try tree.encode(workTree.current, forKey: .current)
-        try tree.encode(workTree.outOfDate, forKey: .outOfDate)
-        try tree.encode(workTree.cause, forKey: .cause)  // null when current or unknown, never left out
-        try container.encodeIfPresent(sharing, forKey: .sharing)
+        try container.encode(sharing, forKey: .sharing)
     }
-
-    private enum WorkTreeKeys: String, CodingKey { case current, outOfDate, cause }
 }
 
 /// Draws a transfer progress bar on standard error, on a terminal only, redrawing in place at most once per percent.
@@ -219,15 +185,10 @@ let syncCommands: [Command] = [
         if args.flag("--repair") { try reportRefRepair(document, json: args.flag("--json"), io) }
         try reportWorkTree(document, repair: args.flag("--repair"), json: args.flag("--json"), io)
         let status = try document.syncStatus()
-        let workTree = try document.workTreeStatus()
-        // Files Folio could not bring up to date (and the user has not touched) are reported as such, not as changes.
-        let stale = try document.outOfDateFilesNotChangedByTheUser()
-        let unrecorded = status.unrecordedChanges.filter { !stale.contains($0) }
+        let unrecorded = status.unrecordedChanges
         let sharing = try document.sharingState()
         if args.flag("--json") {
-            var report = StatusReport(status, unrecordedChanges: unrecorded, workTree: workTree)
-            report.sharing = SharingReport(summary: sharing.summary(), state: sharing)
-            try io.json(report)
+            try io.json(StatusReport(status: status, sharing: SharingReport(summary: sharing.summary(), state: sharing)))
             return 0
         }
         let changes = unrecorded.isEmpty ? "no unrecorded changes"

@@ -56,7 +56,7 @@ extension Document {
         try DocumentPath.validate(path, allowFolioFolder: false)
         let head = try head()
         guard let entry = try repository.entry(atPath: path, inTree: head.tree), entry.kind == .blob, !entry.isSymlink else {
-            throw FolioError.fileNotFound(path, "\(url.lastPathComponent) (or it is a link)")
+            throw FolioError.fileNotFound(file: path, location: "\(url.lastPathComponent) (or it is a link)")
         }
         guard let before = workTree.read(path) else {
             throw FolioError.unreadableFile(path: workTree.display(path), reason: "not a regular file beneath the document: missing, a link, or behind a link")

@@ -38,9 +38,9 @@ extension Document {
     public func resolve(_ rev: String) throws -> ObjectID {
         if rev.hasPrefix("@"), let n = Int(rev.dropFirst()) {
             let head = try branchTip()
-            guard n >= 1 else { throw FolioError.unknownRevision(rev, url.path) }
+            guard n >= 1 else { throw FolioError.unknownRevision(revision: rev, document: url.path) }
             let total = try repository.countCommits(from: head)
-            guard n <= total else { throw FolioError.unknownRevision(rev, url.path) }
+            guard n <= total else { throw FolioError.unknownRevision(revision: rev, document: url.path) }
             var found: ObjectID?
             var index = total
             try repository.walk(from: head) { id in
@@ -48,13 +48,13 @@ extension Document {
                 index -= 1
                 return true
             }
-            guard let found else { throw FolioError.unknownRevision(rev, url.path) }
+            guard let found else { throw FolioError.unknownRevision(revision: rev, document: url.path) }
             return found
         }
         _ = try branchTip()  // a damaged HEAD or branch is said as such, not as an unknown version
         do { return try repository.resolveCommit(rev) } catch let error as GitError {
-            if error.isAmbiguous { throw FolioError.ambiguousRevision(rev, document: url.path) }
-            throw FolioError.unknownRevision(rev, url.path)
+            if error.isAmbiguous { throw FolioError.ambiguousRevision(revision: rev, document: url.path) }
+            throw FolioError.unknownRevision(revision: rev, document: url.path)
         }
     }
 
@@ -180,7 +180,7 @@ extension Document {
         guard Self.versionNameProblem(name) == nil else { throw FolioError.invalidVersionName(name) }
         let target = try rev.map(resolve) ?? head().id
         if try repository.referenceTarget("refs/tags/\(name)") != nil {
-            throw FolioError.versionExists(name, document: url.path)
+            throw FolioError.versionExists(name: name, document: url.path)
         }
         let tagger = try signatures().committer
         try repository.createTag(name, target: target, tagger: tagger, message: name + "\n")

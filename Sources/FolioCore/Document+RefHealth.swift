@@ -20,9 +20,9 @@ public enum RefProblem: Sendable, Equatable, CustomStringConvertible {
     /// The branch's ref file holds neither a version id nor a ref.
     case branchGarbled(String)
     /// The branch names an object the repository does not hold.
-    case branchDangling(String, ObjectID)
+    case branchDangling(branch: String, object: ObjectID)
     /// The branch names an object that is not a version (its kind: tree, blob, tag).
-    case branchNotAVersion(String, ObjectID, String)
+    case branchNotAVersion(branch: String, object: ObjectID, kind: String)
 
     public var description: String {
         switch self {
@@ -138,8 +138,8 @@ extension Document {
         }
         switch try repository.objectKind(id) {
         case .commit?: return .tip(id)
-        case nil: return .damaged(.branchDangling(branch, id))
-        case let kind?: return .damaged(.branchNotAVersion(branch, id, kind.rawValue))
+        case nil: return .damaged(.branchDangling(branch: branch, object: id))
+        case let kind?: return .damaged(.branchNotAVersion(branch: branch, object: id, kind: kind.rawValue))
         }
     }
 

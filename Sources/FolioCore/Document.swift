@@ -92,7 +92,7 @@ public final class Document {
         let commit = try rev.map(resolve) ?? head().id
         let info = try repository.commit(commit)
         guard let entry = try repository.entry(atPath: path, inTree: info.tree), entry.kind == .blob else {
-            throw FolioError.fileNotFound(path, "\(url.lastPathComponent) at \(commit.short)")
+            throw FolioError.fileNotFound(file: path, location: "\(url.lastPathComponent) at \(commit.short)")
         }
         return try repository.readBlob(entry.id)
     }
@@ -228,7 +228,7 @@ public final class Document {
     /// (a restore of a commit that a fetch would refuse is refused the same way).
     private func passGate(_ tree: ObjectID, shown: ObjectID, commit: ObjectID? = nil) throws {
         do { try DocumentTreeGate.check(tree, shown: shown, commit: commit, repository: repository) } catch let refused as RefusedObject {
-            throw FolioError.refusedVersion(document: url.path, refused)
+            throw FolioError.refusedVersion(document: url.path, refused: refused)
         }
     }
 

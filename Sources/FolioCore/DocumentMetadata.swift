@@ -115,7 +115,7 @@ public enum DocumentPath {
     /// Fails when a new document at `url` would be, or sit inside, a repository's `.git` folder (any letter case).
     public static func validateLocation(_ url: URL) throws {
         if url.standardizedFileURL.pathComponents.contains(where: { $0.lowercased() == ".git" }) {
-            throw FolioError.invalidDocumentPath(url.path, problem: .gitFolder)
+            throw FolioError.invalidDocumentPath(path: url.path, problem: .gitFolder)
         }
     }
 
@@ -123,19 +123,19 @@ public enum DocumentPath {
     public static func validate(_ path: String, allowFolioFolder: Bool = true) throws {
         let bytes = path.utf8
         if bytes.contains(UInt8(ascii: "\\")) || bytes.contains(0) {
-            throw FolioError.invalidDocumentPath(path, problem: .forbiddenCharacter)
+            throw FolioError.invalidDocumentPath(path: path, problem: .forbiddenCharacter)
         }
         let segments = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         guard !bytes.isEmpty, !segments.contains(where: { $0.isEmpty || $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }) else {
-            throw FolioError.invalidDocumentPath(path, problem: .notRelative)
+            throw FolioError.invalidDocumentPath(path: path, problem: .notRelative)
         }
         // ".git" in any letter case and in every spelling NTFS or HFS+ reads as ".git" (git's own verify_path rule):
         // such file systems would write into the repository.
         if segments.contains(where: { GitObjectRules.isGitName($0) }) {
-            throw FolioError.invalidDocumentPath(path, problem: .insideGit)
+            throw FolioError.invalidDocumentPath(path: path, problem: .insideGit)
         }
         if !allowFolioFolder, let first = segments.first, first.elementsEqual(DocumentMetadata.folder.utf8) {
-            throw FolioError.invalidDocumentPath(path, problem: .folioFolder)
+            throw FolioError.invalidDocumentPath(path: path, problem: .folioFolder)
         }
     }
 }

@@ -43,12 +43,12 @@ public final class DocumentStore: Sendable {
     public func open(at url: URL, readOnly: Bool = false) throws -> Document {
         var isDirectory: Bool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw FolioError.notADocument(url.path, "no such folder")
+            throw FolioError.notADocument(path: url.path, why: "no such folder")
         }
-        guard isDirectory else { throw FolioError.notADocument(url.path, "it is a file") }
+        guard isDirectory else { throw FolioError.notADocument(path: url.path, why: "it is a file") }
         var gitInfo = stat()
         guard lstat(url.appendingPathComponent(".git").path, &gitInfo) == 0 else {
-            throw FolioError.notADocument(url.path, "no git repository in it")
+            throw FolioError.notADocument(path: url.path, why: "no git repository in it")
         }
         guard gitInfo.st_mode & S_IFMT == S_IFDIR else {
             throw WorkTreeError.redirectedGitFolder(document: url.path, what: ".git is a link or a file pointing elsewhere, not a folder")
@@ -57,15 +57,15 @@ public final class DocumentStore: Sendable {
         do { repository = try Repository.openDocument(at: url) } catch let error as GitError {
             // libgit2 1.5 may report the ownership check as a missing `safe.directory` value: judge by the owner.
             if error.isOwnedByAnotherUser || gitInfo.st_uid != geteuid() {
-                throw FolioError.notADocument(url.path, "it belongs to another user; git's safe.directory setting must list it")
+                throw FolioError.notADocument(path: url.path, why: "it belongs to another user; git's safe.directory setting must list it")
             }
-            throw FolioError.notADocument(url.path, error.message)
+            throw FolioError.notADocument(path: url.path, why: error.message)
         }
-        guard repository.workDirectory != nil else { throw FolioError.notADocument(url.path, "bare repository") }
+        guard repository.workDirectory != nil else { throw FolioError.notADocument(path: url.path, why: "bare repository") }
         let metadataURL = url.appendingPathComponent(DocumentMetadata.path)
         // Read without following links: `.folio` is the document's own folder.
         guard let data = WorkTree(rootPath: url.path, displayRoot: url.path).read(DocumentMetadata.path) else {
-            throw FolioError.notADocument(url.path, "no \(DocumentMetadata.path)")
+            throw FolioError.notADocument(path: url.path, why: "no \(DocumentMetadata.path)")
         }
         let metadata: DocumentMetadata
         do { metadata = try DocumentMetadata.decode(data) } catch {
@@ -253,7 +253,7 @@ extension DocumentStore {
         free(resolved)
         while true {
             if Self.isDocumentFolder(folder) {
-                throw FolioError.invalidDocumentPath(url.path, problem: .insideDocument(folder))
+                throw FolioError.invalidDocumentPath(path: url.path, problem: .insideDocument(folder))
             }
             guard folder != "/", let slash = folder.lastIndex(of: "/") else { return }
             folder = slash == folder.startIndex ? "/" : String(folder[..<slash])

@@ -14,11 +14,11 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
     /// stopped it (closed, a folder, a read error), said as it is (`standard input: is closed`).
     case unreadableInput(name: String, problem: String)
     /// A path is not a Folio document.
-    case notADocument(String, String)
+    case notADocument(path: String, why: String)
     /// A revision could not be resolved in a document.
-    case unknownRevision(String, String)
+    case unknownRevision(revision: String, document: String)
     /// A short version id matches more than one version of the document: the revision and the document's path.
-    case ambiguousRevision(String, document: String)
+    case ambiguousRevision(revision: String, document: String)
     /// A destination that must not exist already does.
     case alreadyExists(String)
     /// The folder a new document is to be created or cloned in does not exist (the folder's path).
@@ -26,9 +26,9 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
     /// A path that must be an existing folder (one to look in) is not one.
     case notAFolder(String)
     /// A path given for a document, or for a file inside one, is refused: the path and why.
-    case invalidDocumentPath(String, problem: DocumentPathProblem)
+    case invalidDocumentPath(path: String, problem: DocumentPathProblem)
     /// A file is not in a version of a document.
-    case fileNotFound(String, String)
+    case fileNotFound(file: String, location: String)
     /// The document (path) has no change left to undo.
     case nothingToUndo(document: String)
     /// The document (path) has no undone change to redo.
@@ -38,7 +38,7 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
     /// A version name (tag) is not allowed: the name.
     case invalidVersionName(String)
     /// The document already has a version with this name: the name and the document's path.
-    case versionExists(String, document: String)
+    case versionExists(name: String, document: String)
     /// The document (path) was not made from a template, so there is nothing to update or replay.
     case notFromTemplate(document: String)
     /// No template source has this name in the settings.
@@ -50,9 +50,9 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
     /// Another writer kept the document busy for too long.
     case busy(String)
     /// An environment variable holds a value Folio refuses: the variable and the problem.
-    case invalidEnvironment(String, String)
+    case invalidEnvironment(variable: String, problem: String)
     /// A version refused before it became current or reached the work tree (document path, the object and rule).
-    case refusedVersion(document: String, RefusedObject)
+    case refusedVersion(document: String, refused: RefusedObject)
 
     public var description: String {
         switch self {
@@ -66,7 +66,7 @@ public enum FolioError: Error, CustomStringConvertible, LocalizedError, Equatabl
         case let .missingFolder(path): return "\(path): the folder to put the document in does not exist"
         case let .notAFolder(path): return "\(path): no such folder"
         case let .invalidDocumentPath(path, problem): return "'\(path)': \(problem)"
-        case let .fileNotFound(file, where_): return "\(file): no such file in \(where_)"
+        case let .fileNotFound(file, location): return "\(file): no such file in \(location)"
         case let .nothingToUndo(path): return "\(path): nothing to undo"
         case let .nothingToRedo(path): return "\(path): nothing to redo"
         case let .noChange(why): return "no change: \(why)"

@@ -73,7 +73,7 @@ public struct GitDate: Equatable, Sendable {
     public init(parsing text: String, variable: String) throws {
         func refuse(_ why: String) -> FolioError {
             let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-            return FolioError.invalidEnvironment(variable, "'\(shown)' \(why) (expected SECONDS [+HHMM] or @SECONDS [+HHMM], e.g. '1700000000 +0100')")
+            return FolioError.invalidEnvironment(variable: variable, problem: "'\(shown)' \(why) (expected SECONDS [+HHMM] or @SECONDS [+HHMM], e.g. '1700000000 +0100')")
         }
         let parts = text.split(separator: " ")
         guard (1...2).contains(parts.count), var stamp = parts.first else { throw refuse("is not a git date") }

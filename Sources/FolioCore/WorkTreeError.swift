@@ -86,8 +86,9 @@ public enum WorkTreeError: Error, CustomStringConvertible, LocalizedError, Equat
     }
 }
 
-/// Whether the work tree shows the document's current version.
-public struct WorkTreeStatus: Sendable, Equatable {
+/// Whether the work tree shows the document's current version. Encoded as `current`, `outOfDate` and `cause` (null
+/// when current or unknown, never left out).
+public struct WorkTreeStatus: Sendable, Equatable, Encodable {
     /// Files (relative to the document) whose work-tree content is not the current version's; empty when current.
     public let outOfDate: [String]
     /// Why the last attempt to write them failed (errno's message), when known.
@@ -102,4 +103,13 @@ public struct WorkTreeStatus: Sendable, Equatable {
     }
 
     public static let current = WorkTreeStatus(outOfDate: [], cause: nil)
+
+    private enum CodingKeys: String, CodingKey { case current, outOfDate, cause }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(isCurrent, forKey: .current)
+        try container.encode(outOfDate, forKey: .outOfDate)
+        try container.encode(cause, forKey: .cause)
+    }
 }

@@ -59,7 +59,7 @@ extension Document {
     @discardableResult
     public func share(remote: String, url location: String, options: TransferOptions = TransferOptions()) throws -> PushResult {
         if let existing = try repository.remotes().first(where: { $0.name == remote }) {
-            guard existing.url == location else { throw SyncError.remoteExists(remote, document: url.path) }
+            guard existing.url == location else { throw SyncError.remoteExists(name: remote, document: url.path) }
         } else {
             try addRemote(remote, url: location)
         }

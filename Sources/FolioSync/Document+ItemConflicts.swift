@@ -4,8 +4,9 @@ import FolioCore
 import FolioGit
 import FolioPlugins
 
-/// A kept conflict as it stands against the current version: what must be chosen to settle it.
-public struct ConflictDetails: Sendable, Equatable {
+/// A kept conflict as it stands against the current version: what must be chosen to settle it (encoded, it is what
+/// `folio conflicts PATH show REF --json` prints).
+public struct ConflictDetails: Sendable, Equatable, Encodable {
     /// The kept version's ref (`refs/folio/conflicts/…`).
     public let ref: String
     /// The kept (remote) commit.
@@ -69,7 +70,7 @@ extension Document {
     func keptConflict(_ ref: String) throws -> (name: String, commit: ObjectID) {
         let name = ref.hasPrefix("refs/") ? ref : Self.conflictRefPrefix + ref
         guard name.hasPrefix(Self.conflictRefPrefix), let theirs = try repository.referenceTarget(name) else {
-            throw SyncError.unknownConflict(url.path, ref)
+            throw SyncError.unknownConflict(document: url.path, ref: ref)
         }
         return (name, theirs)
     }

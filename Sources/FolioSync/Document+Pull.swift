@@ -62,7 +62,7 @@ extension Document {
         let remote = try syncRemote(remote)
         let stale = try outOfDateFilesNotChangedByTheUser()
         let unrecorded = try repository.changedPaths().filter { !stale.contains($0) }
-        guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(url.path, unrecorded.sorted()) }
+        guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(document: url.path, paths: unrecorded.sorted()) }
         try fetchDurably(remote.name, options: options.transfer)
         guard let theirs = try repository.referenceTarget(trackingRef(remote.name)) else { return .upToDate }
         return try integrate(theirs, source: "\(remote.name)/\(branchName)", semanticMerger: options.semanticMerger)
@@ -162,7 +162,7 @@ extension Document {
     public func resolveConflict(_ ref: String, keep side: ConflictSide) throws -> CommitInfo? {
         let name = ref.hasPrefix("refs/") ? ref : Self.conflictRefPrefix + ref
         guard name.hasPrefix(Self.conflictRefPrefix), let theirs = try repository.referenceTarget(name) else {
-            throw SyncError.unknownConflict(url.path, ref)
+            throw SyncError.unknownConflict(document: url.path, ref: ref)
         }
         let stamp = String(name.dropFirst(Self.conflictRefPrefix.count))
         if let current = try repository.headCommitID(), try repository.isAncestor(theirs, of: current) {

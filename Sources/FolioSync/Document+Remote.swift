@@ -15,18 +15,21 @@ public struct RemoteStatus: Sendable, Equatable, Encodable {
     public let behind: Int
 }
 
-/// What `folio status` reports.
+/// What `folio status` reports (encoded, what `folio status --json` prints beside the sharing state).
 public struct SyncStatus: Sendable, Equatable, Encodable {
     public let path: String
     public let branch: String
     public let head: String
-    /// Paths changed in the work tree but not recorded as a version.
+    /// Paths changed in the work tree but not recorded as a version. Files a failed write left out of date, which
+    /// still show Folio's old content, are not the user's changes: they are in `workTree`, not here.
     public let unrecordedChanges: [String]
     /// Folders of the work tree that are git repositories of their own ("b/"): never recorded, never a change.
     public let nestedRepositories: [String]
     public let remotes: [RemoteStatus]
     /// Kept conflict refs (`refs/folio/conflicts/…`).
     public let conflicts: [String]
+    /// Whether the work tree shows the current version.
+    public let workTree: WorkTreeStatus
 }
 
 /// What a push did.
@@ -54,9 +57,9 @@ extension Document {
     public func addRemote(_ name: String, url: String) throws {
         // git's rule for remote names, and Folio's own (letters, digits, '-', '_', '.'), before anything is written.
         guard GitNames.problem(with: name, as: .remote) == nil else { throw SyncError.invalidRemoteName(name) }
-        if let reason = Self.remoteURLProblem(url) { throw SyncError.invalidRemoteURL(url, reason: reason) }
+        if let reason = Self.remoteURLProblem(url) { throw SyncError.invalidRemoteURL(url: url, reason: reason) }
         if try repository.remotes().contains(where: { $0.name == name }) {
-            throw SyncError.remoteExists(name, document: self.url.path)
+            throw SyncError.remoteExists(name: name, document: self.url.path)
         }
         try repository.addRemote(name, url: url)
     }
@@ -81,7 +84,7 @@ extension Document {
 
     func remoteNamed(_ name: String) throws -> RemoteInfo {
         guard let remote = try repository.remotes().first(where: { $0.name == name }) else {
-            throw SyncError.unknownRemote(url.path, name)
+            throw SyncError.unknownRemote(document: url.path, name: name)
         }
         return remote
     }
@@ -95,7 +98,7 @@ extension Document {
         }
         if let origin = all.first(where: { $0.name == "origin" }) { return origin }
         if all.count == 1, let only = all.first { return only }
-        throw SyncError.noRemote(url.path)
+        throw SyncError.noRemote(document: url.path)
     }
 
     /// The remote-tracking ref for the current branch on `remote`.
@@ -115,7 +118,7 @@ extension Document {
         let packsBefore = syncsToDisk ? repository.packFileNames() : []
         let progress: TransferProgress
         do { progress = try repository.fetch(remote, options: options, rules: DocumentTreeGate.incomingRules) } catch let refused as IncomingRefused {
-            throw SyncError.refusedIncoming(document: url.path, refused)
+            throw SyncError.refusedIncoming(document: url.path, refused: refused)
         }
         if syncsToDisk { try repository.syncFetched(packsBefore: packsBefore, refs: [trackingRef(remote)]) }
         return progress
@@ -134,7 +137,7 @@ extension Document {
             if ["non-fast", "fastforward", "rejected", "not present locally"].contains(where: error.message.contains) {
                 throw SyncError.remoteAhead(document: url.path, remote: remote.name, reason: error.message)
             }
-            throw SyncError.pushRejected(remote.name, error.message)
+            throw SyncError.pushRejected(remote: remote.name, reason: error.message)
         }
         try repository.setReference(trackingRef(remote.name), to: head, logMessage: "push")
         if repository.configString("branch.\(branchName).remote") == nil {
@@ -144,7 +147,8 @@ extension Document {
         return PushResult(remote: remote.name, branch: branchName, commit: head)
     }
 
-    /// Ahead/behind per remote (as of the last fetch), unrecorded work-tree changes and kept conflicts.
+    /// Ahead/behind per remote (as of the last fetch), unrecorded work-tree changes, kept conflicts and whether the
+    /// work tree is up to date.
     public func syncStatus() throws -> SyncStatus {
         try finishInterruptedChange()
         let head = try head().id
@@ -160,7 +164,10 @@ extension Document {
             }
         }
         let changes = try repository.workTreeChanges()
-        return SyncStatus(path: url.path, branch: branchName, head: head.hex, unrecordedChanges: changes.changed.sorted(),
-                          nestedRepositories: changes.nestedRepositories.sorted(), remotes: remotes, conflicts: try repository.referenceNames(matching: Self.conflictRefGlob))
+        let stale = try outOfDateFilesNotChangedByTheUser()
+        return SyncStatus(path: url.path, branch: branchName, head: head.hex,
+                          unrecordedChanges: changes.changed.filter { !stale.contains($0) }.sorted(),
+                          nestedRepositories: changes.nestedRepositories.sorted(), remotes: remotes,
+                          conflicts: try repository.referenceNames(matching: Self.conflictRefGlob), workTree: try workTreeStatus())
     }
 }

@@ -108,7 +108,7 @@ extension Document {
     private func pullUnlessUnrecorded(_ remote: String, options: SyncOptions, result: inout SyncRoundResult) throws -> PullOutcome? {
         do {
             return try pull(from: remote, options: options)
-        } catch let SyncError.unrecordedChanges(_, paths) {
+        } catch let SyncError.unrecordedChanges(document: _, paths: paths) {
             try fetch(from: remote, options: options.transfer)
             let shown = paths.prefix(3).map(\.shownAsText).joined(separator: ", ") + (paths.count > 3 ? ", …" : "")
             result.problem = "not merging the remote's versions while \(shown) \(paths.count == 1 ? "has" : "have") unrecorded changes"

@@ -29,7 +29,7 @@ extension Document {
     /// own whose new objects stay in memory, so the document's refs, index, objects and files are untouched.
     public func previewTemplateUpdate(_ plan: TemplateUpdatePlan, baseAnswers: [String: JSONValue], answers: [String: JSONValue]) throws -> TemplateUpdatePreview {
         let unrecorded = try repository.changedPaths()
-        guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(url.path, unrecorded.sorted()) }
+        guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(document: url.path, paths: unrecorded.sorted()) }
         let origin = try templateOrigin()
         let scratch = try Repository.openDocument(at: url)
         try scratch.keepNewObjectsInMemory()

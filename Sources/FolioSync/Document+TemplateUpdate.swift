@@ -104,7 +104,7 @@ extension Document {
     public func updateFromTemplate(_ plan: TemplateUpdatePlan, baseAnswers: [String: JSONValue], answers: [String: JSONValue],
                                    conflictMode: UpdateConflictMode, changedAnswers: [String] = []) throws -> TemplateUpdateResult {
         let unrecorded = try repository.changedPaths()
-        guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(url.path, unrecorded.sorted()) }
+        guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(document: url.path, paths: unrecorded.sorted()) }
         let origin = try templateOrigin()
         let fromLabel = TemplateUpdatePlan.label(plan.old), toLabel = TemplateUpdatePlan.label(plan.new)
         let baseTree = try tree(of: plan.old.render(answers: baseAnswers))

@@ -17,7 +17,7 @@ extension DocumentStore {
         try checkNotInsideDocument(url)
         // A source without a URL scheme is a local path: say so plainly when it is not there.
         if !source.contains("://"), !source.contains("@"), !fm.fileExists(atPath: source) {
-            throw SyncError.notADocumentSource(source, "no such repository")
+            throw SyncError.notADocumentSource(source: source, why: "no such repository")
         }
         let staging = parent.appendingPathComponent(".\(url.lastPathComponent).folio-clone-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         var moved = false
@@ -26,7 +26,7 @@ extension DocumentStore {
             try fillClone(staging, from: source, options: options)
         } catch let error as GitError {
             // libgit2 names the repository it worked in: the hidden staging folder, which the user never sees.
-            throw SyncError.cloneFailed(source, error.message)
+            throw SyncError.cloneFailed(source: source, reason: error.message)
         }
         // The fetched pack, refs, index and files are flushed at once (libgit2's own fsync is off process-wide),
         // then the rename that makes the clone visible.
@@ -49,12 +49,12 @@ extension DocumentStore {
         try repository.addRemote("origin", url: source)
         do { try repository.fetch("origin", options: options, rules: DocumentTreeGate.incomingRules) } catch let refused as IncomingRefused {
             if case let .invalidDocument(why) = refused.refused.problem {
-                throw SyncError.notADocumentSource(source, refused.refused.commit.map { "commit \($0.short): \(why)" } ?? why)
+                throw SyncError.notADocumentSource(source: source, why: refused.refused.commit.map { "commit \($0.short): \(why)" } ?? why)
             }
-            throw SyncError.refusedIncoming(document: nil, IncomingRefused(source: source, ref: refused.ref, refused: refused.refused))
+            throw SyncError.refusedIncoming(document: nil, refused: IncomingRefused(source: source, ref: refused.ref, refused: refused.refused))
         }
         let branches = try repository.referenceNames(matching: "refs/remotes/origin/*").filter { !$0.hasSuffix("/HEAD") }
-        guard !branches.isEmpty else { throw SyncError.notADocumentSource(source, "it has no versions") }
+        guard !branches.isEmpty else { throw SyncError.notADocumentSource(source: source, why: "it has no versions") }
         var branch: String?
         if let remoteHead = try? repository.remoteDefaultBranch("origin", options: options), remoteHead.hasPrefix("refs/heads/") {
             let name = String(remoteHead.dropFirst("refs/heads/".count))
@@ -65,11 +65,11 @@ extension DocumentStore {
                 ?? branches.first.map { String($0.dropFirst("refs/remotes/origin/".count)) }
         }
         guard let branch, let commit = try repository.referenceTarget("refs/remotes/origin/\(branch)") else {
-            throw SyncError.notADocumentSource(source, "it has no versions")
+            throw SyncError.notADocumentSource(source: source, why: "it has no versions")
         }
         do { try DocumentTreeGate.check(repository.commit(commit).tree, shown: nil, commit: commit, repository: repository) } catch let refused as RefusedObject {
-            if case let .invalidDocument(why) = refused.problem { throw SyncError.notADocumentSource(source, "commit \(commit.short): \(why)") }
-            throw SyncError.refusedIncoming(document: nil, IncomingRefused(source: source, ref: "refs/heads/\(branch)", refused: refused))
+            if case let .invalidDocument(why) = refused.problem { throw SyncError.notADocumentSource(source: source, why: "commit \(commit.short): \(why)") }
+            throw SyncError.refusedIncoming(document: nil, refused: IncomingRefused(source: source, ref: "refs/heads/\(branch)", refused: refused))
         }
         try repository.setReference("refs/heads/\(branch)", to: commit, logMessage: "clone: from \(source)")
         try repository.setHead("refs/heads/\(branch)")

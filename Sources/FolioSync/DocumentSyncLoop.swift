@@ -304,7 +304,7 @@ public final class DocumentSyncLoop: Sendable {
         let document = try store.open(at: url)
         guard let lock = try SyncRoundLock.wait(documentPath: url.path, timeout: .seconds(120), isCancelled: isCancelled) else {
             if isCancelled() { throw SyncError.syncCancelled(document: url.path) }
-            throw SyncError.syncBusy(url.path)
+            throw SyncError.syncBusy(document: url.path)
         }
         let outcome = Result { try document.syncRound(mode, options: syncOptions(isCancelled: isCancelled, progress: progress)) }
         withExtendedLifetime(lock) {

@@ -4,37 +4,36 @@ import FolioGit
 
 /// A sync failure with its context, printed as one line.
 public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable {
-    /// The document (path) has no remote to use.
-    case noRemote(String)
-    /// A remote name is not configured (document path, name).
-    case unknownRemote(String, String)
-    /// A remote name is refused by git's rules or is not letters, digits, `-`, `_` and `.` (the name).
+    /// The document has no remote to use.
+    case noRemote(document: String)
+    /// No remote of the document has this name.
+    case unknownRemote(document: String, name: String)
+    /// A remote name is refused by git's rules or is not letters, digits, `-`, `_` and `.`.
     case invalidRemoteName(String)
     /// A remote's URL Folio refuses before writing it (`reason` in words).
-    case invalidRemoteURL(String, reason: String)
-    /// The document already has a remote with this name (name, document path).
-    case remoteExists(String, document: String)
-    /// The work tree has changes not recorded as a version (document path, paths).
-    case unrecordedChanges(String, [String])
-    /// A push was refused (remote, reason).
-    case pushRejected(String, String)
-    /// A push was refused because the remote has versions the document lacks: pull first (document path, remote,
-    /// the remote's reason).
+    case invalidRemoteURL(url: String, reason: String)
+    /// The document already has a remote with this name.
+    case remoteExists(name: String, document: String)
+    /// The work tree has changes not recorded as a version, in these paths.
+    case unrecordedChanges(document: String, paths: [String])
+    /// A push was refused: the remote's name and why.
+    case pushRejected(remote: String, reason: String)
+    /// A push was refused because the remote has versions the document lacks: pull first.
     case remoteAhead(document: String, remote: String, reason: String)
-    /// A clone source is not a Folio document (URL, why).
-    case notADocumentSource(String, String)
-    /// A kept conflict ref does not exist (document path, ref).
-    case unknownConflict(String, String)
-    /// A clone failed in transfer or in git (source, libgit2's reason); nothing was left behind.
-    case cloneFailed(String, String)
-    /// What a remote sent was refused before anything was kept (the document's path, nil for a clone; the refusal).
-    case refusedIncoming(document: String?, IncomingRefused)
-    /// A document's `folio.syncInterval` is not a number of seconds within `Settings.syncIntervalRange` (document
-    /// path, the value as written).
+    /// A clone source is not a Folio document.
+    case notADocumentSource(source: String, why: String)
+    /// A kept conflict ref does not exist in the document.
+    case unknownConflict(document: String, ref: String)
+    /// A clone failed in transfer or in git (`reason` is libgit2's); nothing was left behind.
+    case cloneFailed(source: String, reason: String)
+    /// What a remote sent was refused before anything was kept (`document` is nil for a clone).
+    case refusedIncoming(document: String?, refused: IncomingRefused)
+    /// A document's `folio.syncInterval` is not a number of seconds within `Settings.syncIntervalRange` (`value` as
+    /// written).
     case invalidSyncInterval(document: String, value: String)
-    /// Another process is syncing the document right now (document path).
-    case syncBusy(String)
-    /// A sync round was cancelled (by its caller) while it waited to start (document path).
+    /// Another process is syncing the document right now.
+    case syncBusy(document: String)
+    /// A sync round was cancelled (by its caller) while it waited to start.
     case syncCancelled(document: String)
 
     public var description: String {

@@ -40,7 +40,7 @@ final class ErrorHintTests: XCTestCase {
         let document = try DocumentStore(environment: dir.environment()).open(at: dir.path("Doc"))
         // Through the library: the case names the document, the message no command
         XCTAssertThrowsError(try document.push()) { error in
-            XCTAssertEqual(error as? SyncError, .noRemote(document.url.path))
+            XCTAssertEqual(error as? SyncError, .noRemote(document: document.url.path))
             XCTAssertFalse("\(error)".contains("folio "), "\(error)")
         }
         // Through the command line: the hint names the command

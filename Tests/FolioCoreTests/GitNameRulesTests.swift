@@ -73,7 +73,7 @@ final class GitNameRulesTests: StoreTestCase {
         for path in ["Outer/b", "Outer/nest/b"] {
             XCTAssertThrowsError(try store.create(at: dir.path(path)), path) { error in
                 // Then it is refused naming the outer document
-                XCTAssertEqual(error as? FolioError, .invalidDocumentPath(dir.path(path).path, problem: .insideDocument(outer.url.path)))
+                XCTAssertEqual(error as? FolioError, .invalidDocumentPath(path: dir.path(path).path, problem: .insideDocument(outer.url.path)))
             }
         }
         // And nothing was written there (no staging folder either)
@@ -88,7 +88,7 @@ final class GitNameRulesTests: StoreTestCase {
         try FileManager.default.createSymbolicLink(atPath: dir.path("into").path, withDestinationPath: outer.url.path)
         // When a document is created through the link, then it is refused: it would land inside the document
         XCTAssertThrowsError(try store.create(at: dir.path("into/b"))) { error in
-            XCTAssertEqual(error as? FolioError, .invalidDocumentPath(dir.path("into/b").path, problem: .insideDocument(outer.url.path)))
+            XCTAssertEqual(error as? FolioError, .invalidDocumentPath(path: dir.path("into/b").path, problem: .insideDocument(outer.url.path)))
         }
         // And a document beside the outer one is fine
         XCTAssertNoThrow(try store.create(at: dir.path("Beside")))

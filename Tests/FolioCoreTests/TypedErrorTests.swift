@@ -28,7 +28,7 @@ final class TypedErrorTests: StoreTestCase {
         try document.tag("draft")
         // When the name is given again, or a name git refuses, then each is its own case
         XCTAssertThrowsError(try document.tag("draft")) { error in
-            XCTAssertEqual(error as? FolioError, .versionExists("draft", document: document.url.path))
+            XCTAssertEqual(error as? FolioError, .versionExists(name: "draft", document: document.url.path))
         }
         XCTAssertThrowsError(try document.tag("a..b")) { error in
             XCTAssertEqual(error as? FolioError, .invalidVersionName("a..b"))
@@ -44,12 +44,12 @@ final class TypedErrorTests: StoreTestCase {
         ]
         for (path, problem) in cases {
             XCTAssertThrowsError(try DocumentPath.validate(path, allowFolioFolder: false), path) { error in
-                XCTAssertEqual(error as? FolioError, .invalidDocumentPath(path, problem: problem), path)
+                XCTAssertEqual(error as? FolioError, .invalidDocumentPath(path: path, problem: problem), path)
             }
         }
         // And a document inside a .git folder, or in a folder that does not exist, is refused with its own case
         XCTAssertThrowsError(try store.create(at: dir.path("repo/.git/Doc"))) { error in
-            XCTAssertEqual(error as? FolioError, .invalidDocumentPath(dir.path("repo/.git/Doc").path, problem: .gitFolder))
+            XCTAssertEqual(error as? FolioError, .invalidDocumentPath(path: dir.path("repo/.git/Doc").path, problem: .gitFolder))
         }
         XCTAssertThrowsError(try store.create(at: dir.path("missing/Doc"))) { error in
             XCTAssertEqual(error as? FolioError, .missingFolder(dir.path("missing").path))

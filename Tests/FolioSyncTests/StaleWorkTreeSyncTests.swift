@@ -21,7 +21,7 @@ final class StaleWorkTreeSyncTests: XCTestCase {
         // When the user puts their own big.txt there, then the pull stops: that is their change
         try Data("mine\n".utf8).write(to: document.url.appendingPathComponent("big.txt"))
         XCTAssertThrowsError(try document.pull(from: "other")) { error in
-            XCTAssertEqual(error as? SyncError, .unrecordedChanges(document.url.path, ["big.txt"]))
+            XCTAssertEqual(error as? SyncError, .unrecordedChanges(document: document.url.path, paths: ["big.txt"]))
         }
         try FileManager.default.removeItem(at: document.url.appendingPathComponent("big.txt"))
         // When `folio pull` runs with only Folio's stale file out of date, then the remote version is merged, with
