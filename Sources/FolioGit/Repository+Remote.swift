@@ -59,12 +59,27 @@ public struct TransferOptions: Sendable {
     }
 }
 
+/// A push refused by the remote, or by libgit2 before sending because the remote's branch is not an ancestor of what
+/// would replace it.
+public struct PushRefused: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The remote's name or URL.
+    public let remote: String
+    /// Whether the remote has versions not here (not a fast-forward: libgit2's `GIT_ENONFASTFORWARD`, or a ref the
+    /// server refused as "non-fast-forward" or "fetch first"), so that bringing them in first can let it through.
+    public let remoteAhead: Bool
+    /// libgit2's message, or the refused refs with the server's status for each (text from outside: show it as text).
+    public let reason: String
+
+    public var description: String { "\(remote): push failed: \(reason)" }
+}
+
 /// The state shared with libgit2's C callbacks for one transfer.
 private final class TransferContext {
     let options: TransferOptions
     var sshKeyAttempts = 0
     var passwordAttempts = 0
-    var rejected: [String] = []
+    /// The refs the remote refused, with its status for each (the remote's words).
+    var rejected: [(ref: String, status: String)] = []
     var cancelled = false
     /// The URL being connected to (for the ssh port, which libgit2's host key callback does not pass).
     let remoteURL: String
@@ -204,7 +219,7 @@ private func installCallbacks(_ callbacks: inout git_remote_callbacks, context: 
         let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
         context.watch.progressed()
         if let status {
-            context.rejected.append("\(refname.map { String(cString: $0) } ?? "?"): \(String(cString: status))")
+            context.rejected.append((refname.map { String(cString: $0) } ?? "?", String(cString: status)))
         }
         return 0
     }
@@ -259,7 +274,7 @@ extension Repository {
     }
 
     /// Runs a transfer with `nameOrURL` (its push URL when `pushing`) under a `TransferWatch`: a cancel or a stall
-    /// of `options.timeout` ends it with "cancelled" or `TransferTimedOut`, whatever libgit2 itself reported.
+    /// of `options.timeout` ends it with `TransferCancelled` or `TransferTimedOut`, whatever libgit2 itself reported.
     private func withTransfer<R>(_ nameOrURL: String, _ operation: String, options: TransferOptions, pushing: Bool = false,
                                  _ body: (OpaquePointer?, TransferContext) throws -> R) throws -> R {
         try WatchedSocketStream.register()
@@ -288,7 +303,7 @@ extension Repository {
             let code = try withStrArray(refspecs) { specs in
                 git_remote_fetch(remote, refspecs.isEmpty ? nil : specs, &fetchOptions, "fetch")
             }
-            if context.cancelled { throw GitError(code: GIT_EUSER.rawValue, operation: "fetch", subject: nameOrURL, message: "cancelled") }
+            if context.cancelled { throw TransferCancelled(operation: "fetch", remote: nameOrURL) }
             if code < 0 { try context.throwIfHostKeyRefused("fetch", nameOrURL) }
             try check(code, "fetch", nameOrURL)
             return git_remote_stats(remote).map { TransferProgress($0.pointee) } ?? TransferProgress()
@@ -339,19 +354,24 @@ extension Repository {
         }
     }
 
-    /// Pushes `refspecs` (e.g. `refs/heads/main:refs/heads/main`) to a remote; a rejected ref is an error naming it.
-    /// A server silent for `options.timeout` ends it with `TransferTimedOut`.
+    /// Pushes `refspecs` (e.g. `refs/heads/main:refs/heads/main`) to a remote. A ref the remote refuses, or that
+    /// libgit2 will not send because the remote's branch has versions not here, ends it with `PushRefused`; a server
+    /// silent for `options.timeout` with `TransferTimedOut`.
     public func push(_ nameOrURL: String, refspecs: [String], options: TransferOptions = TransferOptions()) throws {
         try withTransfer(nameOrURL, "push", options: options, pushing: true) { remote, context in
             var pushOptions = git_push_options()
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "push options")
             installCallbacks(&pushOptions.callbacks, context: context)
             let code = try withStrArray(refspecs) { specs in git_remote_push(remote, specs, &pushOptions) }
-            if context.cancelled { throw GitError(code: GIT_EUSER.rawValue, operation: "push", subject: nameOrURL, message: "cancelled") }
+            if context.cancelled { throw TransferCancelled(operation: "push", remote: nameOrURL) }
             if code < 0 { try context.throwIfHostKeyRefused("push", nameOrURL) }
-            try check(code, "push", nameOrURL)
+            do { try check(code, "push", nameOrURL) } catch let error as GitError where error.code == GIT_ENONFASTFORWARD.rawValue {
+                throw PushRefused(remote: nameOrURL, remoteAhead: true, reason: error.message)
+            }
             if !context.rejected.isEmpty {
-                throw GitError(operation: "push", subject: nameOrURL, message: "rejected: " + context.rejected.joined(separator: "; "))
+                let ahead = context.rejected.contains { $0.status.contains("non-fast-forward") || $0.status.contains("fetch first") }
+                let refs = context.rejected.map { "\($0.ref): \($0.status)" }.joined(separator: "; ")
+                throw PushRefused(remote: nameOrURL, remoteAhead: ahead, reason: "rejected: " + refs)
             }
         }
     }

@@ -26,6 +26,16 @@ public struct TransferTimedOut: Error, CustomStringConvertible, Sendable {
     }
 }
 
+/// A transfer stopped because its caller cancelled it (`TransferOptions.isCancelled`, or `TransferWatch.cancel`).
+public struct TransferCancelled: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What was being done ("fetch", "push").
+    public let operation: String
+    /// The remote's name or URL.
+    public let remote: String
+
+    public var description: String { "\(remote): \(operation) failed: cancelled" }
+}
+
 /// What a transfer was doing when it last made progress; a stalled transfer's error says what it waited for.
 enum TransferPhase: Sendable, Equatable {
     case connecting, sshHandshake, tlsHandshake, waiting, receiving, sending
@@ -50,7 +60,7 @@ enum TransferPhase: Sendable, Equatable {
 /// (`WatchedSocketStream`), which connects without blocking and registers its socket with the watch of the transfer
 /// running on its thread. A timer checks the watch ten times a second; on a cancel or a timeout it `shutdown`s the
 /// transfer's sockets, which wakes any read or poll blocked on them (libgit2's own and libssh2's, which reads the
-/// socket directly), so libgit2 returns an error and the caller gets `TransferTimedOut` or "cancelled" instead.
+/// socket directly), so libgit2 returns an error and the caller gets `TransferTimedOut` or `TransferCancelled` instead.
 /// Progress is any byte sent or received through the stream, and any libgit2 callback (ssh's bytes go to libssh2
 /// directly, so over ssh the callbacks and the handshake's end are what count).
 final class TransferWatch: Sendable {
@@ -166,11 +176,11 @@ final class TransferWatch: Sendable {
         }
     }
 
-    /// The error for a stopped transfer (nil while it runs): `TransferTimedOut`, or a `GitError` saying "cancelled".
+    /// The error for a stopped transfer (nil while it runs): `TransferTimedOut` or `TransferCancelled`.
     func stopError(_ operation: String, _ subject: String) -> (any Error)? {
         switch stop {
         case nil: return nil
-        case .cancelled: return GitError(code: GIT_EUSER.rawValue, operation: operation, subject: subject, message: "cancelled")
+        case .cancelled: return TransferCancelled(operation: operation, remote: subject)
         case let .timedOut(phase): return TransferTimedOut(remote: remote, timeout: timeout, waitingFor: phase.waitingFor)
         }
     }

@@ -133,11 +133,9 @@ extension Document {
         let head = try head().id
         do {
             try repository.push(remote.name, refspecs: ["\(branch):\(branch)"], options: options)
-        } catch let error as GitError {
-            if ["non-fast", "fastforward", "rejected", "not present locally"].contains(where: error.message.contains) {
-                throw SyncError.remoteAhead(document: url.path, remote: remote.name, reason: error.message)
-            }
-            throw SyncError.pushRejected(remote: remote.name, reason: error.message)
+        } catch let refused as PushRefused {
+            if refused.remoteAhead { throw SyncError.remoteAhead(document: url.path, remote: remote.name, reason: refused.reason) }
+            throw SyncError.pushRejected(remote: remote.name, reason: refused.reason)
         }
         try repository.setReference(trackingRef(remote.name), to: head, logMessage: "push")
         if repository.configString("branch.\(branchName).remote") == nil {

@@ -326,7 +326,7 @@ public final class DocumentSyncLoop: Sendable {
             text = "no answer from \(name) for \(seconds(timedOut.timeout)) s"
         case SyncError.syncCancelled:
             text = "cancelled"
-        case let git as GitError where git.message == "cancelled":  // a transfer stopped by its watch (GIT_EUSER)
+        case is TransferCancelled:
             text = "cancelled"
         case let git as GitError where git.code == -16:  // GIT_EAUTH
             text = "\(name) refused the credentials"

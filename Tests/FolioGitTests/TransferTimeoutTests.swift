@@ -128,6 +128,9 @@ final class TransferTimeoutTests: XCTestCase {
         let result = runBounded(seconds: 10) { try repo.fetch("git://\(server.address)/doc", options: options) }
         // Then it ends, cancelled, well within a second of the cancel
         guard case let .failure(error)? = result else { return XCTFail("not cancelled: \(String(describing: result))") }
+        let stopped = try XCTUnwrap(error as? TransferCancelled, "\(error)")
+        XCTAssertEqual(stopped.operation, "fetch")
+        XCTAssertEqual(stopped.remote, "git://\(server.address)/doc")
         XCTAssertTrue("\(error)".hasSuffix("cancelled"), "\(error)")
         XCTAssertLessThan(ContinuousClock.now - start, .milliseconds(1300))
     }

@@ -270,6 +270,30 @@ final class SyncTests: XCTestCase {
         }
     }
 
+    func testAPushTheServersHookDeclinesIsARefusalNotVersionsToPullAndMovesNothing() throws {
+        // Given a document published over git:// to a repository whose pre-receive hook then declines every push
+        let bare = try ws.bareRepository("doc.git")
+        let daemon = try GitDaemon(basePath: ws.serversRoot, environment: ws.env)
+        let a = try ws.document("A")
+        try a.addRemote("origin", url: daemon.url("doc.git"))
+        try a.push(options: transfer())
+        let published = try a.head().id
+        let hook = bare.appendingPathComponent("hooks/pre-receive")
+        try "#!/bin/sh\necho 'read only' >&2\nexit 1\n".write(to: hook, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(hook.path, 0o755), 0)
+        try a.write(Data("1".utf8), to: "one.txt", message: "One")
+        // When it pushes a new version
+        XCTAssertThrowsError(try a.push(options: transfer())) { error in
+            // Then the push is refused for the server's reason, naming the branch, and not as versions to pull first
+            guard case let .pushRejected(remote, reason)? = error as? SyncError else { return XCTFail("expected pushRejected, got \(error)") }
+            XCTAssertEqual(remote, "origin")
+            XCTAssertTrue(reason.contains("refs/heads/main") && reason.contains("declined"), reason)
+        }
+        // And the server's branch has not moved
+        let tip = try git(["rev-parse", "refs/heads/main"], in: bare, environment: ws.env).stdout
+        XCTAssertEqual(tip.trimmingCharacters(in: .whitespacesAndNewlines), published.hex)
+    }
+
     func testChecklistEditorMergesConflictingChecklistItemByItem() throws {
         // Given a checklist document in two clones, with the bundled Checklist plugin
         let bare = try ws.bareRepository("list.git")
