@@ -98,18 +98,16 @@ final class GenericDocumentFiles: GenericDocumentAccess {
         return GenericFileView(path: path, data: data)
     }
 
-    func edit(_ path: String, runEditor: (URL) throws -> Void) throws -> String {
+    func edit(_ path: String, runEditor: (URL) throws -> Void) throws -> StatusLine {
         let edit = try state.withLock { try $0.document.beginExternalEdit(of: path) }
         try runEditor(edit.fileURL)
         let outcome = try state.withLock { try $0.document.finishExternalEdit(edit) }
         return Self.summary(outcome, path: path)
     }
 
-    static func summary(_ outcome: ExternalEditOutcome, path: String) -> String {
-        var text: String
-        if let commit = outcome.commit { text = "✓ recorded “\(commit.summary)” (\(commit.id.short))" }
-        else { text = "no change to \(path): nothing recorded" }
-        if !outcome.ignored.isEmpty { text += " · left out editor files: " + outcome.ignored.joined(separator: ", ") }
-        return text
+    static func summary(_ outcome: ExternalEditOutcome, path: String) -> StatusLine {
+        let ignored = outcome.ignored.isEmpty ? "" : " · left out editor files: " + outcome.ignored.joined(separator: ", ")
+        guard let commit = outcome.commit else { return .note("no change to \(path): nothing recorded" + ignored) }
+        return .success("recorded “\(commit.summary)” (\(commit.id.short))" + ignored)
     }
 }

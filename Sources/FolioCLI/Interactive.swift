@@ -22,16 +22,16 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: [String
     let scene = try LaunchScene.resolve(configPath: configPath, workingDirectory: io.currentDirectory, environment: io.environment)
     let catalog = TemplateCatalogAdapter(environment: io.environment)
     let recent = RecentDocuments(environment: io.environment)
-    var message: String?
+    var message: StatusLine?
     var settings = Settings()
-    do { settings = try Settings.load(environment: io.environment) } catch { message = FolioCommandLine.oneLine(error) }
-    if message == nil { do { _ = try recent.load() } catch { message = FolioCommandLine.oneLine(error) } }
+    do { settings = try Settings.load(environment: io.environment) } catch { message = .failure(FolioCommandLine.oneLine(error)) }
+    if message == nil { do { _ = try recent.load() } catch { message = .failure(FolioCommandLine.oneLine(error)) } }
     let environment = io.environment
 
     var tabs = OpenTabs()
     var documentURL: URL?
     if !open.isEmpty {
-        for path in open { do { try tabs.open(io.url(path), environment: environment) } catch { message = FolioCommandLine.oneLine(error) } }
+        for path in open { do { try tabs.open(io.url(path), environment: environment) } catch { message = .failure(FolioCommandLine.oneLine(error)) } }
         tabs.show(0)
         tabs.sessions.forEach { recent.record($0.document) }
     } else if let saved = (try? store.load(sceneID)) ?? nil {
@@ -54,7 +54,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: [String
     return try TerminalSession.withSession { terminal in
         while true {
             if let url = documentURL {
-                do { recent.record(try tabs.open(url, environment: environment).document) } catch { message = FolioCommandLine.oneLine(error) }
+                do { recent.record(try tabs.open(url, environment: environment).document) } catch { message = .failure(FolioCommandLine.oneLine(error)) }
                 documentURL = nil
             }
             let session = tabs.shown
@@ -88,7 +88,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: [String
                     documentURL = document.url
                     form = nil
                 } catch {
-                    message = FolioCommandLine.oneLine(error)
+                    message = .failure(FolioCommandLine.oneLine(error))
                     form = form.map { DestinationTaken.suggesting(in: $0, after: error) }
                 }
             case let .instantiate(templateID, answers, destination):
@@ -101,7 +101,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: [String
                     documentURL = document.url
                     form = nil
                 } catch {
-                    message = FolioCommandLine.oneLine(error)
+                    message = .failure(FolioCommandLine.oneLine(error))
                     form = form.map { DestinationTaken.suggesting(in: $0, after: error) }
                 }
             case let .open(path):
@@ -123,7 +123,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: [String
 
 /// Runs a `folio` subcommand in this process with its output captured; returns a one-line summary for the message line.
 /// In the launcher's `background`, the command's transfers report progress to it and stop when it is cancelled.
-func runCaptured(_ arguments: [String], io: CommandIO, background: BackgroundCommand? = nil) -> String {
+func runCaptured(_ arguments: [String], io: CommandIO, background: BackgroundCommand? = nil) -> StatusLine {
     let output = CapturedLines()
     var captured = CommandIO(environment: io.environment, currentDirectory: io.currentDirectory, isInteractive: false,
                              out: { output.append($0) }, err: { output.append($0) }, stdin: { Data() })

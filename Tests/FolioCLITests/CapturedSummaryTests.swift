@@ -11,13 +11,13 @@ final class CapturedSummaryTests: XCTestCase {
         // When summarized
         let line = CapturedSummary.line(arguments: ["templates", "update"], output: output, status: 1)
         // Then "folio templates update:" comes once, followed by the reason
-        XCTAssertEqual(line, "✗ folio templates update: remote: cannot reach https://example.invalid/templates.git (timed out)")
+        XCTAssertEqual(line, .failure("folio templates update: remote: cannot reach https://example.invalid/templates.git (timed out)"))
     }
 
     func testGivenAUsageErrorWhenSummarizedThenTheErrorNotTheUsageLineIsShown() {
         let output = "folio edit: unknown option '--bogus'\nusage: folio edit DOCUMENT COMMAND [ARGS…]\n"
         XCTAssertEqual(CapturedSummary.line(arguments: ["edit", "--bogus"], output: output, status: 2),
-                       "✗ folio edit --bogus: unknown option '--bogus'")
+                       .failure("folio edit --bogus: unknown option '--bogus'"))
     }
 
     func testGivenARealFailingCommandWhenRunCapturedThenItsSummaryHasTheCommandOnce() throws {
@@ -28,7 +28,8 @@ final class CapturedSummaryTests: XCTestCase {
         // When the launcher runs it captured
         let line = runCaptured(["log", dir.path("missing").path], io: io)
         // Then "folio log" appears once
-        XCTAssertTrue(line.hasPrefix("✗ folio log "), line)
-        XCTAssertEqual(line.components(separatedBy: "folio log").count, 2, line)
+        XCTAssertTrue(line.isFailure, line.shown)
+        XCTAssertTrue(line.text.hasPrefix("folio log "), line.text)
+        XCTAssertEqual(line.text.components(separatedBy: "folio log").count, 2, line.text)
     }
 }

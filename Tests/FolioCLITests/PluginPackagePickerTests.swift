@@ -71,7 +71,7 @@ final class PluginPackagePickerTests: XCTestCase {
         // Then the editor's status line names the refused copy and the one used
         guard case let .editor(editor) = screen else { return XCTFail("\(screen)") }
         let installed = dir.path("home/.local/share/folio/plugins/org.test.picker/libPicker.so").path
-        XCTAssertEqual(editor.message, "\(dir.path("project/build/libPicker.so").path): plugin refused: duplicate plugin id 'org.test.picker', "
-                       + "already provided by \(installed) (which is used) (remove one copy, or develop with: folio plugins link DIR)")
+        XCTAssertEqual(editor.message, .note("\(dir.path("project/build/libPicker.so").path): plugin refused: duplicate plugin id 'org.test.picker', "
+                       + "already provided by \(installed) (which is used) (remove one copy, or develop with: folio plugins link DIR)"))
     }
 }

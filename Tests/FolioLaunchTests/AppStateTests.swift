@@ -26,7 +26,7 @@ final class AppStateTests: XCTestCase {
     func testGivenTheLauncherWhenEscIsPressedThenNothingQuitsAndQOrCtrlQQuits() {
         let (state, effects) = run([.escape])
         XCTAssertEqual(effects, [], "Esc never quits")
-        XCTAssertEqual(state.message, AppState.escapeHint(editor: false))
+        XCTAssertEqual(state.message, .note(AppState.escapeHint(editor: false)))
         XCTAssertEqual(run([.character("q")]).1, [.quit])
         XCTAssertEqual(run([.ctrl("q")]).1, [.quit])
     }

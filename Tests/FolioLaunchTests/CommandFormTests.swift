@@ -191,7 +191,7 @@ final class CommandFormTests: XCTestCase {
         // Then nothing is asked or run, and the line says why
         XCTAssertEqual(effects, [])
         XCTAssertNil(editorState(state)?.prompt)
-        XCTAssertEqual(editorState(state)?.message, "Rename item acts on one item, and 2 are selected: esc ends the selection, then choose one")
+        XCTAssertEqual(editorState(state)?.message, .failure("Rename item acts on one item, and 2 are selected: esc ends the selection, then choose one"))
         // While a command that takes a range still asks
         XCTAssertNotNil(editorState(run([.character("v"), .down, .character("m")], from: editor(Self.checklist, lines: Self.checklistLines)).0)?.prompt)
     }

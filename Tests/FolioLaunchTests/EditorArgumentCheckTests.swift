@@ -20,7 +20,7 @@ final class EditorArgumentCheckTests: XCTestCase {
 
     func prompt(_ state: AppState) -> (EditorPrompt?, String?) {
         guard case let .editor(editor) = state.screen else { XCTFail("expected the editor"); return (nil, nil) }
-        return (editor.prompt, editor.prompt.flatMap { $0.problems[$0.asking] } ?? editor.message)
+        return (editor.prompt, editor.prompt.flatMap { $0.problems[$0.asking] } ?? editor.message?.text)
     }
 
     func testGivenXWhenAWordIsEnteredThenItIsRefusedOnXWithTheTextKept() {

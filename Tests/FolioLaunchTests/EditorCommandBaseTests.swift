@@ -75,7 +75,7 @@ final class EditorCommandBaseTests: XCTestCase {
         let replay = state.finishingCall(.conflicted(line, DocumentSnapshot(commitID: "c3", commitMessage: "deleted 'Butter'", items: ItemLayout(count: 3, headerLines: 1))))
         XCTAssertEqual(replay, [])
         XCTAssertNil(state.call)
-        XCTAssertEqual(editor(state)?.message, line)
+        XCTAssertEqual(editor(state)?.message, .failure(line))
         XCTAssertNil(editor(state)?.prompt, "not asked again: the item it named is gone")
         XCTAssertEqual(editor(state)?.commitID, "c3")
         XCTAssertEqual(editor(state)?.items?.count, 3)
@@ -89,7 +89,7 @@ final class EditorCommandBaseTests: XCTestCase {
         state.applying(DocumentSnapshot(commitID: "c2", commitMessage: "deleted 4 items", items: ItemLayout(count: 0, headerLines: 1)))
         let (after, effects) = run([.character("d")], from: state)
         XCTAssertEqual(effects, [])
-        XCTAssertEqual(editor(after)?.message, "Delete needs a selection (v selects)")
+        XCTAssertEqual(editor(after)?.message, .failure("Delete needs a selection (v selects)"))
     }
 
     func testGivenUndoWhenPressedThenItNamesNoVersion() {

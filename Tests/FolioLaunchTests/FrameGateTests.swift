@@ -19,7 +19,7 @@ final class FrameGateTests: XCTestCase {
         state.now = start.addingTimeInterval(0.16)
         XCTAssertFalse(due(state, after: 0.16))
         // When the state, the size or the render changes, or something animates, then a frame
-        state.message = "Saved"
+        state.message = .success("Saved")
         XCTAssertTrue(due(state, after: 0.24))
         XCTAssertTrue(due(state, width: 100, after: 0.32))
         XCTAssertTrue(due(state, width: 100, generation: 2, after: 0.40))

@@ -54,7 +54,7 @@ final class GenericViewScreenTests: XCTestCase {
     func testGivenA160x45TerminalThenTheSelectedFileIsShownBesideTheTree() {
         var view = view(selecting: "Package.swift")
         view.reason = .editorQuarantined("tally")
-        view.message = "✓ recorded “Edit Package.swift” (40139e1)"
+        view.message = .success("recorded “Edit Package.swift” (40139e1)")
         assertGolden(Screens.generic(view, width: 160, height: 45).plainText(), "generic-160x45")
     }
 

@@ -139,7 +139,7 @@ final class GenericViewStateTests: XCTestCase {
         let (state, _) = press([.enter, .escape, .escape], on: longFile())
         let view = try XCTUnwrap(generic(state))
         XCTAssertEqual(view.focus, .tree)
-        XCTAssertEqual(view.message, "^W closes the document · ^Q quits")
+        XCTAssertEqual(view.message, .note("^W closes the document · ^Q quits"))
         let (closed, _) = press([.ctrl("w")], on: view)
         XCTAssertEqual(closed.screen, .launch)
     }
@@ -161,11 +161,11 @@ final class GenericViewStateTests: XCTestCase {
         view.selection = 2 // Sources/
         let (folder, folderEffects) = press([.character("e")], on: view)
         XCTAssertEqual(folderEffects, [])
-        XCTAssertEqual(try XCTUnwrap(generic(folder)).message, "select a file to edit (e)")
+        XCTAssertEqual(try XCTUnwrap(generic(folder)).message, .note("select a file to edit (e)"))
         view.selection = 10 // latest (a link)
         let (link, linkEffects) = press([.character("e")], on: view)
         XCTAssertEqual(linkEffects, [])
-        XCTAssertEqual(try XCTUnwrap(generic(link)).message, "a link cannot be edited here")
+        XCTAssertEqual(try XCTUnwrap(generic(link)).message, .failure("a link cannot be edited here"))
     }
 
     // MARK: History and settings as everywhere else
@@ -208,7 +208,7 @@ final class GenericViewStateTests: XCTestCase {
         let paste = Key.paste(PastedText("e\nmain", truncated: false))
         let (outside, outsideEffects) = press([paste], on: Self.view())
         XCTAssertEqual(outsideEffects, [])
-        XCTAssertEqual(try XCTUnwrap(generic(outside)).message, "paste ignored: open a field first (/ to filter)")
+        XCTAssertEqual(try XCTUnwrap(generic(outside)).message, .failure("paste ignored: open a field first (/ to filter)"))
         let (inside, _) = press([.character("/"), paste], on: Self.view())
         XCTAssertEqual(try XCTUnwrap(generic(inside)).filter, "e main")
     }

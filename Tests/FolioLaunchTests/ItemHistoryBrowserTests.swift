@@ -41,7 +41,7 @@ final class ItemHistoryBrowserTests: XCTestCase {
         let (after, effects) = press([.character("H")], state)
         XCTAssertEqual(effects, [])
         guard case let .editor(shown) = after.screen else { return XCTFail("expected the editor") }
-        XCTAssertEqual(shown.message, "History of this item needs an item under the cursor")
+        XCTAssertEqual(shown.message, .failure("History of this item needs an item under the cursor"))
     }
 
     func testGivenAnItemsHistoryWhenItArrivesThenItsVersionsAreListedAndIBringsTheItemBackFromTheSelectedOne() {
@@ -65,7 +65,7 @@ final class ItemHistoryBrowserTests: XCTestCase {
         var done = state
         done.itemRestored("1.2", from: "c1")
         guard case let .editor(editor) = done.screen else { return XCTFail("expected the editor") }
-        XCTAssertEqual(editor.message, "Brought back item 1.2 as it was in c1")
+        XCTAssertEqual(editor.message, .success("Brought back item 1.2 as it was in c1"))
     }
 
     func testGivenTheFullHistoryWhenIIsPressedThenItExplainsThatItWorksInAnItemsHistory() {

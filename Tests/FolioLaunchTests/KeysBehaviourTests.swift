@@ -203,7 +203,7 @@ final class KeysBehaviourTests: XCTestCase {
         start.selection = scene.actions.count
         let (state, effects) = run([.enter], from: start)
         XCTAssertEqual(effects, [])
-        XCTAssertEqual(state.message, "✗ gone/doc no longer exists: x removes it from the list")
+        XCTAssertEqual(state.message, .failure("gone/doc no longer exists: x removes it from the list"))
         let text = LaunchLayout(scene: scene, width: 80, height: 24, context: AppState(recent: start.recent).launchContext).grid.plainText()
         XCTAssertTrue(text.contains("✗ Gone"), text)
         XCTAssertTrue(text.contains("missing"), text)

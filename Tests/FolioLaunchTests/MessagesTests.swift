@@ -79,7 +79,7 @@ final class MessagesTests: XCTestCase {
     func testGivenMoreThanAHundredMessagesWhenLoggedThenTheNewestHundredAreKept() {
         // Given 105 messages
         var log = MessageLog()
-        for number in 1...105 { log.append("message \(number)", at: Date(timeIntervalSince1970: Double(number))) }
+        for number in 1...105 { log.append(.note("message \(number)"), at: Date(timeIntervalSince1970: Double(number))) }
         // Then the oldest five are gone
         XCTAssertEqual(log.entries.count, 100)
         XCTAssertEqual(log.entries.first?.text, "message 6")
@@ -89,7 +89,7 @@ final class MessagesTests: XCTestCase {
     func testGivenTheLogLongerThanTheScreenWhenOpenedThenItShowsTheNewestAndHomeAndEndMove() {
         // Given 30 messages at 60×16
         var state = editorState()
-        for number in 1...30 { state.messageLog.append("message number \(number)", at: state.now) }
+        for number in 1...30 { state.messageLog.append(.note("message number \(number)"), at: state.now) }
         // When opened: the newest at the bottom
         let open = press([.character("M")], state)
         XCTAssertTrue(draw(open).contains("message number 30"), draw(open))
@@ -117,13 +117,13 @@ final class MessagesTests: XCTestCase {
     func testGivenAMessageLogWhenTheLauncherReturnsThenTheNextScreenCarriesItOn() {
         // Given a log with one message, handed to the launcher as the program's log so far
         var services = self.services
-        services.messageLog.append("Created notes", at: Date(timeIntervalSince1970: 0))
-        services.message = "folio templates update: 3 templates"
+        services.messageLog.append(.note("Created notes"), at: Date(timeIntervalSince1970: 0))
+        services.message = .note("folio templates update: 3 templates")
         // When a launcher state starts with those services (as LaunchApp.run does)
         var state = AppState()
         state.takingMessages(from: services, at: Date())
         // Then the message is shown, and the log has both, the old one first
-        XCTAssertEqual(state.message, "folio templates update: 3 templates")
+        XCTAssertEqual(state.message, .note("folio templates update: 3 templates"))
         XCTAssertEqual(state.messageLog.entries.map(\.text), ["Created notes", "folio templates update: 3 templates"])
     }
 
@@ -154,7 +154,7 @@ final class MessagesTests: XCTestCase {
         var state = editorState()
         state.screen = .generic(GenericViewState(path: "/docs/pkg", title: "Pkg", contentType: "org.folio.project", reason: .noEditor(contentType: "org.folio.project")))
         guard case let .generic(view) = press([.ctrl("p")], state).screen else { return XCTFail() }
-        XCTAssertEqual(view.message, "no command palette in the file view: ? lists its keys")
+        XCTAssertEqual(view.message, .note("no command palette in the file view: ? lists its keys"))
     }
 
     // MARK: Confirmations
@@ -165,9 +165,9 @@ final class MessagesTests: XCTestCase {
         state.selection = scene.actions.count
         // When p pins it, then p again unpins it
         let pinned = press([.character("p")], state)
-        XCTAssertEqual(pinned.message, "Pinned “Groceries”")
+        XCTAssertEqual(pinned.message, .note("Pinned “Groceries”"))
         let unpinned = press([.character("p")], pinned)
-        XCTAssertEqual(unpinned.message, "Unpinned “Groceries”")
+        XCTAssertEqual(unpinned.message, .note("Unpinned “Groceries”"))
         // Then both are in the log
         XCTAssertEqual(unpinned.messageLog.entries.map(\.text), ["Pinned “Groceries”", "Unpinned “Groceries”"])
     }
@@ -236,10 +236,10 @@ final class MessageLogGoldenTests: XCTestCase {
         let utc = ClockZone.utc
         var log = MessageLog(timeZone: utc)
         let start = 1_764_612_000.0
-        log.append("Created notes/groceries from checklist/groceries", at: Date(timeIntervalSince1970: start))
-        log.append("✗ shapes move: N must be a shape number from 1 to 2, got '1-2'; select one shape with v, or move the cursor to it", at: Date(timeIntervalSince1970: start + 75))
-        log.append("folio templates update: folio-templates: 12 templates (a1b2c3d)", at: Date(timeIntervalSince1970: start + 3_600))
-        log.append("Pinned “Groceries”", at: Date(timeIntervalSince1970: start + 3_725))
+        log.append(.note("Created notes/groceries from checklist/groceries"), at: Date(timeIntervalSince1970: start))
+        log.append(.failure("shapes move: N must be a shape number from 1 to 2, got '1-2'; select one shape with v, or move the cursor to it"), at: Date(timeIntervalSince1970: start + 75))
+        log.append(.note("folio templates update: folio-templates: 12 templates (a1b2c3d)"), at: Date(timeIntervalSince1970: start + 3_600))
+        log.append(.note("Pinned “Groceries”"), at: Date(timeIntervalSince1970: start + 3_725))
         for (w, h) in [(60, 16), (160, 45)] {
             var editor = EditorState(path: "stories/the-lighthouse", title: "The Lighthouse", contentType: "org.folio.story",
                                      commitID: "4f2a9c8d", commitMessage: "Add the stairs scene", commands: FakeEditor().commands())

@@ -48,7 +48,7 @@ final class PasteStateTests: XCTestCase {
         XCTAssertEqual(effects, [], "a paste is never commands: no delete, add, toggle or quit")
         XCTAssertEqual(editor(state)?.prompt, nil)
         XCTAssertEqual(editor(state)?.cursor, editor(before)?.cursor)
-        XCTAssertEqual(editor(state)?.message, "paste ignored: open a field first (a to add item, r to rename item)")
+        XCTAssertEqual(editor(state)?.message, .failure("paste ignored: open a field first (a to add item, r to rename item)"))
         var expected = editor(before)
         expected?.message = editor(state)?.message
         XCTAssertEqual(editor(state), expected, "nothing but the status line changed")
@@ -58,7 +58,7 @@ final class PasteStateTests: XCTestCase {
         let (state, effects) = run([.paste(PastedText("q"))], from: AppState())
         XCTAssertEqual(effects, [], "a pasted q does not quit")
         XCTAssertEqual(state.screen, .launch)
-        XCTAssertEqual(state.message, "paste ignored: open a field first (/ to filter)")
+        XCTAssertEqual(state.message, .failure("paste ignored: open a field first (/ to filter)"))
     }
 
     func testGivenTheLauncherFilterWhenPastedThenTheFilterGetsTheTextOnOneLine() {

@@ -134,7 +134,7 @@ final class PluginCallStateTests: XCTestCase {
         var state = spinning(elapsed: 1.2)
         _ = state.finishingCall(.failed("editor 'tally' did not answer 'spin' within 1 s; nothing was changed"))
         XCTAssertNil(state.call)
-        XCTAssertEqual(editor(state)?.message, "editor 'tally' did not answer 'spin' within 1 s; nothing was changed")
+        XCTAssertEqual(editor(state)?.message, .failure("editor 'tally' did not answer 'spin' within 1 s; nothing was changed"))
         XCTAssertEqual(editor(state)?.commitID, "aaaaaaa1")
     }
 

@@ -74,7 +74,7 @@ final class SharingKeysTests: XCTestCase {
         ended.receiveSharing(.performed(.syncNow, .failed("sync cancelled: nothing was sent")))
         // Then the activity is over and the reason is the editor's message
         XCTAssertNil(ended.sharingActivity)
-        XCTAssertEqual(ended.editorShown?.message, "sync cancelled: nothing was sent")
+        XCTAssertEqual(ended.editorShown?.message, .failure("sync cancelled: nothing was sent"))
     }
 
     func testASucceededActionShowsItsSummaryAsAHint() {
@@ -95,7 +95,7 @@ final class SharingKeysTests: XCTestCase {
         let (again, effects) = running.pressing([.character("S")])
         // Then nothing more is asked and the message says what runs
         XCTAssertEqual(effects, [])
-        XCTAssertEqual(again.editorShown?.message, "sync now is still running (esc cancels it)")
+        XCTAssertEqual(again.editorShown?.message, .failure("sync now is still running (esc cancels it)"))
         // When the palette is open, Esc closes it and leaves the sync running
         let (closed, escEffects) = running.pressing([.ctrl("p"), .escape])
         XCTAssertEqual(escEffects, [])

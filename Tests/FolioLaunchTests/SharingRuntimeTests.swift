@@ -42,7 +42,7 @@ final class SharingRuntimeTests: XCTestCase {
         for case let .sharing(request) in effects { runtime.carryOut(request) }
         // Then the session saw the cancel, and its reason is the editor's one-line message
         waitFor(mailbox, state: &state) { if case .performed = $0 { return true } else { return false } }
-        XCTAssertEqual(state.editorShown?.message, "sync cancelled: nothing was sent")
+        XCTAssertEqual(state.editorShown?.message, .failure("sync cancelled: nothing was sent"))
         XCTAssertNil(state.sharingActivity)
         XCTAssertEqual(fake.calls.withLock { $0.performed }, [.syncNow])
     }

@@ -52,7 +52,7 @@ final class SharingScreensStateTests: XCTestCase {
         // When another key is pressed, it is kept
         let (kept, keptEffects) = asking.pressing([.character("n")])
         XCTAssertEqual(keptEffects, [])
-        XCTAssertEqual(kept.remotesScreen?.message, "Kept origin")
+        XCTAssertEqual(kept.remotesScreen?.message, .note("Kept origin"))
         // When y is pressed, it is removed
         XCTAssertEqual(asking.pressing([.character("y")]).1, [.sharing(.perform(.removeRemote(name: "origin")))])
     }
@@ -84,7 +84,7 @@ final class SharingScreensStateTests: XCTestCase {
         // And its result is the screen's line
         var ended = stopping
         ended.receiveSharing(.performed(.continuous(false), .failed("cancelled")))
-        XCTAssertEqual(ended.remotesScreen?.message, "✗ cancelled")
+        XCTAssertEqual(ended.remotesScreen?.message, .failure("cancelled"))
     }
 
     func testTheRemoteFormTakesPastesAndTypedTextIsNotLostByAQuit() {
@@ -101,7 +101,7 @@ final class SharingScreensStateTests: XCTestCase {
         XCTAssertEqual(asking.confirming, .quit)
         // While outside the form, a paste is refused with a note
         XCTAssertEqual(remoteScreen().pressing([.paste(PastedText("x"))]).0.remotesScreen?.message,
-                       "paste ignored: open a field first (a adds a remote, e changes a URL)")
+                       .failure("paste ignored: open a field first (a adds a remote, e changes a URL)"))
     }
 
     // MARK: Conflicts
@@ -132,7 +132,7 @@ final class SharingScreensStateTests: XCTestCase {
         let (refused, none) = partial.pressing([.enter])
         // Then nothing is settled, the message says why, and the item without a choice is selected
         XCTAssertEqual(none, [])
-        XCTAssertEqual(refused.conflictScreen?.message, "✗ 1 item has no choice yet: m, t or b on each (M or T for all)")
+        XCTAssertEqual(refused.conflictScreen?.message, .failure("1 item has no choice yet: m, t or b on each (M or T for all)"))
         XCTAssertEqual(refused.conflictScreen?.selection, 1)
         // When it gets one, Enter settles with both choices
         let (_, effects) = refused.pressing([.character("t"), .enter])
@@ -157,7 +157,7 @@ final class SharingScreensStateTests: XCTestCase {
         // When it fails, the screen stays with the reason and the choices
         var failed = settling
         failed.receiveSharing(.settled(ref: "refs/folio/conflicts/1", .failed("the editor refused: item 9 is gone")))
-        XCTAssertEqual(failed.conflictScreen?.message, "✗ the editor refused: item 9 is gone")
+        XCTAssertEqual(failed.conflictScreen?.message, .failure("the editor refused: item 9 is gone"))
         XCTAssertEqual(failed.conflictScreen?.choices, ["2": .mine, "4": .mine])
     }
 
@@ -165,7 +165,7 @@ final class SharingScreensStateTests: XCTestCase {
         // Given a conflict whose editor cannot list items
         let screen = conflictScreen(SharingFixtures.wholeFileConflict)
         // Then both is not offered, and theirs settles the whole file
-        XCTAssertEqual(screen.pressing([.character("b")]).0.conflictScreen?.message, "The whole file is either mine (m) or theirs (t)")
+        XCTAssertEqual(screen.pressing([.character("b")]).0.conflictScreen?.message, .failure("The whole file is either mine (m) or theirs (t)"))
         XCTAssertEqual(screen.pressing([.character("t"), .enter]).1,
                        [.sharing(.settle(ref: "refs/folio/conflicts/2", choices: [SharingConflict.wholeFile: .theirs]))])
     }

@@ -18,7 +18,7 @@ final class SourceLoadingStateTests: XCTestCase {
         let (next, effects) = state.handling(.escape, scene: scene)
         // Then the launcher asks to stop loading and says so
         XCTAssertEqual(effects, [.stopLoadingTemplates])
-        XCTAssertEqual(next.message, "Stopped loading templates")
+        XCTAssertEqual(next.message, .note("Stopped loading templates"))
     }
 
     func testGivenLoadingSourcesThenTheBottomLineNamesEachAndWhatItDoes() {

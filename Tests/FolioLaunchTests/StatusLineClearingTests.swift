@@ -65,7 +65,7 @@ final class StatusLineClearingTests: XCTestCase {
         var editor = EditorState(path: "s", title: "Story", contentType: "org.folio.story", commitID: "4f2a9c8aaaa", commitMessage: "Add the stairs scene",
                                  commands: [EditorCommand(id: "add-act", title: "Add act", shortcut: "A", usage: "add-act ACT")])
         editor.prompt = EditorPrompt(command: editor.commands[0], values: [nil], names: ["ACT"], text: "", asking: 0)
-        editor.message = "ACT is needed (esc cancels)"
+        editor.message = .failure("ACT is needed (esc cancels)")
         let grid = Screens.editor(editor, view: FakeEditor(), width: 60, height: 10)
         XCTAssertEqual(grid.line(8), " ✗ ACT is needed (esc cancels)", "no commit text left beside it")
     }

@@ -60,13 +60,13 @@ package struct LaunchServices: Sendable {
     package var settings: Settings
     package var settingsPath: String
     /// A one-line message to show when the launcher opens (a command's output, an error).
-    package var message: String?
+    package var message: StatusLine?
     /// Saves edited settings (the integration layer writes `settings.json`); throws with a one-line reason.
     package var saveSettings: @Sendable (Settings) throws -> Void
     /// Runs a command button's `folio` command (off the event loop, on a thread of its own) and returns its one-line
     /// summary; it reports progress to and polls the cancel of the `BackgroundCommand` it is given. Nil: the launcher
     /// returns the command as its outcome instead, for the caller to run.
-    package var runCommand: (@Sendable (BackgroundCommand) -> String)?
+    package var runCommand: (@Sendable (BackgroundCommand) -> StatusLine)?
     /// A form to show again on start, with `message` (why its action failed) on its field and every value kept.
     package var form: FormState?
     /// The open document's files for the generic view (used when no editor opens it).
@@ -81,7 +81,7 @@ package struct LaunchServices: Sendable {
     package var tabs: [(title: String, path: String)] = []
     package var currentTab: Int?
     package init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
-                settings: Settings = Settings(), settingsPath: String = "", message: String? = nil,
+                settings: Settings = Settings(), settingsPath: String = "", message: StatusLine? = nil,
                 saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
         self.recent = recent; self.templates = templates; self.document = document; self.settings = settings; self.settingsPath = settingsPath
         self.message = message; self.saveSettings = saveSettings
@@ -117,7 +117,7 @@ package enum LaunchApp {
         state.takingMessages(from: services, at: Date())
         state.currentFolder = FileManager.default.currentDirectoryPath
         state.recent = RecentList.withBadges(state.recent, from: services.recent)
-        if let form = services.form, let failure = services.message { state.returningToForm(form, failure: failure) }
+        if let form = services.form, let failure = services.message { state.returningToForm(form, failure: failure.text) }
         var startEffects: [AppEffect] = []
         // Where each open document's cursor was, kept in the scene with the tabs.
         var windows = Dictionary(((try? store.load(sceneID)) ?? nil)?.tabs.map { $0.map { ($0.path, $0) } } ?? [], uniquingKeysWith: { first, _ in first })
@@ -365,7 +365,7 @@ package enum LaunchApp {
             var grid = LaunchLayout(scene: scene, width: width, height: height, context: state.launchContext).grid
             // A command's output or an error, one line at the bottom until the next key.
             if let message = state.message, height > 0, width > 0 {
-                Screens.putMessage(message, bottom: height - 1, style: CellStyle(foreground: .named(message.hasPrefix("✗") ? .red : .yellow)), into: &grid)
+                Screens.putMessage(message.shown, bottom: height - 1, style: Screens.theme.style(message), into: &grid)
             } else if let loading = LaunchLayout.templateProgressLine(state.templates), height > 0, width > 0 {
                 grid.putLine(" " + loading, y: height - 1, style: CellStyle(foreground: .named(.yellow)))
             }
@@ -389,7 +389,7 @@ package enum LaunchApp {
         var editor = EditorState(path: document.path, title: document.title, contentType: document.contentType,
                                  commitID: head.id, commitMessage: head.message, commands: document.editor.commands())
         editor.editorName = document.editorName
-        editor.message = document.openingNotice
+        editor.message = document.openingNotice.map(StatusLine.note)
         editor.items = document.editor.itemLayout()
         guard var saved else { return .editor(editor) }
         if saved.documentPath != document.path {

@@ -365,7 +365,18 @@ struct Theme: Sendable {
     var success = CellStyle(foreground: .named(.green))
     var banner = CellStyle()
     var disabled = CellStyle(dim: true)
+    /// A hint, a notice or progress on a message line (not one of the `colors` slots).
+    var note = CellStyle(foreground: .named(.yellow))
     static let standard = Theme()
+
+    /// The style `message` is drawn in.
+    func style(_ message: StatusLine) -> CellStyle {
+        switch message {
+        case .failure: error
+        case .success: success
+        case .note: note
+        }
+    }
 
     /// The theme's slots by the name the settings' `colors` give them (the only names `colors` accepts); `accent`,
     /// the name the settings documented first, is the key color.

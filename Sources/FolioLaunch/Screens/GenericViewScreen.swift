@@ -8,7 +8,7 @@ extension Screens {
     /// The generic document view: the file tree with sizes (and the selected file beside it when wide), or the file
     /// full-screen when it has focus on a narrow terminal; the status line says why no editor opened the document.
     /// `message` is the launcher's one-line message (a failed undo), shown when the view has none of its own.
-    package static func generic(_ state: GenericViewState, message: String? = nil, width: Int, height: Int) -> CellGrid {
+    package static func generic(_ state: GenericViewState, message: StatusLine? = nil, width: Int, height: Int) -> CellGrid {
         var grid = CellGrid(width: width, height: height)
         guard width > 0, height > 0 else { return grid }
         let title = GenericText.sanitize(state.title)
@@ -35,9 +35,8 @@ extension Screens {
             }
         }
         genericStatus(state, into: &grid, y: height - 2)
-        // The launcher's message on this screen is a failure (of an undo or redo run on the worker).
-        let failure = message.map { $0.hasPrefix("✗") ? $0 : "✗ " + $0 }
-        genericBar(state, message: state.message ?? failure, into: &grid, y: height - 1)
+        // The view's own message, else the launcher's (a failure of an undo or redo run on the worker).
+        genericBar(state, message: state.message ?? message, into: &grid, y: height - 1)
         return grid
     }
 
@@ -138,10 +137,9 @@ extension Screens {
     }
 
     /// The key hints, or the one-line message.
-    static func genericBar(_ state: GenericViewState, message: String?, into grid: inout CellGrid, y: Int) {
+    static func genericBar(_ state: GenericViewState, message: StatusLine?, into grid: inout CellGrid, y: Int) {
         if let message {
-            let style = message.hasPrefix("✗") ? theme.error : theme.success
-            putMessage(GenericText.sanitize(message), bottom: y, style: style, into: &grid)  // wrapped upwards, never cut
+            putMessage(GenericText.sanitize(message.shown), bottom: y, style: theme.style(message), into: &grid)  // wrapped upwards, never cut
             return
         }
         let hints: [(String, String)]

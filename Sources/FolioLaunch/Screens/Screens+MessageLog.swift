@@ -16,7 +16,7 @@ extension Screens {
         guard !log.entries.isEmpty else { return [MessageLogLine(time: nil, text: "No messages yet.", error: false)] }
         return log.entries.flatMap { entry in
             HistoryLayout.wrapWords(entry.text, width: textWidth).enumerated().map { index, row in
-                MessageLogLine(time: index == 0 ? log.clock(entry) : nil, text: row, error: entry.text.hasPrefix("✗"))
+                MessageLogLine(time: index == 0 ? log.clock(entry) : nil, text: row, error: entry.line.isFailure)
             }
         }
     }

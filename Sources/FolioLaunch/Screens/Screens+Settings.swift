@@ -6,7 +6,7 @@ extension Screens {
     enum SettingsRow: Equatable {
         case field(SettingsState.Field)
         case problem(SettingsState.Field, String)
-        case note(String)
+        case note(StatusLine)
         /// A dim line explaining the field above it.
         case help(String)
         case blank
@@ -162,7 +162,7 @@ extension Screens {
             }
         case let .problem(_, text): grid.put("✗ " + text, x: 3, y: y, style: theme.error, maxWidth: max(0, width - 4))
         case let .help(text): grid.put(text, x: 3, y: y, style: CellStyle(dim: true), maxWidth: max(0, width - 4))
-        case let .note(text): grid.put("   " + text, x: 0, y: y, style: text == "Saved" ? theme.success : theme.error, maxWidth: width)
+        case let .note(line): grid.put("   " + line.shown, x: 0, y: y, style: theme.style(line), maxWidth: width)
         case .blank: break
         case let .section(title): grid.put(" " + title, x: 0, y: y, style: theme.heading, maxWidth: width)
         case let .swatches(names):

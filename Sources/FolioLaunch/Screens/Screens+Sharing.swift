@@ -82,11 +82,11 @@ extension Screens {
         line("   interval     " + (state.interval.map { "every \($0) s" } ?? "not known"), style: theme.action)
         line("   continuous   " + (state.continuous ? "on" : "off"), style: theme.action)
         if state.editing != nil { y += 1; drawRemoteForm(state, into: &grid, y: &y) }
-        let note = state.removing.map { "? Remove \(TerminalText.visible($0))? y removes it (the document keeps its history); any other key keeps it" }
-            ?? state.message
-        if let note, height >= 3 {
-            let style = note.hasPrefix("✗") ? theme.error : note.hasPrefix("?") ? CellStyle(foreground: .named(.yellow), bold: true) : theme.success
-            grid.putLine(" " + note, y: height - 2, style: style)
+        if let removing = state.removing, height >= 3 {
+            let question = "? Remove \(TerminalText.visible(removing))? y removes it (the document keeps its history); any other key keeps it"
+            grid.putLine(" " + question, y: height - 2, style: CellStyle(foreground: .named(.yellow), bold: true))
+        } else if let message = state.message, height >= 3 {
+            grid.putLine(" " + message.shown, y: height - 2, style: theme.style(message))
         }
         return grid
     }
@@ -165,7 +165,7 @@ extension Screens {
                hints: "↑↓ item · m mine · t theirs · b both · M/T all · ⏎ settle · esc back · ? help")
         let layout = conflictLayout(width: width, height: height)
         if let message = state.message, height >= 3 {
-            grid.putLine(" " + message, y: height - 2, style: message.hasPrefix("✗") ? theme.error : theme.success)
+            grid.putLine(" " + message.shown, y: height - 2, style: theme.style(message))
         }
         guard height > layout.top else { return grid }
         if state.loading { grid.put(" Reading the conflicts…", x: 0, y: layout.top, style: theme.subtitle); return grid }

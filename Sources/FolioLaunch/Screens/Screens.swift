@@ -282,7 +282,7 @@ package enum Screens {
             // A command's form over the view; its keys on the command bar.
             let cursorRow = numbered ? lines.prefix(bodyHeight).firstIndex { ViewLines.itemIndex($0, in: state.items) == state.cursor }.map { $0 + 1 } : nil
             drawCommandForm(prompt, keep: cursorRow, into: &grid)
-            if let message = state.message { grid.putLine(" ✗ " + message, y: barY, style: theme.error) } else if prompt.discardAsked {
+            if let message = state.message { grid.putLine(" " + message.shown, y: barY, style: theme.style(message)) } else if prompt.discardAsked {
                 grid.putLine(" esc again discards what you typed in this form · any other key keeps it", y: barY, style: theme.key)
             } else {
                 grid.putLine(" " + commandFormHints(prompt), y: barY, style: theme.footer)
@@ -294,9 +294,9 @@ package enum Screens {
             grid.put(label, x: 0, y: barY, style: theme.key, maxWidth: width)
             prompt.input.draw(into: &grid, x: labelWidth, y: barY, width: max(0, width - labelWidth), style: CellStyle(bold: true), focused: true)
             // The message replaces the whole status line (nothing of the old line is left beside it).
-            if let message = state.message, barY - 1 > 0 { putMessage("✗ " + message, bottom: barY - 1, style: theme.error, into: &grid) }
+            if let message = state.message, barY - 1 > 0 { putMessage(message.shown, bottom: barY - 1, style: theme.style(message), into: &grid) }
         } else if let message = state.message {
-            putMessage("✗ " + message, bottom: barY, style: theme.error, into: &grid)
+            putMessage(message.shown, bottom: barY, style: theme.style(message), into: &grid)
         } else if let hint = state.hint {
             putMessage(hint, bottom: barY, style: theme.subtitle, into: &grid)
         } else {

@@ -12,7 +12,7 @@ package final class BackgroundCommand: Sendable {
     private struct State {
         var progress: String?
         var cancelled = false
-        var result: String?
+        var result: StatusLine?
     }
     private let state = Mutex(State())
 
@@ -25,21 +25,21 @@ package final class BackgroundCommand: Sendable {
     /// Whether Esc was pressed; polled by the command's transfers.
     package var isCancelled: Bool { state.withLock { $0.cancelled } }
     /// Sets the summary line once the command has ended.
-    func finish(_ summary: String) { state.withLock { $0.result = summary } }
+    func finish(_ summary: StatusLine) { state.withLock { $0.result = summary } }
     /// The summary line, once the command has ended.
-    var result: String? { state.withLock { $0.result } }
+    var result: StatusLine? { state.withLock { $0.result } }
 
     /// The status line while it runs: "⠋ folio templates update: team: 12/40 objects, 3 KiB (esc cancels)".
-    func statusLine(tick: Int) -> String {
+    func statusLine(tick: Int) -> StatusLine {
         let (progress, cancelled) = state.withLock { ($0.progress, $0.cancelled) }
         let frames = PluginCall.spinnerFrames
         let frame = frames[((tick % frames.count) + frames.count) % frames.count]
-        return "\(frame) folio \(arguments.joined(separator: " "))" + (progress.map { ": \($0)" } ?? "…")
-            + (cancelled ? " (stopping)" : " (esc cancels)")
+        return .note("\(frame) folio \(arguments.joined(separator: " "))" + (progress.map { ": \($0)" } ?? "…")
+            + (cancelled ? " (stopping)" : " (esc cancels)"))
     }
 
     /// Runs `runner` on a thread of its own (it blocks on network and on tasks it waits for), then records its summary.
-    func start(_ runner: @escaping @Sendable (BackgroundCommand) -> String) {
+    func start(_ runner: @escaping @Sendable (BackgroundCommand) -> StatusLine) {
         DetachedThread.start { [self] in finish(runner(self)) }
     }
 }

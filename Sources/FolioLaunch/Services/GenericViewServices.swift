@@ -16,7 +16,7 @@ package protocol GenericDocumentAccess: Sendable {
     func content(of path: String) throws -> GenericFileView
     /// Lets `runEditor` change `path` in the document's folder (it gets the file's location), then records what
     /// changed as one commit; returns the line the status bar shows. Nothing is recorded when `runEditor` throws.
-    func edit(_ path: String, runEditor: (URL) throws -> Void) throws -> String
+    func edit(_ path: String, runEditor: (URL) throws -> Void) throws -> StatusLine
 }
 
 /// The generic view's side of the run loop: opening on it, keeping it current, and carrying out its requests.
@@ -57,7 +57,7 @@ enum GenericViewRuntime {
                     try terminal.suspended { try editor.run(file: url.path) }
                 }
             } catch {
-                view.message = "✗ " + LaunchApp.oneLine(error)
+                view.message = .failure(LaunchApp.oneLine(error))
             }
             let message = view.message
             reload(&view, access)

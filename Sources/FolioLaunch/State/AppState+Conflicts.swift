@@ -34,7 +34,7 @@ package struct ConflictScreenState: Equatable, Sendable {
     package var previewWanted: ConflictPreviewSubject?
     package var previewError: String?
     /// A one-line note ("✗ 2 items have no choice yet…").
-    package var message: String?
+    package var message: StatusLine?
     package init() {}
 
     /// The conflict settled here: the oldest.
@@ -55,7 +55,7 @@ package struct ConflictScreenState: Equatable, Sendable {
     mutating func loaded(_ list: [SharingConflict]) {
         loading = false; conflicts = list; error = nil; selection = 0; choices = [:]
         preview = []; previewSubject = nil; previewWanted = nil; previewError = nil
-        if list.isEmpty { message = "Nothing left to settle" }
+        if list.isEmpty { message = .note("Nothing left to settle") }
     }
 
     /// Asks for the preview of the choices so far at `width`, unless it is asked for already.
@@ -86,7 +86,7 @@ package struct ConflictScreenState: Equatable, Sendable {
     /// Chooses `choice` for the selected item (`both` is not offered for the whole file).
     mutating func choose(_ choice: ItemChoice) {
         guard keys.indices.contains(selection) else { return }
-        if choice == .both, current?.items.isEmpty == true { message = "The whole file is either mine (m) or theirs (t)"; return }
+        if choice == .both, current?.items.isEmpty == true { message = .failure("The whole file is either mine (m) or theirs (t)"); return }
         choices[keys[selection]] = choice
     }
 }
@@ -132,12 +132,12 @@ extension AppState {
         if let first = missing.first {
             conflicts.selection = conflicts.keys.firstIndex(of: first) ?? conflicts.selection
             let count = missing.count == 1 ? "1 item has" : "\(missing.count) items have"
-            conflicts.message = "✗ \(count) no choice yet: m, t or b on each (M or T for all)"
+            conflicts.message = .failure("\(count) no choice yet: m, t or b on each (M or T for all)")
             return
         }
         let choices = conflicts.choices.filter { conflicts.keys.contains($0.key) }
         if let busy = beginSharing(.settle(ref: current.ref, choices: choices), label: "settle", cancellable: false, effects: &effects) {
-            conflicts.message = "✗ " + busy
+            conflicts.message = .failure(busy)
         }
     }
 

@@ -88,10 +88,10 @@ extension AppState {
         case "folio.undo", "folio.redo": effects.append(.runEditorCommand(command.id)); return
         default: if invokingSharing(command, editor: &editor, effects: &effects) { return }
         }
-        if let refusal = Self.selectionRefusal(command, editor: editor) { editor.message = refusal; return }
+        if let refusal = Self.selectionRefusal(command, editor: editor) { editor.message = .failure(refusal); return }
         let target = editor.effectiveSelection
         if command.needsSelection, target == nil {
-            editor.message = "\(command.title) needs a selection (v selects)"
+            editor.message = .failure("\(command.title) needs a selection (v selects)")
             return
         }
         let names = command.argumentNames

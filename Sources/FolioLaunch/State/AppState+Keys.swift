@@ -81,7 +81,7 @@ extension AppState {
             }
         } else if shown.indices.contains(row - scene.actions.count) {
             let document = shown[row - scene.actions.count]
-            if document.missing { message = "✗ \(document.path) no longer exists: x removes it from the list"; return }
+            if document.missing { message = .failure("\(document.path) no longer exists: x removes it from the list"); return }
             effects.append(.open(path: document.path))
         }
     }

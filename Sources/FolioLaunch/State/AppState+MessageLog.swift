@@ -3,21 +3,19 @@ import Glibc
 import FolioTerminal
 
 extension AppState {
-    /// The messages the current screen shows (errors, confirmations, results; not key hints), each in full and as
-    /// drawn (an error with its ✗).
-    var shownMessages: [String] {
+    /// The messages the current screen shows (errors, confirmations, results; not key hints), each in full.
+    var shownMessages: [StatusLine] {
         var shown = [message]
-        func failure(_ text: String?) -> String? { text.map { $0.hasPrefix("✗") ? $0 : "✗ " + $0 } }
         switch screen {
-        case let .editor(editor): shown.append(failure(editor.message))
-        case let .history(history, _): shown += [failure(history.error), history.timeline.status]
+        case let .editor(editor): shown.append(editor.message)
+        case let .history(history, _): shown += [history.error.map(StatusLine.failure), history.timeline.status.map(StatusLine.note)]
         case let .generic(view): shown.append(view.message)
         case let .settings(settings): shown.append(settings.message)
-        case let .sharing(.remotes(remotes), _): shown += [remotes.message, remotes.problem]
-        case let .sharing(.conflicts(conflicts), _): shown += [conflicts.message, failure(conflicts.error)]
+        case let .sharing(.remotes(remotes), _): shown += [remotes.message, remotes.problem.map(StatusLine.failure)]
+        case let .sharing(.conflicts(conflicts), _): shown += [conflicts.message, conflicts.error.map(StatusLine.failure)]
         case .launch, .picker, .form: break
         }
-        return shown.compactMap { $0 }.filter { !$0.isEmpty }
+        return shown.compactMap { $0 }.filter { !$0.text.isEmpty }
     }
 
     /// Starts a screen with the run's log so far and the message it opens with (logged too).
@@ -32,7 +30,7 @@ extension AppState {
     mutating func noteMessages(since previous: AppState, key: Key? = nil) {
         let before = previous.shownMessages
         let hints = key.map { key in [UnboundKeyPlace.editor, .history, .files].compactMap { Self.unboundKeyHint(key, on: $0) } } ?? []
-        for text in shownMessages where !before.contains(text) && !hints.contains(text) { messageLog.append(text, at: now) }
+        for line in shownMessages where !before.contains(line) && !hints.contains(line.text) { messageLog.append(line, at: now) }
     }
 
     /// Whether `M` is the current screen's own key (an editor command's shortcut, a launcher action's letter), so

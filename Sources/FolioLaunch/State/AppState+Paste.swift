@@ -51,7 +51,7 @@ extension AppState {
         case .history(var history, let editor):
             var effects: [AppEffect] = []
             if !state.pastingIntoHistory(paste.oneLine, history: &history, effects: &effects) {
-                history.error = Self.pasteIgnored("/ to filter the versions, g to jump to a date")
+                history.error = Self.pasteIgnored("/ to filter the versions, g to jump to a date").text
             }
             state.screen = .history(history, editor)
             return (state, effects)
@@ -72,14 +72,14 @@ extension AppState {
             state.screen = .sharing(page, editor)
         }
         if paste.truncated, case var .editor(editor) = state.screen, editor.message == nil {
-            editor.message = "paste cut short: over \(KeyDecoder.pasteLimit >> 20) MiB, or its end never arrived"
+            editor.message = .failure("paste cut short: over \(KeyDecoder.pasteLimit >> 20) MiB, or its end never arrived")
             state.screen = .editor(editor)
         }
         return (state, [])
     }
 
     /// "paste ignored: open a field first (a to add item, …)".
-    static func pasteIgnored(_ hint: String) -> String { "paste ignored: open a field first (\(hint))" }
+    static func pasteIgnored(_ hint: String) -> StatusLine { .failure("paste ignored: open a field first (\(hint))") }
 
     /// The editor's commands that ask for text, by shortcut: "a to add item, r to rename item, …".
     static func textCommandHint(_ editor: EditorState) -> String {

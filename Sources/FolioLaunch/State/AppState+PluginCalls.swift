@@ -208,9 +208,9 @@ extension AppState {
     package mutating func showFailure(_ text: String) {
         switch screen {
         case .history(var history, let editor): history.error = text; history.loading = false; screen = .history(history, editor)
-        case var .editor(editor): editor.message = text; screen = .editor(editor)
-        case var .settings(settings): settings.message = "✗ " + text; screen = .settings(settings)
-        default: message = text
+        case var .editor(editor): editor.message = .failure(text); screen = .editor(editor)
+        case var .settings(settings): settings.message = .failure(text); screen = .settings(settings)
+        default: message = .failure(text)
         }
     }
 

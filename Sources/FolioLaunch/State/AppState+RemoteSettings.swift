@@ -32,8 +32,8 @@ package struct RemoteSettingsState: Equatable, Sendable {
     package var problem: String?
     /// The remote `x` asked to remove: `y` removes it, any other key keeps it.
     package var removing: String?
-    /// The last action's one-line result ("✓ …" or "✗ …").
-    package var message: String?
+    /// The last action's one-line result, or why a key did nothing.
+    package var message: StatusLine?
 
     package init(editing: Editing? = nil, interval: Int? = nil) {
         self.interval = interval
@@ -151,7 +151,7 @@ extension AppState {
         if let name = remotes.removing {
             remotes.removing = nil
             if key == .character("y") { start(.removeRemote(name: name), label: "remove \(name)", remotes: &remotes, effects: &effects) }
-            else { remotes.message = "Kept \(name)" }
+            else { remotes.message = .note("Kept \(name)") }
             return
         }
         let selected = remotes.remotes.indices.contains(remotes.selection) ? remotes.remotes[remotes.selection] : nil
@@ -160,10 +160,10 @@ extension AppState {
         case .down?: remotes.selection = min(max(0, remotes.remotes.count - 1), remotes.selection + 1)
         case .add?: remotes.begin(.add)
         case .change?:
-            guard let selected else { remotes.message = "No remote yet: a adds one"; return }
+            guard let selected else { remotes.message = .failure("No remote yet: a adds one"); return }
             remotes.begin(.change(selected.name))
         case .remove?:
-            guard let selected else { remotes.message = "No remote to remove"; return }
+            guard let selected else { remotes.message = .failure("No remote to remove"); return }
             remotes.removing = selected.name
         case .interval?: remotes.begin(.interval)
         case .continuous?:
@@ -202,6 +202,6 @@ extension AppState {
     }
 
     private mutating func start(_ action: SharingAction, label: String, remotes: inout RemoteSettingsState, effects: inout [AppEffect]) {
-        if let busy = beginSharing(.perform(action), label: label, effects: &effects) { remotes.message = "✗ " + busy }
+        if let busy = beginSharing(.perform(action), label: label, effects: &effects) { remotes.message = .failure(busy) }
     }
 }

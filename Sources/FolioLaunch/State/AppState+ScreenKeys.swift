@@ -128,7 +128,7 @@ extension AppState {
             state.recent.removeAll { $0.path == path }
             let rows = scene.actions.count + LaunchLayout.visibleRows(scene: scene, context: state.launchContext).count
             state.selection = min(state.selection, max(0, rows - 1))
-            state.message = "Removed \(path) from recent documents"
+            state.message = .note("Removed \(path) from recent documents")
             return (state, [.removeRecent(path: path)])
         case let .restoreVersion(commitID, version, _):
             return confirmedRestore(commitID: commitID, version: version)
@@ -186,22 +186,22 @@ extension AppState {
         case .open: activate(row: selection, scene: scene, recent: recentShown, effects: &effects)
         case .settings: screen = .settings(SettingsState(settings: settings)); effects.append(.openSettings)
         case .pin:
-            guard let document = selectedRecent else { message = "p pins the selected recent document (↓ to one first)"; return }
+            guard let document = selectedRecent else { message = .note("p pins the selected recent document (↓ to one first)"); return }
             let pinned = !document.pinned
             recent = RecentList.settingPin(pinned, path: document.path, in: recent)
             let rows = LaunchLayout.visibleRows(scene: scene, context: launchContext)
             selection = scene.actions.count + (rows.firstIndex { $0.path == document.path } ?? 0)
             effects.append(.pinRecent(path: document.path, pinned: pinned))
-            message = (pinned ? "Pinned " : "Unpinned ") + "“\(document.title)”"
+            message = .note((pinned ? "Pinned " : "Unpinned ") + "“\(document.title)”")
         case .remove:
-            guard let document = selectedRecent else { message = "x removes the selected recent document (↓ to one first)"; return }
+            guard let document = selectedRecent else { message = .note("x removes the selected recent document (↓ to one first)"); return }
             confirming = .removeRecent(path: document.path)
         case .cancel:
             if templates.contains(where: { $0.state == .loading }) {
                 effects.append(.stopLoadingTemplates)
-                message = "Stopped loading templates"
+                message = .note("Stopped loading templates")
             } else {
-                message = Self.escapeHint(editor: false)
+                message = .note(Self.escapeHint(editor: false))
             }
         case .quit: effects.append(.quit)
         }
@@ -317,12 +317,12 @@ extension AppState {
             settings.checkAll(against: self.settings)
             if let field = SettingsState.Field.allCases.first(where: { settings.problems[$0] != nil }) {
                 settings.focus = field
-                settings.message = "Not saved: fix the field marked ✗"
+                settings.message = .failure("Not saved: fix the field marked ✗")
             } else if let check = settings.sourceCheckToStart() {
                 effects.append(.checkTemplateSource(check))
-                settings.message = "Not saved yet: checking the template source (⏎ again once it is found)"
+                settings.message = .note("Not saved yet: checking the template source (⏎ again once it is found)")
             } else if let holding = settings.sourceCheckHoldingSave() {
-                settings.message = holding
+                settings.message = .note(holding)
             } else {
                 let updated = settings.applied(to: state.settings)
                 // A removed source's warning goes with it (bundled sources are not in the settings and stay).
@@ -333,7 +333,7 @@ extension AppState {
                 settings.colorEntry = ""; settings.sourceEntry = ""; settings.associationEntry = ""
                 settings.sourceCheck = nil
                 settings.markSaved()
-                settings.message = "Saved"
+                settings.message = .success("Saved")
             }
         default:
             guard settings.focus != .sync else { break }

@@ -88,7 +88,7 @@ extension AppState {
     mutating func invokingSharing(_ command: EditorCommand, editor: inout EditorState, effects: inout [AppEffect]) -> Bool {
         guard EditorState.sharingCommands.contains(where: { $0.id == command.id }) else { return false }
         editor.paletteOpen = false
-        guard let sharing = editor.sharing else { editor.message = "this document is not set up for sharing here"; return true }
+        guard let sharing = editor.sharing else { editor.message = .failure("this document is not set up for sharing here"); return true }
         switch command.id {
         case "folio.sync-now": startSharing(.syncNow, label: "sync now", editor: &editor, effects: &effects)
         case "folio.push": startSharing(.push, label: "push", editor: &editor, effects: &effects)
@@ -114,7 +114,7 @@ extension AppState {
 
     /// Starts `action` off the UI thread unless one runs already (one at a time: the message says which runs).
     mutating func startSharing(_ action: SharingAction, label: String, editor: inout EditorState, effects: inout [AppEffect]) {
-        if let busy = beginSharing(.perform(action), label: label, effects: &effects) { editor.message = busy }
+        if let busy = beginSharing(.perform(action), label: label, effects: &effects) { editor.message = .failure(busy) }
     }
 
     /// Starts `request` as the one sharing activity; the reason it cannot start (another runs) otherwise.
@@ -164,7 +164,7 @@ extension AppState {
             guard case .sharing(.conflicts(var conflicts), var editor) = screen else { showSharingOutcome(outcome); return }
             switch outcome {
             case let .done(summary): editor.hint = summary; screen = .editor(editor)
-            case let .failed(text): conflicts.message = "✗ " + text; screen = .sharing(.conflicts(conflicts), editor)
+            case let .failed(text): conflicts.message = .failure(text); screen = .sharing(.conflicts(conflicts), editor)
             }
         }
     }
@@ -173,14 +173,14 @@ extension AppState {
     mutating func showSharingOutcome(_ outcome: SharingOutcome) {
         switch (screen, outcome) {
         case (var .editor(editor), let .done(summary)): editor.hint = summary; screen = .editor(editor)
-        case (var .editor(editor), let .failed(text)): editor.message = text; screen = .editor(editor)
+        case (var .editor(editor), let .failed(text)): editor.message = .failure(text); screen = .editor(editor)
         case (.sharing(.remotes(var remotes), let editor), _):
             remotes.message = outcome.line
             screen = .sharing(.remotes(remotes), editor)
         case (.sharing(.conflicts(var conflicts), let editor), _):
             conflicts.message = outcome.line
             screen = .sharing(.conflicts(conflicts), editor)
-        case (_, let .done(summary)): message = summary
+        case (_, let .done(summary)): message = .success(summary)
         case (_, let .failed(text)): showFailure(text)
         }
     }
@@ -215,11 +215,11 @@ extension AppState {
 }
 
 extension SharingOutcome {
-    /// The line a screen shows: "✓ summary" or "✗ reason".
-    var line: String {
+    /// The line a screen shows: the summary, or the reason it failed.
+    var line: StatusLine {
         switch self {
-        case let .done(summary): "✓ " + summary
-        case let .failed(text): "✗ " + text
+        case let .done(summary): .success(summary)
+        case let .failed(text): .failure(text)
         }
     }
 }

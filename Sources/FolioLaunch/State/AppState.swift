@@ -166,8 +166,8 @@ package struct EditorState: Equatable, Sendable {
     package var columns: Int = 80
     /// The prompt (one argument) or form (several) asking a command's arguments, when open.
     package var prompt: EditorPrompt?
-    /// A one-line message (an error from the plugin, a disabled command), cleared by the next key.
-    package var message: String?
+    /// A one-line message (an error from the plugin, a disabled command, a result), cleared by the next key.
+    package var message: StatusLine?
     /// A one-line hint (how to close or quit), not an error; cleared by the next key.
     package var hint: String?
     /// The view's numbered items, nil when it does not number them.
@@ -216,7 +216,7 @@ package struct SettingsState: Equatable, Sendable {
     package var sync: SyncMode
     package var focus: Field = .authorName
     /// A one-line note for the whole screen ("Saved").
-    package var message: String?
+    package var message: StatusLine?
     /// The problem with a field's value, shown under that field; the value is kept.
     package var problems: [Field: String] = [:]
     /// The first row shown when the fields do not all fit.
@@ -334,7 +334,7 @@ package struct AppState: Equatable, Sendable {
     /// The settings as loaded (the settings screen edits a copy).
     package var settings = Settings()
     /// A one-line message on the launch screen (a command's output or an error), cleared by the next key.
-    package var message: String?
+    package var message: StatusLine?
     /// The call into the open document running off the UI thread, if any.
     package var call: PluginCall?
     /// Keys typed while a command ran, replayed in order once it succeeds (dropped when it fails or is cancelled).

@@ -28,7 +28,7 @@ extension AppState {
         case .ctrl("w"): screen = .launch; return
         case .ctrl("z"): effects.append(.runEditorCommand("folio.undo")); return
         case .ctrl("y"): effects.append(.runEditorCommand("folio.redo")); return
-        case .ctrl("p") where !view.filtering: view.message = Self.unboundKeyHint(key, on: .files); return
+        case .ctrl("p") where !view.filtering: view.message = Self.unboundKeyHint(key, on: .files).map(StatusLine.note); return
         default: break
         }
         if view.focus == .file { view.fileKey(key, effects: &effects) } else { view.treeKey(key, effects: &effects) }
@@ -108,7 +108,7 @@ extension GenericViewState {
             }
         case .character("/"): filtering = true
         case .escape:
-            if !filter.isEmpty { filter = ""; selection = 0 } else { message = "^W closes the document · ^Q quits" }
+            if !filter.isEmpty { filter = ""; selection = 0 } else { message = .note("^W closes the document · ^Q quits") }
         case .character("e"): requestEdit(effects: &effects); return
         default: break
         }
@@ -142,7 +142,7 @@ extension GenericViewState {
     /// `e`: the file to edit, or a hint when a folder or a link is selected.
     mutating func requestEdit(effects: inout [AppEffect]) {
         if let path = fileToEdit { effects.append(.generic(.edit(path: path))) }
-        else { message = selectedRow?.kind == .link ? "a link cannot be edited here" : "select a file to edit (e)" }
+        else { message = selectedRow?.kind == .link ? .failure("a link cannot be edited here") : .note("select a file to edit (e)") }
     }
 
     mutating func moveSelection(_ key: Key, count: Int, page: Int) {

@@ -165,7 +165,7 @@ package struct GenericViewState: Equatable, Sendable {
     package var file: GenericFileView?
     package var focus: Focus = .tree
     /// A one-line message (the result of an edit, a hint), cleared by the next key.
-    package var message: String?
+    package var message: StatusLine?
     /// The rows the list and the file view have (set by the run loop from the terminal size), for paging.
     package var viewRows = 20
 

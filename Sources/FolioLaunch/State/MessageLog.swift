@@ -8,8 +8,10 @@ package struct MessageLog: Equatable, Sendable {
     /// One message as it appeared.
     package struct Entry: Equatable, Sendable {
         package var time: Date
-        package var text: String
-        package init(time: Date, text: String) { self.time = time; self.text = text }
+        package var line: StatusLine
+        package init(time: Date, line: StatusLine) { self.time = time; self.line = line }
+        /// The message as it was drawn (with its mark).
+        package var text: String { line.shown }
     }
 
     /// How many messages are kept: the oldest go first.
@@ -24,12 +26,12 @@ package struct MessageLog: Equatable, Sendable {
         self.timeZone = timeZone
     }
 
-    /// Adds `text` (on one line; blank text is not a message) as shown at `time`, dropping the oldest past
+    /// Adds `message` (on one line; blank text is not a message) as shown at `time`, dropping the oldest past
     /// `capacity`.
-    package mutating func append(_ text: String, at time: Date) {
-        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ").trimming(.whitespaces)
-        guard !line.isEmpty else { return }
-        entries.append(Entry(time: time, text: line))
+    package mutating func append(_ message: StatusLine, at time: Date) {
+        let text = message.text.split(whereSeparator: \.isNewline).joined(separator: " ").trimming(.whitespaces)
+        guard !text.isEmpty else { return }
+        entries.append(Entry(time: time, line: message.replacingText(with: text)))
         if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
     }
 

@@ -47,7 +47,7 @@ extension AppState {
         prompt.asking = named ?? first
         prompt.problems[prompt.asking] = EditorPrompt.shown(failure: failure, on: named.map { prompt.argument($0) })
         editor.prompt = prompt
-        editor.message = prompt.isForm ? nil : prompt.problems[prompt.asking]
+        editor.message = prompt.isForm ? nil : prompt.problems[prompt.asking].map(StatusLine.failure)
         screen = .editor(editor)
     }
 }

@@ -34,11 +34,11 @@ extension AppState {
         switch answer {
         case .none: return
         case let .ignored(why):
-            messageLog.append("\(prompt.command.title): the editor's current values were ignored: \(why)", at: now)
+            messageLog.append(.note("\(prompt.command.title): the editor's current values were ignored: \(why)"), at: now)
             return
         case let .values(values):
             guard values.count == prompt.names.count else {
-                messageLog.append("\(prompt.command.title): the editor's current values were ignored: \(values.count) values for \(prompt.names.count) arguments", at: now)
+                messageLog.append(.note("\(prompt.command.title): the editor's current values were ignored: \(values.count) values for \(prompt.names.count) arguments"), at: now)
                 return
             }
             prompt.fill(values)

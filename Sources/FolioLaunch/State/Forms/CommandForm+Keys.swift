@@ -40,7 +40,7 @@ extension AppState {
         default: break
         }
         editor.prompt = prompt
-        editor.message = prompt.isForm ? nil : prompt.problems[prompt.asking]
+        editor.message = prompt.isForm ? nil : prompt.problems[prompt.asking].map(StatusLine.failure)
     }
 
     /// The text `$VISUAL`/`$EDITOR` left for the focused field of the open prompt (nil: the editor failed, with `failure`).
@@ -54,7 +54,7 @@ extension AppState {
             prompt.problems[prompt.asking] = failure ?? "the editor did not finish; the text is as it was"
         }
         editor.prompt = prompt
-        editor.message = prompt.isForm ? nil : prompt.problems[prompt.asking]
+        editor.message = prompt.isForm ? nil : prompt.problems[prompt.asking].map(StatusLine.failure)
         screen = .editor(editor)
     }
 }

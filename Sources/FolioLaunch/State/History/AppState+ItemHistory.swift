@@ -40,7 +40,7 @@ extension AppState {
     /// its row shows it: "3", or "1.2" in an outline), in the version the window shows.
     mutating func openItemHistory(editor: inout EditorState, effects: inout [AppEffect]) {
         guard let items = editor.items, items.count > 0, editor.cursor < items.count else {
-            editor.message = "History of this item needs an item under the cursor"
+            editor.message = .failure("History of this item needs an item under the cursor")
             return
         }
         let path = items.paths.indices.contains(editor.cursor) ? items.paths[editor.cursor] : []
@@ -61,7 +61,7 @@ extension AppState {
     /// After an item was brought back: the editor again, showing the result.
     package mutating func itemRestored(_ item: String, from commitID: String) {
         guard case .history(_, var editor) = screen else { return }
-        editor.message = "Brought back item \(item) as it was in \(commitID.prefix(7))"
+        editor.message = .success("Brought back item \(item) as it was in \(commitID.prefix(7))")
         screen = .editor(editor)
     }
 }
