@@ -112,6 +112,7 @@ public enum HostValidate {
         case "extensions": try extensions(raw, editor, sample, declared: options.declared)
         case "buffers": try buffers(raw, editor, sample)
         case "items": try items(raw, editor, documents.isEmpty ? [[]] : documents)
+        case "argument-values": try argumentValues(raw, editor, sample, output: options.output)
         case "calls":
             let calls = try readFile(options.calls ?? "").split(separator: 0x0A).map { try GeneratedCall(line: Array($0)) }
             try generatedCalls(raw, sample, calls, files: (options.state, options.output), refusable: options.refusable)

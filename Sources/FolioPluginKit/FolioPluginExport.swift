@@ -180,10 +180,7 @@ private let kitApply: @convention(c) (UnsafePointer<folio_editor>?, OpaquePointe
     guarded(error) {
         guard let editor = editor(at: editorPointer), let document = box(document), let out else { throw unknownEditor }
         let commandID = command.map { String(cString: $0) } ?? ""
-        guard let spec = editor.spec.commands.first(where: { $0.id == commandID }) else {
-            let known = editor.spec.commands.map(\.id).joined(separator: ", ")
-            throw EditorFailure(.unknownCommand, "unknown command '\(commandID)' (commands: \(known))")
-        }
+        let spec = try editor.command(commandID)
         let arguments = try decodeArguments(argumentsJSON)
         let (state, summary) = try editor.apply(document.state, commandID, CommandArguments(arguments, usage: spec.usage),
                                                 selection.map(readSelection) ?? Selection())
@@ -279,7 +276,8 @@ private let kitTakeItems: @convention(c) (UnsafePointer<folio_editor>?, UnsafePo
 private let kitArgumentValues: @convention(c) (UnsafePointer<folio_editor>?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<folio_selection>?, UnsafeMutablePointer<folio_buffer>?, UnsafeMutablePointer<folio_buffer>?) -> folio_status = { editorPointer, document, command, selection, out, error in
     guarded(error) {
         guard let editor = editor(at: editorPointer), let document = box(document), let command else { throw unknownEditor }
-        guard let values = try editor.argumentValues(document.state, String(cString: command), selection.map(readSelection) ?? Selection()) else {
+        let commandID = try editor.command(String(cString: command)).id
+        guard let values = try editor.argumentValues(document.state, commandID, selection.map(readSelection) ?? Selection()) else {
             return folio_status(FOLIO_STATUS_UNSUPPORTED)
         }
         return fill(out, PluginJSON.array(values))
@@ -357,5 +355,13 @@ private struct ErasedEditor: @unchecked Sendable {
         listItems = { previous, bytes in try KitItems.list(editor, previous: previous, bytes: bytes) }
         takeItems = { from, into, fromKeys, intoKeys in try KitItems.take(editor, from: from, into: into, fromKeys: fromKeys, intoKeys: intoKeys) }
         argumentValues = { state, command, selection in try editor.argumentValues(for: command, in: try cast(state), selection: selection) }
+    }
+
+    /// The command `id` names; an unknown id is the ABI's UNKNOWN_COMMAND, naming the commands there are.
+    func command(_ id: String) throws -> CommandSpec {
+        guard let command = spec.commands.first(where: { $0.id == id }) else {
+            throw EditorFailure(.unknownCommand, "unknown command '\(id)' (commands: \(spec.commands.map(\.id).joined(separator: ", ")))")
+        }
+        return command
     }
 }

@@ -56,6 +56,7 @@ extension PluginValidator {
             tests.append(PlannedTest(name: "extensions/\(e)", kind: "extensions", editor: e, options: sample + declared.flatMap { ["--declared", $0] }))
             tests.append(PlannedTest(name: "buffers/\(e)", kind: "buffers", editor: e, options: sample))
             tests.append(itemsTest(e, sample: sample))
+            tests.append(argumentValuesTest(e, commands: editor.commands, sample: sample))
             tests += callsTests(e, editor.commands, samples: samples, userSamples: !self.samples.isEmpty)
         }
         return tests

@@ -174,6 +174,8 @@ struct PlannedTest: Sendable {
     var options: [String] = []
     /// A `calls` test's generated calls, the sample they start from and where each call's input is written.
     var calls: GeneratedCalls?
+    /// An `argument-values` test's answers file, and each command's id and number of arguments in the host's order.
+    var answers: (file: URL, commands: [(id: String, count: Int)])?
 }
 
 /// The editors and commands the descriptor test reported.

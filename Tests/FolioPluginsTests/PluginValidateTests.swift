@@ -134,12 +134,32 @@ final class PluginValidateTests: PluginTempTestCase {
             return c_set(desc, "took the count", 14, c_free);
         }
         static const folio_items_v1 items_table = { sizeof(folio_items_v1), 0, c_items, c_take };
+        /* Argument values: bump's N starts from the count itself; reset has none. */
+        static folio_status c_values(const folio_editor *e, const folio_document *doc, const char *cmd, const folio_selection *sel,
+                                     folio_buffer *out, folio_buffer *err) {
+        #ifdef VALUES_CRASH_PAST_END
+            if (sel && sel->cursor > 1000) { *(volatile int *)0 = 1; }
+        #endif
+            if (strcmp(cmd, "reset") == 0) return FOLIO_STATUS_UNSUPPORTED;
+            if (strcmp(cmd, "bump") != 0) return c_fail(err, FOLIO_STATUS_UNKNOWN_COMMAND, "no such command");
+            char text[64];
+        #ifdef VALUES_WRONG_COUNT
+            snprintf(text, sizeof text, "[\\\"%ld\\\", null]", doc->count);
+        #else
+            snprintf(text, sizeof text, "[\\\"%ld\\\"]", doc->count);
+        #endif
+            return c_set(out, text, strlen(text), c_free);
+        }
+        static const folio_argument_values_v1 values_table = { sizeof(folio_argument_values_v1), 0, c_values };
         static const void *c_extension(const folio_editor *e, const char *id) {
         #ifdef EXTENSION_FOR_ANY_ID
             return &diff_table;
         #else
         #ifdef ITEMS
             if (strcmp(id, FOLIO_EXTENSION_ITEMS) == 0) return &items_table;
+        #endif
+        #ifdef ARGUMENT_VALUES
+            if (strcmp(id, FOLIO_EXTENSION_ARGUMENT_VALUES) == 0) return &values_table;
         #endif
             return strcmp(id, FOLIO_EXTENSION_SEMANTIC_DIFF) == 0 ? &diff_table : NULL;
         #endif
@@ -207,6 +227,25 @@ final class PluginValidateTests: PluginTempTestCase {
         XCTAssertEqual(failures(ignoring), ["items/counter"])
         let details = try XCTUnwrap(ignoring.tests.first { !$0.passed }).details
         XCTAssertEqual(details, "take(none) does not give the empty document's items: 1 items vs 0, first difference at item 1")
+    }
+
+    func testGivenArgumentValuesWhenValidatedThenGoodAnswersPassAndAnAnswerFolioWouldIgnoreOrACrashFailsThatTest() throws {
+        // Given the counter answering folio.argument-values/1 (bump's N from the count, none for reset): every test passes
+        let good = try validate(["ARGUMENT_VALUES"], sample: "7\n")
+        XCTAssertEqual(failures(good), [], good.tests.filter { !$0.passed }.map(\.details).joined(separator: "\n"))
+        XCTAssertTrue(good.tests.contains { $0.name == "argument-values/counter" && $0.passed })
+        // When it answers two values for bump's one argument, the test fails as Folio would ignore the answer
+        let wrong = try validate(["ARGUMENT_VALUES", "VALUES_WRONG_COUNT"], sample: "7\n")
+        XCTAssertEqual(failures(wrong), ["argument-values/counter"])
+        let failed = try XCTUnwrap(wrong.tests.first { !$0.passed })
+        XCTAssertEqual(failed.details, "argument values of 'bump' for no selection: the answer has 2 values for 1 arguments (Folio ignores such an answer)")
+        XCTAssertTrue(failed.inputs.contains { $0.hasSuffix(".answers") && FileManager.default.fileExists(atPath: $0) }, "\(failed.inputs)")
+        // When it crashes on a cursor past the last item, the test names the signal and the call
+        let crashing = try validate(["ARGUMENT_VALUES", "VALUES_CRASH_PAST_END"], sample: "7\n")
+        XCTAssertEqual(failures(crashing), ["argument-values/counter"])
+        let crash = try XCTUnwrap(crashing.tests.first { !$0.passed })
+        XCTAssertEqual(crash.signal, "SIGSEGV")
+        XCTAssertEqual(crash.details, "crashed (SIGSEGV) while argument values of 'bump' for item 1000000")
     }
 
     func testGivenAPluginThatCrashesOnANegativeArgumentWhenValidatedThenThatTestNamesTheSignalTheCommandAndAReproducerThatCrashesAgain() throws {
@@ -280,8 +319,10 @@ final class PluginValidateTests: PluginTempTestCase {
 
     func testGivenAnExtensionLookupAnsweringEveryIDWhenValidatedThenTheExtensionsTestFailsNamingAnIDNoPluginCanKnow() throws {
         let report = try validate(["EXTENSION_FOR_ANY_ID"])
-        XCTAssertEqual(failures(report), ["extensions/counter"])
+        // (the argument-values test then calls the diff function it answered, which answers OK to everything)
+        XCTAssertEqual(failures(report), ["extensions/counter", "argument-values/counter"])
         XCTAssertEqual(report.tests.first { !$0.passed }?.details, "extension('folio.no-such-extension/1') answered a table for an id it cannot know")
+        XCTAssertEqual(report.tests.last { !$0.passed }?.details, "argument values of an unknown command returned OK, expected UNKNOWN_COMMAND")
     }
 
     func testGivenAManifestDeclaringAnExtensionTheEditorDoesNotAnswerWhenValidatedThenTheExtensionsTestFailsNamingIt() throws {
