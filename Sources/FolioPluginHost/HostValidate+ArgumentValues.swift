@@ -1,4 +1,5 @@
 import FolioPluginABI
+import FolioPluginWire
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +36,10 @@ extension HostValidate {
                 try expectStatus(status, allowed, what, error: error)
                 try expectOwned(answer, "\(what): the answer")
                 guard status == FOLIO_STATUS_OK else { continue }
-                answers += Array("\(number)\t\(asked.label)\t".utf8) + hexBytes(answer.bytes ?? []) + [0x0A]
+                // Past the limit one more byte tells Folio's check all it needs (a plugin answering gigabytes must not
+                // fill the disk or Folio's memory with them).
+                let kept = (answer.bytes ?? []).prefix(HostWire.argumentValuesByteLimit + 1)
+                answers += Array("\(number)\t\(asked.label)\t".utf8) + hexBytes(Array(kept)) + [0x0A]
             }
         }
         step("argument values of an unknown command")

@@ -43,4 +43,8 @@ public enum HostWire {
     /// How many generated calls `folio-plugin-host --validate calls` makes from the sample before starting from it
     /// again; Folio's shrinker replays a failing call from the start of its walk.
     public static let validateWalkLength = 50
+
+    /// The most bytes a `folio.argument-values/1` answer may have (a scene's text, as `$EDITOR` may give back): Folio
+    /// ignores a longer one, and the validating host passes on no more than one byte past it.
+    public static let argumentValuesByteLimit = 1 << 20
 }

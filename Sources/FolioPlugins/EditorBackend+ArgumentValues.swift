@@ -1,5 +1,6 @@
 import FolioCore
 import FolioPluginABI
+import FolioPluginWire
 import FoundationEssentials
 import FolioBasics
 import Glibc
@@ -7,7 +8,7 @@ import Glibc
 /// A command's arguments as the item has them now (`folio.argument-values/1`), for a form to start from.
 public enum ArgumentValues {
     /// The most bytes an answer may have (a scene's text, as `$EDITOR` may give back).
-    public static let byteLimit = 1 << 20
+    public static let byteLimit = HostWire.argumentValuesByteLimit
 
     /// Reads and checks a plugin's answer — the one place it comes in, from either backend: UTF-8 of at most
     /// `byteLimit` bytes, a JSON array of exactly `count` elements, each a string (without NUL) or null. Anything else

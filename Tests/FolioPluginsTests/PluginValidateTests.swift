@@ -142,6 +142,11 @@ final class PluginValidateTests: PluginTempTestCase {
         #endif
             if (strcmp(cmd, "reset") == 0) return FOLIO_STATUS_UNSUPPORTED;
             if (strcmp(cmd, "bump") != 0) return c_fail(err, FOLIO_STATUS_UNKNOWN_COMMAND, "no such command");
+        #ifdef VALUES_HUGE
+            size_t huge = 3 << 20; char *big = malloc(huge + 8); if (!big) return FOLIO_STATUS_OUT_OF_MEMORY;
+            big[0] = '['; big[1] = '"'; memset(big + 2, 'x', huge); big[huge + 2] = '"'; big[huge + 3] = ']';
+            folio_status s = c_set(out, big, huge + 4, c_free); free(big); return s;
+        #endif
             char text[64];
         #ifdef VALUES_WRONG_COUNT
             snprintf(text, sizeof text, "[\\\"%ld\\\", null]", doc->count);
@@ -240,6 +245,12 @@ final class PluginValidateTests: PluginTempTestCase {
         let failed = try XCTUnwrap(wrong.tests.first { !$0.passed })
         XCTAssertEqual(failed.details, "argument values of 'bump' for no selection: the answer has 2 values for 1 arguments (Folio ignores such an answer)")
         XCTAssertTrue(failed.inputs.contains { $0.hasSuffix(".answers") && FileManager.default.fileExists(atPath: $0) }, "\(failed.inputs)")
+        // When it answers 3 MiB, the test fails on the limit, and no more than the limit reached Folio
+        let huge = try validate(["ARGUMENT_VALUES", "VALUES_HUGE"], sample: "7\n")
+        let tooLong = try XCTUnwrap(huge.tests.first { !$0.passed })
+        XCTAssertEqual(tooLong.details, "argument values of 'bump' for no selection: the answer is 1048577 bytes, over the limit of 1048576 (Folio ignores such an answer)")
+        let answers = try XCTUnwrap(tooLong.inputs.first { $0.hasSuffix(".answers") })
+        XCTAssertLessThan(try XCTUnwrap(FileManager.default.attributesOfItem(atPath: answers)[.size] as? Int), 4 * 2 * (1 << 20) + 4096)
         // When it crashes on a cursor past the last item, the test names the signal and the call
         let crashing = try validate(["ARGUMENT_VALUES", "VALUES_CRASH_PAST_END"], sample: "7\n")
         XCTAssertEqual(failures(crashing), ["argument-values/counter"])
