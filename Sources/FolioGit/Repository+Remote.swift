@@ -84,7 +84,7 @@ private final class TransferContext {
     /// The URL being connected to (for the ssh port, which libgit2's host key callback does not pass).
     let remoteURL: String
     /// Why a host key was refused, set by the certificate callback (libgit2 replaces its error message).
-    var hostKeyRefusal: String?
+    var hostKeyRefusal: (host: String, fingerprint: String, reason: HostKeyRefused.Reason)?
     /// A credentials file that could not be used (`NetrcError`): the transfer's error instead of libgit2's.
     var credentialProblem: (any Error)?
     /// Stops the transfer on a cancel or when it stalls, even while libgit2 waits on a silent socket.
@@ -114,22 +114,23 @@ private final class TransferContext {
             ? withUnsafeBytes(of: cert.hash_sha256) { SSHKnownHosts.fingerprint(sha256: Data($0)) }
             : "unavailable"
         guard cert.type.rawValue & GIT_CERT_SSH_RAW.rawValue != 0, let raw = cert.hostkey, cert.hostkey_len > 0 else {
-            hostKeyRefusal = "cannot check the host key of \(name) (fingerprint \(fingerprint)): the ssh library gave no key"
+            hostKeyRefusal = (name, fingerprint, .noKey)
             return GIT_ECERTIFICATE.rawValue
         }
         let key = Data(bytes: raw, count: cert.hostkey_len)
         switch SSHKnownHosts(environment: options.environment).verdict(host: host, port: port, key: key) {
         case .known: return 0
-        case .unknown: hostKeyRefusal = "unknown host key for \(name) (fingerprint \(fingerprint)); it is not in known_hosts"
-        case .changed: hostKeyRefusal = "the host key for \(name) does not match known_hosts (fingerprint \(fingerprint)): it changed, or someone is in between"
-        case .revoked: hostKeyRefusal = "the host key for \(name) is revoked in known_hosts (fingerprint \(fingerprint))"
+        case .unknown: hostKeyRefusal = (name, fingerprint, .unknown)
+        case .changed: hostKeyRefusal = (name, fingerprint, .changed)
+        case .revoked: hostKeyRefusal = (name, fingerprint, .revoked)
         }
         return GIT_ECERTIFICATE.rawValue
     }
 
     /// The host key refusal as the transfer's error, when there was one.
     func throwIfHostKeyRefused(_ operation: String, _ subject: String) throws {
-        if let hostKeyRefusal { throw GitError(code: GIT_ECERTIFICATE.rawValue, operation: operation, subject: subject, message: hostKeyRefusal) }
+        guard let (host, fingerprint, reason) = hostKeyRefusal else { return }
+        throw HostKeyRefused(operation: operation, remote: subject, host: host, fingerprint: fingerprint, reason: reason)
     }
 }
 

@@ -27,6 +27,10 @@ extension DocumentStore {
         } catch let error as GitError {
             // libgit2 names the repository it worked in: the hidden staging folder, which the user never sees.
             throw SyncError.cloneFailed(source: source, reason: error.message)
+        } catch let refused as HostKeyRefused {
+            throw SyncError.cloneFailed(source: source, reason: refused.problem)
+        } catch is TransferCancelled {
+            throw SyncError.cloneFailed(source: source, reason: "cancelled")
         }
         // The fetched pack, refs, index and files are flushed at once (libgit2's own fsync is off process-wide),
         // then the rename that makes the clone visible.

@@ -328,6 +328,8 @@ public final class DocumentSyncLoop: Sendable {
             text = "cancelled"
         case is TransferCancelled:
             text = "cancelled"
+        case let refused as HostKeyRefused:
+            text = refused.problem
         case let git as GitError where git.code == -16:  // GIT_EAUTH
             text = "\(name) refused the credentials"
         case let git as GitError:

@@ -1,4 +1,7 @@
 import Foundation
+import FolioCore
+import FolioGit
+import FolioSync
 import FolioTestSupport
 import FolioCLITestSupport
 import XCTest
@@ -168,6 +171,27 @@ final class SSHTransportTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("the host key for [127.0.0.1]:\(server.port) does not match known_hosts (fingerprint \(server.hostFingerprint))"),
                       result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: ws.dir.path("B").path))
+    }
+
+    func testGivenAKeyKnownHostsRevokesWhenTheLibraryPushesThenTheErrorSaysRevokedNamingHostAndFingerprint() throws {
+        // Given a document published to the server, and a known_hosts file that marks the server's own key @revoked
+        let bare = try ws.bareRepository("doc.git")
+        let document = try ws.document("A")
+        try document.addRemote("origin", url: server.url(bare))
+        try document.push(options: TransferOptions(environment: environment()))
+        let serverKey = try String(contentsOf: server.knownHosts, encoding: .utf8).split(separator: " ").dropFirst().prefix(2).joined(separator: " ")
+        let hosts = ws.dir.path("revoked_known_hosts")
+        try Data("@revoked [127.0.0.1]:\(server.port) \(serverKey)\n[127.0.0.1]:\(server.port) \(serverKey)\n".utf8).write(to: hosts)
+        try document.write(Data("more\n".utf8), to: "document.txt", message: "More")
+        // When it pushes through the library
+        XCTAssertThrowsError(try document.push(options: TransferOptions(environment: environment(.file(hosts))))) { error in
+            // Then the error is the host key refusal, saying why, for the host as known_hosts names it, with the fingerprint
+            guard let refused = error as? HostKeyRefused else { return XCTFail("expected HostKeyRefused, got \(error)") }
+            XCTAssertEqual(refused.reason, .revoked)
+            XCTAssertEqual([refused.operation, refused.remote, refused.host, refused.fingerprint],
+                           ["push", "origin", "[127.0.0.1]:\(server.port)", server.hostFingerprint])
+            XCTAssertEqual("\(refused)", "origin: push failed: the host key for [127.0.0.1]:\(server.port) is revoked in known_hosts (fingerprint \(server.hostFingerprint))")
+        }
     }
 
     func testGivenAHashedKnownHostsEntryForTheServerWhenCloningThenTheKeyIsAccepted() throws {
