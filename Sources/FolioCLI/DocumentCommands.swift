@@ -11,9 +11,11 @@ struct ChangeReport: Encodable {
     let commit: HistoryEntry?
 }
 
-/// Opens a document; `readOnly` for commands that only read it (they then work on a read-only file system).
+/// Opens a document; `readOnly` for commands that only read it (they then work on a read-only file system, and read
+/// no settings: `DocumentStore.forReading`).
 func openDocument(_ path: String, _ io: CommandIO, readOnly: Bool = false, store: DocumentStore? = nil) throws -> Document {
-    try (store ?? DocumentStore(environment: io.environment)).open(at: io.url(path), readOnly: readOnly)
+    let store = try store ?? (readOnly ? DocumentStore.forReading(environment: io.environment) : DocumentStore(environment: io.environment))
+    return try store.open(at: io.url(path), readOnly: readOnly)
 }
 
 /// The document named by the first positional (PATH), with at most `positionals` positionals in all; `readOnly` as

@@ -35,6 +35,12 @@ public final class DocumentStore: Sendable {
         self.init(settings: try Settings.load(environment: environment), environment: environment)
     }
 
+    /// A store for opening documents read-only (`open(at:readOnly: true)`): it reads no settings file, since the
+    /// settings say how to write (durability, identity) and what to run, none of which reading a history needs.
+    public static func forReading(environment: [String: String]) -> DocumentStore {
+        DocumentStore(settings: Settings(), environment: environment)
+    }
+
     /// Opens the document at `url`, checking that it is one and finishing an interrupted change.
     ///
     /// With `readOnly`, nothing is written (no lock file is created and no interrupted change finished), so that
