@@ -153,6 +153,8 @@ final class HostileInputCLITests: TemporaryHomeTestCase {
             try Data(bytes).write(to: settings)
             let result = try folio("write", "Doc", "x.txt", stdin: "x", expect: 1)
             XCTAssertTrue(result.stderr.contains(settings.path) && result.stderr.contains(expected), result.stderr)
+            // Reading the history needs no settings: it is read with the file broken
+            XCTAssertEqual(try folio("log", "Doc").stdout.split(separator: "\n").count, 1)
         }
         try FileManager.default.removeItem(at: settings)
         XCTAssertEqual(try folio("log", "Doc").stdout.split(separator: "\n").count, 1)
