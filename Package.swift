@@ -96,7 +96,7 @@ let package = Package(
         .target(name: "FolioSync", dependencies: ["FolioCore", "FolioGit", "FolioTemplates", "FolioPlugins"], swiftSettings: forSize),
         .target(name: "FolioCLI", dependencies: [
             "FolioCore", "FolioGit", "FolioMustache", "FolioTemplates", "FolioPlugins", "FolioTerminal", "FolioLaunch", "FolioSync",
-        ]),
+        ], swiftSettings: forSize),
         // The Swift runtime and FoundationEssentials linked statically (faster start: Benchmarks/README.md). Sound because no plugin code runs in this process: plugins run in
         // `folio-plugin-host`, which stays dynamic and shares one runtime with them. Folio's modules import
         // FoundationEssentials, never Foundation: Foundation's archive pulls in CoreFoundation and ICU with its 34 MB of
