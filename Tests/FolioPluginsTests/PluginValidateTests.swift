@@ -147,12 +147,13 @@ final class PluginValidateTests: PluginTempTestCase {
             big[0] = '['; big[1] = '"'; memset(big + 2, 'x', huge); big[huge + 2] = '"'; big[huge + 3] = ']';
             folio_status s = c_set(out, big, huge + 4, c_free); free(big); return s;
         #endif
-            char text[64];
         #ifdef VALUES_WRONG_COUNT
-            snprintf(text, sizeof text, "[\\\"%ld\\\", null]", doc->count);
+            const char *format = "[\\\"%ld\\\", null]";
         #else
-            snprintf(text, sizeof text, "[\\\"%ld\\\"]", doc->count);
+            const char *format = "[\\\"%ld\\\"]";
         #endif
+            char text[64];
+            snprintf(text, sizeof text, format, doc->count);
             return c_set(out, text, strlen(text), c_free);
         }
         static const folio_argument_values_v1 values_table = { sizeof(folio_argument_values_v1), 0, c_values };
