@@ -140,6 +140,9 @@ final class PluginValidateTests: PluginTempTestCase {
         #ifdef VALUES_CRASH_PAST_END
             if (sel && sel->cursor > 1000) { *(volatile int *)0 = 1; }
         #endif
+        #ifdef VALUES_SPIN_ON_RANGE
+            if (sel && sel->anchor > 0) { for (volatile long i = 0;; i++) {} }
+        #endif
             if (strcmp(cmd, "reset") == 0) return FOLIO_STATUS_UNSUPPORTED;
             if (strcmp(cmd, "bump") != 0) return c_fail(err, FOLIO_STATUS_UNKNOWN_COMMAND, "no such command");
         #ifdef VALUES_HUGE
@@ -258,6 +261,11 @@ final class PluginValidateTests: PluginTempTestCase {
         let crash = try XCTUnwrap(crashing.tests.first { !$0.passed })
         XCTAssertEqual(crash.signal, "SIGSEGV")
         XCTAssertEqual(crash.details, "crashed (SIGSEGV) while argument values of 'bump' for item 1000000")
+        // When it spins on a range, the test times out at the call's deadline, naming the call
+        let spinning = try validate(["ARGUMENT_VALUES", "VALUES_SPIN_ON_RANGE"], timeout: .seconds(2), sample: "7\n")
+        XCTAssertEqual(failures(spinning), ["argument-values/counter"])
+        XCTAssertEqual(spinning.tests.first { !$0.passed }?.details,
+                       "timed out: did not finish within 2 s (while argument values of 'bump' for items 1-2)")
     }
 
     func testGivenAPluginThatCrashesOnANegativeArgumentWhenValidatedThenThatTestNamesTheSignalTheCommandAndAReproducerThatCrashesAgain() throws {
