@@ -71,6 +71,11 @@ public struct RunResult: Sendable {
     }
 }
 
+/// SIGPIPE ignored in the test process, once: writing the input of a program that has already exited is then an
+/// EPIPE error for `runProgram` to drop, not a signal that ends the whole test run (a race seen in CI, when `folio write`
+/// refused a broken settings file before reading its standard input).
+private let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
 /// Runs a program (tests only: product code never starts processes) and captures its output.
 @discardableResult
 public func runProgram(_ executable: String, _ arguments: [String], cwd: URL? = nil, environment: [String: String]? = nil,
@@ -90,7 +95,9 @@ public func runProgram(_ executable: String, _ arguments: [String], cwd: URL? = 
     process.standardError = err
     process.standardInput = input
     try process.run()
-    if let stdin { input.fileHandleForWriting.write(stdin) }
+    ignoreBrokenPipes
+    // A program may exit before it reads its input (a refusal); the rest of the input is then not wanted.
+    if let stdin { try? input.fileHandleForWriting.write(contentsOf: stdin) }
     try? input.fileHandleForWriting.close()
     // Read both pipes concurrently so neither fills up.
     let group = DispatchGroup()
