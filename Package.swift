@@ -80,7 +80,11 @@ let package = Package(
         .target(name: "FolioPluginKit", dependencies: ["FolioPluginABI", "FolioDisplayWidth", "FolioSwiftToolchain", "FolioPluginWire", "FolioAlgorithms"], swiftSettings: plainSwift),
         // The plugin host process's side of the boundary: Glibc and the ABI header only (no Foundation, no libgit2), so
         // that a host starts as fast as the plugin it loads allows.
-        .target(name: "FolioPluginHost", dependencies: ["FolioPluginABI", "FolioPluginRuntime", "FolioPluginWire"], swiftSettings: plainSwift),
+        .target(name: "FolioPluginHost", dependencies: ["FolioPluginABI", "FolioPluginRuntime", "FolioPluginWire", "FolioConfinement"], swiftSettings: plainSwift),
+        // The kernel's confinement of a process that runs untrusted code (the plugin host; template hooks): Landlock by
+        // raw system calls, seccomp-bpf through Debian's libseccomp (libseccomp-dev), no-new-privs, its own session.
+        .target(name: "CConfinement", linkerSettings: [.linkedLibrary("seccomp")]),
+        .target(name: "FolioConfinement", dependencies: ["CConfinement"], swiftSettings: plainSwift),
         // The wire format between Folio and its plugin hosts (header, version, message kinds, descriptors), imported by
         // both sides, so that Folio does not depend on the host's code.
         .target(name: "FolioPluginWire", swiftSettings: plainSwift),

@@ -15,14 +15,22 @@ let completionCommands: [Command] = [
 ]
 
 extension FolioCommandLine {
-    /// `folio --version`: Folio's version, the plugin ABI it loads and the libgit2 it runs with.
+    /// `folio --version`: Folio's version, the plugin ABI it loads, the confinement its plugins run under (as a plugin
+    /// host reports it after confining itself) and the libgit2 it runs with.
     static func printVersion(json: Bool, _ io: CommandIO) throws {
-        struct Versions: Encodable { let folio: String; let pluginABI: String; let libgit2: String }
-        let versions = Versions(folio: FolioVersion.current, pluginABI: "\(PluginABI.major).\(PluginABI.minor)", libgit2: GitLibrary.version)
+        struct Versions: Encodable { let folio: String; let pluginABI: String; let pluginConfinement: String; let libgit2: String }
+        let versions = Versions(folio: FolioVersion.current, pluginABI: "\(PluginABI.major).\(PluginABI.minor)",
+                                pluginConfinement: pluginConfinement(io), libgit2: GitLibrary.version)
         if json { try io.json(versions); return }
         io.line("folio \(versions.folio)")
         io.line("plugin ABI \(versions.pluginABI)")
+        io.line("plugin confinement: \(versions.pluginConfinement)")
         io.line("libgit2 \(versions.libgit2)")
+    }
+
+    /// The confinement in force in a plugin host on this machine, or why it is not known.
+    static func pluginConfinement(_ io: CommandIO) -> String {
+        do { return try PluginIsolation(environment: io.environment).confinementInForce() } catch { return "unknown (\(error))" }
     }
 
     /// `folio __complete WORDS…`: what the completion scripts offer for the last word. Never fails: a broken

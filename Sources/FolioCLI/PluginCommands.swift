@@ -144,6 +144,7 @@ private func listPlugins(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         io.line("\(duplicate.refused.library.path.shownAsText): shadowed by the linked build \(duplicate.kept.path.shownAsText) (folio plugins unlink \(duplicate.refused.manifest.id.shownAsText))")
     }
     for refusal in host.refusals { io.error(refusal.description.shownAsText + lockRepairHint(refusal)) }
+    io.line("plugin confinement: \(FolioCommandLine.pluginConfinement(io).shownAsText)")
     return 0
 }
 

@@ -7,10 +7,18 @@ import Glibc
 /// The host's state: the loaded library and the documents Folio has open in it, by Folio's ids.
 final class HostServer {
     private let bufferCap: Int
+    private let confined: Bool
+    private let afterLoad: () -> Void
     private var library: HostLibrary?
     private var documents: [Int64: (editor: HostEditor, handle: OpaquePointer)] = [:]
 
-    init(bufferCap: Int) { self.bufferCap = bufferCap }
+    /// A server; `confined` confines this process once the plugin is loaded (HostConfinement), before its first call;
+    /// `afterLoad` runs then (the parent's watch), whether the load succeeded or not.
+    init(bufferCap: Int, confined: Bool = true, afterLoad: @escaping () -> Void = {}) {
+        self.bufferCap = bufferCap
+        self.confined = confined
+        self.afterLoad = afterLoad
+    }
 
     deinit {
         for (editor, handle) in documents.values { HostCalls(editor: editor, bufferCap: bufferCap).release(handle) }
@@ -56,11 +64,14 @@ final class HostServer {
         switch request.kind {
         case .load:
             guard library == nil else { throw HostWireError.violation("a second load") }
-            let loaded = try HostLibrary.load(try request.string(0))
+            defer { afterLoad() }
+            let path = try request.string(0)
+            let loaded = try HostLibrary.load(path)
+            let confinement = confined ? try HostConfinement.confine(library: path) : "none (started unconfined)"
             library = loaded
             return (.ok, [Array(loaded.editors.map(\.id).joined(separator: "\n").utf8), Array(loaded.id.utf8), Array(loaded.name.utf8),
                           Array(loaded.version.utf8), HostWire.integer(Int64(loaded.abiMajor)), HostWire.integer(Int64(loaded.abiMinor)),
-                          loaded.editorsJSON])
+                          loaded.editorsJSON, Array(confinement.utf8)])
         case .open:
             let calls = try calls(request)
             let id = try request.integer(1)

@@ -16,6 +16,7 @@ public enum PluginHostMain {
     public static func run(_ arguments: [String]) -> Int32 {
         if arguments.count > 1, arguments[1] == "--validate" { return HostValidate.run(Array(arguments.dropFirst(2))) }
         if arguments.count > 1, arguments[1] == "--check" { return HostCheck.run(Array(arguments.dropFirst(2))) }
+        if arguments.count > 1, arguments[1] == "--confinement" { return HostConfinement.printReport() }
         var info = stat()
         guard fstat(socketFD, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else {
             // Started by hand: write nothing to whatever fd 3 is.
@@ -29,9 +30,10 @@ public enum PluginHostMain {
         if let memory = option("--memory", in: arguments) { limit(RLIMIT_AS, memory) }
         limit(RLIMIT_FSIZE, 1 << 20)
         limit(RLIMIT_CORE, 0)
-        watchParent()
+        // The parent's watch starts once the plugin is loaded and this process confined (HostServer), so that the
+        // thread it runs on is confined too (Landlock binds the confining thread and the threads it starts later).
         let channel = HostChannel(fd: socketFD, cap: HostWire.messageCap(bufferCap: bufferCap))
-        let server = HostServer(bufferCap: bufferCap)
+        let server = HostServer(bufferCap: bufferCap, confined: !arguments.contains(HostWire.unconfinedOption), afterLoad: watchParent)
         do {
             try channel.send(.ready, sequence: 0, fields: [HostWire.integer(Int64(HostWire.version))])
             while true {
@@ -58,7 +60,7 @@ public enum PluginHostMain {
 
     /// Ends this process as soon as Folio's end of the socket closes, even while a plugin call is spinning:
     /// a thread polls for the peer's hang-up (POLLRDHUP) and exits.
-    private static func watchParent() {
+    static func watchParent() {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         pthread_attr_setstacksize(&attributes, 64 << 10)

@@ -40,6 +40,14 @@ public enum HostWire {
     /// The descriptor a plugin host started to run plugins is given its end of the socket on.
     public static let socketFD: Int32 = 3
 
+    /// The descriptor a plugin host started to run plugins writes its refusals on, one line each (`CATEGORY SYSCALL`,
+    /// e.g. `network connect`), at the moment the kernel refuses the plugin a system call: Folio reads them to name what
+    /// a plugin tried when its call fails or it crashes.
+    public static let refusalFD: Int32 = 4
+
+    /// The argument that starts a plugin host without confinement (`folio-bench plugins` only, for the comparison).
+    public static let unconfinedOption = "--unconfined"
+
     /// How many generated calls `folio-plugin-host --validate calls` makes from the sample before starting from it
     /// again; Folio's shrinker replays a failing call from the start of its walk.
     public static let validateWalkLength = 50

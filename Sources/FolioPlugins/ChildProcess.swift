@@ -67,7 +67,7 @@ enum ChildProcess {
             close(result.fd)
             if let printed { close(printed) }
         }
-        var environment = environment
+        var environment = PluginIsolation.hostEnvironment(from: environment)
         environment["SWIFT_BACKTRACE"] = "enable=no"  // a crashing plugin must not start the interactive backtracer
         var descriptors: [(child: Int32, source: ChildSpawn.Source)] = [(0, .nullForReading), (2, .nullForWriting)]
         if let printed { descriptors.append((1, .descriptor(printed))) }

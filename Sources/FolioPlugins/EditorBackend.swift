@@ -57,7 +57,7 @@ public struct IsolatedEditor: EditorBackend {
         guard reply.kind == .failure else { return }
         let status = try reply.integer(0)
         let message = PluginText.description(try reply.field(1))
-        throw EditorOperationError(editor: editorID, operation: operation, kind: .init(status: status), message: message)
+        throw EditorOperationError(editor: editorID, operation: operation, kind: .init(status: status), message: message, refused: reply.refused)
     }
 
     public func diff(from old: Data, to new: Data) throws -> String? {

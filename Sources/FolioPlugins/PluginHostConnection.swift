@@ -19,13 +19,24 @@ public struct PluginHostFailure: Error, CustomStringConvertible, Sendable, Equat
     public let editor: String
     public let command: String
     public let cause: Cause
+    /// What the kernel refused the plugin during the call (its confinement), when it tried anything.
+    public var refused: PluginRefusedCalls?
+
+    /// A failure; `refused` names what the plugin was refused before it.
+    public init(editor: String, command: String, cause: Cause, refused: PluginRefusedCalls? = nil) {
+        self.editor = editor
+        self.command = command
+        self.cause = cause
+        self.refused = refused
+    }
 
     public var description: String {
+        let tried = refused.map { "; \($0)" } ?? ""
         switch cause {
         case let .timedOut(limit):
-            return "editor '\(editor)' did not answer '\(command)' within \(PluginLimits.describe(limit)); nothing was changed"
+            return "editor '\(editor)' did not answer '\(command)' within \(PluginLimits.describe(limit))\(tried); nothing was changed"
         case let .crashed(why):
-            return "editor '\(editor)' crashed (\(why)) in '\(command)'; nothing was changed"
+            return "editor '\(editor)' crashed (\(why)) in '\(command)'\(tried); nothing was changed"
         case .cancelled:
             return "editor '\(editor)' was stopped in '\(command)'; nothing was changed"
         case let .spawnFailed(why):
@@ -58,19 +69,23 @@ public struct PluginHostFailure: Error, CustomStringConvertible, Sendable, Equat
 final class PluginHostConnection: Sendable {
     let pid: pid_t
     private let socket: Int32
+    /// Folio's end of the refusal channel (`HostWire.refusalFD` in the host), non-blocking.
+    private let refusals: Int32
     private let cap: Int
     private let cancelled = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
     private let sequence = Atomic<UInt32>(1)
 
-    private init(pid: pid_t, socket: Int32, cap: Int) {
+    private init(pid: pid_t, socket: Int32, refusals: Int32, cap: Int) {
         self.pid = pid
         self.socket = socket
+        self.refusals = refusals
         self.cap = cap
     }
 
     deinit {
         close(socket)
+        close(refusals)
         if !finished.load(ordering: .acquiring) {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
@@ -79,30 +94,58 @@ final class PluginHostConnection: Sendable {
         }
     }
 
-    /// Starts `folio-plugin-host` (`executable`) with Folio's end of a socketpair as fd 3, stdin and stdout on /dev/null,
-    /// stderr appended to `log`, every other descriptor closed, a session of its own, and the Swift backtracer off.
-    static func spawn(executable: URL, limits: PluginLimits, log: URL?, environment: [String: String]) throws -> PluginHostConnection {
+    /// Starts `folio-plugin-host` (`executable`) with Folio's end of a socketpair as fd 3, the refusal channel as fd 4,
+    /// stdin and stdout on /dev/null, stderr appended to `log`, every other descriptor closed, a session of its own,
+    /// the Swift backtracer off and only the plugin's environment (`PluginIsolation.hostEnvironment`). `confined: false`
+    /// (folio-bench only) starts it without confinement.
+    static func spawn(executable: URL, limits: PluginLimits, log: URL?, environment: [String: String], confined: Bool = true) throws -> PluginHostConnection {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw PluginWire.WireError.io("socketpair", errno)
         }
         defer { close(pair[1]) }
-        var env = environment
+        var refusalPair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &refusalPair) == 0 else {
+            close(pair[0])
+            throw PluginWire.WireError.io("socketpair", errno)
+        }
+        defer { close(refusalPair[1]) }
+        _ = shutdown(refusalPair[0], Int32(SHUT_WR))
+        var env = PluginIsolation.hostEnvironment(from: environment)
         env["SWIFT_BACKTRACE"] = "enable=no"
-        var child = ChildSpawn(program: executable.path, arguments: ["--memory", String(limits.memory), "--buffer", String(limits.buffer)],
+        let arguments = ["--memory", String(limits.memory), "--buffer", String(limits.buffer)] + (confined ? [] : [HostWire.unconfinedOption])
+        var child = ChildSpawn(program: executable.path, arguments: arguments,
                                environment: env,
                                descriptors: [(0, .nullForReading), (1, .nullForWriting), (2, log.map { .appending($0.path) } ?? .nullForWriting),
-                                             (HostWire.socketFD, .descriptor(pair[1]))])
+                                             (HostWire.socketFD, .descriptor(pair[1])), (HostWire.refusalFD, .descriptor(refusalPair[1]))])
         // A session of its own: no controlling terminal, so a plugin can neither open /dev/tty nor get the terminal's
         // ^C, and the whole group (anything the plugin forks) is killed at once.
         child.newSession = true
         let pid: pid_t
         do { pid = try child.start() } catch {
             close(pair[0])
+            close(refusalPair[0])
             throw PluginWire.WireError.io(error.call == "posix_spawn" ? "posix_spawn \(executable.path)" : error.call, error.code)
         }
         _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
-        return PluginHostConnection(pid: pid, socket: pair[0], cap: PluginLimits.messageCap(bufferCap: limits.buffer))
+        _ = fcntl(refusalPair[0], F_SETFL, fcntl(refusalPair[0], F_GETFL) | O_NONBLOCK)
+        return PluginHostConnection(pid: pid, socket: pair[0], refusals: refusalPair[0], cap: PluginLimits.messageCap(bufferCap: limits.buffer))
+    }
+
+    /// What the kernel refused the plugin since the last time this was asked (nil when nothing): read without waiting,
+    /// at most `PluginRefusedCalls.readCap` bytes kept. The host writes each refusal as it happens, so after a reply or
+    /// the host's death every refusal of the call is there.
+    func takeRefusals() -> PluginRefusedCalls? {
+        var kept = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(refusals, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            if kept.count < PluginRefusedCalls.readCap { kept.append(contentsOf: buffer[0..<min(count, PluginRefusedCalls.readCap - kept.count)]) }
+        }
+        let calls = PluginRefusedCalls(parsing: kept)
+        return calls.isEmpty ? nil : calls
     }
 
     private var channel: WireChannel { WireChannel(fd: socket, cap: cap) }

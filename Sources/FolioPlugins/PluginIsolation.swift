@@ -19,6 +19,8 @@ public struct PluginIsolation: Sendable {
     /// A host started before Folio knows which plugin it will load (`withSpareHost()`); the first plugin to start a
     /// host takes it. Nil when none was asked for or its start failed (the plugin then starts its own, which reports why).
     var spare: SpareHost?
+    /// Whether hosts confine themselves once their plugin is loaded (always, but for folio-bench's comparison).
+    public var confined = true
 
     /// Creates an isolation setting.
     public init(limits: PluginLimits = PluginLimits(), executable: URL? = nil, stateFolder: URL? = nil,
@@ -197,7 +199,9 @@ final class IsolatedPlugin: Sendable {
                     state.pendingReleases = []
                     sequence = try connection.send(kind, [Data(editor.utf8)] + fields, deadline: deadline)
                 }
-                let reply = try connection.reply(to: sequence, deadline: deadline)
+                var reply = try connection.reply(to: sequence, deadline: deadline)
+                let refused = connection.takeRefusals()
+                if reply.kind == .failure { reply.refused = refused }
                 return (reply, state.generation)
             } catch let refusal as PluginRefusal {
                 replace(&state)
@@ -207,8 +211,9 @@ final class IsolatedPlugin: Sendable {
             } catch let stale as StaleDocument {
                 throw stale
             } catch {
-                let failure = PluginHostFailure(editor: editor, command: state.loadSequence != nil ? "load" : command,
-                                                cause: connection.terminate(after: error, limit: state.loadSequence != nil ? isolation.limits.call : limit))
+                let cause = connection.terminate(after: error, limit: state.loadSequence != nil ? isolation.limits.call : limit)
+                let failure = PluginHostFailure(editor: editor, command: state.loadSequence != nil ? "load" : command, cause: cause,
+                                                refused: connection.takeRefusals())
                 replace(&state)
                 if failure.isStrike, let quarantine = isolation.quarantine {
                     quarantine.strike(library: plugin.library, plugin: plugin.manifest.id,
@@ -283,7 +288,8 @@ final class IsolatedPlugin: Sendable {
         let connection: PluginHostConnection
         do {
             connection = try isolation.spare?.take() ?? PluginHostConnection.spawn(executable: try isolation.hostExecutable(), limits: isolation.limits,
-                                                                                    log: isolation.hostLog, environment: isolation.environment)
+                                                                                    log: isolation.hostLog, environment: isolation.environment,
+                                                                                    confined: isolation.confined)
         } catch {
             throw PluginHostFailure(editor: editor, command: command, cause: .spawnFailed("\(error)"))
         }
@@ -302,7 +308,7 @@ final class SpareHost: Sendable {
 
     init(isolation: PluginIsolation) {
         connection = Mutex(try? PluginHostConnection.spawn(executable: try isolation.hostExecutable(), limits: isolation.limits,
-                                                           log: isolation.hostLog, environment: isolation.environment))
+                                                           log: isolation.hostLog, environment: isolation.environment, confined: isolation.confined))
     }
 
     /// The waiting host's process id, nil once taken or when it did not start (for tests).

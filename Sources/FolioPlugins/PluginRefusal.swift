@@ -25,17 +25,20 @@ public struct EditorOperationError: Error, CustomStringConvertible, Sendable, Eq
     public let operation: String
     public let kind: Kind
     public let message: String
+    /// What the kernel refused the plugin during the call (its confinement), when it tried anything.
+    public var refused: PluginRefusedCalls?
 
-    /// Creates an operation error.
-    public init(editor: String, operation: String, kind: Kind, message: String) {
+    /// Creates an operation error; `refused` names what the plugin was refused during the call.
+    public init(editor: String, operation: String, kind: Kind, message: String, refused: PluginRefusedCalls? = nil) {
         self.editor = editor
         self.operation = operation
         self.kind = kind
         self.message = message
+        self.refused = refused
     }
 
     public var description: String {
         let text = message.isEmpty ? kind.rawValue : message
-        return "\(editor) \(operation): " + text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return "\(editor) \(operation): " + text.split(whereSeparator: \.isNewline).joined(separator: " ") + (refused.map { " (\($0))" } ?? "")
     }
 }

@@ -29,6 +29,8 @@ enum PluginWire {
         var kind: Kind
         var sequence: UInt32
         var fields: [Data]
+        /// On a failure reply: what the kernel refused the plugin during the call (read from the host's refusal channel).
+        var refused: PluginRefusedCalls? = nil
 
         func field(_ index: Int) throws -> Data {
             guard index < fields.count else { throw WireError.violation("\(kind) message has \(fields.count) fields, needs \(index + 1)") }

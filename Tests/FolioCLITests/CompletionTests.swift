@@ -103,6 +103,13 @@ final class CompletionTests: XCTestCase {
         let result = runFolio(["--version"], environment: temp.environment(), cwd: temp.url)
         XCTAssertEqual(result.status, 0)
         let libgit2 = try runProgram("pkg-config", ["--modversion", "libgit2"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertEqual(result.stdout, "folio \(FolioVersion.current)\nplugin ABI 1.2\nlibgit2 \(libgit2)\n")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 4, result.stdout)
+        XCTAssertEqual(lines.first, "folio \(FolioVersion.current)")
+        XCTAssertEqual(lines.dropFirst().first, "plugin ABI 1.2")
+        // The confinement a plugin host reports after confining itself: seccomp at least, and Landlock where the kernel has it
+        XCTAssertTrue(lines.dropFirst(2).first?.hasPrefix("plugin confinement: ") == true, result.stdout)
+        XCTAssertTrue(lines.dropFirst(2).first?.contains("seccomp, no-new-privs, own session") == true, result.stdout)
+        XCTAssertEqual(lines.last, "libgit2 \(libgit2)")
     }
 }
