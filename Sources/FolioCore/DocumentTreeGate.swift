@@ -11,11 +11,12 @@ package enum DocumentTreeGate {
     /// The names Folio keeps for its temporary files (`WorkTree.temporaryPrefix`), refused in any tree.
     package static let reserved = ReservedNamePrefixes([WorkTree.temporaryPrefix], why: "Folio's temporary files ('\(WorkTree.temporaryPrefix)…')")
 
-    /// What a document's fetch accepts: git's rules, Folio's names, and branches whose tip is a valid document.
-    package static var incomingRules: IncomingRules {
+    /// What a document's fetch accepts: git's rules, Folio's names, branches whose tip is a valid document, and
+    /// files of at most `largestFile` bytes (`Settings.largestIncomingFile`).
+    package static func incomingRules(largestFile: Int) -> IncomingRules {
         IncomingRules(reserved: reserved, branchTip: { _, commit, objects in
             try checkDescription(in: objects.commit(commit).tree, repository: objects)
-        })
+        }, largestBlob: largestFile)
     }
 
     /// Checks `tree` where it differs from `shown` (the tree the work tree shows; nil: check it all). Throws

@@ -96,6 +96,9 @@ public struct Settings: Codable, Sendable, Equatable {
     /// Seconds between two looks at a shared document's remote under continuous sync (`syncInterval`, 1 to 86400);
     /// nil keeps the default (30). A document's own `folio.syncInterval` wins.
     public var syncInterval: Double?
+    /// The most MiB one file arriving from a remote may have (`maxIncomingFileMiB`, 1 to 4,194,304); a fetch
+    /// bringing a larger one is refused, naming it. nil keeps the default (1024: 1 GiB).
+    public var maxIncomingFileMiB: Int?
 
     public init(author: Author? = nil, sync: SyncMode = .full, colors: [String: String] = [:],
                 templateSources: [TemplateSourceSetting] = [], editorAssociations: [String: String] = [:],
@@ -110,7 +113,8 @@ public struct Settings: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case author, sync, colors, templateSources, editorAssociations, mustache, templateFolders, pluginLimits, networkTimeout, syncInterval
+        case author, sync, colors, templateSources, editorAssociations, mustache, templateFolders, pluginLimits, networkTimeout, syncInterval,
+             maxIncomingFileMiB
     }
 
     /// The keys allowed in each object of the settings file (nil: any key, as in `colors`).
@@ -135,6 +139,15 @@ public struct Settings: Codable, Sendable, Equatable {
         if let syncInterval, !Self.syncIntervalRange.contains(syncInterval) {
             throw DecodingError.dataCorruptedError(forKey: .syncInterval, in: container, debugDescription: "must be between 1 and 86400 seconds")
         }
+        maxIncomingFileMiB = try positive(container, .maxIncomingFileMiB, atMost: Self.maxIncomingFileMiBLimit)
+    }
+
+    /// The most `maxIncomingFileMiB` may be (4 TiB).
+    public static let maxIncomingFileMiBLimit = 1 << 22
+
+    /// The most bytes one incoming file may have: `maxIncomingFileMiB`, else Folio's default (1 GiB).
+    public var largestIncomingFile: Int {
+        maxIncomingFileMiB.map { $0 << 20 } ?? IncomingRules.defaultLargestBlob
     }
 
     /// The seconds `syncInterval` may be.

@@ -1,3 +1,5 @@
+import FolioBasics
+
 /// Why a git object from outside (a fetched commit, tree or tag, or a tree about to be written to a work tree) is
 /// refused: the rules `git fsck` and `verify_path` apply, plus Folio's own (no submodules).
 public enum GitObjectProblem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -35,6 +37,8 @@ public enum GitObjectProblem: Error, Sendable, Equatable, CustomStringConvertibl
     case wrongObjectType(String)
     /// The document's own description file is missing or does not validate (why).
     case invalidDocument(String)
+    /// A file (blob) of `size` bytes, over the `limit` in bytes a fetch accepts (`IncomingRules.largestBlob`).
+    case blobTooLarge(size: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -55,7 +59,20 @@ public enum GitObjectProblem: Error, Sendable, Equatable, CustomStringConvertibl
         case let .malformedTag(why): return "a malformed tag (\(why))"
         case let .wrongObjectType(what): return "a ref naming \(what)"
         case let .invalidDocument(why): return "an invalid document (\(why))"
+        case let .blobTooLarge(size, limit):
+            return "a file of \(Self.bytes(size)), over the limit of \(Self.bytes(limit)) for incoming files"
         }
+    }
+}
+
+extension GitObjectProblem {
+    /// A size as people read it: `209715200 bytes (200.0 MiB)`; below 1 KiB, `12 bytes`.
+    static func bytes(_ count: Int) -> String {
+        guard count >= 1024 else { return "\(count) bytes" }
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        var value = Double(count) / 1024, unit = 0
+        while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+        return "\(count) bytes (\(NumberText.fixed(value, digits: 1)) \(units[unit]))"
     }
 }
 

@@ -12,11 +12,19 @@ public struct IncomingRules: Sendable {
     /// Called for every branch (`refs/heads/*`, `refs/remotes/*`) the fetch moves, with the commit it would name and a
     /// handle on the incoming objects; throws a `GitObjectProblem` to refuse (a document's own description file).
     public var branchTip: (@Sendable (_ ref: String, _ commit: ObjectID, _ objects: Repository) throws -> Void)?
+    /// The most bytes one incoming file (blob) may have; a larger one is refused (`GitObjectProblem.blobTooLarge`),
+    /// its size read from the object's header, never by reading the file.
+    public var largestBlob: Int
+
+    /// Folio's default `largestBlob`: 1 GiB.
+    public static let defaultLargestBlob = 1 << 30
 
     public init(reserved: ReservedNamePrefixes? = nil,
-                branchTip: (@Sendable (_ ref: String, _ commit: ObjectID, _ objects: Repository) throws -> Void)? = nil) {
+                branchTip: (@Sendable (_ ref: String, _ commit: ObjectID, _ objects: Repository) throws -> Void)? = nil,
+                largestBlob: Int = IncomingRules.defaultLargestBlob) {
         self.reserved = reserved
         self.branchTip = branchTip
+        self.largestBlob = largestBlob
     }
 }
 
@@ -167,7 +175,7 @@ extension Repository {
                                    rules: IncomingRules) throws {
         let odb = try ObjectDatabase(self)
         do {
-            try checkEveryNewObject(in: quarantine, reserved: rules.reserved)
+            try checkEveryNewObject(in: quarantine, rules: rules)
         } catch let rejection as NewObjectRejection {
             throw try attribute(rejection, moved: moved, known: known, odb: odb, source: source, rules: rules)
         }
@@ -187,10 +195,12 @@ extension Repository {
     }
 
     /// Names the commit and path of a refused object by walking the new history from each moved ref (parents first,
-    /// each tree from its first parent's); an object no ref reaches is named alone.
+    /// each tree from its first parent's; a refused file where a tree first holds it); an object no ref reaches is
+    /// named alone.
     private func attribute(_ rejection: NewObjectRejection, moved: [String: ObjectID], known: [String: ObjectID], odb: ObjectDatabase,
                            source: String, rules: IncomingRules) throws -> IncomingRefused {
         let trees = TreeChecker(odb: odb, reserved: rules.reserved)
+        if rejection.isBlob { trees.refusedBlob = (rejection.object, rejection.rejection.problem) }
         let hidden = try known.values.compactMap { try peeledCommit($0, odb: odb) }
         var walkedTrees: [ObjectID: ObjectID] = [:]
         for (name, id) in moved.sorted(by: { $0.key < $1.key }) {
@@ -207,9 +217,10 @@ extension Repository {
     }
 
     /// Reads every object the quarantine at `folder` holds itself (its packs and loose objects, not its alternates)
-    /// and applies `GitObjectRules` to trees, commits and tags; throws `NewObjectRejection` for the first refused.
+    /// and applies `GitObjectRules` to trees, commits and tags; a blob's size is read from its header and checked
+    /// against `rules.largestBlob`, its bytes never read. Throws `NewObjectRejection` for the first refused.
     /// Up to `workers` threads share the objects, each with object database handles of its own.
-    private func checkEveryNewObject(in folder: URL, reserved: ReservedNamePrefixes?,
+    private func checkEveryNewObject(in folder: URL, rules: IncomingRules,
                                      workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         let ids = try OwnObjects(folder: folder).ids()
         let workers = max(1, min(workers, 4, ids.count / 2048))
@@ -220,13 +231,25 @@ extension Repository {
                 var index = worker
                 while index < ids.count, !failed.withLock({ $0 }) {
                     let id = ids[index]
-                    try own.withObject(id) { type, bytes in try Self.checkObject(id, type: type, bytes: bytes, reserved: reserved) }
+                    try Self.checkObject(id, in: own, rules: rules)
                     index += workers
                 }
             } catch {
                 failed.withLock { $0 = true }
                 throw error
             }
+        }
+    }
+
+    /// One object: a blob by its size alone, anything else read whole through `GitObjectRules`.
+    private static func checkObject(_ id: ObjectID, in own: OwnObjects, rules: IncomingRules) throws {
+        let header = try own.header(id)
+        guard header.type == GIT_OBJECT_BLOB else {
+            return try own.withObject(id) { type, bytes in try checkObject(id, type: type, bytes: bytes, reserved: rules.reserved) }
+        }
+        guard header.size <= rules.largestBlob else {
+            throw NewObjectRejection(object: id, rejection: GitObjectRejection(name: nil, problem: .blobTooLarge(size: header.size, limit: rules.largestBlob)),
+                                     isBlob: true)
         }
     }
 
@@ -337,6 +360,8 @@ extension Repository {
 private struct NewObjectRejection: Error {
     let object: ObjectID
     let rejection: GitObjectRejection
+    /// Whether the object is a file (blob), found in a tree by its id rather than by a tree's own problem.
+    var isBlob = false
 }
 
 /// The objects a quarantine holds itself: an object database over its own packs and loose objects only. Objects are
@@ -380,6 +405,25 @@ private final class OwnObjects {
             return try body(type, UnsafeRawBufferPointer(start: data, count: size))
         }
         return try odb.withObject(id, body)
+    }
+
+    /// An object's type and size, from the first backend that has it, read from its header (a packed delta's
+    /// header holds the size of the object it makes): the contents are not inflated.
+    func header(_ id: ObjectID) throws -> (type: git_object_t, size: Int) {
+        var oid = id.oid
+        for backend in backends {
+            guard let readHeader = backend.pointee.read_header else { continue }
+            var size = 0
+            var type = GIT_OBJECT_INVALID
+            let code = readHeader(&size, &type, backend, &oid)
+            if code == GIT_ENOTFOUND.rawValue { continue }
+            try check(code, "read object header", id.hex)
+            return (type, size)
+        }
+        var size = 0
+        var type = GIT_OBJECT_INVALID
+        try check(git_odb_read_header(&size, &type, odb.pointer, &oid), "read object header", id.hex)
+        return (type, size)
     }
 
     /// Every object id, each once.

@@ -7,7 +7,7 @@ import Glibc
 public struct RefusedObject: Error, Sendable, Equatable, CustomStringConvertible {
     /// The commit whose tree (or header) holds the problem; nil for a tree or tag found on its own.
     public let commit: ObjectID?
-    /// The object refused (a commit, tree or tag).
+    /// The object refused (a commit, tree or tag; a file, when too large).
     public let object: ObjectID
     /// The entry's path from the root of the commit's tree, when the problem is an entry.
     public let path: String?
@@ -22,7 +22,9 @@ public struct RefusedObject: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         let which = commit.map { "commit \($0.short)" } ?? "object \(object.short)"
-        return path.map { "\(which): '\($0)': \(problem)" } ?? "\(which): \(problem)"
+        guard let path else { return "\(which): \(problem)" }
+        if case .blobTooLarge = problem, commit != nil { return "\(which): '\(path)' (file \(object.short)): \(problem)" }
+        return "\(which): '\(path)': \(problem)"
     }
 }
 
@@ -59,6 +61,11 @@ final class TreeChecker {
     /// Names refused beyond git's rules (Folio's temporary files).
     let reserved: ReservedNamePrefixes?
     private(set) var passed: Set<ObjectID> = []
+    /// A file refused on its own (too large): an entry that newly names it is refused with its path.
+    var refusedBlob: (id: ObjectID, problem: GitObjectProblem)? {
+        didSet { refusedBlobBytes = refusedBlob?.id.bytes }
+    }
+    private var refusedBlobBytes: [UInt8]?
 
     init(odb: ObjectDatabase, reserved: ReservedNamePrefixes?) {
         self.odb = odb
@@ -81,6 +88,9 @@ final class TreeChecker {
                 b += 1
             }
             let same = b < baseEntries.count && baseEntries[b].name == entry.name && baseEntries[b].kind == entry.kind ? baseEntries[b] : nil
+            if let refusedBlob, entry.kind != .tree, entry.id == refusedBlobBytes, same?.id != entry.id {
+                throw RefusedObject(commit: commit, object: refusedBlob.id, path: prefix + entry.name, problem: refusedBlob.problem)
+            }
             guard entry.kind == .tree, same?.id != entry.id, let id = ObjectID(rawBytes: entry.id) else { continue }
             try check(id, base: same.flatMap { ObjectID(rawBytes: $0.id) }, commit: commit, prefix: prefix + entry.name + "/")
         }

@@ -117,7 +117,7 @@ extension Document {
     func fetchDurably(_ remote: String, options: TransferOptions) throws -> TransferProgress {
         let packsBefore = syncsToDisk ? repository.packFileNames() : []
         let progress: TransferProgress
-        do { progress = try repository.fetch(remote, options: options, rules: DocumentTreeGate.incomingRules) } catch let refused as IncomingRefused {
+        do { progress = try repository.fetch(remote, options: options, rules: incomingRules) } catch let refused as IncomingRefused {
             throw SyncError.refusedIncoming(document: url.path, refused: refused)
         }
         if syncsToDisk { try repository.syncFetched(packsBefore: packsBefore, refs: [trackingRef(remote)]) }

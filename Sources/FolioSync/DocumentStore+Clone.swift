@@ -51,7 +51,8 @@ extension DocumentStore {
         let repository = try Repository.create(at: staging)
         try repository.configureAsDocument()
         try repository.addRemote("origin", url: source)
-        do { try repository.fetch("origin", options: options, rules: DocumentTreeGate.incomingRules) } catch let refused as IncomingRefused {
+        let rules = DocumentTreeGate.incomingRules(largestFile: settings.largestIncomingFile)
+        do { try repository.fetch("origin", options: options, rules: rules) } catch let refused as IncomingRefused {
             if case let .invalidDocument(why) = refused.refused.problem {
                 throw SyncError.notADocumentSource(source: source, why: refused.refused.commit.map { "commit \($0.short): \(why)" } ?? why)
             }
