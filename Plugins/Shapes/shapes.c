@@ -1,5 +1,6 @@
 /* Shapes: a C editor plugin for drawings of rectangles and ellipses, written directly against folio_plugin.h.
- * Document: {"shapes":[{"kind":"rect","x":1,"y":2,"w":10,"h":4,"color":"red"}]}.
+ * Document: {"shapes":[{"id":"3f9a0c1b7e2d","kind":"rect","x":1,"y":2,"w":10,"h":4,"color":"red"}]}. Each shape's id is
+ * kept by every command and never shown; fields this plugin does not know, on a shape or at the top, are kept as written.
  * Everything from the outside (document bytes, arguments, sizes) is bounds-checked; nothing here aborts. */
 #include "shapes.h"
 #include "shapes_internal.h"
@@ -36,7 +37,7 @@ static int valid_color(const char *color) {
     return 1;
 }
 
-static folio_document *document_new(size_t capacity) {
+folio_document *document_new(size_t capacity) {
     folio_document *doc = calloc(1, sizeof *doc);
     if (doc == NULL) return NULL;
     if (capacity > 0) {
@@ -46,13 +47,109 @@ static folio_document *document_new(size_t capacity) {
     return doc;
 }
 
-static void document_free(folio_document *doc) {
+void fields_clear(fields *f) {
+    for (size_t i = 0; i < f->count; i++) {
+        free(f->items[i].name);
+        free(f->items[i].key);
+        free(f->items[i].value);
+    }
+    free(f->items);
+    f->items = NULL;
+    f->count = 0;
+}
+
+static char *copy_bytes(const char *bytes, size_t n) {
+    char *copy = malloc(n + 1);
+    if (copy == NULL) return NULL;
+    memcpy(copy, bytes, n);
+    copy[n] = 0;
+    return copy;
+}
+
+/* Sets field `name` (taken: freed on failure) to the raw key and value; a repeated name replaces the earlier value
+ * where it was, as a repeated known key does (the last one wins). 0: out of memory. */
+static int fields_set(fields *f, char *name, const char *key, size_t key_length, const char *value, size_t value_length) {
+    char *k = copy_bytes(key, key_length), *v = copy_bytes(value, value_length);
+    field *slot = NULL;
+    for (size_t i = 0; i < f->count && slot == NULL; i++) if (strcmp(f->items[i].name, name) == 0) slot = &f->items[i];
+    if (k != NULL && v != NULL && slot == NULL) {
+        field *grown = realloc(f->items, (f->count + 1) * sizeof *grown);
+        if (grown != NULL) { f->items = grown; slot = &f->items[f->count++]; slot->name = NULL; slot->key = NULL; slot->value = NULL; }
+    }
+    if (slot == NULL || k == NULL || v == NULL) { free(k); free(v); free(name); return 0; }
+    free(slot->name); free(slot->key); free(slot->value);
+    *slot = (field){name, k, key_length, v, value_length};
+    return 1;
+}
+
+int fields_copy(fields *to, const fields *from) {
+    to->count = 0;
+    to->items = NULL;
+    for (size_t i = 0; i < from->count; i++) {
+        const field *f = &from->items[i];
+        char *name = copy_bytes(f->name, strlen(f->name));
+        if (name == NULL || !fields_set(to, name, f->key, f->key_length, f->value, f->value_length)) { fields_clear(to); return 0; }
+    }
+    return 1;
+}
+
+const field *fields_find(const fields *f, const char *name) {
+    for (size_t i = 0; i < f->count; i++) if (strcmp(f->items[i].name, name) == 0) return &f->items[i];
+    return NULL;
+}
+
+int shape_copy(shape *to, const shape *from) {
+    *to = *from;
+    return fields_copy(&to->extra, &from->extra);
+}
+
+void shape_clear(shape *s) { fields_clear(&s->extra); }
+
+void document_free(folio_document *doc) {
     if (doc == NULL) return;
+    for (size_t i = 0; i < doc->count; i++) shape_clear(&doc->items[i]);
+    fields_clear(&doc->extra);
     free(doc->items);
     free(doc);
 }
 
+/* A deep copy of `doc` with room for `more` shapes; NULL when out of memory. */
+static folio_document *document_copy(const folio_document *doc, size_t more) {
+    folio_document *copy = document_new(doc->count + more);
+    if (copy == NULL) return NULL;
+    int ok = fields_copy(&copy->extra, &doc->extra);
+    for (size_t i = 0; ok && i < doc->count; i++) {
+        ok = shape_copy(&copy->items[i], &doc->items[i]);
+        if (ok) copy->count++;
+    }
+    if (!ok) { document_free(copy); return NULL; }
+    return copy;
+}
+
 /* ---- Reading ------------------------------------------------------------------------------------------ */
+
+/* One member's key: its raw text (`*start`..`*end`, quotes included) and `*name`, decoded (malloc'd). */
+static int read_key(json_reader *r, char **name, size_t *start, size_t *end) {
+    *name = NULL;
+    if (!json_raw_value(r, start, end)) return 0;
+    if (r->bytes[*start] != '"') { r->pos = *start; snprintf(r->error, sizeof r->error, "expected a key at byte %zu", *start); return 0; }
+    json_reader key = {r->bytes + *start, *end - *start, 0, {0}};
+    *name = malloc(*end - *start);
+    if (*name == NULL) { snprintf(r->error, sizeof r->error, "out of memory"); return 0; }
+    if (!json_string(&key, *name, *end - *start, NULL)) { free(*name); *name = NULL; snprintf(r->error, sizeof r->error, "%s", key.error); return 0; }
+    return 1;
+}
+
+/* Keeps the value that follows as field `name` (taken) of `extra`, byte for byte. */
+static int keep_unknown(json_reader *r, fields *extra, char *name, size_t key_start, size_t key_end) {
+    size_t start, end;
+    if (!json_raw_value(r, &start, &end)) { free(name); return 0; }
+    if (!fields_set(extra, name, (const char *)r->bytes + key_start, key_end - key_start, (const char *)r->bytes + start, end - start)) {
+        snprintf(r->error, sizeof r->error, "out of memory");
+        return 0;
+    }
+    return 1;
+}
 
 static int read_shape(json_reader *r, shape *out) {
     int have_kind = 0, have_x = 0, have_y = 0, have_w = 0, have_h = 0;
@@ -61,25 +158,34 @@ static int read_shape(json_reader *r, shape *out) {
     if (!json_expect(r, '{')) return 0;
     if (!json_try(r, '}')) {
         do {
-            char key[64];
-            if (!json_string(r, key, sizeof key, NULL) || !json_expect(r, ':')) return 0;
+            char *key;
+            size_t key_start, key_end;
+            if (!read_key(r, &key, &key_start, &key_end)) return 0;
+            if (!json_expect(r, ':')) { free(key); return 0; }
+            int ok = 1;
             if (strcmp(key, "kind") == 0) {
                 char kind[16];
-                if (!json_string(r, kind, sizeof kind, NULL)) return 0;
-                if (strcmp(kind, "rect") == 0) out->kind = KIND_RECT;
-                else if (strcmp(kind, "ellipse") == 0) out->kind = KIND_ELLIPSE;
-                else { snprintf(r->error, sizeof r->error, "unknown kind '%s' (rect or ellipse)", kind); return 0; }
+                ok = json_string(r, kind, sizeof kind, NULL);
+                if (ok && strcmp(kind, "rect") == 0) out->kind = KIND_RECT;
+                else if (ok && strcmp(kind, "ellipse") == 0) out->kind = KIND_ELLIPSE;
+                else if (ok) { snprintf(r->error, sizeof r->error, "unknown kind '%s' (rect or ellipse)", kind); ok = 0; }
                 have_kind = 1;
-            } else if (strcmp(key, "x") == 0) { if (!json_integer(r, -MAX_COORDINATE, MAX_COORDINATE, &out->x)) return 0; have_x = 1; }
-            else if (strcmp(key, "y") == 0) { if (!json_integer(r, -MAX_COORDINATE, MAX_COORDINATE, &out->y)) return 0; have_y = 1; }
-            else if (strcmp(key, "w") == 0) { if (!json_integer(r, 0, MAX_SIZE, &out->w)) return 0; have_w = 1; }
-            else if (strcmp(key, "h") == 0) { if (!json_integer(r, 0, MAX_SIZE, &out->h)) return 0; have_h = 1; }
+            } else if (strcmp(key, "id") == 0) {
+                ok = json_string(r, out->id, sizeof out->id, NULL);
+                if (ok && !shapes_valid_id(out->id)) { snprintf(r->error, sizeof r->error, "bad id (1 to 32 letters, digits, '-' or '_')"); ok = 0; }
+            } else if (strcmp(key, "x") == 0) { ok = json_integer(r, -MAX_COORDINATE, MAX_COORDINATE, &out->x); have_x = 1; }
+            else if (strcmp(key, "y") == 0) { ok = json_integer(r, -MAX_COORDINATE, MAX_COORDINATE, &out->y); have_y = 1; }
+            else if (strcmp(key, "w") == 0) { ok = json_integer(r, 0, MAX_SIZE, &out->w); have_w = 1; }
+            else if (strcmp(key, "h") == 0) { ok = json_integer(r, 0, MAX_SIZE, &out->h); have_h = 1; }
             else if (strcmp(key, "color") == 0) {
-                if (!json_string(r, out->color, sizeof out->color, NULL)) return 0;
-                if (!valid_color(out->color)) { snprintf(r->error, sizeof r->error, "bad color (letters, digits, '#', '-')"); return 0; }
-            } else if (!json_skip_value(r)) {
-                return 0;
+                ok = json_string(r, out->color, sizeof out->color, NULL);
+                if (ok && !valid_color(out->color)) { snprintf(r->error, sizeof r->error, "bad color (letters, digits, '#', '-')"); ok = 0; }
+            } else {
+                if (!keep_unknown(r, &out->extra, key, key_start, key_end)) return 0;
+                continue;
             }
+            free(key);
+            if (!ok) return 0;
         } while (json_try(r, ','));
         if (!json_expect(r, '}')) return 0;
     }
@@ -101,10 +207,14 @@ static folio_status read_document(const uint8_t *bytes, size_t size, folio_docum
         int ok = json_expect(&r, '{');
         if (ok && !json_try(&r, '}')) {
             do {
-                char key[64];
-                ok = json_string(&r, key, sizeof key, NULL) && json_expect(&r, ':');
+                char *key;
+                size_t key_start, key_end;
+                ok = read_key(&r, &key, &key_start, &key_end);
+                if (ok && !json_expect(&r, ':')) { free(key); ok = 0; }
                 if (!ok) break;
-                if (strcmp(key, "shapes") != 0) { ok = json_skip_value(&r); if (!ok) break; continue; }
+                if (strcmp(key, "shapes") != 0) { ok = keep_unknown(&r, &doc->extra, key, key_start, key_end); if (!ok) break; continue; }
+                free(key);
+                for (size_t i = 0; i < doc->count; i++) shape_clear(&doc->items[i]);
                 doc->count = 0; /* a repeated key: the last one wins */
                 ok = json_expect(&r, '[');
                 if (!ok) break;
@@ -118,7 +228,7 @@ static folio_status read_document(const uint8_t *bytes, size_t size, folio_docum
                         capacity *= 2;
                     }
                     ok = read_shape(&r, &doc->items[doc->count]);
-                    if (!ok) break;
+                    if (!ok) { shape_clear(&doc->items[doc->count]); break; }
                     doc->count++;
                 } while (json_try(&r, ','));
                 if (ok) ok = json_expect(&r, ']');
@@ -134,6 +244,7 @@ static folio_status read_document(const uint8_t *bytes, size_t size, folio_docum
             return folio_fail(error, FOLIO_STATUS_INVALID_DOCUMENT, message);
         }
     }
+    if (!shapes_assign_ids(doc)) { document_free(doc); return folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory"); }
     *out = doc;
     return FOLIO_STATUS_OK;
 }
@@ -146,6 +257,16 @@ static folio_status shapes_open(const folio_editor *editor, const uint8_t *bytes
     return read_document(bytes, size, out, error);
 }
 
+/* Unknown fields as they were written, each after `separator`. */
+static void add_fields(text *t, const fields *f, const char *separator) {
+    for (size_t i = 0; i < f->count; i++) {
+        text_add(t, separator, strlen(separator));
+        text_add(t, f->items[i].key, f->items[i].key_length);
+        text_add(t, ": ", 2);
+        text_add(t, f->items[i].value, f->items[i].value_length);
+    }
+}
+
 static folio_status shapes_serialize(const folio_editor *editor, const folio_document *doc, folio_buffer *out, folio_buffer *error) {
     (void)editor;
     if (doc == NULL) return folio_fail(error, FOLIO_STATUS_INTERNAL, "no document");
@@ -154,12 +275,17 @@ static folio_status shapes_serialize(const folio_editor *editor, const folio_doc
     for (size_t i = 0; i < doc->count; i++) {
         const shape *s = &doc->items[i];
         text_add(&t, i == 0 ? "\n  " : ",\n  ", i == 0 ? 3 : 4);
-        char line[200];
-        int n = snprintf(line, sizeof line, "{\"kind\": \"%s\", \"x\": %lld, \"y\": %lld, \"w\": %lld, \"h\": %lld, \"color\": \"%s\"}",
-                         kind_name(s->kind), s->x, s->y, s->w, s->h, s->color);
+        char line[256];
+        /* An id has only letters, digits, '-' and '_', a colour letters, digits, '#' and '-': nothing to escape. */
+        int n = snprintf(line, sizeof line, "{\"id\": \"%s\", \"kind\": \"%s\", \"x\": %lld, \"y\": %lld, \"w\": %lld, \"h\": %lld, \"color\": \"%s\"",
+                         s->id, kind_name(s->kind), s->x, s->y, s->w, s->h, s->color);
         if (n > 0) text_add(&t, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+        add_fields(&t, &s->extra, ", ");
+        text_add(&t, "}", 1);
     }
-    text_add(&t, doc->count ? "\n]}\n" : "]}\n", doc->count ? 4 : 3);
+    text_add(&t, doc->count ? "\n]" : "]", doc->count ? 2 : 1);
+    add_fields(&t, &doc->extra, ",\n");
+    text_add(&t, "}\n", 2);
     return text_finish(&t, out, error);
 }
 
@@ -323,6 +449,7 @@ static folio_status apply_on_items(folio_document *next, const char *command, co
     else snprintf(which, sizeof which, "shapes %zu-%zu", first + 1, last + 1);
     if (command[0] == 'd') {
         snprintf(message, message_size, "deleted %s", which);
+        for (size_t i = first; i <= last; i++) shape_clear(&next->items[i]);
         memmove(&next->items[first], &next->items[last + 1], (next->count - last - 1) * sizeof(shape));
         next->count -= last - first + 1;
         return FOLIO_STATUS_OK;
@@ -355,10 +482,8 @@ static folio_status shapes_apply(const folio_editor *editor, const folio_documen
     char message[200];
     if (!read_arguments(arguments_json, &args, message, sizeof message)) return folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, message);
 
-    folio_document *next = document_new(doc->count + 1);
+    folio_document *next = document_copy(doc, 1);
     if (next == NULL) return folio_fail(error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
-    if (doc->count > 0) memcpy(next->items, doc->items, doc->count * sizeof(shape));
-    next->count = doc->count;
     folio_status status = FOLIO_STATUS_OK;
 
     if (strcmp(command, "add") == 0) {
@@ -379,6 +504,7 @@ static folio_status shapes_apply(const folio_editor *editor, const folio_documen
             snprintf(s.color, sizeof s.color, "%s", args.values[5]);
         }
         if (next->count >= MAX_SHAPES) { status = folio_fail(error, FOLIO_STATUS_INVALID_ARGUMENT, "too many shapes"); goto failed; }
+        if (!shapes_fresh_id(next, s.id)) { status = folio_fail(error, FOLIO_STATUS_INTERNAL, "no randomness for the new shape's id (getrandom failed)"); goto failed; }
         next->items[next->count++] = s;
         snprintf(message, sizeof message, "added %s %zu at (%lld, %lld), %lld x %lld, %s", kind_name(s.kind), next->count, s.x, s.y, s.w, s.h, s.color);
     } else if (strcmp(command, "move") == 0 || strcmp(command, "resize") == 0 || strcmp(command, "delete") == 0 ||

@@ -1,7 +1,8 @@
-/* Shapes: semantic diff. Shapes have no ids, so versions are matched: equal shapes first (common prefix and suffix,
- * then a longest common subsequence when the rest is small), then, between those anchors, shapes of the same kind
- * that kept at least one of position, size and colour are the same shape changed. Everything is bounded: past
- * MATCH_CELLS the middle is matched position by position. */
+/* Shapes: semantic diff. Versions are matched by id (shapes_match). Shapes left over whose ids were derived on both
+ * sides (documents written before ids, where nothing written says which shape is which) are matched by content as
+ * before: equal shapes first (common prefix and suffix, then a longest common subsequence when the rest is small),
+ * then, between those anchors, shapes of the same kind that kept at least one of position, size and colour are the
+ * same shape changed. Everything is bounded: past MATCH_CELLS the middle is matched position by position. */
 #include "shapes_internal.h"
 
 #include <stdio.h>
@@ -57,7 +58,7 @@ static int lcs(const shape *old, const shape *new, size_t p, size_t n, size_t m,
     return 1;
 }
 
-int shapes_match(const folio_document *old, const folio_document *new, long *old_to_new) {
+static int content_match(const folio_document *old, const folio_document *new, long *old_to_new) {
     size_t n = old->count, m = new->count, prefix = 0, suffix = 0;
     for (size_t i = 0; i < n; i++) old_to_new[i] = -1;
     while (prefix < n && prefix < m && same_shape(&old->items[prefix], &new->items[prefix])) { old_to_new[prefix] = (long)prefix; prefix++; }
@@ -79,6 +80,37 @@ int shapes_match(const folio_document *old, const folio_document *new, long *old
         j = next_new + 1;
     }
     return 1;
+}
+
+int shapes_match(const folio_document *old, const folio_document *new, long *old_to_new) {
+    for (size_t i = 0; i < old->count; i++) old_to_new[i] = -1;
+    id_index index = {0};
+    char *used = calloc(new->count ? new->count : 1, 1);
+    int ok = used != NULL && id_index_build(&index, new->items, new->count);
+    size_t left_old = 0, left_new = 0;
+    for (size_t i = 0; ok && i < old->count; i++) {
+        long j = id_index_find(&index, old->items[i].id);
+        if (j >= 0 && !used[j]) { old_to_new[i] = j; used[j] = 1; }
+        else left_old += old->items[i].id_derived;
+    }
+    for (size_t j = 0; ok && j < new->count; j++) left_new += !used[j] && new->items[j].id_derived;
+    id_index_free(&index);
+    if (ok && left_old > 0 && left_new > 0) {
+        /* The shapes without written ids on both sides, matched by content among themselves (shallow copies, read only). */
+        folio_document a = {0, malloc(left_old * sizeof(shape)), {0}}, b = {0, malloc(left_new * sizeof(shape)), {0}};
+        size_t *from_a = malloc(left_old * sizeof *from_a), *from_b = malloc(left_new * sizeof *from_b);
+        long *map = malloc(left_old * sizeof *map);
+        ok = a.items != NULL && b.items != NULL && from_a != NULL && from_b != NULL && map != NULL;
+        for (size_t i = 0; ok && i < old->count; i++)
+            if (old_to_new[i] < 0 && old->items[i].id_derived) { from_a[a.count] = i; a.items[a.count++] = old->items[i]; }
+        for (size_t j = 0; ok && j < new->count; j++)
+            if (!used[j] && new->items[j].id_derived) { from_b[b.count] = j; b.items[b.count++] = new->items[j]; }
+        if (ok) ok = content_match(&a, &b, map);
+        for (size_t k = 0; ok && k < a.count; k++) if (map[k] >= 0) old_to_new[from_a[k]] = (long)from_b[map[k]];
+        free(a.items); free(b.items); free(from_a); free(from_b); free(map);
+    }
+    free(used);
+    return ok;
 }
 
 /* ---- Describing ------------------------------------------------------------------------------------------- */
@@ -119,6 +151,19 @@ static void describe_change(lines *t, const shape *a, const shape *b, size_t num
     if (a->x != b->x || a->y != b->y) add_line(t, "moved %s %zu from (%lld, %lld) to (%lld, %lld)", kind, number, a->x, a->y, b->x, b->y);
     if (a->w != b->w || a->h != b->h) add_line(t, "resized %s %zu from %lld x %lld to %lld x %lld", kind, number, a->w, a->h, b->w, b->h);
     if (strcmp(a->color, b->color) != 0) add_line(t, "recoloured %s %zu from %s to %s", kind, number, a->color, b->color);
+    /* Fields a newer plugin wrote: named, not shown (their values are that plugin's to describe). */
+    const fields *sides[2] = {&a->extra, &b->extra};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < sides[k]->count; i++) {
+            const field *f = &sides[k]->items[i], *other = fields_find(sides[1 - k], f->name);
+            if (k == 1 && other != NULL) continue; /* named from the old side already */
+            if (other != NULL && other->value_length == f->value_length && memcmp(other->value, f->value, f->value_length) == 0) continue;
+            char name[48];
+            int n = utf8_prefix(f->name, 40);
+            for (int c = 0; c < n; c++) name[c] = (unsigned char)f->name[c] < 0x20 || f->name[c] == 0x7f ? '?' : f->name[c];
+            name[n] = 0;
+            add_line(t, "%s field '%s' of %s %zu", other == NULL ? (k == 0 ? "removed" : "added") : "changed", name, kind, number);
+        }
 }
 
 /* Fills `t` with one line per change from `old` to `new`. 0 when out of memory. */

@@ -1,6 +1,7 @@
 /* Shapes: items (folio.items/1). A shape's key is its number in the drawing, as the view numbers shapes (1, 2, …).
- * Shapes have no ids, so a shape is matched with the earlier version as the semantic diff matches them
- * (shapes_match: equal shapes anchor, the rest pair by kind and the fields they kept). */
+ * The ABI's item line has no id field, so the id stays inside: a shape is matched with the earlier version by its id
+ * (shapes_match, as the semantic diff and merge match them; only shapes of documents written without ids, whose ids
+ * were derived, are matched by content when their ids differ). */
 #include "shapes_internal.h"
 
 #include <stdint.h>
@@ -10,12 +11,17 @@
 
 static const char *item_kind(int kind) { return kind == KIND_ELLIPSE ? "ellipse" : "rect"; }
 
-/* 64-bit FNV-1a of a shape's fields (its position in the drawing is not one of them). */
+/* 64-bit FNV-1a of a shape's fields, unknown ones included (its id and its place in the drawing are not among them). */
 static uint64_t fingerprint(const shape *s) {
     char fields[160];
     int n = snprintf(fields, sizeof fields, "%d|%lld|%lld|%lld|%lld|%s", s->kind, s->x, s->y, s->w, s->h, s->color);
-    uint64_t hash = 0xcbf29ce484222325ULL;
-    for (int i = 0; i < n && i < (int)sizeof fields; i++) hash = (hash ^ (uint8_t)fields[i]) * 0x100000001b3ULL;
+    uint64_t hash = shapes_hash(SHAPES_HASH_START, fields, n > 0 && (size_t)n < sizeof fields ? (size_t)n : 0);
+    for (size_t i = 0; i < s->extra.count; i++) {
+        hash = shapes_hash(hash, "|", 1);
+        hash = shapes_hash(hash, s->extra.items[i].name, strlen(s->extra.items[i].name));
+        hash = shapes_hash(hash, "=", 1);
+        hash = shapes_hash(hash, s->extra.items[i].value, s->extra.items[i].value_length);
+    }
     return hash;
 }
 
@@ -102,13 +108,20 @@ static folio_status read_takes(const folio_document *from, const folio_document 
     return status;
 }
 
-/* Replaces the shapes still there, then inserts the ones gone at their old number (or the end), lowest first. */
-static void apply_takes(const folio_document *from, folio_document *result, const long *source, long *target, size_t count, char *description,
-                        size_t description_size) {
+/* Replaces the shapes still there (each keeps the id it has in `result`), then inserts the ones gone at their old
+ * number (or the end), lowest first, with the id they had (or a fresh one, should `result` have that id). 0: out of
+ * memory or randomness. */
+static int apply_takes(const folio_document *from, folio_document *result, const long *source, long *target, size_t count, char *description,
+                       size_t description_size) {
     size_t described = 0;
     for (size_t k = 0; k < count; k++) {
         if (target[k] < 0) continue;
-        result->items[target[k]] = from->items[source[k]];
+        shape taken;
+        if (!shape_copy(&taken, &from->items[source[k]])) return 0;
+        memcpy(taken.id, result->items[target[k]].id, sizeof taken.id);
+        taken.id_derived = result->items[target[k]].id_derived;
+        shape_clear(&result->items[target[k]]);
+        result->items[target[k]] = taken;
         if (described++ == 0) snprintf(description, description_size, "put back %s %ld as it was", item_kind(from->items[source[k]].kind), target[k] + 1);
     }
     for (size_t done = 0; done < count; done++) {
@@ -116,14 +129,20 @@ static void apply_takes(const folio_document *from, folio_document *result, cons
         for (size_t k = 0; k < count; k++) if (target[k] == -1 && (next < 0 || source[k] < source[next])) next = (long)k;
         if (next < 0) break;
         size_t position = (size_t)source[next] < result->count ? (size_t)source[next] : result->count;
+        shape taken;
+        if (!shape_copy(&taken, &from->items[source[next]])) return 0;
+        int clash = 0;
+        for (size_t j = 0; j < result->count && !clash; j++) clash = strcmp(result->items[j].id, taken.id) == 0;
+        if (clash && !shapes_fresh_id(result, taken.id)) { shape_clear(&taken); return 0; }
         memmove(&result->items[position + 1], &result->items[position], (result->count - position) * sizeof(shape));
-        result->items[position] = from->items[source[next]];
+        result->items[position] = taken;
         result->count++;
         if (described++ == 0) snprintf(description, description_size, "brought back %s %zu", item_kind(from->items[source[next]].kind), position + 1);
         target[next] = -2; /* done */
     }
     if (described > 1) snprintf(description, description_size, "took back %zu shapes", described);
     if (described == 0) snprintf(description, description_size, "took no shapes");
+    return 1;
 }
 
 static folio_status items_take(const folio_editor *editor, const uint8_t *from_bytes, size_t from_size, const uint8_t *into_bytes, size_t into_size,
@@ -143,16 +162,16 @@ static folio_status items_take(const folio_editor *editor, const uint8_t *from_b
     if (status == FOLIO_STATUS_OK) {
         source = malloc((count ? count : 1) * sizeof *source);
         target = malloc((count ? count : 1) * sizeof *target);
-        result = calloc(1, sizeof *result);
-        if (result != NULL) result->items = calloc(into->count + count + 1, sizeof(shape));
-        if (source == NULL || target == NULL || result == NULL || result->items == NULL) status = folio_fail(out_error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
+        result = document_new(into->count + count + 1);
+        int copied = result != NULL && fields_copy(&result->extra, &into->extra);
+        for (size_t j = 0; copied && j < into->count; j++) if ((copied = shape_copy(&result->items[j], &into->items[j]))) result->count++;
+        if (source == NULL || target == NULL || !copied) status = folio_fail(out_error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
     }
     if (status == FOLIO_STATUS_OK) status = read_takes(from, into, from_keys, into_keys, count, source, target, out_error);
     if (status == FOLIO_STATUS_OK) {
-        if (into->count) memcpy(result->items, into->items, into->count * sizeof(shape));
-        result->count = into->count;
-        apply_takes(from, result, source, target, count, description, sizeof description);
-        status = editor->serialize(editor, result, out_bytes, out_error);
+        if (!apply_takes(from, result, source, target, count, description, sizeof description))
+            status = folio_fail(out_error, FOLIO_STATUS_OUT_OF_MEMORY, "out of memory");
+        else status = editor->serialize(editor, result, out_bytes, out_error);
     }
     if (status == FOLIO_STATUS_OK && folio_buffer_set(out_description, description, strlen(description)) != FOLIO_STATUS_OK) {
         folio_buffer_release(out_bytes);

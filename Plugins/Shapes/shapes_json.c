@@ -167,9 +167,8 @@ static int skip_value_at(json_reader *r, int depth) {
     if (c == '{') {
         r->pos++;
         if (json_try(r, '}')) return 1;
-        do {
-            char key[256];
-            if (!json_string(r, key, sizeof key, NULL) || !json_expect(r, ':') || !skip_value_at(r, depth + 1)) return 0;
+        do { /* a key of any length is only counted (kept verbatim by the caller when it keeps the value) */
+            if (!json_string(r, NULL, 0, NULL) || !json_expect(r, ':') || !skip_value_at(r, depth + 1)) return 0;
         } while (json_try(r, ','));
         return json_expect(r, '}');
     }
@@ -193,6 +192,14 @@ static int skip_value_at(json_reader *r, int depth) {
 }
 
 int json_skip_value(json_reader *r) { return skip_value_at(r, 1); }
+
+int json_raw_value(json_reader *r, size_t *start, size_t *end) {
+    skip_space(r);
+    *start = r->pos;
+    if (!skip_value_at(r, 2)) return 0; /* inside an object: one level down */
+    *end = r->pos;
+    return 1;
+}
 
 int json_at_end(json_reader *r) {
     skip_space(r);

@@ -16,7 +16,11 @@ final class ShapesPluginTests: XCTestCase {
         (document, _) = try document.apply("add", "rect", "2", "2", "1", "1")
         (document, description) = try document.apply("delete", "3")
         XCTAssertEqual(description, "deleted rect 3")
-        XCTAssertEqual(try document.text, """
+        let text = try document.text
+        XCTAssertEqual(text.shapeIDs.count, 2, "every shape has an id: \(text)")
+        XCTAssertEqual(Set(text.shapeIDs).count, 2, text)
+        XCTAssertTrue(text.shapeIDs.allSatisfy { $0.count == 12 && $0.allSatisfy { "0123456789abcdef".contains($0) } }, text)
+        XCTAssertEqual(text.withoutShapeIDs, """
         {"shapes": [
           {"kind": "rect", "x": 1, "y": 1, "w": 6, "h": 3, "color": "red"},
           {"kind": "ellipse", "x": 8, "y": 0, "w": 9, "h": 5, "color": "black"}
