@@ -69,6 +69,11 @@ func isolationFigures(_ bench: Bench, checklist url: URL) throws {
                  peer: "target", 15, unit: "ms", higherIsBetter: false,
                  note: String(format: "min %.1f ms; the C shapes plugin (no Swift runtime, Foundation or ICU to load): median %.1f, min %.1f ms",
                               minimum(ready), median(readyC), minimum(readyC)))
+    // Confinement (Landlock, seccomp, no-new-privs, own session) against a host started unconfined, taking turns.
+    let cost = try PluginBenchmarks.confinementCost(document: url, count: n, environment: env)
+    bench.record("host ready + one edit + one render on a 10,000-item checklist, sync=none, median of \(n): confined vs unconfined host",
+                 folio: median(cost.confined), peer: "unconfined", median(cost.unconfined), unit: "ms", higherIsBetter: false,
+                 note: String(format: "target within 5%%; min %.1f confined, %.1f unconfined ms", minimum(cost.confined), minimum(cost.unconfined)))
     let recovery = try PluginBenchmarks.recovery(document: url, count: 7, environment: env)
     let recoveryStandby = try PluginBenchmarks.recovery(document: url, count: 7, environment: env, standby: true)
     bench.record("recovery after a crash (report + host + 10,000-item document reopened + frame), median: standby host kept vs fresh host started at the crash",

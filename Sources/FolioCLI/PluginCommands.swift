@@ -304,9 +304,10 @@ public enum PluginBenchmarks {
     }
 
     /// The plugin registry of the benchmarks, its plugins run in their host processes as in the product.
-    static func host(_ environment: [String: String], quarantine: Bool = true, standby: Bool = false) -> EditorRegistry {
+    static func host(_ environment: [String: String], quarantine: Bool = true, standby: Bool = false, confined: Bool = true) -> EditorRegistry {
         var isolation = PluginIsolation.standard(environment: environment)
         isolation.standby = standby
+        isolation.confined = confined
         if !quarantine { isolation.stateFolder = nil }
         return EditorRegistry(searchPath: .standard(environment: environment), isolation: isolation)
     }
@@ -356,6 +357,28 @@ public enum PluginBenchmarks {
             try host.warmUp(editor)
             return clock.now - start
         }
+    }
+
+    /// What confinement costs: `count` rounds, each a fresh host ready (spawned, checklist plugin loaded and checked,
+    /// and confined or not), one toggle on `path` committed (sync as the settings say) and one view of 100×30 rendered;
+    /// the confined and the unconfined host take turns, so that both see the same machine.
+    public static func confinementCost(document path: URL, count: Int, environment: [String: String]) throws -> (confined: [Duration], unconfined: [Duration]) {
+        let document = try DocumentStore(environment: environment).open(at: path)
+        let clock = ContinuousClock()
+        var confined: [Duration] = [], unconfined: [Duration] = []
+        for round in 0..<(2 * count) {
+            let confine = round % 2 == 0
+            let host = host(environment, confined: confine)
+            let start = clock.now
+            try host.warmUp("checklist")
+            _ = try host.edit(document, command: "toggle", arguments: ["\(round % 100 + 1)"])
+            let view = DocumentSessionAdapter(document: document, host: host, associations: [:])
+                .render(RenderRequest(width: 100, height: 30, selection: .items(cursor: 1)))
+            let elapsed = clock.now - start
+            guard view.failure == nil, !view.shown.isEmpty else { throw CommandFailure("no view: \(view.shown.first ?? "")") }
+            if confine { confined.append(elapsed) } else { unconfined.append(elapsed) }
+        }
+        return (confined, unconfined)
     }
 
     /// Recovery after a crash in the editor: the host dies (SIGSEGV), the next frame reports it in one line, the one
