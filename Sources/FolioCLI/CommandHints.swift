@@ -42,6 +42,8 @@ enum CommandHints {
         case let .unknownRemote(path, _): return " (see 'folio remote \(path) list')"
         case let .unrecordedChanges(path, _): return "; record them first with 'folio commit \(path)'"
         case let .remoteAhead(path, remote, _): return ": run 'folio pull \(path) \(remote)' first"
+        case let .remoteBusy(path, _, _): return "; run 'folio sync \(path)' again"
+        case let .heldByConflict(path, conflicts): return heldBackAdvice(path: path, conflicts: conflicts)
         case let .unknownConflict(path, _): return " (see 'folio conflicts \(path)')"
         case .refusedIncoming: return "; ask whoever pushed it to take that out"
         case let .invalidSyncInterval(path, _): return "; set it with 'folio sync \(path) --continuous on --interval SECONDS'"
@@ -58,6 +60,19 @@ enum CommandHints {
         case .bothForWholeFile: return "; give it --mine or --theirs"
         case let .editorCouldNotSettle(path, _, _, _): return "; choose otherwise, or settle whole files with 'folio conflicts \(path) --keep local|remote REF'"
         }
+    }
+
+    /// What to do while kept conflicts hold the document back: the commands that list and settle them.
+    static func heldBackAdvice(path: String, conflicts: [String]) -> String {
+        let ref = conflicts.count == 1 ? shortConflict(conflicts[0]) : "REF"
+        return "; see what conflicts with 'folio conflicts \(path) show \(ref)', settle it item by item with "
+            + "'folio conflicts \(path) settle \(ref) --all mine|theirs' (or --mine/--theirs/--both KEYS), "
+            + "or whole files with 'folio conflicts \(path) --keep local|remote \(ref)'; then sync again"
+    }
+
+    /// The one line after a pull that found the remote rewound: what happened, and what the next sync does.
+    static func rewindAdvice(_ rewind: RemoteRewind, documentPath path: String) -> String {
+        rewind.summary + "; compare with 'folio diff \(path) HEAD \(rewind.tip.hex)'"
     }
 
     /// A kept conflict's ref as the user types it (`20250102T030405Z`).

@@ -19,17 +19,22 @@ func remoteLocation(_ text: String, _ io: CommandIO) -> String {
     return text
 }
 
-/// What `folio status --json` prints: the document's `SyncStatus`, with its sharing state and summary under `sharing`.
+/// What `folio status --json` prints: the document's `SyncStatus`, with its sharing state and summary under `sharing`,
+/// and, while kept conflicts hold it back, the commands that settle them under `settle`.
 struct StatusReport: Encodable {
     let status: SyncStatus
     let sharing: SharingReport
 
-    private enum CodingKeys: String, CodingKey { case sharing }
+    private enum CodingKeys: String, CodingKey { case sharing, settle }
 
     func encode(to encoder: any Encoder) throws {
         try status.encode(to: encoder)  // the status's keys at the top level, beside `sharing`
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sharing, forKey: .sharing)
+        if status.heldBack != nil {
+            let advice = CommandHints.heldBackAdvice(path: status.path, conflicts: status.conflicts)
+            try container.encode(String(advice.drop { $0 == ";" || $0 == " " }), forKey: .settle)
+        }
     }
 }
 
@@ -94,7 +99,10 @@ func syncOptions(_ io: CommandIO, _ args: Arguments, label: String) throws -> Sy
 
 /// Prints a pull's outcome; returns the exit code (1 for a kept conflict).
 func reportPull(_ outcome: PullOutcome, document: Document, remote: String?, _ args: Arguments, _ io: CommandIO) throws -> Int32 {
-    struct Pulled: Encodable { let outcome: String; let commit: String?; let conflictRef: String?; let conflicts: [String] }
+    struct Pulled: Encodable {
+        let outcome: String; let commit: String?; let conflictRef: String?; let conflicts: [String]
+        var previous: String? = nil
+    }
     let path = document.url.path
     // A pull whose files could not reach the work tree (a full disk) is kept; say what is out of date, as `write` does.
     warnIfWorkTreeBehind(document, io)
@@ -116,6 +124,19 @@ func reportPull(_ outcome: PullOutcome, document: Document, remote: String?, _ a
         if args.flag("--json") { try io.json(Pulled(outcome: "conflict", commit: nil, conflictRef: conflict.ref, conflicts: conflict.paths)) }
         io.error(CommandHints.conflictAdvice(conflict, documentPath: path).shownAsText)
         return FolioCommandLine.failure
+    case let .rewound(rewind):
+        if args.flag("--json") {
+            try io.json(Pulled(outcome: "rewound", commit: rewind.tip.hex, conflictRef: nil, conflicts: [], previous: rewind.previous.hex))
+        }
+        io.error(CommandHints.rewindAdvice(rewind, documentPath: path).shownAsText)
+        return FolioCommandLine.failure
+    }
+}
+
+/// Drops the kept conflicts already part of the current version, with a note for each (not with `--json`).
+func dropMergedConflicts(_ document: Document, _ args: Arguments, _ io: CommandIO) throws {
+    for ref in try document.dropMergedConflicts() where !args.flag("--json") {
+        io.line(Document.droppedConflictNote(ref).shownAsText)
     }
 }
 
@@ -138,6 +159,7 @@ let syncCommands: [Command] = [
     },
     Command("pull", usage: "pull PATH [REMOTE] [--timeout SECONDS] [--json]", summary: "Bring in a remote's versions: fast-forward, merge, or keep a conflict") { args, io in
         let (document, remote) = try documentAndRemote(args, io)
+        try dropMergedConflicts(document, args, io)
         let outcome = try document.pull(from: remote, options: syncOptions(io, args, label: "Receiving"))
         return try reportPull(outcome, document: document, remote: remote, args, io)
     },
@@ -145,9 +167,9 @@ let syncCommands: [Command] = [
             summary: "Pull, then push (--continuous: keep the document in sync in the background from now on; --watch: sync the given documents, else the recent ones with continuous sync on, until interrupted)") { args, io in
         if let exit = try continuousSyncVariant(args, io) { return exit }
         let (document, remote) = try documentAndRemote(args, io)
-        let outcome = try document.pull(from: remote, options: syncOptions(io, args, label: "Receiving"))
-        if case .conflict = outcome { return try reportPull(outcome, document: document, remote: remote, args, io) }
-        let pushed = try document.push(to: remote, options: transferOptions(io, args, label: "Pushing"))
+        try dropMergedConflicts(document, args, io)
+        let (outcome, push) = try document.sync(with: remote, options: syncOptions(io, args, label: "Syncing"))
+        guard let pushed = push else { return try reportPull(outcome, document: document, remote: remote, args, io) }
         if args.flag("--json") {
             struct Synced: Encodable { let pulled: String; let pushed: String; let remote: String }
             let pulled: String
@@ -156,6 +178,7 @@ let syncCommands: [Command] = [
             case .fastForwarded: pulled = "fast-forward"
             case .merged: pulled = "merged"
             case .conflict: pulled = "conflict"
+            case .rewound: pulled = "rewound"
             }
             try io.json(Synced(pulled: pulled, pushed: pushed.commit.hex, remote: pushed.remote))
         } else {
@@ -185,6 +208,9 @@ let syncCommands: [Command] = [
         if args.flag("--repair") { try reportRefRepair(document, json: args.flag("--json"), io) }
         try reportWorkTree(document, repair: args.flag("--repair"), json: args.flag("--json"), io)
         let status = try document.syncStatus()
+        if !args.flag("--json") {
+            for ref in status.droppedConflicts { io.line(Document.droppedConflictNote(ref, branch: status.branch).shownAsText) }
+        }
         let unrecorded = status.unrecordedChanges
         let sharing = try document.sharingState()
         if args.flag("--json") {
@@ -204,7 +230,11 @@ let syncCommands: [Command] = [
                 io.line("\(remote.name.shownAsText)\t\(remote.url.shownAsText)\tahead \(remote.ahead), behind \(remote.behind)")
             }
         }
-        if !status.conflicts.isEmpty { io.line("\(status.conflicts.count) kept conflict(s): see 'folio conflicts \(document.url.path.shownAsText)'") }
+        if let heldBack = status.heldBack {
+            let count = "\(status.conflicts.count) kept conflict\(status.conflicts.count == 1 ? "" : "s")"
+            io.line("\(count) (\(status.conflicts.map { CommandHints.shortConflict($0).shownAsText }.joined(separator: ", "))): "
+                    + heldBack.shownAsText + CommandHints.heldBackAdvice(path: document.url.path, conflicts: status.conflicts).shownAsText)
+        }
         if sharing.remote != nil { io.line(sharingLine(sharing)) }  // a document with no remote has nothing to say
         return 0
     },

@@ -95,7 +95,7 @@ extension Document {
         state.remote = remote.name
         state.continuous = continuousSync
         state.progress = nil
-        state.conflicts = try repository.referenceNames(matching: Self.conflictRefGlob)
+        state.conflicts = try liveConflictRefs().kept
         let head = try head().id
         if let tracking = try repository.referenceTarget(trackingRef(remote.name)) {
             (state.ahead, state.behind) = try repository.aheadBehind(local: head, upstream: tracking)
@@ -105,7 +105,13 @@ extension Document {
             state.behind = 0
             if state.phase == .syncing { state.phase = .notShared }
         }
-        if !state.conflicts.isEmpty { state.phase = .conflict } else if state.phase == .conflict { state.phase = .synced }
+        if let heldBack = Self.heldBackReason(conflicts: state.conflicts.count) {
+            state.phase = .conflict
+            state.problem = heldBack
+        } else if state.phase == .conflict {
+            state.phase = .synced
+            if state.problem?.hasPrefix(Self.heldBackPrefix) == true { state.problem = nil }  // settled since
+        }
         if state.phase == .notShared && state.continuous {
             state.phase = .offline  // continuous sync is on but no round has reached the remote yet
             state.problem = state.problem ?? "not synced yet"

@@ -31,6 +31,9 @@ public enum PullOutcome: Sendable, Equatable {
     case merged(CommitInfo)
     /// Both sides changed the same things; nothing was merged.
     case conflict(SyncConflict)
+    /// The remote's branch was rewound (its new tip does not contain the version it had before): nothing was merged,
+    /// nothing of the local history was dropped, and a sync pushes nothing this time.
+    case rewound(RemoteRewind)
 }
 
 /// A kept conflict: the remote version a merge could not combine with the local one.
@@ -53,7 +56,9 @@ extension Document {
     static let conflictRefGlob = "refs/folio/conflicts/*"
 
     /// Fetches from a remote and brings its version of the current branch in: fast-forward when possible, else a
-    /// three-way merge committed as "Merge <remote>/<branch>", else a kept conflict with nothing merged.
+    /// three-way merge committed as "Merge <remote>/<branch>", else a kept conflict with nothing merged. While a kept
+    /// conflict waits to be settled it only fetches, then throws `SyncError.heldByConflict` (kept conflicts already
+    /// part of the current history are dropped first); a remote whose branch was rewound is `.rewound`, not merged.
     public func pull(from remote: String? = nil, options: SyncOptions = SyncOptions()) throws -> PullOutcome {
         // A work tree left behind by a failed write (a full disk) is written first; what still cannot be written
         // holds Folio's old content, not the user's changes, so it does not stop the pull (the pull's own change
@@ -63,9 +68,14 @@ extension Document {
         let stale = try outOfDateFilesNotChangedByTheUser()
         let unrecorded = try repository.changedPaths().filter { !stale.contains($0) }
         guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(document: url.path, paths: unrecorded.sorted()) }
+        let kept = try liveConflictRefs().kept
+        let before = try repository.referenceTarget(trackingRef(remote.name))
         try fetchDurably(remote.name, options: options.transfer)
+        guard kept.isEmpty else { throw SyncError.heldByConflict(document: url.path, conflicts: kept) }
         guard let theirs = try repository.referenceTarget(trackingRef(remote.name)) else { return .upToDate }
-        return try integrate(theirs, source: "\(remote.name)/\(branchName)", semanticMerger: options.semanticMerger)
+        let source = "\(remote.name)/\(branchName)"
+        if let rewind = try rewind(from: before, to: theirs, source: source) { return .rewound(rewind) }
+        return try integrate(theirs, source: source, semanticMerger: options.semanticMerger)
     }
 
     /// Brings commit `theirs` into the current branch (the pull step after the fetch).
@@ -141,16 +151,30 @@ extension Document {
         return name
     }
 
-    /// Pulls, then pushes when the pull did not stop at a conflict.
+    /// Pulls, then pushes when the pull did not stop at a conflict or a rewound remote. A push that lost a race for
+    /// the remote's branch (`SyncError.isLostPushRace`) is pulled and pushed again at once, after a random pause of
+    /// tens of milliseconds, up to `pushRaceRetries` times. The outcome is the first pull's that changed something.
     public func sync(with remote: String? = nil, options: SyncOptions = SyncOptions()) throws -> (pull: PullOutcome, push: PushResult?) {
-        let pulled = try pull(from: remote, options: options)
-        if case .conflict = pulled { return (pulled, nil) }
-        return (pulled, try push(to: remote, options: options.transfer))
+        var first: PullOutcome?
+        for attempt in 0...Self.pushRaceRetries {
+            let pulled = try pull(from: remote, options: options)
+            if first == nil || first == .upToDate { first = pulled }
+            switch pulled {
+            case .conflict, .rewound: return (pulled, nil)
+            case .upToDate, .fastForwarded, .merged: break
+            }
+            do {
+                return (first ?? pulled, try push(to: remote, options: options.transfer))
+            } catch let error as SyncError where error.isLostPushRace && attempt < Self.pushRaceRetries {
+                usleep(UInt32.random(in: 10_000...60_000))  // racing writers spread out
+            }
+        }
+        throw FolioError.busy(url.path)  // not reached: the last attempt's refusal is thrown
     }
 
-    /// The kept conflicts, oldest first.
+    /// The kept conflicts, oldest first (those whose version is already part of the current history are dropped).
     public func keptConflicts() throws -> [KeptConflict] {
-        try repository.referenceNames(matching: Self.conflictRefGlob).compactMap { ref in
+        try liveConflictRefs().kept.compactMap { ref in
             guard let id = try repository.referenceTarget(ref) else { return nil }
             return KeptConflict(ref: ref, commit: id.hex, summary: try repository.commit(id).summary)
         }

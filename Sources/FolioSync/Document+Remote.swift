@@ -28,6 +28,10 @@ public struct SyncStatus: Sendable, Equatable, Encodable {
     public let remotes: [RemoteStatus]
     /// Kept conflict refs (`refs/folio/conflicts/…`).
     public let conflicts: [String]
+    /// Kept conflicts this look dropped because their remote version is already part of the current history.
+    public let droppedConflicts: [String]
+    /// Why syncing is held back (kept conflicts wait to be settled), one line; nil when it is not.
+    public let heldBack: String?
     /// Whether the work tree shows the current version.
     public let workTree: WorkTreeStatus
 }
@@ -135,6 +139,7 @@ extension Document {
             try repository.push(remote.name, refspecs: ["\(branch):\(branch)"], options: options)
         } catch let refused as PushRefused {
             if refused.remoteAhead { throw SyncError.remoteAhead(document: url.path, remote: remote.name, reason: refused.reason) }
+            if Self.isRefLockRace(refused) { throw SyncError.remoteBusy(document: url.path, remote: remote.name, reason: refused.reason) }
             throw SyncError.pushRejected(remote: remote.name, reason: refused.reason)
         }
         try repository.setReference(trackingRef(remote.name), to: head, logMessage: "push")
@@ -143,6 +148,13 @@ extension Document {
             try repository.setConfig("branch.\(branchName).merge", branch)
         }
         return PushResult(remote: remote.name, branch: branchName, commit: head)
+    }
+
+    /// Whether a refused push lost a race for the server's ref rather than being declined: git's receive-pack answers
+    /// `failed to update ref` (older versions `failed to lock`) when another push holds the ref's lock or moved the ref
+    /// between its check and its update. A hook's refusal or a policy says something else and stays a refusal.
+    static func isRefLockRace(_ refused: PushRefused) -> Bool {
+        refused.reason.hasPrefix("rejected: ") && (refused.reason.contains(": failed to update ref") || refused.reason.contains(": failed to lock"))
     }
 
     /// Ahead/behind per remote (as of the last fetch), unrecorded work-tree changes, kept conflicts and whether the
@@ -163,9 +175,11 @@ extension Document {
         }
         let changes = try repository.workTreeChanges()
         let stale = try outOfDateFilesNotChangedByTheUser()
+        let live = try liveConflictRefs()
         return SyncStatus(path: url.path, branch: branchName, head: head.hex,
                           unrecordedChanges: changes.changed.filter { !stale.contains($0) }.sorted(),
                           nestedRepositories: changes.nestedRepositories.sorted(), remotes: remotes,
-                          conflicts: try repository.referenceNames(matching: Self.conflictRefGlob), workTree: try workTreeStatus())
+                          conflicts: live.kept, droppedConflicts: live.dropped, heldBack: Self.heldBackReason(conflicts: live.kept.count),
+                          workTree: try workTreeStatus())
     }
 }

@@ -27,8 +27,13 @@ public struct SyncRoundResult: Sendable, Equatable {
     /// Versions here the remote lacks, and the other way round, after the round.
     public var ahead: Int = 0
     public var behind: Int = 0
-    /// Kept conflicts waiting to be settled (nothing is pushed while there are any).
+    /// Kept conflicts waiting to be settled (nothing is merged or pushed while there are any).
     public var conflicts: [String] = []
+    /// Kept conflicts the round dropped because their remote version is already part of the current history.
+    public var droppedConflicts: [String] = []
+    /// Pushes refused because the remote moved meanwhile (or another push held its branch), each followed at once by
+    /// a fetch, a merge and another push.
+    public var pushRetries: Int = 0
     /// Why the pull was left out (unrecorded changes in the work tree), one line made by Folio.
     public var problem: String?
 
@@ -40,10 +45,12 @@ public struct SyncRoundResult: Sendable, Equatable {
         case let .fastForwarded(_, versions)?: parts.append("received \(versions) version\(versions == 1 ? "" : "s") from \(source)")
         case .merged?: parts.append("merged \(source)")
         case let .conflict(conflict)?: parts.append("conflict with \(source): theirs kept as \(conflict.ref.shownAsText)")
+        case let .rewound(rewind)?: parts.append(rewind.summary)
         case .upToDate?, nil: break
         }
-        if pushed > 0 { parts.append("pushed \(pushed) version\(pushed == 1 ? "" : "s")") }
-        if parts.isEmpty, !conflicts.isEmpty { parts.append("\(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") to settle; not syncing") }
+        parts += droppedConflicts.map { Document.droppedConflictNote($0, branch: branch) }
+        if pushed > 0 { parts.append("pushed \(pushed) version\(pushed == 1 ? "" : "s")" + (pushRetries > 0 ? " (after \(pushRetries) lost race\(pushRetries == 1 ? "" : "s") for the remote)" : "")) }
+        if parts.isEmpty, let heldBack = Document.heldBackReason(conflicts: conflicts.count) { parts.append(heldBack) }
         if let problem { parts.append(problem) }
         return parts.isEmpty ? "up to date" : parts.joined(separator: "; ")
     }
@@ -51,49 +58,63 @@ public struct SyncRoundResult: Sendable, Equatable {
     /// Whether the round changed anything here or on the remote.
     public var changedSomething: Bool {
         if pushed > 0 { return true }
+        if !droppedConflicts.isEmpty { return true }
         switch pulled {
-        case .fastForwarded?, .merged?, .conflict?: return true
+        case .fastForwarded?, .merged?, .conflict?, .rewound?: return true
         case .upToDate?, nil: return false
         }
     }
 }
 
 extension Document {
+    /// How many times a round pushes again at once after losing a race for the remote's branch.
+    static let pushRaceRetries = 5
+
     /// One round of continuous sync with the document's sync remote: a cheap look at the remote's branch
     /// (`Repository.remoteBranchTip`, compared with the remote-tracking ref only), a pull when it moved or the
     /// tracking ref is not merged yet (quarantined fetch, then the semantic or text merge), then a push when this side
-    /// is ahead. A kept conflict stops it before the network: nothing is pushed until it is settled. Unrecorded
+    /// is ahead. A kept conflict stops it before the network: nothing is merged or pushed until it is settled (kept
+    /// conflicts already part of the current history are dropped first, in `droppedConflicts`). Unrecorded
     /// work-tree changes leave the pull out (the remote's versions are still fetched) and say so in `problem`. A push
-    /// refused because the remote moved meanwhile is retried (twice) after pulling again.
+    /// that lost a race for the remote (it moved meanwhile, or another push held its branch) is pulled and pushed
+    /// again at once, after a random pause of tens of milliseconds so racing writers spread out, up to
+    /// `pushRaceRetries` times; then the refusal is thrown (`SyncError.isLostPushRace`).
     public func syncRound(_ mode: SyncRoundMode = .sync, options: SyncOptions = SyncOptions()) throws -> SyncRoundResult {
         try finishInterruptedChange()
         let remote = try syncRemote(nil)
         var result = SyncRoundResult(remote: remote.name, branch: branchName)
-        result.conflicts = try repository.referenceNames(matching: Self.conflictRefGlob)
+        (result.conflicts, result.droppedConflicts) = try liveConflictRefs()
         guard result.conflicts.isEmpty else { return try counted(result) }
-        for attempt in 0..<3 {
-            let remoteTip = try repository.remoteBranchTip(remote.name, branch: "refs/heads/\(branchName)", options: options.transfer)
-            if mode != .push, try needsPull(remoteTip: remoteTip, remote: remote.name) {
-                if let outcome = try pullUnlessUnrecorded(remote.name, options: options, result: &result) {
-                    if outcome != .upToDate || result.pulled == nil { result.pulled = outcome }
-                    if case .conflict = outcome {
-                        result.conflicts = try repository.referenceNames(matching: Self.conflictRefGlob)
-                        return try counted(result)
-                    }
-                }
-            }
-            guard mode != .pull else { break }
-            guard let ahead = try pushable(remoteTip: remoteTip, remote: remote.name) else { break }
-            guard ahead > 0 else { break }
+        while true {
             do {
-                try push(to: remote.name, options: options.transfer)
-                result.pushed += ahead
-                break
-            } catch SyncError.remoteAhead where mode == .sync && attempt < 2 {
-                continue  // the remote moved between the look and the push: pull it, then push again
+                try pullAndPush(mode, remote: remote.name, options: options, result: &result)
+                return try counted(result)
+            } catch let error as SyncError where error.isLostPushRace && result.pushRetries < Self.pushRaceRetries {
+                if case .remoteAhead = error, mode == .push { throw error }  // pushing only: the remote's versions stay out
+                result.pushRetries += 1
+                usleep(UInt32.random(in: 10_000...60_000))  // racing writers spread out
             }
         }
-        return try counted(result)
+    }
+
+    /// One look at the remote, the pull it calls for and the push; a kept conflict found on the way ends it.
+    private func pullAndPush(_ mode: SyncRoundMode, remote: String, options: SyncOptions, result: inout SyncRoundResult) throws {
+        let remoteTip = try repository.remoteBranchTip(remote, branch: "refs/heads/\(branchName)", options: options.transfer)
+        if mode != .push, try needsPull(remoteTip: remoteTip, remote: remote) {
+            if let outcome = try pullUnlessUnrecorded(remote, options: options, result: &result) {
+                if outcome != .upToDate || result.pulled == nil { result.pulled = outcome }
+                switch outcome {
+                case .conflict:
+                    result.conflicts = try liveConflictRefs().kept
+                    return
+                case .rewound: return  // named, nothing pushed over it this round
+                case .upToDate, .fastForwarded, .merged: break
+                }
+            }
+        }
+        guard mode != .pull, let ahead = try pushable(remoteTip: remoteTip, remote: remote), ahead > 0 else { return }
+        try push(to: remote, options: options.transfer)
+        result.pushed += ahead
     }
 
     /// Whether the remote's branch moved past the tracking ref, or the tracking ref holds versions not merged here.

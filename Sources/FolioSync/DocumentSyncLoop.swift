@@ -10,7 +10,8 @@ import Synchronization
 /// Continuous sync of one document on a thread of its own: the remote is looked at when the loop starts, every
 /// interval and on `syncNow()`; a new local version is pushed after a short debounce (a burst of versions is one
 /// push); a round that cannot reach the remote leaves the state offline and is retried with a growing delay while
-/// versions wait as commits; a kept conflict stops pushes until it is settled. Each round holds the document's
+/// versions wait as commits; a round whose push lost a race for the remote's branch runs again at once (tens of
+/// milliseconds), with no backoff; a kept conflict stops merges and pushes until it is settled. Each round holds the document's
 /// `.git/folio/sync.lock` (a round another process is running is skipped), reports one `Event`, and saves the state
 /// to `.git/folio/sync-state.json` (`SharingState.saved(documentPath:)`).
 ///
@@ -25,6 +26,9 @@ public final class DocumentSyncLoop: Sendable {
             case conflict(SyncRoundResult)
             /// The round failed (`problem`, one line); it is retried after `retryIn`.
             case offline(problem: String, retryIn: Duration)
+            /// The round reached the remote but its push lost a race for the branch (`problem`, one line): it runs
+            /// again after `retryIn`, a pause of tens of milliseconds.
+            case retrying(problem: String, retryIn: Duration)
             /// Another process is syncing the document, or continuous sync is off: nothing was done.
             case skipped(reason: String)
         }
@@ -39,6 +43,7 @@ public final class DocumentSyncLoop: Sendable {
             case let .synced(result): return result.summary
             case let .conflict(result): return result.summary
             case let .offline(problem, retryIn): return "offline (\(problem)), retry in \(DocumentSyncLoop.seconds(retryIn)) s"
+            case let .retrying(problem, retryIn): return "\(problem); syncing again in \(DocumentSyncLoop.milliseconds(retryIn)) ms"
             case let .skipped(reason): return "skipped: \(reason)"
             }
         }
@@ -47,7 +52,7 @@ public final class DocumentSyncLoop: Sendable {
         public var isNotable: Bool {
             switch kind {
             case let .synced(result): return result.changedSomething || result.problem != nil
-            case .conflict, .offline: return true
+            case .conflict, .offline, .retrying: return true
             case .skipped: return false
             }
         }
@@ -275,6 +280,12 @@ public final class DocumentSyncLoop: Sendable {
                     state.phase = .conflict
                     kind = .conflict(result)
                 }
+            case let .failure(error as SyncError) where error.isLostPushRace
+                && shared.schedule.racesLost < SyncSchedule.raceLimit:
+                let delay = shared.schedule.lostRace(at: now, pause: .milliseconds(Int.random(in: 20...120)))
+                state.problem = Self.problem(error, remote: remote ?? state.remote)
+                state.nextAttempt = Date().addingTimeInterval(Self.timeInterval(delay))
+                kind = .retrying(problem: state.problem ?? "", retryIn: delay)
             case let .failure(error):
                 let delay = shared.schedule.failed(at: now)
                 let problem = Self.problem(error, remote: remote ?? state.remote)
@@ -336,7 +347,9 @@ public final class DocumentSyncLoop: Sendable {
             text = "cannot reach \(name): \(git.message.shownAsText)"
         case let sync as SyncError:
             switch sync {
-            case let .pushRejected(_, reason), let .remoteAhead(_, _, reason): text = "\(name) refused the push: \(reason.shownAsText)"
+            case let .pushRejected(_, reason): text = "\(name) refused the push: \(reason.shownAsText)"
+            case let .remoteAhead(_, _, reason): text = "\(name) moved meanwhile and refused the push: \(reason.shownAsText)"
+            case let .remoteBusy(_, _, reason): text = "another push was updating \(name) and it refused this one: \(reason.shownAsText)"
             default: text = sync.description.shownAsText
             }
         default:
@@ -351,6 +364,8 @@ public final class DocumentSyncLoop: Sendable {
         if let whole = Int(exactly: value.rounded()), abs(value - value.rounded()) < 0.05 { return String(whole) }
         return NumberText.fixed(value, digits: 1)
     }
+
+    static func milliseconds(_ duration: Duration) -> String { String(Int((timeInterval(duration) * 1000).rounded())) }
 
     static func timeInterval(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import FolioCore
 import FolioGit
 
 /// A sync failure with its context, printed as one line.
@@ -20,6 +21,11 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
     case pushRejected(remote: String, reason: String)
     /// A push was refused because the remote has versions the document lacks: pull first.
     case remoteAhead(document: String, remote: String, reason: String)
+    /// A push was refused because another push was updating the remote's branch at the same moment (the server could
+    /// not update its ref, as `git daemon` says `failed to update ref`): fetching and pushing again can let it through.
+    case remoteBusy(document: String, remote: String, reason: String)
+    /// Kept conflicts wait to be settled: no further remote versions are merged and nothing is pushed until then.
+    case heldByConflict(document: String, conflicts: [String])
     /// A clone source is not a Folio document.
     case notADocumentSource(source: String, why: String)
     /// A kept conflict ref does not exist in the document.
@@ -56,6 +62,11 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
             return "push to \(remote) refused: \(reason)"
         case let .remoteAhead(_, remote, reason):
             return "push to \(remote) refused: \(reason); the remote has versions not here"
+        case let .remoteBusy(_, remote, reason):
+            return "push to \(remote) refused: \(reason); another push was updating it at the same moment"
+        case let .heldByConflict(path, conflicts):
+            let reason = Document.heldBackReason(conflicts: conflicts.count) ?? "held back"
+            return "\(path): \(reason) (\(conflicts.map { GitNames.shown($0) }.joined(separator: ", ")))"
         case let .notADocumentSource(url, why):
             return "\(url): not a Folio document (\(why)); nothing was cloned"
         case let .unknownConflict(path, ref):
@@ -76,4 +87,13 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
     }
 
     public var errorDescription: String? { description }
+
+    /// Whether the error is a push that lost a race for the remote's branch (it moved meanwhile, or another push held
+    /// it): the remote was reached, and fetching, merging and pushing again at once can let it through.
+    public var isLostPushRace: Bool {
+        switch self {
+        case .remoteAhead, .remoteBusy: return true
+        default: return false
+        }
+    }
 }

@@ -27,7 +27,8 @@ public struct SyncTimings: Sendable, Equatable {
 
 /// When the next sync round is due: the pure timing of `DocumentSyncLoop` (no clock of its own, so tests drive it
 /// with made-up times). Rounds are due at the poll interval, after a debounced local change, or at once when asked;
-/// after a failure only when the retry is due (changes wait meanwhile), the retry delay doubling up to its limit.
+/// after a failure only when the retry is due (changes wait meanwhile), the retry delay doubling up to its limit; after
+/// a push that lost a race for the remote's branch, at once (a random pause of tens of milliseconds), without backoff.
 public struct SyncSchedule: Sendable, Equatable {
     public var timings: SyncTimings
     /// The next look at the remote.
@@ -41,6 +42,12 @@ public struct SyncSchedule: Sendable, Equatable {
     public private(set) var retryAt: ContinuousClock.Instant?
     /// Waiting pushes are held until then (a round was skipped).
     public private(set) var heldUntil: ContinuousClock.Instant?
+    /// Rounds in a row that lost a race for the remote's branch (reset by a round that reaches its end).
+    public private(set) var racesLost = 0
+
+    /// Rounds in a row that may lose a race for the remote's branch and be run again at once; the next one counts as
+    /// a failure (backoff), so a server that always answers so is not hammered.
+    public static let raceLimit = 8
 
     /// A schedule whose first round is due at `now` (a document is looked at as soon as it is opened).
     public init(timings: SyncTimings, now: ContinuousClock.Instant) {
@@ -57,6 +64,7 @@ public struct SyncSchedule: Sendable, Equatable {
     /// Sync now (the user asked): due at once, and the retry delay starts over.
     public mutating func requestNow(at now: ContinuousClock.Instant) {
         nextPoll = now
+        racesLost = 0
         retryDelay = nil
         retryAt = nil
         heldUntil = nil
@@ -85,6 +93,7 @@ public struct SyncSchedule: Sendable, Equatable {
         retryDelay = nil
         retryAt = nil
         heldUntil = nil
+        racesLost = 0
         if let lastUnpushed, lastUnpushed <= started { firstUnpushed = nil; self.lastUnpushed = nil }
         nextPoll = now + timings.interval
     }
@@ -94,10 +103,24 @@ public struct SyncSchedule: Sendable, Equatable {
     @discardableResult
     public mutating func failed(at now: ContinuousClock.Instant) -> Duration {
         let delay = retryDelay ?? timings.retryDelay
+        racesLost = 0
         retryAt = now + delay
         retryDelay = min(delay * 2, timings.retryDelayLimit)
         nextPoll = now + max(delay, timings.interval)
         return delay
+    }
+
+    /// A round reached the remote at `now` but lost the race for its branch (the push was refused because the remote
+    /// moved meanwhile, or another push held it): it runs again after `pause` (a small random delay, so racing
+    /// writers spread out), the retry delay neither used nor grown: it is kept for a remote that cannot be reached.
+    /// After `raceLimit` lost races in a row it is a failure (`failed(at:)`). Returns the delay until the next round.
+    @discardableResult
+    public mutating func lostRace(at now: ContinuousClock.Instant, pause: Duration) -> Duration {
+        racesLost += 1
+        guard racesLost <= Self.raceLimit else { return failed(at: now) }
+        retryAt = now + pause
+        nextPoll = now + max(pause, timings.interval)
+        return pause
     }
 
     /// A round was skipped (another process syncs the document, or there is a conflict to settle): look again after

@@ -129,8 +129,8 @@ final class SyncTests: XCTestCase {
         XCTAssertTrue(summary.contains(conflict.ref) && summary.contains("document.txt"), summary)
         XCTAssertFalse(summary.contains("folio "), "the library names no commands: \(summary)")
         try ws.assertClean(b.url)
-        // And pulling again keeps the same ref rather than piling up new ones
-        _ = try b.pull(options: options())
+        // And pulling again is held back by it (issue 32) and keeps the same ref rather than piling up new ones
+        XCTAssertThrowsError(try b.pull(options: options())) { XCTAssertEqual($0 as? SyncError, .heldByConflict(document: b.url.path, conflicts: [conflict.ref])) }
         XCTAssertEqual(try b.keptConflicts().count, 1)
         // And pushing is refused until the conflict is settled
         XCTAssertThrowsError(try b.push(options: transfer()))
@@ -154,12 +154,13 @@ final class SyncTests: XCTestCase {
         try b.write(Data("B\n".utf8), to: "document.txt", message: "B")
         _ = try a.sync(options: options())
         guard case let .conflict(conflict) = try b.pull(options: options()) else { return XCTFail("expected a conflict") }
-        // When B takes theirs with restore and pulls again
+        // When B takes theirs with restore, then settles the conflict (a kept conflict holds pulls back: issue 32)
         try b.restore(conflict.ref)
-        let outcome = try b.pull(options: options())
+        XCTAssertThrowsError(try b.pull(options: options()))
+        let settled = try XCTUnwrap(try b.resolveConflict(conflict.ref, keep: .local))
         // Then the merge is clean, content is A's, and B can push
-        guard case let .merged(commit) = outcome else { return XCTFail("expected a merge, got \(outcome)") }
-        XCTAssertEqual(commit.summary, "Merge origin/main")
+        XCTAssertEqual(settled.parents.count, 2)
+        XCTAssertEqual(try b.pull(options: options()), .upToDate)
         XCTAssertEqual(ws.text(b, "document.txt"), "A\n")
         try b.push(options: transfer())
         try ws.assertClean(b.url)

@@ -1,0 +1,111 @@
+import FolioCLITestSupport
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// Issue 32's second reproduction through `folio`: after `b` keeps a conflict (the same item renamed two ways), one
+/// more change on each side and `folio sync b` must neither merge nor push, and must say why and what to do; settling
+/// releases it, and `folio status b` reports no stale conflict afterwards.
+final class HeldBackSyncCLITests: FolioCommandTestCase {
+    var server: URL { dir.path("servers/groceries.git") }
+
+    override func setUp() {
+        super.setUp()
+        // The bundled templates of this source tree, whatever build folder the tests run from.
+        env["FOLIO_TEMPLATES"] = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Templates").path
+    }
+
+    /// A groceries checklist shared through a bare repository, cloned as `a` and `b`.
+    func twoClones() throws {
+        try FileManager.default.createDirectory(at: dir.path("servers"), withIntermediateDirectories: true)
+        XCTAssertEqual(try git(["init", "-q", "--bare", "-b", "main", server.path], in: dir.url, environment: env).status, 0)
+        folio("new", "origin-list", "--template", "checklist/groceries", "--defaults")
+        folio("share", "origin-list", "origin", server.path)
+        folio("clone", server.path, "a")
+        folio("clone", server.path, "b")
+    }
+
+    func tip() throws -> String {
+        try git(["rev-parse", "refs/heads/main"], in: server, environment: env).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func head(_ document: String) throws -> String {
+        try git(["rev-parse", "HEAD"], in: dir.path(document), environment: env).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `b`'s kept conflicts as `folio conflicts b --json` lists them (their refs).
+    func keptConflicts() throws -> [String] {
+        let listed = try JSONSerialization.jsonObject(with: Data(folio("conflicts", "b", "--json").stdout.utf8)) as? [[String: Any]]
+        return (listed ?? []).compactMap { $0["ref"] as? String }
+    }
+
+    func testGivenBKeepsAConflictAndEachSideChangesOnceMoreWhenBSyncsThenNothingIsMergedOrPushedUntilItIsSettled() throws {
+        // Given a and b renamed Tomatoes (8) differently, b keeping the conflict
+        try twoClones()
+        folio("edit", "a", "rename", "8", "Plum tomatoes")
+        folio("sync", "a")
+        folio("edit", "b", "rename", "8", "Cherry tomatoes")
+        folio("sync", "b", expect: 1)
+        let kept = try keptConflicts()
+        XCTAssertEqual(kept.count, 1)
+        let ref = try XCTUnwrap(kept.first)
+        // And one more change on each side
+        folio("edit", "a", "add", "A-extra")
+        folio("sync", "a")
+        folio("edit", "b", "add", "B-extra")
+        let bHead = try head("b"), remoteTip = try tip()
+        // When b syncs
+        let synced = folio("sync", "b", expect: 1)
+        // Then it says it is held back by the kept conflict, and how to settle it
+        XCTAssertTrue(synced.stderr.contains("held back: a kept conflict waits to be settled"), synced.stderr)
+        let short = String(ref.dropFirst("refs/folio/conflicts/".count)), b = dir.path("b").path
+        XCTAssertTrue(synced.stderr.contains("'folio conflicts \(b) show \(short)'"), synced.stderr)
+        XCTAssertTrue(synced.stderr.contains("'folio conflicts \(b) settle \(short) --all mine|theirs'"), synced.stderr)
+        // And nothing was merged into b, nor pushed
+        XCTAssertEqual(try head("b"), bHead)
+        XCTAssertEqual(try tip(), remoteTip)
+        let view = folio("view", "b").stdout
+        XCTAssertFalse(view.contains("A-extra") || view.contains("Plum tomatoes"), view)
+        // And `folio pull b` is held back the same way
+        XCTAssertTrue(folio("pull", "b", expect: 1).stderr.contains("held back"))
+        XCTAssertEqual(try head("b"), bHead)
+        // And the status says why and what to do, in text and JSON
+        let status = folio("status", "b").stdout
+        XCTAssertTrue(status.contains("1 kept conflict (\(short)): held back: a kept conflict waits to be settled"), status)
+        XCTAssertTrue(status.contains("'folio conflicts \(b) settle \(short)"), status)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(folio("status", "b", "--json").stdout.utf8)) as? [String: Any])
+        XCTAssertTrue((json["heldBack"] as? String)?.hasPrefix("held back:") == true, "\(json)")
+        XCTAssertTrue((json["settle"] as? String)?.contains("folio conflicts \(b) settle \(short)") == true, "\(json)")
+
+        // When b settles the conflict keeping its own name, then syncs
+        folio("conflicts", "b", "settle", short, "--all", "mine")
+        folio("sync", "b")
+        // Then b merged a's other change and pushed, with Cherry tomatoes once
+        let settled = folio("view", "b").stdout
+        XCTAssertTrue(settled.contains("A-extra") && settled.contains("B-extra") && settled.contains("Cherry tomatoes"), settled)
+        XCTAssertFalse(settled.contains("Plum tomatoes"), settled)
+        XCTAssertEqual(try tip(), try head("b"))
+        // And the status reports no kept conflict, stale or not
+        let after = folio("status", "b").stdout
+        XCTAssertFalse(after.contains("kept conflict"), after)
+        XCTAssertEqual(try keptConflicts(), [])
+    }
+
+    func testGivenAKeptConflictWhoseVersionIsAlreadyInMainWhenStatusRunsThenItIsDroppedWithANoteAndNotReported() throws {
+        // Given b and a kept conflict ref naming a version b already holds (as the old `folio sync b` left it)
+        try twoClones()
+        let stale = "refs/folio/conflicts/20240102T030405Z"
+        XCTAssertEqual(try git(["update-ref", stale, try head("b")], in: dir.path("b"), environment: env).status, 0)
+        folio("edit", "b", "add", "B-extra")
+        // When the status is asked for
+        let status = folio("status", "b").stdout
+        // Then the stale conflict is dropped with a note, and not reported as kept
+        XCTAssertTrue(status.contains("dropped kept conflict 20240102T030405Z: its version is already part of main"), status)
+        XCTAssertFalse(status.contains("kept conflict(s)") || status.contains("1 kept conflict ("), status)
+        XCTAssertEqual(try keptConflicts(), [])
+        // And b syncs as usual
+        folio("sync", "b")
+        XCTAssertEqual(try tip(), try head("b"))
+    }
+}
