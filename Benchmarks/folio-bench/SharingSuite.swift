@@ -8,8 +8,14 @@ import Foundation
 // 3. Three writers × `--changes` (default 200) through one remote while their `folio sync --watch` processes are
 //    SIGKILLed at random (`--seed`) and restarted: changes lost, conflicts raised, time to converge, fsck.
 // `folio-bench sharing [--n ROUNDS] [--idle SECONDS] [--changes N] [--seed S] [--keep]`.
+// `folio-bench sharing --writers N [--items K]` measures only the many writers converging (`SharingSuite+ManyWriters`).
 
 func sharingSuite(_ bench: Bench) throws {
+    if bench.option("--writers", default: 0) > 0 {
+        let lab = try SharingLab(bench)
+        defer { lab.shutDown() }
+        return try manyWriters(bench, lab, writers: bench.option("--writers", default: 8), items: bench.option("--items", default: 25))
+    }
     let seed = UInt64(bench.option("--seed", default: Int(Date().timeIntervalSince1970) % 1_000_000))
     print("sharing: seed \(seed) (--seed \(seed) repeats the random waits and kills)")
     let lab = try SharingLab(bench)
