@@ -46,12 +46,20 @@ extension Repository {
     }
 
     /// Reads a blob's bytes.
+    ///
+    /// The bytes are libgit2's own, not a copy: the `Data` keeps the blob until it is released, so a file costs its
+    /// size in memory once, not twice. Blobs are never in libgit2's object cache (its limit for blobs is 0), so the
+    /// buffer is this `Data`'s alone.
     public func readBlob(_ id: ObjectID) throws -> Data {
         var blob: OpaquePointer?
         try id.withOID { try check(git_blob_lookup(&blob, pointer, $0), "read blob", id.hex) }
-        defer { git_blob_free(blob) }
-        guard let raw = git_blob_rawcontent(blob) else { return Data() }
-        return Data(bytes: raw, count: Int(git_blob_rawsize(blob)))
+        let size = Int(git_blob_rawsize(blob))
+        guard size > 0, let raw = git_blob_rawcontent(blob) else {
+            git_blob_free(blob)
+            return Data()
+        }
+        let owned = BlobHandle(blob)
+        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: raw), count: size, deallocator: .custom { _, _ in owned.free() })
     }
 
     // MARK: Trees
@@ -209,4 +217,13 @@ extension Repository {
         defer { git_object_free(commit) }
         return ObjectID(git_object_id(commit))
     }
+}
+
+/// A looked-up blob whose bytes a `Data` holds: freed once, when that `Data` is released.
+private final class BlobHandle: @unchecked Sendable {  // freed only by the Data's deallocator, once
+    private let blob: OpaquePointer?
+
+    init(_ blob: OpaquePointer?) { self.blob = blob }
+
+    func free() { git_blob_free(blob) }
 }
