@@ -19,6 +19,7 @@ let suites: [String: (Bench) throws -> Void] = [
     "mustache": mustacheSuite,
     "fetch": fetchSuite,
     "sharing": sharingSuite,
+    "pull-memory": pullMemorySuite,
 ]
 guard let name = arguments.first(where: { !$0.hasPrefix("--") && Int($0) == nil }), let suite = suites[name] else {
     FileHandle.standardError.write(Data("usage: folio-bench \(suites.keys.sorted().joined(separator: "|")) [--json] [--n N]\n".utf8))
