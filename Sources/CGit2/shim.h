@@ -21,6 +21,12 @@ static inline int folio_git_set_caching(int enabled) {
 static inline int folio_git_set_cache_object_limit(int type, size_t bytes) {
     return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, (git_object_t)type, bytes);
 }
+static inline int folio_git_set_mwindow_size(size_t bytes) {
+    return git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, bytes);
+}
+static inline int folio_git_set_mwindow_mapped_limit(size_t bytes) {
+    return git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, bytes);
+}
 static inline int folio_git_set_strict_object_creation(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, enabled);
 }

@@ -72,6 +72,10 @@ func check(_ code: Int32, _ operation: @autoclosure () -> String, _ subject: @au
 /// - The object cache stays on but never holds commits (`GIT_OPT_SET_CACHE_OBJECT_LIMIT` for commits is 0): a log
 ///   walk reads each commit once, where caching them only cost time (about 1.5 s instead of 2.3 s over 100,000
 ///   commits), and Folio keeps the one commit it reads again (the last it wrote) itself. Trees and tags are cached.
+/// - Packs are mapped in windows of 32 MiB, at most about 64 MiB at a time (`GIT_OPT_SET_MWINDOW_SIZE`,
+///   `GIT_OPT_SET_MWINDOW_MAPPED_LIMIT`; libgit2's defaults are 1 GiB and 8 GiB): reading a large file from a pack
+///   (a pull's 200 MiB file, inflated to be written out) no longer keeps the whole pack mapped beside the file's
+///   bytes, which held a pull's peak at twice the file's size (folio-bench pull-memory).
 public enum GitLibrary {
     private static let initialized: Bool = {
         defer { PhaseTrace.mark("libgit2 started") }
@@ -84,6 +88,8 @@ public enum GitLibrary {
         setOption { folio_git_set_fsync_gitdir(0) }
         setOption { folio_git_set_caching(1) }
         setOption { folio_git_set_cache_object_limit(Int32(GIT_OBJECT_COMMIT.rawValue), 0) }
+        setOption { folio_git_set_mwindow_size(32 << 20) }
+        setOption { folio_git_set_mwindow_mapped_limit(64 << 20) }
         isInitialized.store(true, ordering: .releasing)
         return true
     }()
