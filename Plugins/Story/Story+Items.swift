@@ -1,9 +1,10 @@
 import FolioPluginKit
 
 /// The story's items (`folio.items/1`) are the outline's rows: acts ("2") and scenes ("2.3"), numbered as the view
-/// shows them. They are matched between versions as the semantic diff matches them: acts by position, scenes by title
-/// (the k-th "Dusk" with the k-th, across acts), an unmatched scene in the same act and position being the same
-/// scene renamed. An act's content is its heading and its own text (its scenes are items of their own).
+/// shows them. They are matched between versions by id (`ItemTag`); versions written before ids are matched as the
+/// semantic diff matches them: acts by position, scenes by title (the k-th "Dusk" with the k-th, across acts), an
+/// unmatched scene in the same act and position being the same scene renamed. An act's content is its heading, its
+/// own text and its fields (its scenes are items of their own).
 extension StoryEditor {
     /// Where an outline row is: an act, or a scene of an act.
     enum Row: Equatable {
@@ -21,17 +22,43 @@ extension StoryEditor {
             case let .act(a):
                 let act = story.acts[a]
                 let text = Story.text(.init(header: "", body: act.body))
-                return ItemInfo(key: "\(a + 1)", fingerprint: ItemInfo.fingerprint([act.header] + text), summary: "act '\(story.actName(a))'")
+                return ItemInfo(key: "\(a + 1)", fingerprint: ItemInfo.fingerprint([act.header] + text + act.tag.fields.map(Self.fieldText)), summary: "act '\(story.actName(a))'")
             case let .scene(a, s):
                 let scene = story.acts[a].scenes[s]
                 let text = Story.text(scene)
-                return ItemInfo(key: "\(a + 1).\(s + 1)", fingerprint: ItemInfo.fingerprint([scene.header] + text),
+                return ItemInfo(key: "\(a + 1).\(s + 1)", fingerprint: ItemInfo.fingerprint([scene.header] + text + scene.tag.fields.map(Self.fieldText)),
                                 summary: "scene '\(Story.headingText(scene.header))' (\(Story.words(text)) words)")
             }
         }
     }
 
+    /// By id when both versions had their ids stored; by today's guess (acts by position, scenes by title) when
+    /// neither had any (history written before ids); else by id, then by the guess for the items ids left unmatched.
     func matchItems(from old: Story, to new: Story) throws -> [Int?] {
+        if old.idsNoneStored && new.idsNoneStored { return Self.guessedMatch(from: old, to: new) }
+        let oldRows = Self.rows(old), newRows = Self.rows(new)
+        var oldByID: [String: Int] = [:]
+        for (index, row) in oldRows.enumerated() where oldByID[old.tag(row).id] == nil { oldByID[old.tag(row).id] = index }
+        var byID: [Int?] = newRows.map { row in
+            oldByID[new.tag(row).id].flatMap { Self.sameKind(oldRows[$0], row) ? $0 : nil }
+        }
+        if old.idsAllStored && new.idsAllStored { return byID }
+        var used = Set(byID.compactMap { $0 })
+        for (index, guess) in Self.guessedMatch(from: old, to: new).enumerated() where byID[index] == nil {
+            if let guess, used.insert(guess).inserted { byID[index] = guess }
+        }
+        return byID
+    }
+
+    static func sameKind(_ a: Row, _ b: Row) -> Bool {
+        switch (a, b) {
+        case (.act, .act), (.scene, .scene): return true
+        default: return false
+        }
+    }
+
+    /// Today's match for versions without ids: acts by position, scenes as `matchScenes` pairs them.
+    static func guessedMatch(from old: Story, to new: Story) -> [Int?] {
         let oldRows = Self.rows(old), newRows = Self.rows(new)
         var oldIndex: [Row: Int] = [:]
         for (index, row) in oldRows.enumerated() { oldIndex[row] = index }
@@ -70,9 +97,9 @@ extension StoryEditor {
         return result
     }
 
-    /// A scene or act still in `into` is replaced where it is (an act keeps its scenes); a scene gone comes back into
-    /// the act of the same number (else the last act) at its old position or the end; an act gone comes back at its
-    /// old number with its heading and text.
+    /// A scene or act still in `into` is replaced where it is, keeping its id (an act keeps its scenes); a scene gone
+    /// comes back, with its id, into its act (else the act of the same number, else the last act) at its old position
+    /// or the end; an act gone comes back at its old number with its heading, text and id.
     func takeItems(_ takes: [ItemTake], from: Story, into: Story) throws -> (Story, String) {
         let fromRows = Self.rows(from), intoRows = Self.rows(into)
         var story = into
@@ -83,9 +110,12 @@ extension StoryEditor {
             case let (.act(fa), .act(ia)):
                 story.acts[ia].header = from.acts[fa].header
                 story.acts[ia].body = from.acts[fa].body
+                story.acts[ia].tag.fields = from.acts[fa].tag.fields
                 lines.append("put back act '\(from.actName(fa))' as it was")
             case let (.scene(fa, fs), .scene(ia, is_)):
+                let id = story.acts[ia].scenes[is_].tag.id
                 story.acts[ia].scenes[is_] = from.acts[fa].scenes[fs]
+                story.acts[ia].scenes[is_].tag.id = id
                 lines.append("put back scene '\(Story.headingText(from.acts[fa].scenes[fs].header))' as it was")
             default:
                 throw EditorFailure.invalidArgument("an act can only replace an act, and a scene a scene")
@@ -95,21 +125,47 @@ extension StoryEditor {
             switch fromRows[take.from] {
             case let .act(fa):
                 let position = min(fa, story.acts.count)
-                story.acts.insert(.init(header: from.acts[fa].header, body: from.acts[fa].body, scenes: []), at: position)
+                let tag = Self.keptTag(from.acts[fa].tag, in: story)
+                story.acts.insert(.init(header: from.acts[fa].header, body: from.acts[fa].body, scenes: [], tag: tag), at: position)
                 lines.append("brought back act '\(from.actName(fa))' as act \(position + 1)")
             case let .scene(fa, fs):
                 guard !story.acts.isEmpty else {
                     throw EditorFailure.invalidArgument("the story has no act to put scene '\(Story.headingText(from.acts[fa].scenes[fs].header))' back into")
                 }
-                let act = min(fa, story.acts.count - 1)
+                let act = story.acts.firstIndex { $0.tag.id == from.acts[fa].tag.id } ?? min(fa, story.acts.count - 1)
                 let position = min(fs, story.acts[act].scenes.count)
-                story.acts[act].scenes.insert(from.acts[fa].scenes[fs], at: position)
+                var scene = from.acts[fa].scenes[fs]
+                scene.tag = Self.keptTag(scene.tag, in: story)
+                story.acts[act].scenes.insert(scene, at: position)
                 lines.append("brought back scene '\(Story.headingText(from.acts[fa].scenes[fs].header))' as \(act + 1).\(position + 1)")
             }
         }
         story.separateHeadings()
         return (story, lines.isEmpty ? "took no items" : lines.count == 1 ? lines[0] : "took back \(lines.count) items (\(lines.joined(separator: "; ")))")
     }
+
+    static func fieldText(_ field: PluginJSON.RawMember) -> String { PluginJSON.quote(field.key) + ":" + field.value }
+
+    /// An item brought back keeps its id and fields, or gets a new id when the story has given its id to another item.
+    static func keptTag(_ tag: ItemTag, in story: Story) -> ItemTag {
+        guard story.allIDs.contains(tag.id) else { return tag }
+        var fresh = tag
+        fresh.id = ItemIdentity.fresh()
+        return fresh
+    }
+}
+
+extension Story {
+    /// The tag of the act or scene at `row`.
+    func tag(_ row: StoryEditor.Row) -> ItemTag {
+        switch row {
+        case let .act(a): return acts[a].tag
+        case let .scene(a, s): return acts[a].scenes[s].tag
+        }
+    }
+
+    /// The ids of every act and scene.
+    var allIDs: Set<String> { Set(acts.flatMap { [$0.tag.id] + $0.scenes.map(\.tag.id) }) }
 }
 
 extension StoryEditor.Row: Hashable {}

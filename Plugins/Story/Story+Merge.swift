@@ -1,32 +1,30 @@
 import FolioPluginKit
 
-/// Three-way merge of stories scene by scene: edits to different scenes (or to the same scene's text on one side
-/// and its place on the other) combine; the same thing changed two ways is a conflict, one line each.
+/// Three-way merge of stories by id (`IdentifiedList.merge`): the acts are one list (their title, text and fields,
+/// without their scenes), the scenes one list over the whole story with their act's id as a field — a scene moved to
+/// another act is a change of that field and of its place — then the scenes are put back into their acts. A field
+/// changed on one side survives; the same field changed differently on both sides, a scene moved to different acts,
+/// and an item deleted on one side and changed on the other are conflicts, one line each, naming the item by title.
 enum StoryMerge {
     static func merge(base: Story, ours: Story, theirs: Story) -> MergeOutcome<Story> {
+        let ours = StoryRelabel.relabeled(ours, from: base), theirs = StoryRelabel.relabeled(theirs, from: base)
         var conflicts: [String] = []
-        func pick<T: Equatable>(_ b: T, _ o: T, _ t: T, _ what: String) -> T {
-            if o == b { return t }
-            if t == b || t == o { return o }
-            conflicts.append("\(what): changed differently on both sides")
-            return o
+        let head = merged3(base.head, ours.head, theirs.head, "the title and text before the first act", &conflicts) ?? ours.head
+        let headTag = mergeHeadTag(base.headTag, ours.headTag, theirs.headTag, &conflicts)
+        let sides = Sides(base: base, ours: ours, theirs: theirs)
+        let acts = IdentifiedList.merge(base: base.identifiedActs, ours: ours.identifiedActs, theirs: theirs.identifiedActs, label: sides.label)
+        var (ourScenes, theirScenes) = (ours.identifiedScenes(), theirs.identifiedScenes())
+        conflicts += sides.movedToDifferentActs(&ourScenes, &theirScenes)
+        let scenes = IdentifiedList.merge(base: base.identifiedScenes(), ours: ourScenes, theirs: theirScenes, label: sides.label)
+        guard case let .merged(actList) = acts, case let .merged(sceneList) = scenes, conflicts.isEmpty else {
+            return .conflicts(conflicts + acts.conflictLines + scenes.conflictLines)
         }
-        let head = pick(base.head, ours.head, theirs.head, "the title and text before the first act")
-        let headers = pick(base.acts.map(\.header), ours.acts.map(\.header), theirs.acts.map(\.header), "the acts")
-        guard conflicts.isEmpty else { return .conflicts(conflicts) }
-        // Acts are matched by heading; an act's own text merges like a scene's.
-        func actBody(_ story: Story, _ header: String) -> [String]? { story.acts.first { $0.header == header }?.body }
-        var acts: [Story.Act] = []
-        for header in headers {
-            let body = merged3(actBody(base, header), actBody(ours, header), actBody(theirs, header), "act '\(Story.headingText(header))'", &conflicts)
-            acts.append(Story.Act(header: header, body: body ?? [""], scenes: []))
-        }
-        let scenes = mergeScenes(base: base, ours: ours, theirs: theirs, acts: headers, conflicts: &conflicts)
-        guard conflicts.isEmpty else { return .conflicts(conflicts) }
-        for (act, list) in scenes { acts[act].scenes = list }
+        let (regrouped, orphans) = sides.regroup(acts: actList, scenes: sceneList)
+        guard orphans.isEmpty else { return .conflicts(orphans) }
         var story = Story(markdown: "")
         story.head = head
-        story.acts = acts
+        story.headTag = headTag
+        story.acts = regrouped
         story.endsWithNewline = ours.endsWithNewline || theirs.endsWithNewline
         story.separateHeadings()
         return .merged(story)
@@ -40,123 +38,162 @@ enum StoryMerge {
         return o
     }
 
-    /// Where a scene is and what it holds on one side.
-    struct Placed: Equatable {
-        var act: String
-        var scene: Story.Scene
+    /// The story's own fields merged field by field (a newer plugin's, kept as opaque values).
+    static func mergeHeadTag(_ b: HeadTag?, _ o: HeadTag?, _ t: HeadTag?, _ conflicts: inout [String]) -> HeadTag? {
+        let (fields, clashes) = IdentifiedList.mergeFields(base: b?.fields ?? [], ours: o?.fields ?? [], theirs: t?.fields ?? [])
+        conflicts += clashes.map { IdentifiedList.Conflict.field(element: "the story", field: "field \($0.name)", ours: $0.ours, theirs: $0.theirs).description }
+        guard !fields.isEmpty || o != nil || t != nil else { return nil }
+        let kept = [o, t, b].compactMap { $0 }.first { $0.fields == fields }
+        return kept ?? HeadTag(fields: fields, line: o?.line ?? t?.line ?? b?.line ?? 0, read: nil)
+    }
+}
+
+extension MergeOutcome {
+    /// The conflict lines of an outcome (none for a merge).
+    var conflictLines: [String] {
+        if case let .conflicts(lines) = self { return lines }
+        return []
+    }
+}
+
+/// The field names of a story's records: its own, and `field KEY` for a field a newer plugin wrote.
+enum StoryField {
+    static let act = "act", title = "title", text = "text"
+    static func unknown(_ key: String) -> String { "field " + key }
+    static func key(ofUnknown name: String) -> String? { name.hasPrefix("field ") ? String(name.dropFirst(6)) : nil }
+}
+
+extension Story {
+    /// The acts as records: title, own text and the fields a newer plugin wrote.
+    var identifiedActs: [IdentifiedRecord] {
+        acts.map { act in
+            IdentifiedRecord(id: act.tag.id, fields: [
+                .init(key: StoryField.title, value: PluginJSON.quote(Story.headingText(act.header))),
+                .init(key: StoryField.text, value: PluginJSON.quote(Story.text(.init(header: "", body: act.body)).joined(separator: "\n"))),
+            ] + act.tag.fields.map { .init(key: StoryField.unknown($0.key), value: $0.value) })
+        }
     }
 
-    /// A scene's identity across the three versions: a base scene (followed through a rename on either side), or
-    /// one added (by title, so the same scene added on both sides is one).
-    enum SceneID: Hashable, Comparable {
-        case base(SceneKey)
-        case added(SceneKey)
-        static func < (a: SceneID, b: SceneID) -> Bool { a.order < b.order }
-        var order: (Int, String, Int) {
-            switch self {
-            case let .base(key): return (0, key.title, key.occurrence)
-            case let .added(key): return (1, key.title, key.occurrence)
+    /// Every scene in story order as a record: its act's id, title, text and the fields a newer plugin wrote.
+    func identifiedScenes() -> [IdentifiedRecord] {
+        acts.flatMap { act in
+            act.scenes.map { scene in
+                IdentifiedRecord(id: scene.tag.id, fields: [
+                    .init(key: StoryField.act, value: PluginJSON.quote(act.tag.id)),
+                    .init(key: StoryField.title, value: PluginJSON.quote(Story.headingText(scene.header))),
+                    .init(key: StoryField.text, value: PluginJSON.quote(Story.text(scene).joined(separator: "\n"))),
+                ] + scene.tag.fields.map { .init(key: StoryField.unknown($0.key), value: $0.value) })
             }
         }
-        var title: String { switch self { case let .base(key), let .added(key): return key.title } }
+    }
+}
+
+/// The three versions of a merge, for naming items and rebuilding the story from merged records.
+struct StoryMergeSides {
+    let base: Story, ours: Story, theirs: Story
+    private let acts: [[String: Story.Act]]
+    private let scenes: [[String: Story.Scene]]
+
+    init(base: Story, ours: Story, theirs: Story) {
+        self.base = base
+        self.ours = ours
+        self.theirs = theirs
+        let versions = [base, ours, theirs]
+        acts = versions.map { story in Dictionary(story.acts.map { ($0.tag.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+        scenes = versions.map { story in
+            Dictionary(story.acts.flatMap { $0.scenes.map { ($0.tag.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        }
     }
 
-    /// Each scene of `side` with its identity: a base scene keeps its title, or was renamed in place (a base scene
-    /// missing from the side and a new title at the same act and position); any other scene was added.
-    static func identities(base: Story, side: Story) -> [(id: SceneID, placed: Placed)] {
-        let baseRecords = base.sceneRecords, sideRecords = side.sceneRecords
-        let baseKeys = Set(baseRecords.map(\.key)), sideKeys = Set(sideRecords.map(\.key))
-        struct Slot: Hashable { let act: String; let position: Int }
-        var missing: [Slot: SceneKey] = [:]
-        for (key, record) in baseRecords where !sideKeys.contains(key) { missing[Slot(act: base.acts[record.act].header, position: record.position)] = key }
-        return sideRecords.map { key, record in
-            let act = side.acts[record.act].header
-            let placed = Placed(act: act, scene: record.scene)
-            if baseKeys.contains(key) { return (.base(key), placed) }
-            if let renamed = missing.removeValue(forKey: Slot(act: act, position: record.position)) { return (.base(renamed), placed) }
-            return (.added(key), placed)
-        }
+    /// "act 'Act I: Departure'" or "scene 'The Call'": by its title in the base when it was there (the name both
+    /// sides knew), else as the record has it.
+    func label(_ record: IdentifiedRecord) -> String {
+        if let act = acts.lazy.compactMap({ $0[record.id] }).first { return "act '\(Story.headingText(act.header))'" }
+        if let scene = scenes.lazy.compactMap({ $0[record.id] }).first { return "scene '\(Story.headingText(scene.header))'" }
+        return "'\(record.id)'"
     }
 
-    /// The scenes of each merged act, in order.
-    static func mergeScenes(base: Story, ours: Story, theirs: Story, acts: [String], conflicts: inout [String]) -> [Int: [Story.Scene]] {
-        let baseList = base.sceneRecords.map { (id: SceneID.base($0.key), placed: Placed(act: base.acts[$0.record.act].header, scene: $0.record.scene)) }
-        let ourList = identities(base: base, side: ours), theirList = identities(base: base, side: theirs)
-        func table(_ list: [(id: SceneID, placed: Placed)]) -> [SceneID: Placed] {
-            Dictionary(list.map { ($0.id, $0.placed) }, uniquingKeysWith: { first, _ in first })
+    /// The name of the act `id` in any of the three versions.
+    func actName(_ id: String) -> String {
+        acts.lazy.compactMap { $0[id] }.first.map { Story.headingText($0.header) } ?? id
+    }
+
+    /// A scene both sides moved to different acts is a conflict naming both acts (not their ids); its act field is
+    /// then made the same on both sides so that the list merge does not report it again.
+    func movedToDifferentActs(_ ourScenes: inout [IdentifiedRecord], _ theirScenes: inout [IdentifiedRecord]) -> [String] {
+        let baseActs = Dictionary(base.identifiedScenes().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let theirIndex = Dictionary(theirScenes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var lines: [String] = []
+        for record in ourScenes {
+            guard let t = theirIndex[record.id], let was = baseActs[record.id]?[StoryField.act],
+                  let mine = record[StoryField.act], let their = theirScenes[t][StoryField.act],
+                  mine != was, their != was, mine != their else { continue }
+            lines.append("\(label(record)): moved to act '\(actName(Self.unquoted(mine)))' by us and to act '\(actName(Self.unquoted(their)))' by them")
+            theirScenes[t].fields = theirScenes[t].fields.map { $0.key == StoryField.act ? .init(key: $0.key, value: mine) : $0 }
         }
-        let b = table(baseList), o = table(ourList), t = table(theirList)
-        var merged: [SceneID: Placed] = [:]
-        for id in Set(b.keys).union(o.keys).union(t.keys).sorted() {
-            if let scene = mergeScene(id, b[id], o[id], t[id], &conflicts) { merged[id] = scene }
-        }
-        func byAct(_ list: [(id: SceneID, placed: Placed)]) -> [String: [SceneID]] { Dictionary(grouping: list, by: \.placed.act).mapValues { $0.map(\.id) } }
-        let baseOrder = byAct(baseList), ourOrder = byAct(ourList), theirOrder = byAct(theirList)
-        var mergedByAct: [String: [SceneID]] = [:]
-        for (id, placed) in merged { mergedByAct[placed.act, default: []].append(id) }
-        // A scene kept in an act the other side deleted or renamed has no place: a conflict, never a scene dropped.
-        for (id, placed) in merged.sorted(by: { $0.key < $1.key }) where !acts.contains(placed.act) {
-            conflicts.append("scene '\(id.title)': in act '\(Story.headingText(placed.act))', which the other side deleted or renamed")
-        }
-        var result: [Int: [Story.Scene]] = [:]
-        for (index, act) in acts.enumerated() {
-            let keep = { (id: SceneID) in merged[id]?.act == act }
-            guard let ids = orderKeys(base: baseOrder[act] ?? [], ours: ourOrder[act] ?? [], theirs: theirOrder[act] ?? [], keep: keep) else {
-                conflicts.append("act '\(Story.headingText(act))': scenes reordered differently on both sides")
+        return lines
+    }
+
+    /// The merged acts with their merged scenes, and a conflict line for each scene whose act one side deleted.
+    func regroup(acts actList: [IdentifiedRecord], scenes sceneList: [IdentifiedRecord]) -> ([Story.Act], [String]) {
+        var built = actList.map(act)
+        let index = Dictionary(built.enumerated().map { ($1.tag.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var orphans: [String] = []
+        for record in sceneList {
+            let owner = record[StoryField.act].map(Self.unquoted) ?? ""
+            guard let a = index[owner] else {
+                let by = ours.acts.contains { $0.tag.id == owner } ? "them" : "us"
+                orphans.append("\(label(record)): its act '\(actName(owner))' was deleted by \(by)")
                 continue
             }
-            // Scenes moved into this act that neither side's order placed come last.
-            let placedHere = Set(ids)
-            let moved = (mergedByAct[act] ?? []).filter { !placedHere.contains($0) }.sorted()
-            result[index] = (ids + moved).compactMap { merged[$0]?.scene }
+            built[a].scenes.append(scene(record))
         }
-        return result
+        return (built, orphans)
     }
 
-    /// One scene merged field by field (its act, heading and text); nil when it is gone.
-    static func mergeScene(_ id: SceneID, _ b: Placed?, _ o: Placed?, _ t: Placed?, _ conflicts: inout [String]) -> Placed? {
-        let name = "scene '\(id.title)'"
-        switch (b, o, t) {
-        case let (b?, o?, t?):
-            let act = merged3(b.act, o.act, t.act, name + " moved", &conflicts) ?? o.act
-            let header = merged3(b.scene.header, o.scene.header, t.scene.header, name + " renamed", &conflicts) ?? o.scene.header
-            let text = merged3(Story.text(b.scene), Story.text(o.scene), Story.text(t.scene), name + " text", &conflicts)
-            let body = text == Story.text(o.scene) ? o.scene.body : t.scene.body
-            return Placed(act: act, scene: Story.Scene(header: header, body: body))
-        case let (b?, nil, t?):
-            if t != b { conflicts.append(name + ": removed by us, changed by them") }
-            return nil
-        case let (b?, o?, nil):
-            if o != b { conflicts.append(name + ": changed by us, removed by them") }
-            return nil
-        case let (nil, o?, t?):
-            if Story.text(o.scene) != Story.text(t.scene) || o.act != t.act { conflicts.append(name + ": added differently on both sides") }
-            return o
-        case let (nil, o?, nil): return o
-        case let (nil, nil, t?): return t
-        case (_, nil, nil): return nil
-        }
+    /// An act rebuilt from its merged record: the heading and text lines of the side whose values won.
+    private func act(_ record: IdentifiedRecord) -> Story.Act {
+        let versions = acts.map { $0[record.id] }
+        let header = pick(record[StoryField.title], versions.map { $0.map { (Story.headingText($0.header), $0.header) } }) ?? ""
+        let body = pick(record[StoryField.text], versions.map { $0.map { (Story.text(.init(header: "", body: $0.body)).joined(separator: "\n"), $0.body) } }) ?? [""]
+        return Story.Act(header: header, body: body, scenes: [], tag: tag(record, versions.map { $0?.tag }))
     }
 
-    /// One act's scene order: the side that reordered the common scenes wins, the other side's additions follow
-    /// their predecessor; nil when both reordered them differently.
-    static func orderKeys(base: [SceneID], ours: [SceneID], theirs: [SceneID], keep: (SceneID) -> Bool) -> [SceneID]? {
-        let common = Set(base).intersection(ours).intersection(theirs)
-        let baseOrder = base.filter(common.contains), ourOrder = ours.filter(common.contains), theirOrder = theirs.filter(common.contains)
-        let skeleton: [SceneID], other: [SceneID]
-        if ourOrder == baseOrder { skeleton = theirs; other = ours }
-        else if theirOrder == baseOrder || theirOrder == ourOrder { skeleton = ours; other = theirs }
-        else { return nil }
-        var order = skeleton.filter(keep)
-        var placed = Set(order)
-        for (index, key) in other.enumerated() where keep(key) && !placed.contains(key) {
-            var position = 0
-            for look in stride(from: index - 1, through: 0, by: -1) {
-                if let at = order.firstIndex(of: other[look]) { position = at + 1; break }
-            }
-            order.insert(key, at: position)
-            placed.insert(key)
-        }
-        return order
+    /// A scene rebuilt from its merged record, as `act(_:)` rebuilds an act.
+    private func scene(_ record: IdentifiedRecord) -> Story.Scene {
+        let versions = scenes.map { $0[record.id] }
+        let header = pick(record[StoryField.title], versions.map { $0.map { (Story.headingText($0.header), $0.header) } }) ?? "###"
+        let body = pick(record[StoryField.text], versions.map { $0.map { (Story.text($0).joined(separator: "\n"), $0.body) } }) ?? [""]
+        return Story.Scene(header: header, body: body, tag: tag(record, versions.map { $0?.tag }))
     }
+
+    /// The lines of the side whose value is `merged` (`candidates`: base, ours, theirs as value and lines); when both
+    /// sides have it, the side that changed the lines from the base (ours when both did), so either side merging
+    /// gives the same story.
+    private func pick<Lines: Equatable>(_ merged: String?, _ candidates: [(value: String, lines: Lines)?]) -> Lines? {
+        let matching = candidates.dropFirst().compactMap { $0 }.filter { PluginJSON.quote($0.value) == merged }
+        if matching.count == 2, matching[0].lines == candidates[0]?.lines { return matching[1].lines }
+        return matching.first?.lines ?? candidates.compactMap { $0 }.first?.lines
+    }
+
+    /// The tag of a merged record: its id and the merged unknown fields, those the base had first, in its order, then
+    /// the new ones by name (the same whichever side is ours); the comment as read is kept when it still says the same.
+    private func tag(_ record: IdentifiedRecord, _ versions: [ItemTag?]) -> ItemTag {
+        let unknown = record.fields.compactMap { field in StoryField.key(ofUnknown: field.key).map { PluginJSON.RawMember(key: $0, value: field.value) } }
+        var position: [String: Int] = [:]
+        for (index, field) in (versions[0]?.fields ?? []).enumerated() where position[field.key] == nil { position[field.key] = index }
+        let fields = unknown.filter { position[$0.key] != nil }.sorted { (position[$0.key] ?? 0) < (position[$1.key] ?? 0) }
+            + unknown.filter { position[$0.key] == nil }.sorted { $0.key < $1.key }
+        let read = versions.dropFirst().compactMap { $0?.read }.first { $0.id == record.id && $0.fields == fields }
+        return ItemTag(id: record.id, fields: fields, read: read)
+    }
+
+    static func unquoted(_ json: String) -> String {
+        if case let .string(text)? = try? PluginJSON.parse(Array(json.utf8)) { return text }
+        return json
+    }
+}
+
+extension StoryMerge {
+    typealias Sides = StoryMergeSides
 }

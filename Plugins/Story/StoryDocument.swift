@@ -1,21 +1,28 @@
 import FolioPluginKit
 
 /// A story in Markdown: `# Title`, `## Act I: Name`, `### Scene name` and text.
-/// Every line is kept as read, so Markdown written by others comes back unchanged except where edited.
+/// Every line is kept as read, so Markdown written by others comes back unchanged except where edited, and each act
+/// and scene heading carries its id (`ItemTag`, a comment at its end).
 struct Story: Equatable {
     struct Scene: Equatable {
+        /// The heading line without its Folio comment.
         var header: String
         var body: [String]
+        var tag = ItemTag()
     }
     struct Act: Equatable {
+        /// The heading line without its Folio comment.
         var header: String
         var body: [String]
         var scenes: [Scene]
+        var tag = ItemTag()
     }
-    /// Lines before the first act: the title and any preamble.
+    /// Lines before the first act: the title and any preamble (without the line of the story's own fields).
     var head: [String]
     var acts: [Act]
     var endsWithNewline: Bool
+    /// The story's own fields a newer plugin wrote, kept as read.
+    var headTag: HeadTag?
 
     init(markdown text: String) {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -42,6 +49,7 @@ struct Story: Equatable {
                 append(line)
             }
         }
+        readTags()
     }
 
     private mutating func append(_ line: String) {
@@ -73,12 +81,12 @@ struct Story: Equatable {
     }
 
     var markdown: String {
-        var lines = head
+        var lines = headLines
         for act in acts {
-            lines.append(act.header)
+            lines.append(act.tag.appended(to: act.header))
             lines += act.body
             for scene in act.scenes {
-                lines.append(scene.header)
+                lines.append(scene.tag.appended(to: scene.header))
                 lines += scene.body
             }
         }

@@ -32,14 +32,14 @@ struct StoryEditor: FolioEditor {
             // "Act II: Storm" typed in full is taken as the title "Storm": the label is never written twice.
             let title = try Self.oneLine(Story.droppingActLabel(arguments.text(0, "TITLE")))
             let label = "Act \(Story.roman(story.acts.count + 1))"
-            story.acts.append(.init(header: "## \(label): \(title)", body: [""], scenes: []))
+            story.acts.append(.init(header: "## \(label): \(title)", body: [""], scenes: [], tag: .fresh()))
             story.separateHeadings()
             return (story, "added \(label): '\(title)'")
         case "add-scene":
             try arguments.expect(2)
             let act = try arguments.item(0, "ACT", count: story.acts.count)
             let title = try Self.oneLine(arguments.text(1, "TITLE"))
-            story.acts[act].scenes.append(.init(header: "### \(title)", body: [""]))
+            story.acts[act].scenes.append(.init(header: "### \(title)", body: [""], tag: .fresh()))
             story.separateHeadings()
             return (story, "added scene '\(title)' to act \(act + 1)")
         case "rename-scene":

@@ -233,7 +233,7 @@ final class ItemHistoryTests: XCTestCase {
         // Then one commit, the scene's old text is back, and every other act and scene is as it was
         XCTAssertEqual(try document.log().count, versions + 1)
         XCTAssertEqual(outcome.description, "put back scene 'The Refusal' as it was")
-        let text = String(decoding: try document.read(path: document.metadata.primaryFile), as: UTF8.self)
+        let text = StoryTags.stripped(String(decoding: try document.read(path: document.metadata.primaryFile), as: UTF8.self))
         XCTAssertTrue(text.contains("### The Refusal\nShe says no, twice.\n"), text)
         XCTAssertFalse(text.contains("yes at once"), text)
         XCTAssertTrue(text.contains("### The Gale\nRain.\n"), text)

@@ -41,7 +41,7 @@ final class StoryDeletePluginTests: XCTestCase {
         let (after, description) = try document.apply("delete-scene", "1", "2")
         // Then it says which scene went, the Markdown lost exactly that scene, and the outline renumbers the rest
         XCTAssertEqual(description, "deleted scene 1.2 'Dusk'")
-        XCTAssertEqual(try after.text, story.replacingOccurrences(of: "### Dusk\nNight falls.\n\n", with: ""))
+        XCTAssertEqual(StoryTags.stripped(try after.text), story.replacingOccurrences(of: "### Dusk\nNight falls.\n\n", with: ""))
         let outline = try after.render(width: 40, height: 12)
         XCTAssertTrue(outline.contains { $0.hasPrefix("   1.2 The Refusal") }, "\(outline)")
         XCTAssertFalse(outline.contains { $0.contains("Dusk") }, "\(outline)")
@@ -52,7 +52,7 @@ final class StoryDeletePluginTests: XCTestCase {
         let (after, description) = try open(story).apply("delete-scene", "1", "2-3")
         // Then both went and the description names them
         XCTAssertEqual(description, "deleted scenes 1.2–1.3 ('Dusk', 'The Refusal')")
-        XCTAssertEqual(try after.text, story.replacingOccurrences(of: "### Dusk\nNight falls.\n\n### The Refusal\nShe says no.\n\n", with: ""))
+        XCTAssertEqual(StoryTags.stripped(try after.text), story.replacingOccurrences(of: "### Dusk\nNight falls.\n\n### The Refusal\nShe says no.\n\n", with: ""))
     }
 
     func testGivenAStoryWhenAnActIsDeletedThenItsScenesGoWithItAndLaterActLabelsAreRenumbered() throws {
@@ -60,12 +60,12 @@ final class StoryDeletePluginTests: XCTestCase {
         let (after, description) = try open(story).apply("delete-act", "2")
         // Then act 2 and its scene are gone, and "Act III" is now "Act II" (its text unchanged)
         XCTAssertEqual(description, "deleted act 2 'Act II: Storm' and its 1 scene")
-        XCTAssertEqual(try after.text, story
+        XCTAssertEqual(StoryTags.stripped(try after.text), story
             .replacingOccurrences(of: "## Act II: Storm\n\n### The Wreck\nWaves.\n\n", with: "")
             .replacingOccurrences(of: "## Act III: Return", with: "## Act II: Return"))
         // And a new act is then Act III, not a second Act III
         let (added, _) = try after.apply("add-act", "Epilogue")
-        let addedText = try added.text
+        let addedText = StoryTags.stripped(try added.text)
         XCTAssertTrue(addedText.contains("## Act III: Epilogue\n"), addedText)
         XCTAssertEqual(addedText.components(separatedBy: "## Act III").count, 2, addedText)
     }
@@ -75,10 +75,10 @@ final class StoryDeletePluginTests: XCTestCase {
         let (after, description) = try open(story).apply("rename-act", "2", "Act II: Calm")
         // Then the label is written once and nothing else changed
         XCTAssertEqual(description, "renamed act 2 'Act II: Storm' to 'Act II: Calm'")
-        XCTAssertEqual(try after.text, story.replacingOccurrences(of: "## Act II: Storm", with: "## Act II: Calm"))
+        XCTAssertEqual(StoryTags.stripped(try after.text), story.replacingOccurrences(of: "## Act II: Storm", with: "## Act II: Calm"))
         // And an act heading without a label is renamed whole
         let (plain, _) = try open("## Interlude\n### S\n").apply("rename-act", "1", "Entr'acte")
-        XCTAssertEqual(try plain.text, "## Entr'acte\n### S\n")
+        XCTAssertEqual(StoryTags.stripped(try plain.text), "## Entr'acte\n### S\n")
     }
 
     func testGivenBadArgumentsWhenTheNewCommandsAreAppliedThenEachIsRefusedInOneLineAndNothingChanges() throws {
@@ -99,8 +99,8 @@ final class StoryDeletePluginTests: XCTestCase {
                 XCTAssertFalse("\(error)".contains("\n"), "\(error)")
             }
         }
-        XCTAssertEqual(try document.text, story)
-        XCTAssertEqual(try single.text, "# T\n## Act I: Only\n### S\ntext\n")
+        XCTAssertEqual(StoryTags.stripped(try document.text), story)
+        XCTAssertEqual(StoryTags.stripped(try single.text), "# T\n## Act I: Only\n### S\ntext\n")
     }
 
     func testGivenAnActDeletedOnOneSideAndASceneAddedToItOnTheOtherWhenMergedThenItIsAConflictNotALostScene() throws {

@@ -7,7 +7,7 @@ final class StoryPluginTests: XCTestCase {
         try HostedPlugins.editor("story").open(Data(markdown.utf8))
     }
 
-    func testGivenMarkdownItDidNotWriteWhenOpenedAndSavedThenEveryByteIsKept() throws {
+    func testGivenMarkdownItDidNotWriteWhenOpenedAndSavedThenEveryByteIsKeptAndEachHeadingGainsOnlyItsId() throws {
         let markdown = """
         Some front matter-ish text.
         # The Long Way
@@ -29,7 +29,11 @@ final class StoryPluginTests: XCTestCase {
         end
         """
         let document = try open(markdown)
-        XCTAssertEqual(try document.text, markdown)
+        let saved = try document.text
+        XCTAssertEqual(StoryTags.stripped(saved), markdown)
+        XCTAssertEqual(saved.components(separatedBy: " <!-- folio {\"id\":").count - 1, 4, saved)
+        // And Markdown it wrote comes back byte for byte, ids and all
+        XCTAssertEqual(try open(saved).text, saved)
         let crlf = "# T\r\n## Act I: A\r\n### S\r\ntext\r\n"
         XCTAssertEqual(try open(crlf).text, crlf)
     }
@@ -47,7 +51,7 @@ final class StoryPluginTests: XCTestCase {
         XCTAssertEqual(description, "moved scene 'The Refusal' to act 2, position 1")
         (document, description) = try document.apply("rename-scene", "2", "1", "The Answer")
         XCTAssertEqual(description, "renamed scene 'The Refusal' to 'The Answer'")
-        XCTAssertEqual(try document.text, """
+        XCTAssertEqual(StoryTags.stripped(try document.text), """
         # Voyage
 
         ## Act I: Departure

@@ -68,7 +68,7 @@ final class StorySemanticTests: SemanticEditorTestCase {
         let ours = base.replacingOccurrences(of: "It begins at the harbour.", with: "It begins at dawn.")
         let theirs = base.replacingOccurrences(of: "Home at last.", with: "Home, changed.") + "### Epilogue\nYears later.\n"
         guard case let .merged(data) = try merge(base, ours, theirs) else { return XCTFail("expected a clean merge") }
-        let merged = String(decoding: data, as: UTF8.self)
+        let merged = StoryTags.stripped(String(decoding: data, as: UTF8.self))
         XCTAssertTrue(merged.contains("It begins at dawn."), merged)
         XCTAssertTrue(merged.contains("Home, changed."), merged)
         XCTAssertTrue(merged.contains("### Epilogue\nYears later."), merged)
@@ -90,7 +90,7 @@ final class StorySemanticTests: SemanticEditorTestCase {
         let ours = base.replacingOccurrences(of: "### The Refusal", with: "### The Doubt")
         let theirs = base.replacingOccurrences(of: "She says no.", with: "She says yes.")
         guard case let .merged(data) = try merge(base, ours, theirs) else { return XCTFail("expected a clean merge") }
-        let merged = String(decoding: data, as: UTF8.self)
+        let merged = StoryTags.stripped(String(decoding: data, as: UTF8.self))
         XCTAssertTrue(merged.contains("### The Doubt\nShe says yes.\n"), merged)
         XCTAssertFalse(merged.contains("The Refusal"), merged)
     }
@@ -98,19 +98,19 @@ final class StorySemanticTests: SemanticEditorTestCase {
     func testGivenTheSameSceneRenamedTwoWaysWhenMergedThenItIsAConflict() throws {
         let ours = base.replacingOccurrences(of: "### The Refusal", with: "### The Doubt")
         let theirs = base.replacingOccurrences(of: "### The Refusal", with: "### The No")
-        XCTAssertEqual(try merge(base, ours, theirs), .conflicts(["scene 'The Refusal' renamed: changed differently on both sides"]))
+        XCTAssertEqual(try merge(base, ours, theirs), .conflicts(["scene 'The Refusal': title changed to \"The Doubt\" by us and changed to \"The No\" by them"]))
     }
 
     func testGivenTheSameSceneTextChangedTwoWaysWhenMergedThenItIsAConflictNamingTheScene() throws {
         let ours = base.replacingOccurrences(of: "She says no.", with: "She says maybe.")
         let theirs = base.replacingOccurrences(of: "She says no.", with: "She says yes.")
-        XCTAssertEqual(try merge(base, ours, theirs), .conflicts(["scene 'The Refusal' text: changed differently on both sides"]))
+        XCTAssertEqual(try merge(base, ours, theirs), .conflicts(["scene 'The Refusal': text changed to \"She says maybe.\" by us and changed to \"She says yes.\" by them"]))
     }
 
     func testGivenASceneRemovedOnOneSideAndEditedOnTheOtherWhenMergedThenItIsAConflict() throws {
         let ours = base.replacingOccurrences(of: "### The Refusal\nShe says no.\n\n", with: "")
         let theirs = base.replacingOccurrences(of: "She says no.", with: "She says yes.")
-        XCTAssertEqual(try merge(base, ours, theirs), .conflicts(["scene 'The Refusal': removed by us, changed by them"]))
+        XCTAssertEqual(try merge(base, ours, theirs), .conflicts(["scene 'The Refusal': deleted by us, changed by them"]))
     }
 
     func testGivenBytesThatAreNotUTF8WhenDiffedOrMergedThenThePluginRefusesWithAnError() throws {
