@@ -162,5 +162,6 @@ final class StoryIdentityMergeTests: SemanticEditorTestCase {
         XCTAssertTrue(StoryTags.stripped(merged).contains("### The Doubt\nShe says no.\n"), merged)
         XCTAssertTrue(merged.contains("Home, changed."), merged)
         XCTAssertEqual(StoryTags.ids(merged), StoryTags.ids(base))
+        XCTAssertEqual(StoryTags.ids(merged).filter(\.isEmpty), [], merged)
     }
 }
