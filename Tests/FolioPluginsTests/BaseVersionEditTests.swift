@@ -179,7 +179,7 @@ final class EditorRangeAndCursorTests: XCTestCase {
         XCTAssertEqual(description, "added Act I: 'Departure'")
         let (two, _) = try one.apply("add-act", "act 2 - Return")
         let (three, _) = try two.apply("add-act", "Acting lessons")
-        XCTAssertEqual(try three.text.split(separator: "\n").filter { $0.hasPrefix("## ") },
+        XCTAssertEqual(StoryTags.stripped(try three.text).split(separator: "\n").filter { $0.hasPrefix("## ") },
                        ["## Act I: Departure", "## Act II: Return", "## Act III: Acting lessons"])
     }
 }
