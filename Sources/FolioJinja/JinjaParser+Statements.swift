@@ -78,7 +78,11 @@ extension JinjaParser {
     }
 
     mutating func parseFor() throws -> JinjaForNode {
+        let line = current.line
         let target = try parseAssignTarget(extraEnd: ["in"])
+        if target.names.contains("loop") {
+            throw JinjaError(.assertion, "Can't assign to special loop variable in for-loop target", template: name, line: line)
+        }
         try expectName("in")
         let iterable = try parseTuple(withCondexpr: false, extraEnd: ["recursive"])
         var condition: JinjaExpr?

@@ -68,7 +68,7 @@ extension JinjaRenderer {
             let saved = autoescape
             autoescape = try truthy(try eval(e, scope))
             defer { autoescape = saved }
-            try render(body, scope)
+            try render(body, JinjaScope(parent: scope))
         case .doExpr(let e): _ = try eval(e, scope)
         case .breakLoop: throw JinjaLoopControl.breakLoop
         case .continueLoop: throw JinjaLoopControl.continueLoop

@@ -8,7 +8,10 @@ extension JinjaRenderer {
         if u.lenient { return "" }
         switch options.undefined {
         case .strict: throw undefinedError(u)
-        case .debug: return u.name.map { "{{ \($0) }}" } ?? "{{ \(u.hint) }}"
+        case .debug:
+            if u.explicitHint { return "{{ undefined value printed: \(u.hint) }}" }
+            if let type = u.objectType { return "{{ no such element: \(type)[\(JinjaValue.stringRepr(u.name ?? ""))] }}" }
+            return "{{ \(u.name ?? "") }}"
         case .lenient, .chainable: return ""
         }
     }
@@ -60,7 +63,7 @@ extension JinjaRenderer {
     }
 
     func undefinedAttribute(_ obj: JinjaValue, _ attr: String) -> JinjaValue {
-        .undefined(JinjaUndefined(name: attr, hint: "'\(obj.typeName) object' has no attribute '\(attr)'"))
+        .undefined(JinjaUndefined(name: attr, hint: "'\(obj.typeName) object' has no attribute '\(attr)'", objectType: "\(obj.typeName) object"))
     }
 
     /// `obj.attr`: an attribute (method) first, then an item, as Jinja2's `getattr`.
@@ -99,7 +102,7 @@ extension JinjaRenderer {
             if options.undefined == .chainable { return obj }
             throw undefinedError(u)
         }
-        let missing = JinjaValue.undefined(JinjaUndefined(name: key.plainString, hint: "'\(obj.typeName) object' has no attribute \(key.repr)"))
+        let missing = JinjaValue.undefined(JinjaUndefined(name: key.plainString, hint: "'\(obj.typeName) object' has no attribute \(key.repr)", objectType: "\(obj.typeName) object"))
         switch (obj, key) {
         case (.dict(let d), _):
             if let v = d.get(key) { return v }

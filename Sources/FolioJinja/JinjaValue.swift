@@ -35,10 +35,16 @@ public struct JinjaUndefined {
     public var name: String?
     /// The message an `UndefinedError` raised from this value gives.
     public var hint: String
+    /// The type of the object an attribute or item was missing from (`int object`), if that is why.
+    public var objectType: String?
+    /// Whether `hint` was given rather than derived from the name.
+    var explicitHint: Bool
 
     /// Creates an undefined value's description.
-    public init(name: String?, hint: String? = nil) {
+    public init(name: String?, hint: String? = nil, objectType: String? = nil) {
         self.name = name
+        self.objectType = objectType
+        explicitHint = hint != nil && objectType == nil
         self.hint = hint ?? (name.map { "'\($0)' is undefined" } ?? "value is undefined")
     }
 }
