@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "FolioGitTests", dependencies: ["FolioGit", "FolioTestSupport"]),
         .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "folio-test-writer"]),
         .testTarget(name: "FolioMustacheTests", dependencies: ["FolioMustache", "FolioTestSupport"]),
-        .testTarget(name: "FolioJinjaTests", dependencies: ["FolioJinja"], exclude: ["KnownFailures.txt"]),
+        .testTarget(name: "FolioJinjaTests", dependencies: ["FolioJinja"], exclude: ["KnownFailures.txt", "Fixtures"]),
         .testTarget(name: "FolioTemplatesTests", dependencies: ["FolioTemplates", "FolioCLITestSupport"]),
         .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioConfinement", "FolioPluginText", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioCLITestSupport", "folio-plugin-host"]),
         .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal"]),

@@ -13,15 +13,19 @@ extension JinjaRenderer {
         return out
     }
 
+    static func queryEncode(_ s: String) -> String {
+        percentEncode(s, safe: "").split(separator: "%20", omittingEmptySubsequences: false).joined(separator: "+")
+    }
+
     func urlencode(_ v: JinjaValue) throws -> String {
         switch v {
         case .dict(let d):
-            return try d.entries.map { Self.percentEncode(try str($0.key), safe: "") + "=" + Self.percentEncode(try str($0.value), safe: "") }
+            return try d.entries.map { Self.queryEncode(try str($0.key)) + "=" + Self.queryEncode(try str($0.value)) }
                 .joined(separator: "&")
         case .list, .tuple:
             return try iterate(v).map { pair in
                 let kv = try unpack(pair, count: 2)
-                return Self.percentEncode(try str(kv[0]), safe: "") + "=" + Self.percentEncode(try str(kv[1]), safe: "")
+                return Self.queryEncode(try str(kv[0])) + "=" + Self.queryEncode(try str(kv[1]))
             }.joined(separator: "&")
         default: return Self.percentEncode(try str(v), safe: "/")
         }

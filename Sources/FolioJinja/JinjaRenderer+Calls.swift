@@ -48,7 +48,7 @@ extension JinjaRenderer {
                 scope.vars[name] = .undefined(JinjaUndefined(name: name, hint: "parameter '\(name)' was not provided"))
             }
         }
-        scope.vars["varargs"] = .array(Array(args.positional.dropFirst(node.parameters.count)))
+        scope.vars["varargs"] = .tuple(Array(args.positional.dropFirst(node.parameters.count)))
         let kwargs = JinjaDict()
         for (k, v) in keywords { kwargs.set(.string(k), v) }
         scope.vars["kwargs"] = .dict(kwargs)

@@ -81,6 +81,8 @@ extension JinjaRenderer {
         case .namespace(let n): return n.attributes[attr] ?? undefinedAttribute(obj, attr)
         case .object(let o): return o.attribute(attr) ?? undefinedAttribute(obj, attr)
         case .function(let f): return functionAttribute(f, attr) ?? undefinedAttribute(obj, attr)
+        case .tuple(let t) where t.count == 2 && (attr == "grouper" || attr == "list"):
+            return attr == "grouper" ? t[0] : t[1]
         default: return undefinedAttribute(obj, attr)
         }
     }
