@@ -66,8 +66,8 @@ public struct JinjaLimits: Sendable, Equatable {
     /// The most loop iterations, macro calls and collection elements built in one render.
     public var maxSteps: Int
 
-    /// Creates limits; the defaults allow 16 MiB of output, 64 levels and 5 million steps.
-    public init(maxOutputBytes: Int = 16 << 20, maxDepth: Int = 64, maxSteps: Int = 5_000_000) {
+    /// Creates limits; the defaults allow 16 MiB of output, 64 levels and 2 million steps.
+    public init(maxOutputBytes: Int = 16 << 20, maxDepth: Int = 64, maxSteps: Int = 2_000_000) {
         self.maxOutputBytes = maxOutputBytes
         self.maxDepth = maxDepth
         self.maxSteps = maxSteps

@@ -9,8 +9,9 @@ extension JinjaRenderer {
     ]
 
     func applyFilter(_ name: String, _ v: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue {
-        if let r = try stringFilter(name, v, args) { return r }
-        if let r = try listFilter(name, v, args) { return r }
+        try step()
+        if let r = try stringFilter(name, v, args) { try charge(r); return r }
+        if let r = try listFilter(name, v, args) { try charge(r); return r }
         if let r = try numberFilter(name, v, args) { return r }
         throw error(.assertion, "No filter named '\(name)'.")
     }

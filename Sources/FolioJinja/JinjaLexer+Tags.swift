@@ -1,10 +1,5 @@
 /// The inside of `{% … %}`, `{{ … }}` and line statements: names, numbers, strings and operators.
 extension JinjaLexer {
-    static let operators: [String] = [
-        "//", "**", "==", "!=", ">=", "<=",
-        "+", "-", "/", "*", "%", "~", "[", "]", "(", ")", "{", "}", ">", "<", "=", ".", ":", "|", ",", ";",
-    ]
-
     mutating func lexInside(_ tag: Tag) throws {
         var balance: [Unicode.Scalar] = []
         while true {
@@ -66,23 +61,33 @@ extension JinjaLexer {
     }
 
     mutating func lexOperator(_ balance: inout [Unicode.Scalar]) throws {
-        for op in Self.operators {
-            let scalars = Array(op.unicodeScalars)
-            guard starts(scalars, at: pos) else { continue }
-            switch op {
-            case "(": balance.append(")")
-            case "[": balance.append("]")
-            case "{": balance.append("}")
-            case ")", "]", "}":
-                guard let expected = balance.popLast() else { throw fail("unexpected '\(op)'") }
-                guard String(expected) == op else { throw fail("unexpected '\(op)', expected '\(expected)'") }
-            default: break
+        let c = src[pos]
+        let next: Unicode.Scalar = pos + 1 < src.count ? src[pos + 1] : "\u{0}"
+        var op: String
+        switch (c, next) {
+        case ("/", "/"): op = "//"
+        case ("*", "*"): op = "**"
+        case ("=", "="): op = "=="
+        case ("!", "="): op = "!="
+        case (">", "="): op = ">="
+        case ("<", "="): op = "<="
+        default:
+            guard "+-/*%~[](){}><=.:|,;".unicodeScalars.contains(c) else {
+                throw fail("unexpected char \(JinjaValue.stringRepr(String(Character(c)))) at \(pos)")
             }
-            tokens.append(JinjaToken(kind: .op, text: op, line: line))
-            pos += scalars.count
-            return
+            op = String(c)
         }
-        throw fail("unexpected char \(JinjaValue.stringRepr(String(Character(src[pos])))) at \(pos)")
+        switch c {
+        case "(": balance.append(")")
+        case "[": balance.append("]")
+        case "{": balance.append("}")
+        case ")", "]", "}":
+            guard let expected = balance.popLast() else { throw fail("unexpected '\(op)'") }
+            guard expected == c else { throw fail("unexpected '\(op)', expected '\(expected)'") }
+        default: break
+        }
+        tokens.append(JinjaToken(kind: .op, text: op, line: line))
+        pos += op.unicodeScalars.count
     }
 
     func isDigit(_ p: Int) -> Bool { p < src.count && src[p].value >= 0x30 && src[p].value <= 0x39 }

@@ -44,7 +44,11 @@ extension JinjaParser {
 
     mutating func parseConditional() throws -> JinjaExpr {
         var expr = try parseOr()
+        var added = 0
+        defer { depth -= added }
         while skipName("if") {
+            try nest()
+            added += 1
             let condition = try parseOr()
             let otherwise = skipName("else") ? try parseConditional() : nil
             expr = .conditional(condition, expr, otherwise)
@@ -54,13 +58,25 @@ extension JinjaParser {
 
     mutating func parseOr() throws -> JinjaExpr {
         var left = try parseAnd()
-        while skipName("or") { left = .or(left, try parseAnd()) }
+        var added = 0
+        defer { depth -= added }
+        while skipName("or") {
+            try nest()
+            added += 1
+            left = .or(left, try parseAnd())
+        }
         return left
     }
 
     mutating func parseAnd() throws -> JinjaExpr {
         var left = try parseNot()
-        while skipName("and") { left = .and(left, try parseNot()) }
+        var added = 0
+        defer { depth -= added }
+        while skipName("and") {
+            try nest()
+            added += 1
+            left = .and(left, try parseNot())
+        }
         return left
     }
 
@@ -96,7 +112,11 @@ extension JinjaParser {
 
     mutating func parseMath1() throws -> JinjaExpr {
         var left = try parseConcat()
+        var added = 0
+        defer { depth -= added }
         while current.kind == .op, current.text == "+" || current.text == "-" {
+            try nest()
+            added += 1
             let t = next()
             left = .binary(t.text, left, try parseConcat(), line: t.line)
         }
@@ -112,7 +132,11 @@ extension JinjaParser {
 
     mutating func parseMath2() throws -> JinjaExpr {
         var left = try parsePow()
+        var added = 0
+        defer { depth -= added }
         while current.kind == .op, ["*", "/", "//", "%"].contains(current.text) {
+            try nest()
+            added += 1
             let t = next()
             left = .binary(t.text, left, try parsePow(), line: t.line)
         }
@@ -121,7 +145,11 @@ extension JinjaParser {
 
     mutating func parsePow() throws -> JinjaExpr {
         var left = try parseUnary()
+        var added = 0
+        defer { depth -= added }
         while isOp("**") {
+            try nest()
+            added += 1
             let t = next()
             left = .binary("**", left, try parseUnary(), line: t.line)
         }
@@ -204,7 +232,13 @@ extension JinjaParser {
 
     mutating func parsePostfix(_ start: JinjaExpr) throws -> JinjaExpr {
         var node = start
+        var added = 0
+        defer { depth -= added }
         while true {
+            if isOp(".") || isOp("[") || isOp("(") {
+                try nest()
+                added += 1
+            }
             if isOp(".") || isOp("[") {
                 node = try parseSubscript(node)
             } else if isOp("(") {
@@ -218,7 +252,13 @@ extension JinjaParser {
 
     mutating func parseFilterExpr(_ start: JinjaExpr) throws -> JinjaExpr {
         var node = start
+        var added = 0
+        defer { depth -= added }
         while true {
+            if isOp("|") || isName("is") || isOp("(") {
+                try nest()
+                added += 1
+            }
             if isOp("|") {
                 node = try parseFilter(node)
             } else if isName("is") {
@@ -309,7 +349,11 @@ extension JinjaParser {
     mutating func parseFilter(_ input: JinjaExpr?, startInline: Bool = false) throws -> JinjaExpr? {
         var node = input
         var inline = startInline
+        var added = 0
+        defer { depth -= added }
         while isOp("|") || inline {
+            try nest()
+            added += 1
             if !inline { next() }
             inline = false
             let line = current.line

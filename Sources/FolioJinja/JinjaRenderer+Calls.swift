@@ -2,7 +2,11 @@
 extension JinjaRenderer {
     func call(_ f: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue {
         switch f {
-        case .function(let fn): return try fn.body(args, self)
+        case .function(let fn):
+            try step()
+            let result = try fn.body(args, self)
+            try charge(result)
+            return result
         case .object(let loop as JinjaLoop):
             guard let recurse = loop.recurse else { throw error(.type, "Tried to call non recursive loop.  Maybe you forgot the 'recursive' modifier.") }
             guard args.positional.count == 1 else { throw error(.type, "loop() takes exactly one argument") }
@@ -131,10 +135,11 @@ extension JinjaRenderer {
         }
         guard stepValue != 0 else { throw error(.value, "range() arg 3 must not be zero") }
         let span = stepValue > 0 ? Double(stop) - Double(start) : Double(start) - Double(stop)
-        let count = max(0, Int((span / Double(abs(stepValue))).rounded(.up)))
-        if Double(count) > Double(limits.maxSteps) - Double(steps) {
-            throw limitError(.maxSteps, "range() of \(count) numbers")
+        let exactCount = max(0, (span / Double(stepValue).magnitude).rounded(.up))
+        if exactCount > Double(limits.maxSteps) - Double(steps) {
+            throw limitError(.maxSteps, "range() of \(exactCount) numbers")
         }
+        let count = Int(exactCount)
         try step(count)
         var items: [JinjaValue] = []
         items.reserveCapacity(count)

@@ -145,11 +145,21 @@ extension JinjaRenderer {
         if stepValue > 0 {
             var i = clamp(try int(start), 0)
             let end = clamp(try int(stop), n)
-            while i < end { result.append(items[i]); i += stepValue }
+            while i < end {
+                result.append(items[i])
+                let (next, o) = i.addingReportingOverflow(stepValue)
+                if o { break }
+                i = next
+            }
         } else {
             var i = clamp(try int(start), n - 1)
             let end = clamp(try int(stop), -1)
-            while i > end { result.append(items[i]); i += stepValue }
+            while i > end {
+                result.append(items[i])
+                let (next, o) = i.addingReportingOverflow(stepValue)
+                if o { break }
+                i = next
+            }
         }
         switch obj {
         case .string: return .string(result.map(\.plainString).joined())

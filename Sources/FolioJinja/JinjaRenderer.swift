@@ -102,6 +102,12 @@ final class JinjaRenderer {
         }
     }
 
+    /// Charges work proportional to text built (one step per KiB), so that repeating big string operations ends.
+    func charge(_ value: JinjaValue) throws {
+        if case .string(let s) = value, s.utf8.count >= 1024 { try step(s.utf8.count >> 10) }
+        if case .markup(let s) = value, s.utf8.count >= 1024 { try step(s.utf8.count >> 10) }
+    }
+
     func enter(_ what: String) throws {
         depth += 1
         if depth > limits.maxDepth {

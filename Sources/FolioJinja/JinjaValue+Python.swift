@@ -76,6 +76,11 @@ extension JinjaValue {
 
     /// Python's `repr()`, as lists and dicts print their elements. `seen` stops self-containing lists.
     func repr(_ seen: inout Set<ObjectIdentifier>) -> String {
+        // Deeper than any real data: printed as Python prints a list it is already printing.
+        if seen.count > Self.maxNesting {
+            if case .dict = self { return "{...}" }
+            if case .list = self { return "[...]" }
+        }
         switch self {
         case .string(let s): return Self.stringRepr(s)
         case .markup(let s): return "Markup(" + Self.stringRepr(s) + ")"
@@ -158,8 +163,12 @@ extension JinjaValue {
         }
     }
 
+    /// How deep comparisons and printing follow nested lists and dicts (self-containing ones stop here).
+    static let maxNesting = 256
+
     /// Python's `==`.
-    static func pyEqual(_ a: JinjaValue, _ b: JinjaValue) -> Bool {
+    static func pyEqual(_ a: JinjaValue, _ b: JinjaValue, depth: Int = 0) -> Bool {
+        guard depth < maxNesting else { return false }
         if let x = a.numeric, let y = b.numeric { return x.doubleValue == y.doubleValue && x.exactEqual(y) }
         switch (a, b) {
         case (.none, .none): return true
@@ -167,14 +176,14 @@ extension JinjaValue {
         case let (.string(x), .string(y)), let (.markup(x), .markup(y)), let (.string(x), .markup(y)), let (.markup(x), .string(y)):
             return x == y
         case let (.list(x), .list(y)):
-            return x === y || (x.items.count == y.items.count && zip(x.items, y.items).allSatisfy { pyEqual($0, $1) })
+            return x === y || (x.items.count == y.items.count && zip(x.items, y.items).allSatisfy { pyEqual($0, $1, depth: depth + 1) })
         case let (.tuple(x), .tuple(y)):
-            return x.count == y.count && zip(x, y).allSatisfy { pyEqual($0, $1) }
+            return x.count == y.count && zip(x, y).allSatisfy { pyEqual($0, $1, depth: depth + 1) }
         case let (.dict(x), .dict(y)):
             if x === y { return true }
             guard x.count == y.count else { return false }
             for (k, v) in x.entries {
-                guard let w = y.get(k), pyEqual(v, w) else { return false }
+                guard let w = y.get(k), pyEqual(v, w, depth: depth + 1) else { return false }
             }
             return true
         case let (.function(x), .function(y)): return x === y
@@ -186,20 +195,21 @@ extension JinjaValue {
 
     /// Python's ordering (`<`): numbers with numbers, strings with strings, sequences element-wise; nil when
     /// Python raises `TypeError`.
-    static func pyLess(_ a: JinjaValue, _ b: JinjaValue) -> Bool? {
+    static func pyLess(_ a: JinjaValue, _ b: JinjaValue, depth: Int = 0) -> Bool? {
+        guard depth < maxNesting else { return nil }
         if let x = a.numeric, let y = b.numeric { return x.less(y) }
         switch (a, b) {
         case let (.string(x), .string(y)), let (.markup(x), .markup(y)), let (.string(x), .markup(y)), let (.markup(x), .string(y)):
             return x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars)
-        case let (.list(x), .list(y)): return sequenceLess(x.items, y.items)
-        case let (.tuple(x), .tuple(y)): return sequenceLess(x, y)
+        case let (.list(x), .list(y)): return sequenceLess(x.items, y.items, depth + 1)
+        case let (.tuple(x), .tuple(y)): return sequenceLess(x, y, depth + 1)
         default: return nil
         }
     }
 
-    static func sequenceLess(_ x: [JinjaValue], _ y: [JinjaValue]) -> Bool? {
-        for (p, q) in zip(x, y) where !pyEqual(p, q) {
-            return pyLess(p, q)
+    static func sequenceLess(_ x: [JinjaValue], _ y: [JinjaValue], _ depth: Int) -> Bool? {
+        for (p, q) in zip(x, y) where !pyEqual(p, q, depth: depth) {
+            return pyLess(p, q, depth: depth)
         }
         return x.count < y.count
     }
