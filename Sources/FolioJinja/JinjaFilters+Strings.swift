@@ -333,6 +333,7 @@ extension JinjaRenderer {
         case .none: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return String(i)
+        case .bigInt(let b): return b.description
         case .float(let d): return d.isNaN ? "NaN" : d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : JinjaValue.floatRepr(d)
         case .string(let s), .markup(let s): return Self.jsonString(s)
         case .list, .tuple:

@@ -25,6 +25,7 @@ extension JinjaRenderer {
         case .none: return false
         case .bool(let b): return b
         case .int(let i): return i != 0
+        case .bigInt: return true
         case .float(let d): return d != 0
         case .string(let s), .markup(let s): return !s.isEmpty
         case .list(let l): return !l.items.isEmpty

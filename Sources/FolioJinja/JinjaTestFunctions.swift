@@ -30,7 +30,11 @@ extension JinjaRenderer {
         case "boolean": if case .bool = v { return true } else { return false }
         case "false": if case .bool(false) = v { return true } else { return false }
         case "true": if case .bool(true) = v { return true } else { return false }
-        case "integer": if case .int = v { return true } else { return false }
+        case "integer":
+            switch v {
+            case .int, .bigInt: return true
+            default: return false
+            }
         case "float": if case .float = v { return true } else { return false }
         case "number": return v.numeric != nil
         case "string": return v.stringValue != nil
