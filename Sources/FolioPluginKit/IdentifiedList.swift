@@ -43,6 +43,8 @@ public enum IdentifiedList {
         case repeatedID(id: String)
         /// The merge failed its own check (`check`); nothing is merged.
         case failedCheck(String)
+        /// A line the editor worded itself (`merge`'s `describe`).
+        case described(String)
 
         /// One line: "'Milk': title changed to "Oat milk" by us and to "Soy milk" by them".
         public var description: String {
@@ -57,6 +59,8 @@ public enum IdentifiedList {
                 return "two items share the id '\(id)'"
             case let .failedCheck(why):
                 return "the merge failed its check (\(why)); nothing was merged"
+            case let .described(line):
+                return line
             }
         }
 
@@ -67,28 +71,50 @@ public enum IdentifiedList {
         }
     }
 
-    /// Merges `ours` and `theirs`, two descendants of `base`. `label` names an element in a conflict line ("'Milk'").
+    /// What one side did to an element, in the editor's words ("renamed to 'Oat milk'", "checked"): from its fields in
+    /// the base (nil: the element is new) to its fields on that side. For a clash over one field, both hold only it.
+    public typealias ChangeWording = (_ base: [PluginJSON.RawMember]?, _ side: [PluginJSON.RawMember]) -> String
+
+    /// Merges `ours` and `theirs`, two descendants of `base`. `label` names an element in a conflict line ("'Milk'");
+    /// `describe`, when given, words what each side did ("'Milk': renamed to 'Oat milk' by us, deleted by them"),
+    /// else the lines are generic ("'Milk': title changed to "Oat milk" by us and changed to "Soy milk" by them").
     public static func merge(base: [IdentifiedRecord], ours: [IdentifiedRecord], theirs: [IdentifiedRecord],
-                             label: (IdentifiedRecord) -> String) -> MergeOutcome<[IdentifiedRecord]> {
+                             label: (IdentifiedRecord) -> String, describe: ChangeWording? = nil) -> MergeOutcome<[IdentifiedRecord]> {
         for side in [base, ours, theirs] {
             if let repeated = firstRepeatedID(side) { return .conflicts([Conflict.repeatedID(id: repeated).description]) }
         }
         let b = table(base), o = table(ours), t = table(theirs)
         var conflicts: [Conflict] = []
         var merged: [String: IdentifiedRecord] = [:]
+        func clash(_ record: IdentifiedRecord, _ base: IdentifiedRecord?, _ found: [(name: String, ours: String?, theirs: String?)]) {
+            for item in found {
+                guard let describe else {
+                    conflicts.append(.field(element: label(record), field: item.name, ours: item.ours, theirs: item.theirs))
+                    continue
+                }
+                func only(_ value: String?) -> [PluginJSON.RawMember] { value.map { [PluginJSON.RawMember(key: item.name, value: $0)] } ?? [] }
+                let was = base.map { _ in only(base?[item.name]) }
+                conflicts.append(.described("\(label(record)): \(describe(was, only(item.ours))) by us, \(describe(was, only(item.theirs))) by them"))
+            }
+        }
+        func deleted(_ record: IdentifiedRecord, _ base: IdentifiedRecord, byUs: Bool) {
+            guard let describe else { return conflicts.append(.deletedAndChanged(element: label(record), deletedByUs: byUs)) }
+            let change = describe(base.fields, record.fields)
+            conflicts.append(.described("\(label(record)): " + (byUs ? "deleted by us, \(change) by them" : "\(change) by us, deleted by them")))
+        }
         for id in orderedUnion(ours, theirs, base) {
             switch (b[id], o[id], t[id]) {
             case let (base?, ours?, theirs?):
                 let (fields, clashes) = mergeFields(base: base.fields, ours: ours.fields, theirs: theirs.fields)
-                conflicts += clashes.map { .field(element: label(ours), field: $0.name, ours: $0.ours, theirs: $0.theirs) }
+                clash(ours, base, clashes)
                 merged[id] = IdentifiedRecord(id: id, fields: fields)
             case let (base?, nil, theirs?):
-                if theirs.fields != base.fields { conflicts.append(.deletedAndChanged(element: label(theirs), deletedByUs: true)) }
+                if theirs.fields != base.fields { deleted(theirs, base, byUs: true) }
             case let (base?, ours?, nil):
-                if ours.fields != base.fields { conflicts.append(.deletedAndChanged(element: label(ours), deletedByUs: false)) }
+                if ours.fields != base.fields { deleted(ours, base, byUs: false) }
             case let (nil, ours?, theirs?):
                 let (fields, clashes) = mergeFields(base: nil, ours: ours.fields, theirs: theirs.fields)
-                conflicts += clashes.map { .field(element: label(ours), field: $0.name, ours: $0.ours, theirs: $0.theirs) }
+                clash(ours, nil, clashes)
                 merged[id] = IdentifiedRecord(id: id, fields: fields)
             case let (nil, ours?, nil): merged[id] = ours
             case let (nil, nil, theirs?): merged[id] = theirs
