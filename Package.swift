@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "folio-test-writer"]),
         .testTarget(name: "FolioMustacheTests", dependencies: ["FolioMustache", "FolioTestSupport"]),
         .testTarget(name: "FolioTemplatesTests", dependencies: ["FolioTemplates", "FolioCLITestSupport"]),
-        .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioConfinement", "FolioPluginText", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioCLITestSupport", "folio-plugin-host"]),
+        .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioConfinement", "FolioPluginText", "FolioPluginKit", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioCLITestSupport", "folio-plugin-host"]),
         .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal"]),
         .testTarget(name: "FolioLaunchTests", dependencies: ["FolioLaunch", "FolioTerminal", "FolioTemplates"]),
         .testTarget(name: "FolioSyncTests", dependencies: ["FolioSync", "FolioCLITestSupport", "folio-plugin-host"]),
