@@ -27,7 +27,8 @@ public struct IdentifiedRecord: Sendable, Equatable {
 /// - Order: elements neither side moved keep their order; an element one side moved, or added, goes after the element
 ///   that precedes it on that side (among those the other side did not move), so a run one side inserted stays
 ///   together. Two runs at one place are ordered by their first id, so either side merging gives the same list. An
-///   element both sides moved to different places is a conflict.
+///   element both sides moved to different places goes where one of them put it (the same either way round): a place
+///   is not a field, and a conflict over it could not be settled item by item.
 /// - The result is checked against base, ours and theirs before it is answered (`check`); a result that fails the
 ///   check is answered as a conflict, never as a merge.
 public enum IdentifiedList {
@@ -122,7 +123,6 @@ public enum IdentifiedList {
             }
         }
         let plan = ListOrder(base: base.map(\.id), ours: ours.map(\.id), theirs: theirs.map(\.id), survivors: Set(merged.keys))
-        conflicts += plan.movedBothWays.compactMap { id in merged[id].map { .moved(element: label($0)) } }
         guard conflicts.isEmpty else { return .conflicts(conflicts.map(\.description)) }
         let result = plan.order().compactMap { merged[$0] }
         if let failure = check(result, base: base, ours: ours, theirs: theirs, stable: plan.stableOrder) {
@@ -202,7 +202,7 @@ public enum IdentifiedList {
 struct ListOrder {
     /// Survivors in base, ours and theirs that neither side moved, in base order.
     private(set) var stableOrder: [String] = []
-    /// Elements both sides moved, to different places.
+    /// Elements both sides moved, to different places (each goes where one side put it, the same either way round).
     private(set) var movedBothWays: [String] = []
     private var children: [String: [[String]]] = [:]  // anchor ("" for the start) → one run per side
     private let start = ""
@@ -215,19 +215,25 @@ struct ListOrder {
         let movedByThem = Self.moved(theirs, position)
         stableOrder = common.filter { !movedByUs.contains($0) && !movedByThem.contains($0) }
         let stable = Set(stableOrder)
-        let ourFloating = movedByUs.union(ours.filter { !inBase.contains($0) && survivors.contains($0) })
+        var ourFloating = movedByUs.union(ours.filter { !inBase.contains($0) && survivors.contains($0) })
         var theirFloating = movedByThem.union(theirs.filter { !inBase.contains($0) && !inOurs.contains($0) && survivors.contains($0) })
         let both = movedByUs.intersection(movedByThem)
         let ourOwn = ourFloating.subtracting(both), theirOwn = theirFloating.subtracting(both)
         let theirIndex = Dictionary(theirs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        // An element both sides moved goes where one side put it: the side whose place for it comes after the
+        // smaller anchor id (the start first), so that either side merging gives the same list.
+        var ourFloatingPlaced = ourFloating.subtracting(both)
+        var theirFloatingPlaced = theirFloating.subtracting(both)
         for (index, id) in ours.enumerated() where both.contains(id) {
-            let mine = Self.anchor(before: index, in: ours, stable: stable, own: ourOwn, survivors: survivors)
+            let mine = Self.anchor(before: index, in: ours, stable: stable, own: ourOwn, survivors: survivors) ?? start
             let their = theirIndex[id].flatMap {
                 Self.anchor(before: $0, in: theirs, stable: stable, own: theirOwn, survivors: survivors)
-            }
+            } ?? start
             if mine != their { movedBothWays.append(id) }
+            if their < mine { theirFloatingPlaced.insert(id) } else { ourFloatingPlaced.insert(id) }
         }
-        theirFloating.subtract(both)
+        ourFloating = ourFloatingPlaced
+        theirFloating = theirFloatingPlaced
         place(ours, floating: ourFloating, stable: stable, survivors: survivors)
         place(theirs, floating: theirFloating, stable: stable, survivors: survivors)
     }

@@ -112,7 +112,7 @@ extension Document {
 
     /// The tree merging `theirs` into `ours`, conflicts resolved by the semantic merger; throws `UnresolvedMerge`.
     private func mergedTree(ours: ObjectID, theirs: ObjectID, semanticMerger: (any SemanticMerging)?) throws -> ObjectID {
-        let result = try repository.mergeCommits(ours: ours, theirs: theirs)
+        let result = try mergeForSync(ours: ours, theirs: theirs, semanticMerger: semanticMerger)
         if result.isClean { return result.tree }
         var changes: [TreeChange] = []
         var unresolved: [MergeConflict] = []
@@ -128,6 +128,14 @@ extension Document {
         }
         guard unresolved.isEmpty else { throw UnresolvedMerge(conflicts: unresolved, reasons: reasons) }
         return try repository.updateTree(result.tree, changes)
+    }
+
+    /// The three-way merge of `theirs` into `ours` that pulls and settling use: libgit2's, except that the primary file,
+    /// when its editor merges by meaning and both sides changed it, is always left to that editor (a line merge of a
+    /// checklist brings back an item one side moved and the other deleted).
+    func mergeForSync(ours: ObjectID, theirs: ObjectID, semanticMerger: (any SemanticMerging)?) throws -> TreeMergeResult {
+        let whole: Set<String> = semanticMerger?.mergesByMeaning(metadata.contentType) == true ? [metadata.primaryFile] : []
+        return try repository.mergeCommits(ours: ours, theirs: theirs, wholeFiles: whole)
     }
 
     /// The editor's item-by-item merge of one conflicting file, when its content type has one.

@@ -15,6 +15,11 @@ public struct PluginSemanticMerger: SemanticMerging, Sendable {
         self.associations = associations
     }
 
+    public func mergesByMeaning(_ contentType: ContentType) -> Bool {
+        guard let chosen = try? host.chooseEditor(for: contentType, associations: associations).editor else { return false }
+        return chosen.extensions.contains(FolioExtensionID.semanticMerge)
+    }
+
     public func merge(contentType: ContentType, base: Data, ours: Data, theirs: Data) throws -> Data? {
         try mergeExplained(contentType: contentType, base: base, ours: ours, theirs: theirs).merged
     }
