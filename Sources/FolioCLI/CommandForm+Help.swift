@@ -26,6 +26,7 @@ enum OptionHelp {
         "--item": "the item, as the editor numbers it",
         "restore --item": "restore only this item (as the editor numbers it); the others stay as they are now",
         "--interval": "seconds between syncs (1 to 86400)",
+        "--accept-type": "accept a remote version that changes the document's content type (held until then: it would open with another plugin)",
         "--at": "the version the item is numbered in (default: the newest)",
         "view --at": "the version to show (default: the newest)",
         "-o": "the package file to write (default: ID-VERSION.folio-package.tar)",

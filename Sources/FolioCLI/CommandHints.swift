@@ -75,6 +75,11 @@ enum CommandHints {
         rewind.summary + "; compare with 'folio diff \(path) HEAD \(rewind.tip.hex)'"
     }
 
+    /// How to accept a remote version held for changing the content type.
+    static func acceptTypeAdvice(path: String) -> String {
+        "; to accept it, run 'folio sync \(path) --accept-type' (or 'folio pull \(path) --accept-type')"
+    }
+
     /// A kept conflict's ref as the user types it (`20250102T030405Z`).
     static func shortConflict(_ ref: String) -> String {
         ref.hasPrefix("refs/folio/conflicts/") ? String(ref.dropFirst("refs/folio/conflicts/".count)) : ref

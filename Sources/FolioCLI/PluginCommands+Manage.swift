@@ -121,10 +121,12 @@ func lockRepairHint(_ refusal: PluginRefusal) -> String {
 func packPlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let project = io.url(try args.positional(1, "DIR"))
     try args.expectAtMost(2)
-    let (url, package) = try PluginPackage.pack(project: project, output: args.value("-o").map(io.url), defaultFolder: io.url("."),
-                                                isolation: .standard(environment: io.environment))
-    io.line("Packed \(package.id.shownAsText) \(package.version.shownAsText): \(url.path.shownAsText)")
-    io.line("Install it with: folio plugins install \(url.path.shownAsText)")
+    let packed = try PluginPackage.pack(project: project, output: args.value("-o").map(io.url), defaultFolder: io.url("."),
+                                        isolation: .standard(environment: io.environment))
+    io.line("Packed \(packed.package.id.shownAsText) \(packed.package.version.shownAsText): \(packed.url.path.shownAsText)")
+    for file in packed.files { io.line("  \(file.shownAsText)") }
+    for warning in packed.warnings { io.error("warning: \(warning)") }
+    io.line("Install it with: folio plugins install \(packed.url.path.shownAsText)")
     return 0
 }
 

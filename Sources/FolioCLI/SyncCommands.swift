@@ -94,7 +94,7 @@ func networkTimeout(_ args: Arguments, _ io: CommandIO) throws -> Duration {
 
 /// Sync options for a command: transfer set-up and the editors' semantic merge.
 func syncOptions(_ io: CommandIO, _ args: Arguments, label: String) throws -> SyncOptions {
-    SyncOptions(transfer: try transferOptions(io, args, label: label), semanticMerger: semanticMerger(io))
+    SyncOptions(transfer: try transferOptions(io, args, label: label), semanticMerger: semanticMerger(io), acceptContentType: args.flag("--accept-type"))
 }
 
 /// Prints a pull's outcome; returns the exit code (1 for a kept conflict).
@@ -102,6 +102,7 @@ func reportPull(_ outcome: PullOutcome, document: Document, remote: String?, _ a
     struct Pulled: Encodable {
         let outcome: String; let commit: String?; let conflictRef: String?; let conflicts: [String]
         var previous: String? = nil
+        var contentType: String? = nil
     }
     let path = document.url.path
     // A pull whose files could not reach the work tree (a full disk) is kept; say what is out of date, as `write` does.
@@ -130,6 +131,12 @@ func reportPull(_ outcome: PullOutcome, document: Document, remote: String?, _ a
         }
         io.error(CommandHints.rewindAdvice(rewind, documentPath: path).shownAsText)
         return FolioCommandLine.failure
+    case let .held(held):
+        if args.flag("--json") {
+            try io.json(Pulled(outcome: "held-content-type", commit: held.commit.hex, conflictRef: nil, conflicts: [], contentType: held.incoming.identifier))
+        }
+        io.error(held.summary + CommandHints.acceptTypeAdvice(path: path.shownAsText))
+        return FolioCommandLine.failure
     }
 }
 
@@ -157,14 +164,15 @@ let syncCommands: [Command] = [
         }
         return 0
     },
-    Command("pull", usage: "pull PATH [REMOTE] [--timeout SECONDS] [--json]", summary: "Bring in a remote's versions: fast-forward, merge, or keep a conflict") { args, io in
+    Command("pull", usage: "pull PATH [REMOTE] [--timeout SECONDS] [--accept-type] [--json]",
+            summary: "Bring in a remote's versions: fast-forward, merge, or keep a conflict (--accept-type: accept a version that changes the document's content type)") { args, io in
         let (document, remote) = try documentAndRemote(args, io)
         try dropMergedConflicts(document, args, io)
         let outcome = try document.pull(from: remote, options: syncOptions(io, args, label: "Receiving"))
         return try reportPull(outcome, document: document, remote: remote, args, io)
     },
-    Command("sync", usage: "sync PATH [REMOTE] [--timeout SECONDS] [--json] | sync PATH --continuous on|off [--interval SECONDS] [--json] | sync --watch [--interval SECONDS] [--timeout SECONDS] [PATH...]",
-            summary: "Pull, then push (--continuous: keep the document in sync in the background from now on; --watch: sync the given documents, else the recent ones with continuous sync on, until interrupted)") { args, io in
+    Command("sync", usage: "sync PATH [REMOTE] [--timeout SECONDS] [--accept-type] [--json] | sync PATH --continuous on|off [--interval SECONDS] [--json] | sync --watch [--interval SECONDS] [--timeout SECONDS] [PATH...]",
+            summary: "Pull, then push (--accept-type: accept a version that changes the document's content type; --continuous: keep the document in sync in the background from now on; --watch: sync the given documents, else the recent ones with continuous sync on, until interrupted)") { args, io in
         if let exit = try continuousSyncVariant(args, io) { return exit }
         let (document, remote) = try documentAndRemote(args, io)
         try dropMergedConflicts(document, args, io)
@@ -179,6 +187,7 @@ let syncCommands: [Command] = [
             case .merged: pulled = "merged"
             case .conflict: pulled = "conflict"
             case .rewound: pulled = "rewound"
+            case .held: pulled = "held-content-type"
             }
             try io.json(Synced(pulled: pulled, pushed: pushed.commit.hex, remote: pushed.remote))
         } else {
@@ -235,6 +244,7 @@ let syncCommands: [Command] = [
             io.line("\(count) (\(status.conflicts.map { CommandHints.shortConflict($0).shownAsText }.joined(separator: ", "))): "
                     + heldBack.shownAsText + CommandHints.heldBackAdvice(path: document.url.path, conflicts: status.conflicts).shownAsText)
         }
+        if let held = status.heldContentType { io.line(held + CommandHints.acceptTypeAdvice(path: document.url.path.shownAsText)) }
         if sharing.remote != nil { io.line(sharingLine(sharing)) }  // a document with no remote has nothing to say
         return 0
     },

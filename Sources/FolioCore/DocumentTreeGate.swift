@@ -6,7 +6,8 @@ import FolioGit
 /// a change, restore, undo, redo, merge, fast-forward, template update, clone and every fetch go through it.
 ///
 /// git's object rules (`GitObjectRules`: no `.git` in any spelling, no `.`/`..`/empty/`/` names, known modes, no
-/// submodules, …), Folio's reserved names (`.folio-tmp-…`), and a `.folio/document.json` that validates.
+/// submodules, …), Folio's reserved names (`.folio-tmp-…`), symbolic links that stay inside the document (relative,
+/// never climbing past its root: `GitObjectRules.linkProblem`), and a `.folio/document.json` that validates.
 package enum DocumentTreeGate {
     /// The names Folio keeps for its temporary files (`WorkTree.temporaryPrefix`), refused in any tree.
     package static let reserved = ReservedNamePrefixes([WorkTree.temporaryPrefix], why: "Folio's temporary files ('\(WorkTree.temporaryPrefix)…')")
@@ -16,13 +17,13 @@ package enum DocumentTreeGate {
     package static func incomingRules(largestFile: Int) -> IncomingRules {
         IncomingRules(reserved: reserved, branchTip: { _, commit, objects in
             try checkDescription(in: objects.commit(commit).tree, repository: objects)
-        }, largestBlob: largestFile)
+        }, largestBlob: largestFile, linksStayInside: true)
     }
 
     /// Checks `tree` where it differs from `shown` (the tree the work tree shows; nil: check it all). Throws
     /// `RefusedObject`.
     package static func check(_ tree: ObjectID, shown: ObjectID?, commit: ObjectID? = nil, repository: Repository) throws {
-        try repository.checkTree(tree, against: shown, commit: commit, reserved: reserved)
+        try repository.checkTree(tree, against: shown, commit: commit, reserved: reserved, linksStayInside: true)
         let entry = try repository.entry(atPath: DocumentMetadata.path, inTree: tree)
         if let shown, let entry, try repository.entry(atPath: DocumentMetadata.path, inTree: shown)?.id == entry.id { return }
         do { try checkDescription(in: tree, repository: repository) } catch let problem as GitObjectProblem {

@@ -39,6 +39,8 @@ public enum GitObjectProblem: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidDocument(String)
     /// A file (blob) of `size` bytes, over the `limit` in bytes a fetch accepts (`IncomingRules.largestBlob`).
     case blobTooLarge(size: Int, limit: Int)
+    /// A symbolic link whose target leads out of the document (the target as written, and why).
+    case linkLeavesTree(target: String, LinkTargetProblem)
 
     public var description: String {
         switch self {
@@ -61,6 +63,9 @@ public enum GitObjectProblem: Error, Sendable, Equatable, CustomStringConvertibl
         case let .invalidDocument(why): return "an invalid document (\(why))"
         case let .blobTooLarge(size, limit):
             return "a file of \(Self.bytes(size)), over the limit of \(Self.bytes(limit)) for incoming files"
+        case let .linkLeavesTree(target, why):
+            let shown = target.count > 80 ? String(target.prefix(80)) + "…" : target
+            return "a symbolic link to '\(shown)', \(why)"
         }
     }
 }

@@ -15,16 +15,20 @@ public struct IncomingRules: Sendable {
     /// The most bytes one incoming file (blob) may have; a larger one is refused (`GitObjectProblem.blobTooLarge`),
     /// its size read from the object's header, never by reading the file.
     public var largestBlob: Int
+    /// Whether every new or changed symbolic link must stay inside its tree: relative, never climbing past the root
+    /// (`GitObjectRules.linkProblem`); a link that leaves is refused (`GitObjectProblem.linkLeavesTree`).
+    public var linksStayInside: Bool
 
     /// Folio's default `largestBlob`: 1 GiB.
     public static let defaultLargestBlob = 1 << 30
 
     public init(reserved: ReservedNamePrefixes? = nil,
                 branchTip: (@Sendable (_ ref: String, _ commit: ObjectID, _ objects: Repository) throws -> Void)? = nil,
-                largestBlob: Int = IncomingRules.defaultLargestBlob) {
+                largestBlob: Int = IncomingRules.defaultLargestBlob, linksStayInside: Bool = false) {
         self.reserved = reserved
         self.branchTip = branchTip
         self.largestBlob = largestBlob
+        self.linksStayInside = linksStayInside
     }
 }
 
@@ -174,12 +178,14 @@ extension Repository {
     fileprivate func checkIncoming(_ moved: [String: ObjectID], known: [String: ObjectID], quarantine: URL, source: String,
                                    rules: IncomingRules) throws {
         let odb = try ObjectDatabase(self)
+        let sawLink: Bool
         do {
-            try checkEveryNewObject(in: quarantine, rules: rules)
+            sawLink = try checkEveryNewObject(in: quarantine, rules: rules)
         } catch let rejection as NewObjectRejection {
             throw try attribute(rejection, moved: moved, known: known, odb: odb, source: source, rules: rules)
         }
-        let trees = TreeChecker(odb: odb, reserved: rules.reserved)
+        if sawLink && rules.linksStayInside { try checkNewLinks(moved: moved, known: known, odb: odb, source: source, rules: rules) }
+        let trees = TreeChecker(odb: odb, reserved: rules.reserved, linksStayInside: rules.linksStayInside)
         for (name, id) in moved.sorted(by: { $0.key < $1.key }) {
             do {
                 guard let commit = try peelChecked(id, ref: name, odb: odb, trees: trees) else { continue }
@@ -199,7 +205,7 @@ extension Repository {
     /// named alone.
     private func attribute(_ rejection: NewObjectRejection, moved: [String: ObjectID], known: [String: ObjectID], odb: ObjectDatabase,
                            source: String, rules: IncomingRules) throws -> IncomingRefused {
-        let trees = TreeChecker(odb: odb, reserved: rules.reserved)
+        let trees = TreeChecker(odb: odb, reserved: rules.reserved, linksStayInside: rules.linksStayInside)
         if rejection.isBlob { trees.refusedBlob = (rejection.object, rejection.rejection.problem) }
         let hidden = try known.values.compactMap { try peeledCommit($0, odb: odb) }
         var walkedTrees: [ObjectID: ObjectID] = [:]
@@ -216,22 +222,41 @@ extension Repository {
                                                                                problem: rejection.rejection.problem))
     }
 
+    /// Walks the new history of every moved ref with links checked (`rules.linksStayInside`): a link's target is
+    /// judged by where it sits, which only a walk from a commit's root knows. Run only when a new tree holds a link.
+    private func checkNewLinks(moved: [String: ObjectID], known: [String: ObjectID], odb: ObjectDatabase, source: String,
+                               rules: IncomingRules) throws {
+        let trees = TreeChecker(odb: odb, reserved: rules.reserved, linksStayInside: true)
+        let hidden = try known.values.compactMap { try peeledCommit($0, odb: odb) }
+        var walkedTrees: [ObjectID: ObjectID] = [:]
+        for (name, id) in moved.sorted(by: { $0.key < $1.key }) {
+            do {
+                guard let tip = try peelChecked(id, ref: name, odb: odb, trees: trees) else { continue }
+                try walkNewCommits(from: tip, hiding: hidden, odb: odb, trees: trees, treeOf: &walkedTrees)
+            } catch let refused as RefusedObject {
+                throw IncomingRefused(source: source, ref: name, refused: refused)
+            }
+        }
+    }
+
     /// Reads every object the quarantine at `folder` holds itself (its packs and loose objects, not its alternates)
     /// and applies `GitObjectRules` to trees, commits and tags; a blob's size is read from its header and checked
-    /// against `rules.largestBlob`, its bytes never read. Throws `NewObjectRejection` for the first refused.
-    /// Up to `workers` threads share the objects, each with object database handles of its own.
+    /// against `rules.largestBlob`, its bytes never read. Throws `NewObjectRejection` for the first refused; returns
+    /// whether any new tree holds a symbolic link. Up to `workers` threads share the objects, each with object
+    /// database handles of its own.
     private func checkEveryNewObject(in folder: URL, rules: IncomingRules,
-                                     workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+                                     workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Bool {
         let ids = try OwnObjects(folder: folder).ids()
         let workers = max(1, min(workers, 4, ids.count / 2048))
         let failed = Mutex(false)  // set by the first refusal: the other workers stop early
+        let sawLink = Mutex(false)
         _ = try parallelMap(workers) { worker throws in
             do {
                 let own = try OwnObjects(folder: folder)
                 var index = worker
                 while index < ids.count, !failed.withLock({ $0 }) {
                     let id = ids[index]
-                    try Self.checkObject(id, in: own, rules: rules)
+                    if try Self.checkObject(id, in: own, rules: rules) { sawLink.withLock { $0 = true } }
                     index += workers
                 }
             } catch {
@@ -239,10 +264,12 @@ extension Repository {
                 throw error
             }
         }
+        return sawLink.withLock { $0 }
     }
 
-    /// One object: a blob by its size alone, anything else read whole through `GitObjectRules`.
-    private static func checkObject(_ id: ObjectID, in own: OwnObjects, rules: IncomingRules) throws {
+    /// One object: a blob by its size alone, anything else read whole through `GitObjectRules`. Returns whether it
+    /// is a tree holding a symbolic link.
+    private static func checkObject(_ id: ObjectID, in own: OwnObjects, rules: IncomingRules) throws -> Bool {
         let header = try own.header(id)
         guard header.type == GIT_OBJECT_BLOB else {
             return try own.withObject(id) { type, bytes in try checkObject(id, type: type, bytes: bytes, reserved: rules.reserved) }
@@ -251,15 +278,19 @@ extension Repository {
             throw NewObjectRejection(object: id, rejection: GitObjectRejection(name: nil, problem: .blobTooLarge(size: header.size, limit: rules.largestBlob)),
                                      isBlob: true)
         }
+        return false
     }
 
-    /// One object through `GitObjectRules`: trees (and `reserved` names), commits and tags; blobs pass.
-    private static func checkObject(_ id: ObjectID, type: git_object_t, bytes: UnsafeRawBufferPointer, reserved: ReservedNamePrefixes?) throws {
+    /// One object through `GitObjectRules`: trees (and `reserved` names), commits and tags; blobs pass. Returns
+    /// whether it is a tree holding a symbolic link.
+    private static func checkObject(_ id: ObjectID, type: git_object_t, bytes: UnsafeRawBufferPointer, reserved: ReservedNamePrefixes?) throws -> Bool {
+        var sawLink = false
         do {
             do throws(GitObjectRejection) {
                 switch type {
                 case GIT_OBJECT_TREE:
-                    try GitObjectRules.checkTree(bytes) { (_, _, name, _) throws(GitObjectRejection) in
+                    try GitObjectRules.checkTree(bytes) { (kind, _, name, _) throws(GitObjectRejection) in
+                        if kind == .symlink { sawLink = true }
                         if let reserved, reserved.matches(name) {
                             throw GitObjectRejection(name: String(decoding: name, as: UTF8.self), problem: .reservedName(reserved.why))
                         }
@@ -272,6 +303,7 @@ extension Repository {
                 throw NewObjectRejection(object: id, rejection: error)
             }
         }
+        return sawLink
     }
 
     /// Follows annotated tags (checking each) to the object a ref names: the commit, or nil for a tree or blob (a

@@ -60,21 +60,27 @@ final class TreeChecker {
     let odb: ObjectDatabase
     /// Names refused beyond git's rules (Folio's temporary files).
     let reserved: ReservedNamePrefixes?
-    private(set) var passed: Set<ObjectID> = []
+    /// Whether every new or changed symbolic link must stay inside the tree (`GitObjectRules.linkProblem`).
+    let linksStayInside: Bool
+    /// The trees passed, each with the fewest folders above it it passed at: a link's `..` allowance grows with its
+    /// depth, so a tree passed deeper is checked again nearer the root.
+    private(set) var passed: [ObjectID: Int] = [:]
     /// A file refused on its own (too large): an entry that newly names it is refused with its path.
     var refusedBlob: (id: ObjectID, problem: GitObjectProblem)? {
         didSet { refusedBlobBytes = refusedBlob?.id.bytes }
     }
     private var refusedBlobBytes: [UInt8]?
 
-    init(odb: ObjectDatabase, reserved: ReservedNamePrefixes?) {
+    init(odb: ObjectDatabase, reserved: ReservedNamePrefixes?, linksStayInside: Bool = false) {
         self.odb = odb
         self.reserved = reserved
+        self.linksStayInside = linksStayInside
     }
 
     /// Checks `tree` (of `commit`) where it differs from `base`; throws `RefusedObject`.
-    func check(_ tree: ObjectID, base: ObjectID?, commit: ObjectID?, prefix: String = "") throws {
-        if tree == base || passed.contains(tree) { return }
+    func check(_ tree: ObjectID, base: ObjectID?, commit: ObjectID?, prefix: String = "", depth: Int = 0) throws {
+        if tree == base { return }
+        if let passedAt = passed[tree], passedAt <= depth || !linksStayInside { return }
         let entries = try parsed(tree, commit: commit, prefix: prefix)
         let baseEntries = base.flatMap { try? trustedEntries($0) } ?? []
         var b = 0
@@ -91,10 +97,25 @@ final class TreeChecker {
             if let refusedBlob, entry.kind != .tree, entry.id == refusedBlobBytes, same?.id != entry.id {
                 throw RefusedObject(commit: commit, object: refusedBlob.id, path: prefix + entry.name, problem: refusedBlob.problem)
             }
+            if linksStayInside, entry.kind == .symlink, same?.id != entry.id {
+                try checkLink(entry, depth: depth, commit: commit, path: prefix + entry.name)
+            }
             guard entry.kind == .tree, same?.id != entry.id, let id = ObjectID(rawBytes: entry.id) else { continue }
-            try check(id, base: same.flatMap { ObjectID(rawBytes: $0.id) }, commit: commit, prefix: prefix + entry.name + "/")
+            try check(id, base: same.flatMap { ObjectID(rawBytes: $0.id) }, commit: commit, prefix: prefix + entry.name + "/", depth: depth + 1)
         }
-        passed.insert(tree)
+        passed[tree] = min(passed[tree] ?? depth, depth)
+    }
+
+    /// Refuses a link `depth` folders down whose target leads out of the tree (absolute, or climbing past the root).
+    private func checkLink(_ entry: RawTreeEntry, depth: Int, commit: ObjectID?, path: String) throws {
+        guard let id = ObjectID(rawBytes: entry.id) else { return }
+        let found: (target: String, problem: LinkTargetProblem)? = try odb.withObject(id) { type, bytes in
+            guard type == GIT_OBJECT_BLOB else { return ("", .malformed) }
+            let target = bytes.prefix(GitObjectRules.longestLinkTarget + 1)
+            return GitObjectRules.linkProblem(target: target, depth: depth).map { (String(decoding: target, as: UTF8.self), $0) }
+        }
+        guard let found else { return }
+        throw RefusedObject(commit: commit, object: id, path: path, problem: .linkLeavesTree(target: found.target, found.problem))
     }
 
     private func parsed(_ tree: ObjectID, commit: ObjectID?, prefix: String) throws -> [RawTreeEntry] {
@@ -118,8 +139,10 @@ final class TreeChecker {
 extension Repository {
     /// Checks that `tree` may be written to a work tree that shows `base`: every entry that differs from `base`, at
     /// any depth, passes `GitObjectRules` and is not `reserved`. Throws `RefusedObject` naming the entry.
-    public func checkTree(_ tree: ObjectID, against base: ObjectID?, commit: ObjectID? = nil, reserved: ReservedNamePrefixes? = nil) throws {
-        let checker = TreeChecker(odb: try ObjectDatabase(self), reserved: reserved)
+    /// With `linksStayInside`, every new or changed symbolic link must also stay inside the tree.
+    public func checkTree(_ tree: ObjectID, against base: ObjectID?, commit: ObjectID? = nil, reserved: ReservedNamePrefixes? = nil,
+                          linksStayInside: Bool = false) throws {
+        let checker = TreeChecker(odb: try ObjectDatabase(self), reserved: reserved, linksStayInside: linksStayInside)
         try checker.check(tree, base: base, commit: commit)
     }
 }

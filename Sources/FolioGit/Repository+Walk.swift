@@ -81,6 +81,15 @@ extension Repository {
         try check(code, "compare histories", displayPath)
         return code == 1
     }
+
+    /// The best common ancestor of two commits, nil when their histories share none.
+    public func mergeBase(_ one: ObjectID, _ other: ObjectID) throws -> ObjectID? {
+        var base = git_oid()
+        let code = one.withOID { a in other.withOID { b in git_merge_base(&base, pointer, a, b) } }
+        if code == GIT_ENOTFOUND.rawValue { return nil }
+        try check(code, "find common version", displayPath)
+        return ObjectID(base)
+    }
 }
 
 /// A commit lent by `Repository.forEachInLog` for the duration of one call: its fields read straight from

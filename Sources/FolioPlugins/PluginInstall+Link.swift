@@ -81,13 +81,16 @@ extension PluginInstaller {
         let report = check(library)
         guard report.ok, let id = report.id else { throw PluginInstallError.refused(report.refusal ?? "\(library.path): plugin refused") }
         guard Self.isUsableID(id) else { throw PluginInstallError.unusableID(id) }
-        func existing(_ relative: String?, _ fallback: String) -> String? {
-            let url = project.appendingPathComponent(relative ?? fallback)
+        func projectFolder(_ relative: String?, _ key: String) throws -> String? {
+            let url: URL
+            do { url = try PluginProjectDescription.inside(project, relative ?? key, key: key) } catch let error as PluginPackError {
+                throw PluginInstallError.noLibrary(path: error.file, reason: error.problem)
+            }
             var info = stat()
             return stat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR ? url.path : nil
         }
         let link = PluginLinks.Link(id: id, project: project.path, library: library.path,
-                                    templates: existing(description.templates, "templates"), samples: existing(description.samples, "samples"))
+                                    templates: try projectFolder(description.templates, "templates"), samples: try projectFolder(description.samples, "samples"))
         try withLock {
             var links = try PluginLinks.load(in: folder)
             links.links.removeAll { $0.id == id }

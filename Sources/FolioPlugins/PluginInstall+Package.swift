@@ -57,6 +57,7 @@ extension PluginInstaller {
         let final = folder.appendingPathComponent(id)
         let replaced = lock.entry(id)?.version
         let existed = FileManager.default.fileExists(atPath: final.path)
+        if existed && !Self.isPluginFolder(final) { throw PluginInstallError.fileSystem("\(final.path): not a plugin's folder, left as it is") }
         try moveIntoPlace(staging, final, exchange: existed)
         let installedLibrary = final.appendingPathComponent(library)
         let entry = PluginLock.Entry(id: id, version: version, library: library, sha256: hash,

@@ -29,7 +29,9 @@ public enum PluginInstallError: Error, CustomStringConvertible, Sendable, Equata
         switch self {
         case let .noLibrary(path, reason): return "\(path): \(reason)"
         case let .refused(refusal): return refusal
-        case let .unusableID(id): return "plugin id '\(id)' cannot name its folder (empty, starting with '.', or holding '/' or control characters)"
+        case let .unusableID(id) where PluginInstaller.isFolioName(id):
+            return "plugin id '\(id.shownAsText)' is refused: names starting with '\(PluginInstaller.folioNamePrefix)' are Folio's own files in the plugins folder (\(PluginLock.fileName), \(PluginLinks.fileName))"
+        case let .unusableID(id): return "plugin id '\(id.shownAsText)' cannot name its folder (empty, starting with '.', or holding '/' or control characters)"
         case let .clash(id, other, file): return "\(file): another plugin already provides \(id) (\(other))"
         case let .notInstalled(id, location?): return "\(id) is not in the installed plugins folder (it is at \(location))"
         case let .notInstalled(id, nil): return "no installed plugin '\(id)'"
@@ -77,6 +79,12 @@ public struct PluginInstaller: Sendable {
             || fm.fileExists(atPath: folder.appendingPathComponent(flockName).path)
     }
 
+    /// Whether `url` is a real folder (not a link, not a file): what an installed plugin's `<folder>/<id>/` is.
+    static func isPluginFolder(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// The plugin folders inside an installed folder (visible subfolders).
     static func pluginFolders(in folder: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -86,11 +94,21 @@ public struct PluginInstaller: Sendable {
         }
     }
 
-    /// Whether a plugin id can name its folder.
+    /// Whether a plugin id can name its folder: not empty, no `.` first, no `/` or control characters, at most 200
+    /// bytes, and not one of Folio's own names in the plugins folder (`isFolioName`).
     public static func isUsableID(_ id: String) -> Bool {
         !id.isEmpty && !id.hasPrefix(".") && !id.contains("/") && id.utf8.count <= 200
-            && !id.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            && !id.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } && !isFolioName(id)
     }
+
+    /// The prefix of the names Folio keeps for its own files beside the plugins' folders: the lock
+    /// (`plugins.lock.json`, and the damaged copies a repair sets aside), the links (`plugins.links.json`), and any
+    /// registry a later Folio adds there.
+    public static let folioNamePrefix = "plugins."
+
+    /// Whether `id` names one of Folio's own files in the plugins folder (any letter case: ids differing only in
+    /// case would still be one confusing pair).
+    public static func isFolioName(_ id: String) -> Bool { id.lowercased().hasPrefix(folioNamePrefix) }
 
     /// The lock as it is now.
     public func lock() throws -> PluginLock { try PluginLock.load(in: folder) }
@@ -210,13 +228,14 @@ public struct PluginInstaller: Sendable {
     // MARK: Remove, disable, enable
 
     /// Removes the plugin installed as `id` (its folder and lock entry); returns the entry it had (nil when its folder
-    /// had none: an install killed before it wrote the lock).
+    /// had none: an install killed before it wrote the lock). Only a plugin's folder is removed: an id that is not a
+    /// usable plugin id (Folio's own file names among them) or names no folder is `notInstalled`.
     @discardableResult
     public func remove(id: String) throws -> PluginLock.Entry? {
         try withLock {
             var lock = try self.lock()
             let final = folder.appendingPathComponent(id)
-            guard Self.isUsableID(id), FileManager.default.fileExists(atPath: final.path) else {
+            guard Self.isUsableID(id), Self.isPluginFolder(final) else {  // a real folder: never Folio's own files
                 throw PluginInstallError.notInstalled(id: id, location: nil)
             }
             let entry = lock.entry(id)

@@ -49,13 +49,13 @@ public struct PluginProjectDescription: Sendable, Equatable {
         }
     }
 
-    /// The built library of `project`.
+    /// The built library of `project`, inside it (`inside`).
     func libraryURL(in project: URL) throws -> URL {
-        if let library { return project.appendingPathComponent(library) }
+        if let library { return try Self.inside(project, library, key: "library") }
         for folder in ["build", ".build/release", ".build/debug"] {
-            let url = project.appendingPathComponent(folder)
+            let url = try Self.inside(project, folder, key: "library")
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.hasSuffix(".so") }.sorted()
-            if names.count == 1 { return url.appendingPathComponent(names[0]) }
+            if names.count == 1 { return try Self.inside(project, folder + "/" + names[0], key: "library") }
             if names.count > 1 {
                 throw PluginPackError(file: project.path, problem: "\(folder)/ holds several libraries (\(names.joined(separator: ", "))); name one as \"library\" in \(Self.fileName)")
             }
@@ -68,8 +68,9 @@ extension PluginPackage {
     /// Makes a package of the built plugin project `project`, written to `output` (default
     /// `<folder>/<id>-<version>.folio-package.tar`, `folder` being where the caller asks). The library's manifest is
     /// generated from its descriptor in a plugin host process (`PluginManifest.generate`); every path is held to the
-    /// rules an install applies, so a package `pack` makes is one `install` takes. Written through a temporary file.
-    public static func pack(project: URL, output: URL?, defaultFolder: URL, isolation: PluginIsolation) throws -> (url: URL, package: PluginPackage) {
+    /// rules an install applies, so a package `pack` makes is one `install` takes; every path it reads stays inside the
+    /// project (`PluginProjectDescription.inside`). Written through a temporary file.
+    public static func pack(project: URL, output: URL?, defaultFolder: URL, isolation: PluginIsolation) throws -> PackedPlugin {
         let description = try PluginProjectDescription.load(project)
         let library = try description.libraryURL(in: project)
         do { try PluginInstaller.checkHeader(library) } catch { throw PluginPackError(file: library.path, problem: "\(error)") }
@@ -78,8 +79,8 @@ extension PluginPackage {
             throw PluginPackError(file: library.path, problem: "\(error)")
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: project.path)) ?? []).sorted()
-        let readme = try optionalFile(description.readme ?? names.first(where: PluginPackageRules.isReadme), in: project)
-        let licence = try optionalFile(description.licence ?? names.first(where: PluginPackageRules.isLicence), in: project)
+        let readme = try optionalFile(description.readme ?? names.first(where: PluginPackageRules.isReadme), in: project, key: "readme")
+        let licence = try optionalFile(description.licence ?? names.first(where: PluginPackageRules.isLicence), in: project, key: "licence")
         let package = PluginPackage(id: manifest.id, version: manifest.version, library: library.lastPathComponent,
                                     readme: readme?.lastPathComponent, licence: licence?.lastPathComponent)
         do { _ = try parse(package.encoded()) } catch { throw PluginPackError(file: library.path, problem: "\(error)") }
@@ -89,7 +90,8 @@ extension PluginPackage {
         try checkEntries(entries, project: project)
         let url = output ?? defaultFolder.appendingPathComponent("\(manifest.id)-\(manifest.version).folio-package.tar")
         do { try PluginPackageArchive.write(entries, to: url) } catch { throw PluginPackError(file: url.path, problem: "\(error)") }
-        return (url, package)
+        return PackedPlugin(url: url, package: package, files: entries.filter { $0.contents != nil }.map(\.path),
+                            warnings: PackWarning.all(library: library, licence: licence))
     }
 
     /// The archive's entries in order: the package manifest, the library and its manifest, README and licence, then the
@@ -100,8 +102,10 @@ extension PluginPackage {
         entries.append((library.lastPathComponent, try read(library)))
         entries.append((ManifestLocator.besideManifest(for: library).lastPathComponent, try StrictJSON.fileData(manifest)))
         for file in files { entries.append((file.lastPathComponent, try read(file))) }
-        entries += try tree(project.appendingPathComponent(description.templates ?? "templates"), as: "templates", explicit: description.templates != nil)
-        entries += try tree(project.appendingPathComponent(description.samples ?? "samples"), as: "samples", explicit: description.samples != nil)
+        let templates = try PluginProjectDescription.inside(project, description.templates ?? "templates", key: "templates")
+        let samples = try PluginProjectDescription.inside(project, description.samples ?? "samples", key: "samples")
+        entries += try tree(templates, as: "templates", explicit: description.templates != nil)
+        entries += try tree(samples, as: "samples", explicit: description.samples != nil)
         return entries
     }
 
@@ -119,9 +123,9 @@ extension PluginPackage {
         }
     }
 
-    private static func optionalFile(_ name: String?, in project: URL) throws -> URL? {
+    private static func optionalFile(_ name: String?, in project: URL, key: String) throws -> URL? {
         guard let name else { return nil }
-        let url = project.appendingPathComponent(name)
+        let url = try PluginProjectDescription.inside(project, name, key: key)
         var info = stat()
         guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw PluginPackError(file: url.path, problem: "not a regular file") }
         guard PluginPackageRules.isReadme(url.lastPathComponent) || PluginPackageRules.isLicence(url.lastPathComponent) else {

@@ -124,6 +124,9 @@ public struct PluginPackage: Sendable, Equatable {
         let package = PluginPackage(id: try string("id", required: true) ?? "", version: try string("version", required: true) ?? "",
                                     library: try string("library", required: true) ?? "", readme: try string("readme", required: false),
                                     licence: try string("licence", required: false))
+        if PluginInstaller.isFolioName(package.id) {
+            throw Problem("\(manifestName): id '\(shown(package.id))' is refused: names starting with '\(PluginInstaller.folioNamePrefix)' are Folio's own files")
+        }
         guard PluginInstaller.isUsableID(package.id) else { throw Problem("\(manifestName): id '\(shown(package.id))' cannot name a folder") }
         guard !package.library.contains("/"), package.library.hasSuffix(".so"), !package.library.hasPrefix(".") else {
             throw Problem("\(manifestName): 'library' must name a .so file at the package's top")

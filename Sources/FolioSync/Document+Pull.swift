@@ -40,6 +40,9 @@ public enum PullOutcome: Sendable, Equatable {
     /// The remote's branch was rewound (its new tip does not contain the version it had before): nothing was merged,
     /// nothing of the local history was dropped, and a sync pushes nothing this time.
     case rewound(RemoteRewind)
+    /// The remote's version would change the document's content type to one not used here: fetched, not merged,
+    /// until the user accepts it (`SyncOptions.acceptContentType`); nothing is pushed meanwhile.
+    case held(HeldContentType)
 }
 
 /// A kept conflict: the remote version a merge could not combine with the local one.
@@ -64,7 +67,9 @@ extension Document {
     /// Fetches from a remote and brings its version of the current branch in: fast-forward when possible, else a
     /// three-way merge committed as "Merge <remote>/<branch>", else a kept conflict with nothing merged. While a kept
     /// conflict waits to be settled it only fetches, then throws `SyncError.heldByConflict` (kept conflicts already
-    /// part of the current history are dropped first); a remote whose branch was rewound is `.rewound`, not merged.
+    /// part of the current history are dropped first); a remote whose branch was rewound is `.rewound`, not merged;
+    /// a remote version changing the content type to one not used here is `.held` unless `options.acceptContentType`.
+    /// Every way a remote's version comes into the document (pull, sync, continuous sync) passes through here.
     public func pull(from remote: String? = nil, options: SyncOptions = SyncOptions()) throws -> PullOutcome {
         // A work tree left behind by a failed write (a full disk) is written first; what still cannot be written
         // holds Folio's old content, not the user's changes, so it does not stop the pull (the pull's own change
@@ -81,7 +86,11 @@ extension Document {
         guard let theirs = try repository.referenceTarget(trackingRef(remote.name)) else { return .upToDate }
         let source = "\(remote.name)/\(branchName)"
         if let rewind = try rewind(from: before, to: theirs, source: source) { return .rewound(rewind) }
-        return try integrate(theirs, source: source, semanticMerger: options.semanticMerger)
+        let held = try heldContentType(theirs, source: source)
+        if let held, !options.acceptContentType { return .held(held) }
+        let outcome = try integrate(theirs, source: source, semanticMerger: options.semanticMerger)
+        if let held { try acceptContentTypes(held) }
+        return outcome
     }
 
     /// Brings commit `theirs` into the current branch (the pull step after the fetch).
@@ -184,7 +193,7 @@ extension Document {
             let pulled = try pull(from: remote, options: options)
             if first == nil || first == .upToDate { first = pulled }
             switch pulled {
-            case .conflict, .rewound: return (pulled, nil)
+            case .conflict, .rewound, .held: return (pulled, nil)
             case .upToDate, .fastForwarded, .merged: break
             }
             do {

@@ -32,6 +32,8 @@ public struct SyncStatus: Sendable, Equatable, Encodable {
     public let droppedConflicts: [String]
     /// Why syncing is held back (kept conflicts wait to be settled), one line; nil when it is not.
     public let heldBack: String?
+    /// Why the sync remote's version waits unmerged because it changes the content type, one line; nil when none does.
+    public let heldContentType: String?
     /// Whether the work tree shows the current version.
     public let workTree: WorkTreeStatus
 }
@@ -180,6 +182,6 @@ extension Document {
                           unrecordedChanges: changes.changed.filter { !stale.contains($0) }.sorted(),
                           nestedRepositories: changes.nestedRepositories.sorted(), remotes: remotes,
                           conflicts: live.kept, droppedConflicts: live.dropped, heldBack: Self.heldBackReason(conflicts: live.kept.count),
-                          workTree: try workTreeStatus())
+                          heldContentType: try waitingContentType()?.summary, workTree: try workTreeStatus())
     }
 }

@@ -46,6 +46,7 @@ public struct SyncRoundResult: Sendable, Equatable {
         case .merged?: parts.append("merged \(source)")
         case let .conflict(conflict)?: parts.append("conflict with \(source): theirs kept as \(conflict.ref.shownAsText)")
         case let .rewound(rewind)?: parts.append(rewind.summary)
+        case let .held(held)?: parts.append(held.summary)
         case .upToDate?, nil: break
         }
         parts += droppedConflicts.map { Document.droppedConflictNote($0, branch: branch) }
@@ -61,7 +62,7 @@ public struct SyncRoundResult: Sendable, Equatable {
         if !droppedConflicts.isEmpty { return true }
         switch pulled {
         case .fastForwarded?, .merged?, .conflict?, .rewound?: return true
-        case .upToDate?, nil: return false
+        case .upToDate?, .held?, nil: return false
         }
     }
 }
@@ -107,7 +108,7 @@ extension Document {
                 case .conflict:
                     result.conflicts = try liveConflictRefs().kept
                     return
-                case .rewound: return  // named, nothing pushed over it this round
+                case .rewound, .held: return  // named, nothing pushed over it this round
                 case .upToDate, .fastForwarded, .merged: break
                 }
             }

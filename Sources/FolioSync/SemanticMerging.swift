@@ -30,11 +30,15 @@ public struct SyncOptions {
     public var transfer: FolioGit.TransferOptions
     /// The editor-provided merge tried first on each conflicting file, if any.
     public var semanticMerger: (any SemanticMerging)?
+    /// Whether the user accepts a remote version that changes the document's content type (`HeldContentType`):
+    /// without it such a version is held, not merged.
+    public var acceptContentType: Bool
 
     /// Options with a transfer set-up and an optional semantic merger.
-    public init(transfer: FolioGit.TransferOptions = .init(), semanticMerger: (any SemanticMerging)? = nil) {
+    public init(transfer: FolioGit.TransferOptions = .init(), semanticMerger: (any SemanticMerging)? = nil, acceptContentType: Bool = false) {
         self.transfer = transfer
         self.semanticMerger = semanticMerger
+        self.acceptContentType = acceptContentType
     }
 }
 

@@ -21,7 +21,7 @@ final class CommandDeclarationTests: XCTestCase {
         (["templates", "lint", "--update-golden"], "--update-golden", "templates lint [DIR|ID] [--source S [--ref R]] [--offline] [--timeout SECONDS] [--json]"),
         (["new", "List", "--title", "Shopping", "--set", "title=Shopping"], "--set", "new PATH [--type TYPE [--sample NAME]] [--title TITLE] [--json]"),
         (["log", "List", "--at", "3"], "--at", "log PATH [--limit N] [--skip N] [--since REV] [--json]"),
-        (["sync", "List", "--interval", "5"], "--interval", "sync PATH [REMOTE] [--timeout SECONDS] [--json]"),
+        (["sync", "List", "--interval", "5"], "--interval", "sync PATH [REMOTE] [--timeout SECONDS] [--accept-type] [--json]"),
         (["sync", "List", "--continuous", "on", "--watch"], "--watch", "sync PATH --continuous on|off [--interval SECONDS] [--json]"),
         (["conflicts", "List", "show", "refs/folio/conflicts/x", "--mine", "1"], "--mine", "conflicts PATH show REF [--json]"),
         (["update", "List", "--check", "--dry-run"], "--dry-run", "update PATH --check [--to REF] [--offline] [--source S] [--timeout SECONDS] [--json]"),

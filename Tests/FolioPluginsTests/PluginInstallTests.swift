@@ -420,4 +420,47 @@ final class PluginInstallTests: XCTestCase {
         // And a readable lock is left alone
         XCTAssertEqual(folio("plugins", "repair").stdout, "\(lockURL.path) is readable; nothing to repair\n")
     }
+
+    // MARK: Folio's own names
+
+    func testGivenAPluginWhoseIDIsOneOfFoliosOwnFilesWhenInstalledThenItIsRefusedInOneLineAndTheRegistriesStay() throws {
+        // Given an installed plugin (so the lock file exists) and Folio's links file beside it
+        try installer.install(from: try build(), check: check)
+        let lockURL = installed.appendingPathComponent(PluginLock.fileName)
+        let linksURL = installed.appendingPathComponent(PluginLinks.fileName)
+        try Data(#"{"format": 1, "links": []}"#.utf8).write(to: linksURL)
+        let lockBefore = try Data(contentsOf: lockURL)
+        for id in [PluginLinks.fileName, PluginLock.fileName, "Plugins.Lock.json", "plugins.registry"] {
+            // When a plugin claiming that id is installed through the command line
+            let library = try build("libevil.so", folder: "evil-\(id)", Self.source(id: id, editor: "evil"))
+            let result = folio("plugins", "install", library.path)
+            // Then one line names the id and why, exit 1, and Folio's files are as they were
+            XCTAssertEqual(result.status, 1, "\(id): \(result.stdout)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+            XCTAssertTrue(result.stderr.contains("plugin id '\(id)' is refused") && result.stderr.contains("Folio's own files"), result.stderr)
+            XCTAssertEqual(try Data(contentsOf: lockURL), lockBefore, id)
+            XCTAssertEqual(try String(contentsOf: linksURL, encoding: .utf8), #"{"format": 1, "links": []}"#, id)
+            var isFolder: ObjCBool = false
+            XCTAssertTrue(FileManager.default.fileExists(atPath: linksURL.path, isDirectory: &isFolder) && !isFolder.boolValue, id)
+        }
+        XCTAssertEqual(try installer.lock().plugins.map(\.id), ["org.test.mini"])
+    }
+
+    func testGivenFoliosOwnFilesWhenRemovedAsPluginsThenEachIsNotAnInstalledPluginAndStays() throws {
+        // Given an installed plugin, Folio's registries and a stray file in the plugins folder
+        try installer.install(from: try build(), check: check)
+        try Data(#"{"format": 1, "links": []}"#.utf8).write(to: installed.appendingPathComponent(PluginLinks.fileName))
+        try Data("notes".utf8).write(to: installed.appendingPathComponent("notes.txt"))
+        for id in [PluginLinks.fileName, PluginLock.fileName, "notes.txt", ".install.lock"] {
+            // When it is removed as if it were a plugin
+            let result = folio("plugins", "remove", id)
+            // Then it is not an installed plugin, and the file is still there
+            XCTAssertEqual(result.status, 1, "\(id): \(result.stdout)")
+            XCTAssertFalse(result.stdout.contains("Removed"), result.stdout)
+            XCTAssertTrue(result.stderr.contains("no installed plugin '\(id)'"), result.stderr)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: installed.appendingPathComponent(id).path), id)
+        }
+        // And the real plugin is still installed and removable
+        XCTAssertEqual(folio("plugins", "remove", "org.test.mini").stdout, "Removed org.test.mini 1.0.0\n")
+    }
 }

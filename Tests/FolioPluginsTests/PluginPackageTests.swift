@@ -246,6 +246,10 @@ final class PluginPackageTests: XCTestCase {
         // A manifest whose id is not the library's
         let other = Array(#"{"format": 1, "id": "org.test.other", "version": "1.0.0", "library": "libLines.so"}"#.utf8)
         XCTAssertTrue(try refusal("otherid.tar", entry("folio-package.json", other) + entry("libLines.so", library) + end).contains("says id 'org.test.other', its library is 'org.test.lines'"))
+        // A package claiming the name of Folio's own links file
+        let own = Array(#"{"format": 1, "id": "plugins.links.json", "version": "1.0.0", "library": "libLines.so"}"#.utf8)
+        XCTAssertTrue(try refusal("ownname.tar", entry("folio-package.json", own) + entry("libLines.so", library) + end)
+            .contains("id 'plugins.links.json' is refused: names starting with 'plugins.' are Folio's own files"))
     }
 
     func testGivenAPackageFolderHoldingASymbolicLinkWhenInstalledThenItIsRefusedAndNothingIsInstalled() throws {
@@ -261,6 +265,66 @@ final class PluginPackageTests: XCTestCase {
         }
         XCTAssertEqual(try installer.lock().plugins, [])
         XCTAssertFalse(FileManager.default.fileExists(atPath: installed.appendingPathComponent("org.test.lines").path))
+    }
+
+    // MARK: What pack reads, and what it says
+
+    func testGivenFolioPackPathsLeavingTheProjectWhenPackedThenEachIsRefusedInOneLineAndNoPackageIsWritten() throws {
+        // Given a project, and a secret folder beside it
+        let project = try makeProject()
+        let secret = temp.path("home/.ssh")
+        try FileManager.default.createDirectory(at: secret, withIntermediateDirectories: true)
+        try Data("PRIVATE KEY".utf8).write(to: secret.appendingPathComponent("id_rsa"))
+        try FileManager.default.createSymbolicLink(atPath: project.path + "/keys", withDestinationPath: secret.path)
+        let cases: [(String, String)] = [
+            (#"{"samples": "../home/.ssh"}"#, "'samples' is '../home/.ssh', which leaves the project ('..')"),
+            (#"{"samples": "\#(secret.path)"}"#, "'samples' is the absolute path"),
+            (#"{"samples": "keys"}"#, "'samples' ('keys') leads out of the project through a link"),
+            (#"{"readme": "../README.md"}"#, "'readme' is '../README.md', which leaves the project"),
+            (#"{"library": "keys/../build/libLines.so"}"#, "which leaves the project"),
+        ]
+        for (description, problem) in cases {
+            try Data(description.utf8).write(to: project.appendingPathComponent("folio-pack.json"))
+            // When it is packed
+            let packed = folio("plugins", "pack", "project", "-o", "out.tar")
+            // Then one line names folio-pack.json and the problem, exit 1, and nothing was written
+            XCTAssertEqual(packed.status, 1, "\(description): \(packed.stdout)")
+            XCTAssertEqual(packed.stderr.split(separator: "\n").count, 1, packed.stderr)
+            XCTAssertTrue(packed.stderr.contains("folio-pack.json") && packed.stderr.contains(problem), "\(description): \(packed.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("out.tar").path), description)
+        }
+        // And the samples folder itself as a link out is refused without any folio-pack.json
+        try FileManager.default.removeItem(at: project.appendingPathComponent("folio-pack.json"))
+        try FileManager.default.removeItem(at: project.appendingPathComponent("samples"))
+        try FileManager.default.createSymbolicLink(atPath: project.path + "/samples", withDestinationPath: secret.path)
+        let linked = folio("plugins", "pack", "project", "-o", "out.tar")
+        XCTAssertEqual(linked.status, 1, linked.stdout)
+        XCTAssertTrue(linked.stderr.contains("leads out of the project through a link"), linked.stderr)
+    }
+
+    func testGivenAProjectWhenPackedThenEveryPackedFileIsListedAndAMissingLicenceAndADebugBuildAreWarnedAbout() throws {
+        // Given a project with a licence and a release-style build
+        _ = try makeProject()
+        let packed = folio("plugins", "pack", "project", "-o", "lines.tar")
+        // Then every file in the package is listed, and there is nothing to warn about
+        XCTAssertEqual(packed.status, 0, packed.stderr)
+        let listed = packed.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(listed, ["folio-package.json", "libLines.so", "libLines.folio-plugin.json", "README.md", "LICENSE",
+                                "templates/lines/starter/files/lines.txt", "templates/lines/starter/template.json", "samples/welcome"])
+        XCTAssertEqual(packed.stderr, "")
+        // Given the licence removed and the library moved to SwiftPM's debug folder
+        let project = temp.path("project")
+        try FileManager.default.removeItem(at: project.appendingPathComponent("LICENSE"))
+        try FileManager.default.createDirectory(at: project.appendingPathComponent(".build/debug"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: project.appendingPathComponent("build/libLines.so"), to: project.appendingPathComponent(".build/debug/libLines.so"))
+        // When packed, then it still packs, warning once for each
+        let warned = folio("plugins", "pack", "project", "-o", "lines2.tar")
+        XCTAssertEqual(warned.status, 0, warned.stderr)
+        let warnings = warned.stderr.split(separator: "\n")
+        XCTAssertEqual(warnings.count, 2, warned.stderr)
+        XCTAssertTrue(warnings.contains { $0.contains("warning:") && $0.contains("is a debug build") }, warned.stderr)
+        XCTAssertTrue(warnings.contains { $0.contains("warning:") && $0.contains("no licence") }, warned.stderr)
+        XCTAssertFalse(warned.stdout.contains("LICENSE"), warned.stdout)
     }
 
     // MARK: The development loop

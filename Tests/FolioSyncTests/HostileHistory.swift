@@ -127,6 +127,10 @@ struct HostileCase: Sendable {
         adding("a .gitmodules file", names: "submodule") { h in .init("100644", ".gitmodules", try h.blob("[submodule \"x\"]\n\tpath = x\n\turl = ../x\n")) },
         adding("a .gitattributes link", names: "symbolic link") { h in .init("120000", ".gitattributes", try h.blob("/etc/passwd")) },
         adding("a Folio temporary name", names: ".folio-tmp-") { h in .init("100644", ".folio-tmp-123-abc", try h.blob("tmp")) },
+        adding("a link to an absolute path", names: "link to '/home/user/.ssh', which is absolute") { h in .init("120000", "keys", try h.blob("/home/user/.ssh")) },
+        adding("a link climbing out of the document", names: "link to '../../.ssh', which leads out") { h in .init("120000", "up", try h.blob("../../.ssh")) },
+        adding("a link in a folder climbing out", names: "'notes/out'") { h in .init("40000", "notes", try folder(h, "out", "../../etc", mode: "120000")) },
+        adding("a link climbing after a name", names: "after a folder name") { h in .init("120000", "sideways", try h.blob("notes/../../x")) },
         HostileCase(name: "duplicate entries", names: "same name") { h, base in
             let root = try h.entries(of: base)
             let duplicate = try HostileHistory.Entry("100644", "zz.txt", h.blob("one"))

@@ -95,6 +95,19 @@ final class IncomingTrustTests: XCTestCase {
         }
     }
 
+    func testGivenLinksThatStayInsideTheDocumentWhenPulledThenTheyArriveAsLinks() throws {
+        // Given the remote adds `notes/up -> ../document.txt` and `latest -> notes/up` (inside, through another link)
+        let (victim, attacker, base) = try sharedDocument { $0.path }
+        let notes = try HostileCase.folder(attacker, "up", "../document.txt", mode: "120000")
+        let root = try attacker.entries(of: base) + [.init("40000", "notes", notes), .init("120000", "latest", try attacker.blob("notes/up"))]
+        try attacker.setBranch(try attacker.commit(tree: attacker.tree(root), parent: base))
+        // When the victim pulls, then both arrive as links that read the document's own file
+        _ = try victim.pull(options: SyncOptions(transfer: transfer()))
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: victim.url.path + "/notes/up"), "../document.txt")
+        XCTAssertEqual(try String(contentsOfFile: victim.url.path + "/latest", encoding: .utf8), "milk\n")
+        try ws.assertClean(victim.url)
+    }
+
     func testAGoodCommitBeneathAHostileOneDoesNotArriveEither() throws {
         // Given a good commit and a hostile one on top of it on the remote
         let (victim, attacker, base) = try sharedDocument { $0.path }
