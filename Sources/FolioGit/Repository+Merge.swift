@@ -89,15 +89,6 @@ extension Repository {
         return TreeMergeResult(tree: tree, conflicts: conflicts)
     }
 
-    /// The best common ancestor of two commits, nil when they have none.
-    public func mergeBase(_ one: ObjectID, _ two: ObjectID) throws -> ObjectID? {
-        var out = git_oid()
-        let code = one.withOID { a in two.withOID { b in git_merge_base(&out, pointer, a, b) } }
-        if code == GIT_ENOTFOUND.rawValue { return nil }
-        try check(code, "find the merge base", "\(one.hex) \(two.hex)")
-        return ObjectID(out)
-    }
-
     /// A line-based three-way merge of one conflicted file with standard conflict markers labelled `ourLabel` and
     /// `theirLabel`; nil when it cannot be merged as text (a side is missing, or a side is binary).
     public func mergeFileText(_ conflict: MergeConflict, ourLabel: String, theirLabel: String, ancestorLabel: String = "base") throws -> FileMergeResult? {

@@ -158,6 +158,8 @@ final class ChecklistReplicaModelTests: XCTestCase {
                 try settle(document, conflict.ref, "\(where_), conflict in \(conflict.paths): \(conflict.reasons)")
             case let .rewound(rewind):
                 XCTFail("\(where_): the remote was rewound: \(rewind)")
+            case .held:
+                XCTFail("\(where_): held back although no replica changes the content type")
             }
             _ = try? document.push(options: transfer())
         }
