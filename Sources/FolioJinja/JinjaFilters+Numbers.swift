@@ -5,10 +5,12 @@ extension JinjaRenderer {
     func numberFilter(_ name: String, _ v: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue? {
         switch name {
         case "int":
+            if case .undefined(let u) = v { throw undefinedError(u) }
             let fallback = arg(args, 0, "default", .int(0))
             let base = try intArg(args, 1, "base", 10)
             return try toInt(v, base: base) ?? fallback
         case "float":
+            if case .undefined(let u) = v { throw undefinedError(u) }
             let fallback = arg(args, 0, "default", .float(0))
             return toFloat(v).map { .float($0) } ?? fallback
         case "abs":

@@ -30,6 +30,7 @@ extension JinjaRenderer {
     }
 
     func binary(_ op: String, _ a: JinjaValue, _ b: JinjaValue) throws -> JinjaValue {
+        if op == "%", let format = a.stringValue, b.isUndefined, !format.contains("%") { return .string(format) }
         try operandCheck(a, b)
         if let x = a.numeric, let y = b.numeric { return try arithmetic(op, x, y) }
         switch op {
@@ -50,7 +51,13 @@ extension JinjaRenderer {
             if case .int(let n)? = a.numeric { return try repeatValue(b, n, op, a) }
             throw typeError(op, a, b)
         case "%":
-            if let format = a.stringValue { return .string(try percentFormat(format, b)) }
+            if let format = a.stringValue {
+                if case .undefined(let u) = b {
+                    if format.contains("%") { throw undefinedError(u) }
+                    return .string(format)
+                }
+                return .string(try percentFormat(format, b))
+            }
             throw typeError(op, a, b)
         default: throw typeError(op, a, b)
         }

@@ -86,6 +86,7 @@ extension JinjaValue {
         case .markup(let s): return "Markup(" + Self.stringRepr(s) + ")"
         case .undefined: return "Undefined"
         case .list(let l):
+            if let r = l.rangeRepr { return r }
             let id = ObjectIdentifier(l)
             if seen.contains(id) { return "[...]" }
             seen.insert(id)

@@ -55,6 +55,8 @@ public struct JinjaUndefined {
 public final class JinjaList {
     /// The elements.
     public var items: [JinjaValue]
+    /// How Python prints it when it is a `range()` (`range(0, 4)`), else nil.
+    var rangeRepr: String?
     /// Creates a list of `items`.
     public init(_ items: [JinjaValue] = []) { self.items = items }
 }
