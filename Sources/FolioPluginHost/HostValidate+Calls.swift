@@ -28,9 +28,15 @@ struct RawEditor {
     static let selection = folio_selection(struct_size: UInt32(MemoryLayout<folio_selection>.size), reserved: 0, cursor: 1, anchor: 0, scroll: 0, pan_x: 0, pan_y: 0)
 
     /// Copies and releases `buffer` through its release function (zeroing it).
+    /// A buffer over the answer limit ends the test, named as over it (`HostValidate.AnswerLimit`), unread.
     static func take(_ buffer: inout folio_buffer) -> ReturnedBuffer {
         defer { folio_buffer_release(&buffer) }
         guard let data = buffer.data else { return ReturnedBuffer(bytes: nil, hadRelease: buffer.release != nil, terminated: true) }
+        if buffer.size > HostValidate.AnswerLimit.state.withLock({ $0.cap }) {
+            let size = buffer.size
+            folio_buffer_release(&buffer)
+            HostValidate.AnswerLimit.refuse(size: size)
+        }
         let bytes = Array(UnsafeBufferPointer(start: data, count: buffer.size))
         return ReturnedBuffer(bytes: bytes, hadRelease: buffer.release != nil, terminated: data[buffer.size] == 0)
     }
@@ -187,13 +193,8 @@ extension HostValidate {
 
     /// The process's data segment in bytes (`/proc/self/statm`), to see memory a loop never gives back.
     static func dataBytes() -> Int {
-        let fd = Glibc.open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return 0 }
-        let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: " ")
+        guard let bytes = Files.statm() else { return 0 }
+        let fields = String(decoding: bytes, as: UTF8.self).split(separator: " ")
         guard fields.count > 5, let pages = Int(fields[5]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
