@@ -44,7 +44,7 @@ struct RawEditor {
     func open(_ bytes: [UInt8]) -> (status: folio_status, handle: OpaquePointer?, error: ReturnedBuffer) {
         var error = folio_buffer()
         var handle: OpaquePointer?
-        let status = bytes.withUnsafeBufferPointer { table.pointee.open?(table, $0.baseAddress, $0.count, &handle, &error) } ?? -1
+        let status = HostValidate.Deadline.timed(.call) { bytes.withUnsafeBufferPointer { table.pointee.open?(table, $0.baseAddress, $0.count, &handle, &error) } ?? -1 }
         return (status, handle, Self.take(&error))
     }
 
@@ -54,9 +54,11 @@ struct RawEditor {
         var newHandle: OpaquePointer?
         var description = folio_buffer(), error = folio_buffer()
         let json = (arguments + [0]).map { CChar(bitPattern: $0) }  // the JSON text, NUL-terminated
-        let status = json.withUnsafeBufferPointer { args in
-            Self.withSelection(selection) { table.pointee.apply?(table, handle, command, args.baseAddress, $0, &newHandle, &description, &error) }
-        } ?? -1
+        let status = HostValidate.Deadline.timed(.call) {
+            json.withUnsafeBufferPointer { args in
+                Self.withSelection(selection) { table.pointee.apply?(table, handle, command, args.baseAddress, $0, &newHandle, &description, &error) }
+            } ?? -1
+        }
         return (status, newHandle, Self.take(&description), Self.take(&error))
     }
 
@@ -68,7 +70,7 @@ struct RawEditor {
 
     func serialize(_ handle: OpaquePointer) -> (status: folio_status, bytes: ReturnedBuffer, error: ReturnedBuffer) {
         var out = folio_buffer(), error = folio_buffer()
-        let status = table.pointee.serialize?(table, handle, &out, &error) ?? -1
+        let status = HostValidate.Deadline.timed(.call) { table.pointee.serialize?(table, handle, &out, &error) ?? -1 }
         return (status, Self.take(&out), Self.take(&error))
     }
 
@@ -76,7 +78,7 @@ struct RawEditor {
     func render(_ handle: OpaquePointer, width: UInt32, height: UInt32, selection: folio_selection? = Self.selection)
         -> (status: folio_status, text: ReturnedBuffer, error: ReturnedBuffer) {
         var out = folio_buffer(), error = folio_buffer()
-        let status = Self.withSelection(selection) { table.pointee.render?(table, handle, width, height, $0, &out, &error) } ?? -1
+        let status = HostValidate.Deadline.timed(.render) { Self.withSelection(selection) { table.pointee.render?(table, handle, width, height, $0, &out, &error) } ?? -1 }
         return (status, Self.take(&out), Self.take(&error))
     }
 

@@ -32,13 +32,11 @@ public enum HostValidate {
             let library = try loadLibrary(options.library)
             try Files.prepare(inputs: options.documents + [options.arguments, options.calls].compactMap { $0 },
                               outputs: [options.state, options.output].compactMap { $0 })
+            let entry = options.test == "descriptor" ? try bindNow(library) : nil
             if options.confined {
                 do { _ = try HostConfinement.confine(library: options.library) } catch { throw ValidationFailure("refused at load: \(error.reason)") }
             }
-            switch options.test {
-            case "descriptor": extra = try descriptor(library)
-            default: try run(options, library)
-            }
+            if let entry { extra = try descriptor(library, entry: entry) } else { try run(options, library) }
             report(pass: true, details: "", extra: extra)
             return 0
         } catch let failure as ValidationFailure {
