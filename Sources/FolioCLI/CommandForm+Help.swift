@@ -49,7 +49,6 @@ enum OptionHelp {
         "--since": "list only the versions after REV",
         "--semantic": "describe the change item by item, as the editor sees it",
         "--selection": "the item or range of items the command applies to",
-        "plugins --timeout": "seconds each call may take before the plugin counts as hung (1 to 3600)",
         "--seed": "the seed of the generated calls (to repeat a run)",
         "plugins --timeout": "the deadline of every plugin call and render in SECONDS (default: what real use allows, 5 s a call and 1 s a render, or the settings' pluginLimits)",
         "--call-deadline": "the deadline of each plugin call in milliseconds (default: what real use allows, 5000 or the settings' pluginLimits)",

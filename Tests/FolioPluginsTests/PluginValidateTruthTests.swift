@@ -21,6 +21,8 @@ final class PluginValidateTruthTests: PluginTempTestCase {
         case slowRender = "SLOW_RENDER"
         /// apply 'grow' writes a Swift-like fatal error on stderr and aborts.
         case crashWithCause = "CRASH_WITH_CAUSE"
+        /// render says what it renders on stderr, then renders.
+        case noteOnStderr = "NOTE_ON_STDERR"
     }
 
     /// "truth": one editor for `org.test.truth` documents with one command, `grow`.
@@ -73,6 +75,9 @@ final class PluginValidateTruthTests: PluginTempTestCase {
         #ifdef SLOW_RENDER
             usleep(1500000);
         #endif
+        #ifdef NOTE_ON_STDERR
+            fprintf(stderr, "truth: rendering %ux%u\\n", w, h); fflush(stderr);
+        #endif
         #ifdef BIG_RENDER
             return t_fill(out, (size_t)80 << 20);
         #else
@@ -82,10 +87,11 @@ final class PluginValidateTruthTests: PluginTempTestCase {
         static void t_release(const folio_editor *e, folio_document *d) { free(d); }
         static const folio_command_info grow = { sizeof(folio_command_info), 0, "grow", "Grow", "", "grow" };
         static const folio_command_info *const commands[] = { &grow };
-        static const char *const types[] = { "org.test.truth" };
+        \(PluginCSource.plainTextType("org.test.truth", extension: "truth", description: "Truth"))
         static const folio_editor editor = {
             .struct_size = sizeof(folio_editor), .priority = FOLIO_PRIORITY_DEFAULT, .id = "truth", .name = "Truth",
-            .content_types = types, .content_type_count = 1, .commands = commands, .command_count = 1,
+            .content_types = types, .content_type_count = 1, .declared_types = declared, .declared_type_count = 1,
+            .commands = commands, .command_count = 1,
             .open = t_open, .apply = t_apply, .serialize = t_serialize, .render = t_render, .release = t_release,
         };
         \(PluginCSource.descriptor(id: "org.test.truth", name: "Truth"))
@@ -192,5 +198,27 @@ final class PluginValidateTruthTests: PluginTempTestCase {
         XCTAssertEqual(unknown.status, 1)
         XCTAssertEqual(unknown.stderr.split(separator: "\n").count, 1, unknown.stderr)
         XCTAssertTrue(unknown.stderr.contains("no test named 'rendr'") && unknown.stderr.contains("--list"), unknown.stderr)
+    }
+
+    func testGivenAPluginThatWritesOnStderrWhenADocumentIsViewedThenPluginsLogPrintsWhatItWrote() throws {
+        // Given the plugin on FOLIO_PLUGIN_PATH and a document it edits
+        let library = try library([.noteOnStderr])
+        let env = temp.environment(["FOLIO_PLUGIN_PATH": library.deletingLastPathComponent().path])
+        func folio(_ arguments: String...) -> RunResult { runFolio(arguments, environment: env, cwd: temp.url) }
+        XCTAssertFalse(folio("plugins", "log", "org.test.truth").stdout.contains("truth: rendering"))
+        XCTAssertEqual(folio("new", "doc", "--type", "org.test.truth").status, 0)
+        // When it is viewed, at two sizes
+        XCTAssertEqual(folio("view", "doc", "--width", "40", "--height", "5").status, 0)
+        XCTAssertEqual(folio("view", "doc", "--width", "60", "--height", "7").status, 0)
+        // Then its log holds what it wrote, by plugin id or by editor id
+        let log = folio("plugins", "log", "org.test.truth")
+        XCTAssertEqual(log.status, 0, log.stderr)
+        XCTAssertTrue(log.stdout.contains("truth: rendering 40x5\n") && log.stdout.contains("truth: rendering 60x7\n"), log.stdout)
+        XCTAssertTrue(log.stdout.contains("loaded org.test.truth 1.0.0"), log.stdout)
+        XCTAssertEqual(folio("plugins", "log", "truth").stdout, log.stdout)
+        // And an unknown plugin is one line
+        let unknown = folio("plugins", "log", "org.test.nope")
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertEqual(unknown.stderr.split(separator: "\n").count, 1, unknown.stderr)
     }
 }
