@@ -1,0 +1,379 @@
+/// Filters on text: case, trimming, replacing, wrapping, escaping, formatting, URLs and JSON.
+extension JinjaRenderer {
+    func stringFilter(_ name: String, _ v: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue? {
+        switch name {
+        case "lower": return keepSafe(v, try str(v).lowercased())
+        case "upper": return keepSafe(v, try str(v).uppercased())
+        case "capitalize": return keepSafe(v, Self.capitalize(try str(v)))
+        case "title": return keepSafe(v, Self.title(try str(v)))
+        case "trim":
+            let chars = args.value(0, "chars")
+            let set: Set<Unicode.Scalar>? = chars.flatMap { $0.isNone ? nil : Set($0.plainString.unicodeScalars) }
+            return keepSafe(v, Self.strip(try str(v), set))
+        case "replace":
+            let old = try str(arg(args, 0, "old", .string("")))
+            let new = try str(arg(args, 1, "new", .string("")))
+            let count = args.value(2, "count").flatMap { $0.isNone ? nil : $0 }
+            var limit = -1
+            if let count { guard case .int(let c)? = count.numeric else { throw error(.type, "count must be an integer") }; limit = c }
+            let r = try Self.replace(try str(v), old, new, limit)
+            try checkSize(r.utf8.count)
+            return keepSafe(v, r)
+        case "string": return v.stringValue != nil ? v : .string(try str(v))
+        case "safe": return .markup(try str(v))
+        case "escape", "e":
+            if case .markup = v { return v }
+            return .markup(Self.escapeHTML(try str(v)))
+        case "forceescape": return .markup(Self.escapeHTML(try str(v)))
+        case "striptags": return .string(Self.stripTags(try str(v)))
+        case "center":
+            let width = try intArg(args, 0, "width", 80)
+            try checkSize(width)
+            return .string(Self.center(try str(v), width))
+        case "indent": return try indent(v, args)
+        case "truncate": return try truncate(v, args)
+        case "wordcount": return .int(Self.words(try str(v)).count)
+        case "wordwrap": return try wordwrap(v, args)
+        case "format":
+            let f = try str(v)
+            if !args.keywords.isEmpty {
+                let d = JinjaDict()
+                for (k, val) in args.keywords { d.set(.string(k), val) }
+                return .string(try percentFormat(f, .dict(d)))
+            }
+            return .string(try percentFormat(f, .tuple(args.positional)))
+        case "tojson":
+            let indentValue = args.value(0, "indent")
+            var indentWidth: Int?
+            if let indentValue, case .int(let n)? = indentValue.numeric { indentWidth = n }
+            return .markup(Self.htmlSafeJSON(try toJSON(v, indent: indentWidth, level: 0)))
+        case "urlencode": return .string(try urlencode(v))
+        case "urlize": return .markup(try urlize(try str(v), args))
+        case "filesizeformat": return .string(try filesizeformat(v, args))
+        case "pprint": return .string(pprint(v, indent: 0))
+        case "xmlattr": return .markup(try xmlattr(v, args))
+        default: return nil
+        }
+    }
+
+    static func capitalize(_ s: String) -> String {
+        guard let first = s.unicodeScalars.first else { return s }
+        return String(first).uppercased() + String(String.UnicodeScalarView(s.unicodeScalars.dropFirst())).lowercased()
+    }
+
+    static func title(_ s: String) -> String {
+        var out = ""
+        var atStart = true
+        for c in s.unicodeScalars {
+            let separator = isPythonSpace(c) || "-({[<".unicodeScalars.contains(c)
+            if separator {
+                out.unicodeScalars.append(c)
+                atStart = true
+            } else if atStart {
+                out += String(c).uppercased()
+                atStart = false
+            } else {
+                out += String(c).lowercased()
+            }
+        }
+        return out
+    }
+
+    static func strip(_ s: String, _ chars: Set<Unicode.Scalar>?, leading: Bool = true, trailing: Bool = true) -> String {
+        let scalars = Array(s.unicodeScalars)
+        func drop(_ c: Unicode.Scalar) -> Bool { chars.map { $0.contains(c) } ?? isPythonSpace(c) }
+        var a = 0, b = scalars.count
+        if leading { while a < b, drop(scalars[a]) { a += 1 } }
+        if trailing { while b > a, drop(scalars[b - 1]) { b -= 1 } }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[a..<b])
+        return String(view)
+    }
+
+    /// Python's `str.replace`, by Unicode scalars; an empty `old` inserts `new` between every character.
+    static func replace(_ s: String, _ old: String, _ new: String, _ limit: Int) throws -> String {
+        let src = Array(s.unicodeScalars)
+        let pattern = Array(old.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var count = 0
+        if pattern.isEmpty {
+            for c in src {
+                if limit < 0 || count < limit { out.append(contentsOf: new.unicodeScalars); count += 1 }
+                out.append(c)
+            }
+            if limit < 0 || count < limit { out.append(contentsOf: new.unicodeScalars) }
+            return String(out)
+        }
+        var i = 0
+        while i < src.count {
+            if (limit < 0 || count < limit), i + pattern.count <= src.count, Array(src[i..<i + pattern.count]) == pattern {
+                out.append(contentsOf: new.unicodeScalars)
+                i += pattern.count
+                count += 1
+            } else {
+                out.append(src[i])
+                i += 1
+            }
+        }
+        return String(out)
+    }
+
+    /// markupsafe's `striptags`: comments, then tags removed, whitespace runs made one space, entities decoded.
+    static func stripTags(_ s: String) -> String {
+        var text = Substring(s)
+        var noComments = ""
+        while let open = text.firstRange(of: "<!--") {
+            guard let close = text[open.upperBound...].firstRange(of: "-->") else { break }
+            noComments += text[..<open.lowerBound]
+            text = text[close.upperBound...]
+        }
+        noComments += text
+        var out = ""
+        var rest = Substring(noComments)
+        while let open = rest.firstIndex(of: "<") {
+            guard let close = rest[open...].firstIndex(of: ">") else { break }
+            out += rest[..<open]
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        let joined = pySplit(out, nil, -1, fromRight: false).joined(separator: " ")
+        return unescapeHTML(joined)
+    }
+
+    /// HTML character references decoded (the named ones markupsafe's tests use, and numeric ones).
+    static func unescapeHTML(_ s: String) -> String {
+        guard s.contains("&") else { return s }
+        let named: [String: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "#39": "'", "#34": "\""]
+        var out = ""
+        var rest = Substring(s)
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            let after = rest[rest.index(after: amp)...]
+            if let semi = after.firstIndex(of: ";"), after.distance(from: after.startIndex, to: semi) <= 10 {
+                let entity = String(after[..<semi])
+                var decoded: String?
+                if let n = named[entity] { decoded = n } else if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let v = UInt32(entity.dropFirst(2), radix: 16), let u = Unicode.Scalar(v) {
+                    decoded = String(u)
+                } else if entity.hasPrefix("#"), let v = UInt32(entity.dropFirst()), let u = Unicode.Scalar(v) {
+                    decoded = String(u)
+                }
+                if let decoded {
+                    out += decoded
+                    rest = after[after.index(after: semi)...]
+                    continue
+                }
+            }
+            out += "&"
+            rest = after
+        }
+        return out + rest
+    }
+
+    static func center(_ s: String, _ width: Int) -> String {
+        let n = s.unicodeScalars.count
+        guard width > n else { return s }
+        let pad = width - n
+        let left = pad / 2 + (pad & width & 1)
+        return String(repeating: " ", count: left) + s + String(repeating: " ", count: pad - left)
+    }
+
+    /// Python's `str.splitlines()`.
+    static func splitLines(_ s: String, keepEnds: Bool = false) -> [String] {
+        var lines: [String] = []
+        var current = String.UnicodeScalarView()
+        let scalars = Array(s.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            let c = scalars[i]
+            switch c.value {
+            case 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029:
+                var end = [c]
+                if c == "\r", i + 1 < scalars.count, scalars[i + 1] == "\n" { end.append("\n"); i += 1 }
+                if keepEnds { current.append(contentsOf: end) }
+                lines.append(String(current))
+                current = String.UnicodeScalarView()
+            default: current.append(c)
+            }
+            i += 1
+        }
+        if !current.isEmpty { lines.append(String(current)) }
+        return lines
+    }
+
+    func indent(_ v: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue {
+        let widthValue = arg(args, 0, "width", .int(4))
+        let indention: String
+        if let s = widthValue.stringValue { indention = s } else {
+            guard case .int(let n)? = widthValue.numeric else { throw error(.type, "indent width must be an integer or a string") }
+            try checkSize(n)
+            indention = String(repeating: " ", count: max(0, n))
+        }
+        let first = try boolArg(args, 1, "first", false)
+        let blank = try boolArg(args, 2, "blank", false)
+        let s = try str(v) + "\n"
+        var lines = Self.splitLines(s)
+        var rv: String
+        if blank {
+            rv = lines.joined(separator: "\n" + indention)
+        } else {
+            rv = lines.isEmpty ? "" : lines.removeFirst()
+            if !lines.isEmpty { rv += "\n" + lines.map { $0.isEmpty ? $0 : indention + $0 }.joined(separator: "\n") }
+        }
+        if first { rv = indention + rv }
+        try checkSize(rv.utf8.count)
+        return keepSafe(v, rv)
+    }
+
+    func truncate(_ v: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue {
+        let s = try str(v)
+        let length = try intArg(args, 0, "length", 255)
+        let killwords = try boolArg(args, 1, "killwords", false)
+        let end = try str(arg(args, 2, "end", .string("...")))
+        let leeway = try intArg(args, 3, "leeway", 5)
+        let scalars = Array(s.unicodeScalars)
+        guard length >= end.unicodeScalars.count else { throw error(.value, "expected length >= \(end.unicodeScalars.count), got \(length)") }
+        guard leeway >= 0 else { throw error(.value, "expected leeway >= 0, got \(leeway)") }
+        if scalars.count <= length + leeway { return .string(s) }
+        let cut = String(String.UnicodeScalarView(scalars[0..<max(0, length - end.unicodeScalars.count)]))
+        if killwords { return .string(cut + end) }
+        if let space = cut.lastIndex(of: " ") { return .string(String(cut[..<space]) + end) }
+        return .string(cut + end)
+    }
+
+    /// Runs of word characters (`\w+`).
+    static func words(_ s: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for c in s.unicodeScalars {
+            if c == "_" || c.properties.isAlphabetic || c.properties.numericType != nil {
+                current.unicodeScalars.append(c)
+            } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    func wordwrap(_ v: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue {
+        let s = try str(v)
+        let width = try intArg(args, 0, "width", 79)
+        let breakLong = try boolArg(args, 1, "break_long_words", true)
+        let wrap = args.value(2, "wrapstring").flatMap { $0.isNone ? nil : $0.plainString } ?? options.newlineSequence
+        guard width > 0 else { throw error(.value, "invalid width \(width) (must be > 0)") }
+        var out: [String] = []
+        for line in Self.splitLines(s) {
+            out.append(Self.wrapLine(line, width: width, breakLong: breakLong).joined(separator: wrap))
+        }
+        return .string(out.joined(separator: wrap))
+    }
+
+    /// textwrap's greedy fill of one line: whitespace kept inside lines, dropped at their ends.
+    static func wrapLine(_ line: String, width: Int, breakLong: Bool) -> [String] {
+        var chunks: [[Unicode.Scalar]] = []
+        for c in line.unicodeScalars {
+            let space = isPythonSpace(c)
+            if let last = chunks.last, let l = last.last, isPythonSpace(l) == space { chunks[chunks.count - 1].append(c) } else { chunks.append([c]) }
+        }
+        chunks.reverse()
+        var lines: [String] = []
+        while !chunks.isEmpty {
+            var current: [[Unicode.Scalar]] = []
+            var length = 0
+            if let last = chunks.last, isPythonSpace(last[0]), !lines.isEmpty { chunks.removeLast() }
+            while let chunk = chunks.last {
+                if length + chunk.count <= width {
+                    current.append(chunk)
+                    length += chunk.count
+                    chunks.removeLast()
+                } else { break }
+            }
+            if let chunk = chunks.last, chunk.count > width {
+                if breakLong {
+                    let room = max(1, width - length)
+                    current.append(Array(chunk[0..<room]))
+                    chunks[chunks.count - 1] = Array(chunk[room...])
+                } else if current.isEmpty {
+                    current.append(chunk)
+                    chunks.removeLast()
+                }
+            }
+            if let last = current.last, isPythonSpace(last[0]) { current.removeLast() }
+            if !current.isEmpty {
+                var view = String.UnicodeScalarView()
+                for c in current { view.append(contentsOf: c) }
+                lines.append(String(view))
+            }
+        }
+        return lines
+    }
+
+    static func htmlSafeJSON(_ s: String) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            switch c {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            case "'": out += "\\u0027"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    /// Python's `json.dumps(value, sort_keys=True, indent=indent)` (ASCII-only output).
+    func toJSON(_ v: JinjaValue, indent: Int?, level: Int) throws -> String {
+        guard level < 200 else { throw error(.value, "value nested too deeply for tojson") }
+        let newline = indent.map { "\n" + String(repeating: " ", count: $0 * (level + 1)) }
+        let closing = indent.map { "\n" + String(repeating: " ", count: $0 * level) }
+        let separator = indent == nil ? ", " : ","
+        switch v {
+        case .none: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .float(let d): return d.isNaN ? "NaN" : d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : JinjaValue.floatRepr(d)
+        case .string(let s), .markup(let s): return Self.jsonString(s)
+        case .list, .tuple:
+            let items = try iterate(v)
+            if items.isEmpty { return "[]" }
+            let parts = try items.map { try toJSON($0, indent: indent, level: level + 1) }
+            return "[" + (newline ?? "") + parts.joined(separator: separator + (newline ?? "")) + (closing ?? "") + "]"
+        case .dict(let d):
+            if d.count == 0 { return "{}" }
+            let sorted = d.entries.sorted { (JinjaValue.pyLess($0.key, $1.key) ?? false) }
+            let parts = try sorted.map { Self.jsonString($0.key.plainString) + ": " + (try toJSON($0.value, indent: indent, level: level + 1)) }
+            return "{" + (newline ?? "") + parts.joined(separator: separator + (newline ?? "")) + (closing ?? "") + "}"
+        case .undefined(let u): throw error(.type, "Object of type Undefined is not JSON serializable (\(u.hint))")
+        default: throw error(.type, "Object of type \(v.typeName) is not JSON serializable")
+        }
+    }
+
+    static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if c.value < 0x20 || c.value > 0x7E {
+                    if c.value > 0xFFFF {
+                        let v = c.value - 0x10000
+                        out += "\\u" + JinjaValue.hex(0xD800 + (v >> 10), width: 4) + "\\u" + JinjaValue.hex(0xDC00 + (v & 0x3FF), width: 4)
+                    } else {
+                        out += "\\u" + JinjaValue.hex(c.value, width: 4)
+                    }
+                } else {
+                    out.unicodeScalars.append(c)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
