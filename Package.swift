@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "FolioMustacheTests", dependencies: ["FolioMustache", "FolioTestSupport"]),
         .testTarget(name: "FolioJinjaTests", dependencies: ["FolioJinja"], exclude: ["KnownFailures.txt", "Fixtures"]),
         .testTarget(name: "FolioTemplatesTests", dependencies: ["FolioTemplates", "FolioCLITestSupport"]),
-        .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioConfinement", "FolioPluginText", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioCLITestSupport", "folio-plugin-host"]),
+        .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioConfinement", "FolioPluginText", "FolioPluginKit", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioCLITestSupport", "folio-plugin-host"]),
         .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal"]),
         .testTarget(name: "FolioLaunchTests", dependencies: ["FolioLaunch", "FolioTerminal", "FolioTemplates"]),
         .testTarget(name: "FolioSyncTests", dependencies: ["FolioSync", "FolioCLITestSupport", "folio-plugin-host"]),

@@ -1,18 +1,18 @@
 import FolioPluginKit
 
-/// The checklist's items (`folio.items/1`): each item is numbered as the view shows it, matched between versions as
-/// the semantic diff matches them (by title, a rename in the same slot being the same item), and taken back whole
-/// (title and checked state).
+/// The checklist's items (`folio.items/1`): each item is numbered as the view shows it, matched between versions by
+/// id as the semantic diff matches them (`ChecklistMatch`), and taken back whole (title, checked state and the fields
+/// a newer plugin wrote), keeping the id it has in the version it goes into.
 extension ChecklistEditor {
     func items(of list: Checklist) throws -> [ItemInfo] {
         list.items.enumerated().map { index, item in
             let mark = item.checked ? "x" : " "
-            return ItemInfo(key: String(index + 1), fingerprint: ItemInfo.fingerprint([mark, item.title]), summary: "[\(mark)] \(item.title)")
+            return ItemInfo(key: String(index + 1), fingerprint: ItemInfo.fingerprint([mark, item.title] + item.extra.map { $0.key + ":" + $0.value }), summary: "[\(mark)] \(item.title)")
         }
     }
 
     func matchItems(from old: Checklist, to new: Checklist) throws -> [Int?] {
-        ItemMatcher.match(old: old.items.map(\.title), new: new.items.map(\.title))
+        ChecklistMatch.match(old: old, new: new)
     }
 
     /// An item still in `into` is replaced where it is; one gone comes back at its old number (or the end).
@@ -22,11 +22,15 @@ extension ChecklistEditor {
         for take in takes {
             guard let target = take.into else { continue }
             lines.append("put back '\(from.items[take.from].title)' as it was")
+            let id = list.items[target].id
             list.items[target] = from.items[take.from]
+            list.items[target].id = id
         }
         for take in takes.filter({ $0.into == nil }).sorted(by: { $0.from < $1.from }) {
             let position = min(take.from, list.items.count)
-            list.items.insert(from.items[take.from], at: position)
+            var item = from.items[take.from]
+            item.id = list.unusedID(item.id)
+            list.items.insert(item, at: position)
             lines.append("brought back '\(from.items[take.from].title)' at \(position + 1)")
         }
         return (list, lines.isEmpty ? "took no items" : lines.count == 1 ? lines[0] : "took back \(lines.count) items (\(lines.joined(separator: "; ")))")

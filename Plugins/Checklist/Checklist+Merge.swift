@@ -1,92 +1,90 @@
 import FolioPluginKit
 
-/// Three-way merge of checklists, item by item (items matched by title).
+/// Three-way merge of checklists by item id (`IdentifiedList.merge`): a field (title, checked, or one a newer plugin
+/// wrote) changed on one side survives; the same field changed differently on both sides, and an item deleted on one
+/// side and changed on the other, are conflicts naming the item; runs added at one place stay together; moves are by
+/// id. The list's own title and fields merge the same way. A side written without ids (by a Folio before them) takes
+/// the base's ids by today's guess first (`ChecklistMatch.relabeled`).
 enum ChecklistMerge {
     static func merge(base: Checklist, ours: Checklist, theirs: Checklist) -> MergeOutcome<Checklist> {
-        var conflicts: [String] = []
-        var title = ours.title
-        if ours.title == base.title { title = theirs.title }
-        else if theirs.title != base.title && theirs.title != ours.title {
-            conflicts.append("title: ours '\(ours.title)', theirs '\(theirs.title)'")
+        let ours = ChecklistMatch.relabeled(ours, from: base), theirs = ChecklistMatch.relabeled(theirs, from: base)
+        let top = IdentifiedList.mergeFields(base: base.topFields, ours: ours.topFields, theirs: theirs.topFields)
+        var conflicts = top.clashes.map { clash in
+            IdentifiedList.Conflict.field(element: "the list", field: clash.name, ours: clash.ours, theirs: clash.theirs).description
         }
+        let items = IdentifiedList.merge(base: base.records, ours: ours.records, theirs: theirs.records) { record in
+            "'" + (Checklist.Item(record: record)?.title ?? record.id) + "'"
+        } describe: { base, side in
+            Checklist.describeChange(from: base, to: side)
+        }
+        switch items {
+        case let .conflicts(lines): conflicts += lines
+        case let .merged(records) where conflicts.isEmpty:
+            var list = Checklist(title: "", items: [])
+            list.topFields = top.fields
+            list.items = records.compactMap(Checklist.Item.init(record:))
+            guard list.items.count == records.count else { return .conflicts(["the merge made an item that is not a checklist item; nothing was merged"]) }
+            return .merged(list)
+        case .merged: break
+        }
+        return .conflicts(conflicts)
+    }
+}
 
-        let baseKeys = ItemKey.keys(base.items), ourKeys = ItemKey.keys(ours.items), theirKeys = ItemKey.keys(theirs.items)
-        func table(_ keys: [ItemKey], _ items: [Checklist.Item]) -> [ItemKey: Checklist.Item] {
-            var result: [ItemKey: Checklist.Item] = [:]
-            for (key, item) in zip(keys, items) { result[key] = item }
-            return result
+extension Checklist {
+    /// The list's own fields as JSON text: its title, then those a newer plugin wrote.
+    var topFields: [PluginJSON.RawMember] {
+        get { [PluginJSON.RawMember(key: "title", value: PluginJSON.quote(title))] + extra }
+        set {
+            title = newValue.first { $0.key == "title" }.flatMap { Self.string($0.value) } ?? ""
+            extra = newValue.filter { $0.key != "title" }
         }
-        let baseItems = table(baseKeys, base.items), ourItems = table(ourKeys, ours.items), theirItems = table(theirKeys, theirs.items)
-        conflicts += renameConflicts(baseKeys, ourKeys, theirKeys)
-
-        // Which items survive, and with which checked state.
-        var merged: [ItemKey: Checklist.Item] = [:]
-        for key in Set(baseKeys).union(ourKeys).union(theirKeys) {
-            let b = baseItems[key], o = ourItems[key], t = theirItems[key]
-            switch (b, o, t) {
-            case let (b?, o?, t?):
-                merged[key] = Checklist.Item(title: key.title, checked: o.checked != b.checked ? o.checked : t.checked)
-            case let (b?, nil, t?):
-                if t.checked != b.checked { conflicts.append("'\(key.title)': deleted by us, \(t.checked ? "checked" : "unchecked") by them") }
-            case let (b?, o?, nil):
-                if o.checked != b.checked { conflicts.append("'\(key.title)': \(o.checked ? "checked" : "unchecked") by us, deleted by them") }
-            case (_?, nil, nil):
-                break
-            case let (nil, o?, t?):
-                if o.checked != t.checked { conflicts.append("'\(key.title)': added by both, checked by only one") }
-                merged[key] = o
-            case let (nil, o?, nil): merged[key] = o
-            case let (nil, nil, t?): merged[key] = t
-            case (nil, nil, nil): break
-            }
-        }
-        if !conflicts.isEmpty { return .conflicts(conflicts) }
-
-        // Order: the side that reordered common items wins; the other side's additions follow their predecessor.
-        let common = Set(baseKeys).intersection(ourKeys).intersection(theirKeys)
-        let baseOrder = baseKeys.filter(common.contains)
-        let ourOrder = ourKeys.filter(common.contains)
-        let theirOrder = theirKeys.filter(common.contains)
-        var skeleton: [ItemKey]
-        var other: [ItemKey]
-        if ourOrder == baseOrder {
-            skeleton = theirKeys; other = ourKeys
-        } else if theirOrder == baseOrder || theirOrder == ourOrder {
-            skeleton = ourKeys; other = theirKeys
-        } else {
-            return .conflicts(["order: both sides moved items differently"])
-        }
-        var order = skeleton.filter { merged[$0] != nil }
-        var placed = Set(order)
-        for (index, key) in other.enumerated() where merged[key] != nil && !placed.contains(key) {
-            // Insert after the nearest earlier item of `other` that is already placed.
-            var position = 0
-            var look = index - 1
-            while look >= 0 {
-                if let at = order.firstIndex(of: other[look]) { position = at + 1; break }
-                look -= 1
-            }
-            order.insert(key, at: position)
-            placed.insert(key)
-        }
-        return .merged(Checklist(title: title, items: order.compactMap { merged[$0] }))
     }
 
-    /// A side that replaced exactly one item by one new item in its place renamed it (items are matched by title):
-    /// the other side deleting or renaming that item otherwise conflicts with it.
-    static func renameConflicts(_ base: [ItemKey], _ ours: [ItemKey], _ theirs: [ItemKey]) -> [String] {
-        func rename(_ side: [ItemKey]) -> (old: ItemKey, new: ItemKey)? {
-            let removed = base.filter { !side.contains($0) }, added = side.filter { !base.contains($0) }
-            guard removed.count == 1, added.count == 1, base.firstIndex(of: removed[0]) == side.firstIndex(of: added[0]) else { return nil }
-            return (removed[0], added[0])
+    /// The items as records for `IdentifiedList`: title, checked, and the fields a newer plugin wrote.
+    var records: [IdentifiedRecord] {
+        items.map { item in
+            IdentifiedRecord(id: item.id, fields: [
+                PluginJSON.RawMember(key: "title", value: PluginJSON.quote(item.title)),
+                PluginJSON.RawMember(key: "checked", value: item.checked ? "true" : "false"),
+            ] + item.extra)
         }
-        var conflicts: [String] = []
-        if let ourRename = rename(ours), !theirs.contains(ourRename.old), !theirs.contains(ourRename.new) {
-            let their = rename(theirs).flatMap { $0.old == ourRename.old ? "renamed to '\($0.new.title)'" : nil } ?? "deleted"
-            conflicts.append("'\(ourRename.old.title)': renamed to '\(ourRename.new.title)' by us, \(their) by them")
-        } else if let theirRename = rename(theirs), !ours.contains(theirRename.old), !ours.contains(theirRename.new) {
-            conflicts.append("'\(theirRename.old.title)': deleted by us, renamed to '\(theirRename.new.title)' by them")
+    }
+
+    /// What a side did to an item, for a conflict line: "renamed to 'Oat milk'", "checked", "changed its colour".
+    static func describeChange(from base: [PluginJSON.RawMember]?, to side: [PluginJSON.RawMember]) -> String {
+        func value(_ fields: [PluginJSON.RawMember]?, _ key: String) -> String? { fields?.first { $0.key == key }?.value }
+        var keys = side.map(\.key)
+        for field in base ?? [] where !keys.contains(field.key) { keys.append(field.key) }
+        let parts = keys.compactMap { key -> String? in
+            let now = value(side, key)
+            guard now != value(base, key) else { return nil }
+            switch key {
+            case "title": return now.flatMap(string).map { "renamed to '\($0)'" } ?? "removed its title"
+            case "checked": return now == "true" ? "checked" : "unchecked"
+            default: return now == nil ? "removed its \(key)" : "changed its \(key)"
+            }
         }
-        return conflicts
+        return parts.isEmpty ? "changed" : parts.joined(separator: " and ")
+    }
+
+    static func string(_ json: String) -> String? {
+        guard case let .string(text)? = try? PluginJSON.parse(Array(json.utf8)) else { return nil }
+        return text
+    }
+}
+
+extension Checklist.Item {
+    /// The item a merged record holds; nil when its title is not a string or its checked state not a boolean.
+    init?(record: IdentifiedRecord) {
+        guard let title = record["title"].flatMap(Checklist.string) else { return nil }
+        let checked: Bool
+        switch record["checked"] {
+        case "true"?: checked = true
+        case "false"?, nil: checked = false
+        default: return nil
+        }
+        let extra = record.fields.filter { $0.key != "title" && $0.key != "checked" }
+        self.init(id: record.id, title: title, checked: checked, extra: extra, idStored: true)
     }
 }

@@ -1,16 +1,34 @@
 import FolioPluginKit
 
-/// A checklist: a title and items that are checked or not.
+/// A checklist: a title and items that are checked or not, each with an id (`ItemIdentity`) that every command keeps.
+/// Fields a newer Checklist plugin wrote (on the list or on an item) are kept as the exact text of their values.
 struct Checklist: Equatable {
     struct Item: Equatable {
+        /// The item's id: as the document stored it, else derived from the version read (`Checklist.identified`), or
+        /// fresh for an item a command added.
+        var id: String
         var title: String
         var checked: Bool
+        /// The item's other fields, in the order read.
+        var extra: [PluginJSON.RawMember] = []
+        /// Whether `id` was read from the document (false: derived for a document written before ids, or not yet written).
+        var idStored = false
+
+        init(id: String = "", title: String, checked: Bool, extra: [PluginJSON.RawMember] = [], idStored: Bool = false) {
+            self.id = id
+            self.title = title
+            self.checked = checked
+            self.extra = extra
+            self.idStored = idStored
+        }
     }
     var title: String
     var items: [Item]
+    /// The list's fields other than "title" and "items", in the order read.
+    var extra: [PluginJSON.RawMember] = []
 }
 
-/// The Checklist editor: `{"title": "...", "items": [{"title": "Milk", "checked": false}]}`.
+/// The Checklist editor: `{"title": "...", "items": [{"id": "k3mxq8bz2rtw", "title": "Milk", "checked": false}]}`.
 struct ChecklistEditor: FolioEditor {
     let spec = EditorSpec(
         id: "checklist", name: "Checklist", contentTypes: ["org.folio.checklist"],
@@ -42,32 +60,43 @@ struct ChecklistEditor: FolioEditor {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return Checklist(title: "", items: []) }
         // The common case, a checklist with just titles and checked flags, is read by a small scanner; anything
         // else (other keys, odd shapes, errors to explain) is read as JSON and checked field by field.
-        if let fast = ChecklistScanner.scan(bytes) { return fast }
+        if let fast = ChecklistScanner.scan(bytes) { return fast.identified }
         guard let json = try? PluginJSON.parse(bytes, trailingCommas: true) else { throw EditorFailure.invalidDocument("not a valid checklist: not valid JSON") }
-        return try ChecklistReader.read(json)
+        return try ChecklistReader.read(json, bytes: bytes).identified
     }
 
     func serialize(_ list: Checklist) throws -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(64 + list.items.count * 48)
+        out.reserveCapacity(64 + list.items.count * 72)
         out += Array("{\n  \"title\": ".utf8)
         JSONText.append(list.title, to: &out)
         out += Array(",\n  \"items\": [".utf8)
         if list.items.isEmpty {
-            out += Array("]\n}\n".utf8)
+            out += Array("]".utf8)
         } else {
             out.append(0x0A)
-            let open = Array("    {\"title\": ".utf8), checked = Array(", \"checked\": ".utf8)
+            let open = Array("    {\"id\": ".utf8), title = Array(", \"title\": ".utf8), checked = Array(", \"checked\": ".utf8)
             for (index, item) in list.items.enumerated() {
                 out += open
+                JSONText.append(item.id, to: &out)
+                out += title
                 JSONText.append(item.title, to: &out)
                 out += checked
-                out += item.checked ? Array("true}".utf8) : Array("false}".utf8)
+                out += item.checked ? Array("true".utf8) : Array("false".utf8)
+                for field in item.extra { JSONText.append(member: field, to: &out) }
+                out.append(0x7D)
                 if index != list.items.count - 1 { out.append(0x2C) }
                 out.append(0x0A)
             }
-            out += Array("  ]\n}\n".utf8)
+            out += Array("  ]".utf8)
         }
+        for field in list.extra {
+            out += Array(",\n  ".utf8)
+            JSONText.append(field.key, to: &out)
+            out += Array(": ".utf8)
+            out += Array(field.value.utf8)
+        }
+        out += Array("\n}\n".utf8)
         return out
     }
 
@@ -77,7 +106,7 @@ struct ChecklistEditor: FolioEditor {
         case "add":
             try arguments.expect(1)
             let title = try nonEmpty(arguments.text(0, "TITLE"))
-            list.items.append(.init(title: title, checked: false))
+            list.items.append(.init(id: ItemIdentity.fresh(), title: title, checked: false))
             return (list, "added '\(title)'")
         case "rename":
             try arguments.expect(2)
@@ -175,6 +204,14 @@ enum JSONText {
             out += PluginJSON.quote(text).utf8
         }
     }
+
+    /// Appends `, "key": value` (the value's text as kept) to UTF-8 bytes.
+    static func append(member: PluginJSON.RawMember, to out: inout [UInt8]) {
+        out += Array(", ".utf8)
+        append(member.key, to: &out)
+        out += Array(": ".utf8)
+        out += Array(member.value.utf8)
+    }
 }
 
 @_cdecl("folio_plugin_entry")
@@ -184,8 +221,8 @@ public func folioPluginEntry() -> UnsafeRawPointer? {
     }
 }
 
-/// Reads the checklist shape Folio writes — `{"title": "…", "items": [{"title": "…", "checked": true}, …]}` with
-/// any whitespace and key order — straight from the bytes; nil for anything else, which ChecklistReader then reads.
+/// Reads the checklist shape Folio writes — `{"title": "…", "items": [{"id": "…", "title": "…", "checked": true}, …]}`
+/// (ids optional) with any whitespace and key order — straight from the bytes; nil for anything else, which ChecklistReader then reads.
 enum ChecklistScanner {
     static func scan(_ bytes: [UInt8]) -> Checklist? {
         var i = 0
@@ -229,17 +266,18 @@ enum ChecklistScanner {
                     if i < bytes.count, bytes[i] == 0x5D { i += 1 } else {
                         repeat {
                             guard expect(0x7B) else { return nil }
-                            var itemTitle: String?, checked: Bool?
+                            var itemTitle: String?, checked: Bool?, id: String?
                             repeat {
                                 guard let itemKey = string(), expect(0x3A) else { return nil }
                                 switch itemKey {
                                 case "title" where itemTitle == nil: itemTitle = string(); if itemTitle == nil { return nil }
                                 case "checked" where checked == nil: checked = bool(); if checked == nil { return nil }
+                                case "id" where id == nil: id = string(); if id == nil { return nil }
                                 default: return nil
                                 }
                             } while expect(0x2C)
                             guard expect(0x7D), let itemTitle else { return nil }
-                            list.append(Checklist.Item(title: itemTitle, checked: checked ?? false))
+                            list.append(Checklist.Item(id: id ?? "", title: itemTitle, checked: checked ?? false, idStored: id != nil))
                         } while expect(0x2C)
                         guard expect(0x5D) else { return nil }
                     }

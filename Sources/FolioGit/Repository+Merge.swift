@@ -65,6 +65,30 @@ extension Repository {
         return try collectMerge(index)
     }
 
+    /// Merges commit `theirs` into commit `ours` as `mergeCommits` does, except that each of `wholeFiles` both sides
+    /// changed, differently, is a conflict even where a line merge would be clean: a file an editor merges by meaning
+    /// (a checklist's JSON) must not be merged line by line, where a line one side moved and the other deleted comes
+    /// back, or an item both renamed appears twice.
+    public func mergeCommits(ours: ObjectID, theirs: ObjectID, wholeFiles: Set<String>, findRenames: Bool = true) throws -> TreeMergeResult {
+        let merged = try mergeCommits(ours: ours, theirs: theirs, findRenames: findRenames)
+        let open = wholeFiles.subtracting(merged.conflicts.map(\.path))
+        guard !open.isEmpty, let base = try mergeBase(ours, theirs) else { return merged }
+        let trees = (base: try commit(base).tree, ours: try commit(ours).tree, theirs: try commit(theirs).tree)
+        var conflicts = merged.conflicts
+        var ourSides: [TreeChange] = []
+        for path in open.sorted() {
+            let a = try entry(atPath: path, inTree: trees.base), o = try entry(atPath: path, inTree: trees.ours)
+            let t = try entry(atPath: path, inTree: trees.theirs)
+            guard o?.id != t?.id, o?.id != a?.id, t?.id != a?.id, o?.kind ?? .blob == .blob, t?.kind ?? .blob == .blob else { continue }
+            func side(_ entry: TreeEntry?) -> MergeSide? { entry.map { MergeSide(path: $0.path, id: $0.id, mode: $0.mode) } }
+            conflicts.append(MergeConflict(ancestor: side(a), ours: side(o), theirs: side(t)))
+            // As for every conflicted path, the tree holds our side.
+            ourSides.append(o.map { .upsert(path: path, blob: $0.id, mode: $0.mode) } ?? .remove(path: path))
+        }
+        let tree = ourSides.isEmpty ? merged.tree : try updateTree(merged.tree, ourSides)
+        return TreeMergeResult(tree: tree, conflicts: conflicts)
+    }
+
     /// A line-based three-way merge of one conflicted file with standard conflict markers labelled `ourLabel` and
     /// `theirLabel`; nil when it cannot be merged as text (a side is missing, or a side is binary).
     public func mergeFileText(_ conflict: MergeConflict, ourLabel: String, theirLabel: String, ancestorLabel: String = "base") throws -> FileMergeResult? {

@@ -27,7 +27,8 @@ public struct IdentifiedRecord: Sendable, Equatable {
 /// - Order: elements neither side moved keep their order; an element one side moved, or added, goes after the element
 ///   that precedes it on that side (among those the other side did not move), so a run one side inserted stays
 ///   together. Two runs at one place are ordered by their first id, so either side merging gives the same list. An
-///   element both sides moved to different places is a conflict.
+///   element both sides moved to different places goes where one of them put it (the same either way round): a place
+///   is not a field, and a conflict over it could not be settled item by item.
 /// - The result is checked against base, ours and theirs before it is answered (`check`); a result that fails the
 ///   check is answered as a conflict, never as a merge.
 public enum IdentifiedList {
@@ -43,6 +44,8 @@ public enum IdentifiedList {
         case repeatedID(id: String)
         /// The merge failed its own check (`check`); nothing is merged.
         case failedCheck(String)
+        /// A line the editor worded itself (`merge`'s `describe`).
+        case described(String)
 
         /// One line: "'Milk': title changed to "Oat milk" by us and to "Soy milk" by them".
         public var description: String {
@@ -57,6 +60,8 @@ public enum IdentifiedList {
                 return "two items share the id '\(id)'"
             case let .failedCheck(why):
                 return "the merge failed its check (\(why)); nothing was merged"
+            case let .described(line):
+                return line
             }
         }
 
@@ -67,28 +72,50 @@ public enum IdentifiedList {
         }
     }
 
-    /// Merges `ours` and `theirs`, two descendants of `base`. `label` names an element in a conflict line ("'Milk'").
+    /// What one side did to an element, in the editor's words ("renamed to 'Oat milk'", "checked"): from its fields in
+    /// the base (nil: the element is new) to its fields on that side. For a clash over one field, both hold only it.
+    public typealias ChangeWording = (_ base: [PluginJSON.RawMember]?, _ side: [PluginJSON.RawMember]) -> String
+
+    /// Merges `ours` and `theirs`, two descendants of `base`. `label` names an element in a conflict line ("'Milk'");
+    /// `describe`, when given, words what each side did ("'Milk': renamed to 'Oat milk' by us, deleted by them"),
+    /// else the lines are generic ("'Milk': title changed to "Oat milk" by us and changed to "Soy milk" by them").
     public static func merge(base: [IdentifiedRecord], ours: [IdentifiedRecord], theirs: [IdentifiedRecord],
-                             label: (IdentifiedRecord) -> String) -> MergeOutcome<[IdentifiedRecord]> {
+                             label: (IdentifiedRecord) -> String, describe: ChangeWording? = nil) -> MergeOutcome<[IdentifiedRecord]> {
         for side in [base, ours, theirs] {
             if let repeated = firstRepeatedID(side) { return .conflicts([Conflict.repeatedID(id: repeated).description]) }
         }
         let b = table(base), o = table(ours), t = table(theirs)
         var conflicts: [Conflict] = []
         var merged: [String: IdentifiedRecord] = [:]
+        func clash(_ record: IdentifiedRecord, _ base: IdentifiedRecord?, _ found: [(name: String, ours: String?, theirs: String?)]) {
+            for item in found {
+                guard let describe else {
+                    conflicts.append(.field(element: label(record), field: item.name, ours: item.ours, theirs: item.theirs))
+                    continue
+                }
+                func only(_ value: String?) -> [PluginJSON.RawMember] { value.map { [PluginJSON.RawMember(key: item.name, value: $0)] } ?? [] }
+                let was = base.map { _ in only(base?[item.name]) }
+                conflicts.append(.described("\(label(record)): \(describe(was, only(item.ours))) by us, \(describe(was, only(item.theirs))) by them"))
+            }
+        }
+        func deleted(_ record: IdentifiedRecord, _ base: IdentifiedRecord, byUs: Bool) {
+            guard let describe else { return conflicts.append(.deletedAndChanged(element: label(record), deletedByUs: byUs)) }
+            let change = describe(base.fields, record.fields)
+            conflicts.append(.described("\(label(record)): " + (byUs ? "deleted by us, \(change) by them" : "\(change) by us, deleted by them")))
+        }
         for id in orderedUnion(ours, theirs, base) {
             switch (b[id], o[id], t[id]) {
             case let (base?, ours?, theirs?):
                 let (fields, clashes) = mergeFields(base: base.fields, ours: ours.fields, theirs: theirs.fields)
-                conflicts += clashes.map { .field(element: label(ours), field: $0.name, ours: $0.ours, theirs: $0.theirs) }
+                clash(ours, base, clashes)
                 merged[id] = IdentifiedRecord(id: id, fields: fields)
             case let (base?, nil, theirs?):
-                if theirs.fields != base.fields { conflicts.append(.deletedAndChanged(element: label(theirs), deletedByUs: true)) }
+                if theirs.fields != base.fields { deleted(theirs, base, byUs: true) }
             case let (base?, ours?, nil):
-                if ours.fields != base.fields { conflicts.append(.deletedAndChanged(element: label(ours), deletedByUs: false)) }
+                if ours.fields != base.fields { deleted(ours, base, byUs: false) }
             case let (nil, ours?, theirs?):
                 let (fields, clashes) = mergeFields(base: nil, ours: ours.fields, theirs: theirs.fields)
-                conflicts += clashes.map { .field(element: label(ours), field: $0.name, ours: $0.ours, theirs: $0.theirs) }
+                clash(ours, nil, clashes)
                 merged[id] = IdentifiedRecord(id: id, fields: fields)
             case let (nil, ours?, nil): merged[id] = ours
             case let (nil, nil, theirs?): merged[id] = theirs
@@ -96,7 +123,6 @@ public enum IdentifiedList {
             }
         }
         let plan = ListOrder(base: base.map(\.id), ours: ours.map(\.id), theirs: theirs.map(\.id), survivors: Set(merged.keys))
-        conflicts += plan.movedBothWays.compactMap { id in merged[id].map { .moved(element: label($0)) } }
         guard conflicts.isEmpty else { return .conflicts(conflicts.map(\.description)) }
         let result = plan.order().compactMap { merged[$0] }
         if let failure = check(result, base: base, ours: ours, theirs: theirs, stable: plan.stableOrder) {
@@ -176,7 +202,7 @@ public enum IdentifiedList {
 struct ListOrder {
     /// Survivors in base, ours and theirs that neither side moved, in base order.
     private(set) var stableOrder: [String] = []
-    /// Elements both sides moved, to different places.
+    /// Elements both sides moved, to different places (each goes where one side put it, the same either way round).
     private(set) var movedBothWays: [String] = []
     private var children: [String: [[String]]] = [:]  // anchor ("" for the start) → one run per side
     private let start = ""
@@ -189,19 +215,25 @@ struct ListOrder {
         let movedByThem = Self.moved(theirs, position)
         stableOrder = common.filter { !movedByUs.contains($0) && !movedByThem.contains($0) }
         let stable = Set(stableOrder)
-        let ourFloating = movedByUs.union(ours.filter { !inBase.contains($0) && survivors.contains($0) })
+        var ourFloating = movedByUs.union(ours.filter { !inBase.contains($0) && survivors.contains($0) })
         var theirFloating = movedByThem.union(theirs.filter { !inBase.contains($0) && !inOurs.contains($0) && survivors.contains($0) })
         let both = movedByUs.intersection(movedByThem)
         let ourOwn = ourFloating.subtracting(both), theirOwn = theirFloating.subtracting(both)
         let theirIndex = Dictionary(theirs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        // An element both sides moved goes where one side put it: the side whose place for it comes after the
+        // smaller anchor id (the start first), so that either side merging gives the same list.
+        var ourFloatingPlaced = ourFloating.subtracting(both)
+        var theirFloatingPlaced = theirFloating.subtracting(both)
         for (index, id) in ours.enumerated() where both.contains(id) {
-            let mine = Self.anchor(before: index, in: ours, stable: stable, own: ourOwn, survivors: survivors)
+            let mine = Self.anchor(before: index, in: ours, stable: stable, own: ourOwn, survivors: survivors) ?? start
             let their = theirIndex[id].flatMap {
                 Self.anchor(before: $0, in: theirs, stable: stable, own: theirOwn, survivors: survivors)
-            }
+            } ?? start
             if mine != their { movedBothWays.append(id) }
+            if their < mine { theirFloatingPlaced.insert(id) } else { ourFloatingPlaced.insert(id) }
         }
-        theirFloating.subtract(both)
+        ourFloating = ourFloatingPlaced
+        theirFloating = theirFloatingPlaced
         place(ours, floating: ourFloating, stable: stable, survivors: survivors)
         place(theirs, floating: theirFloating, stable: stable, survivors: survivors)
     }

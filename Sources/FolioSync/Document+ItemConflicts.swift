@@ -97,7 +97,7 @@ extension Document {
         let (name, theirs) = try keptConflict(ref)
         let stamp = String(name.dropFirst(Self.conflictRefPrefix.count))
         let ours = try head().id
-        let merge = try repository.mergeCommits(ours: ours, theirs: theirs)
+        let merge = try mergeForSync(ours: ours, theirs: theirs, semanticMerger: editors)
         var merged: [TreeChange] = [], files: [MergeConflict] = []
         var primary: PrimaryItems?
         for conflict in merge.conflicts {

@@ -14,10 +14,16 @@ public struct SyncConflict: Sendable, Equatable {
     public let source: String
     /// The files both sides changed in ways that could not be combined.
     public let paths: [String]
+    /// What the editor said conflicts, item by item ("'Milk': deleted by us, checked by them"), as plugin text made
+    /// safe; empty when no editor merged the files.
+    public var reasons: [String] = []
 
-    /// One line saying what happened: what was merged, which files conflict, and where theirs is kept.
+    /// One line saying what happened: what was merged, which files conflict and why (the first three reasons), and
+    /// where theirs is kept.
     public var summary: String {
-        "Conflict merging \(source) in \(paths.joined(separator: ", ")): your version stays current, theirs is kept as \(ref)"
+        let shown = reasons.prefix(3).joined(separator: "; ") + (reasons.count > 3 ? "; and \(reasons.count - 3) more" : "")
+        let why = reasons.isEmpty ? "" : " (\(shown))"
+        return "Conflict merging \(source) in \(paths.joined(separator: ", "))\(why): your version stays current, theirs is kept as \(ref)"
     }
 }
 
@@ -52,7 +58,7 @@ public enum ConflictSide: String, Sendable {
 }
 
 /// Internal signal: the merge inside the document's lock left conflicts.
-private struct UnresolvedMerge: Error { let conflicts: [MergeConflict] }
+private struct UnresolvedMerge: Error { let conflicts: [MergeConflict]; let reasons: [String] }
 
 extension Document {
     static let conflictRefPrefix = "refs/folio/conflicts/"
@@ -106,7 +112,8 @@ extension Document {
                 return .merged(commit)
             } catch let unresolved as UnresolvedMerge {
                 let ref = try keepConflict(theirs)
-                return .conflict(SyncConflict(ref: ref, commit: theirs, source: source, paths: unresolved.conflicts.map(\.path)))
+                return .conflict(SyncConflict(ref: ref, commit: theirs, source: source, paths: unresolved.conflicts.map(\.path),
+                                              reasons: unresolved.reasons))
             }
         }
         throw FolioError.busy(url.path)
@@ -114,24 +121,41 @@ extension Document {
 
     /// The tree merging `theirs` into `ours`, conflicts resolved by the semantic merger; throws `UnresolvedMerge`.
     private func mergedTree(ours: ObjectID, theirs: ObjectID, semanticMerger: (any SemanticMerging)?) throws -> ObjectID {
-        let result = try repository.mergeCommits(ours: ours, theirs: theirs)
+        let result = try mergeForSync(ours: ours, theirs: theirs, semanticMerger: semanticMerger)
         if result.isClean { return result.tree }
         var changes: [TreeChange] = []
         var unresolved: [MergeConflict] = []
+        var reasons: [String] = []
         for conflict in result.conflicts {
-            if let merged = try semanticMerge(conflict, merger: semanticMerger), let side = conflict.ours {
+            let outcome = try semanticMergeExplained(conflict, merger: semanticMerger)
+            if let merged = outcome.merged, let side = conflict.ours {
                 changes.append(.upsert(path: side.path, blob: try repository.writeBlob(merged), mode: side.mode))
             } else {
                 unresolved.append(conflict)
+                reasons += outcome.conflicts
             }
         }
-        guard unresolved.isEmpty else { throw UnresolvedMerge(conflicts: unresolved) }
+        guard unresolved.isEmpty else { throw UnresolvedMerge(conflicts: unresolved, reasons: reasons) }
         return try repository.updateTree(result.tree, changes)
+    }
+
+    /// The three-way merge of `theirs` into `ours` that pulls and settling use: libgit2's, except that the primary file,
+    /// when its editor merges by meaning and both sides changed it, is always left to that editor (a line merge of a
+    /// checklist brings back an item one side moved and the other deleted).
+    func mergeForSync(ours: ObjectID, theirs: ObjectID, semanticMerger: (any SemanticMerging)?) throws -> TreeMergeResult {
+        let whole: Set<String> = semanticMerger?.mergesByMeaning(metadata.contentType) == true ? [metadata.primaryFile] : []
+        return try repository.mergeCommits(ours: ours, theirs: theirs, wholeFiles: whole)
     }
 
     /// The editor's item-by-item merge of one conflicting file, when its content type has one.
     func semanticMerge(_ conflict: MergeConflict, merger: (any SemanticMerging)?) throws -> Data? {
-        guard let merger, let ours = conflict.ours, let theirs = conflict.theirs, ours.path == theirs.path else { return nil }
+        try semanticMergeExplained(conflict, merger: merger).merged
+    }
+
+    /// The editor's item-by-item merge of one conflicting file, or what it said conflicts (none when the file's
+    /// content type has no semantic merge).
+    func semanticMergeExplained(_ conflict: MergeConflict, merger: (any SemanticMerging)?) throws -> (merged: Data?, conflicts: [String]) {
+        guard let merger, let ours = conflict.ours, let theirs = conflict.theirs, ours.path == theirs.path else { return (nil, []) }
         let type: ContentType?
         if ours.path == metadata.primaryFile {
             type = metadata.contentType
@@ -139,9 +163,9 @@ extension Document {
             let ext = PathText.pathExtension(ours.path)
             type = ext.isEmpty ? nil : ContentTypeRegistry.builtIn.type(forExtension: ext)
         }
-        guard let type else { return nil }
+        guard let type else { return (nil, []) }
         let base = try conflict.ancestor.map { try repository.readBlob($0.id) } ?? Data()
-        return try merger.merge(contentType: type, base: base, ours: repository.readBlob(ours.id), theirs: repository.readBlob(theirs.id))
+        return try merger.mergeExplained(contentType: type, base: base, ours: repository.readBlob(ours.id), theirs: repository.readBlob(theirs.id))
     }
 
     /// Keeps `commit` under a new `refs/folio/conflicts/<UTC time>` ref (or the existing one already keeping it).

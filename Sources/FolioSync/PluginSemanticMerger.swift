@@ -15,12 +15,22 @@ public struct PluginSemanticMerger: SemanticMerging, Sendable {
         self.associations = associations
     }
 
+    public func mergesByMeaning(_ contentType: ContentType) -> Bool {
+        guard let chosen = try? host.chooseEditor(for: contentType, associations: associations).editor else { return false }
+        return chosen.extensions.contains(FolioExtensionID.semanticMerge)
+    }
+
     public func merge(contentType: ContentType, base: Data, ours: Data, theirs: Data) throws -> Data? {
+        try mergeExplained(contentType: contentType, base: base, ours: ours, theirs: theirs).merged
+    }
+
+    public func mergeExplained(contentType: ContentType, base: Data, ours: Data, theirs: Data) throws -> (merged: Data?, conflicts: [String]) {
         guard let chosen = try? host.chooseEditor(for: contentType, associations: associations).editor,
-              chosen.extensions.contains(FolioExtensionID.semanticMerge) else { return nil }
+              chosen.extensions.contains(FolioExtensionID.semanticMerge) else { return (nil, []) }
         switch try host.backend(chosen.id).merge(base: base, ours: ours, theirs: theirs) {
-        case let .merged(data)?: return data
-        case .conflicts?, nil: return nil
+        case let .merged(data)?: return (data, [])
+        case let .conflicts(lines)?: return (nil, lines)
+        case nil: return (nil, [])
         }
     }
 }

@@ -8,6 +8,20 @@ import FolioPlugins
 public protocol SemanticMerging {
     /// The merged bytes; nil when `contentType` has no semantic merge or the sides still conflict.
     func merge(contentType: ContentType, base: Data, ours: Data, theirs: Data) throws -> Data?
+    /// The merged bytes, or nil and the editor's lines saying what conflicts ("'Milk': deleted by us, checked by
+    /// them"; none when it has no semantic merge).
+    func mergeExplained(contentType: ContentType, base: Data, ours: Data, theirs: Data) throws -> (merged: Data?, conflicts: [String])
+    /// Whether files of `contentType` are merged by meaning (then never line by line: `Document.mergeForSync`).
+    func mergesByMeaning(_ contentType: ContentType) -> Bool
+}
+
+extension SemanticMerging {
+    /// Whether files of `contentType` are merged by meaning (then never line by line: `wholeFiles`).
+    public func mergesByMeaning(_ contentType: ContentType) -> Bool { false }
+
+    public func mergeExplained(contentType: ContentType, base: Data, ours: Data, theirs: Data) throws -> (merged: Data?, conflicts: [String]) {
+        (try merge(contentType: contentType, base: base, ours: ours, theirs: theirs), [])
+    }
 }
 
 /// How a pull, push or clone transfers and merges.

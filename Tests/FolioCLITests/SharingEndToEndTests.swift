@@ -164,6 +164,60 @@ extension TerminalEndToEndTests {
         _ = daemon
     }
 
+    /// Issue 32's first reproduction in two windows: the same item renamed two ways while each window also adds an
+    /// item is one conflict about that item (not two items), settled on the conflict screen into one item.
+    func testGivenTwoWindowsRenamingOneItemTwoWaysAndEachAddingOneWhenTheyMeetThenItIsOneConflictAndOneItem() throws {
+        let remotesFolder = try remotes.creatingDirectory()
+        var daemon: GitDaemon? = try GitDaemon(basePath: remotesFolder, environment: env)
+        let port = try XCTUnwrap(daemon?.port)
+        let (a, b, bWindow) = try openSharedPair("apples", url: { "git://127.0.0.1:\(port)/\($0)" })
+        // Given the server away while A renames Apples (6) to Green apples and adds A-extra, and B renames it to Red
+        // apples and adds B-extra.
+        daemon = nil
+        for (window, name, extra) in [("e2e:0", "Green apples", "A-extra"), (bWindow, "Red apples", "B-extra")] {
+            try press("Home", "Down", "Down", "Down", "Down", "Down", "r", until: "Rename item", target: window)
+            try type(name, target: window)
+            try press("Enter", until: "renamed 'Apples' to '\(name)'", target: window)
+            try press("a", until: "Add item", target: window)
+            try type(extra, target: window)
+            try press("Enter", until: "[ ] \(extra)", target: window)
+        }
+        // When the server returns and both sync now
+        daemon = try GitDaemon(basePath: remotesFolder, environment: env, port: port)
+        try keys("S")
+        try keys("S", target: bWindow)
+        // Then whichever pushed second shows the conflict banner, and its conflict screen lists the one item
+        var settling = "e2e:0", other = bWindow
+        waitFor("a conflict banner in either window", timeout: 20) { _ in
+            if self.capture(bWindow).contains("press C to settle") { (settling, other) = (bWindow, "e2e:0"); return true }
+            return self.capture().contains("press C to settle")
+        }
+        let theirs = settling == bWindow ? "Green apples" : "Red apples", mine = settling == bWindow ? "Red apples" : "Green apples"
+        let (settled, follower) = settling == bWindow ? (b, a) : (a, b)
+        try keys("C", target: settling)
+        waitFor("the conflict screen", target: settling, timeout: 15) { $0.contains("Green apples") && $0.contains("Red apples") }
+        // When theirs is chosen and the conflict settled
+        try keys("t", target: settling)
+        try keys("Enter", target: settling)
+        waitFor("the settled version", target: settling, timeout: 15) { $0.contains("[ ] \(theirs)") && !$0.contains(mine) && !$0.contains("press C") }
+        // Then both hold one apples item, both additions, fifteen items, one version
+        waitForSameVersion(settled, follower)
+        waitFor("the other window to show it", target: other, timeout: 10) { $0.contains("[ ] \(theirs)") && !$0.contains(mine) }
+        for document in [a, b] {
+            let items = checklistItems(document)
+            XCTAssertEqual(items.filter { $0.hasSuffix("pples") }, ["[ ] \(theirs)"], "\(document.lastPathComponent): \(items)")
+            XCTAssertEqual(items.count, 15, "\(document.lastPathComponent): \(items)")
+            XCTAssertTrue(items.contains("[ ] A-extra") && items.contains("[ ] B-extra"), "\(document.lastPathComponent): \(items)")
+            assertFsckClean(document)
+        }
+        XCTAssertEqual(keptConflicts(a), 0)
+        XCTAssertEqual(keptConflicts(b), 0)
+        try keys("C-q", target: bWindow)
+        try keys("C-q")
+        assertRestored(status: 0)
+        _ = daemon
+    }
+
     func testGivenTheServerStoppedWhileBothKeepEditingWhenItRestartsThenBothConvergeWithEveryChange() throws {
         let remotesFolder = try remotes.creatingDirectory()
         var server: GitHTTPServer? = try GitHTTPServer(root: remotesFolder, environment: env)

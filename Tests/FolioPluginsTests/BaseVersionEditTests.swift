@@ -28,7 +28,7 @@ final class BaseVersionEditTests: XCTestCase {
     }
 
     private func checklist(_ document: Document) throws -> String {
-        let text = String(decoding: try document.read(path: document.metadata.primaryFile), as: UTF8.self)
+        let text = ChecklistIDs.stripped(String(decoding: try document.read(path: document.metadata.primaryFile), as: UTF8.self))
         return text.split(separator: "\n").filter { $0.contains("\"checked\"") }.map { line in
             let title = line.split(separator: "\"")[3]
             return (line.contains("true") ? "[x] " : "[ ] ") + title

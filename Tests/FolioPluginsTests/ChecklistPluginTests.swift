@@ -1,6 +1,7 @@
 import FolioCore
 @testable import FolioPlugins
 import Foundation
+import FolioTestSupport
 import XCTest
 
 final class ChecklistPluginTests: XCTestCase {
@@ -19,7 +20,7 @@ final class ChecklistPluginTests: XCTestCase {
         let (toggled, description) = try document.apply("toggle", "2")
         // Then
         XCTAssertEqual(description, "checked 'Eggs'")
-        XCTAssertEqual(try toggled.text, """
+        XCTAssertEqual(ChecklistIDs.stripped(try toggled.text), """
         {
           "title": "Groceries",
           "items": [
@@ -56,9 +57,13 @@ final class ChecklistPluginTests: XCTestCase {
         ]
         // When each is opened and written back
         let written = try forms.map { String(decoding: try open($0).serialized(), as: UTF8.self) }
-        // Then all give the same canonical file
+        // Then all give the same canonical file, with the same ids (derived from the content), and the fields this
+        // plugin does not know kept
         let expected = "{\n  \"title\": \"Trip\",\n  \"items\": [\n    {\"title\": \"Passport\", \"checked\": true},\n    {\"title\": \"Tickets\", \"checked\": false}\n  ]\n}\n"
-        for text in written { XCTAssertEqual(text, expected) }
+        let kept = "{\n  \"title\": \"Trip\",\n  \"items\": [\n    {\"title\": \"Passport\", \"checked\": true, \"note\": \"x\"},\n    {\"title\": \"Tickets\", \"checked\": false}\n  ],\n  \"extra\": 1\n}\n"
+        for (index, text) in written.enumerated() { XCTAssertEqual(ChecklistIDs.stripped(text), index == 2 ? kept : expected) }
+        XCTAssertEqual(Set(written.map(ChecklistIDs.ids)).count, 1, "every form gets the same ids")
+        XCTAssertEqual(Set(written.flatMap(ChecklistIDs.ids)).count, 2)
         // And titles needing escapes round-trip
         let tricky = try open(#"{"title": "A \"quoted\" \\ list", "items": [{"title": "tab\there", "checked": false}]}"#)
         let again = try open(String(decoding: try tricky.serialized(), as: UTF8.self))

@@ -5,6 +5,8 @@
  *            as Folio's own screens and its clipping of plugin lines: utf8proc's widths and grapheme clusters)
  *   Args:    folio_args_parse, folio_args_free (the JSON array of strings `apply` receives)
  *   Lines:   folio_lines_* (a view built line by line, each line cut by cells, never inside a character)
+ *   Ids:     folio_id_fresh, folio_id_derived, folio_id_valid (item ids exactly as Folio's Swift SDK makes them:
+ *            ItemIdentity.fresh, .derived and .isValid, so that C and Swift plugins of one format agree)
  *
  * Build: cc $(pkg-config --cflags --libs folio-plugin) ... (needs libutf8proc-dev: the widths come from utf8proc).
  * Every function is static inline, so nothing is linked from Folio and a plugin stays one self-contained .so. */
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 /* ---- UTF-8 ------------------------------------------------------------------------------------------------- */
 
@@ -312,6 +315,64 @@ static inline folio_status folio_lines_finish(folio_lines *lines, folio_buffer *
     free(lines->data);
     memset(lines, 0, sizeof *lines);
     return status == FOLIO_STATUS_OK ? status : folio_fail(error, status, "out of memory");
+}
+
+/* ---- Item ids ---------------------------------------------------------------------------------------------- */
+
+/* Ids Folio makes are FOLIO_ID_LENGTH characters of "abcdefghijkmnpqrstuvwxyz23456789" (60 bits, 5 a character,
+ * lowest first); an id read from a document may be any 1-64 printable ASCII characters but space, '"' and '\\'. */
+#define FOLIO_ID_LENGTH 12
+
+static inline void folio_id_encode_(uint64_t bits, char out[FOLIO_ID_LENGTH + 1]) {
+    static const char alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";
+    for (int k = 0; k < FOLIO_ID_LENGTH; k++) {
+        out[k] = alphabet[bits & 31];
+        bits >>= 5;
+    }
+    out[FOLIO_ID_LENGTH] = '\0';
+}
+
+/* A new random id for an item a command adds, into `out` (NUL-terminated); -1 when the kernel gives no randomness
+ * (then `out` is empty). */
+static inline int folio_id_fresh(char out[FOLIO_ID_LENGTH + 1]) {
+    uint64_t bits;
+    size_t got = 0;
+    out[0] = '\0';
+    while (got < sizeof bits) {
+        ssize_t n = getrandom((char *)&bits + got, sizeof bits - got, 0);
+        if (n < 0) return -1;
+        got += (size_t)n;
+    }
+    folio_id_encode_(bits, out);
+    return 0;
+}
+
+static inline uint64_t folio_id_hash_(uint64_t hash, const char *bytes, size_t size) {
+    for (size_t i = 0; i < size; i++) hash = (hash ^ (unsigned char)bytes[i]) * 0x100000001b3ULL;
+    return (hash ^ 0x1F) * 0x100000001b3ULL;
+}
+
+/* The id of an item read from a document written without ids: a hash of its `count` fields (`fields[i]`,
+ * `sizes[i]` bytes) and of `occurrence`, how many items with the same fields came before it. The same version gets
+ * the same ids on every machine, so two clones that migrate independently agree. */
+static inline void folio_id_derived(const char *const *fields, const size_t *sizes, size_t count, size_t occurrence,
+                                    char out[FOLIO_ID_LENGTH + 1]) {
+    uint64_t hash = 0xcbf29ce484222325ULL;
+    char number[24];
+    int length = snprintf(number, sizeof number, "%zu", occurrence);
+    for (size_t i = 0; i < count; i++) hash = folio_id_hash_(hash, fields[i], sizes[i]);
+    hash = folio_id_hash_(hash, number, length > 0 ? (size_t)length : 0);
+    folio_id_encode_(hash, out);
+}
+
+/* Whether `id` (`size` bytes) can be an id as read from a document. */
+static inline int folio_id_valid(const char *id, size_t size) {
+    if (size == 0 || size > 64) return 0;
+    for (size_t i = 0; i < size; i++) {
+        unsigned char c = (unsigned char)id[i];
+        if (c <= 0x20 || c >= 0x7F || c == '"' || c == '\\') return 0;
+    }
+    return 1;
 }
 
 #endif /* FOLIO_TEXT_H */
