@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import FolioJinja
@@ -97,5 +98,37 @@ final class JinjaLimitsTests: XCTestCase {
         XCTAssertEqual(failure(String(repeating: "{%", count: 100_000))?.kind, .syntax)
         XCTAssertEqual(failure(String(repeating: "{{ '", count: 100_000))?.kind, .syntax)
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
+    }
+}
+
+/// Rendering on threads with small stacks: deep recursion ends in a typed error before the stack runs out.
+final class JinjaStackTests: XCTestCase {
+    final class Outcome: @unchecked Sendable { var errors: [JinjaError] = [] }
+
+    func testGivenSmallThreadStacksWhenDeepTemplatesRenderThenTheyFailWithTypedErrorsNotACrash() {
+        for size in [128 << 10, 512 << 10, 2 << 20] {
+            let outcome = Outcome()
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                let deep = [
+                    "{% macro f(n) %}{% for i in [1] %}{% if n > 0 %}{{ f(n - 1)|upper }}{% endif %}{% endfor %}{% endmacro %}{{ f(200) }}",
+                    "{{ " + String(repeating: "(", count: 45) + "1" + String(repeating: ")", count: 45) + " }}",
+                    "{% include 'a' %}",
+                ]
+                for source in deep {
+                    do {
+                        _ = try JinjaTemplate(source: source, environment: JinjaEnvironment(templates: ["a": "{% include 'a' %}"])).render()
+                    } catch let error as JinjaError {
+                        outcome.errors.append(error)
+                    } catch {}
+                }
+                done.signal()
+            }
+            thread.stackSize = size
+            thread.start()
+            done.wait()
+            XCTAssertGreaterThanOrEqual(outcome.errors.count, 2, "stack of \(size) bytes")
+            XCTAssertTrue(outcome.errors.allSatisfy { $0.kind == .limit || $0.kind == .syntax }, "\(outcome.errors)")
+        }
     }
 }
