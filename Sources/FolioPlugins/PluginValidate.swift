@@ -140,9 +140,8 @@ public struct PluginValidator: Sendable {
         defer { try? FileManager.default.removeItem(at: reproducers) }
         let (descriptor, plan) = runTest(PlannedTest(name: "descriptor", kind: "descriptor"))
         guard descriptor.passed else { throw PluginRefusal(file: library.path, reason: "the descriptor test failed: \(descriptor.details)") }
-        let sample = [samples.first ?? reproducers.appendingPathComponent("sample-empty")]
         let editors = plan.editors.filter { !$0.commands.isEmpty }.map(\.id)
-        return ["descriptor"] + tests(plan, samples: sample).map(\.name) + editors.flatMap(Self.generatedTestNames)
+        return ["descriptor"] + tests(plan, samples: copiedSampleNames()).map(\.name) + editors.flatMap(Self.generatedTestNames)
     }
 
     /// Whether `name` is the selected test, or in the selected group (`render` selects `render/…`).
@@ -185,6 +184,13 @@ public struct PluginValidator: Sendable {
         return state.withLock { $0.results.compactMap { $0 } }
     }
 
+    /// Where the samples are copied in the reproducer folder (the empty document when none was given): the names the
+    /// tests made from them carry.
+    private func copiedSampleNames() -> [URL] {
+        guard !samples.isEmpty else { return [reproducers.appendingPathComponent("sample-empty")] }
+        return samples.enumerated().map { index, sample in reproducers.appendingPathComponent("sample-\(index + 1)-\(sample.lastPathComponent)") }
+    }
+
     /// The samples copied into the reproducer folder (the empty document when none was given).
     private func samplesCopied() throws -> [URL] {
         if samples.isEmpty {
@@ -192,8 +198,7 @@ public struct PluginValidator: Sendable {
             try Data().write(to: empty)
             return [empty]
         }
-        return try samples.enumerated().map { index, sample in
-            let copy = reproducers.appendingPathComponent("sample-\(index + 1)-\(sample.lastPathComponent)")
+        return try zip(samples, copiedSampleNames()).map { sample, copy in
             guard let data = FileManager.default.contents(atPath: sample.path) else {
                 throw FolioError.unreadableFile(path: sample.path, reason: "cannot read the sample document")
             }

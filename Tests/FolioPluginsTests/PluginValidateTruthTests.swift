@@ -193,6 +193,13 @@ final class PluginValidateTruthTests: PluginTempTestCase {
         XCTAssertTrue(one.stdout.hasSuffix(": 1 test, 1 passed, 0 failed\n"), one.stdout)
         let group = validate(clean, "--only", "render")
         XCTAssertEqual(group.stdout.split(separator: "\n").filter { $0.hasPrefix("pass") }, ["pass render/truth/1x1", "pass render/truth/500x200"], group.stdout)
+        // And with a sample given, the listed names are the ones a run gives its tests
+        let sample = try temp.write("mine.truth", "")
+        let withSample = validate(clean, "--list", "--document", sample.path).stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(withSample.contains("calls/truth/sample-1-mine.truth"), "\(withSample)")
+        let chosen = validate(clean, "--document", sample.path, "--only", "calls/truth/sample-1-mine.truth")
+        XCTAssertEqual(chosen.stdout.split(separator: "\n").filter { $0.hasPrefix("pass") || $0.hasPrefix("FAIL") }, ["pass calls/truth/sample-1-mine.truth"],
+                       chosen.stdout)
         // And a name no test has is one line saying how to list them
         let unknown = validate(clean, "--only", "rendr")
         XCTAssertEqual(unknown.status, 1)
