@@ -16,6 +16,14 @@ public struct CookiecutterTemplate: Sendable, Equatable {
     /// The files of the template's `templates/` folder, for `{% include %}` (cookiecutter's `../templates`).
     let shared: [String: String]
 
+    /// The id of a cookiecutter template at the root of the source named `source` (a path or URL for one given on
+    /// the command line): its last part without `.git` (`gh:me/cookiecutter-pypackage.git` → `cookiecutter-pypackage`).
+    static func rootID(source: String) -> String {
+        var last = source.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? source
+        if last.hasSuffix(".git") { last.removeLast(4) }
+        return last.isEmpty ? source : last
+    }
+
     /// The entries of `cookiecutter.json` in order.
     func entries(file: String) throws -> [(key: String, value: JinjaValue)] {
         let parsed: JinjaValue

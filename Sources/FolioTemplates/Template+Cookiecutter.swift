@@ -32,7 +32,7 @@ extension Template {
         }
         let hooks = all.filter { $0.path.hasPrefix("hooks/") && $0.kind == .blob }.map(\.path).sorted()
         let cookiecutter = CookiecutterTemplate(config: config, projectFolder: project, hooks: hooks, shared: shared)
-        let id = path.isEmpty ? resolved.source.name : String(path.split(separator: "/").last ?? "template")
+        let id = path.isEmpty ? CookiecutterTemplate.rootID(source: resolved.source.name) : String(path.split(separator: "/").last ?? "template")
         let manifest = try cookiecutterManifest(cookiecutter, id: id, file: file)
         var template = Template(manifest: manifest, path: path, source: resolved.source, commit: resolved.commit, ref: resolved.ref, files: files)
         template.cookiecutter = cookiecutter

@@ -47,7 +47,7 @@ struct TemplateListing {
             guard cookiecutters.contains(paths[index]) else {
                 return Result { try TemplateManifest.parse(blobs[index], file: "\(sourceName): \(file)") }
             }
-            let id = paths[index].isEmpty ? sourceName : String(paths[index].split(separator: "/").last ?? "template")
+            let id = paths[index].isEmpty ? CookiecutterTemplate.rootID(source: sourceName) : String(paths[index].split(separator: "/").last ?? "template")
             let cookiecutter = CookiecutterTemplate(config: blobs[index], projectFolder: "", hooks: [], shared: [:])
             return Result { try Template.cookiecutterManifest(cookiecutter, id: id, file: "\(sourceName): \(file)") }
         }

@@ -1,3 +1,4 @@
+import FolioCLITestSupport
 import FolioCore
 import FolioTemplates
 import FolioTestSupport
@@ -89,5 +90,49 @@ final class CookiecutterTemplateTests: XCTestCase {
         XCTAssertThrowsError(try template.render(answers: try template.answers(given: [:], mode: .defaults))) { error in
             XCTAssertTrue("\(error)".contains("a.txt") && "\(error)".contains("missing"), "\(error)")
         }
+    }
+
+    func testGivenACookiecutterTemplateFolderWhenFolioNewMakesADocumentFromItThenItHoldsCookiecuttersOutputAsOneCommit() throws {
+        // Given the fixture template as a source given by its path, and answers on the command line
+        let env = temp.environment()
+        let source = fixtures.appendingPathComponent("basic").path
+        // When `folio new` makes a document from it
+        let made = runFolio(["new", "proj", "--template", "basic", "--source", source, "--set", "project_name=Hello World",
+                             "--set", "license=BSD-3-Clause", "--defaults"], environment: env, cwd: temp.url)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        // Then the document's files are cookiecutter's, byte for byte, in one commit git reads
+        let expected = try tree(fixtures.appendingPathComponent("basic.hello"))
+        let written = try tree(temp.path("proj")).filter { !$0.key.hasPrefix(".git/") && !$0.key.hasPrefix(".folio/") }
+        XCTAssertEqual(Set(written.keys), Set(expected.keys))
+        for (path, (data, executable)) in expected {
+            XCTAssertEqual(written[path]?.0, data, path)
+            XCTAssertEqual(written[path]?.1, executable, path)
+        }
+        let document = try DocumentStore(environment: env).open(at: temp.path("proj"))
+        XCTAssertEqual(try document.log().count, 1)
+        XCTAssertEqual(document.metadata.origin.template?.answers["project_slug"], .string("hello_world"))
+        XCTAssertEqual(try git(["fsck", "--strict"], in: document.url, environment: env).status, 0)
+        // And it lists the template's questions
+        let shown = runFolio(["templates", "show", "basic", "--source", source], environment: env, cwd: temp.url)
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("project_slug") && shown.stdout.contains("BSD-3-Clause"), shown.stdout)
+    }
+
+    func testGivenACookiecutterTemplateWithHooksWhenFolioNewRunsThenNoHookRunsAndANoteNamesThem() throws {
+        // Given a template whose post-generation hook would write a file
+        let root = temp.path("hooked")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("{{cookiecutter.name}}"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("hooks"), withIntermediateDirectories: true)
+        try #"{"name": "x"}"#.write(to: root.appendingPathComponent("cookiecutter.json"), atomically: true, encoding: .utf8)
+        try "{{ cookiecutter.name }}\n".write(to: root.appendingPathComponent("{{cookiecutter.name}}/a.txt"), atomically: true, encoding: .utf8)
+        let marker = temp.path("hook-ran")
+        try "open('\(marker.path)', 'w').write('ran')\n".write(to: root.appendingPathComponent("hooks/post_gen_project.py"), atomically: true, encoding: .utf8)
+        // When a document is made from it
+        let made = runFolio(["new", "doc", "--template", "hooked", "--source", root.path, "--defaults"], environment: temp.environment(), cwd: temp.url)
+        // Then it is made, the hook did not run, and a note says so naming it
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker.path))
+        XCTAssertTrue(made.stderr.contains("hooks were not run (hooks/post_gen_project.py)"), made.stderr)
+        XCTAssertEqual(try String(contentsOf: temp.path("doc/a.txt"), encoding: .utf8), "x\n")
     }
 }
