@@ -367,6 +367,10 @@ public final class Document {
             let headTree = try headID.map { try repository.commit($0).tree }
             let tree = try repository.stageWorkTree(write: false)
             if tree == headTree { return nil }
+            // A link out of the document is never recorded: every collaborator's fetch would refuse it.
+            do { try repository.checkTree(tree, against: headTree, linksStayInside: true) } catch let refused as RefusedObject {
+                throw FolioError.refusedVersion(document: url.path, refused: refused)
+            }
             let deltas = try repository.deltas(from: headTree, to: tree)
             // Names Folio reserves for its temporary files are never recorded (a sweep after a crash would take them).
             for delta in deltas where delta.status != .deleted { try workTree.checkNames(delta.newPath) }

@@ -11,7 +11,10 @@ extension JinjaRenderer {
         case "list": return .array(try iterate(v))
         case "reverse":
             if case .string(let s) = v { return .string(String(String.UnicodeScalarView(s.unicodeScalars.reversed()))) }
-            return .array(try iterate(v).reversed())
+            switch v {
+            case .list, .tuple, .dict, .markup, .undefined: return .array(try iterate(v).reversed())
+            default: throw error(.runtime, "argument must be iterable")
+            }
         case "join":
             let sep = try str(arg(args, 0, "d", .string("")))
             let getter = attributeGetter(args.value(1, "attribute"))
@@ -74,6 +77,7 @@ extension JinjaRenderer {
 
     func sortValues(_ items: [JinjaValue], key: (JinjaValue) throws -> JinjaValue, reverse: Bool) throws -> [JinjaValue] {
         let keyed = try items.map { (try key($0), $0) }
+        if keyed.count > 1, let u = keyed.first(where: { $0.0.isUndefined })?.0, case .undefined(let info) = u { throw undefinedError(info) }
         var failure: JinjaError?
         let sorted = keyed.enumerated().sorted { a, b in
             guard let less = JinjaValue.pyLess(a.element.0, b.element.0), let more = JinjaValue.pyLess(b.element.0, a.element.0) else {
@@ -170,7 +174,7 @@ extension JinjaRenderer {
     }
 
     func map(_ v: JinjaValue, _ args: JinjaArguments) throws -> [JinjaValue] {
-        if v.isUndefined || v.isNone { return [] }
+        if !(try truthy(v)) { return [] }
         let items = try iterate(v)
         if args.positional.isEmpty, let attribute = args.value(0, "attribute") {
             let getter = attributeGetter(attribute, default: args.value(1, "default"))
@@ -195,6 +199,7 @@ extension JinjaRenderer {
             test = { try self.applyTest(testName, $0, rest) }
         }
         var out: [JinjaValue] = []
+        guard try truthy(v) else { return [] }
         for item in try iterate(v) {
             let value = try getter(item)
             let ok = try test.map { try $0(value) } ?? (try truthy(value))

@@ -5,10 +5,12 @@ extension JinjaRenderer {
     func numberFilter(_ name: String, _ v: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue? {
         switch name {
         case "int":
+            if case .undefined(let u) = v { throw undefinedError(u) }
             let fallback = arg(args, 0, "default", .int(0))
             let base = try intArg(args, 1, "base", 10)
             return try toInt(v, base: base) ?? fallback
         case "float":
+            if case .undefined(let u) = v { throw undefinedError(u) }
             let fallback = arg(args, 0, "default", .float(0))
             return toFloat(v).map { .float($0) } ?? fallback
         case "abs":
@@ -16,8 +18,9 @@ extension JinjaRenderer {
             guard let n = v.numeric else { throw error(.type, "bad operand type for abs(): '\(v.typeName)'") }
             switch n {
             case .int(let i):
-                guard i != Int.min else { throw overflow("abs") }
+                guard i != Int.min else { return JinjaBigInt(negative: false, limbs: JinjaBigInt(i).limbs).value }
                 return .int(abs(i))
+            case .big(let b): return JinjaBigInt(negative: false, limbs: b.limbs).value
             case .float(let d): return .float(abs(d))
             }
         case "round":
@@ -34,19 +37,20 @@ extension JinjaRenderer {
     func toInt(_ v: JinjaValue, base: Int) throws -> JinjaValue? {
         switch v {
         case .int(let i): return .int(i)
+        case .bigInt: return v
         case .bool(let b): return .int(b ? 1 : 0)
         case .float(let d):
             guard d.isFinite, let i = Int(exactly: d.rounded(.towardZero)) else { return nil }
             return .int(i)
         case .string(let s), .markup(let s):
-            if let i = Self.parseInt(s, base: base) { return .int(i) }
+            if let i = Self.parseInt(s, base: base) { return i }
             if let d = Self.parseFloat(s), d.isFinite, let i = Int(exactly: d.rounded(.towardZero)) { return .int(i) }
             return nil
         default: return nil
         }
     }
 
-    static func parseInt(_ text: String, base: Int) -> Int? {
+    static func parseInt(_ text: String, base: Int) -> JinjaValue? {
         var s = strip(text, nil)
         var negative = false
         if s.hasPrefix("-") || s.hasPrefix("+") { negative = s.hasPrefix("-"); s.removeFirst() }
@@ -58,8 +62,10 @@ extension JinjaRenderer {
         }
         if radix == 0 { radix = 10 }
         guard (2...36).contains(radix), !s.isEmpty, !s.hasPrefix("_"), !s.hasSuffix("_"), !s.contains("__") else { return nil }
-        guard let magnitude = Int(s.filter { $0 != "_" }, radix: radix) else { return nil }
-        return negative ? -magnitude : magnitude
+        let digits = s.filter { $0 != "_" }
+        if let magnitude = Int(digits, radix: radix) { return .int(negative ? -magnitude : magnitude) }
+        guard let big = JinjaBigInt(digits, radix: radix), !big.tooLarge else { return nil }
+        return (negative ? -big : big).value
     }
 
     static func parseFloat(_ text: String) -> Double? {
@@ -77,6 +83,7 @@ extension JinjaRenderer {
     func toFloat(_ v: JinjaValue) -> Double? {
         switch v {
         case .int(let i): return Double(i)
+        case .bigInt(let b): return b.doubleValue
         case .bool(let b): return b ? 1 : 0
         case .float(let d): return d
         case .string(let s), .markup(let s): return Self.parseFloat(s)
@@ -93,6 +100,7 @@ extension JinjaRenderer {
         case "floor": return .float((x * p).rounded(.down) / p)
         default:
             if case .int(let i) = n, precision >= 0 { return .int(i) }
+            if case .big = n, precision >= 0 { return n.value }
             let scaled = x * p
             var r = scaled.rounded(.toNearestOrEven)
             if abs(scaled - scaled.rounded(.towardZero)) != 0.5 { r = scaled.rounded() }

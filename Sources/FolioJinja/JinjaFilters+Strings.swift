@@ -210,6 +210,7 @@ extension JinjaRenderer {
         }
         let first = try boolArg(args, 1, "first", false)
         let blank = try boolArg(args, 2, "blank", false)
+        if case .undefined(let u) = v { throw undefinedError(u) }
         let s = try str(v) + "\n"
         var lines = Self.splitLines(s)
         var rv: String
@@ -227,6 +228,7 @@ extension JinjaRenderer {
     func truncate(_ v: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue {
         let s = try str(v)
         let length = try intArg(args, 0, "length", 255)
+        if v.stringValue == nil, let n = try? self.length(v), n <= length + (try intArg(args, 3, "leeway", 5)) { return v }
         let killwords = try boolArg(args, 1, "killwords", false)
         let end = try str(arg(args, 2, "end", .string("...")))
         let leeway = try intArg(args, 3, "leeway", 5)
@@ -257,49 +259,61 @@ extension JinjaRenderer {
     }
 
     func wordwrap(_ v: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue {
+        if case .undefined(let u) = v { throw undefinedError(u) }
         let s = try str(v)
         let width = try intArg(args, 0, "width", 79)
         let breakLong = try boolArg(args, 1, "break_long_words", true)
         let wrap = args.value(2, "wrapstring").flatMap { $0.isNone ? nil : $0.plainString } ?? options.newlineSequence
+        let hyphens = try boolArg(args, 3, "break_on_hyphens", true)
         guard width > 0 else { throw error(.value, "invalid width \(width) (must be > 0)") }
         var out: [String] = []
         for line in Self.splitLines(s) {
-            out.append(Self.wrapLine(line, width: width, breakLong: breakLong).joined(separator: wrap))
+            out.append(Self.wrapLine(line, width: width, breakLong: breakLong, breakOnHyphens: hyphens).joined(separator: wrap))
         }
         return .string(out.joined(separator: wrap))
     }
 
-    /// textwrap's greedy fill of one line: whitespace kept inside lines, dropped at their ends.
-    static func wrapLine(_ line: String, width: Int, breakLong: Bool) -> [String] {
+    /// Python's `textwrap.wrap` of one line as Jinja2 calls it (no tab expansion, whitespace kept inside lines):
+    /// chunks are words and whitespace runs, words also split after hyphens; long words are broken.
+    static func wrapLine(_ line: String, width: Int, breakLong: Bool, breakOnHyphens: Bool = true) -> [String] {
         var chunks: [[Unicode.Scalar]] = []
         for c in line.unicodeScalars {
             let space = isPythonSpace(c)
-            if let last = chunks.last, let l = last.last, isPythonSpace(l) == space { chunks[chunks.count - 1].append(c) } else { chunks.append([c]) }
+            if let last = chunks.last, let l = last.last, isPythonSpace(l) == space,
+               !(breakOnHyphens && !space && l == "-" && last.count > 1 && !isPythonSpace(c) && c != "-" && last.dropLast().contains(where: { $0 != "-" })) {
+                chunks[chunks.count - 1].append(c)
+            } else {
+                chunks.append([c])
+            }
         }
         chunks.reverse()
+        func blank(_ c: [Unicode.Scalar]) -> Bool { c.allSatisfy(isPythonSpace) }
         var lines: [String] = []
         while !chunks.isEmpty {
             var current: [[Unicode.Scalar]] = []
             var length = 0
-            if let last = chunks.last, isPythonSpace(last[0]), !lines.isEmpty { chunks.removeLast() }
-            while let chunk = chunks.last {
-                if length + chunk.count <= width {
-                    current.append(chunk)
-                    length += chunk.count
-                    chunks.removeLast()
-                } else { break }
+            if let last = chunks.last, blank(last), !lines.isEmpty { chunks.removeLast() }
+            while let chunk = chunks.last, length + chunk.count <= width {
+                current.append(chunk)
+                length += chunk.count
+                chunks.removeLast()
             }
             if let chunk = chunks.last, chunk.count > width {
+                let spaceLeft = width < 1 ? 1 : width - length
                 if breakLong {
-                    let room = max(1, width - length)
-                    current.append(Array(chunk[0..<room]))
-                    chunks[chunks.count - 1] = Array(chunk[room...])
+                    var end = spaceLeft
+                    if breakOnHyphens, chunk.count > spaceLeft, spaceLeft > 0,
+                       let hyphen = chunk[0..<spaceLeft].lastIndex(of: "-"), hyphen > 0, chunk[0..<hyphen].contains(where: { $0 != "-" }) {
+                        end = hyphen + 1
+                    }
+                    current.append(Array(chunk[0..<end]))
+                    chunks[chunks.count - 1] = Array(chunk[end...])
                 } else if current.isEmpty {
                     current.append(chunk)
                     chunks.removeLast()
                 }
             }
-            if let last = current.last, isPythonSpace(last[0]) { current.removeLast() }
+            if let last = current.last, blank(last) { current.removeLast() }
             if !current.isEmpty {
                 var view = String.UnicodeScalarView()
                 for c in current { view.append(contentsOf: c) }
@@ -333,6 +347,7 @@ extension JinjaRenderer {
         case .none: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return String(i)
+        case .bigInt(let b): return b.description
         case .float(let d): return d.isNaN ? "NaN" : d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : JinjaValue.floatRepr(d)
         case .string(let s), .markup(let s): return Self.jsonString(s)
         case .list, .tuple:

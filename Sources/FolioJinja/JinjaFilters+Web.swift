@@ -32,6 +32,7 @@ extension JinjaRenderer {
     }
 
     func xmlattr(_ v: JinjaValue, _ args: JinjaArguments) throws -> String {
+        if case .undefined(let u) = v { throw undefinedError(u) }
         guard case .dict(let d) = v else { throw error(.type, "xmlattr needs a mapping") }
         let autospace = try boolArg(args, 0, "autospace", true)
         var parts: [String] = []

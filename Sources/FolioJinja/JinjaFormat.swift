@@ -125,6 +125,7 @@ extension JinjaRenderer {
         let type = spec.type ?? (n.isInt ? "d" : "r")
         switch type {
         case "d", "i", "u", "n":
+            if case .big(let b) = n.truncated { return JinjaBigInt(negative: false, limbs: b.limbs).description }
             guard case .int(let i) = n.truncated else { throw error(.value, "cannot format \(n.doubleValue) as an integer") }
             return spec.grouping ? Self.group(String(i.magnitude)) : String(i.magnitude)
         case "x", "X", "o", "b":
@@ -302,10 +303,10 @@ extension JinjaValue {
 }
 
 extension JinjaNumber {
-    var isInt: Bool { if case .int = self { return true } else { return false } }
+    var isInt: Bool { if case .float = self { return false } else { return true } }
     var truncated: JinjaNumber {
         switch self {
-        case .int: return self
+        case .int, .big: return self
         case .float(let d):
             guard d.isFinite, let i = Int(exactly: d.rounded(.towardZero)) else { return self }
             return .int(i)

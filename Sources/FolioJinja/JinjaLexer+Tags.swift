@@ -141,8 +141,7 @@ extension JinjaLexer {
                 q += 1
             }
             if digits.isEmpty { radix = 10; q = pos; digits = "" } else {
-                guard let v = Int(digits, radix: radix) else { throw fail("integer literal too large") }
-                return (JinjaToken(kind: .integer, text: text(pos, q), line: line, intValue: v), q)
+                return (try integerToken(digits, radix: radix), q)
             }
         }
         if src[pos] == "0" {
@@ -152,9 +151,13 @@ extension JinjaLexer {
             return (JinjaToken(kind: .integer, text: "0", line: line, intValue: 0), q)
         }
         guard let e = digitRun(pos) else { return nil }
-        let literal = text(pos, e).filter { $0 != "_" }
-        guard let v = Int(literal) else { throw fail("integer literal \(literal) is too large") }
-        return (JinjaToken(kind: .integer, text: literal, line: line, intValue: v), e)
+        return (try integerToken(text(pos, e).filter { $0 != "_" }, radix: 10), e)
+    }
+
+    func integerToken(_ digits: String, radix: Int) throws -> JinjaToken {
+        if let v = Int(digits, radix: radix) { return JinjaToken(kind: .integer, text: digits, line: line, intValue: v) }
+        guard let big = JinjaBigInt(digits, radix: radix), !big.tooLarge else { throw fail("integer literal \(digits) is too large") }
+        return JinjaToken(kind: .integer, text: digits, line: line, bigValue: big)
     }
 
     mutating func lexString(quote: Unicode.Scalar) throws {

@@ -11,6 +11,7 @@ struct JinjaToken {
     var line: Int
     var intValue = 0
     var floatValue = 0.0
+    var bigValue: JinjaBigInt?
 }
 
 /// Splits a template into tokens the way Jinja2's lexer does: the earliest tag wins (the longest delimiter at a

@@ -8,6 +8,7 @@ extension JinjaRenderer {
         switch obj {
         case .string(let s), .markup(let s): return stringMethod(s, name, safe: { if case .markup = obj { return true } else { return false } }())
         case .list(let l): return listMethod(l, name)
+        case .tuple(let t) where name == "count" || name == "index": return listMethod(JinjaList(t), name)
         case .dict(let d): return dictMethod(d, name)
         case .int, .float, .bool:
             if name == "real" { return obj }

@@ -184,7 +184,7 @@ extension JinjaParser {
             return .constant(.string(s))
         case .integer:
             next()
-            return .constant(.int(t.intValue))
+            return .constant(t.bigValue.map { .bigInt($0) } ?? .int(t.intValue))
         case .float:
             next()
             return .constant(.float(t.floatValue))
@@ -277,7 +277,7 @@ extension JinjaParser {
         if t.text == "." {
             let attr = current
             if attr.kind == .name { next(); return .attribute(node, attr.text, line: attr.line) }
-            if attr.kind == .integer { next(); return .item(node, .constant(.int(attr.intValue)), line: attr.line) }
+            if attr.kind == .integer { next(); return .item(node, .constant(attr.bigValue.map { .bigInt($0) } ?? .int(attr.intValue)), line: attr.line) }
             throw fail("expected name or number")
         }
         var items: [JinjaExpr] = []

@@ -8,6 +8,7 @@ struct JinjaParser {
     /// Deepest nesting of expressions and statements accepted (deeper templates are refused, not crashed on).
     static let maxNesting = 96
     var blockNames: Set<String> = []
+    let stack = JinjaStackGuard()
     var endTokenStack: [[String]] = []
 
     init(tokens: [JinjaToken], name: String, extensions: Set<JinjaExtension>) {
@@ -74,6 +75,7 @@ struct JinjaParser {
     mutating func nest() throws {
         depth += 1
         guard depth <= Self.maxNesting else { throw fail("template nested more than \(Self.maxNesting) levels deep") }
+        guard !stack.exhausted else { throw fail("template nested too deeply for this thread's stack") }
     }
 
     // MARK: Templates and statement lists

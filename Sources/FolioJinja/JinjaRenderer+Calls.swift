@@ -148,7 +148,9 @@ extension JinjaRenderer {
             items.append(.int(i))
             i = i &+ stepValue
         }
-        return .array(items)
+        let list = JinjaList(items)
+        list.rangeRepr = stepValue == 1 ? "range(\(start), \(stop))" : "range(\(start), \(stop), \(stepValue))"
+        return .list(list)
     }
 }
 

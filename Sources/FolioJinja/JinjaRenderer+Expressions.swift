@@ -4,6 +4,16 @@ extension JinjaRenderer {
         switch e {
         case .constant(let v): return v
         case .name(let n, _): return resolve(n, scope)
+        default:
+            try checkStack()
+            return try evalCompound(e, scope)
+        }
+    }
+
+    func evalCompound(_ e: JinjaExpr, _ scope: JinjaScope) throws -> JinjaValue {
+        switch e {
+        case .constant(let v): return v
+        case .name(let n, _): return resolve(n, scope)
         case .list(let items):
             try step(items.count)
             return .array(try items.map { try eval($0, scope) })

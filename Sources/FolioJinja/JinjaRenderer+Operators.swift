@@ -23,13 +23,14 @@ extension JinjaRenderer {
         switch n {
         case .int(let i):
             let (r, o) = (0).subtractingReportingOverflow(i)
-            if o { throw overflow("-") }
-            return .int(r)
+            return o ? (-JinjaBigInt(i)).value : .int(r)
+        case .big(let b): return (-b).value
         case .float(let d): return .float(-d)
         }
     }
 
     func binary(_ op: String, _ a: JinjaValue, _ b: JinjaValue) throws -> JinjaValue {
+        if op == "%", let format = a.stringValue, b.isUndefined, !format.contains("%") { return .string(format) }
         try operandCheck(a, b)
         if let x = a.numeric, let y = b.numeric { return try arithmetic(op, x, y) }
         switch op {
@@ -50,7 +51,13 @@ extension JinjaRenderer {
             if case .int(let n)? = a.numeric { return try repeatValue(b, n, op, a) }
             throw typeError(op, a, b)
         case "%":
-            if let format = a.stringValue { return .string(try percentFormat(format, b)) }
+            if let format = a.stringValue {
+                if case .undefined(let u) = b {
+                    if format.contains("%") { throw undefinedError(u) }
+                    return .string(format)
+                }
+                return .string(try percentFormat(format, b))
+            }
             throw typeError(op, a, b)
         default: throw typeError(op, a, b)
         }
@@ -82,6 +89,7 @@ extension JinjaRenderer {
 
     func arithmetic(_ op: String, _ x: JinjaNumber, _ y: JinjaNumber) throws -> JinjaValue {
         if case .int(let a) = x, case .int(let b) = y { return try intArithmetic(op, a, b) }
+        if let a = x.bigValue, let b = y.bigValue { return try bigArithmetic(op, a, b) }
         let a = x.doubleValue
         let b = y.doubleValue
         switch op {
@@ -110,22 +118,22 @@ extension JinjaRenderer {
         switch op {
         case "+":
             let (r, o) = a.addingReportingOverflow(b)
-            if o { throw overflow(op) }
+            if o { return try bigArithmetic(op, JinjaBigInt(a), JinjaBigInt(b)) }
             return .int(r)
         case "-":
             let (r, o) = a.subtractingReportingOverflow(b)
-            if o { throw overflow(op) }
+            if o { return try bigArithmetic(op, JinjaBigInt(a), JinjaBigInt(b)) }
             return .int(r)
         case "*":
             let (r, o) = a.multipliedReportingOverflow(by: b)
-            if o { throw overflow(op) }
+            if o { return try bigArithmetic(op, JinjaBigInt(a), JinjaBigInt(b)) }
             return .int(r)
         case "/":
             guard b != 0 else { throw error(.value, "division by zero") }
             return .float(Double(a) / Double(b))
         case "//":
             guard b != 0 else { throw error(.value, "integer division or modulo by zero") }
-            if a == Int.min && b == -1 { throw overflow(op) }
+            if a == Int.min && b == -1 { return try bigArithmetic(op, JinjaBigInt(a), JinjaBigInt(b)) }
             let q = a / b
             return .int((a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q)
         case "%":
@@ -141,19 +149,59 @@ extension JinjaRenderer {
             while e > 0 {
                 if e & 1 == 1 {
                     let (r, o) = result.multipliedReportingOverflow(by: base)
-                    if o { throw overflow(op) }
+                    if o { return try bigArithmetic(op, JinjaBigInt(a), JinjaBigInt(b)) }
                     result = r
                 }
                 e >>= 1
                 if e > 0 {
                     let (sq, o) = base.multipliedReportingOverflow(by: base)
-                    if o { throw overflow(op) }
+                    if o { return try bigArithmetic(op, JinjaBigInt(a), JinjaBigInt(b)) }
                     base = sq
                 }
             }
             return .int(result)
         default: throw error(.type, "unknown operator \(op)")
         }
+    }
+
+    func tooLarge() -> JinjaError {
+        error(.value, "integer result has more than \(JinjaBigInt.maxDigits) digits")
+    }
+
+    /// Integer arithmetic beyond 64 bits; results that fit are `Int`s again.
+    func bigArithmetic(_ op: String, _ a: JinjaBigInt, _ b: JinjaBigInt) throws -> JinjaValue {
+        let result: JinjaBigInt
+        switch op {
+        case "+": result = a + b
+        case "-": result = a - b
+        case "*":
+            guard a.limbs.count + b.limbs.count <= JinjaBigInt.maxLimbs + 1 else { throw tooLarge() }
+            result = a * b
+        case "/":
+            guard !b.limbs.isEmpty else { throw error(.value, "division by zero") }
+            return .float(a.doubleValue / b.doubleValue)
+        case "//", "%":
+            guard let (q, r) = JinjaBigInt.floorDivMod(a, b) else { throw error(.value, "integer division or modulo by zero") }
+            result = op == "//" ? q : r
+        case "**":
+            if b.negative { return .float(Self.pow(a.doubleValue, b.doubleValue)) }
+            guard let e = b.intValue else { throw tooLarge() }
+            if a.limbs.isEmpty || a.limbs == [1] { return (e % 2 == 0 && a.negative ? -a : a).value }
+            let bits = Double(a.limbs.count * 32 - (a.limbs.last.map { $0.leadingZeroBitCount } ?? 0) - 1)
+            guard bits * Double(e) <= Double(JinjaBigInt.maxLimbs * 32) else { throw tooLarge() }
+            var r = JinjaBigInt(1)
+            var base = a
+            var n = e
+            while n > 0 {
+                if n & 1 == 1 { r = r * base }
+                n >>= 1
+                if n > 0 { base = base * base }
+            }
+            result = r
+        default: throw error(.type, "unknown operator \(op)")
+        }
+        guard !result.tooLarge else { throw tooLarge() }
+        return result.value
     }
 
     static func pow(_ a: Double, _ b: Double) -> Double {

@@ -1,6 +1,7 @@
 /// Running statements: output, conditions, loops, assignments, inheritance, includes and imports.
 extension JinjaRenderer {
     func render(_ body: [JinjaStatement], _ scope: JinjaScope) throws {
+        try checkStack()
         for s in body {
             line = s.line
             try execute(s, scope)

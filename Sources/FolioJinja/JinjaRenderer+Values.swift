@@ -25,6 +25,7 @@ extension JinjaRenderer {
         case .none: return false
         case .bool(let b): return b
         case .int(let i): return i != 0
+        case .bigInt: return true
         case .float(let d): return d != 0
         case .string(let s), .markup(let s): return !s.isEmpty
         case .list(let l): return !l.items.isEmpty
@@ -44,7 +45,7 @@ extension JinjaRenderer {
         case .tuple(let t): return t
         case .dict(let d): return d.keys
         case .string(let s): return s.unicodeScalars.map { .string(String($0)) }
-        case .markup(let s): return s.unicodeScalars.map { .markup(String($0)) }
+        case .markup(let s): return s.unicodeScalars.map { .string(String($0)) }
         case .namespace(let n): return n.attributes.keys
         default: throw error(.type, "'\(v.typeName)' object is not iterable")
         }
@@ -126,6 +127,10 @@ extension JinjaRenderer {
     /// `obj[start:stop:step]` on strings, lists and tuples, as Python slices.
     func slice(_ obj: JinjaValue, _ start: JinjaValue?, _ stop: JinjaValue?, _ step: JinjaValue?) throws -> JinjaValue {
         if case .undefined(let u) = obj { throw undefinedError(u) }
+        switch obj {
+        case .string, .markup, .list, .tuple: break
+        default: return .undefined(JinjaUndefined(name: nil, hint: "'\(obj.typeName)' object is not subscriptable"))
+        }
         let items = try iterate(obj)
         func int(_ v: JinjaValue?) throws -> Int? {
             guard let v, !v.isNone else { return nil }

@@ -69,6 +69,7 @@ final class JinjaRenderer {
     var templateName = "<template>"
     var frames: [JinjaTemplateFrame] = []
     var loaded: [String: JinjaTemplate] = [:]
+    let stack = JinjaStackGuard()
 
     init(environment: JinjaEnvironment) {
         self.environment = environment
@@ -108,7 +109,13 @@ final class JinjaRenderer {
         if case .markup(let s) = value, s.utf8.count >= 1024 { try step(s.utf8.count >> 10) }
     }
 
+    /// Stops before the thread's stack runs out (deep recursion on a thread with a small stack).
+    func checkStack() throws {
+        if stack.exhausted { throw limitError(.maxDepth, "template recursion too deep for this thread's stack") }
+    }
+
     func enter(_ what: String) throws {
+        try checkStack()
         depth += 1
         if depth > limits.maxDepth {
             throw limitError(.maxDepth, "\(what) nested more than \(limits.maxDepth) levels deep (recursion?)")

@@ -13,24 +13,24 @@ extension JinjaRenderer {
             guard let arg else { throw error(.type, "test '\(name)' needs an argument") }
             return arg
         }
-        func int() throws -> Int {
-            if case .undefined(let u) = v { throw undefinedError(u) }
-            guard case .int(let i)? = v.numeric else { throw error(.type, "test '\(name)' needs an integer, not \(v.typeName)") }
-            return i
+        func remainder(_ divisor: JinjaValue) throws -> JinjaValue {
+            try binary("%", v, divisor)
         }
         switch name {
-        case "odd": return try int() % 2 != 0
-        case "even": return try int() % 2 == 0
-        case "divisibleby":
-            guard case .int(let d)? = try needArg().numeric, d != 0 else { throw error(.value, "divisibleby needs a non-zero integer") }
-            return try int() % d == 0
+        case "odd": return JinjaValue.pyEqual(try remainder(.int(2)), .int(1))
+        case "even": return JinjaValue.pyEqual(try remainder(.int(2)), .int(0))
+        case "divisibleby": return JinjaValue.pyEqual(try remainder(try needArg()), .int(0))
         case "defined": return !v.isUndefined
         case "undefined": return v.isUndefined
         case "none": return v.isNone
         case "boolean": if case .bool = v { return true } else { return false }
         case "false": if case .bool(false) = v { return true } else { return false }
         case "true": if case .bool(true) = v { return true } else { return false }
-        case "integer": if case .int = v { return true } else { return false }
+        case "integer":
+            switch v {
+            case .int, .bigInt: return true
+            default: return false
+            }
         case "float": if case .float = v { return true } else { return false }
         case "number": return v.numeric != nil
         case "string": return v.stringValue != nil
@@ -54,8 +54,12 @@ extension JinjaRenderer {
         case "sameas": return try sameAs(v, needArg())
         case "escaped": if case .markup = v { return true } else { return false }
         case "in": return try contains(needArg(), v)
-        case "lower": return try str(v) == (try str(v)).lowercased()
-        case "upper": return try str(v) == (try str(v)).uppercased()
+        case "lower":
+            let s = try str(v)
+            return s.contains { $0.isCased } && s.lowercased() == s
+        case "upper":
+            let s = try str(v)
+            return s.contains { $0.isCased } && s.uppercased() == s
         case "filter": return Self.filterNames.contains(try str(v))
         case "test": return Self.testNames.contains(try str(v))
         case "eq", "equalto", "==": return try compare("==", v, needArg())

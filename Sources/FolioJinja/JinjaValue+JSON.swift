@@ -104,6 +104,7 @@ struct JinjaJSONParser {
         let text = String(decoding: bytes[start..<pos], as: UTF8.self)
         guard !text.isEmpty else { throw fail("unexpected character") }
         if !isFloat, let i = Int(text) { return .int(i) }
+        if !isFloat, let big = JinjaBigInt(text), !big.tooLarge { return .bigInt(big) }
         guard let d = Double(text) else { throw fail("bad number \(text)") }
         return .float(d)
     }

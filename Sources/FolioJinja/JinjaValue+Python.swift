@@ -86,6 +86,7 @@ extension JinjaValue {
         case .markup(let s): return "Markup(" + Self.stringRepr(s) + ")"
         case .undefined: return "Undefined"
         case .list(let l):
+            if let r = l.rangeRepr { return r }
             let id = ObjectIdentifier(l)
             if seen.contains(id) { return "[...]" }
             seen.insert(id)
@@ -122,6 +123,7 @@ extension JinjaValue {
         case .none: return "None"
         case .bool(let b): return b ? "True" : "False"
         case .int(let i): return String(i)
+        case .bigInt(let b): return b.description
         case .float(let d): return Self.floatRepr(d)
         case .string(let s), .markup(let s): return s
         case .list, .tuple, .dict: return repr
@@ -140,7 +142,7 @@ extension JinjaValue {
         case .undefined: return "Undefined"
         case .none: return "NoneType"
         case .bool: return "bool"
-        case .int: return "int"
+        case .int, .bigInt: return "int"
         case .float: return "float"
         case .string: return "str"
         case .markup: return "Markup"
@@ -158,6 +160,7 @@ extension JinjaValue {
         switch self {
         case .bool(let b): return .int(b ? 1 : 0)
         case .int(let i): return .int(i)
+        case .bigInt(let b): return .big(b)
         case .float(let d): return .float(d)
         default: return nil
         }
@@ -215,31 +218,45 @@ extension JinjaValue {
     }
 }
 
-/// A Python number: an int or a float.
+/// A Python number: an int (64-bit or big) or a float.
 enum JinjaNumber {
     case int(Int)
+    case big(JinjaBigInt)
     case float(Double)
 
     var doubleValue: Double {
         switch self {
         case .int(let i): return Double(i)
+        case .big(let b): return b.doubleValue
         case .float(let d): return d
+        }
+    }
+
+    /// The value as a big integer, when it is an integer.
+    var bigValue: JinjaBigInt? {
+        switch self {
+        case .int(let i): return JinjaBigInt(i)
+        case .big(let b): return b
+        case .float: return nil
         }
     }
 
     func exactEqual(_ other: JinjaNumber) -> Bool {
         if case .int(let a) = self, case .int(let b) = other { return a == b }
+        if let a = bigValue, let b = other.bigValue { return a == b }
         return doubleValue == other.doubleValue
     }
 
     func less(_ other: JinjaNumber) -> Bool {
         if case .int(let a) = self, case .int(let b) = other { return a < b }
+        if let a = bigValue, let b = other.bigValue { return a < b }
         return doubleValue < other.doubleValue
     }
 
     var value: JinjaValue {
         switch self {
         case .int(let i): return .int(i)
+        case .big(let b): return b.value
         case .float(let d): return .float(d)
         }
     }

@@ -9,6 +9,8 @@ public enum JinjaValue {
     case bool(Bool)
     /// Python's `int` (within 64 bits; operations that would overflow raise an error).
     case int(Int)
+    /// Python's `int` beyond 64 bits (only values that do not fit an `Int`).
+    case bigInt(JinjaBigInt)
     /// Python's `float`.
     case float(Double)
     /// Python's `str`.
@@ -53,6 +55,8 @@ public struct JinjaUndefined {
 public final class JinjaList {
     /// The elements.
     public var items: [JinjaValue]
+    /// How Python prints it when it is a `range()` (`range(0, 4)`), else nil.
+    var rangeRepr: String?
     /// Creates a list of `items`.
     public init(_ items: [JinjaValue] = []) { self.items = items }
 }
@@ -64,6 +68,7 @@ enum JinjaKey: Hashable {
     case float(Double)
     case string(String)
     case tuple([JinjaKey])
+    case big(JinjaBigInt)
     case identity(ObjectIdentifier)
 
     init?(_ value: JinjaValue) {
@@ -71,6 +76,7 @@ enum JinjaKey: Hashable {
         case .none: self = .none
         case .bool(let b): self = .int(b ? 1 : 0)
         case .int(let i): self = .int(i)
+        case .bigInt(let b): self = .big(b)
         case .float(let d):
             if d.rounded() == d, let i = Int(exactly: d) { self = .int(i) } else { self = .float(d) }
         case .string(let s), .markup(let s): self = .string(s)

@@ -8,15 +8,18 @@ import Glibc
 final class HostServer {
     private let bufferCap: Int
     private let confined: Bool
+    /// The folder of the plugins' own logs (`HostLog`), nil to keep the shared log.
+    private let logFolder: String?
     private let afterLoad: () -> Void
     private var library: HostLibrary?
     private var documents: [Int64: (editor: HostEditor, handle: OpaquePointer)] = [:]
 
     /// A server; `confined` confines this process once the plugin is loaded (HostConfinement), before its first call;
     /// `afterLoad` runs then (the parent's watch), whether the load succeeded or not.
-    init(bufferCap: Int, confined: Bool = true, afterLoad: @escaping () -> Void = {}) {
+    init(bufferCap: Int, confined: Bool = true, logFolder: String? = nil, afterLoad: @escaping () -> Void = {}) {
         self.bufferCap = bufferCap
         self.confined = confined
+        self.logFolder = logFolder
         self.afterLoad = afterLoad
     }
 
@@ -67,6 +70,7 @@ final class HostServer {
             defer { afterLoad() }
             let path = try request.string(0)
             let loaded = try HostLibrary.load(path)
+            if let logFolder { HostLog.moveStandardError(to: logFolder, plugin: loaded.id, version: loaded.version) }
             let confinement = confined ? try HostConfinement.confine(library: path) : "none (started unconfined)"
             library = loaded
             return (.ok, [Array(loaded.editors.map(\.id).joined(separator: "\n").utf8), Array(loaded.id.utf8), Array(loaded.name.utf8),

@@ -28,9 +28,15 @@ struct RawEditor {
     static let selection = folio_selection(struct_size: UInt32(MemoryLayout<folio_selection>.size), reserved: 0, cursor: 1, anchor: 0, scroll: 0, pan_x: 0, pan_y: 0)
 
     /// Copies and releases `buffer` through its release function (zeroing it).
+    /// A buffer over the answer limit ends the test, named as over it (`HostValidate.AnswerLimit`), unread.
     static func take(_ buffer: inout folio_buffer) -> ReturnedBuffer {
         defer { folio_buffer_release(&buffer) }
         guard let data = buffer.data else { return ReturnedBuffer(bytes: nil, hadRelease: buffer.release != nil, terminated: true) }
+        if buffer.size > HostValidate.AnswerLimit.state.withLock({ $0.cap }) {
+            let size = buffer.size
+            folio_buffer_release(&buffer)
+            HostValidate.AnswerLimit.refuse(size: size)
+        }
         let bytes = Array(UnsafeBufferPointer(start: data, count: buffer.size))
         return ReturnedBuffer(bytes: bytes, hadRelease: buffer.release != nil, terminated: data[buffer.size] == 0)
     }
@@ -38,7 +44,7 @@ struct RawEditor {
     func open(_ bytes: [UInt8]) -> (status: folio_status, handle: OpaquePointer?, error: ReturnedBuffer) {
         var error = folio_buffer()
         var handle: OpaquePointer?
-        let status = bytes.withUnsafeBufferPointer { table.pointee.open?(table, $0.baseAddress, $0.count, &handle, &error) } ?? -1
+        let status = HostValidate.Deadline.timed(.call) { bytes.withUnsafeBufferPointer { table.pointee.open?(table, $0.baseAddress, $0.count, &handle, &error) } ?? -1 }
         return (status, handle, Self.take(&error))
     }
 
@@ -48,9 +54,11 @@ struct RawEditor {
         var newHandle: OpaquePointer?
         var description = folio_buffer(), error = folio_buffer()
         let json = (arguments + [0]).map { CChar(bitPattern: $0) }  // the JSON text, NUL-terminated
-        let status = json.withUnsafeBufferPointer { args in
-            Self.withSelection(selection) { table.pointee.apply?(table, handle, command, args.baseAddress, $0, &newHandle, &description, &error) }
-        } ?? -1
+        let status = HostValidate.Deadline.timed(.call) {
+            json.withUnsafeBufferPointer { args in
+                Self.withSelection(selection) { table.pointee.apply?(table, handle, command, args.baseAddress, $0, &newHandle, &description, &error) }
+            } ?? -1
+        }
         return (status, newHandle, Self.take(&description), Self.take(&error))
     }
 
@@ -62,7 +70,7 @@ struct RawEditor {
 
     func serialize(_ handle: OpaquePointer) -> (status: folio_status, bytes: ReturnedBuffer, error: ReturnedBuffer) {
         var out = folio_buffer(), error = folio_buffer()
-        let status = table.pointee.serialize?(table, handle, &out, &error) ?? -1
+        let status = HostValidate.Deadline.timed(.call) { table.pointee.serialize?(table, handle, &out, &error) ?? -1 }
         return (status, Self.take(&out), Self.take(&error))
     }
 
@@ -70,7 +78,7 @@ struct RawEditor {
     func render(_ handle: OpaquePointer, width: UInt32, height: UInt32, selection: folio_selection? = Self.selection)
         -> (status: folio_status, text: ReturnedBuffer, error: ReturnedBuffer) {
         var out = folio_buffer(), error = folio_buffer()
-        let status = Self.withSelection(selection) { table.pointee.render?(table, handle, width, height, $0, &out, &error) } ?? -1
+        let status = HostValidate.Deadline.timed(.render) { Self.withSelection(selection) { table.pointee.render?(table, handle, width, height, $0, &out, &error) } ?? -1 }
         return (status, Self.take(&out), Self.take(&error))
     }
 
@@ -187,13 +195,8 @@ extension HostValidate {
 
     /// The process's data segment in bytes (`/proc/self/statm`), to see memory a loop never gives back.
     static func dataBytes() -> Int {
-        let fd = Glibc.open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return 0 }
-        let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: " ")
+        guard let bytes = Files.statm() else { return 0 }
+        let fields = String(decoding: bytes, as: UTF8.self).split(separator: " ")
         guard fields.count > 5, let pages = Int(fields[5]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }

@@ -126,15 +126,6 @@ extension HostValidate {
         }
     }
 
-    static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ValidationFailure("cannot write \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw ValidationFailure("cannot write \(path)") }
-            offset += n
-        }
-    }
+    /// Replaces an output file's contents (opened before confinement: `Files`).
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws { try Files.write(path, bytes) }
 }

@@ -7,18 +7,25 @@ import Glibc
 extension HostValidate {
     // MARK: descriptor
 
-    /// The library loads with every symbol bound (RTLD_NOW), its descriptor and tables have the sizes the ABI needs
-    /// (checked by `HostLibrary.load`), and its strings are non-empty, unique where they must be, and valid UTF-8.
-    /// Returns the editors and their commands for the parent's plan.
-    static func descriptor(_ library: HostLibrary) throws -> [(String, [String])] {
+    /// The library opened again with every symbol bound (RTLD_NOW), before the process is confined (opening it needs
+    /// the file); its entry function, for `descriptor`.
+    static func bindNow(_ library: HostLibrary) throws -> folio_plugin_entry_fn {
         step("dlopen with RTLD_NOW")
         guard dlopen(library.path, RTLD_NOW | RTLD_LOCAL) != nil else {
             throw ValidationFailure("not every symbol resolves: \(dlerror().map { String(cString: $0) } ?? "dlopen failed")")
         }
-        guard let handle = dlopen(library.path, RTLD_NOW | RTLD_LOCAL), let symbol = dlsym(handle, FOLIO_PLUGIN_ENTRY_SYMBOL),
-              let raw = unsafeBitCast(symbol, to: folio_plugin_entry_fn.self)() else {
-            throw ValidationFailure("the entry function returned no descriptor the second time")
+        guard let handle = dlopen(library.path, RTLD_NOW | RTLD_LOCAL), let symbol = dlsym(handle, FOLIO_PLUGIN_ENTRY_SYMBOL) else {
+            throw ValidationFailure("the entry function cannot be found the second time")
         }
+        return unsafeBitCast(symbol, to: folio_plugin_entry_fn.self)
+    }
+
+    /// The library loads with every symbol bound (RTLD_NOW), its descriptor and tables have the sizes the ABI needs
+    /// (checked by `HostLibrary.load`), and its strings are non-empty, unique where they must be, and valid UTF-8.
+    /// Returns the editors and their commands for the parent's plan.
+    static func descriptor(_ library: HostLibrary, entry: folio_plugin_entry_fn) throws -> [(String, [String])] {
+        step("call the entry function again")
+        guard let raw = entry() else { throw ValidationFailure("the entry function returned no descriptor the second time") }
         let d = raw.pointee
         try cString(d.id, "the plugin id")
         try cString(d.name, "the plugin name")

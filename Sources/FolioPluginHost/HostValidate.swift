@@ -25,14 +25,18 @@ public enum HostValidate {
         _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &memory)
         let options = Options(arguments)
         Deadline.configure(call: options.callDeadline, render: options.renderDeadline)
+        AnswerLimit.state.withLock { $0.cap = options.bufferCap }
         var extra: [(String, [String])] = []
         do {
             step("loading \(options.library)")
             let library = try loadLibrary(options.library)
-            switch options.test {
-            case "descriptor": extra = try descriptor(library)
-            default: try run(options, library)
+            try Files.prepare(inputs: options.documents + [options.arguments, options.calls].compactMap { $0 },
+                              outputs: [options.state, options.output].compactMap { $0 })
+            let entry = options.test == "descriptor" ? try bindNow(library) : nil
+            if options.confined {
+                do { _ = try HostConfinement.confine(library: options.library) } catch { throw ValidationFailure("refused at load: \(error.reason)") }
             }
+            if let entry { extra = try descriptor(library, entry: entry) } else { try run(options, library) }
             report(pass: true, details: "", extra: extra)
             return 0
         } catch let failure as ValidationFailure {
@@ -58,6 +62,10 @@ public enum HostValidate {
         var width: UInt32 = 80, height: UInt32 = 24
         /// Deadlines in milliseconds (Folio's defaults are the parent's to pass).
         var callDeadline = 5000, renderDeadline = 1000
+        /// The most bytes a plugin's buffer may hold (Folio's own limit unless the parent says otherwise).
+        var bufferCap = 64 << 20
+        /// Whether the process confines itself once the plugin is loaded, as a real plugin host does.
+        var confined = true
 
         init(_ words: [String]) {
             test = words[0]
@@ -79,6 +87,8 @@ public enum HostValidate {
                 case "--refusable": refusable = value == "yes"
                 case "--call-deadline": callDeadline = Int(value).map { max(1, $0) } ?? callDeadline
                 case "--render-deadline": renderDeadline = Int(value).map { max(1, $0) } ?? renderDeadline
+                case "--buffer": bufferCap = Int(value).map { max(1, $0) } ?? bufferCap
+                case "--confined": confined = value != "no"
                 default: break
                 }
                 index += 2
@@ -138,8 +148,13 @@ public enum HostValidate {
     /// Says what is about to run (the parent names the last step when the process dies) and arms its deadline.
     static func step(_ text: String, deadline: Deadline.Kind = .call) {
         Deadline.arm(deadline)
-        writeLine("step " + text.split(whereSeparator: \.isNewline).joined(separator: " "))
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        AnswerLimit.state.withLock { $0.step = line }
+        writeLine("step " + line)
     }
+
+    /// Reports a failure found outside the test's own flow (a buffer over the limit) as the test's result.
+    static func reportFailure(_ details: String) { report(pass: false, details: details, extra: []) }
 
     private static func report(pass: Bool, details: String, extra: [(String, [String])]) {
         var json = HostJSON()
@@ -151,17 +166,6 @@ public enum HostValidate {
         writeLine("result " + String(decoding: json.bytes, as: UTF8.self))
     }
 
-    static func readFile(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ValidationFailure("cannot read \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR { continue }; throw ValidationFailure("cannot read \(path)") }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-        }
-    }
+    /// An input file's bytes (read before confinement: `Files`).
+    static func readFile(_ path: String) throws -> [UInt8] { try Files.read(path) }
 }

@@ -33,7 +33,9 @@ public enum PluginHostMain {
         // The parent's watch starts once the plugin is loaded and this process confined (HostServer), so that the
         // thread it runs on is confined too (Landlock binds the confining thread and the threads it starts later).
         let channel = HostChannel(fd: socketFD, cap: HostWire.messageCap(bufferCap: bufferCap))
-        let server = HostServer(bufferCap: bufferCap, confined: !arguments.contains(HostWire.unconfinedOption), afterLoad: watchParent)
+        let logFolder = arguments.firstIndex(of: HostWire.logFolderOption).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        let server = HostServer(bufferCap: bufferCap, confined: !arguments.contains(HostWire.unconfinedOption), logFolder: logFolder,
+                                afterLoad: watchParent)
         do {
             try channel.send(.ready, sequence: 0, fields: [HostWire.integer(Int64(HostWire.version))])
             while true {

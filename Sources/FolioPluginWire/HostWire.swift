@@ -48,6 +48,21 @@ public enum HostWire {
     /// The argument that starts a plugin host without confinement (`folio-bench plugins` only, for the comparison).
     public static let unconfinedOption = "--unconfined"
 
+    /// The argument naming the folder of the plugins' own logs: once its plugin is loaded (before it is confined), a
+    /// host appends its standard error to `FOLDER/ID.log` (`logFileName`), so each plugin's output is its own.
+    public static let logFolderOption = "--log-folder"
+
+    /// The most bytes a plugin's log keeps: past it, the host starts it again when it opens it.
+    public static let logLimit = 512 << 10
+
+    /// The file name of plugin `id`'s log, nil when the id cannot name a file (empty, starting with `.`, holding `/` or
+    /// control characters, over 200 bytes): such a plugin's output stays in the hosts' shared log.
+    public static func logFileName(forPlugin id: String) -> String? {
+        guard !id.isEmpty, !id.hasPrefix("."), !id.contains("/"), id.utf8.count <= 200,
+              !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return nil }
+        return id + ".log"
+    }
+
     /// How many generated calls `folio-plugin-host --validate calls` makes from the sample before starting from it
     /// again; Folio's shrinker replays a failing call from the start of its walk.
     public static let validateWalkLength = 50

@@ -13,6 +13,8 @@ struct ChildResult {
     var status: Int32
     var signal: Int32?
     var timedOut: Bool
+    /// With `keepErrors`: the last `ChildProcess.errorTailBytes` bytes the child wrote to standard error (else empty).
+    var errors = Data()
 }
 
 /// Starting a child process with posix_spawn (product code never uses Foundation's Process).
@@ -25,25 +27,30 @@ enum ChildProcess {
 
     /// The most bytes read from the result channel before the child counts as runaway (and is killed).
     static let outputCap = 16 << 20
+    /// How much of the end of a child's standard error `keepErrors` keeps.
+    static let errorTailBytes = 8 << 10
 
     /// Runs `executable` with `arguments` until it ends or `timeout` passes (then it is killed), reading its result
     /// channel: its standard output, or — with `reportFD` — that descriptor, while its standard output is read on a
-    /// channel of its own (bounded: see `ChildResult.printed`). Standard input is /dev/null, standard error is dropped.
+    /// channel of its own (bounded: see `ChildResult.printed`). Standard input is /dev/null; standard error is dropped,
+    /// or with `keepErrors` read on a channel of its own, its last bytes kept (`ChildResult.errors`).
     static func run(executable: String, arguments: [String], environment: [String: String], timeout: Duration,
-                    reportFD: Int32? = nil) throws -> ChildResult {
+                    reportFD: Int32? = nil, keepErrors: Bool = false) throws -> ChildResult {
         let result = try channel()
         defer { close(result.parent) }
         let printed = try reportFD.map { _ in try channel() }
         defer { if let printed { close(printed.parent) } }
-        let pid = try spawn(executable, arguments, environment, result: (result.child, reportFD ?? 1), printed: printed?.child)
-        var reader = ChildReader(result: result.parent, printed: printed?.parent)
+        let errors = keepErrors ? try channel() : nil
+        defer { if let errors { close(errors.parent) } }
+        let pid = try spawn(executable, arguments, environment, result: (result.child, reportFD ?? 1), printed: printed?.child, errors: errors?.child)
+        var reader = ChildReader(result: result.parent, printed: printed?.parent, errors: errors?.parent)
         let timedOut = !reader.readAll(until: ContinuousClock.now + timeout)
         if timedOut { kill(pid, SIGKILL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let termination = status & 0x7f
         var ended = ChildResult(output: reader.output, printed: reader.printed, printedBytes: reader.printedBytes,
-                                status: termination != 0 ? -1 : (status >> 8) & 0xff, signal: nil, timedOut: timedOut)
+                                status: termination != 0 ? -1 : (status >> 8) & 0xff, signal: nil, timedOut: timedOut, errors: reader.errors)
         if termination != 0 { ended.signal = termination }
         return ended
     }
@@ -62,14 +69,15 @@ enum ChildProcess {
     /// Spawns the child with `result.fd` on descriptor `result.target`, `printed` (when given) as its standard output;
     /// closes the child's ends here.
     private static func spawn(_ executable: String, _ arguments: [String], _ environment: [String: String],
-                              result: (fd: Int32, target: Int32), printed: Int32?) throws -> pid_t {
+                              result: (fd: Int32, target: Int32), printed: Int32?, errors: Int32? = nil) throws -> pid_t {
         defer {
             close(result.fd)
             if let printed { close(printed) }
+            if let errors { close(errors) }
         }
         var environment = PluginIsolation.hostEnvironment(from: environment)
         environment["SWIFT_BACKTRACE"] = "enable=no"  // a crashing plugin must not start the interactive backtracer
-        var descriptors: [(child: Int32, source: ChildSpawn.Source)] = [(0, .nullForReading), (2, .nullForWriting)]
+        var descriptors: [(child: Int32, source: ChildSpawn.Source)] = [(0, .nullForReading), (2, errors.map { .descriptor($0) } ?? .nullForWriting)]
         if let printed { descriptors.append((1, .descriptor(printed))) }
         descriptors.append((result.target, .descriptor(result.fd)))
         var child = ChildSpawn(program: executable, arguments: arguments, environment: environment, descriptors: descriptors)
@@ -102,11 +110,15 @@ private struct ChildReader {
     private(set) var output = Data()
     private(set) var printed = Data()
     private(set) var printedBytes = 0
+    /// The end of the child's standard error (at most `ChildProcess.errorTailBytes`).
+    private(set) var errors = Data()
+    private let errorsFD: Int32?
     private var buffer = [UInt8](repeating: 0, count: 65536)
 
-    init(result: Int32, printed: Int32?) {
+    init(result: Int32, printed: Int32?, errors: Int32? = nil) {
         self.result = result
-        open = [result] + (printed.map { [$0] } ?? [])
+        errorsFD = errors
+        open = [result] + (printed.map { [$0] } ?? []) + (errors.map { [$0] } ?? [])
     }
 
     /// Reads until every channel ended (true), or the deadline passed or the result channel overflowed (false).
@@ -133,6 +145,11 @@ private struct ChildReader {
         if fd == result {
             output.append(contentsOf: buffer[0..<count])
             return output.count <= ChildProcess.outputCap
+        }
+        if fd == errorsFD {
+            errors.append(contentsOf: buffer[0..<count])
+            if errors.count > 2 * ChildProcess.errorTailBytes { errors = Data(errors.suffix(ChildProcess.errorTailBytes)) }
+            return true
         }
         printedBytes += count
         let room = PluginProbeOutput.keptBytes - printed.count

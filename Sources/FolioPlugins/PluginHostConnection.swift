@@ -113,7 +113,9 @@ final class PluginHostConnection: Sendable {
         _ = shutdown(refusalPair[0], Int32(SHUT_WR))
         var env = PluginIsolation.hostEnvironment(from: environment)
         env["SWIFT_BACKTRACE"] = "enable=no"
+        let logs = log.map { PluginIsolation.pluginLogFolder(beside: $0) }
         let arguments = ["--memory", String(limits.memory), "--buffer", String(limits.buffer)] + (confined ? [] : [HostWire.unconfinedOption])
+            + (logs.map { [HostWire.logFolderOption, $0.path] } ?? [])
         var child = ChildSpawn(program: executable.path, arguments: arguments,
                                environment: env,
                                descriptors: [(0, .nullForReading), (1, .nullForWriting), (2, log.map { .appending($0.path) } ?? .nullForWriting),

@@ -1,4 +1,5 @@
 import FolioPluginRuntime
+import FolioPluginWire
 import FolioSwiftToolchain
 import FolioCore
 import FoundationEssentials
@@ -98,5 +99,18 @@ extension PluginIsolation {
             try? FileManager.default.removeItem(at: url)
         }
         return url
+    }
+
+    /// The folder of each plugin's own log (`plugin-logs/ID.log` beside the shared `log`), created here.
+    static func pluginLogFolder(beside log: URL) -> URL {
+        let folder = log.deletingLastPathComponent().appendingPathComponent("plugin-logs")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Plugin `id`'s own log, nil without a state folder or for an id that cannot name a file.
+    public func pluginLog(_ id: String) -> URL? {
+        guard let folder = stateFolder, let name = HostWire.logFileName(forPlugin: id) else { return nil }
+        return folder.appendingPathComponent("plugin-logs").appendingPathComponent(name)
     }
 }

@@ -19,9 +19,17 @@ extension PluginValidator {
                 let copy = reproducers.appendingPathComponent(Self.fileName(name) + ".sample")
                 return PlannedTest(name: name, kind: kind, editor: editor, inputs: [(copy, bytes)], options: ["--document", copy.path] + options)
             }
-            return [test("generated/\(editor)/round-trip", "round-trip")] + [(1, 1), (7, 3), (500, 200)].map { width, height in
+            return [test("generated/\(editor)/round-trip", "round-trip")] + Self.generatedRenderSizes.map { width, height in
                 test("generated/\(editor)/render/\(width)x\(height)", "render", ["--width", "\(width)", "--height", "\(height)"])
             }
         }
+    }
+
+    /// The sizes a generated sample is rendered at.
+    static let generatedRenderSizes = [(1, 1), (7, 3), (500, 200)]
+
+    /// The names of an editor's generated tests.
+    static func generatedTestNames(_ editor: String) -> [String] {
+        ["generated/\(editor)/round-trip"] + generatedRenderSizes.map { "generated/\(editor)/render/\($0)x\($1)" }
     }
 }

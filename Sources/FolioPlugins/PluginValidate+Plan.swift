@@ -80,9 +80,6 @@ extension PluginValidator {
                            options: ["--command", command, "--arguments", input.path] + sample)
     }
 
-    /// How long one step on a hostile input may take before it counts as a hang.
-    static let hostileInputDeadline: Duration = .seconds(30)
-
     /// A test name as a file name.
     static func fileName(_ test: String) -> String {
         String(test.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" }.prefix(120))
@@ -94,25 +91,23 @@ extension PluginValidator {
         return (result, plan)
     }
 
-    /// The deadlines passed to a test process, in milliseconds: Folio's own (or `timeout`) for real use — valid calls,
-    /// samples, renders, round trips —, while the hostile documents and arguments (a 1 MiB title, 65,536 lines, a
-    /// 4 MiB document's items) are not real use: they test that nothing crashes or hangs, so they get
-    /// `hostileInputDeadline` (a debug build on a loaded machine needs seconds for them, which is not a hang).
-    func deadlineOptions(_ test: PlannedTest) -> [String] {
+    /// The limits passed to every test process: the deadlines and the largest answer real use applies (`limits`,
+    /// Folio's own: 5 s a call, 1 s a render, 64 MiB a buffer), the deadlines overridden only by `callDeadline`,
+    /// `renderDeadline` (or `timeout`, both); the process confines itself as a real plugin host does.
+    func limitOptions() -> [String] {
         func milliseconds(_ duration: Duration) -> String {
             String(max(1, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
         }
-        let hostile = ["command", "document", "items", "buffers"].contains(test.kind)
-        let call = timeout ?? (hostile ? Self.hostileInputDeadline : PluginLimits().call)
-        let render = hostile ? call : timeout ?? PluginLimits().render
-        return ["--call-deadline", milliseconds(call), "--render-deadline", milliseconds(render)]
+        let call = callDeadline ?? timeout ?? limits.call
+        let render = renderDeadline ?? timeout ?? limits.render
+        return ["--call-deadline", milliseconds(call), "--render-deadline", milliseconds(render), "--buffer", String(limits.buffer)]
     }
 
     /// Runs one test in its own host process: its result, the plan the descriptor test reported and the lines it printed.
     func runHost(_ test: PlannedTest) -> (PluginValidationTest, ValidationPlan, [Substring]) {
         var result = PluginValidationTest(name: test.name, status: "fail", details: "", editor: test.editor, command: test.command, inputs: [],
                                           signal: nil, rerun: nil)
-        let arguments = ["--validate", test.kind, library.path] + (test.editor.map { ["--editor", $0] } ?? []) + test.options + deadlineOptions(test)
+        let arguments = ["--validate", test.kind, library.path] + (test.editor.map { ["--editor", $0] } ?? []) + test.options + limitOptions()
         result.rerun = ([hostExecutable.path] + arguments).map(Self.shellQuoted).joined(separator: " ")
         result.inputs = test.inputs.map(\.url.path) + stride(from: 0, to: test.options.count - 1, by: 1).compactMap { index in
             test.options[index] == "--document" && !test.inputs.contains { $0.url.path == test.options[index + 1] } ? test.options[index + 1] : nil
@@ -121,8 +116,10 @@ extension PluginValidator {
         var lines: [Substring] = []
         do {
             for input in test.inputs { try input.bytes.write(to: input.url) }
-            let child = try ChildProcess.run(executable: hostExecutable.path, arguments: arguments, environment: environment, timeout: Self.processTimeout)
+            let child = try ChildProcess.run(executable: hostExecutable.path, arguments: arguments, environment: environment,
+                                             timeout: Self.processTimeout, keepErrors: true)
             lines = String(decoding: child.output, as: UTF8.self).split(separator: "\n")
+            result.stderr = Self.lastLines(child.errors)
             let step = lines.last { $0.hasPrefix("step ") }.map { String($0.dropFirst(5)) } ?? "starting"
             if child.timedOut {
                 result.details = "timed out: did not finish within \(PluginLimits.describe(Self.processTimeout)) (while \(step))"
@@ -147,8 +144,23 @@ extension PluginValidator {
             for input in test.inputs { try? FileManager.default.removeItem(at: input.url) }
             result.inputs = []
             result.rerun = nil
+            result.stderr = []
         }
         return (result, plan, lines)
+    }
+
+    /// How many of the plugin's last lines on standard error a failed test shows.
+    public static let stderrLines = 10
+
+    /// The last `stderrLines` lines of what a test process wrote on standard error, each as text fit to show (control
+    /// characters as escapes, at most 200 characters); a first line cut by the kept tail is dropped.
+    static func lastLines(_ errors: Data) -> [String] {
+        var lines = errors.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        if errors.count >= ChildProcess.errorTailBytes, !lines.isEmpty { lines.removeFirst() }
+        return lines.suffix(stderrLines).map { line in
+            let text = PluginText.viewLine(String(decoding: line, as: UTF8.self), width: 200)
+            return text
+        }
     }
 
     private static func object(_ text: Substring) -> [String: JSONValue]? {

@@ -22,6 +22,8 @@ public struct PluginValidationTest: Codable, Sendable, Equatable {
     public var signal: String?
     /// The command line that runs this test again on the reproducer files.
     public var rerun: String?
+    /// The last lines the plugin wrote on standard error in this test (kept only for failures), shown as text.
+    public var stderr: [String] = []
 
     public var passed: Bool { status == "pass" }
 }
@@ -46,8 +48,17 @@ public struct PluginValidator: Sendable {
     public var library: URL
     /// Sample documents for the round trip, render, command, extension and buffer tests (none: the empty document).
     public var samples: [URL] = []
-    /// The deadline of each plugin call the tests make; nil for Folio's own (`PluginLimits`: 5 s a call, 1 s a render).
+    /// The deadline of each plugin call and render the tests make; nil for Folio's own (`limits`).
     public var timeout: Duration?
+    /// The deadline of each call (open, apply, serialize…), over `timeout`; nil for `limits.call`.
+    public var callDeadline: Duration?
+    /// The deadline of each render, over `timeout`; nil for `limits.render`.
+    public var renderDeadline: Duration?
+    /// What real use allows a plugin (deadlines, the largest answer): the same in every test.
+    public var limits = PluginLimits()
+    /// Only the tests with this name, or whose name starts with it and a `/` (nil: every test). The descriptor test
+    /// always runs (it lists the editors), and is reported only when selected or failed.
+    public var only: String?
     /// The seed of the generated calls: the same seed (and plugin) makes the same calls.
     public var seed: UInt64 = .random(in: 1...999_999_999)
     /// How many calls are generated for each editor and sample.
@@ -91,12 +102,15 @@ public struct PluginValidator: Sendable {
         var report = PluginValidationReport(library: library.path, tests: [], reproducers: reproducers.path)
         let sampleFiles = try samplesCopied()
         let (descriptor, plan) = runTest(PlannedTest(name: "descriptor", kind: "descriptor"))
-        progress(descriptor)
-        report.tests.append(descriptor)
+        if only == nil || selects("descriptor") || !descriptor.passed {
+            progress(descriptor)
+            report.tests.append(descriptor)
+        }
         if descriptor.passed {
             // First the tests that need no sample (documents, and opening the samples), then the rest for the editors
             // that accept their sample: tests that start from a refused sample would all fail the same way.
-            let planned = tests(plan, samples: sampleFiles)
+            let planned = tests(plan, samples: sampleFiles).filter(isSelected)
+            if let only, planned.isEmpty, !selects("descriptor") { throw UnknownValidationTest(name: only, library: library.path) }
             let first = planned.filter { $0.kind == "document" || $0.kind == "sample" }
             var results = runAll(first, progress: progress)
             var refused: Set<String> = []
@@ -109,13 +123,39 @@ public struct PluginValidator: Sendable {
             report.tests += results + runAll(rest, progress: progress)
             // Then the samples the generated calls made from the empty document.
             let editors = plan.editors.map(\.id).filter { !refused.contains($0) }
-            report.tests += runAll(generatedSampleTests(editors), progress: progress)
+            report.tests += runAll(generatedSampleTests(editors).filter { selects($0.name) }, progress: progress)
         }
         if report.ok {
             try? FileManager.default.removeItem(at: reproducers)
             report.reproducers = nil
         }
         return report
+    }
+
+    /// The names of every test a run makes, in order, without running them (but the descriptor test, which says
+    /// which editors and commands there are; its failure is thrown as the refusal it reports). The generated tests
+    /// run only when an editor's calls made a sample.
+    public func testNames() throws -> [String] {
+        try FileManager.default.createDirectory(at: reproducers, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: reproducers) }
+        let (descriptor, plan) = runTest(PlannedTest(name: "descriptor", kind: "descriptor"))
+        guard descriptor.passed else { throw PluginRefusal(file: library.path, reason: "the descriptor test failed: \(descriptor.details)") }
+        let editors = plan.editors.filter { !$0.commands.isEmpty }.map(\.id)
+        return ["descriptor"] + tests(plan, samples: copiedSampleNames()).map(\.name) + editors.flatMap(Self.generatedTestNames)
+    }
+
+    /// Whether `name` is the selected test, or in the selected group (`render` selects `render/…`).
+    func selects(_ name: String) -> Bool {
+        guard let only else { return true }
+        return name == only || name.hasPrefix(only.hasSuffix("/") ? only : only + "/")
+    }
+
+    /// Whether a planned test runs: selected, or the calls from the empty document that make a selected generated
+    /// test's sample.
+    private func isSelected(_ test: PlannedTest) -> Bool {
+        if selects(test.name) { return true }
+        guard let editor = test.editor, test.name == "calls/\(editor)/empty" else { return false }
+        return Self.generatedTestNames(editor).contains(where: selects)
     }
 
     /// Runs `tests`, `jobs` at a time (each in its own process); results and progress in the order of `tests`.
@@ -144,6 +184,13 @@ public struct PluginValidator: Sendable {
         return state.withLock { $0.results.compactMap { $0 } }
     }
 
+    /// Where the samples are copied in the reproducer folder (the empty document when none was given): the names the
+    /// tests made from them carry.
+    private func copiedSampleNames() -> [URL] {
+        guard !samples.isEmpty else { return [reproducers.appendingPathComponent("sample-empty")] }
+        return samples.enumerated().map { index, sample in reproducers.appendingPathComponent("sample-\(index + 1)-\(sample.lastPathComponent)") }
+    }
+
     /// The samples copied into the reproducer folder (the empty document when none was given).
     private func samplesCopied() throws -> [URL] {
         if samples.isEmpty {
@@ -151,8 +198,7 @@ public struct PluginValidator: Sendable {
             try Data().write(to: empty)
             return [empty]
         }
-        return try samples.enumerated().map { index, sample in
-            let copy = reproducers.appendingPathComponent("sample-\(index + 1)-\(sample.lastPathComponent)")
+        return try zip(samples, copiedSampleNames()).map { sample, copy in
             guard let data = FileManager.default.contents(atPath: sample.path) else {
                 throw FolioError.unreadableFile(path: sample.path, reason: "cannot read the sample document")
             }
@@ -181,4 +227,11 @@ struct PlannedTest: Sendable {
 /// The editors and commands the descriptor test reported.
 struct ValidationPlan {
     var editors: [(id: String, commands: [(id: String, usage: String)])] = []
+}
+
+/// A validation asked for a test no run makes: the name asked for and the library.
+public struct UnknownValidationTest: Error, Sendable, Equatable, CustomStringConvertible {
+    public let name: String
+    public let library: String
+    public var description: String { "\(library): no test named '\(name)', nor a group of tests starting with it" }
 }

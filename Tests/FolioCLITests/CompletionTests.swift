@@ -80,7 +80,7 @@ final class CompletionTests: XCTestCase {
         try FileManager.default.createDirectory(at: temp.path("Project"), withIntermediateDirectories: true)
         // When the plugins verbs and their DIR are completed / Then the new verbs come from the usage, DIR from the folders
         XCTAssertEqual(try bashCompletions(["plugins", "p"]), ["pack"])
-        XCTAssertEqual(try bashCompletions(["plugins", "l"]), ["list", "link"], "in the usage's order")
+        XCTAssertEqual(try bashCompletions(["plugins", "l"]), ["list", "link", "log"], "in the usage's order")
         XCTAssertEqual(try bashCompletions(["plugins", "un"]), ["unlink"])
         XCTAssertEqual(try bashCompletions(["plugins", "link", "Proj"]), ["Project"])
         XCTAssertEqual(try bashCompletions(["plugins", "pack", "Proj"]), ["Project"])

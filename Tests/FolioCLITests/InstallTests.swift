@@ -166,7 +166,7 @@ final class InstallTests: XCTestCase {
         if [ -e '\(runtime)/libswiftCore.so' ]; then echo "Swift runtime still visible"; exit 98; fi
         cd '\(work.path)'
         folio='\(folio)'
-        echo '== validate'; "$folio" plugins validate '\(library.path)' | tail -1
+        echo '== validate'; "$folio" plugins validate '\(library.path)' --call-deadline 30000 --render-deadline 30000 | tail -1
         echo '== install'; "$folio" plugins install '\(library.path)'
         echo '== new'; "$folio" new Jobs --type org.example.notes
         echo '== edit'; "$folio" edit Jobs add "Buy 宽 milk"

@@ -136,6 +136,26 @@ final class WorkTreeCommandTests: FolioCommandTestCase {
         XCTAssertTrue(folio("log", doc).stdout.contains("Edit a.txt"))
     }
 
+    func testGivenALinkOutOfTheDocumentInTheWorkTreeWhenCommittedThenOneLineAndNothingIsRecorded() throws {
+        // Given a document whose work tree gained a link to /etc/passwd, and one climbing out of it
+        let doc = dir.path("Doc").path
+        folio("new", doc)
+        for (name, target) in [("pw", "/etc/passwd"), ("up", "../elsewhere")] {
+            try FileManager.default.createSymbolicLink(atPath: doc + "/" + name, withDestinationPath: target)
+            // When folio commit records the work tree
+            let commit = folio("commit", doc, expect: 1)
+            // Then one line names the link and why, and no version was made (collaborators would refuse it)
+            XCTAssertEqual(commit.stderr.split(separator: "\n").count, 1, commit.stderr)
+            XCTAssertTrue(commit.stderr.contains("'\(name)': a symbolic link to '\(target)'") && commit.stderr.contains("nothing was changed"), commit.stderr)
+            XCTAssertEqual(folio("log", doc).stdout.split(separator: "\n").count, 1)
+            try FileManager.default.removeItem(atPath: doc + "/" + name)
+        }
+        // And a link inside the document is recorded as before
+        try FileManager.default.createSymbolicLink(atPath: doc + "/same", withDestinationPath: "document.txt")
+        XCTAssertEqual(folio("commit", doc).status, 0)
+        XCTAssertEqual(folio("log", doc).stdout.split(separator: "\n").count, 2)
+    }
+
     func testGivenALinkToAFolderOutsideWhenWritingThroughItThenOneLineAndNothingOutside() throws {
         let doc = dir.path("Doc").path
         folio("new", doc)

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import FolioJinja
@@ -54,12 +55,17 @@ final class JinjaLimitsTests: XCTestCase {
         XCTAssertEqual(failure("{{ [1] * 10**9 }}")?.limit, .maxSteps)
     }
 
-    func testGivenIntegerOverflowWhenComputedThenItIsAValueErrorNotATrap() {
-        XCTAssertEqual(failure("{{ 10 ** 100 }}")?.kind, .value)
-        XCTAssertEqual(failure("{{ 9223372036854775807 + 1 }}")?.kind, .value)
-        XCTAssertEqual(failure("{{ (-9223372036854775807 - 1) // -1 }}")?.kind, .value)
-        XCTAssertEqual(failure("{{ -(-9223372036854775807 - 1) }}")?.kind, .value)
-        XCTAssertEqual(failure("{{ 99999999999999999999 }}")?.kind, .syntax)
+    func testGivenIntegersBeyond64BitsWhenComputedThenTheyAreExactAsInPython() throws {
+        let source = "{{ 10 ** 30 }}|{{ 9223372036854775807 + 1 }}|{{ (-9223372036854775807 - 1) // -1 }}|{{ -(-9223372036854775807 - 1) }}|"
+            + "{{ 99999999999999999999 - 99999999999999999998 }}|{{ (10 ** 20) // 7 }}|{{ -(10 ** 20) % 7 }}|{{ 2 ** 64 > 2 ** 63 }}|{{ '18446744073709551616'|int }}"
+        XCTAssertEqual(try JinjaTemplate(source: source).render(),
+                       "1000000000000000000000000000000|9223372036854775808|9223372036854775808|9223372036854775808|1|14285714285714285714|5|True|18446744073709551616")
+    }
+
+    func testGivenAnIntegerOfMillionsOfDigitsWhenComputedThenItIsAValueErrorNotAHang() {
+        XCTAssertEqual(failure("{{ 10 ** (10 ** 9) }}")?.kind, .value)
+        XCTAssertEqual(failure("{{ 7 ** 100000 }}")?.kind, .value)
+        XCTAssertEqual(failure("{% set ns = namespace(n=10**4000) %}{{ ns.n * ns.n }}")?.kind, .value)
     }
 
     func testGivenExtremeSliceAndRangeArgumentsWhenEvaluatedThenNothingTraps() throws {
@@ -92,5 +98,37 @@ final class JinjaLimitsTests: XCTestCase {
         XCTAssertEqual(failure(String(repeating: "{%", count: 100_000))?.kind, .syntax)
         XCTAssertEqual(failure(String(repeating: "{{ '", count: 100_000))?.kind, .syntax)
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
+    }
+}
+
+/// Rendering on threads with small stacks: deep recursion ends in a typed error before the stack runs out.
+final class JinjaStackTests: XCTestCase {
+    final class Outcome: @unchecked Sendable { var errors: [JinjaError] = [] }
+
+    func testGivenSmallThreadStacksWhenDeepTemplatesRenderThenTheyFailWithTypedErrorsNotACrash() {
+        for size in [128 << 10, 512 << 10, 2 << 20] {
+            let outcome = Outcome()
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                let deep = [
+                    "{% macro f(n) %}{% for i in [1] %}{% if n > 0 %}{{ f(n - 1)|upper }}{% endif %}{% endfor %}{% endmacro %}{{ f(200) }}",
+                    "{{ " + String(repeating: "(", count: 45) + "1" + String(repeating: ")", count: 45) + " }}",
+                    "{% include 'a' %}",
+                ]
+                for source in deep {
+                    do {
+                        _ = try JinjaTemplate(source: source, environment: JinjaEnvironment(templates: ["a": "{% include 'a' %}"])).render()
+                    } catch let error as JinjaError {
+                        outcome.errors.append(error)
+                    } catch {}
+                }
+                done.signal()
+            }
+            thread.stackSize = size
+            thread.start()
+            done.wait()
+            XCTAssertGreaterThanOrEqual(outcome.errors.count, 2, "stack of \(size) bytes")
+            XCTAssertTrue(outcome.errors.allSatisfy { $0.kind == .limit || $0.kind == .syntax }, "\(outcome.errors)")
+        }
     }
 }

@@ -71,8 +71,8 @@ final class PluginValidateCallsTests: PluginTempTestCase {
         // Then the valid call is named and fails at Folio's 5 s call deadline, not after the 8 s
         XCTAssertNotNil(failure.details.firstMatch(of: #/^apply 'slow' \["\d+"\] selection [^,]+, render \d+x\d+: timed out: did not finish within 5 s \(while apply 'slow'\)/#),
                         failure.details)
-        XCTAssertEqual(PluginValidator(library: temp.url, hostExecutable: temp.url, environment: [:]).deadlineOptions(PlannedTest(name: "", kind: "calls")),
-                       ["--call-deadline", "5000", "--render-deadline", "1000"], "Folio's own PluginLimits")
+        XCTAssertEqual(PluginValidator(library: temp.url, hostExecutable: temp.url, environment: [:]).limitOptions(),
+                       ["--call-deadline", "5000", "--render-deadline", "1000", "--buffer", "67108864"], "Folio's own PluginLimits")
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(30))
     }
 

@@ -401,8 +401,11 @@ final class PluginValidateTests: PluginTempTestCase {
             let file = try temp.write("sample-\(name)", sample)
             let library = PluginFixtures.buildFolder.appendingPathComponent("libFolio\(name).so")
             // 1,000 generated calls from the sample and from the empty document (with seed 1 they found Shapes quoting
-            // an argument cut in the middle of a UTF-8 sequence in its error message)
-            let result = runFolio(["plugins", "validate", library.path, "--document", file.path, "--seed", "1", "--calls", "1000"],
+            // an argument cut in the middle of a UTF-8 sequence in its error message). These are debug builds on a
+            // shared machine: rendering a 1 MiB title takes them seconds (the release builds Folio ships take far
+            // less), so the deadlines are raised here, as a user stepping through a debug build would.
+            let result = runFolio(["plugins", "validate", library.path, "--document", file.path, "--seed", "1", "--calls", "1000",
+                                   "--call-deadline", "30000", "--render-deadline", "30000"],
                                   environment: temp.environment(), cwd: temp.url)
             XCTAssertEqual(result.status, 0, "\(name): " + result.stdout.split(separator: "\n").filter { !$0.hasPrefix("pass") }.joined(separator: "\n"))
             XCTAssertTrue(result.stdout.hasSuffix(" failed\n") && result.stdout.contains(", 0 failed"), result.stdout)
