@@ -18,9 +18,8 @@ extension JinjaRenderer {
             }
         }
         if items.isEmpty {
-            let s = JinjaScope(parent: scope)
-            s.vars["loop"] = .undefined(JinjaUndefined(name: "loop"))
-            try render(node.elseBody, s)
+            // The else block sees the enclosing loop's `loop`, as in Jinja2.
+            try render(node.elseBody, JinjaScope(parent: scope))
             return
         }
         let loop = JinjaLoop(items: items, depth: depth)
