@@ -178,13 +178,15 @@ extension Repository {
     fileprivate func checkIncoming(_ moved: [String: ObjectID], known: [String: ObjectID], quarantine: URL, source: String,
                                    rules: IncomingRules) throws {
         let odb = try ObjectDatabase(self)
-        let sawLink: Bool
+        let links: Set<ObjectID>
         do {
-            sawLink = try checkEveryNewObject(in: quarantine, rules: rules)
+            links = try checkEveryNewObject(in: quarantine, rules: rules)
         } catch let rejection as NewObjectRejection {
             throw try attribute(rejection, moved: moved, known: known, odb: odb, source: source, rules: rules)
         }
-        if sawLink && rules.linksStayInside { try checkNewLinks(moved: moved, known: known, odb: odb, source: source, rules: rules) }
+        if rules.linksStayInside, try links.contains(where: { try !Self.staysInsideAnywhere($0, odb: odb) }) {
+            try checkNewLinks(moved: moved, known: known, odb: odb, source: source, rules: rules)
+        }
         let trees = TreeChecker(odb: odb, reserved: rules.reserved, linksStayInside: rules.linksStayInside)
         for (name, id) in moved.sorted(by: { $0.key < $1.key }) {
             do {
@@ -222,8 +224,17 @@ extension Repository {
                                                                                problem: rejection.rejection.problem))
     }
 
+    /// Whether the link target in blob `id` stays inside its tree wherever the link sits: relative, no `..` at all
+    /// (`GitObjectRules.linkProblem` at depth 0). Most links are; only the others need the walk that knows depths.
+    private static func staysInsideAnywhere(_ id: ObjectID, odb: ObjectDatabase) throws -> Bool {
+        try odb.withObject(id) { type, bytes in
+            type == GIT_OBJECT_BLOB && GitObjectRules.linkProblem(target: bytes.prefix(GitObjectRules.longestLinkTarget + 1), depth: 0) == nil
+        }
+    }
+
     /// Walks the new history of every moved ref with links checked (`rules.linksStayInside`): a link's target is
-    /// judged by where it sits, which only a walk from a commit's root knows. Run only when a new tree holds a link.
+    /// judged by where it sits, which only a walk from a commit's root knows. Run only when a new tree holds a link
+    /// whose target climbs with `..` or leaves in any case.
     private func checkNewLinks(moved: [String: ObjectID], known: [String: ObjectID], odb: ObjectDatabase, source: String,
                                rules: IncomingRules) throws {
         let trees = TreeChecker(odb: odb, reserved: rules.reserved, linksStayInside: true)
@@ -242,21 +253,22 @@ extension Repository {
     /// Reads every object the quarantine at `folder` holds itself (its packs and loose objects, not its alternates)
     /// and applies `GitObjectRules` to trees, commits and tags; a blob's size is read from its header and checked
     /// against `rules.largestBlob`, its bytes never read. Throws `NewObjectRejection` for the first refused; returns
-    /// whether any new tree holds a symbolic link. Up to `workers` threads share the objects, each with object
-    /// database handles of its own.
+    /// the targets (blobs) of the symbolic links new trees hold. Up to `workers` threads share the objects, each with
+    /// object database handles of its own.
     private func checkEveryNewObject(in folder: URL, rules: IncomingRules,
-                                     workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Bool {
+                                     workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Set<ObjectID> {
         let ids = try OwnObjects(folder: folder).ids()
         let workers = max(1, min(workers, 4, ids.count / 2048))
         let failed = Mutex(false)  // set by the first refusal: the other workers stop early
-        let sawLink = Mutex(false)
+        let links = Mutex<Set<ObjectID>>([])
         _ = try parallelMap(workers) { worker throws in
             do {
                 let own = try OwnObjects(folder: folder)
                 var index = worker
                 while index < ids.count, !failed.withLock({ $0 }) {
                     let id = ids[index]
-                    if try Self.checkObject(id, in: own, rules: rules) { sawLink.withLock { $0 = true } }
+                    let found = try Self.checkObject(id, in: own, rules: rules)
+                    if !found.isEmpty { links.withLock { $0.formUnion(found) } }
                     index += workers
                 }
             } catch {
@@ -264,12 +276,12 @@ extension Repository {
                 throw error
             }
         }
-        return sawLink.withLock { $0 }
+        return links.withLock { $0 }
     }
 
-    /// One object: a blob by its size alone, anything else read whole through `GitObjectRules`. Returns whether it
-    /// is a tree holding a symbolic link.
-    private static func checkObject(_ id: ObjectID, in own: OwnObjects, rules: IncomingRules) throws -> Bool {
+    /// One object: a blob by its size alone, anything else read whole through `GitObjectRules`. Returns the targets
+    /// (blobs) of the symbolic links it holds, when it is a tree.
+    private static func checkObject(_ id: ObjectID, in own: OwnObjects, rules: IncomingRules) throws -> [ObjectID] {
         let header = try own.header(id)
         guard header.type == GIT_OBJECT_BLOB else {
             return try own.withObject(id) { type, bytes in try checkObject(id, type: type, bytes: bytes, reserved: rules.reserved) }
@@ -278,19 +290,19 @@ extension Repository {
             throw NewObjectRejection(object: id, rejection: GitObjectRejection(name: nil, problem: .blobTooLarge(size: header.size, limit: rules.largestBlob)),
                                      isBlob: true)
         }
-        return false
+        return []
     }
 
-    /// One object through `GitObjectRules`: trees (and `reserved` names), commits and tags; blobs pass. Returns
-    /// whether it is a tree holding a symbolic link.
-    private static func checkObject(_ id: ObjectID, type: git_object_t, bytes: UnsafeRawBufferPointer, reserved: ReservedNamePrefixes?) throws -> Bool {
-        var sawLink = false
+    /// One object through `GitObjectRules`: trees (and `reserved` names), commits and tags; blobs pass. Returns the
+    /// targets (blobs) of the symbolic links a tree holds.
+    private static func checkObject(_ id: ObjectID, type: git_object_t, bytes: UnsafeRawBufferPointer, reserved: ReservedNamePrefixes?) throws -> [ObjectID] {
+        var links: [ObjectID] = []
         do {
             do throws(GitObjectRejection) {
                 switch type {
                 case GIT_OBJECT_TREE:
-                    try GitObjectRules.checkTree(bytes) { (kind, _, name, _) throws(GitObjectRejection) in
-                        if kind == .symlink { sawLink = true }
+                    try GitObjectRules.checkTree(bytes) { (kind, _, name, idOffset) throws(GitObjectRejection) in
+                        if kind == .symlink, let target = ObjectID(rawBytes: Array(bytes[idOffset..<idOffset + 20])) { links.append(target) }
                         if let reserved, reserved.matches(name) {
                             throw GitObjectRejection(name: String(decoding: name, as: UTF8.self), problem: .reservedName(reserved.why))
                         }
@@ -303,7 +315,7 @@ extension Repository {
                 throw NewObjectRejection(object: id, rejection: error)
             }
         }
-        return sawLink
+        return links
     }
 
     /// Follows annotated tags (checking each) to the object a ref names: the commit, or nil for a tree or blob (a

@@ -4,11 +4,14 @@ import Glibc
 #endif
 
 /// `folio-plugin-host --validate TEST LIBRARY [--editor ID] [--command ID] [--arguments FILE] [--document FILE]...
-/// [--width W --height H] [--calls FILE --state FILE --output FILE] [--call-deadline MS --render-deadline MS]`: one test of `folio plugins validate`, run in its own process so that a crash, a signal or a
-/// hang ends only this test. Before each risky step a `step …` line is written to stdout (unbuffered), so that the
-/// parent can say where a crash happened; at the end one `result {"status": "pass"|"fail", "details": …}` line.
-/// Each step runs under a deadline (Folio's own by default, 5 s a call, 1 s a render): past it SIGALRM ends the process,
-/// after a `deadline MS` line saying which deadline was armed. Exits 1 when the test failed, so a rerun shows it.
+/// [--width W --height H] [--calls FILE --state FILE --output FILE] [--call-deadline MS --render-deadline MS] [--buffer BYTES]`:
+/// one test of `folio plugins validate`, run in its own process so that a crash, a signal or a hang ends only this
+/// test. Once the library is loaded (and the test's files read or opened) the process confines itself as a plugin
+/// host does. Before each risky step a `step …` line is written to stdout (unbuffered), so that the parent can say
+/// where a crash happened; at the end one `result {"status": "pass"|"fail", "details": …}` line. Each plugin call runs
+/// under a deadline (Folio's own by default, 5 s a call, 1 s a render): past it SIGALRM ends the process, after a
+/// `deadline MS` line saying which deadline was armed; a buffer over `--buffer` (64 MiB) ends the test as over the
+/// limit. Exits 1 when the test failed, so a rerun shows it.
 /// The document and arguments files are the parent's reproducer files, fed to the plugin byte for byte.
 public enum HostValidate {
     /// Runs one test; the exit code is 0 when it passed, 1 when it failed, 2 for bad usage.
@@ -33,9 +36,7 @@ public enum HostValidate {
             try Files.prepare(inputs: options.documents + [options.arguments, options.calls].compactMap { $0 },
                               outputs: [options.state, options.output].compactMap { $0 })
             let entry = options.test == "descriptor" ? try bindNow(library) : nil
-            if options.confined {
-                do { _ = try HostConfinement.confine(library: options.library) } catch { throw ValidationFailure("refused at load: \(error.reason)") }
-            }
+            do { _ = try HostConfinement.confine(library: options.library) } catch { throw ValidationFailure("refused at load: \(error.reason)") }
             if let entry { extra = try descriptor(library, entry: entry) } else { try run(options, library) }
             report(pass: true, details: "", extra: extra)
             return 0
@@ -64,8 +65,6 @@ public enum HostValidate {
         var callDeadline = 5000, renderDeadline = 1000
         /// The most bytes a plugin's buffer may hold (Folio's own limit unless the parent says otherwise).
         var bufferCap = 64 << 20
-        /// Whether the process confines itself once the plugin is loaded, as a real plugin host does.
-        var confined = true
 
         init(_ words: [String]) {
             test = words[0]
@@ -88,7 +87,6 @@ public enum HostValidate {
                 case "--call-deadline": callDeadline = Int(value).map { max(1, $0) } ?? callDeadline
                 case "--render-deadline": renderDeadline = Int(value).map { max(1, $0) } ?? renderDeadline
                 case "--buffer": bufferCap = Int(value).map { max(1, $0) } ?? bufferCap
-                case "--confined": confined = value != "no"
                 default: break
                 }
                 index += 2
