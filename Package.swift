@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "FolioMustache", dependencies: ["FolioBasics"]),
         // Jinja2's template language, rendered as Jinja2 3.1 renders it (docs/ARCHITECTURE.md).
         .target(name: "FolioJinja"),
-        .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache"], swiftSettings: forSize),
+        .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache", "FolioJinja"], swiftSettings: forSize),
         .target(name: "FolioPluginABI"),
         // The text helpers for C plugins (folio_text.h: UTF-8, display widths, the argument array, a line builder).
         .target(name: "FolioPluginText", dependencies: ["FolioPluginABI", "CUtf8proc"]),
@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "folio-test-writer"]),
         .testTarget(name: "FolioMustacheTests", dependencies: ["FolioMustache", "FolioTestSupport"]),
         .testTarget(name: "FolioJinjaTests", dependencies: ["FolioJinja"], exclude: ["KnownFailures.txt", "Fixtures"]),
-        .testTarget(name: "FolioTemplatesTests", dependencies: ["FolioTemplates", "FolioCLITestSupport"]),
+        .testTarget(name: "FolioTemplatesTests", dependencies: ["FolioTemplates", "FolioCLITestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioConfinement", "FolioPluginText", "FolioPluginKit", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioCLITestSupport", "folio-plugin-host"]),
         .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal"]),
         .testTarget(name: "FolioLaunchTests", dependencies: ["FolioLaunch", "FolioTerminal", "FolioTemplates"]),

@@ -428,6 +428,10 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     if args.flag("--dry-run") { return try printInstantiationPlan(template, at: destination, answers: answers, store: store, args, io) }
     let document = try template.instantiate(at: destination, answers: answers, store: store, staging: staging)
     PhaseTrace.mark("document opened")
+    if let hooks = template.cookiecutter?.hooks, !hooks.isEmpty {
+        // Hooks are programs from outside: none runs, and the user is told what the result lacks.
+        io.error("note: the template's hooks were not run (\(hooks.map(\.shownAsText).joined(separator: ", "))): the document lacks what they would have done")
+    }
     // Made here from a source the user chose: later updates may read that source without asking.
     try? document.recordTrustedTemplateSource(template.source.location)  // without it, the next update asks once
     PhaseTrace.mark("template source trusted")

@@ -65,6 +65,7 @@ extension Template {
 
     /// A variable's default, with a string default rendered as Mustache over the answers so far.
     func defaultAnswer(for variable: TemplateVariable, answers: [String: JSONValue]) throws -> JSONValue? {
+        if let cookiecutter { return try cookiecutterDefault(cookiecutter, for: variable, answers: answers) }
         guard let value = variable.default else { return variable.type == .bool ? .bool(false) : nil }
         guard case let .string(text) = value, text.contains("{{") else { return value }
         let rendered = try MustacheTemplate(text, name: describe("template.json") + " (default of \(variable.name))")

@@ -35,6 +35,8 @@ public struct Template: Sendable {
     let partials: TemplatePartials
     /// What each Mustache render of this template may take (the resolver sets the limits from the settings).
     public var renderLimits = MustacheLimits()
+    /// For a cookiecutter template (`cookiecutter.json`, rendered with Jinja): its configuration; nil for Folio's own.
+    public internal(set) var cookiecutter: CookiecutterTemplate?
 
     /// Creates a template from its parts (for tests and tools; templates normally come from `TemplateResolver`).
     public init(manifest: TemplateManifest, path: String, source: TemplateSource, commit: String, ref: String?, files: [TemplateFile],
@@ -57,6 +59,9 @@ public struct Template: Sendable {
         let prefix = path.isEmpty ? "" : path + "/"
         let manifestFile = "\(resolved.source.name): \(prefix)template.json"
         guard let manifestEntry = try readingTemplate(manifestFile, { try tree.file(atPath: prefix + "template.json") }) else {
+            if let config = try readingTemplate(manifestFile, { try tree.file(atPath: prefix + "cookiecutter.json") }) {
+                return try loadCookiecutter(from: tree, path: path, config: config, resolved: resolved)
+            }
             throw TemplateError(manifestFile, "missing", kind: .notFound)
         }
         let manifest = try TemplateManifest.parse(try read(manifestEntry, from: tree, naming: manifestFile), file: manifestFile)

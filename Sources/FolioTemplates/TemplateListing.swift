@@ -24,18 +24,32 @@ struct TemplateListing {
             let folder = entry.path == "template.json" ? "" : String(entry.path.dropLast("/template.json".count))
             roots.append((folder, entry.id))
         }
+        // A cookiecutter template: cookiecutter.json where no template.json is (cookiecutter's own format).
+        let folioFolders = Set(roots.map(\.path))
+        var cookiecutters = Set<String>()
+        for entry in entries where entry.kind == .blob && !entry.isSymlink && (entry.path == "cookiecutter.json" || entry.path.hasSuffix("/cookiecutter.json")) {
+            let folder = entry.path == "cookiecutter.json" ? "" : String(entry.path.dropLast("/cookiecutter.json".count))
+            if !folioFolders.contains(folder) { roots.append((folder, entry.id)); cookiecutters.insert(folder) }
+        }
         roots.sort { $0.path.count < $1.path.count }
         var accepted: [(path: String, blob: ObjectID)] = []
         for root in roots where !accepted.contains(where: { $0.path.isEmpty || root.path.hasPrefix($0.path + "/") }) {
             accepted.append(root)
         }
-        let manifests = accepted.map { TreeEntry(path: ($0.path.isEmpty ? "" : $0.path + "/") + "template.json", id: $0.blob, mode: 0o100644, kind: .blob) }
+        func manifestName(_ folder: String) -> String { cookiecutters.contains(folder) ? "cookiecutter.json" : "template.json" }
+        let manifests = accepted.map { TreeEntry(path: ($0.path.isEmpty ? "" : $0.path + "/") + manifestName($0.path), id: $0.blob, mode: 0o100644, kind: .blob) }
         let blobs = try tree.contents(of: manifests, naming: { "\(sourceName): \($0.path)" })
         let paths = accepted.map(\.path)
         // Many manifests are parsed on every core.
         let parsed = parallelMap(accepted.count, serialBelow: 16) { index -> Result<TemplateManifest, any Error> in
-            let file = paths[index].isEmpty ? "template.json" : paths[index] + "/template.json"
-            return Result { try TemplateManifest.parse(blobs[index], file: "\(sourceName): \(file)") }
+            let name = cookiecutters.contains(paths[index]) ? "cookiecutter.json" : "template.json"
+            let file = paths[index].isEmpty ? name : paths[index] + "/" + name
+            guard cookiecutters.contains(paths[index]) else {
+                return Result { try TemplateManifest.parse(blobs[index], file: "\(sourceName): \(file)") }
+            }
+            let id = paths[index].isEmpty ? CookiecutterTemplate.rootID(source: sourceName) : String(paths[index].split(separator: "/").last ?? "template")
+            let cookiecutter = CookiecutterTemplate(config: blobs[index], projectFolder: "", hooks: [], shared: [:])
+            return Result { try Template.cookiecutterManifest(cookiecutter, id: id, file: "\(sourceName): \(file)") }
         }
         var seen: [String: String] = [:]
         for (index, result) in parsed.enumerated() {

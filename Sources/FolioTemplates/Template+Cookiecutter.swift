@@ -1,0 +1,122 @@
+import FoundationEssentials
+import FolioBasics
+import FolioCore
+import FolioGit
+import FolioJinja
+
+extension Template {
+    /// Loads the cookiecutter template at `path` of `tree` (its `cookiecutter.json` at `prefix`): the project folder
+    /// (the first folder at the root whose name holds `cookiecutter`, `{{` and `}}`, as cookiecutter finds it), its
+    /// files, `templates/` for includes and the hooks' names. The manifest Folio asks from is made from the JSON.
+    static func loadCookiecutter(from tree: some TemplateTree, path: String, config entry: TreeEntry, resolved: ResolvedSource) throws -> Template {
+        let prefix = path.isEmpty ? "" : path + "/"
+        let file = "\(resolved.source.name): \(prefix)cookiecutter.json"
+        let config = try readingTemplate(file) { try tree.contents(of: [entry]).first ?? Data() }
+        let all = try readingTemplate("\(resolved.source.name): \(path.isEmpty ? tree.name : path)") { try tree.files(under: path) }
+        let folders = Set(all.compactMap { $0.path.split(separator: "/", maxSplits: 1).count == 2 ? String($0.path.split(separator: "/", maxSplits: 1)[0]) : nil })
+        guard let project = folders.sorted().first(where: { $0.contains("cookiecutter") && $0.contains("{{") && $0.contains("}}") }) else {
+            throw TemplateError(file, "no project folder beside it (a folder named like {{cookiecutter.project_slug}})", kind: .invalidFile)
+        }
+        let inside = all.filter { $0.path.hasPrefix(project + "/") }
+        for entry in inside where entry.kind != .blob {
+            throw TemplateError("\(resolved.source.name): \(prefix)\(entry.path)", "submodules are not allowed in templates", kind: .refusedPath)
+        }
+        let contents = try tree.contents(of: inside, naming: { "\(resolved.source.name): \(prefix)\($0.path)" })
+        let files = zip(inside, contents).map { entry, data in
+            TemplateFile(path: String(entry.path.dropFirst(project.count + 1)), data: data, mode: entry.mode)
+        }
+        let sharedEntries = all.filter { $0.path.hasPrefix("templates/") && $0.kind == .blob && !$0.isSymlink }
+        var shared: [String: String] = [:]
+        for (entry, data) in zip(sharedEntries, try tree.contents(of: sharedEntries, naming: { "\(resolved.source.name): \(prefix)\($0.path)" })) {
+            if let text = String(validating: [UInt8](data), as: UTF8.self) { shared[String(entry.path.dropFirst("templates/".count))] = CookiecutterTemplate.universalNewlines(text) }
+        }
+        let hooks = all.filter { $0.path.hasPrefix("hooks/") && $0.kind == .blob }.map(\.path).sorted()
+        let cookiecutter = CookiecutterTemplate(config: config, projectFolder: project, hooks: hooks, shared: shared)
+        let id = path.isEmpty ? CookiecutterTemplate.rootID(source: resolved.source.name) : String(path.split(separator: "/").last ?? "template")
+        let manifest = try cookiecutterManifest(cookiecutter, id: id, file: file)
+        var template = Template(manifest: manifest, path: path, source: resolved.source, commit: resolved.commit, ref: resolved.ref, files: files)
+        template.cookiecutter = cookiecutter
+        return template
+    }
+
+    /// The manifest of a cookiecutter template: its questions, and `_copy_without_render` as files copied as they are.
+    static func cookiecutterManifest(_ cookiecutter: CookiecutterTemplate, id: String, file: String) throws -> TemplateManifest {
+        struct Made: Encodable {
+            let id: String, name: String, summary: String, variables: [CookiecutterVariable]
+        }
+        let safeID = String(id.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "-" })
+        let made = Made(id: safeID.isEmpty ? "cookiecutter" : safeID, name: id, summary: "a cookiecutter template",
+                        variables: try cookiecutter.variables(file: file))
+        let data = try JSONEncoder().encode(made)
+        return try TemplateManifest.parse(data, file: file)
+    }
+
+    /// A cookiecutter variable's default over the answers so far (cookiecutter's `render_variable`).
+    func cookiecutterDefault(_ cookiecutter: CookiecutterTemplate, for variable: TemplateVariable, answers: [String: JSONValue]) throws -> JSONValue? {
+        guard case let .string(text)? = variable.default, text.contains("{") else { return variable.default }
+        let file = describe("cookiecutter.json")
+        let environment = cookiecutter.environment(files: [])
+        let context = try cookiecutter.context(answers: answers, environment: environment, file: file, before: variable.name)
+        return .string(try cookiecutter.renderText(text, context: context, environment: environment, what: "\(file) (default of \(variable.name))"))
+    }
+
+    /// Renders a cookiecutter template's project folder with `answers`, as cookiecutter 2.7 writes it.
+    func renderCookiecutter(_ cookiecutter: CookiecutterTemplate, answers: [String: JSONValue]) throws -> [(file: DocumentFile, source: String)] {
+        let configFile = describe("cookiecutter.json")
+        let environment = cookiecutter.environment(files: files)
+        let context = try cookiecutter.context(answers: answers, environment: environment, file: configFile)
+        let copyOnly: [String]
+        if case let .list(patterns)? = context["_copy_without_render"] { copyOnly = patterns.items.compactMap(CookiecutterTemplate.scalarText) } else { copyOnly = [] }
+        var out: [(file: DocumentFile, source: String)] = []
+        var planned: [(String, Bool, String)] = []
+        for file in files.sorted(by: { $0.path < $1.path }) {
+            let where_ = describe(cookiecutter.projectFolder + "/" + file.path)
+            guard let path = try cookiecutterPath(file.path, cookiecutter: cookiecutter, context: context, environment: environment, where_: where_) else { continue }
+            planned.append((path, file.isSymlink, where_))
+            let executable = file.mode == 0o100755
+            if file.isSymlink {
+                let target = String(decoding: file.data, as: UTF8.self)
+                try Self.checkLink(target: target, sourcePath: file.path, outputPath: path, where_: where_)
+                out.append((DocumentFile(path: path, data: Data(), symlinkTarget: target), file.path))
+                continue
+            }
+            let copied = copyOnly.contains { CookiecutterTemplate.fnmatch($0, file.path) } || Self.holdsNUL(file.data)
+            guard !copied, let text = String(validating: [UInt8](file.data), as: UTF8.self) else {
+                out.append((DocumentFile(path: path, data: file.data, executable: executable), file.path))
+                continue
+            }
+            let rendered: String
+            do {
+                let template = try JinjaTemplate(source: CookiecutterTemplate.universalNewlines(text), name: file.path, environment: environment)
+                rendered = try template.render([("cookiecutter", .dict(context))])
+            } catch let error as JinjaError {
+                throw TemplateError(where_, "\(error)", kind: .invalidFile)
+            }
+            // Written with the newline of the file's first line, as Python's text mode does.
+            let crlf = text.utf8.firstIndex(of: 0x0A).map { $0 > text.utf8.startIndex && text.utf8[text.utf8.index(before: $0)] == 0x0D } ?? false
+            let bytes = crlf ? rendered.replacing("\n", with: "\r\n") : rendered
+            out.append((DocumentFile(path: path, data: Data(bytes.utf8), executable: executable), file.path))
+        }
+        try Self.checkLayout(planned)
+        try Self.checkLinkChains(out.map(\.file)) { $0 }
+        return out
+    }
+
+    /// A path of the project folder rendered as cookiecutter renders it (the whole relative path as one template);
+    /// nil when its file name renders empty (skipped) or a folder of it does (Folio drops what is inside).
+    func cookiecutterPath(_ path: String, cookiecutter: CookiecutterTemplate, context: JinjaDict, environment: JinjaEnvironment, where_: String) throws -> String? {
+        let rendered = path.contains("{") ? try cookiecutter.renderText(path, context: context, environment: environment, what: where_) : path
+        let segments = rendered.split(separator: "/", omittingEmptySubsequences: false)
+        guard !segments.contains(where: \.isEmpty) else { return nil }
+        try Self.checkPath(rendered, where_: where_)
+        return rendered
+    }
+
+    /// The project folder's name rendered with `answers`: where cookiecutter would write the project.
+    public func cookiecutterProjectName(answers: [String: JSONValue]) throws -> String? {
+        guard let cookiecutter else { return nil }
+        let environment = cookiecutter.environment(files: [])
+        let context = try cookiecutter.context(answers: answers, environment: environment, file: describe("cookiecutter.json"))
+        return try cookiecutter.renderText(cookiecutter.projectFolder, context: context, environment: environment, what: describe(cookiecutter.projectFolder))
+    }
+}

@@ -1,0 +1,138 @@
+import FolioCLITestSupport
+import FolioCore
+import FolioTemplates
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// A cookiecutter template is a Folio template: found in a source by its `cookiecutter.json`, asked from that file's
+/// questions, and rendered byte for byte as cookiecutter 2.7.1 renders it (reference outputs in
+/// `Fixtures/cookiecutter`, made by the real tool: see its README).
+final class CookiecutterTemplateTests: XCTestCase {
+    private var temp: TemporaryDirectory!
+    private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/cookiecutter")
+
+    override func setUp() { temp = TemporaryDirectory() }
+    override func tearDown() { temp = nil }
+
+    /// The fixture template `basic`, read through a folder source as any template is.
+    private func basic() throws -> Template {
+        let resolver = TemplateResolver(environment: temp.environment())
+        let source = TemplateSource(name: "basic", location: fixtures.appendingPathComponent("basic").path)
+        return try await_ {
+            let resolved = try await resolver.resolve(source)
+            return try await resolver.template("basic", in: resolved)
+        }
+    }
+
+    /// Every file under `folder`: its path, bytes and whether it is executable.
+    private func tree(_ folder: URL) throws -> [String: (Data, Bool)] {
+        var out: [String: (Data, Bool)] = [:]
+        let enumerator = try XCTUnwrap(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]))
+        for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+            let path = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
+            out[path] = (try Data(contentsOf: url), FileManager.default.isExecutableFile(atPath: url.path))
+        }
+        return out
+    }
+
+    private func assertRendersAsCookiecutter(_ given: [String: JSONValue], expected folder: String, project: String,
+                                             file: StaticString = #filePath, line: UInt = #line) throws {
+        let template = try basic()
+        let answers = try template.answers(given: given, mode: .defaults)
+        let files = try template.render(answers: answers)
+        let expected = try tree(fixtures.appendingPathComponent(folder))
+        XCTAssertEqual(Set(files.map(\.path)), Set(expected.keys), "the same files", file: file, line: line)
+        for rendered in files {
+            guard let (data, executable) = expected[rendered.path] else { continue }
+            XCTAssertEqual(String(decoding: rendered.data, as: UTF8.self), String(decoding: data, as: UTF8.self), rendered.path, file: file, line: line)
+            XCTAssertEqual(rendered.data, data, "\(rendered.path): byte for byte", file: file, line: line)
+            XCTAssertEqual(rendered.executable, executable, "\(rendered.path): mode", file: file, line: line)
+        }
+        XCTAssertEqual(try template.cookiecutterProjectName(answers: answers), project, file: file, line: line)
+    }
+
+    func testGivenACookiecutterTemplateWhenRenderedWithItsDefaultsThenTheFilesAreCookiecuttersByteForByte() throws {
+        try assertRendersAsCookiecutter([:], expected: "basic.defaults", project: "my_project")
+    }
+
+    func testGivenAnswersThatChangeComputedDefaultsAndAChoiceWhenRenderedThenTheFilesAreCookiecuttersByteForByte() throws {
+        try assertRendersAsCookiecutter(["project_name": .string("Hello World"), "license": .string("BSD-3-Clause")],
+                                        expected: "basic.hello", project: "hello_world")
+    }
+
+    func testGivenCookiecutterJSONWhenLoadedThenItsPublicKeysAreTheQuestionsInOrderWithTheirTypes() throws {
+        let variables = try basic().manifest.variables
+        XCTAssertEqual(variables.map(\.name), ["project_name", "project_slug", "author", "license", "use_docs", "version"])
+        XCTAssertEqual(variables.map(\.type), [.string, .string, .string, .choice, .bool, .string])
+        XCTAssertEqual(variables[3].choices, ["MIT", "BSD-3-Clause", "Apache-2.0"])
+        // And the slug's default is computed from the name given
+        let answers = try basic().answers(given: ["project_name": .string("A B C")], mode: .defaults)
+        XCTAssertEqual(answers["project_slug"], .string("a_b_c"))
+    }
+
+    func testGivenASourceHoldingACookiecutterTemplateWhenListedThenItIsOneOfItsTemplates() throws {
+        let resolver = TemplateResolver(environment: temp.environment())
+        let source = TemplateSource(name: "basic", location: fixtures.appendingPathComponent("basic").path)
+        let resolved = try await_ { try await resolver.resolve(source) }
+        XCTAssertEqual(resolved.templates.map(\.id), ["basic"])
+    }
+
+    func testGivenATemplateUsingAnUndefinedNameWhenRenderedThenItFailsNamingTheFileAsCookiecutterWould() throws {
+        let root = temp.path("bad")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("{{cookiecutter.name}}"), withIntermediateDirectories: true)
+        try #"{"name": "x"}"#.write(to: root.appendingPathComponent("cookiecutter.json"), atomically: true, encoding: .utf8)
+        try "{{ cookiecutter.missing }}\n".write(to: root.appendingPathComponent("{{cookiecutter.name}}/a.txt"), atomically: true, encoding: .utf8)
+        let resolver = TemplateResolver(environment: temp.environment())
+        let template = try await_ {
+            try await resolver.template("bad", in: try await resolver.resolve(TemplateSource(name: "bad", location: root.path)))
+        }
+        XCTAssertThrowsError(try template.render(answers: try template.answers(given: [:], mode: .defaults))) { error in
+            XCTAssertTrue("\(error)".contains("a.txt") && "\(error)".contains("missing"), "\(error)")
+        }
+    }
+
+    func testGivenACookiecutterTemplateFolderWhenFolioNewMakesADocumentFromItThenItHoldsCookiecuttersOutputAsOneCommit() throws {
+        // Given the fixture template as a source given by its path, and answers on the command line
+        let env = temp.environment()
+        let source = fixtures.appendingPathComponent("basic").path
+        // When `folio new` makes a document from it
+        let made = runFolio(["new", "proj", "--template", "basic", "--source", source, "--set", "project_name=Hello World",
+                             "--set", "license=BSD-3-Clause", "--defaults"], environment: env, cwd: temp.url)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        // Then the document's files are cookiecutter's, byte for byte, in one commit git reads
+        let expected = try tree(fixtures.appendingPathComponent("basic.hello"))
+        let written = try tree(temp.path("proj")).filter { !$0.key.hasPrefix(".git/") && !$0.key.hasPrefix(".folio/") }
+        XCTAssertEqual(Set(written.keys), Set(expected.keys))
+        for (path, (data, executable)) in expected {
+            XCTAssertEqual(written[path]?.0, data, path)
+            XCTAssertEqual(written[path]?.1, executable, path)
+        }
+        let document = try DocumentStore(environment: env).open(at: temp.path("proj"))
+        XCTAssertEqual(try document.log().count, 1)
+        XCTAssertEqual(document.metadata.origin.template?.answers["project_slug"], .string("hello_world"))
+        XCTAssertEqual(try git(["fsck", "--strict"], in: document.url, environment: env).status, 0)
+        // And it lists the template's questions
+        let shown = runFolio(["templates", "show", "basic", "--source", source], environment: env, cwd: temp.url)
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("project_slug") && shown.stdout.contains("BSD-3-Clause"), shown.stdout)
+    }
+
+    func testGivenACookiecutterTemplateWithHooksWhenFolioNewRunsThenNoHookRunsAndANoteNamesThem() throws {
+        // Given a template whose post-generation hook would write a file
+        let root = temp.path("hooked")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("{{cookiecutter.name}}"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("hooks"), withIntermediateDirectories: true)
+        try #"{"name": "x"}"#.write(to: root.appendingPathComponent("cookiecutter.json"), atomically: true, encoding: .utf8)
+        try "{{ cookiecutter.name }}\n".write(to: root.appendingPathComponent("{{cookiecutter.name}}/a.txt"), atomically: true, encoding: .utf8)
+        let marker = temp.path("hook-ran")
+        try "open('\(marker.path)', 'w').write('ran')\n".write(to: root.appendingPathComponent("hooks/post_gen_project.py"), atomically: true, encoding: .utf8)
+        // When a document is made from it
+        let made = runFolio(["new", "doc", "--template", "hooked", "--source", root.path, "--defaults"], environment: temp.environment(), cwd: temp.url)
+        // Then it is made, the hook did not run, and a note says so naming it
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker.path))
+        XCTAssertTrue(made.stderr.contains("hooks were not run (hooks/post_gen_project.py)"), made.stderr)
+        XCTAssertEqual(try String(contentsOf: temp.path("doc/a.txt"), encoding: .utf8), "x\n")
+    }
+}

@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "{{ cookiecutter.project_slug }}"

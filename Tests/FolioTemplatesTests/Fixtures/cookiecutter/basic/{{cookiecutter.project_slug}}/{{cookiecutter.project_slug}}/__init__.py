@@ -1,0 +1,2 @@
+__version__ = "{{ cookiecutter.version }}"
+NAME = {{ cookiecutter.project_name | tojson }}
