@@ -34,7 +34,7 @@ enum OptionHelp {
         "--update-golden": "write the rendered output as the fixtures' expected output",
         "--type": "the content type of the blank document (default public.plain-text)",
         "--title": "the document's title",
-        "--template": "the template id to create the document from",
+        "--template": "the template id to create the document from, or where one is: a folder, a git URL, gh:OWNER/REPO (gl:, bb:)",
         "--replay": "make the document from the template and answers another document was made with",
         "--sample": "start from the plugin's sample of this name",
         "--mine": "keep this document's side for these items (keys or ranges like 2-4, comma-separated; repeatable)",

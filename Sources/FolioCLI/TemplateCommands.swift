@@ -93,6 +93,15 @@ func chosenSources(_ args: Arguments, _ io: CommandIO) throws -> [TemplateSource
     return [source]
 }
 
+/// Where `--template VALUE` points when it is a location rather than an id: a short form (`gh:owner/repo`), a
+/// URL, or an existing folder (`./x`, `../x`, `/x`, `~/x`); nil for a template id such as `checklist/groceries`.
+func templateLocation(_ value: String, _ io: CommandIO) -> String? {
+    if let url = TemplateSource.expandingShortForm(value) { return url }
+    if value.contains("://") || (value.contains("@") && value.contains(":")) { return value }
+    guard value.hasPrefix("/") || value.hasPrefix("./") || value.hasPrefix("../") || value.hasPrefix("~/") || value == "." else { return nil }
+    return io.url(value).path
+}
+
 /// A resolver with the limits of the settings (a malformed settings file is reported here), the command's
 /// `--timeout` when `args` are given, and the launcher's cancel when it runs the command.
 func templateResolver(_ io: CommandIO, offline: Bool, _ args: Arguments? = nil) throws -> TemplateResolver {
@@ -396,8 +405,15 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         given = origin.answers.merging(given) { _, new in new }
     } else {
         guard let id = args.value("--template") else { throw UsageError("missing --template ID") }
-        let sources = try chosenSources(args, io)
-        template = try resolver.findTemplateNow(id, in: sources) { bar.update($0, $1) }
+        if args.value("--source") == nil, let location = templateLocation(id, io) {
+            // `--template LOCATION`: the template found there, as `cookiecutter LOCATION` takes it.
+            var source = TemplateSource(name: id, location: location)
+            source.ref = args.value("--ref")
+            template = try resolver.templateAtNow(source) { bar.update($0, $1) }
+        } else {
+            let sources = try chosenSources(args, io)
+            template = try resolver.findTemplateNow(id, in: sources) { bar.update($0, $1) }
+        }
     }
     bar.finish()
     PhaseTrace.mark("template loaded")

@@ -104,6 +104,21 @@ public struct TemplateResolver: Sendable {
         throw TemplateError(id, "no such template in \(names)" + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"), kind: .notFound)
     }
 
+    /// The template at `location` itself (a folder, a git URL, or a short form such as `gh:owner/repo`), as
+    /// `cookiecutter LOCATION` takes it: the one template at its root, else its only template.
+    public func templateAtNow(_ location: TemplateSource, progress: (@Sendable (TemplateSource, TransferProgress) -> Void)? = nil) throws -> Template {
+        var sourceProgress: (@Sendable (TransferProgress) -> Void)?
+        if let progress { sourceProgress = { progress(location, $0) } }
+        let resolved = try resolveNow(location, commit: nil, progress: sourceProgress, cancel: CancelFlag(also: isCancelled))
+        let chosen = resolved.templates.first { $0.path.isEmpty } ?? (resolved.templates.count == 1 ? resolved.templates.first : nil)
+        guard let chosen else {
+            let found = resolved.templates.map(\.id)
+            throw TemplateError(location.name, found.isEmpty ? "holds no template (no template.json or cookiecutter.json)"
+                                : "holds \(found.count) templates (\(found.joined(separator: ", "))): name one", kind: .notFound)
+        }
+        return try loadTemplate(chosen.id, in: resolved)
+    }
+
     /// Loads the exact template a document was made from: its source at its recorded commit. A document may come
     /// from anyone, so the source it names is used only when the caller vouches for it with `trusted`.
     public func recordedTemplate(_ origin: DocumentOrigin.Template, trusted: TrustedTemplateSource) async throws -> Template {

@@ -14,6 +14,17 @@ public struct TemplateSource: Sendable, Hashable, Codable, CustomStringConvertib
     public var ref: String?
 
     /// Creates a source.
+    /// The URL a short form names, as cookiecutter and copier users type them (`gh:owner/repo` → GitHub over https,
+    /// `gl:` GitLab, `bb:` Bitbucket); nil for anything else.
+    public static func expandingShortForm(_ text: String) -> String? {
+        let hosts = ["gh:": "github.com", "gl:": "gitlab.com", "bb:": "bitbucket.org"]
+        guard let prefix = hosts.keys.first(where: { text.hasPrefix($0) }), let host = hosts[prefix] else { return nil }
+        let path = text.dropFirst(prefix.count)
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && $0.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) } }) else { return nil }
+        return "https://\(host)/\(path)" + (path.hasSuffix(".git") ? "" : ".git")
+    }
+
     public init(name: String, location: String, ref: String? = nil) {
         self.name = name; self.location = location; self.ref = ref
     }

@@ -135,4 +135,36 @@ final class CookiecutterTemplateTests: XCTestCase {
         XCTAssertTrue(made.stderr.contains("hooks were not run (hooks/post_gen_project.py)"), made.stderr)
         XCTAssertEqual(try String(contentsOf: temp.path("doc/a.txt"), encoding: .utf8), "x\n")
     }
+
+    func testGivenATemplateFolderOrAFileURLAsTheTemplateWhenFolioNewRunsThenTheTemplateThereIsUsed() throws {
+        // Given the fixture template copied into a git repository, and its folder
+        let env = temp.environment()
+        let repository = temp.path("cookiecutter-basic")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("basic"), to: repository)
+        for command in [["init", "-q", "-b", "main"], ["add", "-A"], ["-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "-m", "t"]] {
+            XCTAssertEqual(try git(command, in: repository, environment: env).status, 0)
+        }
+        // When folio new is given the folder, then a file:// URL, as --template
+        for (name, location) in [("by-path", "./cookiecutter-basic"), ("by-url", "file://" + repository.path)] {
+            let made = runFolio(["new", name, "--template", location, "--defaults"], environment: env, cwd: temp.url)
+            XCTAssertEqual(made.status, 0, made.stderr)
+            // Then the document is cookiecutter's output with the defaults
+            XCTAssertEqual(try Data(contentsOf: temp.path("\(name)/README.md")), try Data(contentsOf: fixtures.appendingPathComponent("basic.defaults/README.md")), name)
+        }
+        // And a folder holding no template is one line naming it
+        try FileManager.default.createDirectory(at: temp.path("empty"), withIntermediateDirectories: true)
+        let refused = runFolio(["new", "x", "--template", "./empty", "--defaults"], environment: env, cwd: temp.url)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("holds no template"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("x").path))
+    }
+
+    func testGivenShortFormsWhenExpandedThenTheyNameTheHostsRepositoriesAndAnythingElseIsNotOne() {
+        XCTAssertEqual(TemplateSource.expandingShortForm("gh:audreyfeldroy/cookiecutter-pypackage"), "https://github.com/audreyfeldroy/cookiecutter-pypackage.git")
+        XCTAssertEqual(TemplateSource.expandingShortForm("gl:group/sub/repo.git"), "https://gitlab.com/group/sub/repo.git")
+        XCTAssertEqual(TemplateSource.expandingShortForm("bb:team/repo"), "https://bitbucket.org/team/repo.git")
+        for bad in ["gh:", "gh:owner", "gh:../x/y", "gh:a/b c", "gh:a//b", "checklist/groceries", "xx:a/b"] {
+            XCTAssertNil(TemplateSource.expandingShortForm(bad), bad)
+        }
+    }
 }
