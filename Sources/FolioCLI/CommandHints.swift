@@ -40,7 +40,7 @@ enum CommandHints {
         case .refOnPlainFolder: return "; drop --ref"
         case .noOfflineCopy: return " (run 'folio templates update' while online)"
         case .invalidFile, .notFound, .unreadable, .writeFailed, .sourceUnavailable, .untrustedSource, .tooLarge, .notUTF8,
-             .refusedPath, .unknownVariable, .invalidAnswer, .needsNewerFolio, .notAFolderOnDisk:
+             .refusedPath, .unknownVariable, .invalidAnswer, .needsNewerFolio, .notAFolderOnDisk, .unsupported:
             return nil
         }
     }

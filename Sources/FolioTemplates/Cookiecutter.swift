@@ -38,7 +38,7 @@ public struct CookiecutterTemplate: Sendable, Equatable {
     /// The Jinja environment cookiecutter renders with: strict undefined names, the trailing newline kept, includes
     /// from the project folder and the template's `templates/`.
     func environment(files: [TemplateFile]) -> JinjaEnvironment {
-        var options = JinjaOptions()
+        var options = (try? jinjaOptions(file: "cookiecutter.json")) ?? JinjaOptions()
         options.undefined = .strict
         options.keepTrailingNewline = true
         var sources = shared
@@ -47,6 +47,28 @@ public struct CookiecutterTemplate: Sendable, Equatable {
         }
         let lookup = sources
         return JinjaEnvironment(options: options, loader: { lookup[$0] })
+    }
+
+    /// The Jinja options `_jinja2_env_vars` and `_extensions` ask for. An extension Folio does not have (cookiecutter's
+    /// own `jinja2_time`, `slugify`, `jsonify`, … or any other) refuses the template in one line naming it, as does an
+    /// environment option Folio's Jinja does not know: rendering without them would be wrong.
+    func jinjaOptions(file: String) throws -> JinjaOptions {
+        var options = JinjaOptions()
+        let entries = try entries(file: file)
+        if let vars = entries.first(where: { $0.key == "_jinja2_env_vars" })?.value {
+            guard case let .dict(dict) = vars else { throw TemplateError(file, "_jinja2_env_vars must be an object", kind: .invalidFile) }
+            do { options = try JinjaOptions(jinjaNames: dict) } catch { throw TemplateError(file, "_jinja2_env_vars: \(error)", kind: .unsupported) }
+        }
+        if let wanted = entries.first(where: { $0.key == "_extensions" })?.value {
+            guard case let .list(list) = wanted else { throw TemplateError(file, "_extensions must be a list", kind: .invalidFile) }
+            for item in list.items {
+                guard case let .string(name) = item, let known = JinjaExtension(rawValue: name) else {
+                    throw TemplateError(file, "needs the Jinja extension \(Self.scalarText(item) ?? "?"), which Folio does not have", kind: .unsupported)
+                }
+                options.extensions.insert(known)
+            }
+        }
+        return options
     }
 
     /// `text` with `\r\n` and `\r` read as `\n`, as Python reads a text file.

@@ -32,6 +32,7 @@ extension Template {
         }
         let hooks = all.filter { $0.path.hasPrefix("hooks/") && $0.kind == .blob }.map(\.path).sorted()
         let cookiecutter = CookiecutterTemplate(config: config, projectFolder: project, hooks: hooks, shared: shared)
+        _ = try cookiecutter.jinjaOptions(file: file)  // an extension or option Folio lacks refuses the template now
         let id = path.isEmpty ? CookiecutterTemplate.rootID(source: resolved.source.name) : String(path.split(separator: "/").last ?? "template")
         let manifest = try cookiecutterManifest(cookiecutter, id: id, file: file)
         var template = Template(manifest: manifest, path: path, source: resolved.source, commit: resolved.commit, ref: resolved.ref, files: files)

@@ -45,6 +45,8 @@ public struct TemplateError: Error, CustomStringConvertible, LocalizedError, Sen
         case needsNewerFolio
         /// Expected files can be rewritten only for a template folder on disk.
         case notAFolderOnDisk
+        /// The template needs what Folio does not have (a cookiecutter Jinja extension, an environment option).
+        case unsupported
     }
 
     /// Creates an error about `subject`, of the kind that names what failed.
