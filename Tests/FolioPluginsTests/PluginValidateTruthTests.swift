@@ -228,4 +228,19 @@ final class PluginValidateTruthTests: PluginTempTestCase {
         XCTAssertEqual(unknown.status, 1)
         XCTAssertEqual(unknown.stderr.split(separator: "\n").count, 1, unknown.stderr)
     }
+
+    func testGivenAPluginThatCrashesInAnEditWhenTheErrorIsShownThenItSaysWhereItsLogIsAndTheLogHoldsTheCause() throws {
+        // Given the crashing plugin on FOLIO_PLUGIN_PATH and a document it edits
+        let library = try library([.crashWithCause])
+        let env = temp.environment(["FOLIO_PLUGIN_PATH": library.deletingLastPathComponent().path])
+        func folio(_ arguments: String...) -> RunResult { runFolio(arguments, environment: env, cwd: temp.url) }
+        XCTAssertEqual(folio("new", "doc", "--type", "org.test.truth").status, 0)
+        // When an edit crashes it
+        let edit = folio("edit", "doc", "grow")
+        // Then the one line names the crash and where to read what the plugin wrote, and the log has the cause
+        XCTAssertEqual(edit.status, 1, edit.stdout)
+        XCTAssertEqual(edit.stderr.split(separator: "\n").count, 1, edit.stderr)
+        XCTAssertTrue(edit.stderr.contains("crashed (SIGABRT)") && edit.stderr.contains("'folio plugins log truth'"), edit.stderr)
+        XCTAssertTrue(folio("plugins", "log", "truth").stdout.contains("Fatal error: Index out of range"))
+    }
 }
