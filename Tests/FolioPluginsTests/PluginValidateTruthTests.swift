@@ -243,4 +243,25 @@ final class PluginValidateTruthTests: PluginTempTestCase {
         XCTAssertTrue(edit.stderr.contains("crashed (SIGABRT)") && edit.stderr.contains("'folio plugins log truth'"), edit.stderr)
         XCTAssertTrue(folio("plugins", "log", "truth").stdout.contains("Fatal error: Index out of range"))
     }
+
+    func testGivenAPluginProjectFolderWhenValidatedThenItsBuildIsValidatedWithItsSamplesAndPathsOutOfItAreRefused() throws {
+        // Given a project with its build in build/ and a sample in samples/
+        let project = temp.path("project")
+        try FileManager.default.createDirectory(at: project.appendingPathComponent("build"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try library([]), to: project.appendingPathComponent("build/libtruth.so"))
+        _ = try temp.write("project/samples/one.truth", "")
+        // When the folder is validated, then its build runs, from its sample
+        let names = validate(project, "--list").stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(names.contains("calls/truth/sample-1-one.truth"), "\(names)")
+        let run = validate(project, "--only", "calls/truth/sample-1-one.truth")
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("pass calls/truth/sample-1-one.truth\n"), run.stdout)
+        XCTAssertTrue(run.stdout.contains(project.appendingPathComponent("build/libtruth.so").path), run.stdout)
+        // And a samples folder out of the project is refused in one line naming folio-pack.json
+        try Data(#"{"samples": "../elsewhere"}"#.utf8).write(to: project.appendingPathComponent("folio-pack.json"))
+        let refused = validate(project)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("folio-pack.json") && refused.stderr.contains("leaves the project"), refused.stderr)
+    }
 }
