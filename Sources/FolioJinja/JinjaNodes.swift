@@ -121,4 +121,6 @@ struct JinjaStatement {
 
     var kind: Kind
     var line: Int
+    /// The column of the tag's start (its `{%` or `{{`), 0 when unknown.
+    var column = 0
 }

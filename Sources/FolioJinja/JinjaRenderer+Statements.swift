@@ -4,6 +4,8 @@ extension JinjaRenderer {
         try checkStack()
         for s in body {
             line = s.line
+            statementLine = s.line
+            column = s.column
             try execute(s, scope)
         }
     }

@@ -80,6 +80,9 @@ final class JinjaRenderer {
     var depth = 0
     var steps = 0
     var line = 0
+    /// The current statement's line and column (the column is reported while `line` is still that line).
+    var statementLine = 0
+    var column = 0
     var templateName = "<template>"
     var frames: [JinjaTemplateFrame] = []
     var loaded: [String: JinjaTemplate] = [:]
@@ -97,11 +100,12 @@ final class JinjaRenderer {
     // MARK: Errors and limits
 
     func error(_ kind: JinjaError.Kind, _ message: String) -> JinjaError {
-        JinjaError(kind, message, template: templateName, line: line)
+        JinjaError(kind, message, template: templateName, line: line, column: line == statementLine ? column : 0)
     }
 
     func limitError(_ limit: JinjaLimit, _ message: String) -> JinjaError {
-        JinjaError(.limit, message + " (limit \(limit.rawValue))", template: templateName, line: line, limit: limit)
+        JinjaError(.limit, message + " (limit \(limit.rawValue))", template: templateName, line: line,
+                   column: line == statementLine ? column : 0, limit: limit)
     }
 
     func step(_ n: Int = 1) throws {
