@@ -21,7 +21,16 @@ enum CommandHints {
         case let error as PluginInstallError: return hint(for: error)
         case let error as ItemError: return hint(for: error)
         case let error as SettleError: return hint(for: error)
+        case let error as PluginHostFailure: return hint(for: error)
         default: return nil
+        }
+    }
+
+    /// Where to read what a plugin wrote before it crashed or hung (its own log).
+    static func hint(for error: PluginHostFailure) -> String? {
+        switch error.cause {
+        case .crashed, .timedOut: return "; what the plugin wrote: 'folio plugins log \(error.editor)'"
+        case .cancelled, .spawnFailed: return nil
         }
     }
 

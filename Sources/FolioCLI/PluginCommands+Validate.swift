@@ -3,15 +3,14 @@ import FolioPlugins
 import FoundationEssentials
 import Glibc
 
-/// `folio plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS] [--seed N] [--calls N]`: the
-/// conformance suite, each test in its own plugin host process, with valid calls generated from the commands' usages
-/// (`--seed` repeats a run's calls). Prints each test (failures with the call, the reproducer files and a command line
+/// `folio plugins validate FILE.so|DIR [--json] [--document FILE]... [--timeout SECONDS] [--call-deadline MS]
+/// [--render-deadline MS] [--seed N] [--calls N] [--only TEST]`: the conformance suite, each test in its own plugin
+/// host process, with valid calls generated from the commands' usages (`--seed` repeats a run's calls); a project
+/// folder (DIR) is validated through its build, with its samples. Prints each test (failures with the call, the reproducer files and a command line
 /// that runs the test again) and a summary; exit 1 when a test failed.
 func validatePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
-    let library = io.url(try args.positional(1, "FILE.so"))
-    try args.expectAtMost(2)
-    guard FileManager.default.fileExists(atPath: library.path) else { throw FolioError.unreadableFile(path: library.path, reason: "no such file") }
-    let validator = try configuredValidator(library, args, io)
+    let (library, projectSamples) = try validationTarget(args, io)
+    let validator = try configuredValidator(library, args, io, projectSamples: projectSamples)
     let json = args.flag("--json")
     let report: PluginValidationReport
     do {
@@ -50,17 +49,28 @@ private func printTest(_ test: PluginValidationTest, _ io: CommandIO) {
 
 /// `folio plugins validate FILE.so --list`: the tests a run makes, one name a line (only the descriptor test runs).
 func listValidationTests(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
-    let library = io.url(try args.positional(1, "FILE.so"))
-    try args.expectAtMost(2)
-    guard FileManager.default.fileExists(atPath: library.path) else { throw FolioError.unreadableFile(path: library.path, reason: "no such file") }
-    for name in try configuredValidator(library, args, io).testNames() { io.line(name.shownAsText) }
+    let (library, projectSamples) = try validationTarget(args, io)
+    for name in try configuredValidator(library, args, io, projectSamples: projectSamples).testNames() { io.line(name.shownAsText) }
     return 0
 }
 
-/// The validator of `library` with the command line's samples, deadline, seed and call count.
-private func configuredValidator(_ library: URL, _ args: Arguments, _ io: CommandIO) throws -> PluginValidator {
+/// What `validate` runs on: a library as given, or a plugin project folder's build and its samples.
+private func validationTarget(_ args: Arguments, _ io: CommandIO) throws -> (library: URL, samples: [URL]) {
+    let given = io.url(try args.positional(1, "FILE.so|DIR"))
+    try args.expectAtMost(2)
+    var info = stat()
+    guard stat(given.path, &info) == 0 else { throw FolioError.unreadableFile(path: given.path, reason: "no such file") }
+    guard info.st_mode & S_IFMT == S_IFDIR else { return (given, []) }
+    let build = try PluginProjectBuild.of(given)
+    return (build.library, build.samples)
+}
+
+/// The validator of `library` with the command line's samples (else the project's, else the plugin's own), deadlines,
+/// seed and call count.
+private func configuredValidator(_ library: URL, _ args: Arguments, _ io: CommandIO, projectSamples: [URL] = []) throws -> PluginValidator {
     var validator = try PluginValidator.standard(library: library, environment: io.environment)
     validator.samples = args.values("--document").map(io.url)
+    if validator.samples.isEmpty { validator.samples = projectSamples }
     if validator.samples.isEmpty {
         // The plugin's own sample documents (from its package, or its linked project) when none are given.
         validator.samples = PluginPackageContents.samples(forLibrary: library, installedFolder: PluginInstaller.standard(environment: io.environment).folder)

@@ -214,9 +214,9 @@ let pluginCommands: [Command] = [
         Verb("plugins install PACKAGE|PATH.so|DIR [--json]", installPlugin), Verb("plugins pack DIR [-o FILE]", packPlugin),
         Verb("plugins link DIR", linkPlugin), Verb("plugins unlink ID", unlinkPlugin), Verb("plugins remove ID", removePlugin),
         Verb("plugins disable ID", disablePlugin), Verb("plugins enable ID", enablePlugin), Verb("plugins repair", repairPlugins),
-        Verb("plugins validate FILE.so [--json] [--document FILE]... [--timeout SECONDS] [--call-deadline MS] [--render-deadline MS] [--seed N] [--calls N] [--only TEST]",
+        Verb("plugins validate FILE.so|DIR [--json] [--document FILE]... [--timeout SECONDS] [--call-deadline MS] [--render-deadline MS] [--seed N] [--calls N] [--only TEST]",
              validatePlugin),
-        Verb("plugins validate FILE.so --list [--document FILE]...", listValidationTests),
+        Verb("plugins validate FILE.so|DIR --list [--document FILE]...", listValidationTests),
         Verb("plugins log ID", printPluginLog),
     ]),
     Command("types", summary: "List content types, including those plugins declare", verbs: [Verb("types list [--json]") { args, io in

@@ -26,23 +26,26 @@ public struct JinjaError: Error, CustomStringConvertible, Equatable, Sendable {
     public var template: String
     /// The 1-based line of the error, or 0 when unknown.
     public var line: Int
+    /// The 1-based column (in Unicode scalars) of the tag or token at fault, or 0 when unknown.
+    public var column: Int
     /// Why the template failed, in one line.
     public var message: String
     /// The limit that stopped the render, when one did.
     public var limit: JinjaLimit?
 
     /// Creates an error; pass `line` 0 when the position is unknown.
-    public init(_ kind: Kind, _ message: String, template: String = "<template>", line: Int = 0, limit: JinjaLimit? = nil) {
+    public init(_ kind: Kind, _ message: String, template: String = "<template>", line: Int = 0, column: Int = 0, limit: JinjaLimit? = nil) {
         self.kind = kind
+        self.column = line > 0 ? column : 0
         self.message = message
         self.template = template
         self.line = line
         self.limit = limit
     }
 
-    /// One line: `template:line: Kind: message`.
+    /// One line: `template:line:column: Kind: message` (the position as far as it is known).
     public var description: String {
-        let place = line > 0 ? "\(template):\(line)" : template
+        let place = line > 0 ? (column > 0 ? "\(template):\(line):\(column)" : "\(template):\(line)") : template
         return "\(place): \(kind.rawValue): \(message)"
     }
 }

@@ -11,6 +11,7 @@ extension JinjaRenderer {
         case "list": return .array(try iterate(v))
         case "reverse":
             if case .string(let s) = v { return .string(String(String.UnicodeScalarView(s.unicodeScalars.reversed()))) }
+            if case .markup(let s) = v { return .markup(String(String.UnicodeScalarView(s.unicodeScalars.reversed()))) }
             switch v {
             case .list, .tuple, .dict, .markup, .undefined: return .array(try iterate(v).reversed())
             default: throw error(.runtime, "argument must be iterable")
@@ -26,7 +27,7 @@ extension JinjaRenderer {
                 try checkSize(size)
                 parts.append(s)
             }
-            return keepSafe(v, parts.joined(separator: sep))
+            return autoescape ? .markup(parts.joined(separator: sep)) : .string(parts.joined(separator: sep))
         case "default", "d":
             let fallback = arg(args, 0, "default_value", .string(""))
             let boolean = try boolArg(args, 1, "boolean", false)
@@ -131,6 +132,8 @@ extension JinjaRenderer {
         var bestKey = sortKey(try getter(best), caseSensitive: caseSensitive)
         for item in items.dropFirst() {
             let key = sortKey(try getter(item), caseSensitive: caseSensitive)
+            if case .undefined(let u) = key { throw undefinedError(u) }
+            if case .undefined(let u) = bestKey { throw undefinedError(u) }
             guard let better = max ? JinjaValue.pyLess(bestKey, key) : JinjaValue.pyLess(key, bestKey) else {
                 throw error(.type, "'<' not supported between instances of '\(key.typeName)' and '\(bestKey.typeName)'")
             }

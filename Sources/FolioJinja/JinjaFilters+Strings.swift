@@ -48,8 +48,10 @@ extension JinjaRenderer {
             if let indentValue, case .int(let n)? = indentValue.numeric { indentWidth = n }
             return .markup(Self.htmlSafeJSON(try toJSON(v, indent: indentWidth, level: 0)))
         case "urlencode": return .string(try urlencode(v))
-        case "urlize": return .markup(try urlize(try str(v), args))
-        case "filesizeformat": return .string(try filesizeformat(v, args))
+        case "urlize": return .markup(try urlize(try str(v), args, escaped: { if case .markup = v { return true } else { return false } }()))
+        case "filesizeformat":
+            if case .undefined(let u) = v { throw undefinedError(u) }
+            return .string(try filesizeformat(v, args))
         case "pprint": return .string(pprint(v, indent: 0))
         case "xmlattr": return .markup(try xmlattr(v, args))
         default: return nil

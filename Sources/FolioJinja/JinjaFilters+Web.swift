@@ -68,7 +68,7 @@ extension JinjaRenderer {
 
     /// Jinja2's `urlize`: the text is escaped, split at whitespace, and words that look like URLs (scheme or
     /// `www.` with a domain, a bare domain with a common TLD, an IP address) or e-mail addresses become links.
-    func urlize(_ text: String, _ args: JinjaArguments) throws -> String {
+    func urlize(_ text: String, _ args: JinjaArguments, escaped: Bool = false) throws -> String {
         let trimLimit = args.value(0, "trim_url_limit").flatMap { v -> Int? in if case .int(let i)? = v.numeric { return i } else { return nil } }
         let nofollow = try boolArg(args, 1, "nofollow", false)
         let target = args.value(2, "target").flatMap { $0.isNone ? nil : $0.plainString }
@@ -87,7 +87,7 @@ extension JinjaRenderer {
             out += Self.urlizeWord(word, relAttr + targetAttr, trimLimit: trimLimit, extraSchemes: extraSchemes)
             word = ""
         }
-        for c in Self.escapeHTML(text).unicodeScalars {
+        for c in (escaped ? text : Self.escapeHTML(text)).unicodeScalars {
             if isPythonSpace(c) { flush(); out.unicodeScalars.append(c) } else { word.unicodeScalars.append(c) }
         }
         flush()

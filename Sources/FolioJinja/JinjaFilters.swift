@@ -13,7 +13,7 @@ extension JinjaRenderer {
         if let r = try stringFilter(name, v, args) { try charge(r); return r }
         if let r = try listFilter(name, v, args) { try charge(r); return r }
         if let r = try numberFilter(name, v, args) { return r }
-        throw error(.assertion, "No filter named '\(name)'.")
+        throw error(.runtime, "No filter named '\(name)' found.")
     }
 
     /// The argument at `position` or named `name`, else `fallback`.

@@ -4,9 +4,11 @@ extension JinjaLexer {
         var balance: [Unicode.Scalar] = []
         while true {
             if balance.isEmpty, let end = matchEnd(tag) {
-                line += countNewlines(pos, end)
+                let endColumn = pos - lineStart + 1
+                let endLine = line
+                advance(pos, end)
                 lineStarting = end > 0 && src[end - 1] == "\n"
-                tokens.append(JinjaToken(kind: tag == .variable ? .variableEnd : .blockEnd, text: "", line: line))
+                tokens.append(JinjaToken(kind: tag == .variable ? .variableEnd : .blockEnd, text: "", line: endLine, column: endColumn))
                 pos = end
                 return
             }
@@ -20,11 +22,12 @@ extension JinjaLexer {
             let c = src[pos]
             if isPythonSpace(c) {
                 let e = skipSpaces(pos)
-                line += countNewlines(pos, e)
+                advance(pos, e)
                 pos = e
                 continue
             }
-            if let (token, end) = try lexNumber() {
+            if var (token, end) = try lexNumber() {
+                token.column = pos - lineStart + 1
                 tokens.append(token)
                 pos = end
                 continue
@@ -32,7 +35,7 @@ extension JinjaLexer {
             if c == "_" || c.properties.isXIDStart {
                 var e = pos + 1
                 while e < src.count, src[e] == "_" || src[e].properties.isXIDContinue { e += 1 }
-                tokens.append(JinjaToken(kind: .name, text: text(pos, e), line: line))
+                tokens.append(JinjaToken(kind: .name, text: text(pos, e), line: line, column: pos - lineStart + 1))
                 pos = e
                 continue
             }
@@ -86,7 +89,7 @@ extension JinjaLexer {
             guard expected == c else { throw fail("unexpected '\(op)', expected '\(expected)'") }
         default: break
         }
-        tokens.append(JinjaToken(kind: .op, text: op, line: line))
+        tokens.append(JinjaToken(kind: .op, text: op, line: line, column: pos - lineStart + 1))
         pos += op.unicodeScalars.count
     }
 
@@ -173,8 +176,8 @@ extension JinjaLexer {
             q += 1
         }
         guard q < src.count else { throw fail("unexpected char \(JinjaValue.stringRepr(String(Character(quote)))) at \(pos)") }
-        tokens.append(JinjaToken(kind: .string, text: String(out), line: line))
-        line += countNewlines(pos, q)
+        tokens.append(JinjaToken(kind: .string, text: String(out), line: line, column: pos - lineStart + 1))
+        advance(pos, q)
         pos = q + 1
     }
 

@@ -12,6 +12,8 @@ struct JinjaToken {
     var intValue = 0
     var floatValue = 0.0
     var bigValue: JinjaBigInt?
+    /// The 1-based column (Unicode scalars) the token starts at.
+    var column = 0
 }
 
 /// Splits a template into tokens the way Jinja2's lexer does: the earliest tag wins (the longest delimiter at a
@@ -24,6 +26,8 @@ struct JinjaLexer {
     var src: [Unicode.Scalar] = []
     var pos = 0
     var line = 1
+    /// Where the current line starts in `src`, for columns.
+    var lineStart = 0
     var tokens: [JinjaToken] = []
     var lineStarting = true
     let rules: [(Tag, [Unicode.Scalar])]
@@ -49,7 +53,7 @@ struct JinjaLexer {
     }
 
     func fail(_ message: String) -> JinjaError {
-        JinjaError(.syntax, message, template: name, line: line)
+        JinjaError(.syntax, message, template: name, line: line, column: pos - lineStart + 1)
     }
 
     /// Normalizes newlines to `\n` and drops one trailing newline unless `keep_trailing_newline`.
@@ -108,7 +112,7 @@ struct JinjaLexer {
             }
         }
         tokens.append(JinjaToken(kind: .data, text: String(view), line: line))
-        line += scalars.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
+        advance(scalars.startIndex, scalars.endIndex)
     }
 
     /// `raw_begin`: block start, sign, `raw`, and the block end (`-` eats following whitespace; no trim_blocks).
@@ -170,7 +174,7 @@ struct JinjaLexer {
             if let raw = matchRawBegin(p) {
                 let end = strippedEnd(pos, p, sign: raw.sign, lstrip: true)
                 emitData(src[pos..<end])
-                line += countNewlines(end, raw.end)
+                advance(end, raw.end)
                 lineStarting = raw.end > 0 && src[raw.end - 1] == "\n"
                 pos = raw.end
                 try lexRaw()
@@ -179,22 +183,23 @@ struct JinjaLexer {
             if let (tag, end, sign) = matchTag(p) {
                 let textEnd = strippedEnd(pos, p, sign: sign, lstrip: tag != .variable)
                 emitData(src[pos..<textEnd])
-                line += countNewlines(textEnd, p)
+                advance(textEnd, p)
                 lineStarting = false
                 let tagLine = line
-                line += countNewlines(p, end)
+                let tagColumn = p - lineStart + 1
+                advance(p, end)
                 pos = end
                 switch tag {
                 case .comment: try lexComment()
                 case .lineComment: lexLineComment()
                 case .block:
-                    tokens.append(JinjaToken(kind: .blockBegin, text: "", line: tagLine))
+                    tokens.append(JinjaToken(kind: .blockBegin, text: "", line: tagLine, column: tagColumn))
                     try lexInside(.block)
                 case .variable:
-                    tokens.append(JinjaToken(kind: .variableBegin, text: "", line: tagLine))
+                    tokens.append(JinjaToken(kind: .variableBegin, text: "", line: tagLine, column: tagColumn))
                     try lexInside(.variable)
                 case .lineStatement:
-                    tokens.append(JinjaToken(kind: .blockBegin, text: "", line: tagLine))
+                    tokens.append(JinjaToken(kind: .blockBegin, text: "", line: tagLine, column: tagColumn))
                     try lexInside(.lineStatement)
                 }
                 return
@@ -204,6 +209,15 @@ struct JinjaLexer {
         emitData(src[pos..<src.count])
         lineStarting = src.last == "\n"
         pos = src.count
+    }
+
+    /// Counts the lines between `from` and `to`, noting where the last one starts.
+    mutating func advance(_ from: Int, _ to: Int) {
+        guard from < to else { return }
+        for i in from..<to where src[i] == "\n" {
+            line += 1
+            lineStart = i + 1
+        }
     }
 
     func countNewlines(_ from: Int, _ to: Int) -> Int {
@@ -230,7 +244,7 @@ struct JinjaLexer {
         var p = pos
         while p < src.count {
             if let end = matchBlockEnd(p, commentEnd) {
-                line += countNewlines(pos, end)
+                advance(pos, end)
                 lineStarting = src[end - 1] == "\n"
                 pos = end
                 return
@@ -259,7 +273,7 @@ struct JinjaLexer {
                 if starts(endraw, at: q), let end = matchBlockEnd(skipSpaces(q + endraw.count), blockEnd) {
                     let textEnd = strippedEnd(pos, p, sign: sign, lstrip: true)
                     emitData(src[pos..<textEnd])
-                    line += countNewlines(textEnd, end)
+                    advance(textEnd, end)
                     lineStarting = src[end - 1] == "\n"
                     pos = end
                     return

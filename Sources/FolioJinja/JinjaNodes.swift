@@ -51,6 +51,7 @@ final class JinjaMacroNode {
     let parameters: [(String, JinjaExpr?)]
     let body: [JinjaStatement]
     let usesCaller: Bool
+    let names = JinjaFrameNames()
     init(name: String, parameters: [(String, JinjaExpr?)], body: [JinjaStatement], usesCaller: Bool) {
         self.name = name
         self.parameters = parameters
@@ -67,6 +68,8 @@ final class JinjaForNode {
     let body: [JinjaStatement]
     let elseBody: [JinjaStatement]
     let recursive: Bool
+    let bodyNames = JinjaFrameNames()
+    let elseNames = JinjaFrameNames()
     init(target: JinjaTarget, iterable: JinjaExpr, condition: JinjaExpr?, body: [JinjaStatement], elseBody: [JinjaStatement], recursive: Bool) {
         self.target = target
         self.iterable = iterable
@@ -83,6 +86,7 @@ final class JinjaBlockNode {
     let scoped: Bool
     let required: Bool
     let body: [JinjaStatement]
+    let names = JinjaFrameNames()
     init(name: String, scoped: Bool, required: Bool, body: [JinjaStatement]) {
         self.name = name
         self.scoped = scoped
@@ -99,7 +103,7 @@ struct JinjaStatement {
         case ifChain([(JinjaExpr, [JinjaStatement])], [JinjaStatement])
         case forLoop(JinjaForNode)
         case assign(JinjaTarget, JinjaExpr)
-        case assignBlock(JinjaTarget, JinjaExpr?, [JinjaStatement])
+        case assignBlock(JinjaTarget, JinjaExpr?, [JinjaStatement], JinjaFrameNames)
         case block(JinjaBlockNode)
         case extends(JinjaExpr)
         case include(JinjaExpr, ignoreMissing: Bool, withContext: Bool)
@@ -107,9 +111,9 @@ struct JinjaStatement {
         case fromImport(JinjaExpr, [(String, String)], withContext: Bool)
         case macro(JinjaMacroNode)
         case callBlock(JinjaExpr, JinjaMacroNode)
-        case filterBlock(JinjaExpr, [JinjaStatement])
-        case with([(JinjaTarget, JinjaExpr)], [JinjaStatement])
-        case autoescape(JinjaExpr, [JinjaStatement])
+        case filterBlock(JinjaExpr, [JinjaStatement], JinjaFrameNames)
+        case with([(JinjaTarget, JinjaExpr)], [JinjaStatement], JinjaFrameNames)
+        case autoescape(JinjaExpr, [JinjaStatement], JinjaFrameNames)
         case doExpr(JinjaExpr)
         case breakLoop
         case continueLoop
@@ -117,4 +121,6 @@ struct JinjaStatement {
 
     var kind: Kind
     var line: Int
+    /// The column of the tag's start (its `{%` or `{{`), 0 when unknown.
+    var column = 0
 }

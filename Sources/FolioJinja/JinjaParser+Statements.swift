@@ -30,7 +30,7 @@ extension JinjaParser {
             try endBlock()
             let (body, _) = try self.body(until: ["endautoescape"])
             try endBlock()
-            return stmt(.autoescape(e, body))
+            return stmt(.autoescape(e, body, JinjaFrameNames()))
         case "print":
             next()
             let e = try parseTuple()
@@ -141,7 +141,7 @@ extension JinjaParser {
         try endBlock()
         let (body, _) = try self.body(until: ["endset"])
         try endBlock()
-        return .assignBlock(target, filter, body)
+        return .assignBlock(target, filter, body, JinjaFrameNames())
     }
 
     mutating func parseBlock() throws -> JinjaBlockNode {
@@ -279,7 +279,7 @@ extension JinjaParser {
         try endBlock()
         let (body, _) = try self.body(until: ["endfilter"])
         try endBlock()
-        return .filterBlock(filter, body)
+        return .filterBlock(filter, body, JinjaFrameNames())
     }
 
     mutating func parseWith() throws -> JinjaStatement.Kind {
@@ -293,6 +293,6 @@ extension JinjaParser {
         try endBlock()
         let (body, _) = try self.body(until: ["endwith"])
         try endBlock()
-        return .with(assignments, body)
+        return .with(assignments, body, JinjaFrameNames())
     }
 }

@@ -28,7 +28,7 @@ struct JinjaParser {
     }
 
     func fail(_ message: String, line: Int? = nil) -> JinjaError {
-        JinjaError(.syntax, message, template: name, line: line ?? current.line)
+        JinjaError(.syntax, message, template: name, line: line ?? current.line, column: line == nil || line == current.line ? current.column : 0)
     }
 
     func isOp(_ op: String) -> Bool { current.kind == .op && current.text == op }
@@ -102,11 +102,14 @@ struct JinjaParser {
                 let t = next()
                 let e = try parseTuple()
                 _ = try expectKind(.variableEnd, "end of print statement")
-                body.append(JinjaStatement(kind: .output(e), line: t.line))
+                body.append(JinjaStatement(kind: .output(e), line: t.line, column: t.column))
             case .blockBegin:
-                next()
+                let begin = next()
                 if current.kind == .name, ends.contains(current.text) { return body }
-                if let s = try parseStatement() { body.append(s) }
+                if var s = try parseStatement() {
+                    s.column = begin.column
+                    body.append(s)
+                }
             default:
                 throw fail("unexpected \(describe(current))")
             }

@@ -52,6 +52,7 @@ extension JinjaRenderer {
                 scope.vars[name] = .undefined(JinjaUndefined(name: name, hint: "parameter '\(name)' was not provided"))
             }
         }
+        shadow(node.names, scope)
         scope.vars["varargs"] = .tuple(Array(args.positional.dropFirst(node.parameters.count)))
         let kwargs = JinjaDict()
         for (k, v) in keywords { kwargs.set(.string(k), v) }

@@ -19,7 +19,9 @@ extension JinjaRenderer {
         }
         if items.isEmpty {
             // The else block sees the enclosing loop's `loop`, as in Jinja2.
-            try render(node.elseBody, JinjaScope(parent: scope))
+            let s = JinjaScope(parent: scope)
+            shadow(node.elseNames, s)
+            try render(node.elseBody, s)
             return
         }
         let loop = JinjaLoop(items: items, depth: depth)
@@ -35,6 +37,7 @@ extension JinjaRenderer {
             try step()
             loop.index0 = i
             let s = JinjaScope(parent: scope)
+            shadow(node.bodyNames, s)
             try assign(node.target, item, s)
             s.vars["loop"] = .object(loop)
             do {

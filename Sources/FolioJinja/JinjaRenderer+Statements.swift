@@ -4,6 +4,8 @@ extension JinjaRenderer {
         try checkStack()
         for s in body {
             line = s.line
+            statementLine = s.line
+            column = s.column
             try execute(s, scope)
         }
     }
@@ -20,8 +22,10 @@ extension JinjaRenderer {
             try render(elseBody, scope)
         case .forLoop(let node): try renderFor(node, scope)
         case .assign(let target, let e): try assign(target, try eval(e, scope), scope)
-        case .assignBlock(let target, let filter, let body):
-            var value: JinjaValue = .string(try capture { try render(body, JinjaScope(parent: scope)) })
+        case .assignBlock(let target, let filter, let body, let names):
+            let inner = JinjaScope(parent: scope)
+            shadow(names, inner)
+            var value: JinjaValue = .string(try capture { try render(body, inner) })
             if autoescape, case .string(let t) = value { value = .markup(t) }
             if let filter { value = try applyFilterChain(filter, input: value, scope) }
             try assign(target, value, scope)
@@ -55,21 +59,26 @@ extension JinjaRenderer {
             try assign(.name(node.name), makeMacro(node, scope), scope)
         case .callBlock(let call, let node):
             try emit(try outputText(try evalCallBlock(call, node, scope)))
-        case .filterBlock(let filter, let body):
-            var text: JinjaValue = .string(try capture { try render(body, scope) })
+        case .filterBlock(let filter, let body, let names):
+            let inner = JinjaScope(parent: scope)
+            shadow(names, inner)
+            var text: JinjaValue = .string(try capture { try render(body, inner) })
             if autoescape, case .string(let t) = text { text = .markup(t) }
             try emit(try outputText(try applyFilterChain(filter, input: text, scope)))
-        case .with(let assignments, let body):
+        case .with(let assignments, let body, let names):
             let inner = JinjaScope(parent: scope)
+            shadow(names, inner)
             var values: [(JinjaTarget, JinjaValue)] = []
             for (target, e) in assignments { values.append((target, try eval(e, scope))) }
             for (target, v) in values { try assign(target, v, inner) }
             try render(body, inner)
-        case .autoescape(let e, let body):
+        case .autoescape(let e, let body, let names):
             let saved = autoescape
             autoescape = try truthy(try eval(e, scope))
             defer { autoescape = saved }
-            try render(body, JinjaScope(parent: scope))
+            let inner = JinjaScope(parent: scope)
+            shadow(names, inner)
+            try render(body, inner)
         case .doExpr(let e): _ = try eval(e, scope)
         case .breakLoop: throw JinjaLoopControl.breakLoop
         case .continueLoop: throw JinjaLoopControl.continueLoop
@@ -133,6 +142,7 @@ extension JinjaRenderer {
         try enter("blocks")
         defer { leave() }
         let scope = JinjaScope(parent: parentScope)
+        shadow(node.names, scope)
         let currentFrame = frame
         scope.vars["super"] = .function(JinjaFunction(name: "super") { [unowned self] _, _ in
             guard index + 1 < chain.count else {

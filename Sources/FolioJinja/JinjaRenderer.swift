@@ -4,6 +4,9 @@ final class JinjaScope {
     let parent: JinjaScope?
     /// Names assigned at the top level of a template, in order (what an import exports).
     var assigned: [String] = []
+    private var assignedNames: Set<String> = []
+    /// Context values a template's own frame hides until it assigns them (what includes still see).
+    var hidden: [String: JinjaValue] = [:]
 
     init(parent: JinjaScope?, vars: [String: JinjaValue] = [:]) {
         self.parent = parent
@@ -25,12 +28,23 @@ final class JinjaScope {
         var s: JinjaScope? = self
         while let scope = s { chain.append(scope); s = scope.parent }
         var out: [String: JinjaValue] = [:]
-        for scope in chain.reversed() { out.merge(scope.vars) { $1 } }
+        for scope in chain.reversed() {
+            for (k, v) in scope.vars {
+                if case .undefined(let u) = v, u.isFrameLocal {
+                    if out[k] == nil, let h = scope.hidden[k] { out[k] = h }
+                    continue
+                }
+                out[k] = v
+            }
+        }
         return out
     }
 
     func assign(_ name: String, _ value: JinjaValue) {
-        if vars[name] == nil, parent == nil { assigned.append(name) }
+        if parent == nil, !assignedNames.contains(name) {
+            assigned.append(name)
+            assignedNames.insert(name)
+        }
         vars[name] = value
     }
 }
@@ -66,6 +80,9 @@ final class JinjaRenderer {
     var depth = 0
     var steps = 0
     var line = 0
+    /// The current statement's line and column (the column is reported while `line` is still that line).
+    var statementLine = 0
+    var column = 0
     var templateName = "<template>"
     var frames: [JinjaTemplateFrame] = []
     var loaded: [String: JinjaTemplate] = [:]
@@ -83,11 +100,12 @@ final class JinjaRenderer {
     // MARK: Errors and limits
 
     func error(_ kind: JinjaError.Kind, _ message: String) -> JinjaError {
-        JinjaError(kind, message, template: templateName, line: line)
+        JinjaError(kind, message, template: templateName, line: line, column: line == statementLine ? column : 0)
     }
 
     func limitError(_ limit: JinjaLimit, _ message: String) -> JinjaError {
-        JinjaError(.limit, message + " (limit \(limit.rawValue))", template: templateName, line: line, limit: limit)
+        JinjaError(.limit, message + " (limit \(limit.rawValue))", template: templateName, line: line,
+                   column: line == statementLine ? column : 0, limit: limit)
     }
 
     func step(_ n: Int = 1) throws {
@@ -123,6 +141,17 @@ final class JinjaRenderer {
     }
 
     func leave() { depth -= 1 }
+
+    static func frameLocal(_ name: String) -> JinjaValue {
+        var u = JinjaUndefined(name: name)
+        u.isFrameLocal = true
+        return .undefined(u)
+    }
+
+    /// Binds the names a frame starts with as undefined (see `JinjaFrameNames`).
+    func shadow(_ names: JinjaFrameNames, _ scope: JinjaScope) {
+        for n in names.undefinedAtEntry { scope.vars[n] = Self.frameLocal(n) }
+    }
 
     func emit(_ s: String) throws {
         guard !discard else { return }
@@ -163,6 +192,7 @@ final class JinjaRenderer {
         let savedDiscard = discard
         templateName = template.name
         defer { frames.removeLast(); templateName = savedName; discard = savedDiscard }
+        shadowRoot(template, context)
         try render(template.body, context)
         var levels = 0
         while let parent = frame.parent {
@@ -172,9 +202,18 @@ final class JinjaRenderer {
             for (name, block) in parent.blocks { frame.blocks[name, default: []].append(block) }
             discard = savedDiscard
             templateName = parent.name
+            shadowRoot(parent, context)
             try render(parent.body, context)
         }
         depth -= levels
+    }
+
+    /// The template's own frame: its names assigned before any use start undefined (the context's value is hidden).
+    func shadowRoot(_ template: JinjaTemplate, _ context: JinjaScope) {
+        for n in template.rootNames.undefinedAtEntry {
+            if let v = context.vars[n], context.hidden[n] == nil { context.hidden[n] = v }
+            context.vars[n] = Self.frameLocal(n)
+        }
     }
 
     func loadTemplate(_ name: String) throws -> JinjaTemplate? {

@@ -12,6 +12,7 @@ public struct JinjaTemplate {
     public let environment: JinjaEnvironment
     let body: [JinjaStatement]
     let blocks: [String: JinjaBlockNode]
+    let rootNames = JinjaFrameNames()
 
     /// Parses `source`; throws a `JinjaError` of kind `.syntax` (or `.assertion`) naming the line.
     public init(source: String, name: String = "<template>", environment: JinjaEnvironment = JinjaEnvironment()) throws {
@@ -21,9 +22,11 @@ public struct JinjaTemplate {
         let tokens = try lexer.tokenize(source)
         var parser = JinjaParser(tokens: tokens, name: name, extensions: environment.options.extensions)
         body = try parser.parseTemplate()
+        try JinjaNameCheck.check(body, template: name)
         var blocks: [String: JinjaBlockNode] = [:]
         Self.collectBlocks(body, into: &blocks)
         self.blocks = blocks
+        JinjaScopeAnalyzer.analyze(body, root: rootNames)
     }
 
     /// Parses template bytes; invalid UTF-8 is replaced with U+FFFD, as a lenient decoder would.
@@ -54,7 +57,7 @@ public struct JinjaTemplate {
             case .forLoop(let f):
                 collectBlocks(f.body, into: &blocks)
                 collectBlocks(f.elseBody, into: &blocks)
-            case .assignBlock(_, _, let body), .filterBlock(_, let body), .with(_, let body), .autoescape(_, let body):
+            case .assignBlock(_, _, let body, _), .filterBlock(_, let body, _), .with(_, let body, _), .autoescape(_, let body, _):
                 collectBlocks(body, into: &blocks)
             case .macro(let m): collectBlocks(m.body, into: &blocks)
             case .callBlock(_, let m): collectBlocks(m.body, into: &blocks)

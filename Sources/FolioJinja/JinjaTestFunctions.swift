@@ -42,12 +42,12 @@ extension JinjaRenderer {
             }
         case "sequence":
             switch v {
-            case .list, .tuple, .dict, .string, .markup: return true
+            case .list, .tuple, .dict, .string, .markup, .undefined: return true
             default: return false
             }
         case "callable":
             switch v {
-            case .function: return true
+            case .function, .undefined: return true
             case .object(let o): return (o as? JinjaLoop)?.recurse != nil
             default: return false
             }
@@ -68,7 +68,7 @@ extension JinjaRenderer {
         case "le", "<=": return try compare("<=", v, needArg())
         case "gt", "greaterthan", ">": return try compare(">", v, needArg())
         case "ge", ">=": return try compare(">=", v, needArg())
-        default: throw error(.assertion, "No test named '\(name)'.")
+        default: throw error(.runtime, "No test named '\(name)' found.")
         }
     }
 

@@ -41,6 +41,8 @@ public struct JinjaUndefined {
     public var objectType: String?
     /// Whether `hint` was given rather than derived from the name.
     var explicitHint: Bool
+    /// A name a frame starts with as undefined (see `JinjaFrameNames`); includes see past it.
+    var isFrameLocal = false
 
     /// Creates an undefined value's description.
     public init(name: String?, hint: String? = nil, objectType: String? = nil) {

@@ -72,3 +72,26 @@ public enum PackWarning: Sendable, Equatable, CustomStringConvertible {
         return components[(build + 1)...].contains("debug")
     }
 }
+
+/// A plugin project's build and samples, as `plugins validate DIR` uses them.
+public struct PluginProjectBuild: Sendable, Equatable {
+    /// The built library, found as `pack` finds it (`folio-pack.json`'s `library`, else `build/`, `.build/release/`,
+    /// `.build/debug/`).
+    public let library: URL
+    /// The sample documents: the regular files in the project's samples folder (`folio-pack.json`'s `samples`, else
+    /// `samples/`), sorted; empty when it has none.
+    public let samples: [URL]
+
+    /// The build and samples of `project`, every path inside it (`PluginProjectDescription.inside`); throws
+    /// `PluginInstallError.noLibrary` naming the file and the problem.
+    public static func of(_ project: URL) throws -> PluginProjectBuild {
+        do {
+            let description = try PluginProjectDescription.load(project)
+            let library = try description.libraryURL(in: project)
+            let folder = try PluginProjectDescription.inside(project, description.samples ?? "samples", key: "samples")
+            return PluginProjectBuild(library: library, samples: PluginPackageContents.sampleFiles(in: folder))
+        } catch let error as PluginPackError {
+            throw PluginInstallError.noLibrary(path: error.file, reason: error.problem)
+        }
+    }
+}

@@ -76,7 +76,7 @@ final class PluginIsolationTests: XCTestCase {
         try build()
         let document = try makeDocument()
         let before = try snapshot(document)
-        expectOneLine(["edit", "count", "crash"], "folio edit: editor 'tally' crashed (SIGSEGV) in 'crash'; nothing was changed")
+        expectOneLine(["edit", "count", "crash"], "folio edit: editor 'tally' crashed (SIGSEGV) in 'crash'; nothing was changed; what the plugin wrote: 'folio plugins log tally'")
         try assertUntouched(document, before)
         let next = folio("edit", "count", "inc")
         XCTAssertEqual(next.status, 0, next.stderr)
@@ -89,7 +89,7 @@ final class PluginIsolationTests: XCTestCase {
         let before = try snapshot(document)
         let result = try runProgram(PluginFixtures.folioExecutable.path, ["edit", "count", "abort"], cwd: temp.url, environment: env)
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, "folio edit: editor 'tally' crashed (SIGABRT) in 'abort'; nothing was changed\n")
+        XCTAssertEqual(result.stderr, "folio edit: editor 'tally' crashed (SIGABRT) in 'abort'; nothing was changed; what the plugin wrote: 'folio plugins log tally'\n")
         try assertUntouched(document, before)
     }
 
@@ -98,7 +98,7 @@ final class PluginIsolationTests: XCTestCase {
         let document = try makeDocument()
         let before = try snapshot(document)
         let start = ContinuousClock.now
-        expectOneLine(["edit", "count", "spin"], "folio edit: editor 'tally' did not answer 'spin' within 1 s; nothing was changed")
+        expectOneLine(["edit", "count", "spin"], "folio edit: editor 'tally' did not answer 'spin' within 1 s; nothing was changed; what the plugin wrote: 'folio plugins log tally'")
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(4))
         try assertUntouched(document, before)
     }
@@ -110,7 +110,7 @@ final class PluginIsolationTests: XCTestCase {
         let result = folio("edit", "count", "hog")
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.hasPrefix("folio edit: editor 'tally' crashed ("), result.stderr)
-        XCTAssertTrue(result.stderr.hasSuffix(") in 'hog'; nothing was changed\n"), result.stderr)
+        XCTAssertTrue(result.stderr.hasSuffix(") in 'hog'; nothing was changed; what the plugin wrote: 'folio plugins log tally'\n"), result.stderr)
         try assertUntouched(document, before)
     }
 
@@ -118,11 +118,11 @@ final class PluginIsolationTests: XCTestCase {
         try build()
         let document = try makeDocument()
         let before = try snapshot(document)
-        expectOneLine(["edit", "count", "garbage"], "folio edit: editor 'tally' crashed (protocol violation: bad message header) in 'garbage'; nothing was changed")
-        expectOneLine(["edit", "count", "badbuf"], "folio edit: editor 'tally' crashed (SIGSEGV) in 'badbuf'; nothing was changed")
+        expectOneLine(["edit", "count", "garbage"], "folio edit: editor 'tally' crashed (protocol violation: bad message header) in 'garbage'; nothing was changed; what the plugin wrote: 'folio plugins log tally'")
+        expectOneLine(["edit", "count", "badbuf"], "folio edit: editor 'tally' crashed (SIGSEGV) in 'badbuf'; nothing was changed; what the plugin wrote: 'folio plugins log tally'")
         try assertUntouched(document, before)
         XCTAssertEqual(folio("plugins", "enable", "test.tally").status, 0)
-        expectOneLine(["edit", "count", "exit"], "folio edit: editor 'tally' crashed (exit status 3) in 'exit'; nothing was changed")
+        expectOneLine(["edit", "count", "exit"], "folio edit: editor 'tally' crashed (exit status 3) in 'exit'; nothing was changed; what the plugin wrote: 'folio plugins log tally'")
         try assertUntouched(document, before)
     }
 
@@ -159,10 +159,10 @@ final class PluginIsolationTests: XCTestCase {
     func testGivenARenderThatCrashesOrSpinsWhenViewedThenOneLineAndNothingChanges() throws {
         try build()
         let crashing = try makeDocument("crashing", content: "render-crash")
-        expectOneLine(["view", "crashing"], "folio view: editor 'tally' crashed (SIGSEGV) in 'render'; nothing was changed")
+        expectOneLine(["view", "crashing"], "folio view: editor 'tally' crashed (SIGSEGV) in 'render'; nothing was changed; what the plugin wrote: 'folio plugins log tally'")
         let spinning = try makeDocument("spinning", content: "render-spin")
         let before = try snapshot(spinning)
-        expectOneLine(["view", "spinning"], "folio view: editor 'tally' did not answer 'render' within 1 s; nothing was changed")
+        expectOneLine(["view", "spinning"], "folio view: editor 'tally' did not answer 'render' within 1 s; nothing was changed; what the plugin wrote: 'folio plugins log tally'")
         try assertUntouched(spinning, before)
         _ = crashing
     }
@@ -179,7 +179,7 @@ final class PluginIsolationTests: XCTestCase {
         try build()
         let document = try makeDocument(content: "diff-crash")
         let before = try snapshot(document)
-        expectOneLine(["diff", "count", "--semantic"], "folio diff: editor 'tally' crashed (SIGSEGV) in 'semantic diff'; nothing was changed")
+        expectOneLine(["diff", "count", "--semantic"], "folio diff: editor 'tally' crashed (SIGSEGV) in 'semantic diff'; nothing was changed; what the plugin wrote: 'folio plugins log tally'")
         try assertUntouched(document, before)
     }
 
@@ -190,11 +190,11 @@ final class PluginIsolationTests: XCTestCase {
         let document = try makeDocument()
         let before = try snapshot(document)
         try build(["CTOR_ABORT"])
-        expectOneLine(["view", "count"], "folio view: editor 'tally' crashed (SIGABRT) in 'load'; nothing was changed")
+        expectOneLine(["view", "count"], "folio view: editor 'tally' crashed (SIGABRT) in 'load'; nothing was changed; what the plugin wrote: 'folio plugins log tally'")
         try build(["BAD_DESCRIPTOR"])
-        expectOneLine(["view", "count"], "folio view: editor 'tally' crashed (SIGSEGV) in 'load'; nothing was changed")
+        expectOneLine(["view", "count"], "folio view: editor 'tally' crashed (SIGSEGV) in 'load'; nothing was changed; what the plugin wrote: 'folio plugins log tally'")
         try build(["CTOR_LOOP"])
-        expectOneLine(["edit", "count", "inc"], "folio edit: editor 'tally' did not answer 'load' within 1 s; nothing was changed")
+        expectOneLine(["edit", "count", "inc"], "folio edit: editor 'tally' did not answer 'load' within 1 s; nothing was changed; what the plugin wrote: 'folio plugins log tally'")
         try assertUntouched(document, before)
     }
 

@@ -228,4 +228,40 @@ final class PluginValidateTruthTests: PluginTempTestCase {
         XCTAssertEqual(unknown.status, 1)
         XCTAssertEqual(unknown.stderr.split(separator: "\n").count, 1, unknown.stderr)
     }
+
+    func testGivenAPluginThatCrashesInAnEditWhenTheErrorIsShownThenItSaysWhereItsLogIsAndTheLogHoldsTheCause() throws {
+        // Given the crashing plugin on FOLIO_PLUGIN_PATH and a document it edits
+        let library = try library([.crashWithCause])
+        let env = temp.environment(["FOLIO_PLUGIN_PATH": library.deletingLastPathComponent().path])
+        func folio(_ arguments: String...) -> RunResult { runFolio(arguments, environment: env, cwd: temp.url) }
+        XCTAssertEqual(folio("new", "doc", "--type", "org.test.truth").status, 0)
+        // When an edit crashes it
+        let edit = folio("edit", "doc", "grow")
+        // Then the one line names the crash and where to read what the plugin wrote, and the log has the cause
+        XCTAssertEqual(edit.status, 1, edit.stdout)
+        XCTAssertEqual(edit.stderr.split(separator: "\n").count, 1, edit.stderr)
+        XCTAssertTrue(edit.stderr.contains("crashed (SIGABRT)") && edit.stderr.contains("'folio plugins log truth'"), edit.stderr)
+        XCTAssertTrue(folio("plugins", "log", "truth").stdout.contains("Fatal error: Index out of range"))
+    }
+
+    func testGivenAPluginProjectFolderWhenValidatedThenItsBuildIsValidatedWithItsSamplesAndPathsOutOfItAreRefused() throws {
+        // Given a project with its build in build/ and a sample in samples/
+        let project = temp.path("project")
+        try FileManager.default.createDirectory(at: project.appendingPathComponent("build"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try library([]), to: project.appendingPathComponent("build/libtruth.so"))
+        _ = try temp.write("project/samples/one.truth", "")
+        // When the folder is validated, then its build runs, from its sample
+        let names = validate(project, "--list").stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(names.contains("calls/truth/sample-1-one.truth"), "\(names)")
+        let run = validate(project, "--only", "calls/truth/sample-1-one.truth")
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("pass calls/truth/sample-1-one.truth\n"), run.stdout)
+        XCTAssertTrue(run.stdout.contains(project.appendingPathComponent("build/libtruth.so").path), run.stdout)
+        // And a samples folder out of the project is refused in one line naming folio-pack.json
+        try Data(#"{"samples": "../elsewhere"}"#.utf8).write(to: project.appendingPathComponent("folio-pack.json"))
+        let refused = validate(project)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("folio-pack.json") && refused.stderr.contains("leaves the project"), refused.stderr)
+    }
 }
