@@ -150,7 +150,7 @@ extension JinjaRenderer {
             i = i &+ stepValue
         }
         let list = JinjaList(items)
-        list.rangeRepr = stepValue == 1 ? "range(\(start), \(stop))" : "range(\(start), \(stop), \(stepValue))"
+        list.range = (start, stop, stepValue)
         return .list(list)
     }
 }

@@ -147,9 +147,23 @@ extension JinjaRenderer {
             return min(max(i, -1), n - 1)
         }
         var result: [JinjaValue] = []
+        let first = stepValue > 0 ? clamp(try int(start), 0) : clamp(try int(start), n - 1)
+        let last = stepValue > 0 ? clamp(try int(stop), n) : clamp(try int(stop), -1)
+        if case .list(let l) = obj, let r = l.range {
+            // A slice of a range is a range (range(4)[1:] is range(1, 4)).
+            let (a, o1) = first.multipliedReportingOverflow(by: r.step)
+            let (b, o2) = last.multipliedReportingOverflow(by: r.step)
+            let (s, o3) = r.step.multipliedReportingOverflow(by: stepValue)
+            let (newStart, o4) = r.start.addingReportingOverflow(a)
+            let (newStop, o5) = r.start.addingReportingOverflow(b)
+            if !(o1 || o2 || o3 || o4 || o5) {
+                let sliced = try self.range(JinjaArguments([.int(newStart), .int(newStop), .int(s)]))
+                return sliced
+            }
+        }
         if stepValue > 0 {
-            var i = clamp(try int(start), 0)
-            let end = clamp(try int(stop), n)
+            var i = first
+            let end = last
             while i < end {
                 result.append(items[i])
                 let (next, o) = i.addingReportingOverflow(stepValue)
@@ -157,8 +171,8 @@ extension JinjaRenderer {
                 i = next
             }
         } else {
-            var i = clamp(try int(start), n - 1)
-            let end = clamp(try int(stop), -1)
+            var i = first
+            let end = last
             while i > end {
                 result.append(items[i])
                 let (next, o) = i.addingReportingOverflow(stepValue)

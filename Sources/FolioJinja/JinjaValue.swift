@@ -57,8 +57,12 @@ public struct JinjaUndefined {
 public final class JinjaList {
     /// The elements.
     public var items: [JinjaValue]
-    /// How Python prints it when it is a `range()` (`range(0, 4)`), else nil.
-    var rangeRepr: String?
+    /// The start, stop and step when it is a `range()` (printed `range(0, 4)`), else nil.
+    var range: (start: Int, stop: Int, step: Int)?
+    var rangeRepr: String? {
+        guard let r = range else { return nil }
+        return r.step == 1 ? "range(\(r.start), \(r.stop))" : "range(\(r.start), \(r.stop), \(r.step))"
+    }
     /// Creates a list of `items`.
     public init(_ items: [JinjaValue] = []) { self.items = items }
 }

@@ -88,6 +88,8 @@ CASES = [
     ("{% for i in range(10) %}{% if i == 3 %}{% break %}{% endif %}{% if i is odd %}{% continue %}{% endif %}{{ i }}{% endfor %}", {}, {"extensions": ["jinja2.ext.loopcontrols"]}),
     ("{% set c = cycler('a', 'b') %}{{ c.next() }}{{ c.next() }}{{ c.next() }}{{ c.current }}|{% set j = joiner('+') %}{{ j() }}1{{ j() }}2",),
     ("{{ dict(a=1, b=2) }}|{{ range(2, 10, 3)|list }}|{{ range(3, 0, -1)|list }}",),
+    ("{{ range(4) }}|{{ range(4)[1:] }}|{{ range(4)[::-1] }}|{{ range(10)[2:8:3] }}|{{ range(0, 20, 5)[1:3] }}|{{ range(4)[5:] }}",),
+    ("{{ 10 ** 20 }}|{{ 2 ** 64 - 1 }}|{{ (10 ** 20) // 3 }}|{{ -(10 ** 20) % 7 }}|{{ '123456789012345678901'|int + 1 }}",),
     # whitespace control
     ("<ul>\n{% for x in xs -%}\n  <li>{{ x }}</li>\n{%- endfor %}\n</ul>", {"xs": [1, 2]}),
     ("a  {%- if true %}  b  {% endif -%}  c", {}),
