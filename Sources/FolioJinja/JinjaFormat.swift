@@ -92,7 +92,8 @@ extension JinjaRenderer {
         var signPrefix = ""
         let type = spec.type
         switch type {
-        case "s", nil where v.numeric == nil || v.isBoolLike:
+        case "s",
+             nil where v.numeric == nil || v.isBoolLike:
             body = try str(v)
             if let p = spec.precision { body = String(body.prefix(p)) }
         case "r", "a": body = v.repr

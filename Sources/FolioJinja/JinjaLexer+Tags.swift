@@ -26,7 +26,7 @@ extension JinjaLexer {
                 pos = e
                 continue
             }
-            if var (token, end) = try lexNumber() {
+            if case (var token, let end)? = try lexNumber() {
                 token.column = pos - lineStart + 1
                 tokens.append(token)
                 pos = end
