@@ -44,6 +44,8 @@ enum OptionHelp {
         "--keep": "settle the whole conflict by keeping one side's files",
         "--strict": "fail on a variable the data does not have",
         "--partials": "the folder partials are read from",
+        "--language": "the template language, jinja or mustache (default: jinja for .jinja and .j2 files)",
+        "--options": "Jinja2 Environment options as JSON (trim_blocks, undefined, extensions, …)",
         "--skip": "leave out the N newest versions",
         "--limit": "list at most N versions",
         "--since": "list only the versions after REV",

@@ -32,8 +32,8 @@ let templateCommands: [Command] = [
         Verb("templates lint [DIR|ID] \(sourceOptions) [--json]") { args, io in try args.expectAtMost(2); return try lintTemplates(args, io) },
         Verb("templates test [DIR|ID] \(sourceOptions) [--update-golden] [--json]") { args, io in try args.expectAtMost(2); return try testTemplates(args, io) },
     ]),
-    Command("render", usage: "render TEMPLATE_FILE --data DATA.json [--partials DIR] [--strict] [--json]",
-            summary: "Render one Mustache file with JSON data and print the result") { args, io in
+    Command("render", usage: "render TEMPLATE_FILE --data DATA.json [--partials DIR] [--strict] [--language LANGUAGE] [--options OPTIONS.json] [--json]",
+            summary: "Render one Mustache or Jinja file with JSON data and print the result") { args, io in
         try renderCommand(args, io)
     },
 ]
@@ -46,11 +46,20 @@ func renderCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     try InputFiles.checkJSON(io.url(data))
     let limits = TemplateLimits(settings: try Settings.load(environment: io.environment)).render
     let output: String
-    do {
-        output = try renderFile(at: io.url(file), dataJSON: io.url(data), partialsDirectory: args.value("--partials").map(io.url),
-                                strict: args.flag("--strict"), limits: limits)
-    } catch let error as MustacheError where error.limit != nil {
-        throw MustacheLimitHint(error: error)
+    let language = try renderLanguage(file, args)
+    if language == "jinja" {
+        if let options = args.value("--options") { try InputFiles.checkJSON(io.url(options)) }
+        output = try JinjaFile.render(at: io.url(file), dataJSON: io.url(data), partialsDirectory: args.value("--partials").map(io.url),
+                                      optionsJSON: args.value("--options").map(io.url), strict: args.flag("--strict"))
+    } else if args.value("--options") != nil {
+        throw UsageError("--options takes Jinja's options: give --language jinja (or a .jinja or .j2 file)")
+    } else {
+        do {
+            output = try renderFile(at: io.url(file), dataJSON: io.url(data), partialsDirectory: args.value("--partials").map(io.url),
+                                    strict: args.flag("--strict"), limits: limits)
+        } catch let error as MustacheError where error.limit != nil {
+            throw MustacheLimitHint(error: error)
+        }
     }
     if args.flag("--json") {
         struct Rendered: Encodable { let output: String }
@@ -59,6 +68,15 @@ func renderCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         io.out(output)
     }
     return 0
+}
+
+/// The language of `folio render`'s file: `--language jinja|mustache`, else `.jinja` and `.j2` files are Jinja.
+func renderLanguage(_ file: String, _ args: Arguments) throws -> String {
+    if let language = args.value("--language") {
+        guard language == "jinja" || language == "mustache" else { throw UsageError("--language takes jinja or mustache, got '\(language)'") }
+        return language
+    }
+    return file.hasSuffix(".jinja") || file.hasSuffix(".j2") ? "jinja" : "mustache"
 }
 
 /// A render stopped by a limit, with where to raise it.
