@@ -45,7 +45,7 @@ enum OptionHelp {
         "--strict": "fail on a variable the data does not have",
         "--partials": "the folder partials are read from",
         "--language": "the template language, jinja or mustache (default: jinja for .jinja and .j2 files)",
-        "--options": "Jinja2 Environment options as JSON (trim_blocks, undefined, extensions, …)",
+        "--options": "Jinja2 Environment options as JSON (trim_blocks, undefined, extensions and the like)",
         "--skip": "leave out the N newest versions",
         "--limit": "list at most N versions",
         "--since": "list only the versions after REV",
