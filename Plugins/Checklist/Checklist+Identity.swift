@@ -23,13 +23,7 @@ extension Checklist {
 
     /// An id no item of the list has: `id` when free, else one derived from it (the same on every machine).
     func unusedID(_ id: String) -> String {
-        let taken = Set(items.map(\.id))
-        var candidate = id, occurrence = 0
-        while taken.contains(candidate) {
-            candidate = ItemIdentity.derived(["copy", id], occurrence: occurrence)
-            occurrence += 1
-        }
-        return candidate
+        ItemIdentity.unused(id, among: Set(items.map(\.id)), salt: "copy")
     }
 }
 
@@ -64,12 +58,7 @@ enum ChecklistMatch {
             if let b = guess[index], !held.contains(base.items[b].id) {
                 list.items[index].id = base.items[b].id
             } else {
-                var candidate = list.items[index].id, occurrence = 0
-                while held.contains(candidate) {
-                    candidate = ItemIdentity.derived(["relabel", list.items[index].id], occurrence: occurrence)
-                    occurrence += 1
-                }
-                list.items[index].id = candidate
+                list.items[index].id = ItemIdentity.unused(list.items[index].id, among: held, salt: "relabel")
             }
             held.insert(list.items[index].id)
         }

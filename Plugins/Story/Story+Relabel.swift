@@ -75,11 +75,6 @@ enum StoryRelabel {
 
     /// `id`, or one derived from it (the same on every machine) when another item holds it already.
     static func unique(_ id: String, _ held: Set<String>) -> String {
-        var candidate = id, occurrence = 0
-        while held.contains(candidate) {
-            candidate = ItemIdentity.derived(["relabel", id], occurrence: occurrence)
-            occurrence += 1
-        }
-        return candidate
+        ItemIdentity.unused(id, among: held, salt: "relabel")
     }
 }

@@ -31,7 +31,7 @@ public struct JinjaBigInt: Sendable, Equatable, Hashable {
         guard !s.isEmpty, s.count <= Self.maxDigits * 4 else { return nil }
         var value = JinjaBigInt(negative: false, limbs: [])
         for c in s {
-            guard let d = c.hexDigitValue ?? (c.isLetter && c.isASCII ? Int(c.asciiValue! | 0x20) - 87 : nil), d < radix else { return nil }
+            guard let d = c.hexDigitValue ?? (c.isLetter ? c.asciiValue.map { Int($0 | 0x20) - 87 } : nil), d < radix else { return nil }
             value = value.multipliedSmall(UInt32(radix), adding: UInt32(d))
         }
         value.negative = negative && !value.limbs.isEmpty
@@ -91,7 +91,7 @@ public struct JinjaBigInt: Sendable, Equatable, Hashable {
             v = q
         }
         var s = negative ? "-" : ""
-        s += String(chunks.last!)
+        s += String(chunks.last ?? 0)
         for c in chunks.dropLast().reversed() {
             let part = String(c)
             s += String(repeating: "0", count: 9 - part.count) + part

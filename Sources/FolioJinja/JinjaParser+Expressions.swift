@@ -286,8 +286,9 @@ extension JinjaParser {
             if !items.isEmpty || slice != nil { try expectOp(",") }
             var start: JinjaExpr?
             if !isOp(":") {
-                start = try parseExpression()
-                if !isOp(":") { items.append(start!); continue }
+                let first = try parseExpression()
+                start = first
+                if !isOp(":") { items.append(first); continue }
             }
             next()
             var stop: JinjaExpr?
@@ -365,7 +366,7 @@ extension JinjaParser {
     }
 
     mutating func parseFilter(_ input: JinjaExpr) throws -> JinjaExpr {
-        try parseFilter(Optional(input))!
+        try parseFilter(Optional(input)) ?? input
     }
 
     mutating func parseTest(_ node: JinjaExpr) throws -> JinjaExpr {

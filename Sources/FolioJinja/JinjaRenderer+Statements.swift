@@ -49,11 +49,8 @@ extension JinjaRenderer {
             let templateValue = try eval(e, scope)
             let module = try importModule(templateValue, withContext: withContext, scope)
             for (name, alias) in names {
-                var value = module.attribute(name)
-                if value == nil {
-                    value = .undefined(JinjaUndefined(name: name, hint: "the template \(JinjaValue.stringRepr(templateValue.plainString)) (imported on line \(s.line)) does not export the requested name \(JinjaValue.stringRepr(name))"))
-                }
-                try assign(.name(alias), value!, scope)
+                let value = module.attribute(name) ?? .undefined(JinjaUndefined(name: name, hint: "the template \(JinjaValue.stringRepr(templateValue.plainString)) (imported on line \(s.line)) does not export the requested name \(JinjaValue.stringRepr(name))"))
+                try assign(.name(alias), value, scope)
             }
         case .macro(let node):
             try assign(.name(node.name), makeMacro(node, scope), scope)

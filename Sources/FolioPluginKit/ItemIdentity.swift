@@ -58,6 +58,16 @@ public enum ItemIdentity {
         return result
     }
 
+    /// `id`, or when `taken` holds it one derived from it and `salt` (the same on every machine) that `taken` does not.
+    public static func unused(_ id: String, among taken: Set<String>, salt: String) -> String {
+        var candidate = id, occurrence = 0
+        while taken.contains(candidate) {
+            candidate = derived([salt, id], occurrence: occurrence)
+            occurrence += 1
+        }
+        return candidate
+    }
+
     private static func encode(_ value: UInt64) -> String {
         let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789".utf8)  // no l, o, 0, 1
         var bits = value
