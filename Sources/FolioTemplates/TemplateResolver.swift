@@ -113,6 +113,11 @@ public struct TemplateResolver: Sendable {
         let chosen = resolved.templates.first { $0.path.isEmpty } ?? (resolved.templates.count == 1 ? resolved.templates.first : nil)
         guard let chosen else {
             let found = resolved.templates.map(\.id)
+            // A manifest that does not read (malformed, too deep) is why nothing was found: say that, not "none".
+            if found.isEmpty, let problem = resolved.warnings.first {
+                let prefix = location.name + ": "
+                throw TemplateError(location.name, problem.hasPrefix(prefix) ? String(problem.dropFirst(prefix.count)) : problem, kind: .invalidFile)
+            }
             throw TemplateError(location.name, found.isEmpty ? "holds no template (no template.json or cookiecutter.json)"
                                 : "holds \(found.count) templates (\(found.joined(separator: ", "))): name one", kind: .notFound)
         }

@@ -188,4 +188,16 @@ final class CookiecutterTemplateTests: XCTestCase {
         XCTAssertEqual(made.stderr.split(separator: "\n").count, 1, made.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("doc").path))
     }
+
+    func testGivenAMalformedCookiecutterJSONWhenFolioNewTakesItsFolderThenOneLineNamesTheFileAndWhyAndNothingIsMade() throws {
+        let root = temp.path("broken")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("{{cookiecutter.n}}"), withIntermediateDirectories: true)
+        try #"{"n": "#.write(to: root.appendingPathComponent("cookiecutter.json"), atomically: true, encoding: .utf8)
+        try "x\n".write(to: root.appendingPathComponent("{{cookiecutter.n}}/a"), atomically: true, encoding: .utf8)
+        let made = runFolio(["new", "doc", "--template", "./broken", "--defaults"], environment: temp.environment(), cwd: temp.url)
+        XCTAssertEqual(made.status, 1)
+        XCTAssertTrue(made.stderr.contains("cookiecutter.json: not valid JSON"), made.stderr)
+        XCTAssertEqual(made.stderr.split(separator: "\n").count, 1, made.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("doc").path))
+    }
 }
