@@ -121,13 +121,16 @@ let package = Package(
         .target(name: "ShapesPlugin", dependencies: ["FolioPluginABI", "FolioPluginText"], path: "Plugins/Shapes"),
 
         // Benchmarks: `swift run -c release folio-bench SUITE [--json]`.
-        .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "FolioTemplates", "CGit2"], path: "Benchmarks/folio-bench", linkerSettings: dynamicGit),
+        .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "FolioTemplates", "FolioReplicaModel", "CGit2"], path: "Benchmarks/folio-bench", linkerSettings: dynamicGit),
 
         // Tests.
         // Temporary folders, processes, tmux, loopback servers: no Folio module beyond FolioCore.
         .target(name: "FolioTestSupport", dependencies: ["FolioCore"], path: "Tests/FolioTestSupport", linkerSettings: dynamicGit),
         // `runFolio` (the command line in-process) for the test targets that drive `folio`; re-exports FolioTestSupport.
         .target(name: "FolioCLITestSupport", dependencies: ["FolioCLI", "FolioTestSupport"], path: "Tests/FolioCLITestSupport"),
+        // Issue 32's replica model (random edits and syncs on several clones, every merge checked against a reference model):
+        // run by FolioSyncTests and, longer, by `folio-bench model`; no XCTest, so the benchmark can link it.
+        .target(name: "FolioReplicaModel", dependencies: ["FolioSync", "FolioPlugins"], path: "Tests/FolioReplicaModel"),
         // A writer process for the concurrency and crash tests: N changes to a document, one "ack N" line each.
         .executableTarget(name: "folio-test-writer", dependencies: ["FolioCore"], path: "Tests/FolioTestWriter", linkerSettings: dynamicGit),
         .executableTarget(name: "folio-test-trap", dependencies: ["FolioTerminal"], path: "Tests/FolioTestTrap"),  // crashes on purpose
@@ -140,7 +143,7 @@ let package = Package(
         .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioConfinement", "FolioPluginText", "FolioPluginKit", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioCLITestSupport", "folio-plugin-host"]),
         .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal"]),
         .testTarget(name: "FolioLaunchTests", dependencies: ["FolioLaunch", "FolioTerminal", "FolioTemplates"]),
-        .testTarget(name: "FolioSyncTests", dependencies: ["FolioSync", "FolioCLITestSupport", "folio-plugin-host"]),
+        .testTarget(name: "FolioSyncTests", dependencies: ["FolioSync", "FolioCLITestSupport", "FolioReplicaModel", "folio-plugin-host"]),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio-plugin-host", "folio-test-trap", "FolioCLITestSupport"]),
     ]
 )

@@ -22,11 +22,14 @@ extension StoryEditor {
             case let .act(a):
                 let act = story.acts[a]
                 let text = Story.text(.init(header: "", body: act.body))
-                return ItemInfo(key: "\(a + 1)", fingerprint: ItemInfo.fingerprint([act.header] + text + act.tag.fields.map(Self.fieldText)), summary: "act '\(story.actName(a))'")
+                // The act's title without its "Act III:" label (its place, renumbered when an act before it goes).
+                return ItemInfo(key: "\(a + 1)", fingerprint: ItemInfo.fingerprint([Story.actTitle(act.header)] + text + act.tag.fields.map(Self.fieldText)), summary: "act '\(story.actName(a))'")
             case let .scene(a, s):
                 let scene = story.acts[a].scenes[s]
                 let text = Story.text(scene)
-                return ItemInfo(key: "\(a + 1).\(s + 1)", fingerprint: ItemInfo.fingerprint([scene.header] + text + scene.tag.fields.map(Self.fieldText)),
+                // Its act is part of it: a scene moved to another act changed, as the merge sees it (two moves to
+                // different acts conflict).
+                return ItemInfo(key: "\(a + 1).\(s + 1)", fingerprint: ItemInfo.fingerprint([scene.header, "act " + story.acts[a].tag.id] + text + scene.tag.fields.map(Self.fieldText)),
                                 summary: "scene '\(Story.headingText(scene.header))' (\(Story.words(text)) words)")
             }
         }
@@ -104,6 +107,7 @@ extension StoryEditor {
         let fromRows = Self.rows(from), intoRows = Self.rows(into)
         var story = into
         var lines: [String] = []
+        var moves: [(scene: String, act: String, position: Int)] = []
         for take in takes {
             guard let target = take.into else { continue }
             switch (fromRows[take.from], intoRows[target]) {
@@ -116,11 +120,15 @@ extension StoryEditor {
                 let id = story.acts[ia].scenes[is_].tag.id
                 story.acts[ia].scenes[is_] = from.acts[fa].scenes[fs]
                 story.acts[ia].scenes[is_].tag.id = id
+                // Its act is part of it: in another act there, it moves to that act when this story has it.
+                let act = from.acts[fa].tag.id
+                if act != story.acts[ia].tag.id, story.acts.contains(where: { $0.tag.id == act }) { moves.append((id, act, fs)) }
                 lines.append("put back scene '\(Story.headingText(from.acts[fa].scenes[fs].header))' as it was")
             default:
                 throw EditorFailure.invalidArgument("an act can only replace an act, and a scene a scene")
             }
         }
+        for move in moves { story.moveScene(move.scene, toAct: move.act, position: move.position) }
         for take in takes.filter({ $0.into == nil }).sorted(by: { $0.from < $1.from }) {
             switch fromRows[take.from] {
             case let .act(fa):
@@ -169,3 +177,14 @@ extension Story {
 }
 
 extension StoryEditor.Row: Hashable {}
+
+extension Story {
+    /// Moves the scene with id `scene` to the act with id `act`, at `position` (or its end).
+    mutating func moveScene(_ scene: String, toAct act: String, position: Int) {
+        guard let a = acts.firstIndex(where: { $0.scenes.contains { $0.tag.id == scene } }),
+              let s = acts[a].scenes.firstIndex(where: { $0.tag.id == scene }),
+              let target = acts.firstIndex(where: { $0.tag.id == act }) else { return }
+        let moving = acts[a].scenes.remove(at: s)
+        acts[target].scenes.insert(moving, at: min(max(position, 0), acts[target].scenes.count))
+    }
+}

@@ -26,6 +26,7 @@ enum StoryMerge {
         story.headTag = headTag
         story.acts = regrouped
         story.endsWithNewline = ours.endsWithNewline || theirs.endsWithNewline
+        story.labelActsByPlace()
         story.separateHeadings()
         return .merged(story)
     }
@@ -56,6 +57,12 @@ extension MergeOutcome {
     }
 }
 
+extension Story {
+    /// An act's title as a merge compares it: without the "Act III:" label, which is its place, not what anyone wrote
+    /// (a deletion on one side renumbers the acts after it; the merged story is labelled again).
+    static func actTitle(_ header: String) -> String { droppingActLabel(headingText(header)) }
+}
+
 /// The field names of a story's records: its own, and `field KEY` for a field a newer plugin wrote.
 enum StoryField {
     static let act = "act", title = "title", text = "text"
@@ -68,7 +75,7 @@ extension Story {
     var identifiedActs: [IdentifiedRecord] {
         acts.map { act in
             IdentifiedRecord(id: act.tag.id, fields: [
-                .init(key: StoryField.title, value: PluginJSON.quote(Story.headingText(act.header))),
+                .init(key: StoryField.title, value: PluginJSON.quote(Story.actTitle(act.header))),
                 .init(key: StoryField.text, value: PluginJSON.quote(Story.text(.init(header: "", body: act.body)).joined(separator: "\n"))),
             ] + act.tag.fields.map { .init(key: StoryField.unknown($0.key), value: $0.value) })
         }
@@ -154,7 +161,7 @@ struct StoryMergeSides {
     /// An act rebuilt from its merged record: the heading and text lines of the side whose values won.
     private func act(_ record: IdentifiedRecord) -> Story.Act {
         let versions = acts.map { $0[record.id] }
-        let header = pick(record[StoryField.title], versions.map { $0.map { (Story.headingText($0.header), $0.header) } }) ?? ""
+        let header = pick(record[StoryField.title], versions.map { $0.map { (Story.actTitle($0.header), $0.header) } }) ?? ""
         let body = pick(record[StoryField.text], versions.map { $0.map { (Story.text(.init(header: "", body: $0.body)).joined(separator: "\n"), $0.body) } }) ?? [""]
         return Story.Act(header: header, body: body, scenes: [], tag: tag(record, versions.map { $0?.tag }))
     }

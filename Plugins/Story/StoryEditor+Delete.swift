@@ -47,6 +47,18 @@ extension Story {
         return String(name.dropLast(title.count))
     }
 
+    /// Each act labelled with a number as add-act writes it ("Act III: …") labelled with its place (a merge that
+    /// combines acts added or deleted on two sides renumbers them, as a deletion does); other headings kept as they are.
+    mutating func labelActsByPlace() {
+        for a in acts.indices {
+            let name = actName(a)
+            let prefix = Story.actLabelPrefix(name)
+            guard prefix.hasPrefix("Act "), prefix.hasSuffix(": "),
+                  prefix.dropFirst(4).dropLast(2).allSatisfy({ "IVXLCDM".contains($0) }) else { continue }
+            acts[a].header = "## Act \(Story.roman(a + 1)): " + name.dropFirst(prefix.count)
+        }
+    }
+
     /// After an act was removed at `index`, each later act labelled with its old number ("Act III: …", as add-act
     /// writes it) is labelled with its new one; headings written otherwise are kept as they are.
     mutating func renumberActLabels(from index: Int) {

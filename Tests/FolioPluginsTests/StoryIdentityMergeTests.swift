@@ -164,4 +164,30 @@ final class StoryIdentityMergeTests: SemanticEditorTestCase {
         XCTAssertEqual(StoryTags.ids(merged), StoryTags.ids(base))
         XCTAssertEqual(StoryTags.ids(merged).filter(\.isEmpty), [], merged)
     }
+
+    func testGivenActsAddedOnBothSidesAndTheFirstDeletedWhenMergedThenTheActsAreLabelledInOrderAndARenameOfARenumberedActSurvives() throws {
+        // Given we add an act and rename "Act II: Return"; they delete act I (their act II becomes "Act I: Return")
+        // and add an act of their own
+        let base = try base()
+        let ours = try edited(base, ["add-act", "Storm"], ["rename-act", "2", "Homecoming"])
+        let theirs = try edited(base, ["delete-act", "1"], ["add-act", "Epilogue"])
+        // When merged
+        let merged = try merged(base, ours, theirs)
+        // Then the rename survives (the label is the act's place, not a change) and every act is labelled by its place
+        let acts = StoryTags.stripped(merged).split(separator: "\n").filter { $0.hasPrefix("## ") }
+        // (the two new acts, added at one place, come one after the other in the order of their ids)
+        XCTAssertEqual(acts.map { $0.prefix { $0 != ":" } }, ["## Act I", "## Act II", "## Act III"], merged)
+        XCTAssertEqual(acts.first, "## Act I: Homecoming", merged)
+        XCTAssertEqual(Set(acts.map { $0.split(separator: ":").last.map(String.init) ?? "" }), [" Homecoming", " Storm", " Epilogue"], merged)
+    }
+
+    func testGivenASceneMovedToAnotherActWhenItIsTakenIntoAVersionThatHasThatActThenItMovesThere() throws {
+        // Given "The Refusal" moved from act 1 to act 2
+        let base = try base()
+        let moved = try edited(base, ["move-scene", "1", "2", "2", "2"])
+        // When it is taken from that version into the base (what settling a conflict does for the side that loses)
+        let (bytes, _) = try XCTUnwrap(editor().takeItems(from: Data(moved.utf8), into: Data(base.utf8), pairs: [(from: "2.2", into: "1.2")]))
+        // Then it is in act 2 there too, with its id: the act is part of the scene
+        XCTAssertEqual(StoryTags.stripped(String(decoding: bytes, as: UTF8.self)), StoryTags.stripped(moved))
+    }
 }

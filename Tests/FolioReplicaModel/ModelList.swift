@@ -1,46 +1,43 @@
-import Foundation
 import FolioCore
-import XCTest
 
-/// The reference model of a checklist merge for the replica test (`ChecklistReplicaModelTests`): items by id, each
-/// with its fields as JSON text, merged the way issue 32 says a merge must mean what both people did, written apart
-/// from the plugin's own merge (which it checks).
-struct ModelList: Equatable {
-    struct Item: Equatable {
-        var id: String
-        var fields: [String: String]  // "title", "checked" as JSON text
-    }
-    var items: [Item]
+/// One list of a document as the replica model sees it (a checklist's items, a drawing's shapes, a story's acts or its
+/// scenes): items by id in the document's order, each with its fields as text, merged the way issue 32 says a merge
+/// must mean what both people did. Written apart from the plugins' own merges, which it checks.
+package struct ModelList: Equatable, Sendable {
+    package struct Item: Equatable, Sendable {
+        package var id: String
+        /// Each field's value as text (the model compares them only for equality).
+        package var fields: [String: String]
+        /// What keeps runs together: items one side added in a row are a run only within one group (a story's scenes
+        /// within their act); nil for one group.
+        package var group: String?
 
-    var ids: [String] { items.map(\.id) }
-
-    subscript(id: String) -> Item? { items.first { $0.id == id } }
-
-    /// The list in `bytes` (a checklist as Folio writes it); nil when it is not one, or an item has no id.
-    init?(_ bytes: Data) {
-        guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else { return nil }
-        var items: [Item] = []
-        for case let entry as [String: Any] in object["items"] as? [Any] ?? [] {
-            guard let id = entry["id"] as? String, let title = entry["title"] as? String else { return nil }
-            let checked = (entry["checked"] as? Bool) ?? false
-            items.append(Item(id: id, fields: ["title": title, "checked": checked ? "true" : "false"]))
+        package init(id: String, fields: [String: String], group: String? = nil) {
+            self.id = id
+            self.fields = fields
+            self.group = group
         }
-        self.items = items
     }
+    package var items: [Item]
+
+    package init(items: [Item]) { self.items = items }
+
+    package var ids: [String] { items.map(\.id) }
+
+    package subscript(id: String) -> Item? { items.first { $0.id == id } }
 
     /// What a merge of `ours` and `theirs` from `base` must give, item by item.
-    struct Expectation {
+    package struct Expectation: Sendable {
         /// The ids the merge must hold, with the fields each must have.
-        var survivors: [String: [String: String]] = [:]
+        package var survivors: [String: [String: String]] = [:]
         /// Items the two sides changed incompatibly (a field changed differently, or deleted against changed).
-        var conflicting: Set<String> = []
+        package var conflicting: Set<String> = []
     }
 
-    static func expect(base: ModelList, ours: ModelList, theirs: ModelList) -> Expectation {
+    package static func expect(base: ModelList, ours: ModelList, theirs: ModelList) -> Expectation {
         var out = Expectation()
         for id in Set(base.ids).union(ours.ids).union(theirs.ids) {
-            let b = base[id], o = ours[id], t = theirs[id]
-            switch (b, o, t) {
+            switch (base[id], ours[id], theirs[id]) {
             case let (b?, o?, t?):
                 var fields: [String: String] = [:]
                 for name in Set(b.fields.keys).union(o.fields.keys).union(t.fields.keys) {
@@ -62,11 +59,11 @@ struct ModelList: Equatable {
 
     /// Why `result` is not a faithful merge (nil when it is): the items and fields the reference expects, the order of
     /// items all three versions kept in one order, and each run of items one side added together kept together.
-    static func problem(result: ModelList, base: ModelList, ours: ModelList, theirs: ModelList) -> String? {
+    package static func problem(result: ModelList, base: ModelList, ours: ModelList, theirs: ModelList) -> String? {
         let expected = expect(base: base, ours: ours, theirs: theirs)
         if Set(result.ids).count != result.ids.count { return "an id is there twice: \(result.ids)" }
         if Set(result.ids) != Set(expected.survivors.keys) {
-            return "holds \(Set(result.ids).subtracting(expected.survivors.keys)) it should not, lacks \(Set(expected.survivors.keys).subtracting(result.ids))"
+            return "holds \(Set(result.ids).subtracting(expected.survivors.keys).sorted()) it should not, lacks \(Set(expected.survivors.keys).subtracting(result.ids).sorted())"
         }
         for item in result.items where item.fields != expected.survivors[item.id] {
             return "item \(item.id) has \(item.fields), expected \(expected.survivors[item.id] ?? [:])"
@@ -91,25 +88,45 @@ struct ModelList: Equatable {
 
     /// Whether `id` is before and after the same items of `common` on `side` as in `base`.
     private static func keptOrder(_ id: String, among common: [String], base: ModelList, side: ModelList) -> Bool {
-        func before(_ list: ModelList) -> Set<String> {
-            let ids = list.ids.filter(Set(common).contains)
-            return Set(ids.prefix { $0 != id })
-        }
+        let shared = Set(common)
+        func before(_ list: ModelList) -> Set<String> { Set(list.ids.filter(shared.contains).prefix { $0 != id }) }
         return before(base) == before(side)
     }
 
-    /// The maximal runs of consecutive ids of `side` that are in `new`.
+    /// The maximal runs of consecutive items of `side` that are in `new` and in one group.
     private static func runs(_ side: ModelList, new: Set<String>) -> [[String]] {
-        var out: [[String]] = [], current: [String] = []
-        for id in side.ids {
-            if new.contains(id) { current.append(id) } else if !current.isEmpty { out.append(current); current = [] }
+        var out: [[String]] = [], current: [String] = [], group: String?
+        func flush() {
+            if !current.isEmpty { out.append(current) }
+            current = []
+        }
+        for item in side.items {
+            guard new.contains(item.id) else { flush(); continue }
+            if !current.isEmpty, group != item.group { flush() }
+            current.append(item.id)
+            group = item.group
         }
         if !current.isEmpty { out.append(current) }
         return out
     }
 }
 
+/// A document version as the model sees it: its lists by name (a story has "acts" and "scenes").
+package struct ModelDocument: Equatable, Sendable {
+    package var lists: [String: ModelList]
+
+    package init(lists: [String: ModelList]) { self.lists = lists }
+
+    package subscript(list: String) -> ModelList { lists[list] ?? ModelList(items: []) }
+
+    /// Every id in every list.
+    package var allIDs: Set<String> { Set(lists.values.flatMap(\.ids)) }
+}
+
 extension SeededRandom {
     /// A number in 0..<`bound` (`bound` > 0).
-    mutating func int(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    package mutating func int(below bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
+
+    /// One of `choices` (not empty).
+    package mutating func pick<T>(_ choices: [T]) -> T { choices[int(below: choices.count)] }
 }
