@@ -138,7 +138,11 @@ extension Document {
         let branch = "refs/heads/\(branchName)"
         let head = try head().id
         do {
-            try repository.push(remote.name, refspecs: ["\(branch):\(branch)"], options: options)
+            if let path = Repository.localRemotePath(remote.url) {
+                try repository.pushToLocalRemote(remote.name, path: path, branch: branch, head: head, options: options)
+            } else {
+                try repository.push(remote.name, refspecs: ["\(branch):\(branch)"], options: options)
+            }
         } catch let refused as PushRefused {
             if refused.remoteAhead { throw SyncError.remoteAhead(document: url.path, remote: remote.name, reason: refused.reason) }
             if Self.isRefLockRace(refused) { throw SyncError.remoteBusy(document: url.path, remote: remote.name, reason: refused.reason) }
