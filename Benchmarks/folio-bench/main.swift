@@ -20,6 +20,7 @@ let suites: [String: (Bench) throws -> Void] = [
     "fetch": fetchSuite,
     "sharing": sharingSuite,
     "pull-memory": pullMemorySuite,
+    "model": modelSuite,
 ]
 guard let name = arguments.first(where: { !$0.hasPrefix("--") && Int($0) == nil }), let suite = suites[name] else {
     FileHandle.standardError.write(Data("usage: folio-bench \(suites.keys.sorted().joined(separator: "|")) [--json] [--n N]\n".utf8))

@@ -49,11 +49,32 @@ extension Repository {
         try check(code, "update \(name)", displayPath)
     }
 
-    /// Points `name` at `target` unconditionally.
+    /// Points `name` at `target` unconditionally. A lock on the ref that outlives a short wait and is over a second
+    /// old was left by a writer killed mid-write (a live one holds it for microseconds) and is removed, so that one
+    /// kill -9 during a fetch or push does not leave the ref unwritable for good.
     public func setReference(_ name: String, to target: ObjectID, logMessage: String) throws {
+        var pause: useconds_t = 1000
+        for _ in 0..<12 {
+            do { return try setReferenceOnce(name, to: target, logMessage: logMessage) } catch let error as GitError where error.isLocked {
+                removeLockIfStale(gitDirectoryPath + name + ".lock")
+                usleep(pause)
+                pause = min(pause * 2, 250_000)
+            }
+        }
+        try setReferenceOnce(name, to: target, logMessage: logMessage)
+    }
+
+    private func setReferenceOnce(_ name: String, to target: ObjectID, logMessage: String) throws {
         var ref: OpaquePointer?
         try target.withOID { try check(git_reference_create(&ref, pointer, name, $0, 1, logMessage), "set \(name)", displayPath) }
         git_reference_free(ref)
+    }
+
+    /// Removes the lock file at `path` when it was last written over a second ago.
+    private func removeLockIfStale(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0, time(nil) - info.st_mtim.tv_sec > 1 else { return }
+        unlink(path)
     }
 
     /// Deletes a ref if it exists.
