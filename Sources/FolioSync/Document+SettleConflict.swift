@@ -132,10 +132,15 @@ extension Document {
         return result
     }
 
-    /// `into` with `pairs` of `from` taken in (unchanged when there are none).
+    /// `into` with `pairs` of `from` taken in (unchanged when there are none). An editor that refuses the take is an
+    /// editor that cannot settle this way (the file is then settled whole), not a failure of the command.
     private func take(_ backend: any EditorBackend, from: Data, into: Data, _ pairs: [(from: String, into: String?)]) throws -> Data {
         guard !pairs.isEmpty else { return into }
-        guard let taken = try backend.takeItems(from: from, into: into, pairs: pairs) else {
+        let taken: (bytes: Data, description: String)?
+        do { taken = try backend.takeItems(from: from, into: into, pairs: pairs) } catch {
+            throw SettleError.editorCouldNotSettle(document: url.path, editor: backend.editorID, item: nil, why: "\(error)")
+        }
+        guard let taken else {
             throw SettleError.editorCouldNotSettle(document: url.path, editor: backend.editorID, item: nil, why: "it cannot take items")
         }
         return taken.bytes

@@ -198,6 +198,36 @@ final class ItemConflictSyncTests: XCTestCase {
         try ws.assertFsck(shared.b.url)
     }
 
+    func testGivenAStorySceneMovedToAnotherActThereAndTwoScenesRewrittenBothWaysWhenSettledOneEachWayThenItIsRefusedInOneLineAndNothingIsWritten() throws {
+        // Given a story with ids: A moves "The Call" to act II and rewrites it and "The Refusal"; B rewrites both too
+        func heading(_ level: String, _ title: String, _ id: String) -> String { "\(level) \(title) <!-- folio {\"id\":\"\(id)\"} -->" }
+        let base = ["# Voyage", "", heading("##", "Act I: Departure", "act1"), "", heading("###", "The Call", "call"), "It begins.", "",
+                    heading("###", "The Refusal", "refusal"), "She says no.", "", heading("##", "Act II: Return", "act2"), "",
+                    heading("###", "The Road", "road"), "Home.", ""].joined(separator: "\n")
+        let theirs = ["# Voyage", "", heading("##", "Act I: Departure", "act1"), "", heading("###", "The Refusal", "refusal"), "She says yes.", "",
+                      heading("##", "Act II: Return", "act2"), "", heading("###", "The Road", "road"), "Home.", "",
+                      heading("###", "The Call", "call"), "It begins at dawn.", ""].joined(separator: "\n")
+        let mine = base.replacingOccurrences(of: "It begins.", with: "It ends.").replacingOccurrences(of: "She says no.", with: "She says maybe.")
+        let shared = try conflicted(type: "org.folio.story", base: Data(base.utf8), a: Data(theirs.utf8), b: Data(mine.utf8))
+        let conflicts = try shared.b.itemConflicts(shared.ref, editors: editors)
+        XCTAssertEqual(conflicts.map(\.key), ["1.1", "1.2"], "\(conflicts)")
+        // When B keeps its own "The Call" (so A's move into act II is undone) and takes A's "The Refusal": taking A's
+        // scene into the common version moves it, so the keys after it change between the two takes the settling
+        // makes (a limit of settling item by item: issue 32's closing note)
+        let head = try shared.b.head().id
+        XCTAssertThrowsError(try shared.b.settleConflict(shared.ref, choices: ["1.1": .mine, "1.2": .theirs], editors: editors)) { error in
+            // Then it is refused as the editor not settling it so (the whole story can still be chosen), not as the
+            // editor's own error, and nothing is written
+            guard case .editorCouldNotSettle(_, "story", _, _)? = error as? SettleError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try shared.b.head().id, head)
+        XCTAssertEqual(try shared.b.keptConflicts().count, 1)
+        // And settling it whole works
+        _ = try XCTUnwrap(try shared.b.resolveConflict(shared.ref, keep: .local))
+        XCTAssertEqual(try shared.b.keptConflicts(), [])
+        try ws.assertFsck(shared.b.url)
+    }
+
     func testGivenAPlainTextConflictWhenSettledThenTheWholeFileIsChosenByPath() throws {
         // Given a plain-text document (its editor has no semantic merge) with the same line changed on both sides
         let shared = try conflicted(type: .plainText, base: Data("one\ntwo\nthree\n".utf8), a: Data("one\nTWO from A\nthree\n".utf8),

@@ -33,7 +33,10 @@ final class ReplicaModelTests: XCTestCase {
             let replicas = 3 + Int(seed % 3), watched = seed % 2 == 0
             print("\(format.name) replica model: seed \(seed), \(replicas) replicas\(watched ? ", r0 under folio sync --watch" : ""), \(steps) steps (FOLIO_MODEL_SEED=\(seed) FOLIO_MODEL_STEPS=\(steps) to replay)")
             var run = try ReplicaRun(format: format, seed: seed, replicas: replicas, products: productsDirectory, watched: watched)
-            try run.run(steps: steps)
+            do { try run.run(steps: steps) } catch {
+                for problem in run.problems { XCTFail(problem) }
+                throw error
+            }
             for problem in run.problems { XCTFail(problem) }
             total.add(run.tally)
         }
