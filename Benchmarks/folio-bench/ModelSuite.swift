@@ -19,7 +19,7 @@ func modelSuite(_ bench: Bench) throws {
         for seed in UInt64(first)..<UInt64(first + seeds) {
             let replicas = 3 + Int(seed % 3), watched = seed % 2 == 0
             var run = try ReplicaRun(format: format, seed: seed, replicas: replicas, products: products, watched: watched)
-            try run.run(steps: steps)
+            do { try run.run(steps: steps) } catch { problems.append("\(format.name), seed \(seed): the run stopped: \(error)") }
             print("\(format.name) seed \(seed): \(replicas) replicas\(watched ? ", r0 watched" : ""), \(run.tally.operations) operations, \(run.tally.checkedMerges) merges checked, \(run.tally.conflicts) conflicts, \(run.problems.count) problems")
             problems += run.problems
             total.add(run.tally)

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import CGit2
 import FolioBasics
+import Glibc
 
 extension Repository {
     /// The folder of a remote on this machine (`/srv/doc.git`, `file:///srv/doc.git`, `./doc.git`), nil for a
@@ -31,6 +32,9 @@ extension Repository {
         }
         var generator = SystemRandomNumberGenerator()
         let stamp = String(generator.next(), radix: 36) + String(generator.next(), radix: 36)
+        // A push killed mid-way (kill -9) leaves its own refs behind; an hour later they are nobody's.
+        removeAbandonedPushRefs("refs/folio/outgoing-push/*")
+        remote.removeAbandonedPushRefs("refs/folio/incoming-push/*")
         let outgoing = "refs/folio/outgoing-push/\(stamp)", incoming = "refs/folio/incoming-push/\(stamp)"
         try updateReference(outgoing, to: head, expecting: nil, logMessage: "push")
         defer { try? deleteReference(outgoing) }
@@ -40,6 +44,16 @@ extension Repository {
             try remote.updateReference(branch, to: head, expecting: current, logMessage: "push")
         } catch let error as GitError where error.isModified || error.isExists || error.isLocked {
             throw PushRefused(remote: name, remoteAhead: false, reason: "rejected: \(branch): failed to update ref (another push moved it meanwhile)")
+        }
+    }
+
+    /// Deletes the refs matching `glob` whose loose file was last written over an hour ago (a push's own refs live
+    /// for the length of one push).
+    private func removeAbandonedPushRefs(_ glob: String) {
+        for name in (try? referenceNames(matching: glob)) ?? [] {
+            var info = stat()
+            guard lstat(gitDirectoryPath + name, &info) == 0, time(nil) - info.st_mtim.tv_sec > 3600 else { continue }
+            try? deleteReference(name)
         }
     }
 }

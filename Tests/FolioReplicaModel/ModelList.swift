@@ -49,7 +49,11 @@ package struct ModelList: Equatable, Sendable {
                 if t.fields != b.fields { out.conflicting.insert(id) }
             case let (b?, o?, nil):
                 if o.fields != b.fields { out.conflicting.insert(id) }
-            case let (nil, o?, _): out.survivors[id] = o.fields
+            case let (nil, o?, t?):
+                // Added on both sides (it reached each by another way than their merge base): alike, or a conflict.
+                if o.fields != t.fields { out.conflicting.insert(id) }
+                out.survivors[id] = o.fields
+            case let (nil, o?, nil): out.survivors[id] = o.fields
             case let (nil, nil, t?): out.survivors[id] = t.fields
             case (_?, nil, nil), (nil, nil, nil): break
             }

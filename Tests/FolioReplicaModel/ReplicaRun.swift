@@ -19,20 +19,20 @@ package struct ReplicaRun {
     /// What a run saw.
     package struct Tally: Sendable {
         package var operations = 0, syncs = 0, fastForwards = 0, merges = 0, checkedMerges = 0, crissCross = 0
-        package var conflicts = 0, settledWhole = 0, notItemByItem = 0, kills = 0, watchMerges = 0
+        package var conflicts = 0, settledWhole = 0, notItemByItem = 0, kills = 0, watchMerges = 0, refusedStale = 0
 
         package init() {}
 
         package mutating func add(_ other: Tally) {
             operations += other.operations; syncs += other.syncs; fastForwards += other.fastForwards; merges += other.merges
             checkedMerges += other.checkedMerges; crissCross += other.crissCross; conflicts += other.conflicts
-            settledWhole += other.settledWhole; notItemByItem += other.notItemByItem; kills += other.kills; watchMerges += other.watchMerges
+            settledWhole += other.settledWhole; notItemByItem += other.notItemByItem; refusedStale += other.refusedStale; kills += other.kills; watchMerges += other.watchMerges
         }
 
         package var summary: String {
             "\(operations) operations, \(syncs) syncs, \(fastForwards) fast-forwards, \(merges) merges by the syncs, \(watchMerges) by the watch, "
                 + "\(checkedMerges) checked against the model (\(crissCross) with several merge bases, not checked), \(conflicts) kept conflicts settled "
-                + "(\(settledWhole) whole, \(notItemByItem) of them because the editor could not settle them item by item, the others against a base written before ids), \(kills) watch processes killed with SIGKILL"
+                + "(\(settledWhole) whole, \(notItemByItem) of them because the editor could not settle them item by item, the others against a base written before ids), \(kills) watch processes killed with SIGKILL, \(refusedStale) commands refused because the watch had merged a version they conflict with"
         }
     }
 
@@ -145,6 +145,11 @@ package struct ReplicaRun {
         let outcome: EditOutcome
         do {
             outcome = try registry.edit(document, command: command[0], arguments: Array(command.dropFirst()))
+        } catch where r == 0 && watch != nil && "\(error)".contains("since it was shown") {
+            // The watch merged a version meanwhile and the command conflicts with it: refused, nothing changed, as
+            // for a person whose window showed the older version.
+            tally.refusedStale += 1
+            return
         } catch {
             return fail("step \(step), replica r\(r): '\(command.joined(separator: " "))' failed: \(error)")
         }

@@ -23,7 +23,7 @@ final class ReplicaModelTests: XCTestCase {
         try run(ShapesReplicaFormat(), seeds: [1, 2], steps: 420)
     }
 
-    /// Runs `seeds` (or FOLIO_MODEL_SEED) of `format`, the second seed with a watched clone, and fails with every problem.
+    /// Runs `seeds` (or FOLIO_MODEL_SEED) of `format`, each even seed with a watched clone, and fails with every problem.
     private func run(_ format: any ReplicaFormat, seeds: [UInt64], steps: Int) throws {
         let environment = ProcessInfo.processInfo.environment
         let seeds = environment["FOLIO_MODEL_SEED"].flatMap { UInt64($0) }.map { [$0] } ?? seeds
