@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -32,6 +33,14 @@
 #ifndef LANDLOCK_CREATE_RULESET_VERSION
 #define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
 #endif
+
+#define FOLIO_LANDLOCK_RULE_NET_PORT 2
+
+/* struct landlock_net_port_attr (ABI 4), packed as the kernel's. */
+struct folio_net_port_attr {
+    uint64_t allowed_access;
+    uint64_t port;
+} __attribute__((packed));
 
 /* struct landlock_ruleset_attr as of ABI 6; the size passed says which fields the kernel reads. */
 struct folio_ruleset_attr {
@@ -133,15 +142,21 @@ static void apply_landlock(const folio_confinement_policy *policy, folio_confine
     if (ruleset < 0) { set_failure(state, "landlock_create_ruleset", errno); return; }
     for (size_t i = 0; i < policy->readable_count; i++) {
         int folder = open(policy->readable[i], O_PATH | O_CLOEXEC);
-        if (folder < 0) { set_failure(state, "open (readable folder)", errno); continue; }
+        if (folder < 0) { set_failure(state, "open (readable path)", errno); continue; }
+        struct stat info;
+        int is_folder = fstat(folder, &info) == 0 && S_ISDIR(info.st_mode);
         struct landlock_path_beneath_attr beneath = {
-            .allowed_access = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR,
+            .allowed_access = LANDLOCK_ACCESS_FS_READ_FILE | (is_folder ? LANDLOCK_ACCESS_FS_READ_DIR : 0),
             .parent_fd = folder,
         };
         if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) != 0) {
             set_failure(state, "landlock_add_rule", errno);
         }
         close(folder);
+    }
+    for (size_t i = 0; abi >= 4 && i < policy->connect_port_count; i++) {
+        struct folio_net_port_attr port = {.allowed_access = FOLIO_LANDLOCK_NET_CONNECT_TCP, .port = policy->connect_ports[i]};
+        if (syscall(SYS_landlock_add_rule, ruleset, FOLIO_LANDLOCK_RULE_NET_PORT, &port, 0) != 0) set_failure(state, "landlock_add_rule (port)", errno);
     }
     if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) {
         set_failure(state, "landlock_restrict_self", errno);
@@ -180,8 +195,32 @@ static int trap_all(scmp_filter_ctx filter, const char *category, const char *co
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
+/* With TCP ports granted (Landlock holds connect to them): IPv4 and IPv6 stream sockets only; no other family or kind,
+ * and no connection through TCP Fast Open's sendto/sendmsg, which would not pass Landlock's connect check. */
+static int add_granted_network(scmp_filter_ctx filter) {
+    int result = 0;
+    struct scmp_arg_cmp below = SCMP_A0(SCMP_CMP_LT, AF_INET), above = SCMP_A0(SCMP_CMP_GT, AF_INET6);
+    if ((result = trap(filter, "network", "socket", 1, &below))) return result;
+    if ((result = trap(filter, "network", "socket", 1, &above))) return result;
+    for (int family = AF_INET + 1; family < AF_INET6; family++) {
+        struct scmp_arg_cmp other = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)family);
+        if ((result = trap(filter, "network", "socket", 1, &other))) return result;
+    }
+    for (int kind = 0; kind < 16; kind++) {
+        if (kind == SOCK_STREAM) continue;
+        struct scmp_arg_cmp other = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)kind);
+        if ((result = trap(filter, "network", "socket", 1, &other))) return result;
+    }
+    struct scmp_arg_cmp fast_open_sendto = SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN);
+    struct scmp_arg_cmp fast_open_sendmsg = SCMP_A2(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN);
+    if ((result = trap(filter, "network", "sendto", 1, &fast_open_sendto))) return result;
+    if ((result = trap(filter, "network", "sendmsg", 1, &fast_open_sendmsg))) return result;
+    return 0;
+}
+
 static int add_rules(scmp_filter_ctx filter, const folio_confinement_policy *policy) {
     static const char *const network[] = {"socket", "socketpair", "connect", "socketcall"};
+    static const char *const network_granted[] = {"socketpair", "socketcall"};
     static const char *const listening[] = {"bind", "listen", "accept", "accept4"};
     static const char *const programs[] = {"execve", "execveat"};
     static const char *const processes[] = {"fork", "vfork"};
@@ -198,7 +237,12 @@ static int add_rules(scmp_filter_ctx filter, const folio_confinement_policy *pol
                                                "setxattr", "lsetxattr", "removexattr", "lremovexattr"};
     static const char *const signals[] = {"tkill", "pidfd_open", "pidfd_send_signal"};
     int result = 0;
-    if ((result = trap_all(filter, "network", network, COUNT(network)))) return result;
+    if (policy->connect_port_count == 0) {
+        if ((result = trap_all(filter, "network", network, COUNT(network)))) return result;
+    } else if ((result = add_granted_network(filter))) {
+        return result;
+    }
+    if ((result = trap_all(filter, "network", network_granted, COUNT(network_granted)))) return result;
     if ((result = trap_all(filter, "listen", listening, COUNT(listening)))) return result;
     if ((result = trap_all(filter, "program", programs, COUNT(programs)))) return result;
     if ((result = trap_all(filter, "process", processes, COUNT(processes)))) return result;

@@ -22,6 +22,7 @@ enum CommandHints {
         case let error as ItemError: return hint(for: error)
         case let error as SettleError: return hint(for: error)
         case let error as PluginHostFailure: return hint(for: error)
+        case is PluginPermissionsNotGranted: return "; to grant it, answer yes on a terminal or run again with --grant"
         default: return nil
         }
     }

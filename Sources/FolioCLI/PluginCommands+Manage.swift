@@ -16,18 +16,39 @@ func installPlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let source = io.url(try args.positional(1, "PATH.so or DIR"))
     try args.expectAtMost(2)
     let installer = PluginInstaller.standard(environment: io.environment)
-    let installed = try installer.install(from: source, others: pluginHost(io), check: try checkInChild(io))
+    let installed = try installer.install(from: source, others: pluginHost(io), consent: permissionConsent(args, io), check: try checkInChild(io))
     let entry = installed.entry
     if args.flag("--json") {
-        struct Installed: Encodable { let id: String; let version: String; let library: String; let sha256: String; let replaced: String?; let disabled: Bool }
+        struct Installed: Encodable {
+            let id: String; let version: String; let library: String; let sha256: String; let replaced: String?; let disabled: Bool
+            let granted: PluginPermissions
+        }
         try io.json(Installed(id: entry.id, version: entry.version, library: installed.library.path, sha256: entry.sha256,
-                              replaced: installed.replaced, disabled: installed.disabled))
+                              replaced: installed.replaced, disabled: installed.disabled, granted: entry.granted ?? .none))
         return 0
     }
     let what = installed.replaced.map { "Replaced \(entry.id) \($0) with \(entry.version)" } ?? "Installed \(entry.id) \(entry.version)"
     io.line("\(what): \(installed.library.path)")
+    if let granted = entry.granted, !granted.isEmpty { io.line("Granted: \(granted.summary)") }
     if installed.disabled { io.line("It is still disabled; enable with: folio plugins enable \(entry.id)") }
     return 0
+}
+
+/// How `plugins install` and `plugins link` answer a plugin that asks for permissions: what it asks for is shown
+/// (on stderr with `--json`), then `--grant` grants it, a terminal is asked, and anything else refuses it.
+func permissionConsent(_ args: Arguments, _ io: CommandIO) -> PluginPermissionConsent {
+    let flagged = args.flag("--grant"), json = args.flag("--json")
+    return { (request: PluginPermissionRequest) -> Bool in
+        let show = { (line: String) in json ? io.error(line) : io.line(line) }
+        let more = request.previouslyGranted == nil ? "asks to" : "asks, beyond what its installed version was granted, to"
+        show("\(request.id.shownAsText) \(request.version.shownAsText) \(more):")
+        for line in request.asked.lines { show("  \(line)") }
+        if flagged { return true }
+        guard io.isInteractive, !json else { return false }
+        io.out("Grant it? [y/N]: ")
+        guard let answer = try? PromptReader(io: io).readLine() else { return false }
+        return ["y", "yes"].contains(answer.trimming(.whitespaces).lowercased())
+    }
 }
 
 /// `folio plugins remove ID`: only what `install` put in place; anything else is named with where it is.
@@ -134,8 +155,10 @@ func packPlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
 func linkPlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let project = io.url(try args.positional(1, "DIR"))
     try args.expectAtMost(2)
-    let link = try PluginInstaller.standard(environment: io.environment).link(project: project, check: try checkInChild(io))
+    let link = try PluginInstaller.standard(environment: io.environment).link(project: project, consent: permissionConsent(args, io),
+                                                                              check: try checkInChild(io))
     io.line("Linked \(link.id.shownAsText): \(link.library.shownAsText) is used instead of any installed copy (rebuilding it is enough); undo with: folio plugins unlink \(link.id.shownAsText)")
+    if let granted = link.granted, !granted.isEmpty { io.line("Granted: \(granted.summary)") }
     return 0
 }
 
@@ -154,6 +177,7 @@ func unlinkPlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
 /// The package lines of `plugins info`: what the plugin's folder brought (libraries, templates, samples, README,
 /// licence), and its link when it is a linked build.
 func describePackage(_ plugin: DiscoveredPlugin, _ io: CommandIO) {
+    describePermissions(plugin, io)
     let installer = PluginInstaller.standard(environment: io.environment)
     if let link = (try? PluginLinks.load(in: installer.folder))?.link(plugin.manifest.id), link.library == plugin.library.standardizedFileURL.path {
         io.line("linked:   from \(link.project.shownAsText) (folio plugins unlink \(plugin.manifest.id.shownAsText) to stop)")
@@ -170,6 +194,18 @@ func describePackage(_ plugin: DiscoveredPlugin, _ io: CommandIO) {
     io.line("samples:  " + (contents.samples.isEmpty ? "none" : contents.samples.map(\.lastPathComponent.shownAsText).joined(separator: ", ")))
     io.line("README:   " + (contents.readme?.path.shownAsText ?? "none"))
     io.line("licence:  " + (contents.licence?.path.shownAsText ?? "none"))
+}
+
+/// The permission lines of `plugins info`: what the manifest declares, what was granted, and the confinement its host
+/// is under with that grant on this kernel (what of it is withheld where the kernel could not hold the plugin to it).
+func describePermissions(_ plugin: DiscoveredPlugin, _ io: CommandIO) {
+    let declared = plugin.manifest.declaredPermissions
+    io.line("declares: " + (declared.isEmpty ? "no permissions" : declared.summary))
+    guard !declared.isEmpty else { return }
+    io.line("granted:  " + (plugin.granted.isEmpty ? "nothing" : plugin.granted.summary))
+    guard !plugin.granted.isEmpty else { return }
+    let confinement = (try? PluginIsolation(environment: io.environment).confinementInForce(granting: plugin.granted)) ?? "unknown"
+    io.line("in force: \(confinement.shownAsText)")
 }
 
 /// Tells on stderr what the user of a document of `type` must know about its editor's plugin (a linked build used,

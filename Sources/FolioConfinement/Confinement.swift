@@ -8,16 +8,21 @@ import Glibc
 /// process already holds stay usable), no program run, no process started (threads are), no other process inspected
 /// or signalled, no namespace, mount, keyring or privileged kernel interface used.
 public struct ConfinementPolicy: Sendable, Equatable {
-    /// Folders whose files may still be read (and listed). Empty: no file at all.
+    /// Files and folders that may still be read (a folder: everything beneath it, listed too). Empty: no file at all.
+    /// Granted only where Landlock can hold the process to them; paths that do not exist are left out.
     public var readableFolders: [String]
+    /// TCP ports the process may connect to, on any address. Granted only where Landlock can hold the process to them
+    /// (ABI 4 and later); with none, no socket can be created or connected.
+    public var connectPorts: [UInt16]
     /// The descriptor on which each refused system call is written as one line (`CATEGORY SYSCALL`), nil for none.
     public var refusalDescriptor: Int32?
     /// Whether each refusal is also written to standard error (a log).
     public var logsRefusals: Bool
 
     /// A policy; by default nothing is readable and refusals go nowhere.
-    public init(readableFolders: [String] = [], refusalDescriptor: Int32? = nil, logsRefusals: Bool = false) {
+    public init(readableFolders: [String] = [], connectPorts: [UInt16] = [], refusalDescriptor: Int32? = nil, logsRefusals: Bool = false) {
         self.readableFolders = readableFolders
+        self.connectPorts = connectPorts
         self.refusalDescriptor = refusalDescriptor
         self.logsRefusals = logsRefusals
     }
@@ -41,6 +46,11 @@ public struct ConfinementReport: Sendable, Equatable, CustomStringConvertible {
     public var ownSession: Bool
     /// The first step that failed and why (the other steps are still in force), nil when none did.
     public var failure: String?
+    /// What the policy granted and is in force ("connect to TCP port 5432", "read /usr/share/dict").
+    public var granted: [String] = []
+    /// What the policy asked to grant and was withheld, with why ("connect to TCP port 5432 (this kernel's Landlock
+    /// cannot limit connections to ports)").
+    public var withheld: [String] = []
 
     /// One line: `landlock ABI 7 (files, tcp, scopes), seccomp, no-new-privs, own session`; the parts not in force are
     /// named as such (`no landlock (the kernel has none)`).
@@ -56,7 +66,10 @@ public struct ConfinementReport: Sendable, Equatable, CustomStringConvertible {
         parts.append(noNewPrivileges ? "no-new-privs" : "new privileges possible")
         if ownSession { parts.append("own session") }
         if let failure { parts.append("failed: \(failure)") }
-        return parts.joined(separator: ", ")
+        var line = parts.joined(separator: ", ")
+        if !granted.isEmpty { line += "; granted: " + granted.joined(separator: ", ") }
+        if !withheld.isEmpty { line += "; withheld: " + withheld.joined(separator: ", ") }
+        return line
     }
 
     /// Whether every part the kernel offers is in force (seccomp and no-new-privs at least).
@@ -97,17 +110,46 @@ public enum Confinement {
         let threads = Int(folio_confinement_thread_count())
         if threads > 1 { throw ConfinementRefused(threads: threads) }
         var state = folio_confinement_state()
-        let folders = policy.readableFolders.map { strdup($0) }
+        let (paths, ports, granted, withheld) = grantable(policy)
+        let folders = paths.map { strdup($0) }
         defer { folders.forEach { free($0) } }
         folders.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { pointers in
-            var raw = folio_confinement_policy()
-            raw.readable = pointers.baseAddress.map { UnsafePointer($0) }
-            raw.readable_count = pointers.count
-            raw.report_fd = policy.refusalDescriptor ?? -1
-            raw.report_stderr = policy.logsRefusals ? 1 : 0
-            _ = folio_confinement_apply(&raw, &state)
+            ports.withUnsafeBufferPointer { portPointers in
+                var raw = folio_confinement_policy()
+                raw.readable = pointers.baseAddress.map { UnsafePointer($0) }
+                raw.readable_count = pointers.count
+                raw.connect_ports = portPointers.baseAddress
+                raw.connect_port_count = portPointers.count
+                raw.report_fd = policy.refusalDescriptor ?? -1
+                raw.report_stderr = policy.logsRefusals ? 1 : 0
+                _ = folio_confinement_apply(&raw, &state)
+            }
         }
-        return ConfinementReport(state)
+        var report = ConfinementReport(state)
+        report.granted = granted
+        report.withheld = withheld
+        return report
+    }
+
+    /// What of `policy` can be granted on this kernel: reads only with Landlock (without it seccomp could not tell one
+    /// file from another), TCP ports only from Landlock ABI 4 (before it, any port could be reached); paths that do not
+    /// exist are left out. Returns the paths and ports to grant and, in words, what is granted and what withheld.
+    static func grantable(_ policy: ConfinementPolicy) -> (paths: [String], ports: [UInt16], granted: [String], withheld: [String]) {
+        let abi = offered.landlockABI
+        var granted: [String] = [], withheld: [String] = []
+        var paths: [String] = []
+        for path in policy.readableFolders {
+            var info = stat()
+            guard stat(path, &info) == 0 else { withheld.append("read \(path) (no such file)"); continue }
+            if abi >= 1 { paths.append(path); granted.append("read \(path)") } else { withheld.append("read \(path) (this kernel has no Landlock to limit reads to it)") }
+        }
+        let ports = abi >= 4 ? policy.connectPorts : []
+        for port in policy.connectPorts {
+            if abi >= 4 { granted.append("connect to TCP port \(port)") } else {
+                withheld.append("connect to TCP port \(port) (this kernel's Landlock, ABI \(abi), cannot limit connections to ports)")
+            }
+        }
+        return (paths, ports, granted, withheld)
     }
 
     /// What the kernel offers, without confining anything.

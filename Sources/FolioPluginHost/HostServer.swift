@@ -68,10 +68,14 @@ final class HostServer {
         case .load:
             guard library == nil else { throw HostWireError.violation("a second load") }
             defer { afterLoad() }
+            // fields: library path, and (from Folio 0.x on) the grant (`PluginGrant`, empty for none)
             let path = try request.string(0)
+            guard let grant = request.fields.count > 1 ? PluginGrant(decoding: try request.field(1)) : PluginGrant() else {
+                throw HostWireError.violation("a load with a malformed grant")
+            }
             let loaded = try HostLibrary.load(path)
             if let logFolder { HostLog.moveStandardError(to: logFolder, plugin: loaded.id, version: loaded.version) }
-            let confinement = confined ? try HostConfinement.confine(library: path) : "none (started unconfined)"
+            let confinement = confined ? try HostConfinement.confine(library: path, grant: grant) : "none (started unconfined)"
             library = loaded
             return (.ok, [Array(loaded.editors.map(\.id).joined(separator: "\n").utf8), Array(loaded.id.utf8), Array(loaded.name.utf8),
                           Array(loaded.version.utf8), HostWire.integer(Int64(loaded.abiMajor)), HostWire.integer(Int64(loaded.abiMinor)),

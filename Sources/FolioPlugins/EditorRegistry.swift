@@ -15,6 +15,9 @@ public struct DiscoveredPlugin: Sendable, Equatable {
     public let manifestURL: URL
     /// Whether it is one of Folio's own bundled plugins.
     public let bundled: Bool
+    /// What its host grants it beyond nothing: what the user granted at install (or link) that its manifest still
+    /// declares; nothing for a plugin Folio did not install (bundled, or on `FOLIO_PLUGIN_PATH`).
+    public internal(set) var granted: PluginPermissions = .none
 }
 
 /// The registry of editor plugins inside Folio (not the host process): discovers plugins on the search path, chooses
@@ -81,6 +84,7 @@ public final class EditorRegistry: Sendable {
             return state.isLoadable ? nil : InactivePlugin(plugin: plugin, state: state)
         }
         plugins.removeAll { plugin in inactive.contains { $0.plugin == plugin } }
+        for index in plugins.indices { plugins[index].granted = states.granted(to: plugins[index]) }
         var registry = ContentTypeRegistry()
         for plugin in plugins {
             for editor in plugin.manifest.editors {
@@ -142,7 +146,7 @@ public final class EditorRegistry: Sendable {
                     throw PluginRefusal(file: library.path, reason: "its manifest \(manifestURL.path) names library '\(manifest.library)'")
                 }
                 if manifest.abi != PluginABI.major {
-                    throw PluginRefusal(file: library.path, reason: "built for plugin ABI \(manifest.abi), this Folio supports plugin ABI \(PluginABI.major).\(PluginABI.minor)")
+                    throw PluginRefusal(file: library.path, reason: "built for plugin ABI \(manifest.abiVersion), this Folio supports plugin ABI \(PluginABI.major).\(PluginABI.minor)")
                 }
                 result.append(DiscoveredPlugin(manifest: manifest, library: library, manifestURL: manifestURL, bundled: folder.bundled))
             } catch let refusal as PluginRefusal {

@@ -1,3 +1,4 @@
+import FolioDisplayWidth
 import FolioPluginWire
 import FoundationEssentials
 import Glibc
@@ -66,16 +67,18 @@ extension PluginIsolation {
     }
 
     /// What confinement a plugin host is under on this machine, as the host reports it after confining itself
-    /// (`folio-plugin-host --confinement`): "landlock ABI 7 (files, tcp, …), seccomp, no-new-privs, own session".
-    public func confinementInForce() throws -> String {
+    /// (`folio-plugin-host --confinement`): "landlock ABI 7 (files, tcp, …), seccomp, no-new-privs, own session", and
+    /// for a plugin granted `permissions`, what of them is granted and what withheld ("; granted: read /usr/share/dict").
+    public func confinementInForce(granting permissions: PluginPermissions = .none) throws -> String {
         let host = try hostExecutable()
-        let result = try ChildProcess.run(executable: host.path, arguments: ["--confinement"], environment: Self.hostEnvironment(from: environment),
+        let grant = String(decoding: permissions.grant(home: environment["HOME"]).encoded, as: UTF8.self)
+        let result = try ChildProcess.run(executable: host.path, arguments: ["--confinement"] + (permissions.isEmpty ? [] : [grant]), environment: Self.hostEnvironment(from: environment),
                                           timeout: .seconds(5))
-        let line = String(decoding: result.output.prefix(400), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        let line = String(decoding: result.output.prefix(64 << 10), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         guard result.status == 0, !line.isEmpty else {
             throw PluginHostFailure(editor: PluginIsolation.hostName, command: "--confinement",
                                     cause: .crashed(result.signal.map { ChildProcess.signalName($0) ?? "signal \($0)" } ?? "exit status \(result.status)"))
         }
-        return PluginText.description(line)
+        return line.shownAsText
     }
 }

@@ -24,6 +24,8 @@ public enum PluginError: Error, CustomStringConvertible, Sendable, Equatable {
         case emptyPluginID
         case libraryNotAFileName(String)
         case emptyEditorID
+        /// Its `permissions` cannot be granted (the problem).
+        case permissions(String)
     }
 
     public var description: String {
@@ -31,6 +33,7 @@ public enum PluginError: Error, CustomStringConvertible, Sendable, Equatable {
         case .invalidManifest(.emptyPluginID): return "empty plugin id"
         case let .invalidManifest(.libraryNotAFileName(library)): return "'library' must be a file name, got '\(library)'"
         case .invalidManifest(.emptyEditorID): return "an editor has an empty id"
+        case let .invalidManifest(.permissions(problem)): return problem
         case let .unknownPlugin(id): return "no plugin '\(id)'"
         case let .unknownPluginOrEditor(id): return "no plugin or editor '\(id)'"
         case let .unknownEditor(id, known):

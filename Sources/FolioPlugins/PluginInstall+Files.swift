@@ -30,12 +30,14 @@ extension PluginInstaller {
         let library: String
         let id: String
         let version: String
+        /// The permissions its manifest declares.
+        let declared: PluginPermissions
     }
 
     /// Installs through a staging folder, holding the lock: the lock file is read, stale staging folders removed, and
     /// `fill` fills and checks a new hidden one; `place` then moves it into `<folder>/<id>/`. When `fill` throws, its
     /// staging folder is removed.
-    func installStaged(_ fill: (URL) throws -> Staged) throws -> InstalledPlugin {
+    func installStaged(consent: PluginPermissionConsent, _ fill: (URL) throws -> Staged) throws -> InstalledPlugin {
         try withLock {
             var lock = try self.lock()
             removeStaleStaging()
@@ -45,8 +47,24 @@ extension PluginInstaller {
                 try? FileManager.default.removeItem(at: staging)
                 throw error
             }
-            return try place(staging, library: staged.library, id: staged.id, version: staged.version, lock: &lock)
+            let granted: PluginPermissions?
+            do { granted = try Self.grant(staged, previous: lock.entry(staged.id), consent: consent) } catch {
+                try? FileManager.default.removeItem(at: staging)
+                throw error
+            }
+            return try place(staging, library: staged.library, id: staged.id, version: staged.version, granted: granted, lock: &lock)
         }
+    }
+
+    /// What the lock records as granted to `staged`: nil when it declares nothing; its declaration when an installed
+    /// version was granted all of it already, or when `consent` grants what it asks for beyond that. Throws
+    /// `PluginPermissionsNotGranted` otherwise.
+    static func grant(_ staged: Staged, previous: PluginLock.Entry?, consent: PluginPermissionConsent) throws -> PluginPermissions? {
+        guard !staged.declared.isEmpty else { return nil }
+        let request = PluginPermissionRequest(id: staged.id, version: staged.version, declared: staged.declared,
+                                              previouslyGranted: previous.map { $0.granted ?? .none })
+        guard request.asked.isEmpty || consent(request) else { throw PluginPermissionsNotGranted(request: request) }
+        return staged.declared
     }
 
     /// A new hidden staging folder (mode 0755 whatever the umask: plugin folders must not be group-writable).

@@ -19,8 +19,10 @@ public struct PluginLinks: Codable, Sendable, Equatable {
         /// The project's templates and samples folders (absolute), when it has them.
         public var templates: String?
         public var samples: String?
+        /// What the user granted the build when it was linked (what the project's `folio-pack.json` declared); nil: nothing.
+        public var granted: PluginPermissions? = nil
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case id, project, library, templates, samples }
+        enum CodingKeys: String, CodingKey, CaseIterable { case id, project, library, templates, samples, granted }
     }
 
     public var version: Int = 1
@@ -49,10 +51,13 @@ public struct PluginLinks: Codable, Sendable, Equatable {
         let url = folder.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else { return PluginLinks() }
         do {
-            let links = try StrictJSON.decode(PluginLinks.self, from: data, strictAt: [[], ["links", "*"]])
+            let links = try StrictJSON.decode(PluginLinks.self, from: data, strictAt: [[], ["links", "*"], ["links", "*", "granted"]])
             guard links.version == 1 else { throw PluginInstallError.damagedLock(file: url.path, problem: "links file version \(links.version) is not supported (expected 1)") }
             for link in links.links where !PluginInstaller.isUsableID(link.id) || !link.library.hasPrefix("/") {
                 throw PluginInstallError.damagedLock(file: url.path, problem: "link '\(link.id)' has an unusable id or a relative library path")
+            }
+            for link in links.links {
+                if let problem = link.granted?.problem { throw PluginInstallError.damagedLock(file: url.path, problem: "link '\(link.id)': \(problem)") }
             }
             return links
         } catch let error as PluginInstallError { throw error } catch {
@@ -68,8 +73,11 @@ public struct PluginLinks: Codable, Sendable, Equatable {
 extension PluginInstaller {
     /// Links the built plugin of `project` (found as `plugins pack` finds it: `PluginProjectDescription`) after
     /// `check` accepted it; replaces an earlier link of the same id. Returns the link.
+    ///
+    /// Permissions the project declares (`folio-pack.json`'s `permissions`) are granted only when `consent` grants
+    /// what they ask beyond the earlier link's grant.
     @discardableResult
-    public func link(project: URL, check: (URL) -> PluginProbeReport) throws -> PluginLinks.Link {
+    public func link(project: URL, consent: PluginPermissionConsent = { _ in false }, check: (URL) -> PluginProbeReport) throws -> PluginLinks.Link {
         let project = project.standardizedFileURL
         let description: PluginProjectDescription
         let library: URL
@@ -89,10 +97,17 @@ extension PluginInstaller {
             var info = stat()
             return stat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR ? url.path : nil
         }
-        let link = PluginLinks.Link(id: id, project: project.path, library: library.path,
+        var link = PluginLinks.Link(id: id, project: project.path, library: library.path,
                                     templates: try projectFolder(description.templates, "templates"), samples: try projectFolder(description.samples, "samples"))
         try withLock {
             var links = try PluginLinks.load(in: folder)
+            let declared = description.permissions ?? .none
+            if !declared.isEmpty {
+                let request = PluginPermissionRequest(id: id, version: report.version ?? "", declared: declared,
+                                                      previouslyGranted: links.link(id).map { $0.granted ?? .none })
+                guard request.asked.isEmpty || consent(request) else { throw PluginPermissionsNotGranted(request: request) }
+                link.granted = declared
+            }
             links.links.removeAll { $0.id == id }
             links.links.append(link)
             try links.write(in: folder)

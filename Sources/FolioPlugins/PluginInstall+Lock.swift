@@ -19,8 +19,10 @@ public struct PluginLock: Codable, Sendable, Equatable {
         /// The file's identity when hashed (`device:inode:size:mtime-ns:ctime-ns`): while it is the same the file is
         /// not hashed again; when it differs the file is hashed and compared.
         public var stamp: String
+        /// What the user granted the plugin when it was installed (what its manifest declared then); nil: nothing.
+        public var granted: PluginPermissions? = nil
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case id, version, library, sha256, installed, stamp }
+        enum CodingKeys: String, CodingKey, CaseIterable { case id, version, library, sha256, installed, stamp, granted }
     }
 
     public var version: Int = 1
@@ -57,10 +59,13 @@ public struct PluginLock: Codable, Sendable, Equatable {
     private static func parse(at url: URL) throws -> PluginLock {
         guard let data = try ConfigFile.read(url) else { return PluginLock() }
         do {
-            let lock = try StrictJSON.decode(PluginLock.self, from: data, strictAt: [[], ["plugins", "*"]])
+            let lock = try StrictJSON.decode(PluginLock.self, from: data, strictAt: [[], ["plugins", "*"], ["plugins", "*", "granted"]])
             guard lock.version == 1 else { throw FolioError.invalidFile(path: url.path, problem: "lock file version \(lock.version) is not supported (expected 1)") }
             for entry in lock.plugins where !PluginInstaller.isUsableID(entry.id) || entry.library.contains("/") {
                 throw FolioError.invalidFile(path: url.path, problem: "entry '\(entry.id)' has an unusable id or library name")
+            }
+            for entry in lock.plugins {
+                if let problem = entry.granted?.problem { throw FolioError.invalidFile(path: url.path, problem: "entry '\(entry.id)': \(problem)") }
             }
             return lock
         } catch let error as FolioError {

@@ -10,9 +10,9 @@ extension PluginInstaller {
     /// version `folio-package.json` claims, then renamed into `<folder>/<id>/` as one step (`place`). Any failure, or
     /// a kill, leaves only the hidden staging folder, which the next install or remove deletes.
     func installPackage(_ source: URL, form: PluginPackage.Form, others: EditorRegistry?, limits: PluginPackageLimits,
-                        check: (URL) -> PluginProbeReport) throws -> InstalledPlugin {
+                        consent: PluginPermissionConsent, check: (URL) -> PluginProbeReport) throws -> InstalledPlugin {
         let refuse = { (problem: String) in PluginInstallError.badPackage(package: source.path, problem: problem) }
-        return try installStaged { staging in
+        return try installStaged(consent: consent) { staging in
             let package: PluginPackage
             do { package = try PluginPackage.stage(source, form: form, into: staging, limits: limits) } catch let problem as PluginPackageArchive.Problem {
                 throw refuse(problem.description)
@@ -23,9 +23,14 @@ extension PluginInstaller {
             let shownLibrary = URL(fileURLWithPath: source.path + ":" + package.library)
             do { try Self.checkHeader(library) } catch { throw refuse(Self.unstaged("\(error)", staging: staging)) }
             let manifestURL = ManifestLocator.besideManifest(for: library)
+            var declared = PluginPermissions.none
             if FileManager.default.fileExists(atPath: manifestURL.path) {
-                guard let named = try? PluginManifest.load(from: manifestURL) else { throw refuse("\(manifestURL.lastPathComponent) is not a plugin manifest") }
+                let named: PluginManifest
+                do { named = try PluginManifest.load(from: manifestURL) } catch {
+                    throw refuse("\(manifestURL.lastPathComponent) is not a plugin manifest: \(Self.unstaged("\(error)", staging: staging))")
+                }
                 guard named.library == package.library else { throw refuse("\(manifestURL.lastPathComponent) names library '\(named.library.shownAsText)'") }
+                declared = named.declaredPermissions
             } else {
                 try write(try Self.installManifest(library: library, original: shownLibrary), to: manifestURL)
             }
@@ -38,7 +43,7 @@ extension PluginInstaller {
                 throw refuse("\(PluginPackage.manifestName) says version '\(package.version.shownAsText)', its library is '\(version.shownAsText)'")
             }
             if let others { try Self.checkClashes(id: id, editors: report.editors.map(\.id), others: others, installedAt: folder.appendingPathComponent(id), source: source) }
-            return Staged(library: package.library, id: id, version: version)
+            return Staged(library: package.library, id: id, version: version, declared: declared)
         }
     }
 
@@ -50,7 +55,7 @@ extension PluginInstaller {
     /// Moves the checked `staging` folder into `<folder>/<id>/` (swapping with the installed version when there is one)
     /// and records it in the lock; on a failure to write the lock the previous state is put back. Always removes
     /// `staging` (which then holds the replaced version, or the new one when nothing was moved).
-    func place(_ staging: URL, library: String, id: String, version: String, lock: inout PluginLock) throws -> InstalledPlugin {
+    func place(_ staging: URL, library: String, id: String, version: String, granted: PluginPermissions?, lock: inout PluginLock) throws -> InstalledPlugin {
         defer { try? FileManager.default.removeItem(at: staging) }
         let staged = staging.appendingPathComponent(library)
         guard let hash = PluginQuarantine.hash(staged) else { throw PluginInstallError.fileSystem("\(staged.path): cannot read the staged copy") }
@@ -61,7 +66,7 @@ extension PluginInstaller {
         try moveIntoPlace(staging, final, exchange: existed)
         let installedLibrary = final.appendingPathComponent(library)
         let entry = PluginLock.Entry(id: id, version: version, library: library, sha256: hash,
-                                     installed: Timestamps.iso8601(Date()), stamp: FileStamp.of(installedLibrary) ?? "")
+                                     installed: Timestamps.iso8601(Date()), stamp: FileStamp.of(installedLibrary) ?? "", granted: granted)
         lock.plugins.removeAll { $0.id == id }
         lock.plugins.append(entry)
         lock.plugins.sort { $0.id < $1.id }

@@ -85,6 +85,24 @@ struct PluginStates {
         }
     }
 
+    /// What `plugin` is granted: for a plugin installed in one of the folders, what its lock entry records that its
+    /// manifest still declares; for a linked build, what its link records; otherwise nothing.
+    func granted(to plugin: DiscoveredPlugin) -> PluginPermissions {
+        let pluginFolder = plugin.library.deletingLastPathComponent().standardizedFileURL
+        for (folder, lock) in locks {
+            if pluginFolder.deletingLastPathComponent().path == folder.standardizedFileURL.path {
+                guard case let .success(lock) = lock, let entry = lock.entry(plugin.manifest.id), let granted = entry.granted else { return .none }
+                return plugin.manifest.declaredPermissions.intersection(granted)
+            }
+            if let links = try? PluginLinks.load(in: folder),
+               let link = links.links.first(where: { URL(fileURLWithPath: $0.library).standardizedFileURL.path == plugin.library.standardizedFileURL.path }),
+               link.id == plugin.manifest.id {
+                return link.granted ?? .none
+            }
+        }
+        return .none
+    }
+
     /// The state of `plugin` (quarantine is not looked at here: it is per build and checked when used).
     func state(of plugin: DiscoveredPlugin) -> PluginState {
         for (folder, lock) in locks {

@@ -121,13 +121,18 @@ public struct PluginInstaller: Sendable {
     /// of the search path, to refuse an id or editor id another plugin already provides.
     ///
     /// A package (an archive, or a folder holding `folio-package.json`) is installed whole: `installPackage`.
+    ///
+    /// A plugin whose manifest declares permissions (`PluginPermissions`) is installed only when `consent` grants what it
+    /// asks for beyond what its installed version was granted; the lock records the grant.
     @discardableResult
     public func install(from source: URL, others: EditorRegistry? = nil, limits: PluginPackageLimits = PluginPackageLimits(),
-                        check: (URL) -> PluginProbeReport) throws -> InstalledPlugin {
-        if let form = PluginPackage.form(of: source) { return try installPackage(source, form: form, others: others, limits: limits, check: check) }
+                        consent: PluginPermissionConsent = { _ in false }, check: (URL) -> PluginProbeReport) throws -> InstalledPlugin {
+        if let form = PluginPackage.form(of: source) {
+            return try installPackage(source, form: form, others: others, limits: limits, consent: consent, check: check)
+        }
         let library = try Self.library(in: source)
         try Self.checkHeader(library)
-        return try installStaged { staging in
+        return try installStaged(consent: consent) { staging in
             let staged = staging.appendingPathComponent(library.lastPathComponent)
             try copy(library, to: staged, mode: 0o755)
             let besideSource = ManifestLocator.besideManifest(for: library)
@@ -147,7 +152,11 @@ public struct PluginInstaller: Sendable {
             }
             guard Self.isUsableID(id) else { throw PluginInstallError.unusableID(id) }
             if let others { try Self.checkClashes(id: id, editors: report.editors.map(\.id), others: others, installedAt: folder.appendingPathComponent(id), source: library) }
-            return Staged(library: library.lastPathComponent, id: id, version: version)
+            let declared: PluginPermissions
+            do { declared = try PluginManifest.load(from: stagedManifest).declaredPermissions } catch {
+                throw PluginInstallError.refused("\(besideSource.path): \(error)".replacing(staging.path + "/", with: library.deletingLastPathComponent().path + "/"))
+            }
+            return Staged(library: library.lastPathComponent, id: id, version: version, declared: declared)
         }
     }
 
@@ -276,7 +285,8 @@ public struct PluginInstaller: Sendable {
                 throw PluginInstallError.fileSystem("\(plugin.library.path): cannot read the library")
             }
             let entry = PluginLock.Entry(id: plugin.manifest.id, version: report.version ?? plugin.manifest.version, library: plugin.library.lastPathComponent,
-                                         sha256: hash, installed: Timestamps.iso8601(Date()), stamp: FileStamp.of(plugin.library) ?? "")
+                                         sha256: hash, installed: Timestamps.iso8601(Date()), stamp: FileStamp.of(plugin.library) ?? "",
+                                         granted: lock.entry(plugin.manifest.id)?.granted.map { plugin.manifest.declaredPermissions.intersection($0) })
             lock.plugins.removeAll { $0.id == entry.id }
             lock.plugins.append(entry)
             lock.plugins.sort { $0.id < $1.id }

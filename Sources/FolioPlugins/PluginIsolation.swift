@@ -294,7 +294,8 @@ final class IsolatedPlugin: Sendable {
             throw PluginHostFailure(editor: editor, command: command, cause: .spawnFailed("\(error)"))
         }
         do {
-            return (connection, try connection.send(.load, [Data(plugin.library.path.utf8)], deadline: .now + isolation.limits.call))
+            let grant = plugin.granted.grant(home: isolation.environment["HOME"])
+            return (connection, try connection.send(.load, [Data(plugin.library.path.utf8), Data(grant.encoded)], deadline: .now + isolation.limits.call))
         } catch {
             let cause = connection.terminate(after: error, limit: isolation.limits.call)
             throw PluginHostFailure(editor: editor, command: "load", cause: cause)

@@ -9,17 +9,27 @@ public struct PluginManifest: Codable, Sendable, Equatable {
     public var version: String
     /// The plugin ABI major version the library was built for.
     public var abi: Int
+    /// The minor version of that ABI (what its descriptor states), nil in a manifest written before Folio recorded it.
+    public var abiMinor: Int? = nil
     /// The library's file name, e.g. `libFolioChecklist.so`.
     public var library: String
     public var editors: [EditorManifest]
     /// The Swift compiler that built a Swift plugin ("6.3.1", from the `folio_swift` record FolioPluginKit links),
     /// nil for a plugin without Swift code.
     public var swift: String?
+    /// What the plugin asks for beyond nothing (`PluginPermissions`); nil: nothing.
+    public var permissions: PluginPermissions? = nil
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, version, abi, library, editors, swift }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, version, abi, abiMinor, library, editors, swift, permissions }
 
-    /// The objects whose keys are checked: the manifest, each editor, declared type and command.
-    static let strictPaths: Set<[String]> = [[], ["editors", "*"], ["editors", "*", "declaredTypes", "*"], ["editors", "*", "commands", "*"]]
+    /// The objects whose keys are checked: the manifest, its permissions, each editor, declared type and command.
+    static let strictPaths: Set<[String]> = [[], ["permissions"], ["editors", "*"], ["editors", "*", "declaredTypes", "*"], ["editors", "*", "commands", "*"]]
+
+    /// The ABI version as Folio shows it everywhere: "1.2" (just the major, "1", when the manifest has no minor).
+    public var abiVersion: String { abiMinor.map { "\(abi).\($0)" } ?? "\(abi)" }
+
+    /// What the plugin declares it needs (nothing when the manifest has no `permissions`).
+    public var declaredPermissions: PluginPermissions { permissions ?? .none }
 
     /// Reads and checks a manifest file; errors name the file, line and column.
     public static func load(from url: URL) throws -> PluginManifest {
@@ -34,6 +44,7 @@ public struct PluginManifest: Codable, Sendable, Equatable {
         if id.isEmpty { throw PluginError.invalidManifest(.emptyPluginID) }
         if library.contains("/") { throw PluginError.invalidManifest(.libraryNotAFileName(library)) }
         for editor in editors where editor.id.isEmpty { throw PluginError.invalidManifest(.emptyEditorID) }
+        if let problem = permissions?.problem { throw PluginError.invalidManifest(.permissions(problem)) }
     }
 }
 

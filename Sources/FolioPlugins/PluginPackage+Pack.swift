@@ -26,8 +26,10 @@ public struct PluginProjectDescription: Sendable, Equatable {
     public var samples: String?
     public var readme: String?
     public var licence: String?
+    /// What the plugin asks for (`PluginPermissions`), copied into the packed manifest; granted when linked.
+    public var permissions: PluginPermissions?
 
-    static let keys: Set<String> = ["library", "templates", "samples", "readme", "licence"]
+    static let keys: Set<String> = ["library", "templates", "samples", "readme", "licence", "permissions"]
 
     /// Reads `folio-pack.json` in `project` strictly (unknown keys and non-string values refused); absent is empty.
     static func load(_ project: URL) throws -> PluginProjectDescription {
@@ -35,15 +37,22 @@ public struct PluginProjectDescription: Sendable, Equatable {
         guard let data = FileManager.default.contents(atPath: url.path) else { return PluginProjectDescription() }
         do {
             let node = try JSONNode.parse(data)
-            try node.rejectUnknownKeys { $0.isEmpty ? keys : nil }
+            try node.rejectUnknownKeys { $0.isEmpty ? keys : $0 == ["permissions"] ? Set(PluginPermissions.CodingKeys.allCases.map(\.rawValue)) : nil }
             guard node.value.objectValue != nil else { throw PluginPackError(file: url.path, problem: "not a JSON object") }
             func text(_ key: String) throws -> String? {
                 guard let value = node[key] else { return nil }
                 guard let string = value.value.stringValue, !string.isEmpty else { throw PluginPackError(file: url.path, problem: "'\(key)' must be a path") }
                 return string
             }
+            var permissions: PluginPermissions?
+            if let declared = node["permissions"] {
+                do {
+                    permissions = try StrictJSON.decode(PluginPermissions.self, from: try JSONEncoder().encode(declared.value), strictAt: [[]])
+                } catch { throw PluginPackError(file: url.path, problem: "'permissions' is not {\"network\": [ports], \"read\": [paths]}") }
+                if let problem = permissions?.problem { throw PluginPackError(file: url.path, problem: problem) }
+            }
             return PluginProjectDescription(library: try text("library"), templates: try text("templates"), samples: try text("samples"),
-                                            readme: try text("readme"), licence: try text("licence"))
+                                            readme: try text("readme"), licence: try text("licence"), permissions: permissions)
         } catch let error as PluginPackError { throw error } catch {
             throw PluginPackError(file: url.path, problem: JSONKeys.describe(error))
         }
@@ -74,10 +83,11 @@ extension PluginPackage {
         let description = try PluginProjectDescription.load(project)
         let library = try description.libraryURL(in: project)
         do { try PluginInstaller.checkHeader(library) } catch { throw PluginPackError(file: library.path, problem: "\(error)") }
-        let manifest: PluginManifest
+        var manifest: PluginManifest
         do { manifest = try PluginManifest.generate(forLibrary: library, isolation: isolation) } catch {
             throw PluginPackError(file: library.path, problem: "\(error)")
         }
+        if let permissions = description.permissions, !permissions.isEmpty { manifest.permissions = permissions }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: project.path)) ?? []).sorted()
         let readme = try optionalFile(description.readme ?? names.first(where: PluginPackageRules.isReadme), in: project, key: "readme")
         let licence = try optionalFile(description.licence ?? names.first(where: PluginPackageRules.isLicence), in: project, key: "licence")

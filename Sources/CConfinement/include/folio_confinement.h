@@ -10,9 +10,14 @@
 
 /* What was asked for. */
 typedef struct {
-    /* Folders the process may still read (Landlock read rights beneath each; with none, no file can be opened). */
+    /* Files and folders the process may still read (Landlock read rights on each file, beneath each folder; with none,
+       no file can be opened). */
     const char *const *readable;
     size_t readable_count;
+    /* TCP ports the process may connect to (Landlock ABI >= 4 holds it to them; seccomp then lets it create IPv4 and
+       IPv6 stream sockets and connect). With none, no socket can be created or connected. */
+    const uint16_t *connect_ports;
+    size_t connect_port_count;
     /* Where the SIGSYS handler writes one line per refused system call ("CATEGORY SYSCALL\n"); -1 for nowhere. */
     int report_fd;
     /* Whether to write the same line to standard error (the plugin host's log). */
