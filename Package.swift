@@ -54,7 +54,7 @@ let package = Package(
         // libgit2 (Debian's libgit2-dev) is not linked by the module: `folio` links it statically (see `staticGit`), the
         // benchmark, the test writer and the test bundle dynamically (`dynamicGit`).
         .systemLibrary(name: "CGit2"),
-        .systemLibrary(name: "CUtf8proc", pkgConfig: "libutf8proc", providers: [.apt(["libutf8proc-dev"])]),
+        .systemLibrary(name: "CUtf8proc", providers: [.apt(["libutf8proc-dev"])]),  // headers in /usr/include; its .pc adds a -D SwiftPM refuses
 
         // Libraries.
         // libgit2's TLS and SSH start, put off from its start-up to the first remote operation (only in `folio`, see staticGit).

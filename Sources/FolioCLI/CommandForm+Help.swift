@@ -4,6 +4,7 @@
 enum OptionHelp {
     static let text: [String: String] = [
         "--json": "print the answer as JSON",
+        "--grant": "grant the permissions the plugin declares (network ports, paths it reads) without asking",
         "--help": "show the usage",
         "--timeout": "give up a network transfer that makes no progress for SECONDS (default: the settings' networkTimeout, else 30)",
         "--source": "the template source to use: a configured name, bundled, or a path or URL",
@@ -31,6 +32,7 @@ enum OptionHelp {
         "view --at": "the version to show (default: the newest)",
         "-o": "the package file to write (default: ID-VERSION.folio-package.tar)",
         "--watch": "keep syncing the given documents, else the recent ones with continuous sync on, until interrupted",
+        "--update": "write what each step gives as the test's expected files instead of comparing",
         "--update-golden": "write the rendered output as the fixtures' expected output",
         "--type": "the content type of the blank document (default public.plain-text)",
         "--title": "the document's title",

@@ -156,7 +156,7 @@ private func describePlugin(_ args: Arguments, _ io: CommandIO) throws -> Int32 
     guard let plugin = host.anyPlugin(id) else { throw PluginError.unknownPluginOrEditor(id: id) }
     if args.flag("--json") { try io.json(listingEntry(plugin, host)); return 0 }
     let m = plugin.manifest
-    io.line("\(m.name.shownAsText) \(m.version.shownAsText) (\(m.id.shownAsText)), plugin ABI \(m.abi), \(host.state(of: plugin).word)")
+    io.line("\(m.name.shownAsText) \(m.version.shownAsText) (\(m.id.shownAsText)), plugin ABI \(m.abiVersion), \(host.state(of: plugin).word)")
     if let line = stateLine(plugin, host) { io.line(line) }
     io.line("library:  \(plugin.library.path.shownAsText)")
     io.line("manifest: \(plugin.manifestURL.path.shownAsText)")
@@ -207,17 +207,18 @@ private func printGeneratedManifest(_ args: Arguments, _ io: CommandIO) throws -
 }
 
 let pluginCommands: [Command] = [
-    Command("plugins", summary: "List, describe, check, describe the manifest of, install, pack, link, unlink, remove, disable, enable, repair or validate editor plugins",
+    Command("plugins", summary: "List, describe, check, describe the manifest of, install, pack, link, unlink, remove, disable, enable, repair, validate or test editor plugins",
             usesGit: false, verbs: [
         Verb("plugins list [--json]", listPlugins), Verb("plugins info ID [--json]", describePlugin),
         Verb("plugins check FILE.so [--json]", checkPlugin), Verb("plugins manifest FILE.so", printGeneratedManifest),
-        Verb("plugins install PACKAGE|PATH.so|DIR [--json]", installPlugin), Verb("plugins pack DIR [-o FILE]", packPlugin),
-        Verb("plugins link DIR", linkPlugin), Verb("plugins unlink ID", unlinkPlugin), Verb("plugins remove ID", removePlugin),
+        Verb("plugins install PACKAGE|PATH.so|DIR [--grant] [--json]", installPlugin), Verb("plugins pack DIR [-o FILE]", packPlugin),
+        Verb("plugins link DIR [--grant]", linkPlugin), Verb("plugins unlink ID", unlinkPlugin), Verb("plugins remove ID", removePlugin),
         Verb("plugins disable ID", disablePlugin), Verb("plugins enable ID", enablePlugin), Verb("plugins repair", repairPlugins),
         Verb("plugins validate FILE.so|DIR [--json] [--document FILE]... [--timeout SECONDS] [--call-deadline MS] [--render-deadline MS] [--seed N] [--calls N] [--only TEST]",
              validatePlugin),
         Verb("plugins validate FILE.so|DIR --list [--document FILE]...", listValidationTests),
         Verb("plugins log ID", printPluginLog),
+        Verb("plugins test DIR [NAME]... [--update]", testPluginProject),
     ]),
     Command("types", summary: "List content types, including those plugins declare", verbs: [Verb("types list [--json]") { args, io in
         try args.expectAtMost(1)

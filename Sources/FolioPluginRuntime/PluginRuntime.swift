@@ -17,6 +17,12 @@ public enum PluginRuntime {
     public static func prepare(_ path: String, runtimeFolder: String?) -> String? {
         guard let elf = PluginELF.read(path) else { return nil }
         if let refusal = checkToolchain(elf) { return refusal }
+        // Refused wherever the host runs (a development build's runtime is the toolchain's, which has Foundation; an
+        // installed Folio's has not): the answer an author gets is the one their users will.
+        if let foundation = elf.needed.first(where: isFoundation) {
+            return "it imports Foundation (it needs \(foundation)), which Folio's Swift runtime does not include: a plugin is "
+                + "written with the standard library and FolioPluginKit alone (drop 'import Foundation'; see PLUGINS.md)"
+        }
         guard let runtimeFolder else { return nil }
         for name in elf.needed where isSwiftRuntime(name) {
             let candidate = runtimeFolder + "/" + name
@@ -41,6 +47,11 @@ public enum PluginRuntime {
             return "built with Swift \(plugin), but this Folio was built with Swift \(folio): rebuild it with Swift \(folio)"
         }
         return nil
+    }
+
+    /// Whether a DT_NEEDED name is one of Foundation's libraries (`import Foundation` or `FoundationEssentials`).
+    static func isFoundation(_ name: String) -> Bool {
+        name.hasSuffix(".so") && !name.contains("/") && (name.hasPrefix("libFoundation") || name.hasPrefix("lib_Foundation"))
     }
 
     /// Whether a DT_NEEDED name is one of the Swift toolchain's runtime libraries (unversioned, from its lib folder).

@@ -21,6 +21,8 @@ public struct PluginIsolation: Sendable {
     var spare: SpareHost?
     /// Whether hosts confine themselves once their plugin is loaded (always, but for folio-bench's comparison).
     public var confined = true
+    /// Whether crashes and timeouts count towards quarantining the build (not while its author tests it).
+    public var quarantines = true
 
     /// Creates an isolation setting.
     public init(limits: PluginLimits = PluginLimits(), executable: URL? = nil, stateFolder: URL? = nil,
@@ -49,7 +51,7 @@ public struct PluginIsolation: Sendable {
     }
 
     /// The quarantine, when there is a state folder.
-    public var quarantine: PluginQuarantine? { stateFolder.map(PluginQuarantine.init(folder:)) }
+    public var quarantine: PluginQuarantine? { quarantines ? stateFolder.map(PluginQuarantine.init(folder:)) : nil }
 
     /// The name of the plugin host executable.
     public static let hostName = "folio-plugin-host"

@@ -69,8 +69,9 @@ extension PluginManifest {
         do {
             let editors = try JSONDecoder().decode([EditorManifest].self, from: try loaded.field(6))
             let abi = try loaded.integer(4)
-            guard let major = Int(exactly: abi) else { return refuse("its descriptor states ABI \(abi)") }
-            let manifest = PluginManifest(id: try loaded.string(1), name: try loaded.string(2), version: try loaded.string(3), abi: major,
+            let minorABI = try loaded.integer(5)
+            guard let major = Int(exactly: abi), let minor = Int(exactly: minorABI), minor >= 0 else { return refuse("its descriptor states ABI \(abi).\(minorABI)") }
+            let manifest = PluginManifest(id: try loaded.string(1), name: try loaded.string(2), version: try loaded.string(3), abi: major, abiMinor: minor,
                                           library: library.lastPathComponent, editors: editors,
                                           swift: PluginELF.read(library.path)?.swiftRecord.flatMap(SwiftToolchain.version(record:)))
             try manifest.validate()

@@ -153,6 +153,7 @@ final class InstallTests: XCTestCase {
         let project = work.appendingPathComponent("MyEditor")
         let built = try runProgram("swift", ["build"], cwd: project, environment: environment)
         XCTAssertEqual(built.status, 0, built.stdout + built.stderr)
+        XCTAssertFalse((built.stdout + built.stderr).contains("warning:"), "the SDK builds without warnings: \(built.stdout + built.stderr)")
         let manifest = try String(contentsOf: project.appendingPathComponent(".build/workspace-state.json"), encoding: .utf8)
         XCTAssertTrue(manifest.contains(moved.appendingPathComponent("share/folio/sdk/swift").path), "built against the installed SDK: \(manifest)")
         let library = project.appendingPathComponent(".build/debug/libNotes.so")

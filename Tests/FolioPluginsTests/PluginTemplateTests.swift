@@ -59,6 +59,8 @@ final class PluginTemplateTests: XCTestCase {
         try PluginSDK.shell("make CFLAGS=-Werror", in: project, environment: env)
         let library = project.appendingPathComponent("build/libNotes.so")
         XCTAssertTrue(FileManager.default.fileExists(atPath: library.path))
+        let tested = runFolio(["plugins", "test", project.path], environment: env, cwd: temp.url)
+        XCTAssertEqual(tested.stdout, "ok   first-steps (3 steps)\n1 test passed\n", "the project's own test passes as generated: \(tested.stderr)")
         validateAndInstall(library, environment: &env, cwd: temp.url)
         editDocument(type: "org.example.notes", header: "Notes", environment: env, cwd: temp.url)
         let status = runFolio(["status", "MyEditor"], environment: env, cwd: temp.url)
@@ -109,6 +111,8 @@ final class PluginTemplateTests: XCTestCase {
         let library = project.appendingPathComponent(".build/debug/libNotes.so")
         XCTAssertTrue(FileManager.default.fileExists(atPath: library.path))
         PluginSDK.tighten(library.deletingLastPathComponent().resolvingSymlinksInPath())
+        let tested = runFolio(["plugins", "test", project.path], environment: env, cwd: temp.url)
+        XCTAssertEqual(tested.stdout, "ok   first-steps (3 steps)\n1 test passed\n", "the project's own test passes as generated: \(tested.stderr)")
         validateAndInstall(library, environment: &env, cwd: temp.url)
         editDocument(type: "org.example.notes", header: "Notes", environment: env, cwd: temp.url)
     }

@@ -109,4 +109,23 @@ final class SwiftToolchainTests: XCTestCase {
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("it needs libswiftSynchronizatioX.so, which Folio's Swift runtime ("), result.stderr)
     }
+    func testGivenASwiftPluginThatImportsFoundationWhenLoadedInAPluginHostThenTheRefusalSaysSo() throws {
+        // Given the Checklist plugin naming libFoundationEssentials.so, as one that imports Foundation does (the name
+        // put in place of libswiftSynchronization.so, which has the same length)
+        let temp = TemporaryDirectory("folio-toolchain-foundation")
+        let copy = try checklistCopy(in: temp)
+        var bytes = [UInt8](try Data(contentsOf: copy))
+        let name = Array("libswiftSynchronization.so\0".utf8), renamed = Array("libFoundationEssentials.so\0".utf8)
+        for start in 0...(bytes.count - name.count) where bytes[start..<(start + name.count)].elementsEqual(name) {
+            bytes.replaceSubrange(start..<(start + name.count), with: renamed)
+        }
+        try Data(bytes).write(to: copy)
+        XCTAssertTrue(PluginELF.read(copy.path)?.needed.contains("libFoundationEssentials.so") ?? false)
+        // When it is checked
+        let result = runFolio(["plugins", "check", copy.path], environment: temp.environment(), cwd: temp.url)
+        // Then the one line says it imports Foundation, which plugins cannot use
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("it imports Foundation (it needs libFoundationEssentials.so), which Folio's Swift runtime does not include"), result.stderr)
+    }
 }
