@@ -21,6 +21,9 @@ public struct PluginHostFailure: Error, CustomStringConvertible, Sendable, Equat
     public let cause: Cause
     /// What the kernel refused the plugin during the call (its confinement), when it tried anything.
     public var refused: PluginRefusedCalls?
+    /// The plugin's own last lines on standard error in the host that failed (from its log), shown as text; the
+    /// description names the telling one (a Swift runtime's "Fatal error: …", else the last).
+    public var stderr: [String] = []
 
     /// A failure; `refused` names what the plugin was refused before it.
     public init(editor: String, command: String, cause: Cause, refused: PluginRefusedCalls? = nil) {
@@ -31,7 +34,8 @@ public struct PluginHostFailure: Error, CustomStringConvertible, Sendable, Equat
     }
 
     public var description: String {
-        let tried = refused.map { "; \($0)" } ?? ""
+        var tried = refused.map { "; \($0)" } ?? ""
+        if let words = lastWords { tried += "; it wrote '\(words)'" }
         switch cause {
         case let .timedOut(limit):
             return "editor '\(editor)' did not answer '\(command)' within \(PluginLimits.describe(limit))\(tried); nothing was changed"
@@ -42,6 +46,11 @@ public struct PluginHostFailure: Error, CustomStringConvertible, Sendable, Equat
         case let .spawnFailed(why):
             return "editor '\(editor)' could not be started for '\(command)': \(why); nothing was changed"
         }
+    }
+
+    /// The line of `stderr` that tells most: the runtime's fatal error when there is one, else the last line.
+    public var lastWords: String? {
+        stderr.first { $0.contains("Fatal error") || $0.contains("fatal error") } ?? stderr.last
     }
 
     /// Whether this counts towards quarantine (crashes and timeouts do; a cancel or a failed spawn does not).

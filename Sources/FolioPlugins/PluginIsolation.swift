@@ -214,8 +214,9 @@ final class IsolatedPlugin: Sendable {
                 throw stale
             } catch {
                 let cause = connection.terminate(after: error, limit: state.loadSequence != nil ? isolation.limits.call : limit)
-                let failure = PluginHostFailure(editor: editor, command: state.loadSequence != nil ? "load" : command, cause: cause,
+                var failure = PluginHostFailure(editor: editor, command: state.loadSequence != nil ? "load" : command, cause: cause,
                                                 refused: connection.takeRefusals())
+                if failure.isStrike, let log = isolation.pluginLog(plugin.manifest.id) { failure.stderr = PluginHostLog.lastLines(of: connection.pid, in: log) }
                 replace(&state)
                 if failure.isStrike, let quarantine = isolation.quarantine {
                     quarantine.strike(library: plugin.library, plugin: plugin.manifest.id,

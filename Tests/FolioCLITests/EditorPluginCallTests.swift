@@ -27,7 +27,8 @@ final class EditorPluginCallTests: TmuxTestCase {
     func testGivenACommandThatCrashesThePluginWhenRunInTheEditorThenOneLineAndTheNextCommandCommits() throws {
         try openEditor(callSeconds: 5)
         try keys("c")
-        let crashed = waitFor(text: "crashed (SIGSEGV) in 'crash'; nothing was changed")
+        // The plugin's own last words (from its log) are in the one line
+        let crashed = waitFor(text: "crashed (SIGSEGV) in 'crash'; it wrote 'Fatal error: boom'")
         XCTAssertTrue(crashed.contains("tally 0"), "the view stays on screen:\n\(crashed)")
         XCTAssertEqual(commitCount(), 1, "the crash committed nothing")
         try keys("i")
@@ -191,7 +192,7 @@ final class EditorPluginCallTests: TmuxTestCase {
     }
     static folio_status t_apply(const folio_editor *e, const folio_document *doc, const char *cmd, const char *args,
                                 const folio_selection *sel, folio_document **out, folio_buffer *desc, folio_buffer *err) {
-        if (strcmp(cmd, "crash") == 0) { *(volatile int *)0 = 1; }
+        if (strcmp(cmd, "crash") == 0) { fprintf(stderr, "Fatal error: boom\\n"); fflush(stderr); *(volatile int *)0 = 1; }
         if (strcmp(cmd, "spin") == 0) { for (volatile long i = 0;; i++) {} }
         folio_document *d = calloc(1, sizeof *d);
         if (!d) return FOLIO_STATUS_OUT_OF_MEMORY;

@@ -61,7 +61,8 @@ enum MisbehavingPlugin {
             snprintf(line, sizeof line, "counted %ld", d->count);
             if (strcmp(cmd, "inc") == 0) {
             } else if (strcmp(cmd, "crash") == 0) { *(volatile int *)0 = 1;
-            } else if (strcmp(cmd, "abort") == 0) { abort();
+            } else if (strcmp(cmd, "abort") == 0) {
+                fprintf(stderr, "tally: about to give up\\nFatal error: Index out of range\\nCurrent stack trace:\\n0 tally_apply\\n"); fflush(stderr); abort();
             } else if (strcmp(cmd, "spin") == 0) { for (volatile long i = 0;; i++) {}
             } else if (strcmp(cmd, "hog") == 0) {
                 for (;;) { char *p = malloc(64 << 20); if (!p) abort(); memset(p, 1, 64 << 20); }

@@ -89,7 +89,7 @@ final class PluginIsolationTests: XCTestCase {
         let before = try snapshot(document)
         let result = try runProgram(PluginFixtures.folioExecutable.path, ["edit", "count", "abort"], cwd: temp.url, environment: env)
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, "folio edit: editor 'tally' crashed (SIGABRT) in 'abort'; nothing was changed; what the plugin wrote: 'folio plugins log tally'\n")
+        XCTAssertEqual(result.stderr, "folio edit: editor 'tally' crashed (SIGABRT) in 'abort'; it wrote 'Fatal error: Index out of range'; nothing was changed; what the plugin wrote: 'folio plugins log tally'\n")
         try assertUntouched(document, before)
     }
 
