@@ -43,6 +43,7 @@ final class SharingAdapter: DocumentSharing {
                  isCancelled: @escaping @Sendable () -> Bool) throws -> String {
         switch action {
         case .syncNow: return try loop.perform(.sync, progress: progress, isCancelled: isCancelled).summary
+        case .acceptContentType: return try loop.perform(.sync, acceptContentType: true, progress: progress, isCancelled: isCancelled).summary
         case .push: return try loop.perform(.push, progress: progress, isCancelled: isCancelled).summary
         case .pull: return try loop.perform(.pull, progress: progress, isCancelled: isCancelled).summary
         default: return try configure(action, progress: progress, isCancelled: isCancelled)
@@ -78,7 +79,7 @@ final class SharingAdapter: DocumentSharing {
         case let .removeRemote(name):
             try document.removeRemote(name)
             return "removed remote \(name.shownAsText)"
-        case .syncNow, .push, .pull:
+        case .syncNow, .acceptContentType, .push, .pull:
             return try perform(action, progress: progress, isCancelled: isCancelled)
         }
     }

@@ -38,14 +38,17 @@ public struct SharingState: Sendable, Equatable, Codable {
     public var nextAttempt: Date?
     /// Whether continuous sync is on for the document.
     public var continuous: Bool
+    /// A remote version held back because it changes the document's content type to one never used here (so another
+    /// plugin would open it): one line saying so, nil when none is held. It stays until the user accepts it.
+    public var heldContentType: String? = nil
 
     /// A state; every field but the phase defaults to nothing known.
     public init(phase: Phase, remote: String? = nil, lastSynced: Date? = nil, ahead: Int = 0, behind: Int = 0,
                 progress: String? = nil, problem: String? = nil, conflicts: [String] = [], nextAttempt: Date? = nil,
-                continuous: Bool = false) {
+                continuous: Bool = false, heldContentType: String? = nil) {
         self.phase = phase; self.remote = remote; self.lastSynced = lastSynced; self.ahead = ahead; self.behind = behind
         self.progress = progress; self.problem = problem; self.conflicts = conflicts; self.nextAttempt = nextAttempt
-        self.continuous = continuous
+        self.continuous = continuous; self.heldContentType = heldContentType
     }
 
     /// A document that is not shared.
@@ -60,6 +63,7 @@ public struct SharingState: Sendable, Equatable, Codable {
             return "not shared"
         case .synced:
             let when = lastSynced.map { "synced " + Self.ago($0, now: now) } ?? "synced"
+            if heldContentType != nil { return "\(when) · held: new content type" }
             return counts.isEmpty ? when : "\(when) · \(counts)"
         case .syncing:
             return ["syncing", progress].compactMap { $0 }.joined(separator: " · ")
@@ -75,7 +79,7 @@ public struct SharingState: Sendable, Equatable, Codable {
     public var badge: String {
         switch phase {
         case .notShared: return ""
-        case .synced: return ahead > 0 ? "↑\(ahead)" : behind > 0 ? "↓\(behind)" : "✓"
+        case .synced: return heldContentType != nil ? "held" : ahead > 0 ? "↑\(ahead)" : behind > 0 ? "↓\(behind)" : "✓"
         case .syncing: return "⟳"
         case .offline: return ahead > 0 ? "offline ↑\(ahead)" : "offline"
         case .conflict: return "conflict"

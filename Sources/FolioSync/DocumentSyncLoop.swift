@@ -245,7 +245,8 @@ public final class DocumentSyncLoop: Sendable {
     }
 
     /// Transfer and merge options for a round: the loop's cancel (and the caller's), progress into the state.
-    private func syncOptions(isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (String) -> Void)?) -> SyncOptions {
+    private func syncOptions(isCancelled: @escaping @Sendable () -> Bool, progress: (@Sendable (String) -> Void)?,
+                             acceptContentType: Bool = false) -> SyncOptions {
         let transfer = TransferOptions(environment: options.environment, progress: { [weak self] value in
             let line = "\(value.receivedObjects)/\(value.totalObjects) objects, \(value.receivedBytes / 1024) KiB"
             self?.shared.withLock { $0.state.phase = .syncing; $0.state.progress = line }
@@ -253,7 +254,7 @@ public final class DocumentSyncLoop: Sendable {
         }, isCancelled: { [weak self] in
             isCancelled() || (self?.shared.withLock { $0.cancelRequested || $0.stopping } ?? true)
         }, timeout: options.transferTimeout)
-        return SyncOptions(transfer: transfer, semanticMerger: semanticMerger())
+        return SyncOptions(transfer: transfer, semanticMerger: semanticMerger(), acceptContentType: acceptContentType)
     }
 
     /// Records a round's outcome: schedule, state (saved to the document), event.
@@ -272,6 +273,7 @@ public final class DocumentSyncLoop: Sendable {
                 shared.schedule.succeeded(started: started, now: now)
                 state.ahead = result.ahead; state.behind = result.behind; state.conflicts = result.conflicts
                 state.problem = result.problem; state.nextAttempt = nil
+                if case let .held(held)? = result.pulled { state.heldContentType = held.summary } else if result.pulled != nil { state.heldContentType = nil }
                 if result.conflicts.isEmpty {
                     state.phase = .synced
                     state.lastSynced = Date()
@@ -309,7 +311,10 @@ public final class DocumentSyncLoop: Sendable {
     /// another process or the loop's thread is running; reports transfer progress lines and stops once `isCancelled`.
     /// The loop's state and schedule take the result as if the loop had run it. Throws what the round threw.
     @discardableResult
-    public func perform(_ mode: SyncRoundMode, progress: @escaping @Sendable (String) -> Void = { _ in },
+    ///
+    /// `acceptContentType` takes a remote version that changes the document's content type (held otherwise), as the
+    /// user agreed to.
+    public func perform(_ mode: SyncRoundMode, acceptContentType: Bool = false, progress: @escaping @Sendable (String) -> Void = { _ in },
                         isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> SyncRoundResult {
         let started = ContinuousClock.now
         let document = try store.open(at: url)
@@ -317,7 +322,9 @@ public final class DocumentSyncLoop: Sendable {
             if isCancelled() { throw SyncError.syncCancelled(document: url.path) }
             throw SyncError.syncBusy(document: url.path)
         }
-        let outcome = Result { try document.syncRound(mode, options: syncOptions(isCancelled: isCancelled, progress: progress)) }
+        let outcome = Result {
+            try document.syncRound(mode, options: syncOptions(isCancelled: isCancelled, progress: progress, acceptContentType: acceptContentType))
+        }
         withExtendedLifetime(lock) {
             _ = finishRound(outcome, started: started, remote: try? document.syncRemote(nil).name, continuous: document.continuousSync,
                             counts: try? document.trackingCounts())

@@ -148,4 +148,24 @@ final class SharingKeysTests: XCTestCase {
         XCTAssertEqual(state.remotesScreen?.interval, 45)
         XCTAssertEqual(state.remotesScreen?.continuous, true)
     }
+    func testGivenAHeldRemoteVersionWhenAcceptIsChosenThenYTakesItAndAnyOtherKeyOnlyCancels() {
+        // Given a shared document whose remote version is held because it changes the content type
+        var held = SharingFixtures.synced
+        held.heldContentType = "held back origin/main at 1a2b3c4: it changes the document's content type"
+        let app = SharingFixtures.app(held)
+        // When "accept" is chosen from the palette
+        let (asked, none) = app.pressing([.ctrl("p")] + typing("accept the held") + [.enter])
+        // Then nothing runs yet: the window asks first
+        XCTAssertEqual(none, [])
+        XCTAssertEqual(asked.confirming, .acceptContentType(summary: held.heldContentType ?? ""))
+        // And y takes the version (a sync that accepts the type), any other key only takes the question back
+        XCTAssertEqual(asked.pressing([.character("y")]).1, [.sharing(.perform(.acceptContentType))])
+        let (declined, nothing) = asked.pressing([.character("i")])
+        XCTAssertEqual(nothing, [])
+        XCTAssertNil(declined.confirming)
+        // And with nothing held, the command says so and asks nothing
+        let (plain, effects) = SharingFixtures.app(SharingFixtures.synced).pressing([.ctrl("p")] + typing("accept the held") + [.enter])
+        XCTAssertEqual(effects, [])
+        XCTAssertEqual(plain.editorShown?.hint, "Nothing held: no remote version changes this document's content type")
+    }
 }

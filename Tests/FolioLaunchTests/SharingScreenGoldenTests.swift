@@ -21,12 +21,16 @@ final class SharingScreenGoldenTests: XCTestCase {
             ("syncing", SharingState(phase: .syncing, remote: "origin", progress: "12/40 objects, 3 KiB")),
             ("offline", SharingState(phase: .offline, remote: "origin", ahead: 3, problem: "could not reach example.com")),
             ("conflict", SharingFixtures.conflicted),
+            ("held-type", SharingState(phase: .synced, remote: "origin", lastSynced: now.addingTimeInterval(-5), continuous: true,
+                                       heldContentType: "held back origin/main at 1a2b3c4: it changes the content type")),
         ]
         // Then the status line leads with its summary (the commit is what gets cut), and a conflict has its banner
         for (name, state) in phases { assertGolden(editorFrame(state), "sharing/editor-status-\(name)") }
         XCTAssertTrue(editorFrame(phases[0].1).contains("⇅ synced 5 s ago · 4f2a9c8"))
         XCTAssertTrue(editorFrame(phases[3].1).contains("⇅ offline · 3 changes waiting"))
         XCTAssertTrue(editorFrame(phases[4].1).contains("A remote version conflicts with yours — press C to settle"))
+        XCTAssertTrue(editorFrame(phases[5].1).contains("⚠ Held: a remote version changes the type (another plugin) — ^P Accept"))
+        XCTAssertTrue(editorFrame(phases[5].1).contains("⇅ synced 5 s ago · held: new content type"))
         // And "N s ago" moves with the clock
         let later = Screens.editor(SharingFixtures.editor(phases[0].1), view: FakeEditor(), width: 80, height: 8, now: now.addingTimeInterval(7)).plainText()
         XCTAssertTrue(later.contains("synced 12 s ago"))

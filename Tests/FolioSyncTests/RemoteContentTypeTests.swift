@@ -135,4 +135,25 @@ final class RemoteContentTypeTests: XCTestCase {
         XCTAssertTrue(ws.folio(["pull", victim.url.path, "--accept-type"]).stdout.hasPrefix("Fast-forwarded"))
         XCTAssertFalse(ws.folio(["status", victim.url.path]).stdout.contains("held back"))
     }
+    func testGivenAHeldVersionWhenTheEditorsSyncLoopRunsThenItsStateSaysSoAndAcceptingThroughItTakesTheVersion() throws {
+        // Given a remote version changing the content type, and the sync loop an open editor runs
+        let (victim, attacker) = try shared()
+        try push(attacker, "Retype", setType("net.daringfireball.markdown"))
+        let loop = DocumentSyncLoop(document: victim.url, store: ws.store, options: .init(transferTimeout: .seconds(5), environment: ws.env))
+        defer { loop.stop() }
+        // When the editor syncs now
+        let round = try loop.perform(.sync)
+        // Then the version is held, and the loop's state (the editor's banner) says so in one line
+        guard case .held = round.pulled else { return XCTFail("\(String(describing: round.pulled))") }
+        let held = try XCTUnwrap(loop.state.heldContentType)
+        XCTAssertTrue(held.contains("net.daringfireball.markdown") && !held.contains("\n"), held)
+        XCTAssertEqual(loop.state.badge, "held")
+        XCTAssertEqual(try ws.store.open(at: victim.url).metadata.contentType, .plainText)
+        // When the user accepts it there
+        let accepted = try loop.perform(.sync, acceptContentType: true)
+        // Then it arrives and nothing is held any more
+        guard case .fastForwarded = accepted.pulled else { return XCTFail("\(String(describing: accepted.pulled))") }
+        XCTAssertNil(loop.state.heldContentType)
+        XCTAssertEqual(try ws.store.open(at: victim.url).metadata.contentType, .markdown)
+    }
 }

@@ -29,9 +29,16 @@ extension Screens {
     /// The one-line conflict banner over the editor's title row.
     static let conflictBanner = "⚠ A remote version conflicts with yours — press C to settle"
 
+    /// The one-line banner over the editor's title row while a remote version that changes the content type is held.
+    static let heldTypeBanner = "⚠ Held: a remote version changes the type (another plugin) — ^P Accept"
+
     static func drawConflictBanner(_ state: EditorState, into grid: inout CellGrid) {
-        guard state.sharing?.phase == .conflict, grid.height > 0 else { return }
-        grid.putLine(" " + conflictBanner, y: 0, style: CellStyle(foreground: .named(.red), bold: true, reverse: true))
+        guard grid.height > 0 else { return }
+        if state.sharing?.phase == .conflict {
+            grid.putLine(" " + conflictBanner, y: 0, style: CellStyle(foreground: .named(.red), bold: true, reverse: true))
+        } else if state.sharing?.heldContentType != nil {
+            grid.putLine(" " + heldTypeBanner, y: 0, style: CellStyle(foreground: .named(.yellow), bold: true, reverse: true))
+        }
     }
 
     /// The running sharing action's line (spinner, progress, "esc cancels") over the status line of the editor and of

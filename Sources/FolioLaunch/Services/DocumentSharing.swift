@@ -13,6 +13,8 @@ package struct SharingRemote: Equatable, Sendable {
 package enum SharingAction: Equatable, Sendable {
     /// Pull then push now, whatever the interval.
     case syncNow
+    /// Sync now taking the held remote version that changes the document's content type (the user agreed).
+    case acceptContentType
     case push
     case pull
     /// Add `remote` at `url`, push, and turn continuous sync on.

@@ -19,9 +19,16 @@ package enum Confirmation: Equatable, Sendable {
     /// ⏎ on a form whose destination resolves outside the current folder: `y` creates it there, any other key goes
     /// back to the form (and does nothing else).
     case createOutside(resolved: String)
+    /// The held remote version that changes the content type (another plugin would open the document): `y` takes it.
+    case acceptContentType(summary: String)
 
     /// Whether any other key only takes the question back (a y/n question), rather than also doing what it does.
-    var otherKeysOnlyCancel: Bool { if case .createOutside = self { return true } else { return false } }
+    var otherKeysOnlyCancel: Bool {
+        switch self {
+        case .createOutside, .acceptContentType: true
+        default: false
+        }
+    }
 
     /// The key that confirms.
     var key: Key {
@@ -30,7 +37,7 @@ package enum Confirmation: Equatable, Sendable {
         case .discardSettings, .discardForm: .escape
         case .removeRecent: .character("x")
         case .restoreVersion: .character("r")
-        case .createOutside: .character("y")
+        case .createOutside, .acceptContentType: .character("y")
         }
     }
 
@@ -43,6 +50,7 @@ package enum Confirmation: Equatable, Sendable {
         case let .removeRecent(path): "x again removes “\(PathText.lastComponent(path))” from the list (the document stays)"
         case let .restoreVersion(_, version, summary): "r again restores \(version) “\(summary)” as a new version (u undoes it) · any other key cancels"
         case let .createOutside(resolved): "y/n: create it outside the current folder? \(resolved)"
+        case .acceptContentType: "y/n: take the remote version? It changes the content type: another plugin will open it"
         }
     }
 }

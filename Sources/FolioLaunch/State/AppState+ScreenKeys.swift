@@ -136,6 +136,12 @@ extension AppState {
             guard case let .form(form) = screen else { return (state, []) }
             state.screen = Self.afterSubmit(form, previous: screen)
             return (state, [Self.submit(form)])
+        case .acceptContentType:
+            guard case var .editor(editor) = screen else { return (state, []) }
+            var effects: [AppEffect] = []
+            state.startSharing(.acceptContentType, label: "take the held version", editor: &editor, effects: &effects)
+            state.screen = .editor(editor)
+            return (state, effects)
         }
     }
 

@@ -77,6 +77,7 @@ extension EditorState {
         EditorCommand(id: "folio.continuous", title: "Continuous sync on/off"),
         EditorCommand(id: "folio.remotes", title: "Remote settings"),
         EditorCommand(id: "folio.settle", title: "Settle conflicts", shortcut: "C"),
+        EditorCommand(id: "folio.accept-type", title: "Accept the held remote version (new content type)"),
     ]
 
     /// The sharing commands this window offers: all of them when the session has sharing, none otherwise.
@@ -107,6 +108,12 @@ extension AppState {
             }
             screen = .sharing(.conflicts(ConflictScreenState()), editor)
             effects.append(.sharing(.loadConflicts))
+        case "folio.accept-type":
+            guard let held = sharing.heldContentType else {
+                editor.hint = "Nothing held: no remote version changes this document's content type"
+                return true
+            }
+            confirming = .acceptContentType(summary: held)
         default: return false
         }
         return true
