@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "FolioCore", dependencies: ["FolioGit"]),
         .target(name: "FolioMustache", dependencies: ["FolioBasics"]),
         // Jinja2's template language, rendered as Jinja2 3.1 renders it (docs/ARCHITECTURE.md).
-        .target(name: "FolioJinja"),
+        .target(name: "FolioJinja", dependencies: ["CUtf8proc"]),
         .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache", "FolioJinja"], swiftSettings: forSize),
         .target(name: "FolioPluginABI"),
         // The text helpers for C plugins (folio_text.h: UTF-8, display widths, the argument array, a line builder).

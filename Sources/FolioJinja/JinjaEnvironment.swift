@@ -16,6 +16,24 @@ public enum JinjaExtension: String, Sendable, Equatable, Hashable {
     case doStatement = "jinja2.ext.do"
     /// `{% break %}` and `{% continue %}` (`jinja2.ext.loopcontrols`).
     case loopControls = "jinja2.ext.loopcontrols"
+    /// `{% now 'utc', '%Y' %}` and `{% now 'local' + 'days=1' %}` (jinja2-time's, which cookiecutter copies).
+    case time = "jinja2_time.TimeExtension"
+    case cookiecutterTime = "cookiecutter.extensions.TimeExtension"
+    /// cookiecutter's `jsonify` filter: `json.dumps(value, sort_keys=True, indent=4)`.
+    case jsonify = "cookiecutter.extensions.JsonifyExtension"
+    /// cookiecutter's `random_ascii_string(length, punctuation=False)`.
+    case randomString = "cookiecutter.extensions.RandomStringExtension"
+    /// cookiecutter's `slugify` filter (python-slugify's).
+    case slugify = "cookiecutter.extensions.SlugifyExtension"
+    /// cookiecutter's `uuid4()`.
+    case uuid = "cookiecutter.extensions.UUIDExtension"
+    /// The filters of jinja2-ansible-filters, which copier always loads (`to_json`, `to_nice_yaml`, `regex_replace`, …).
+    case ansibleFilters = "jinja2_ansible_filters.AnsibleCoreFiltersExtension"
+
+    /// The extensions every cookiecutter template has, whether it asks for them or not.
+    public static let cookiecutterDefaults: Set<JinjaExtension> = [.cookiecutterTime, .jsonify, .randomString, .slugify, .uuid]
+    /// The extensions every copier template has.
+    public static let copierDefaults: Set<JinjaExtension> = [.ansibleFilters]
 }
 
 /// The options of a Jinja2 `Environment` that change how templates lex, parse and render.
@@ -54,6 +72,8 @@ public struct JinjaOptions: Sendable, Equatable {
     public var urlizeRel: String? = "noopener"
     /// Limits on output size, depth and steps.
     public var limits = JinjaLimits()
+    /// The time `{% now %}` shows, in seconds since 1970 (nil: the clock's); fixed for tests and reproducible output.
+    public var now: Double?
 
     /// Creates the default options (Jinja2's defaults).
     public init() {}

@@ -13,6 +13,7 @@ extension JinjaRenderer {
         if let r = try stringFilter(name, v, args) { try charge(r); return r }
         if let r = try listFilter(name, v, args) { try charge(r); return r }
         if let r = try numberFilter(name, v, args) { return r }
+        if let r = try extensionFilter(name, v, args) { try charge(r); return r }
         throw error(.runtime, "No filter named '\(name)' found.")
     }
 

@@ -1,11 +1,20 @@
 /// Jinja2's compile-time check of filter and test names: an unknown one is a `TemplateAssertionError` when the
 /// template is built, unless it sits inside an `if` or an inline `if` of its own frame (then it fails only if reached).
-enum JinjaNameCheck {
-    static func check(_ body: [JinjaStatement], template: String) throws {
-        for s in body { try statement(s, soft: false, template) }
+struct JinjaNameCheck {
+    /// The filters and tests known: Jinja2's and those of the enabled extensions.
+    let filters: Set<String>
+    let tests: Set<String>
+    /// Filters an enabled extension has that Folio does not: named as such.
+    let unavailable: Set<String>
+
+    static func check(_ body: [JinjaStatement], template: String, extensions: Set<JinjaExtension> = []) throws {
+        let checker = JinjaNameCheck(filters: JinjaRenderer.filterNames.union(JinjaExtension.filterNames(extensions)),
+                                     tests: JinjaRenderer.testNames.union(JinjaExtension.testNames(extensions)),
+                                     unavailable: extensions.contains(.ansibleFilters) ? JinjaExtension.ansibleUnavailable : [])
+        for s in body { try checker.statement(s, soft: false, template) }
     }
 
-    static func statement(_ s: JinjaStatement, soft: Bool, _ t: String) throws {
+    func statement(_ s: JinjaStatement, soft: Bool, _ t: String) throws {
         func e(_ x: JinjaExpr, _ soft: Bool = soft) throws { try expr(x, soft: soft, line: s.line, t) }
         func frame(_ b: [JinjaStatement]) throws { for x in b { try statement(x, soft: false, t) } }
         switch s.kind {
@@ -46,14 +55,14 @@ enum JinjaNameCheck {
         }
     }
 
-    static func args(_ a: JinjaCallArgs, soft: Bool, line: Int, _ t: String) throws {
+    func args(_ a: JinjaCallArgs, soft: Bool, line: Int, _ t: String) throws {
         for x in a.positional { try expr(x, soft: soft, line: line, t) }
         for (_, x) in a.keywords { try expr(x, soft: soft, line: line, t) }
         if let x = a.star { try expr(x, soft: soft, line: line, t) }
         if let x = a.doubleStar { try expr(x, soft: soft, line: line, t) }
     }
 
-    static func expr(_ e: JinjaExpr, soft: Bool, line: Int, _ t: String) throws {
+    func expr(_ e: JinjaExpr, soft: Bool, line: Int, _ t: String) throws {
         func sub(_ x: JinjaExpr, _ s: Bool = soft) throws { try expr(x, soft: s, line: line, t) }
         switch e {
         case .constant, .name: break
@@ -76,13 +85,16 @@ enum JinjaNameCheck {
             try sub(f)
             try args(a, soft: soft, line: line, t)
         case .filter(let input, let name, let a, let l):
-            if !soft, !JinjaRenderer.filterNames.contains(name) {
+            if !soft, !filters.contains(name) {
+                if unavailable.contains(name) {
+                    throw JinjaError(.assertion, "No filter named '\(name)': jinja2-ansible-filters has it, Folio does not.", template: t, line: l)
+                }
                 throw JinjaError(.assertion, "No filter named '\(name)'.", template: t, line: l)
             }
             if let input { try sub(input) }
             try args(a, soft: soft, line: line, t)
         case .test(let input, let name, let a, _, let l):
-            if !soft, !JinjaRenderer.testNames.contains(name) {
+            if !soft, !tests.contains(name) {
                 throw JinjaError(.assertion, "No test named '\(name)'.", template: t, line: l)
             }
             try sub(input)

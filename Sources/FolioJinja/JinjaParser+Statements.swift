@@ -41,6 +41,9 @@ extension JinjaParser {
             let e = try parseTuple()
             try endBlock()
             return stmt(.doExpr(e))
+        case "now" where extensions.contains(.time) || extensions.contains(.cookiecutterTime):
+            next()
+            return stmt(try parseNow())
         case "break" where extensions.contains(.loopControls), "continue" where extensions.contains(.loopControls):
             next()
             try endBlock()

@@ -121,7 +121,7 @@ extension JinjaRenderer {
 
     func resolve(_ name: String, _ scope: JinjaScope) -> JinjaValue {
         if let v = scope.lookup(name) { return v }
-        if let g = global(name) { return g }
+        if let g = global(name) ?? extensionGlobal(name) { return g }
         if name == "self" { return .object(JinjaSelfReference(renderer: self)) }
         return .undefined(JinjaUndefined(name: name))
     }

@@ -22,7 +22,7 @@ public struct JinjaTemplate {
         let tokens = try lexer.tokenize(source)
         var parser = JinjaParser(tokens: tokens, name: name, extensions: environment.options.extensions)
         body = try parser.parseTemplate()
-        try JinjaNameCheck.check(body, template: name)
+        try JinjaNameCheck.check(body, template: name, extensions: environment.options.extensions)
         var blocks: [String: JinjaBlockNode] = [:]
         Self.collectBlocks(body, into: &blocks)
         self.blocks = blocks

@@ -60,7 +60,9 @@ extension JinjaRenderer {
         case "upper":
             let s = try str(v)
             return s.contains { $0.isCased } && s.uppercased() == s
-        case "filter": return Self.filterNames.contains(try str(v))
+        case "filter":
+            let name = try str(v)
+            return Self.filterNames.contains(name) || JinjaExtension.filterNames(options.extensions).contains(name)
         case "test": return Self.testNames.contains(try str(v))
         case "eq", "equalto", "==": return try compare("==", v, needArg())
         case "ne", "!=": return try compare("!=", v, needArg())

@@ -185,7 +185,7 @@ public struct JinjaArguments {
     /// The argument at `position` or named `name`, or nil.
     func value(_ position: Int, _ name: String) -> JinjaValue? {
         if let kw = keywords.first(where: { $0.0 == name }) { return kw.1 }
-        return position < positional.count ? positional[position] : nil
+        return position >= 0 && position < positional.count ? positional[position] : nil
     }
 }
 
@@ -228,6 +228,13 @@ extension JinjaValue {
 
     var isUndefined: Bool { if case .undefined = self { return true } else { return false } }
     var isNone: Bool { if case .none = self { return true } else { return false } }
+    /// Whether it is a list or a tuple.
+    var isList: Bool {
+        switch self {
+        case .list, .tuple: return true
+        default: return false
+        }
+    }
 
     var stringValue: String? {
         switch self {

@@ -39,6 +39,7 @@ public struct CookiecutterTemplate: Sendable, Equatable {
     /// from the project folder and the template's `templates/`.
     func environment(files: [TemplateFile]) -> JinjaEnvironment {
         var options = (try? jinjaOptions(file: "cookiecutter.json")) ?? JinjaOptions()
+        options.extensions.formUnion(JinjaExtension.cookiecutterDefaults)  // cookiecutter's environment always has them
         options.undefined = .strict
         options.keepTrailingNewline = true
         var sources = shared
@@ -49,9 +50,10 @@ public struct CookiecutterTemplate: Sendable, Equatable {
         return JinjaEnvironment(options: options, loader: { lookup[$0] })
     }
 
-    /// The Jinja options `_jinja2_env_vars` and `_extensions` ask for. An extension Folio does not have (cookiecutter's
-    /// own `jinja2_time`, `slugify`, `jsonify`, … or any other) refuses the template in one line naming it, as does an
-    /// environment option Folio's Jinja does not know: rendering without them would be wrong.
+    /// The Jinja options `_jinja2_env_vars` and `_extensions` ask for. An extension Folio does not have (any but
+    /// `jinja2.ext.do`, `jinja2.ext.loopcontrols`, `jinja2_time.TimeExtension`, cookiecutter's own and
+    /// jinja2-ansible-filters) refuses the template in one line naming it, as does an environment option Folio's Jinja
+    /// does not know: rendering without them would be wrong.
     func jinjaOptions(file: String) throws -> JinjaOptions {
         var options = JinjaOptions()
         let entries = try entries(file: file)

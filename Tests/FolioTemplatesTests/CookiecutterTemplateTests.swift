@@ -177,14 +177,26 @@ final class CookiecutterTemplateTests: XCTestCase {
         XCTAssertEqual(files.first?.data, try Data(contentsOf: fixtures.appendingPathComponent("envvars.defaults/list.txt")))
     }
 
+    func testGivenTheExtensionsCookiecutterAlwaysLoadsWhenRenderedThenTheFilesAreCookiecuttersByteForByte() throws {
+        let resolver = TemplateResolver(environment: temp.environment())
+        let source = TemplateSource(name: "builtins", location: fixtures.appendingPathComponent("builtins").path)
+        let template = try await_ { try await resolver.template("builtins", in: try await resolver.resolve(source)) }
+        let files = try template.render(answers: try template.answers(given: [:], mode: .defaults))
+        XCTAssertEqual(files.map(\.path).sorted(), ["README.md", "authors.json"])
+        for file in files {
+            XCTAssertEqual(String(decoding: file.data, as: UTF8.self),
+                           try String(contentsOf: fixtures.appendingPathComponent("builtins.defaults/\(file.path)"), encoding: .utf8), file.path)
+        }
+    }
+
     func testGivenAnExtensionFolioDoesNotHaveWhenTheTemplateIsLoadedThenItIsRefusedInOneLineNamingIt() throws {
         let root = temp.path("timed")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("{{cookiecutter.name}}"), withIntermediateDirectories: true)
-        try #"{"name": "x", "_extensions": ["jinja2_time.TimeExtension"]}"#.write(to: root.appendingPathComponent("cookiecutter.json"), atomically: true, encoding: .utf8)
-        try "{% now 'utc', '%Y' %}\n".write(to: root.appendingPathComponent("{{cookiecutter.name}}/year.txt"), atomically: true, encoding: .utf8)
+        try #"{"name": "x", "_extensions": ["jinja2_humanize_extension.HumanizeExtension"]}"#.write(to: root.appendingPathComponent("cookiecutter.json"), atomically: true, encoding: .utf8)
+        try "{{ 1000 | humanize_naturalsize }}\n".write(to: root.appendingPathComponent("{{cookiecutter.name}}/year.txt"), atomically: true, encoding: .utf8)
         let made = runFolio(["new", "doc", "--template", "./timed", "--defaults"], environment: temp.environment(), cwd: temp.url)
         XCTAssertEqual(made.status, 1)
-        XCTAssertTrue(made.stderr.contains("cookiecutter.json") && made.stderr.contains("needs the Jinja extension jinja2_time.TimeExtension"), made.stderr)
+        XCTAssertTrue(made.stderr.contains("cookiecutter.json") && made.stderr.contains("needs the Jinja extension jinja2_humanize_extension.HumanizeExtension"), made.stderr)
         XCTAssertEqual(made.stderr.split(separator: "\n").count, 1, made.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("doc").path))
     }
