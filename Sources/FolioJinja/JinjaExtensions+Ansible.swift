@@ -1,6 +1,6 @@
 // The filters of jinja2-ansible-filters (1.3), which copier loads for every template: JSON, base64, paths, shell
 // quoting, booleans, regular expressions, ternary, mandatory, flatten and combine, as that package writes them.
-// Its filters Folio does not have (YAML, hashes, dates, globbing, random MACs) are named as such when a template
+// Its filters Folio does not have (reading YAML, hashes, dates, globbing, random MACs) are named as such when a template
 // asks for one: `ansibleUnavailable`.
 
 extension JinjaExtension {
@@ -8,12 +8,12 @@ extension JinjaExtension {
     static let ansibleFilterNames: Set<String> = [
         "to_json", "to_nice_json", "from_json", "b64encode", "b64decode", "basename", "dirname", "splitext", "win_basename",
         "win_dirname", "quote", "bool", "ternary", "mandatory", "type_debug", "flatten", "combine", "regex_replace",
-        "regex_search", "regex_findall", "regex_escape",
+        "regex_search", "regex_findall", "regex_escape", "to_yaml", "to_nice_yaml",
     ]
 
     /// Its filters Folio does not have: a template using one is refused naming it, never rendered without it.
     static let ansibleUnavailable: Set<String> = [
-        "to_yaml", "to_nice_yaml", "from_yaml", "from_yaml_all", "to_uuid", "md5", "sha1", "checksum", "hash", "to_datetime",
+        "from_yaml", "from_yaml_all", "to_uuid", "md5", "sha1", "checksum", "hash", "to_datetime",
         "strftime", "fileglob", "expanduser", "expandvars", "realpath", "relpath", "win_splitdrive", "ans_random", "shuffle",
         "ans_groupby", "extract", "subelements", "random_mac", "comment",
     ]
@@ -56,6 +56,7 @@ extension JinjaRenderer {
         case "flatten": return .list(JinjaList(try flatten(v, levels: try args.value(0, "levels").map { try intArg(JinjaArguments([$0]), 0, "levels", 0) })))
         case "combine": return try combine([v] + args.positional, recursive: try boolArg(args, -1, "recursive", false))
         case "regex_replace", "regex_search", "regex_findall", "regex_escape": return try regexFilter(name, v, args)
+        case "to_yaml", "to_nice_yaml": return try yamlFilter(name, v, args)
         default: throw error(.runtime, "No filter named '\(name)' found.")
         }
     }

@@ -5,6 +5,15 @@ CC = ["cookiecutter.extensions.JsonifyExtension", "cookiecutter.extensions.Slugi
 TIME = ["jinja2_time.TimeExtension"]
 ANS = ["jinja2_ansible_filters.AnsibleCoreFiltersExtension"]
 
+def _random_strings():
+    """400 seeded strings of YAML's special characters, for the YAML emitter's scalar styles and folding."""
+    import random
+    rng = random.Random(7)
+    alphabet = list("ab :#-?,[]{}'\"\n\t !*&|>%@`.~=<0123456789xyz") + ["ü", "☃", "😀", "\u0085", "\u00a0", "\u2028", "\r", "\x07"]
+    values = ["".join(rng.choice(alphabet) for _ in range(rng.choice([0, 1, 2, 3, 5, 8, 20, 90]))) for _ in range(400)]
+    return {"d": {f"k{i}": v for i, v in enumerate(values)}, "l": values[:50]}
+
+
 CASES = [
     # cookiecutter: jsonify
     ("{{ c | jsonify }}", {"c": {"b": [1, 2.5, None, True], "a": "é\"x", "n": {"z": 1, "y": {}}}}, CC),
@@ -61,4 +70,22 @@ CASES = [
     ("{{ 'version 1.22.3' | regex_search('\\\\d+\\\\.\\\\d+') }}|{{ 'version 1.22.3' | regex_search('(\\\\d+)\\\\.(\\\\d+)', '\\\\2', '\\\\1') }}|{{ 'x' | regex_search('y') }}", {}, ANS),
     ("{{ 'a1b22c333' | regex_findall('\\\\d+') }}|{{ 'k=v, x=y' | regex_findall('(\\\\w)=(\\\\w)') }}|{{ 'Aa' | regex_findall('a', ignorecase=True) }}", {}, ANS),
     ("{{ 'a.b*c' | regex_escape }}", {}, ANS),
+    # to_yaml / to_nice_yaml, as PyYAML writes them
+    ("{{ d | to_nice_yaml }}", {"d": {"project_name": "My App", "version": "1.0", "count": 3, "ratio": 0.5, "big": 1e20,
+        "on": True, "off": None, "empty": "", "tags": ["a", "b c", "yes", "123", "1.5", "null", "2024-01-02"],
+        "nested": {"z": [], "y": {}, "x": [{"k": 1, "j": [1, 2]}, "s"]}}}, ANS),
+    ("{{ d | to_yaml }}", {"d": {"project_name": "My App", "list": [1, 2, 3], "mixed": [1, {"a": 2}], "flat": {"a": 1, "b": "x"}}}, ANS),
+    ("{{ d | to_nice_yaml(indent=2) }}", {"d": {"a": [1, [2, 3]], "b": {"c": {"d": "e"}}}}, ANS),
+    ("{{ d | to_nice_yaml }}", {"d": {"colon": "a: b", "hash": "x #y", "lead": " space", "trail": "space ", "dash": "- x", "q": "it's",
+        "dq": "say \"hi\"", "star": "*ref", "amp": "&a", "pct": "%x", "at": "@x", "tick": "`x", "brace": "{x}", "comma": "a, b",
+        "qm": "? x", "tab": "a\tb", "cr": "a\rb", "uni": "ünï ☃ 😀", "ctrl": "\u0007", "nel": "a\u0085b", "nbsp": "a\u00a0b",
+        "dots": "...x", "dashes": "---", "tilde": "~", "eq": "=", "merge": "<<", "Yes": "Yes", "octal": "0o17", "hex": "0x1F",
+        "under": "1_000", "sexa": "1:30", "inf": ".inf", "neg": "-1", "plus": "+1", "exp": "1e5", "dotnum": ".5"}}, ANS),
+    ("{{ d | to_nice_yaml }}", {"d": {"multi": "line one\nline two\n", "multi2": "a\n\nb", "spacebreak": "a \nb", "breakspace": "a\n b",
+        "long": "word " * 30, "longsingle": "it's " * 25, "longdouble": "tab\t " * 20, "longword": "x" * 100}}, ANS),
+    ("{{ ['a', 'b'] | to_nice_yaml }}|{{ 'plain' | to_nice_yaml }}|{{ 'yes' | to_nice_yaml }}|{{ 5 | to_nice_yaml }}|{{ [] | to_nice_yaml }}|{{ {} | to_yaml }}", {}, ANS),
+    ("{{ d | to_yaml }}", {"d": {"k" * 130: 1, "": 2, "multi\nkey": 3}}, ANS),
+    ("{{ d | to_yaml(default_flow_style=False) }}", {"d": {"l": [1, 2], "m": {"a": "b"}}}, ANS),
+    ("{{ d | to_yaml }}", {"d": {"l": ["item number " + str(i) for i in range(12)]}}, ANS),
+    ("{{ d | to_nice_yaml }}|{{ l | to_yaml }}", _random_strings(), ANS),
 ]
