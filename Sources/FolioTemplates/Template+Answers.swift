@@ -67,6 +67,12 @@ extension Template {
     func defaultAnswer(for variable: TemplateVariable, answers: [String: JSONValue]) throws -> JSONValue? {
         if let cookiecutter { return try cookiecutterDefault(cookiecutter, for: variable, answers: answers) }
         guard let value = variable.default else { return variable.type == .bool ? .bool(false) : nil }
+        if manifest.templateLanguage == .jinja {
+            guard case let .string(text) = value, text.contains("{") else { return value }
+            let where_ = describe("template.json") + " (default of \(variable.name))"
+            let context = Self.jinjaContext(answers)
+            return .string(try renderJinjaText(text, context: context, environment: jinjaEnvironment(), where_: where_))
+        }
         guard case let .string(text) = value, text.contains("{{") else { return value }
         let rendered = try MustacheTemplate(text, name: describe("template.json") + " (default of \(variable.name))")
             .render(Self.mustacheValue(.object(answers)), partials: partials, options: MustacheRenderOptions(escapeHTML: false, limits: renderLimits))

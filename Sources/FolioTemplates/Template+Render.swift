@@ -25,6 +25,11 @@ extension Template {
             rendered?(out.map(\.file))
             return out
         }
+        if manifest.templateLanguage == .jinja {
+            let out = try renderJinja(answers: answers)
+            rendered?(out.map(\.file))
+            return out
+        }
         let context = renderContext(answers)
         let options = MustacheRenderOptions(strict: false, escapeHTML: false, limits: renderLimits)
         let exclude = manifest.exclude
@@ -174,6 +179,10 @@ extension Template {
     /// The primary file's path rendered with `answers`, or nil when the template names none.
     public func renderPrimaryFile(answers: [String: JSONValue]) throws -> String? {
         guard let primary = manifest.primaryFile else { return nil }
+        if manifest.templateLanguage == .jinja {
+            let environment = jinjaEnvironment()
+            return try jinjaPath(primary, context: jinjaContext(answers), environment: environment, where_: describe("template.json") + " (primaryFile)")
+        }
         var cache: [String: String] = [:]
         let options = MustacheRenderOptions(strict: false, escapeHTML: false, limits: renderLimits)
         return try renderPath(primary, context: renderContext(answers), options: options, cache: &cache,
@@ -183,6 +192,11 @@ extension Template {
     /// The data templates see: the answers, plus for each choice and multichoice answer a flag
     /// `<name>_<choice>` (non-alphanumerics in the choice become `_`), e.g. `license_Apache_2_0`, for sections.
     func renderContext(_ answers: [String: JSONValue]) -> MustacheValue {
+        Self.mustacheValue(renderContextJSON(answers))
+    }
+
+    /// `renderContext` as JSON (the answers and the choice flags), for either language.
+    func renderContextJSON(_ answers: [String: JSONValue]) -> JSONValue {
         var values = answers
         for variable in manifest.variables where variable.type == .choice || variable.type == .multichoice {
             let picked: [String]
@@ -196,7 +210,7 @@ extension Template {
                 if values[key] == nil { values[key] = .bool(picked.contains(choice)) }
             }
         }
-        return Self.mustacheValue(.object(values))
+        return .object(values)
     }
 
     /// Renders each segment of `path`; nil when a segment renders empty (the file is dropped).

@@ -76,12 +76,14 @@ public struct Template: Sendable {
         func partials(under folder: String) throws -> [String: String] {
             var result: [String: String] = [:]
             let entries = try readingTemplate("\(resolved.source.name): \(folder)") { try tree.files(under: folder) }
-            for entry in entries where entry.kind == .blob && !entry.isSymlink && entry.path.hasSuffix(".mustache") {
+            // Mustache names a partial without `.mustache`; Jinja includes any file of the folder by its name.
+            let jinja = manifest.templateLanguage == .jinja
+            for entry in entries where entry.kind == .blob && !entry.isSymlink && (jinja || entry.path.hasSuffix(".mustache")) {
                 let data = try read(entry, from: tree, naming: "\(resolved.source.name): \(folder)/\(entry.path)")
                 guard let text = String(data: data, encoding: .utf8) else {
                     throw TemplateError("\(resolved.source.name): \(folder)/\(entry.path)", "partial is not valid UTF-8", kind: .notUTF8)
                 }
-                result[String(entry.path.dropLast(".mustache".count))] = text
+                result[jinja ? entry.path : String(entry.path.dropLast(".mustache".count))] = text
             }
             return result
         }

@@ -12,6 +12,7 @@ private enum ManifestSchema {
         ("minFolioVersion", .string, false), ("contentType", .string, false), ("primaryFile", .string, false),
         ("variables", .array, false), ("exclude", .stringArray, false), ("copyOnly", .stringArray, false),
         ("tags", .stringArray, false),
+        ("language", .string, false),
     ]
     static let variable: [(String, Kind, Bool)] = [
         ("name", .string, true), ("type", .string, true), ("prompt", .string, false), ("help", .string, false), ("default", .any, false),

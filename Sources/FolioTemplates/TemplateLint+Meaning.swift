@@ -65,6 +65,12 @@ struct MeaningLint {
     }
 
     mutating func run() {
+        if manifest.templateLanguage == .jinja {
+            lintJinja()
+            lintGlobs()
+            if !findings.contains(where: { $0.severity == .error }) { lintRender() }
+            return
+        }
         lintContents()
         lintPaths()
         lintPrimaryFile()

@@ -134,8 +134,11 @@ extension MeaningLint {
     /// refused paths (T402), a primary file that is not rendered (T403) and any other failure (T404).
     mutating func lintRender() {
         var partials: [String: String] = [:], repositoryPartials: [String: String] = [:]
-        for (name, data) in tree.partials { if let text = String(data: data, encoding: .utf8) { partials[name] = text } }
-        for (name, data) in tree.repositoryPartials { if let text = String(data: data, encoding: .utf8) { repositoryPartials[name] = text } }
+        let jinja = manifest.templateLanguage == .jinja
+        for (name, data) in jinja ? tree.jinjaPartials : tree.partials { if let text = String(data: data, encoding: .utf8) { partials[name] = text } }
+        for (name, data) in jinja ? tree.jinjaRepositoryPartials : tree.repositoryPartials {
+            if let text = String(data: data, encoding: .utf8) { repositoryPartials[name] = text }
+        }
         let sourceName = "lint"
         let template = Template(manifest: manifest, path: "", source: TemplateSource(name: sourceName, location: sourceName), commit: "",
                                 ref: nil, files: tree.files, partials: partials, repositoryPartials: repositoryPartials)

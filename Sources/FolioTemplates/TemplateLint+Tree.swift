@@ -19,6 +19,9 @@ public struct TemplateAuthoringTree: Sendable {
     public var partials: [String: Data]
     /// `partials/*.mustache` at the repository's root, by name.
     public var repositoryPartials: [String: Data]
+    /// Every file of `partials/` beside `template.json` by its name, and of the repository's: what a Jinja template includes.
+    public var jinjaPartials: [String: Data] = [:]
+    public var jinjaRepositoryPartials: [String: Data] = [:]
     /// Everything under `tests/` (paths relative to `tests/`).
     public var tests: [TemplateFile]
     /// Reads this template as it was at a ref (tag, branch or commit) of the git repository it lives in; nil when
@@ -51,8 +54,9 @@ public struct TemplateAuthoringTree: Sendable {
                 tree.files.append(TemplateFile(path: rest, data: file.data, mode: file.mode))
             } else if let rest = entry.path.dropping(prefix: "tests/") {
                 tree.tests.append(TemplateFile(path: rest, data: file.data, mode: file.mode))
-            } else if let rest = entry.path.dropping(prefix: "partials/"), rest.hasSuffix(".mustache"), !file.isSymlink {
-                tree.partials[String(rest.dropLast(".mustache".count))] = file.data
+            } else if let rest = entry.path.dropping(prefix: "partials/"), !file.isSymlink {
+                if rest.hasSuffix(".mustache") { tree.partials[String(rest.dropLast(".mustache".count))] = file.data }
+                tree.jinjaPartials[rest] = file.data
             }
         }
         tree.atRef = gitReader(for: folder)
@@ -86,12 +90,14 @@ public struct TemplateAuthoringTree: Sendable {
         }
         result.files = try blobs(prefix + "files")
         result.tests = try blobs(prefix + "tests")
-        for file in try blobs(prefix + "partials") where !file.isSymlink && file.path.hasSuffix(".mustache") {
-            result.partials[String(file.path.dropLast(".mustache".count))] = file.data
+        for file in try blobs(prefix + "partials") where !file.isSymlink {
+            if file.path.hasSuffix(".mustache") { result.partials[String(file.path.dropLast(".mustache".count))] = file.data }
+            result.jinjaPartials[file.path] = file.data
         }
         if !path.isEmpty {
-            for file in try blobs("partials") where !file.isSymlink && file.path.hasSuffix(".mustache") {
-                result.repositoryPartials[String(file.path.dropLast(".mustache".count))] = file.data
+            for file in try blobs("partials") where !file.isSymlink {
+                if file.path.hasSuffix(".mustache") { result.repositoryPartials[String(file.path.dropLast(".mustache".count))] = file.data }
+                result.jinjaRepositoryPartials[file.path] = file.data
             }
         }
         return result
@@ -219,13 +225,15 @@ extension TemplateAuthoringTree {
         func texts(_ partials: [String: Data], _ folder: String) throws -> [String: String] {
             var result: [String: String] = [:]
             for (key, data) in partials {
-                guard let text = String(data: data, encoding: .utf8) else { throw TemplateError("\(name)/\(folder)/\(key).mustache", "partial is not valid UTF-8", kind: .notUTF8) }
+                guard let text = String(data: data, encoding: .utf8) else { throw TemplateError("\(name)/\(folder)/\(key)\(jinja ? "" : ".mustache")", "partial is not valid UTF-8", kind: .notUTF8) }
                 result[key] = text
             }
             return result
         }
+        let jinja = parsed.templateLanguage == .jinja
         var template = Template(manifest: parsed, path: "", source: TemplateSource(name: name, location: folder?.path ?? name), commit: commit, ref: nil,
-                                files: files, partials: try texts(partials, "partials"), repositoryPartials: try texts(repositoryPartials, "(repository) partials"))
+                                files: files, partials: try texts(jinja ? jinjaPartials : partials, "partials"),
+                                repositoryPartials: try texts(jinja ? jinjaRepositoryPartials : repositoryPartials, "(repository) partials"))
         template.renderLimits = limits.render
         return template
     }

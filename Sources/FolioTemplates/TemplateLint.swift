@@ -62,6 +62,7 @@ public enum TemplateLintCode: String, Sendable, CaseIterable {
     case unusedVariable = "T204"
     case missingPartial = "T205"
     case notUTF8 = "T206"
+    case jinjaSyntax = "T207"
     // Globs.
     case excludeMatchesNothing = "T301"
     case copyOnlyMatchesNothing = "T302"

@@ -40,6 +40,14 @@ public struct TemplateVariable: Codable, Sendable, Equatable {
     }
 }
 
+/// The template language a native template's files, paths and defaults are written in (`"language"` in
+/// `template.json`; Mustache when it names none).
+public enum TemplateLanguage: String, Codable, Sendable, Equatable, CaseIterable {
+    case mustache
+    /// Jinja2's language, rendered by FolioJinja with the template's `partials/` for include, import and extends.
+    case jinja
+}
+
 /// The parsed `template.json` of one template.
 public struct TemplateManifest: Codable, Sendable, Equatable {
     public var id: String
@@ -55,9 +63,14 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
     public var copyOnly: [String]
     /// Words `folio templates search` finds the template by, besides its id, name and summary.
     public var tags: [String]?
+    /// The language its files are written in; nil: Mustache.
+    public var language: TemplateLanguage?
+
+    /// The language its files, paths and defaults are rendered with.
+    public var templateLanguage: TemplateLanguage { language ?? .mustache }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, summary, version, minFolioVersion, contentType, primaryFile, variables, exclude, copyOnly, tags
+        case id, name, summary, version, minFolioVersion, contentType, primaryFile, variables, exclude, copyOnly, tags, language
     }
 
     public init(from decoder: any Decoder) throws {
@@ -73,6 +86,7 @@ public struct TemplateManifest: Codable, Sendable, Equatable {
         exclude = try c.decodeIfPresent([String].self, forKey: .exclude) ?? []
         copyOnly = try c.decodeIfPresent([String].self, forKey: .copyOnly) ?? []
         tags = try c.decodeIfPresent([String].self, forKey: .tags)
+        language = try c.decodeIfPresent(TemplateLanguage.self, forKey: .language)
     }
 
     /// Parses and checks `template.json`; errors name `file` and, when known, the line and column.
