@@ -111,8 +111,13 @@ extension JinjaRenderer {
                 })
             })
         case "lipsum":
-            return .function(JinjaFunction(name: "lipsum") { _, _ in
-                .markup("<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>")
+            return .function(JinjaFunction(name: "lipsum") { args, r in
+                let n = try r.intArg(args, 0, "n", 5), html = try r.boolArg(args, 1, "html", true)
+                let low = try r.intArg(args, 2, "min", 20), high = try r.intArg(args, 3, "max", 100)
+                guard low < high else { throw r.error(.value, "empty range for randrange() (\(low), \(high))") }
+                guard n <= 10_000, high <= 100_000 else { throw r.error(.limit, "lipsum(\(n), max=\(high)) is over the output limit") }
+                let text = JinjaLorem.paragraphs(count: n, html: html, min: low, max: high)
+                return html ? .markup(text) : .string(text)
             })
         default: return nil
         }

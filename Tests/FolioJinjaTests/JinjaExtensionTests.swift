@@ -81,4 +81,20 @@ final class JinjaExtensionTests: XCTestCase {
         XCTAssertEqual(try render("{{ 'ab12' | regex_findall('[a-z]+|\\\\d+') }}", [.ansibleFilters]), "['ab', '12']")
         XCTAssertLessThan(Date().timeIntervalSince(started), 5)
     }
+    func testGivenLipsumWhenCalledThenItMakesRandomParagraphsOfTheShapeJinja2Makes() throws {
+        let html = try render("{{ lipsum() }}", [])
+        let paragraphs = html.split(separator: "\n")
+        XCTAssertEqual(paragraphs.count, 5, html)
+        for p in paragraphs {
+            XCTAssertTrue(p.hasPrefix("<p>") && p.hasSuffix(".</p>"), String(p))
+            let words = p.dropFirst(3).dropLast(4).split(separator: " ")
+            XCTAssertTrue((20..<100).contains(words.count), "\(words.count) words")
+            XCTAssertTrue(words.first?.first?.isUppercase ?? false, String(p))
+            XCTAssertTrue(words.allSatisfy { $0.allSatisfy { $0.isLetter || $0 == "," || $0 == "." } }, String(p))
+        }
+        let plain = try render("{{ lipsum(2, html=False, min=5, max=6) }}", [])
+        XCTAssertEqual(plain.components(separatedBy: "\n\n").map { $0.split(separator: " ").count }, [5, 5], plain)
+        XCTAssertNotEqual(try render("{{ lipsum(1) }}", []), try render("{{ lipsum(1) }}", []))
+        XCTAssertThrowsError(try render("{{ lipsum(1, min=5, max=5) }}", []))
+    }
 }
