@@ -37,7 +37,7 @@ final class SharingAdapter: DocumentSharing {
 
     func state() -> SharingState { loop.state }
 
-    func remotes() -> [SharingRemote] { loop.remotes.map { SharingRemote(name: $0.name, url: $0.url) } }
+    func remotes() -> [SharingRemote] { loop.remotes.map { SharingRemote(name: $0.name, url: $0.shownURL) } }
 
     func perform(_ action: SharingAction, progress: @escaping @Sendable (String) -> Void,
                  isCancelled: @escaping @Sendable () -> Bool) throws -> String {
@@ -74,7 +74,9 @@ final class SharingAdapter: DocumentSharing {
             try document.setContinuousSync(true)
             return "added remote \(name.shownAsText); continuous sync on"
         case let .changeRemote(name, url):
-            try document.changeRemote(name, url: url)
+            // The window shows URLs redacted; user information left as `***` stays what it was.
+            let original = (try? document.remotes())?.first { $0.name == name }?.url ?? ""
+            try document.changeRemote(name, url: RemoteURL.restoringRedaction(url, original: original))
             return "remote \(name.shownAsText) now at \(url.shownAsText)"
         case let .removeRemote(name):
             try document.removeRemote(name)

@@ -207,7 +207,7 @@ let syncCommands: [Command] = [
             struct Cloned: Encodable { let path: String; let source: String; let commit: String; let title: String }
             try io.json(Cloned(path: document.url.path, source: source, commit: head.id.hex, title: document.metadata.title))
         } else {
-            io.line("Cloned \(source.shownAsText) into \(document.url.path.shownAsText) [\(head.id.short)] \(head.summary.shownAsText)")
+            io.line("Cloned \(RemoteURL.redacted(source).shownAsText) into \(document.url.path.shownAsText) [\(head.id.short)] \(head.summary.shownAsText)")
         }
         return 0
     },
@@ -234,9 +234,9 @@ let syncCommands: [Command] = [
         }
         for remote in status.remotes {
             if remote.tracking == nil {
-                io.line("\(remote.name.shownAsText)\t\(remote.url.shownAsText)\tnever synced")
+                io.line("\(remote.name.shownAsText)\t\(RemoteURL.redacted(remote.url).shownAsText)\tnever synced")
             } else {
-                io.line("\(remote.name.shownAsText)\t\(remote.url.shownAsText)\tahead \(remote.ahead), behind \(remote.behind)")
+                io.line("\(remote.name.shownAsText)\t\(RemoteURL.redacted(remote.url).shownAsText)\tahead \(remote.ahead), behind \(remote.behind)")
             }
         }
         if let heldBack = status.heldBack {
@@ -369,7 +369,7 @@ private func listRemotes(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let document = try openDocument(try args.positional(0, "PATH"), io)
     try args.expectAtMost(2)
     let remotes = try document.remotes()
-    if args.flag("--json") { try io.json(remotes) } else { for remote in remotes { io.line("\(remote.name.shownAsText)\t\(remote.url.shownAsText)") } }
+    if args.flag("--json") { try io.json(remotes) } else { for remote in remotes { io.line("\(remote.name.shownAsText)\t\(remote.shownURL.shownAsText)") } }
     return 0
 }
 

@@ -134,7 +134,7 @@ extension Repository {
         let removed = before.keys.filter { after[$0] == nil }
         try incoming.checkIncoming(moved, known: before, quarantine: quarantine.folder, source: nameOrURL, rules: rules)
         try quarantine.moveObjects(into: self)
-        for (name, id) in moved.sorted(by: { $0.key < $1.key }) { try setReference(name, to: id, logMessage: "fetch: \(nameOrURL)") }
+        for (name, id) in moved.sorted(by: { $0.key < $1.key }) { try setReference(name, to: id, logMessage: "fetch: \(RemoteURL.redacted(nameOrURL))") }
         for name in removed.sorted() { try deleteReference(name) }
         return progress
     }

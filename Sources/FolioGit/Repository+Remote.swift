@@ -22,7 +22,19 @@ extension TransferProgress {
 /// A configured remote: its name and URL.
 public struct RemoteInfo: Sendable, Equatable, Encodable {
     public let name: String
+    /// The URL as configured (for transfers); `shownURL` is how Folio shows it.
     public let url: String
+
+    /// The URL with its user information redacted (`RemoteURL.redacted`).
+    public var shownURL: String { RemoteURL.redacted(url) }
+
+    enum CodingKeys: String, CodingKey { case name, url }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(shownURL, forKey: .url)
+    }
 }
 
 /// How a transfer authenticates and reports: credentials, progress, cancellation.
@@ -85,15 +97,20 @@ private final class TransferContext {
     let remoteURL: String
     /// Why a host key was refused, set by the certificate callback (libgit2 replaces its error message).
     var hostKeyRefusal: (host: String, fingerprint: String, reason: HostKeyRefused.Reason)?
-    /// A credentials file that could not be used (`NetrcError`): the transfer's error instead of libgit2's.
+    /// A credentials file that could not be used (`NetrcError`), or credentials withheld (`CredentialRefused`): the
+    /// transfer's error instead of libgit2's.
     var credentialProblem: (any Error)?
+    /// Whether `FOLIO_GIT_TOKEN` was there but not sent (plain http to a host the user did not allow it for).
+    var tokenWithheld = false
+    /// Whether a user name and password were handed to libgit2 (so an authentication failure is a refusal).
+    var sentLogin = false
     /// Stops the transfer on a cancel or when it stalls, even while libgit2 waits on a silent socket.
     let watch: TransferWatch
 
     init(_ options: TransferOptions, remoteURL: String) {
         self.options = options
         self.remoteURL = remoteURL
-        self.watch = TransferWatch(remote: remoteURL, timeout: options.timeout, isCancelled: options.isCancelled)
+        self.watch = TransferWatch(remote: RemoteURL.redacted(remoteURL), timeout: options.timeout, isCancelled: options.isCancelled)
     }
 
     var home: String { options.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path }
@@ -158,12 +175,24 @@ private func installCallbacks(_ callbacks: inout git_remote_callbacks, context: 
         }
         if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0, context.passwordAttempts == 0 {
             context.passwordAttempts += 1
+            let asking = url.map { String(cString: $0) } ?? ""
+            // Credentials go only to the server the transfer was asked for: never after a redirect elsewhere.
+            guard CredentialScope.sameServer(asking, context.remoteURL) else {
+                context.credentialProblem = CredentialRefused(url: asking, reason: .redirected(from: context.remoteURL))
+                return GIT_EUSER.rawValue
+            }
             if let secret = env["FOLIO_GIT_PASSWORD"] ?? env["FOLIO_GIT_TOKEN"] {
-                return git_credential_userpass_plaintext_new(out, env["FOLIO_GIT_USERNAME"] ?? user, secret)
+                // A token names no host: it goes to this server only over https, or http where the user allowed it.
+                if CredentialScope.allowsToken(to: asking, environment: env) {
+                    context.sentLogin = true
+                    return git_credential_userpass_plaintext_new(out, env["FOLIO_GIT_USERNAME"] ?? user, secret)
+                }
+                context.tokenWithheld = true
             }
             do {
-                let host = url.flatMap { URLComponents(string: String(cString: $0))?.host } ?? ""
+                let host = RemoteURL.origin(asking)?.host ?? ""
                 if let found = try Netrc.load(environment: env)?.credentials(host: host) {
+                    context.sentLogin = true
                     return git_credential_userpass_plaintext_new(out, found.login ?? user, found.password)
                 }
             } catch {
@@ -268,7 +297,7 @@ extension Repository {
         try GitLibrary.startNetworkIfDeferred()  // before anything can connect
         var remote: OpaquePointer?
         if git_remote_lookup(&remote, pointer, nameOrURL) != 0 {
-            try check(git_remote_create_anonymous(&remote, pointer, nameOrURL), "use remote '\(nameOrURL)'", displayPath)
+            try check(git_remote_create_anonymous(&remote, pointer, nameOrURL), "use remote '\(RemoteURL.redacted(nameOrURL))'", displayPath)
         }
         defer { git_remote_free(remote) }
         return try body(remote)
@@ -285,7 +314,14 @@ extension Repository {
             do {
                 return try context.watch.run { try body(remote, context) }
             } catch {
-                throw context.credentialProblem ?? context.watch.stopError(operation, nameOrURL) ?? error
+                if let problem = context.credentialProblem { throw problem }
+                if let stop = context.watch.stopError(operation, RemoteURL.redacted(nameOrURL)) { throw stop }
+                if let git = error as? GitError, git.code == GIT_EAUTH.rawValue || git.message.contains("authentication required")
+                    || git.message.contains("authentication replays") || git.message.contains("401") {
+                    throw CredentialRefused(url: url, reason: context.passwordAttempts > 0 && !context.tokenWithheld && context.sentLogin
+                                            ? .refused : .noneFound(tokenWithheld: context.tokenWithheld))
+                }
+                throw error
             }
         }
     }
@@ -304,9 +340,9 @@ extension Repository {
             let code = try withStrArray(refspecs) { specs in
                 git_remote_fetch(remote, refspecs.isEmpty ? nil : specs, &fetchOptions, "fetch")
             }
-            if context.cancelled { throw TransferCancelled(operation: "fetch", remote: nameOrURL) }
-            if code < 0 { try context.throwIfHostKeyRefused("fetch", nameOrURL) }
-            try check(code, "fetch", nameOrURL)
+            if context.cancelled { throw TransferCancelled(operation: "fetch", remote: RemoteURL.redacted(nameOrURL)) }
+            if code < 0 { try context.throwIfHostKeyRefused("fetch", RemoteURL.redacted(nameOrURL)) }
+            try check(code, "fetch", RemoteURL.redacted(nameOrURL))
             return git_remote_stats(remote).map { TransferProgress($0.pointee) } ?? TransferProgress()
         }
     }
@@ -318,8 +354,8 @@ extension Repository {
         try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "remote callbacks")
         installCallbacks(&callbacks, context: context)
         let connected = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil)
-        if connected < 0 { try context.throwIfHostKeyRefused("connect", nameOrURL) }
-        try check(connected, "connect", nameOrURL)
+        if connected < 0 { try context.throwIfHostKeyRefused("connect", RemoteURL.redacted(nameOrURL)) }
+        try check(connected, "connect", RemoteURL.redacted(nameOrURL))
     }
 
     /// The branch a remote's HEAD points at (`refs/heads/main`), asked over the network.
@@ -331,7 +367,7 @@ extension Repository {
             defer { git_buf_dispose(&buf) }
             let code = git_remote_default_branch(&buf, remote)
             if code == GIT_ENOTFOUND.rawValue { return nil }
-            try check(code, "read default branch", nameOrURL)
+            try check(code, "read default branch", RemoteURL.redacted(nameOrURL))
             return buf.ptr.map { String(cString: $0) }
         }
     }
@@ -345,7 +381,7 @@ extension Repository {
             defer { git_remote_disconnect(remote) }
             var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
             var count = 0
-            try check(git_remote_ls(&heads, &count, remote), "list refs", nameOrURL)
+            try check(git_remote_ls(&heads, &count, remote), "list refs", RemoteURL.redacted(nameOrURL))
             guard let heads else { return nil }
             for index in 0..<count {
                 guard let head = heads[index], let name = head.pointee.name, String(cString: name) == branch else { continue }
@@ -364,9 +400,9 @@ extension Repository {
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "push options")
             installCallbacks(&pushOptions.callbacks, context: context)
             let code = try withStrArray(refspecs) { specs in git_remote_push(remote, specs, &pushOptions) }
-            if context.cancelled { throw TransferCancelled(operation: "push", remote: nameOrURL) }
-            if code < 0 { try context.throwIfHostKeyRefused("push", nameOrURL) }
-            do { try check(code, "push", nameOrURL) } catch let error as GitError where error.code == GIT_ENONFASTFORWARD.rawValue {
+            if context.cancelled { throw TransferCancelled(operation: "push", remote: RemoteURL.redacted(nameOrURL)) }
+            if code < 0 { try context.throwIfHostKeyRefused("push", RemoteURL.redacted(nameOrURL)) }
+            do { try check(code, "push", RemoteURL.redacted(nameOrURL)) } catch let error as GitError where error.code == GIT_ENONFASTFORWARD.rawValue {
                 throw PushRefused(remote: nameOrURL, remoteAhead: true, reason: error.message)
             }
             if !context.rejected.isEmpty {

@@ -6,6 +6,7 @@ import FolioGit
 /// A remote's standing relative to the document, as of the last fetch.
 public struct RemoteStatus: Sendable, Equatable, Encodable {
     public let name: String
+    /// The URL as Folio shows it (user information redacted).
     public let url: String
     /// The remote-tracking ref compared against (`refs/remotes/origin/main`), nil when never fetched.
     public let tracking: String?
@@ -72,9 +73,12 @@ extension Document {
 
     /// Why `url` cannot be a remote's URL, nil when it can: empty, a control character (it would reach `.git/config`
     /// and every message that names the remote), or a scheme Folio does not fetch from. A local path may hold spaces.
-    static func remoteURLProblem(_ url: String) -> String? {
+    public static func remoteURLProblem(_ url: String) -> String? {
         if url.trimming(.whitespaces).isEmpty { return "it is empty" }
         if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "it holds a control character" }
+        if RemoteURL.holdsPassword(url) {
+            return "it holds a password (user:password@), which Folio never stores or shows: give the secret through FOLIO_GIT_TOKEN or .netrc instead"
+        }
         if let (scheme, rest) = RemoteLocation.urlParts(url) {
             if let problem = RemoteLocation.schemeProblem(scheme) { return problem }
             if rest.isEmpty { return "it names no host or path" }
@@ -173,9 +177,9 @@ extension Document {
             let ref = trackingRef(remote.name)
             if let tracking = try repository.referenceTarget(ref) {
                 let (ahead, behind) = try repository.aheadBehind(local: head, upstream: tracking)
-                remotes.append(RemoteStatus(name: remote.name, url: remote.url, tracking: ref, ahead: ahead, behind: behind))
+                remotes.append(RemoteStatus(name: remote.name, url: RemoteURL.redacted(remote.url), tracking: ref, ahead: ahead, behind: behind))
             } else {
-                remotes.append(RemoteStatus(name: remote.name, url: remote.url, tracking: nil,
+                remotes.append(RemoteStatus(name: remote.name, url: RemoteURL.redacted(remote.url), tracking: nil,
                                             ahead: try repository.countCommits(from: head), behind: 0))
             }
         }

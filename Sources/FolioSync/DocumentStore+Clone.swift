@@ -15,6 +15,9 @@ extension DocumentStore {
             throw FolioError.missingFolder(parent.path)
         }
         try checkNotInsideDocument(url)
+        if RemoteURL.holdsPassword(source), let reason = Document.remoteURLProblem(source) {
+            throw SyncError.invalidRemoteURL(url: source, reason: reason)
+        }
         // A source without a URL scheme is a local path: say so plainly when it is not there.
         if !source.contains("://"), !source.contains("@"), !fm.fileExists(atPath: source) {
             throw SyncError.notADocumentSource(source: source, why: "no such repository")

@@ -52,7 +52,7 @@ public enum SyncError: Error, CustomStringConvertible, LocalizedError, Equatable
             let why = GitNames.problem(with: name, as: .remote)?.description ?? "git does not allow it"
             return "'\(GitNames.shown(name))' is not a valid remote name: \(why)"
         case let .invalidRemoteURL(url, reason):
-            return "'\(GitNames.shown(url))' is not a remote Folio can use: \(reason)"
+            return "'\(GitNames.shown(RemoteURL.redacted(url)))' is not a remote Folio can use: \(reason)"
         case let .remoteExists(name, path):
             return "\(path): a remote named '\(name)' already exists"
         case let .unrecordedChanges(path, paths):
