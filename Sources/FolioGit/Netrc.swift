@@ -55,7 +55,12 @@ public struct Netrc: Sendable, Equatable {
     public static func parse(_ text: String, path: String) throws -> Netrc {
         var tokens = try NetrcTokens(text, path: path)
         var entries: [Entry] = []
+        // Whether the previous token was a password's or account's value: a stray word right after one is likely the
+        // rest of a secret with a space in it, and is not quoted in the error.
+        var afterSecret = false
         while let (word, line) = try tokens.next() {
+            let followsSecret = afterSecret
+            afterSecret = false
             func value(_ keyword: String) throws -> String {
                 guard let (value, _) = try tokens.next() else {
                     throw NetrcError(path: path, line: line, problem: "'\(keyword)' has no value")
@@ -70,10 +75,15 @@ public struct Netrc: Sendable, Equatable {
                 let text = try value(word)
                 if word == "login" { entries[entries.count - 1].login = text }
                 if word == "password" { entries[entries.count - 1].password = text }
+                afterSecret = word != "login"
             case "macdef":
                 _ = try value(word)
                 tokens.skipMacro()
             default:
+                if followsSecret {
+                    throw NetrcError(path: path, line: line, problem: "an unexpected word after a password or account value "
+                        + "(a value with a space must be in double quotes; the word is not shown, it may be part of the secret)")
+                }
                 throw NetrcError(path: path, line: line, problem: "unexpected '\(word.prefix(40))' (expected machine, default, login, password, account or macdef)")
             }
         }

@@ -39,6 +39,7 @@ final class NetrcCredentialsTests: XCTestCase {
             ("machine a\nlogin x\npassword", 3),
             ("\n\nlogin x password secret-value\n", 3),
             ("machine a password \"unterminated\nmachine b\n", 1),
+            ("machine a login x password half secret-value\n", 1),
         ]
         for (text, line) in cases {
             // When each is parsed
