@@ -330,6 +330,10 @@ func addSource(_ name: String, _ url: String, _ args: Arguments, _ io: CommandIO
     if settings.templateSources.contains(where: { $0.name == name }) {
         throw FolioError.templateSourceExists(name)
     }
+    if RemoteURL.holdsPassword(url) {
+        throw TemplateError(RemoteURL.redacted(url), "the URL holds a password (user:password@), which Folio never stores or shows: "
+                            + "give the secret through FOLIO_GIT_TOKEN or .netrc instead", kind: .sourceUnavailable)
+    }
     let probe = TemplateSource(name: name, location: url)
     let location = probe.isRemote ? url : io.url(url).path
     settings.templateSources.append(TemplateSourceSetting(name: name, url: location, ref: args.value("--ref")))

@@ -161,6 +161,11 @@ public struct TemplateResolver: Sendable {
     /// Resolves a source synchronously (on the calling thread, which owns every handle it opens).
     func resolveNow(_ source: TemplateSource, commit wanted: String?, progress: (@Sendable (TransferProgress) -> Void)?,
                     cancel: CancelFlag) throws -> ResolvedSource {
+        // A location with a password would be stored in the settings, the cache and the documents made from it.
+        if RemoteURL.holdsPassword(source.location) {
+            throw TemplateError(RemoteURL.redacted(source.location), "the URL holds a password (user:password@), which Folio never stores or shows: "
+                                + "give the secret through FOLIO_GIT_TOKEN or .netrc instead", kind: .sourceUnavailable)
+        }
         var warnings: [String] = []
         var fetchedAt: Date?
         var snapshot = false

@@ -102,4 +102,17 @@ final class CredentialScopeTests: XCTestCase {
         }
         XCTAssertTrue(runFolio(["remote", a.url.path, "list"], environment: ws.env, cwd: ws.dir.url).stdout.contains("http://***@127.0.0.1"))
     }
+    func testGivenATemplateURLWithAPasswordWhenAddedOrUsedThenItIsRefusedAndNeitherSettingsNorADocumentHoldIt() throws {
+        let url = "https://ada:tok3n@templates.example.org/t.git"
+        let added = runFolio(["templates", "add", "mine", url], environment: ws.env, cwd: ws.dir.url)
+        XCTAssertEqual(added.status, 1)
+        XCTAssertTrue(added.stderr.contains("https://***@templates.example.org/t.git") && !added.stderr.contains("tok3n"), added.stderr)
+        let made = runFolio(["new", "doc", "--template", url, "--defaults"], environment: ws.env, cwd: ws.dir.url)
+        XCTAssertEqual(made.status, 1)
+        XCTAssertFalse((made.stdout + made.stderr).contains("tok3n"), made.stderr)
+        XCTAssertTrue(made.stderr.contains("holds a password"), made.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws.dir.path("doc").path))
+        let settings = (try? String(contentsOf: ws.dir.path("home/.config/folio/settings.json"), encoding: .utf8)) ?? ""
+        XCTAssertFalse(settings.contains("tok3n"), settings)
+    }
 }
