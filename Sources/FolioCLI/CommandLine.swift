@@ -160,8 +160,38 @@ private struct ProcessPlace: Sendable {
 /// A command-line usage mistake: an unknown option, a missing argument.
 public struct UsageError: Error, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// The option not known, when that is the mistake (for a did-you-mean).
+    public let unknownOption: String?
+    public init(_ message: String, unknownOption: String? = nil) { self.message = message; self.unknownOption = unknownOption }
     public var description: String { message }
+}
+
+/// "; did you mean 'new'?" for a word close to one of `candidates` (edit distance at most 2, or a third of its length),
+/// empty when none is.
+enum Suggestions {
+    static func didYouMean(_ word: String, among candidates: [String]) -> String {
+        let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }.filter { $0.1 <= max(2, word.count / 3) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return "" }
+        let ties = scored.filter { $0.1 == best.1 }.map(\.0).sorted().prefix(3)
+        return "; did you mean " + ties.map { "'\($0)'" }.joined(separator: " or ") + "?"
+    }
+
+    /// Levenshtein distance over characters, with an adjacent transposition counted as one edit.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let x = Array(a), y = Array(b)
+        if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)
+        for i in 0...x.count { d[i][0] = i }
+        for j in 0...y.count { d[0][j] = j }
+        for i in 1...x.count {
+            for j in 1...y.count {
+                let cost = x[i - 1] == y[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[x.count][y.count]
+    }
 }
 
 /// The parsed words of one command: positionals, options with values, and flags.
@@ -205,7 +235,7 @@ public struct Arguments {
                     throw UsageError("option \(name) needs a value")
                 }
             } else {
-                throw UsageError("unknown option \(name)")
+                throw UsageError("unknown option \(name)", unknownOption: name)
             }
         }
     }
@@ -310,6 +340,14 @@ public enum FolioCommandLine {
             return Commands.runDefault(io: io)
         }
         if name == "--help" || name == "help" || name == "-h" {
+            // `folio help CMD [VERB…]` is `folio CMD [VERB…] --help`.
+            if name == "help", arguments.count > 1 {
+                guard commands.contains(where: { $0.name == arguments[1] }) else {
+                    io.error("folio help: no command '\(arguments[1].shownAsText)'\(Suggestions.didYouMean(arguments[1], among: commands.map(\.name))) (see folio --help)")
+                    return usageFailure
+                }
+                return run(Array(arguments.dropFirst()) + ["--help"], io: io)
+            }
             io.out(helpText(commands))
             return 0
         }
@@ -329,9 +367,15 @@ public enum FolioCommandLine {
             return 0
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            io.error("folio: unknown command '\(name.shownAsText)' (see folio --help)")
+            if name.hasPrefix("-") {
+                let options = ["--help", "--version"]
+                io.error("folio: unknown option '\(name.shownAsText)'\(Suggestions.didYouMean(name, among: options + ["--json"]).replacing("'--json'", with: "'--version --json'")) (see folio --help)")
+            } else {
+                io.error("folio: unknown command '\(name.shownAsText)'\(Suggestions.didYouMean(name, among: commands.map(\.name))) (see folio --help)")
+            }
             return usageFailure
         }
+        let json = arguments.contains("--json")
         do {
             let parsed = try Arguments(Array(arguments.dropFirst()), options: command.options, flags: command.flags)
             if parsed.flag("--help") {
@@ -345,14 +389,28 @@ public enum FolioCommandLine {
             if command.usesGit { GitLibrary.initializeInBackground() }
             return try command.run(parsed, io)
         } catch let error as UsageError {
-            io.error("folio \(name): \(error.description.shownAsText)")
+            var message = error.description
+            if let unknown = error.unknownOption { message += Suggestions.didYouMean(unknown, among: command.options.union(command.flags).sorted()) }
+            if json { return jsonError("folio \(name): \(message)", code: usageFailure, io) }
+            io.error("folio \(name): \(message.shownAsText)")
             io.error("usage: folio \(command.usage)")
             return usageFailure
         } catch {
             // One line, whatever the error quotes (a remote's name, a file name): its hint is shown as text too.
-            io.error("folio \(name): \(oneLine(error))\(CommandHints.hint(for: error)?.shownAsText ?? "")")
+            let line = "folio \(name): \(oneLine(error))\(CommandHints.hint(for: error)?.shownAsText ?? "")"
+            if json { return jsonError(line, code: failure, io) }
+            io.error(line)
             return failure
         }
+    }
+
+    /// Under `--json`, a failure is `{"error": LINE, "exitCode": N}` on standard output, so that a script reading the
+    /// JSON gets it there; the line goes to standard error too, for the person watching.
+    static func jsonError(_ line: String, code: Int32, _ io: CommandIO) -> Int32 {
+        struct Failure: Encodable { let error: String; let exitCode: Int32 }
+        try? io.json(Failure(error: line, exitCode: code))
+        io.error(line.shownAsText)
+        return code
     }
 
     /// Runs with the process's arguments and streams, then exits.
