@@ -45,6 +45,14 @@ extension Repository {
         } catch let error as GitError where error.isModified || error.isExists || error.isLocked {
             throw PushRefused(remote: name, remoteAhead: false, reason: "rejected: \(branch): failed to update ref (another push moved it meanwhile)")
         }
+        if current == nil { try? remote.pointUnbornHead(at: branch) }
+    }
+
+    /// A fresh repository's HEAD (`git init --bare` names `master`, which nothing pushed) moved to `branch`, so that a
+    /// plain `git clone` of it checks out what was pushed; a HEAD naming a branch that exists is left alone.
+    func pointUnbornHead(at branch: String) throws {
+        guard git_repository_head_unborn(pointer) == 1 else { return }
+        try check(git_repository_set_head(pointer, branch), "point HEAD at \(branch)", displayPath)
     }
 
     /// Deletes the refs matching `glob` whose loose file was last written over an hour ago (a push's own refs live

@@ -58,12 +58,21 @@ extension Document {
     /// continuous sync on. A push that fails leaves the remote added and continuous sync off.
     @discardableResult
     public func share(remote: String, url location: String, options: TransferOptions = TransferOptions()) throws -> PushResult {
+        var added = false
         if let existing = try repository.remotes().first(where: { $0.name == remote }) {
             guard existing.url == location else { throw SyncError.remoteExists(name: remote, document: url.path) }
         } else {
             try addRemote(remote, url: location)
+            added = true
         }
-        let pushed = try push(to: remote, options: options)
+        let pushed: PushResult
+        do {
+            pushed = try push(to: remote, options: options)
+        } catch {
+            // A share that could not push leaves no remote behind: sharing again (a mistyped URL corrected) just works.
+            if added { try? removeRemote(remote) }
+            throw error
+        }
         try setContinuousSync(true)
         return pushed
     }
