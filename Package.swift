@@ -121,7 +121,7 @@ let package = Package(
         .target(name: "ShapesPlugin", dependencies: ["FolioPluginABI", "FolioPluginText"], path: "Plugins/Shapes"),
 
         // Benchmarks: `swift run -c release folio-bench SUITE [--json]`.
-        .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "FolioTemplates", "FolioReplicaModel", "CGit2"], path: "Benchmarks/folio-bench", linkerSettings: dynamicGit),
+        .executableTarget(name: "FolioBench", dependencies: ["FolioCLI", "FolioGit", "FolioCore", "FolioTemplates", "FolioJinja", "FolioReplicaModel", "CGit2"], path: "Benchmarks/folio-bench", linkerSettings: dynamicGit),
 
         // Tests.
         // Temporary folders, processes, tmux, loopback servers: no Folio module beyond FolioCore.

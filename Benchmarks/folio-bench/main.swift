@@ -17,6 +17,7 @@ let suites: [String: (Bench) throws -> Void] = [
     "startup": startupSuite,
     "soak": soakSuite,
     "mustache": mustacheSuite,
+    "jinja": jinjaSuite,
     "fetch": fetchSuite,
     "sharing": sharingSuite,
     "pull-memory": pullMemorySuite,
