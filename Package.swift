@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache", "FolioJinja"], swiftSettings: forSize),
         .target(name: "FolioPluginABI"),
         // The text helpers for C plugins (folio_text.h: UTF-8, display widths, the argument array, a line builder).
-        .target(name: "FolioPluginText", dependencies: ["FolioPluginABI", "CUtf8proc"]),
+        .target(name: "FolioPluginText", dependencies: ["FolioPluginABI", "CUtf8proc"], linkerSettings: [.linkedLibrary("utf8proc")]),  // C: no autolink
         // Display widths (utf8proc): one function for the host's screens, its clipping of plugin lines and plugins' layout.
         .target(name: "FolioDisplayWidth", dependencies: ["CUtf8proc"], swiftSettings: plainSwift),
         // The Swift toolchain a module was compiled with, recorded in an ELF section of every Swift plugin (through

@@ -18,10 +18,17 @@ public enum RemoteURL {
         return url[range].contains(":")
     }
 
-    /// `url` as Folio shows it: user information (a user name may be a token too) replaced by `***`.
+    /// `url` as Folio shows it: over http(s) and other schemes the user information (a user name may be a token too)
+    /// replaced by `***`; over ssh, where the user part names an account (`git@`), only a password after it.
     public static func redacted(_ url: String) -> String {
         guard let range = userInfoRange(url) else { return url }
         var shown = url
+        let scheme = url[..<(url.firstRange(of: "://")?.lowerBound ?? url.startIndex)].lowercased()
+        if ["ssh", "git+ssh", "ssh+git"].contains(scheme) {
+            guard let colon = url[range].firstIndex(of: ":") else { return url }
+            shown.replaceSubrange(colon..<range.upperBound, with: ":***")
+            return shown
+        }
         shown.replaceSubrange(range, with: "***")
         return shown
     }

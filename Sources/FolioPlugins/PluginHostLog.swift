@@ -32,7 +32,8 @@ enum PluginHostLog {
                 if inside { kept = [] }
                 continue
             }
-            if inside { kept.append(line) }
+            // The host's own lines (a refused call, logged as it happens) are not the plugin's words.
+            if inside, !line.hasPrefix("folio-plugin-host: ") { kept.append(line) }
         }
         return kept.suffix(lines).map { PluginText.viewLine(String($0), width: 200) }
     }

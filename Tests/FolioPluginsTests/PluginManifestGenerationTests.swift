@@ -55,7 +55,7 @@ final class PluginManifestGenerationTests: XCTestCase {
         let library = try PluginFixtures.compilePlugin(Self.source(version: "1.2.3", command: "bump"), named: "libcounter.so", in: folder)
         let manifest = try PluginManifest.generate(forLibrary: library, isolation: PluginIsolation())
         XCTAssertEqual(manifest, PluginManifest(
-            id: "test.counter", name: "Counter", version: "1.2.3", abi: 1, library: "libcounter.so",
+            id: "test.counter", name: "Counter", version: "1.2.3", abi: 1, abiMinor: Int(PluginABI.minor), library: "libcounter.so",
             editors: [EditorManifest(id: "counter", name: "Counter", contentTypes: ["org.test.counter"], priority: .option,
                                      commands: [EditorCommand(id: "bump", title: "Do it", shortcut: "x", needsSelection: true, usage: "bump N")])]))
     }

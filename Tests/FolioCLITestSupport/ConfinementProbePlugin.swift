@@ -1,4 +1,3 @@
-import FolioCLITestSupport
 import Foundation
 
 /// "probe": a C editor plugin written from `folio_plugin.h` alone that tries, in `apply` and in `render`, what a
@@ -7,8 +6,8 @@ import Foundation
 /// listener on 127.0.0.1), `touch` (the file `/bin/sh -c 'touch FILE'` would create) and `config` (another document's
 /// `.git/config` to append to); `render=probe` makes its render try them too (else it shows its environment).
 /// Each attempt's result is `NAME=ok` or `NAME=ERRNO-NAME`, in the call's failure message.
-enum ConfinementProbePlugin {
-    static let source = """
+public enum ConfinementProbePlugin {
+    public static let source = """
     #include "folio_plugin.h"
     #include <arpa/inet.h>
     #include <errno.h>
@@ -126,12 +125,4 @@ enum ConfinementProbePlugin {
     };
     \(PluginCSource.descriptor(id: "test.probe", name: "Probe"))
     """
-
-    /// Compiles the plugin into `folder` (mode 0755); Folio generates its manifest on first use.
-    @discardableResult
-    static func build(in folder: URL) throws -> URL {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        chmod(folder.path, 0o755)
-        return try PluginFixtures.compilePlugin(source, named: "libprobe.so", in: folder)
-    }
 }
