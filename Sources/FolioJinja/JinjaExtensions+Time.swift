@@ -72,13 +72,17 @@ extension JinjaRenderer {
             }
         }
         guard delta.isFinite, abs(delta) < 1e13, abs(months) < 120_000 else { throw error(.value, "now: the offset is out of range") }
-        return Self.addingMonths(months, to: seconds, utc: utc) + delta
+        guard let moved = Self.addingMonths(months, to: seconds, utc: utc) else { throw error(.value, "now: the time is out of range") }
+        return moved + delta
     }
 
+    /// Whole seconds of `seconds` as the C library's time, nil when not finite or out of its range.
+    static func cTime(_ seconds: Double) -> time_t? { seconds.isFinite ? time_t(exactly: seconds.rounded(.down)) : nil }
+
     /// `seconds` moved by `months` calendar months in its zone, the day kept or clamped to the month's last.
-    static func addingMonths(_ months: Int, to seconds: Double, utc: Bool) -> Double {
+    static func addingMonths(_ months: Int, to seconds: Double, utc: Bool) -> Double? {
         guard months != 0 else { return seconds }
-        var time = time_t(seconds.rounded(.down))
+        guard var time = cTime(seconds) else { return nil }
         let fraction = seconds - seconds.rounded(.down)
         var parts = tm()
         if utc { gmtime_r(&time, &parts) } else { localtime_r(&time, &parts) }
@@ -104,7 +108,7 @@ extension JinjaRenderer {
     /// Python's `datetime.strftime`: `%f`, `%z` and `%Z` from the time itself, the rest by the C library.
     func strftime(_ format: String, seconds: Double, utc: Bool) throws -> String {
         guard format.utf8.count <= 1024 else { throw error(.value, "now: the format is longer than 1024 bytes") }
-        var time = time_t(seconds.rounded(.down))
+        guard var time = Self.cTime(seconds) else { throw error(.value, "now: the time is out of range") }
         var parts = tm()
         if utc { gmtime_r(&time, &parts) } else { localtime_r(&time, &parts) }
         let micro = Int(((seconds - seconds.rounded(.down)) * 1_000_000).rounded(.down))

@@ -73,11 +73,11 @@ extension JinjaRenderer {
     /// Python's `json.dumps(value, indent=indent, sort_keys=sortKeys, ensure_ascii=ensureASCII)`, with its default
     /// separators (`", "` and `": "`, or `","` between items when indenting).
     func pythonJSON(_ v: JinjaValue, indent: Int?, sortKeys: Bool, ensureASCII: Bool, level: Int = 0) throws -> String {
-        guard level < 200 else { throw error(.value, "value nested too deeply for JSON") }
+        guard level < 200 else { throw error(.value, "value nested too deeply for tojson") }
         let newline = indent.map { "\n" + String(repeating: " ", count: max(0, $0) * (level + 1)) }
         let closing = indent.map { "\n" + String(repeating: " ", count: max(0, $0) * level) }
         let separator = indent == nil ? ", " : ","
-        let text = { (s: String) in ensureASCII ? Self.jsonString(s) : Self.jsonStringUnicode(s) }
+        let text = { (s: String) in Self.jsonString(s, ensureASCII: ensureASCII) }
         switch v {
         case .none: return "null"
         case .bool(let b): return b ? "true" : "false"
@@ -98,7 +98,7 @@ extension JinjaRenderer {
                     + (try pythonJSON(entry.value, indent: indent, sortKeys: sortKeys, ensureASCII: ensureASCII, level: level + 1))
             }
             return "{" + (newline ?? "") + parts.joined(separator: separator + (newline ?? "")) + (closing ?? "") + "}"
-        case .undefined(let u): throw undefinedError(u)
+        case .undefined(let u): throw error(.type, "Object of type Undefined is not JSON serializable (\(u.hint))")
         default: throw error(.type, "Object of type \(v.typeName) is not JSON serializable")
         }
     }
@@ -113,25 +113,6 @@ extension JinjaRenderer {
         case .float(let d): return JinjaValue.floatRepr(d)
         default: throw r.error(.type, "keys must be str, int, float, bool or None, not \(key.typeName)")
         }
-    }
-
-    /// `jsonString` without escaping what is not ASCII (`ensure_ascii=False`).
-    static func jsonStringUnicode(_ s: String) -> String {
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if c.value < 0x20 { out += "\\u" + JinjaValue.hex(c.value, width: 4) } else { out.unicodeScalars.append(c) }
-            }
-        }
-        return out + "\""
     }
 }
 

@@ -339,35 +339,13 @@ extension JinjaRenderer {
         return out
     }
 
-    /// Python's `json.dumps(value, sort_keys=True, indent=indent)` (ASCII-only output).
+    /// Python's `json.dumps(value, sort_keys=True, indent=indent)` (ASCII-only output), as `tojson` writes it.
     func toJSON(_ v: JinjaValue, indent: Int?, level: Int) throws -> String {
-        guard level < 200 else { throw error(.value, "value nested too deeply for tojson") }
-        let newline = indent.map { "\n" + String(repeating: " ", count: $0 * (level + 1)) }
-        let closing = indent.map { "\n" + String(repeating: " ", count: $0 * level) }
-        let separator = indent == nil ? ", " : ","
-        switch v {
-        case .none: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .int(let i): return String(i)
-        case .bigInt(let b): return b.description
-        case .float(let d): return d.isNaN ? "NaN" : d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : JinjaValue.floatRepr(d)
-        case .string(let s), .markup(let s): return Self.jsonString(s)
-        case .list, .tuple:
-            let items = try iterate(v)
-            if items.isEmpty { return "[]" }
-            let parts = try items.map { try toJSON($0, indent: indent, level: level + 1) }
-            return "[" + (newline ?? "") + parts.joined(separator: separator + (newline ?? "")) + (closing ?? "") + "]"
-        case .dict(let d):
-            if d.count == 0 { return "{}" }
-            let sorted = d.entries.sorted { (JinjaValue.pyLess($0.key, $1.key) ?? false) }
-            let parts = try sorted.map { Self.jsonString($0.key.plainString) + ": " + (try toJSON($0.value, indent: indent, level: level + 1)) }
-            return "{" + (newline ?? "") + parts.joined(separator: separator + (newline ?? "")) + (closing ?? "") + "}"
-        case .undefined(let u): throw error(.type, "Object of type Undefined is not JSON serializable (\(u.hint))")
-        default: throw error(.type, "Object of type \(v.typeName) is not JSON serializable")
-        }
+        try pythonJSON(v, indent: indent, sortKeys: true, ensureASCII: true, level: level)
     }
 
-    static func jsonString(_ s: String) -> String {
+    /// A JSON string as `json.dumps` writes it; with `ensureASCII` false, non-ASCII characters are kept as they are.
+    static func jsonString(_ s: String, ensureASCII: Bool = true) -> String {
         var out = "\""
         for c in s.unicodeScalars {
             switch c {
@@ -379,7 +357,7 @@ extension JinjaRenderer {
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
             default:
-                if c.value < 0x20 || c.value > 0x7E {
+                if c.value < 0x20 || (ensureASCII && c.value > 0x7E) {
                     if c.value > 0xFFFF {
                         let v = c.value - 0x10000
                         out += "\\u" + JinjaValue.hex(0xD800 + (v >> 10), width: 4) + "\\u" + JinjaValue.hex(0xDC00 + (v & 0x3FF), width: 4)

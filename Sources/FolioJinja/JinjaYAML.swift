@@ -178,6 +178,8 @@ struct JinjaYAMLEmitter {
         var allowFlowPlain = true, allowBlockPlain = true, allowSingleQuoted = true
 
         static func isBreak(_ c: Unicode.Scalar) -> Bool { c == "\n" || c == "\u{85}" || c == "\u{2028}" || c == "\u{2029}" }
+        /// The end of the text (nil) or a line break.
+        static func isBreakOrEnd(_ c: Unicode.Scalar?) -> Bool { c.map(isBreak) ?? true }
         static func isSpaceOrBreak(_ c: Unicode.Scalar?) -> Bool {
             guard let c else { return true }
             return c == "\0" || c == " " || c == "\t" || c == "\r" || isBreak(c)
@@ -311,7 +313,7 @@ struct JinjaYAMLEmitter {
                     }
                     start = end
                 }
-            } else if ch == nil || ch == " " || ScalarAnalysis.isBreak(ch!) {
+            } else if ch == " " || ScalarAnalysis.isBreakOrEnd(ch) {
                 write(String(String.UnicodeScalarView(s[start..<end])))
                 column += end - start
                 start = end
@@ -344,11 +346,11 @@ struct JinjaYAMLEmitter {
                     start = end
                 }
             } else if breaks {
-                if ch == nil || !ScalarAnalysis.isBreak(ch!) {
+                if ch == nil || !ScalarAnalysis.isBreakOrEnd(ch) {
                     writeBreaks(s, start, end)
                     start = end
                 }
-            } else if ch == nil || ch == " " || ScalarAnalysis.isBreak(ch!) || ch == "'" {
+            } else if ch == " " || ch == "'" || ScalarAnalysis.isBreakOrEnd(ch) {
                 if start < end {
                     write(String(String.UnicodeScalarView(s[start..<end])))
                     column += end - start
@@ -436,6 +438,7 @@ struct JinjaYAMLEmitter {
         return s.wholeMatch(of: floatPattern) != nil || s.wholeMatch(of: intPattern) != nil || s.wholeMatch(of: timestampPattern) != nil
     }
 
+    // Regex is not Sendable; these three are literals, built once and only ever read (matching does not mutate them).
     nonisolated(unsafe) static let floatPattern = /[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)/
     nonisolated(unsafe) static let intPattern = /[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+/
     nonisolated(unsafe) static let timestampPattern = /[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?/

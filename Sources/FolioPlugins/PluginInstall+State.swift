@@ -55,11 +55,14 @@ public struct InactivePlugin: Sendable, Equatable {
 struct PluginStates {
     /// Installed folders (holding a lock file or the installer's lock) → their lock, or the error reading it.
     private(set) var locks: [(folder: URL, lock: Result<PluginLock, Error>)] = []
+    /// The same folders' links files (`PluginLinks`), read once with their locks.
+    private var links: [(folder: URL, links: Result<PluginLinks, Error>)] = []
 
-    /// Reads the lock of every non-bundled folder that has one.
+    /// Reads the lock and the links file of every non-bundled folder that has one.
     init(searchPath: PluginSearchPath) {
         for folder in searchPath.folders where !folder.bundled && PluginInstaller.isInstalledFolder(folder.url) {
             locks.append((folder.url, Result { try PluginLock.load(in: folder.url) }))
+            links.append((folder.url, Result { try PluginLinks.load(in: folder.url) }))
         }
     }
 
@@ -78,10 +81,9 @@ struct PluginStates {
             guard case let .failure(error) = entry.lock else { return nil }
             return PluginRefusal(file: entry.folder.appendingPathComponent(PluginLock.fileName).path,
                                  reason: "\(error); the plugins installed beside it are not loaded")
-        } + locks.compactMap { entry in
-            do { _ = try PluginLinks.load(in: entry.folder); return nil } catch {
-                return PluginRefusal(file: entry.folder.appendingPathComponent(PluginLinks.fileName).path, reason: "\(error); no linked build is used")
-            }
+        } + links.compactMap { entry in
+            guard case let .failure(error) = entry.links else { return nil }
+            return PluginRefusal(file: entry.folder.appendingPathComponent(PluginLinks.fileName).path, reason: "\(error); no linked build is used")
         }
     }
 
@@ -94,7 +96,7 @@ struct PluginStates {
                 guard case let .success(lock) = lock, let entry = lock.entry(plugin.manifest.id), let granted = entry.granted else { return .none }
                 return plugin.manifest.declaredPermissions.intersection(granted)
             }
-            if let links = try? PluginLinks.load(in: folder),
+            if case let .success(links)? = links.first(where: { $0.folder == folder })?.links,
                let link = links.links.first(where: { URL(fileURLWithPath: $0.library).standardizedFileURL.path == plugin.library.standardizedFileURL.path }),
                link.id == plugin.manifest.id {
                 return link.granted ?? .none
