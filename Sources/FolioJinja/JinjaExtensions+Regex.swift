@@ -39,32 +39,58 @@ extension JinjaRenderer {
         }
     }
 
-    /// Why `pattern` could backtrack exponentially (a quantified group holding a quantifier), nil when it cannot so.
+    /// Why `pattern` could backtrack exponentially, nil when it cannot so: a repeated group that holds a quantifier
+    /// (`(a+)+`), or that holds alternatives other than distinct single characters (`(a|a)*`, `(a|aa)+`, `(\\w|a)*`;
+    /// `(a|b)+` is fine, being `[ab]+`).
     static func exponentialRisk(_ pattern: String) -> String? {
         let s = Array(pattern.unicodeScalars)
-        var stack: [Bool] = []  // per open group: whether it holds a quantifier
+        var stack: [(start: Int, quantified: Bool)] = []  // per open group: where it opened, whether it holds a quantifier
         var i = 0, inClass = false
         func quantifierAt(_ j: Int) -> Bool { j < s.count && (s[j] == "*" || s[j] == "+" || s[j] == "{" || s[j] == "?") }
+        func repeatsAt(_ j: Int) -> Bool { quantifierAt(j) && (s[j] != "?" || (j + 1 < s.count && s[j + 1] == "?")) }
         while i < s.count {
             let c = s[i]
             if c == "\\" { i += 2; continue }
             if inClass { if c == "]" { inClass = false }; i += 1; continue }
             switch c {
             case "[": inClass = true
-            case "(": stack.append(false)
+            case "(": stack.append((i, false))
             case ")":
-                let held = stack.popLast() ?? false
-                if held, quantifierAt(i + 1), s[i + 1] != "?" || (i + 2 < s.count && s[i + 2] == "?") {
-                    return "a repeated group that repeats inside (such as (a+)+) can take exponential time; Folio refuses it"
+                let group = stack.popLast() ?? (i, false)
+                if repeatsAt(i + 1) {
+                    if group.quantified { return "a repeated group that repeats inside (such as (a+)+) can take exponential time; Folio refuses it" }
+                    if !distinctSingleCharacters(Array(s[(group.start + 1)..<i])) {
+                        return "a repeated group of alternatives that can match the same text (such as (a|aa)+) can take exponential time; Folio refuses it"
+                    }
                 }
-                if held || quantifierAt(i + 1), !stack.isEmpty { stack[stack.count - 1] = true }
+                if group.quantified || quantifierAt(i + 1), !stack.isEmpty { stack[stack.count - 1].quantified = true }
             case "*", "+", "{":
-                if !stack.isEmpty { stack[stack.count - 1] = true }
+                if !stack.isEmpty { stack[stack.count - 1].quantified = true }
             default: break
             }
             i += 1
         }
         return nil
+    }
+
+    /// Whether a group's body has no top-level alternation, or only alternatives that are distinct single characters.
+    private static func distinctSingleCharacters(_ body: [Unicode.Scalar]) -> Bool {
+        guard body.contains("|") else { return true }
+        var branches: [[Unicode.Scalar]] = [[]], depth = 0, inClass = false, k = 0
+        while k < body.count {
+            let c = body[k]
+            if c == "\\", k + 1 < body.count { branches[branches.count - 1] += [c, body[k + 1]]; k += 2; continue }
+            if inClass { if c == "]" { inClass = false } } else if c == "[" { inClass = true } else if c == "(" { depth += 1 } else if c == ")" { depth -= 1 }
+            if c == "|", depth == 0, !inClass { branches.append([]) } else { branches[branches.count - 1].append(c) }
+            k += 1
+        }
+        var seen: Set<String> = []
+        for branch in branches {
+            let single = branch.count == 1 && !"()[]{}*+?|^$.".unicodeScalars.contains(branch[0])
+            let escaped = branch.count == 2 && branch[0] == "\\" && !(branch[1].properties.isAlphabetic || ("0"..."9").contains(branch[1]))
+            guard single || escaped, seen.insert(String(String.UnicodeScalarView(branch))).inserted else { return false }
+        }
+        return true
     }
 
     /// `re.sub(regex, replacement, subject)`: `\1`, `\g<1>`, `\g<name>` and the escapes `\n`, `\t`, `\\` expanded.

@@ -115,7 +115,8 @@ extension JinjaRenderer {
                 let n = try r.intArg(args, 0, "n", 5), html = try r.boolArg(args, 1, "html", true)
                 let low = try r.intArg(args, 2, "min", 20), high = try r.intArg(args, 3, "max", 100)
                 guard low < high else { throw r.error(.value, "empty range for randrange() (\(low), \(high))") }
-                guard n <= 10_000, high <= 100_000 else { throw r.error(.limit, "lipsum(\(n), max=\(high)) is over the output limit") }
+                // Up to n × max words are made before any is written: bounded so that no call runs for long.
+                guard n <= 10_000, high <= 100_000, n * high <= 200_000 else { throw r.error(.limit, "lipsum(\(n), max=\(high)) is over the output limit") }
                 let text = JinjaLorem.paragraphs(count: n, html: html, min: low, max: high)
                 return html ? .markup(text) : .string(text)
             })

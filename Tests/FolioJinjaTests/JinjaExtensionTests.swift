@@ -77,6 +77,10 @@ final class JinjaExtensionTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("can take exponential time"), "\(error)")
         }
         XCTAssertThrowsError(try render("{{ 'aaaa' | regex_replace('(x*)*y', '') }}", [.ansibleFilters]))
+        for pattern in ["(a|a)*b", "(a|aa)+b", "(?:\\\\w|a)*$", "((a|b)|a)+"] {
+            XCTAssertThrowsError(try render("{{ ('a' * 40) | regex_search('\(pattern)') }}", [.ansibleFilters]), pattern)
+        }
+        XCTAssertEqual(try render("{{ 'a.b' | regex_replace('(a|\\\\.)+', 'x') }}", [.ansibleFilters]), "xb")
         XCTAssertEqual(try render("{{ 'a-b' | regex_replace('(a|b)+', 'x') }}", [.ansibleFilters]), "x-x")
         XCTAssertEqual(try render("{{ 'ab12' | regex_findall('[a-z]+|\\\\d+') }}", [.ansibleFilters]), "['ab', '12']")
         XCTAssertLessThan(Date().timeIntervalSince(started), 5)
@@ -96,5 +100,6 @@ final class JinjaExtensionTests: XCTestCase {
         XCTAssertEqual(plain.components(separatedBy: "\n\n").map { $0.split(separator: " ").count }, [5, 5], plain)
         XCTAssertNotEqual(try render("{{ lipsum(1) }}", []), try render("{{ lipsum(1) }}", []))
         XCTAssertThrowsError(try render("{{ lipsum(1, min=5, max=5) }}", []))
+        XCTAssertThrowsError(try render("{{ lipsum(10000, max=100000) }}", []), "a billion words is refused, not made")
     }
 }
