@@ -55,6 +55,8 @@ let package = Package(
         // benchmark, the test writer and the test bundle dynamically (`dynamicGit`).
         .systemLibrary(name: "CGit2"),
         .systemLibrary(name: "CUtf8proc", providers: [.apt(["libutf8proc-dev"])]),  // headers in /usr/include; its .pc adds a -D SwiftPM refuses
+        // libyaml (Debian's libyaml-dev): copier's copier.yml and answers files, read as PyYAML's SafeLoader reads them.
+        .systemLibrary(name: "CYaml", providers: [.apt(["libyaml-dev"])]),
 
         // Libraries.
         // libgit2's TLS and SSH start, put off from its start-up to the first remote operation (only in `folio`, see staticGit).
@@ -68,7 +70,7 @@ let package = Package(
         .target(name: "FolioMustache", dependencies: ["FolioBasics"]),
         // Jinja2's template language, rendered as Jinja2 3.1 renders it (docs/ARCHITECTURE.md).
         .target(name: "FolioJinja", dependencies: ["CUtf8proc"]),
-        .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache", "FolioJinja"], swiftSettings: forSize),
+        .target(name: "FolioTemplates", dependencies: ["FolioCore", "FolioGit", "FolioMustache", "FolioJinja", "FolioBasics", "CYaml"], swiftSettings: forSize),
         .target(name: "FolioPluginABI"),
         // The text helpers for C plugins (folio_text.h: UTF-8, display widths, the argument array, a line builder).
         .target(name: "FolioPluginText", dependencies: ["FolioPluginABI", "CUtf8proc"], linkerSettings: [.linkedLibrary("utf8proc")]),  // C: no autolink

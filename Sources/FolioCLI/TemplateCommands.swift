@@ -464,12 +464,17 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let answers = try template.answers(given: given, mode: mode, context: context)
     PhaseTrace.mark("answers")
     if args.flag("--dry-run") { return try printInstantiationPlan(template, at: destination, answers: answers, store: store, args, io) }
+    if let message = try template.copierMessage("message_before_copy", answers: answers) { io.error(message.shownAsText) }
     let document = try template.instantiate(at: destination, answers: answers, store: store, staging: staging)
     PhaseTrace.mark("document opened")
     if let hooks = template.cookiecutter?.hooks, !hooks.isEmpty {
         // Hooks are programs from outside: none runs, and the user is told what the result lacks.
         io.error("note: the template's hooks were not run (\(hooks.map(\.shownAsText).joined(separator: ", "))): the document lacks what they would have done")
     }
+    if let tasks = template.copier?.tasks, !tasks.isEmpty {
+        io.error("note: the template's tasks were not run (\(tasks.map(\.shownAsText).joined(separator: "; "))): the document lacks what they would have done")
+    }
+    if let message = try template.copierMessage("message_after_copy", answers: answers) { io.error(message.shownAsText) }
     // Made here from a source the user chose: later updates may read that source without asking.
     try? document.recordTrustedTemplateSource(template.source.location)  // without it, the next update asks once
     PhaseTrace.mark("template source trusted")

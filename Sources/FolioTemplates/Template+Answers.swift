@@ -18,6 +18,7 @@ extension Template {
     /// questions. Variables whose `when` answer is falsy are skipped. Every answer is checked against its type,
     /// choices, pattern and range; an answer that fails is an error naming the variable (or is asked again).
     public func answers(given: [String: JSONValue], mode: AnswerMode, context: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
+        if let copier { return try copierAnswers(copier, given: given, mode: mode, context: context) }
         let declared = Set(manifest.variables.map(\.name))
         if let unknown = given.keys.sorted().first(where: { !declared.contains($0) }) {
             throw TemplateError(manifest.id, "unknown variable '\(unknown)' (the template asks for: \(manifest.variables.map(\.name).joined(separator: ", ")))", kind: .unknownVariable)
@@ -66,6 +67,7 @@ extension Template {
     /// A variable's default, with a string default rendered as Mustache over the answers so far.
     func defaultAnswer(for variable: TemplateVariable, answers: [String: JSONValue]) throws -> JSONValue? {
         if let cookiecutter { return try cookiecutterDefault(cookiecutter, for: variable, answers: answers) }
+        if let copier { return try copierDefault(copier, for: variable, answers: answers) }
         guard let value = variable.default else { return variable.type == .bool ? .bool(false) : nil }
         if manifest.templateLanguage == .jinja {
             guard case let .string(text) = value, text.contains("{") else { return value }

@@ -20,6 +20,11 @@ extension Template {
     /// against each other), for a caller that starts writing them meanwhile.
     public func renderWithSources(answers: [String: JSONValue],
                                   rendered: (([DocumentFile]) -> Void)? = nil) throws -> [(file: DocumentFile, source: String)] {
+        if let copier {
+            let out = try renderCopier(copier, answers: answers)
+            rendered?(out.map(\.file))
+            return out
+        }
         if let cookiecutter {
             let out = try renderCookiecutter(cookiecutter, answers: answers)
             rendered?(out.map(\.file))

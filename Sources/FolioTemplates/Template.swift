@@ -37,6 +37,8 @@ public struct Template: Sendable {
     public var renderLimits = MustacheLimits()
     /// For a cookiecutter template (`cookiecutter.json`, rendered with Jinja): its configuration; nil for Folio's own.
     public internal(set) var cookiecutter: CookiecutterTemplate?
+    /// For a copier template (`copier.yml`, rendered with Jinja): its configuration; nil for others.
+    public internal(set) var copier: CopierTemplate?
 
     /// Creates a template from its parts (for tests and tools; templates normally come from `TemplateResolver`).
     public init(manifest: TemplateManifest, path: String, source: TemplateSource, commit: String, ref: String?, files: [TemplateFile],
@@ -62,6 +64,13 @@ public struct Template: Sendable {
             if let config = try readingTemplate(manifestFile, { try tree.file(atPath: prefix + "cookiecutter.json") }) {
                 return try loadCookiecutter(from: tree, path: path, config: config, resolved: resolved)
             }
+            let copierFiles = try ["copier.yml", "copier.yaml"].compactMap { name in
+                try readingTemplate(manifestFile, { try tree.file(atPath: prefix + name) })
+            }
+            if copierFiles.count > 1 {
+                throw TemplateError("\(resolved.source.name): \(prefix)copier.yml", "and copier.yaml are both there: keep one", kind: .invalidFile)
+            }
+            if let config = copierFiles.first { return try loadCopier(from: tree, path: path, config: config, resolved: resolved) }
             throw TemplateError(manifestFile, "missing", kind: .notFound)
         }
         let manifest = try TemplateManifest.parse(try read(manifestEntry, from: tree, naming: manifestFile), file: manifestFile)

@@ -31,19 +31,36 @@ struct TemplateListing {
             let folder = entry.path == "cookiecutter.json" ? "" : String(entry.path.dropLast("/cookiecutter.json".count))
             if !folioFolders.contains(folder) { roots.append((folder, entry.id)); cookiecutters.insert(folder) }
         }
+        // A copier template: copier.yml (or copier.yaml) where neither of the others is.
+        var copiers: [String: String] = [:]
+        for entry in entries where entry.kind == .blob && !entry.isSymlink {
+            let name = entry.path.split(separator: "/").last.map(String.init) ?? ""
+            guard name == "copier.yml" || name == "copier.yaml" else { continue }
+            let folder = entry.path == name ? "" : String(entry.path.dropLast(name.count + 1))
+            if !folioFolders.contains(folder), !cookiecutters.contains(folder), copiers[folder] == nil {
+                roots.append((folder, entry.id)); copiers[folder] = name
+            }
+        }
         roots.sort { $0.path.count < $1.path.count }
         var accepted: [(path: String, blob: ObjectID)] = []
         for root in roots where !accepted.contains(where: { $0.path.isEmpty || root.path.hasPrefix($0.path + "/") }) {
             accepted.append(root)
         }
-        func manifestName(_ folder: String) -> String { cookiecutters.contains(folder) ? "cookiecutter.json" : "template.json" }
+        func manifestName(_ folder: String) -> String { copiers[folder] ?? (cookiecutters.contains(folder) ? "cookiecutter.json" : "template.json") }
         let manifests = accepted.map { TreeEntry(path: ($0.path.isEmpty ? "" : $0.path + "/") + manifestName($0.path), id: $0.blob, mode: 0o100644, kind: .blob) }
         let blobs = try tree.contents(of: manifests, naming: { "\(sourceName): \($0.path)" })
         let paths = accepted.map(\.path)
         // Many manifests are parsed on every core.
         let parsed = parallelMap(accepted.count, serialBelow: 16) { index -> Result<TemplateManifest, any Error> in
-            let name = cookiecutters.contains(paths[index]) ? "cookiecutter.json" : "template.json"
+            let name = manifestName(paths[index])
             let file = paths[index].isEmpty ? name : paths[index] + "/" + name
+            if let copierName = copiers[paths[index]] {
+                let id = paths[index].isEmpty ? CookiecutterTemplate.rootID(source: sourceName) : String(paths[index].split(separator: "/").last ?? "template")
+                return Result {
+                    let copier = try CopierTemplate(configPath: copierName, sources: [copierName: blobs[index]])
+                    return try Template.copierManifest(try copier.config(), id: id, file: "\(sourceName): \(file)")
+                }
+            }
             guard cookiecutters.contains(paths[index]) else {
                 return Result { try TemplateManifest.parse(blobs[index], file: "\(sourceName): \(file)") }
             }

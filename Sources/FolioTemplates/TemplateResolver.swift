@@ -118,7 +118,7 @@ public struct TemplateResolver: Sendable {
                 let prefix = location.name + ": "
                 throw TemplateError(location.name, problem.hasPrefix(prefix) ? String(problem.dropFirst(prefix.count)) : problem, kind: .invalidFile)
             }
-            throw TemplateError(location.name, found.isEmpty ? "holds no template (no template.json or cookiecutter.json)"
+            throw TemplateError(location.name, found.isEmpty ? "holds no template (no template.json, cookiecutter.json or copier.yml)"
                                 : "holds \(found.count) templates (\(found.joined(separator: ", "))): name one", kind: .notFound)
         }
         return try loadTemplate(chosen.id, in: resolved)
