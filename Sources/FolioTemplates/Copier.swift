@@ -17,12 +17,14 @@ public struct CopierTemplate: Sendable {
     /// Whether the template has `_migrations` (not run).
     public let hasMigrations: Bool
 
-    /// The settings copier reads from `copier.yml`, each supported as copier 9 does; any other `_setting` is refused.
+    /// The settings Folio reads from `copier.yml`, each as copier 9 does.
     static let supportedSettings: Set<String> = [
         "subdirectory", "templates_suffix", "exclude", "skip_if_exists", "answers_file", "envops", "jinja_extensions",
         "message_before_copy", "message_after_copy", "message_before_update", "message_after_update", "tasks", "migrations",
         "min_copier_version", "secret_questions", "preserve_symlinks",
     ]
+    /// Settings copier has that change what it writes and Folio does not build.
+    static let refusedSettings: Set<String> = ["external_data"]
     /// copier's `DEFAULT_EXCLUDE`, used when the template sets no `_exclude` and no `_subdirectory`.
     static let defaultExclude = ["copier.yaml", "copier.yml", "~*", "*.py[co]", "__pycache__", ".git", ".DS_Store", ".svn"]
     /// The keys a question may have (copier's `Question`); another is refused.
@@ -73,7 +75,9 @@ struct CopierConfig {
         for (key, value) in merged {
             if key.hasPrefix("_") {
                 let name = String(key.dropFirst())
-                guard CopierTemplate.supportedSettings.contains(name) else {
+                // copier ignores settings it does not know (templates keep YAML anchors under `_anchors:`); one it
+                // knows and Folio does not build would render differently, so it is refused.
+                if CopierTemplate.refusedSettings.contains(name) {
                     throw TemplateError(file, "the copier setting \(key) is not supported by Folio", kind: .unsupported)
                 }
                 settings[name] = value

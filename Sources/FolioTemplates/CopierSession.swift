@@ -132,9 +132,18 @@ final class CopierSession {
 
     /// The answers as Folio records them: every value (the hidden computed ones too, so a later render is the
     /// same), and the destination's folder name copier's `_folder_name` gave.
+    /// A `json` or `yaml` answer is recorded as its JSON text, which keeps its mappings' order (copier's
+    /// rendering shows it) and reads back as the same value.
     func recorded() -> [String: JSONValue] {
         var out: [String: JSONValue] = [:]
-        for (name, value) in answers { if let json = CopierValues.json(value) { out[name] = json } }
+        let structured = Set(config.questions.filter { ["json", "yaml"].contains((try? typeName($0)) ?? "") }.map(\.name))
+        for (name, value) in answers {
+            if structured.contains(name), let text = try? JinjaTemplate(source: "{{ value | to_json }}", environment: environment).render([("value", value)]) {
+                out[name] = .string(text)
+            } else if let json = CopierValues.json(value) {
+                out[name] = json
+            }
+        }
         out["_folder_name"] = .string(folderName)
         return out
     }

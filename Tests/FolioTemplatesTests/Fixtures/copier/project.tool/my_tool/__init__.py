@@ -1,0 +1,2 @@
+"""The My Tool package."""
+__version__ = "0.1.0"
