@@ -365,3 +365,117 @@ int folio_confinement_thread_count(void) {
     if (sscanf(line + 9, "%d", &count) != 1) return -1;
     return count;
 }
+
+/* --- Programs: a template's hooks and tasks ------------------------------------------------------------------- */
+
+static int add_path_rule(int ruleset, const char *path, uint64_t file_rights, uint64_t folder_rights, folio_confinement_state *state) {
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0) return 0;  /* a path that does not exist grants nothing */
+    struct stat info;
+    int is_folder = fstat(fd, &info) == 0 && S_ISDIR(info.st_mode);
+    struct landlock_path_beneath_attr beneath = {.allowed_access = is_folder ? folder_rights : file_rights, .parent_fd = fd};
+    int result = (int)syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0);
+    if (result != 0) set_failure(state, "landlock_add_rule", errno);
+    close(fd);
+    return result;
+}
+
+static void apply_program_landlock(const folio_program_policy *policy, folio_confinement_state *state) {
+#ifdef SYS_landlock_create_ruleset
+    int abi = state->landlock_abi;
+    if (abi <= 0) return;
+    struct folio_ruleset_attr attributes = {0};
+    uint64_t all = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1;
+    if (abi >= 2) all |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3) all |= LANDLOCK_ACCESS_FS_TRUNCATE;
+    if (abi >= 5) all |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+    attributes.handled_access_fs = all;
+    size_t size = sizeof(uint64_t);
+    if (abi >= 4 && !policy->network) {
+        attributes.handled_access_net = FOLIO_LANDLOCK_NET_BIND_TCP | FOLIO_LANDLOCK_NET_CONNECT_TCP;
+        size = 2 * sizeof(uint64_t);
+    }
+    if (abi >= 6) {
+        attributes.scoped = FOLIO_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | FOLIO_LANDLOCK_SCOPE_SIGNAL;
+        size = 3 * sizeof(uint64_t);
+    }
+    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, size, 0);
+    if (ruleset < 0) { set_failure(state, "landlock_create_ruleset", errno); return; }
+    uint64_t read_file = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_EXECUTE;
+    uint64_t read_folder = read_file | LANDLOCK_ACCESS_FS_READ_DIR;
+    uint64_t write_file = all & ((LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_EXECUTE |
+                                  LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV));
+    for (size_t i = 0; i < policy->readable_count; i++) add_path_rule(ruleset, policy->readable[i], read_file, read_folder, state);
+    for (size_t i = 0; i < policy->writable_count; i++) add_path_rule(ruleset, policy->writable[i], write_file, all, state);
+    if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) {
+        set_failure(state, "landlock_restrict_self", errno);
+    } else {
+        state->landlock_files = 1;
+        state->landlock_tcp = abi >= 4 && !policy->network;
+        state->landlock_scopes = abi >= 6;
+    }
+    close(ruleset);
+#else
+    (void)policy;
+    (void)state;
+#endif
+}
+
+static int refuse_all(scmp_filter_ctx filter, const char *const *names, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        int nr = seccomp_syscall_resolve_name(names[i]);
+        if (nr == __NR_SCMP_ERROR) continue;
+        int result = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), nr, 0);
+        if (result != 0) return result;
+    }
+    return 0;
+}
+
+static void apply_program_seccomp(const folio_program_policy *policy, folio_confinement_state *state) {
+    static const char *const debugging[] = {"ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd", "process_madvise"};
+    static const char *const namespaces[] = {"mount", "umount", "umount2", "pivot_root", "chroot", "unshare", "setns", "move_mount",
+                                             "open_tree", "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr"};
+    static const char *const keyring[] = {"keyctl", "add_key", "request_key"};
+    static const char *const kernel[] = {"bpf", "perf_event_open", "kexec_load", "kexec_file_load", "init_module", "finit_module",
+                                         "delete_module", "open_by_handle_at", "name_to_handle_at", "userfaultfd", "io_uring_setup",
+                                         "io_uring_enter", "io_uring_register", "iopl", "ioperm", "acct", "swapon", "swapoff", "reboot"};
+    static const char *const network[] = {"socket", "connect", "bind", "listen", "accept", "accept4", "socketcall"};
+    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+    if (!filter) { set_failure(state, "seccomp_init", ENOMEM); return; }
+    int result = 0;
+    if (!result) result = refuse_all(filter, debugging, COUNT(debugging));
+    if (!result) result = refuse_all(filter, namespaces, COUNT(namespaces));
+    if (!result) result = refuse_all(filter, keyring, COUNT(keyring));
+    if (!result) result = refuse_all(filter, kernel, COUNT(kernel));
+    if (!result && !policy->network) result = refuse_all(filter, network, COUNT(network));
+    /* clone3's flags are behind a pointer (a new namespace could hide there): ENOSYS, so that callers use clone, whose
+       namespace flags are refused here. */
+    if (!result) result = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    if (!result) {
+        scmp_datum_t flags[] = {CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWNET, CLONE_NEWPID, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP};
+        for (size_t i = 0; !result && i < COUNT(flags); i++) {
+            struct scmp_arg_cmp with = SCMP_A0(SCMP_CMP_MASKED_EQ, flags[i], flags[i]);
+            result = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1, with);
+        }
+    }
+    if (result != 0) {
+        set_failure(state, "seccomp_rule_add", -result);
+    } else if ((result = seccomp_load(filter)) != 0) {
+        set_failure(state, "seccomp_load", -result);
+    } else {
+        state->seccomp = 1;
+    }
+    seccomp_release(filter);
+}
+
+int folio_confinement_apply_program(const folio_program_policy *policy, folio_confinement_state *state) {
+    memset(state, 0, sizeof *state);
+    if (getsid(0) != getpid() && setsid() < 0) set_failure(state, "setsid", errno);
+    state->own_session = getsid(0) == getpid();
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) set_failure(state, "prctl(PR_SET_NO_NEW_PRIVS)", errno);
+    state->no_new_privs = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1;
+    state->landlock_abi = landlock_version();
+    apply_program_landlock(policy, state);
+    apply_program_seccomp(policy, state);
+    return state->failed_errno == 0 ? 0 : -1;
+}

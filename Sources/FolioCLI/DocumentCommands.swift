@@ -72,7 +72,7 @@ func reportChange(_ commit: CommitInfo?, document: Document, _ args: Arguments, 
 }
 
 /// How `new` from a template (or a replayed document) gets its answers, and its fetch.
-private let answerOptions = "[--set NAME=VALUE]... [--data FILE.json] [--defaults] [--offline] [--dry-run] [--timeout SECONDS]"
+private let answerOptions = "[--set NAME=VALUE]... [--data FILE.json] [--defaults] [--trust [--allow-network]] [--offline] [--dry-run] [--timeout SECONDS]"
 
 let documentCommands: [Command] = [
     Command("new", usage: "new PATH [--type TYPE [--sample NAME]] [--title TITLE] [--json] | new PATH --template ID [--source S [--ref R]] \(answerOptions) [--json] | new PATH --replay DOC [--source S] \(answerOptions) [--json]",

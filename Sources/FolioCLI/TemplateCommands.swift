@@ -5,6 +5,7 @@ import Glibc
 import FolioCore
 import FolioGit
 import FolioMustache
+import FolioPlugins
 import FolioSync
 import FolioTemplates
 import FolioTerminal
@@ -464,17 +465,21 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let answers = try template.answers(given: given, mode: mode, context: context)
     PhaseTrace.mark("answers")
     if args.flag("--dry-run") { return try printInstantiationPlan(template, at: destination, answers: answers, store: store, args, io) }
-    if let message = try template.copierMessage("message_before_copy", answers: answers) { io.error(message.shownAsText) }
+    if let message = try template.copierMessage("message_before_copy", answers: answers) { printMessage(message, io) }
+    let programChanges = try runTemplatePrograms(template, answers: answers, destination: destination, args, io)
     let document = try template.instantiate(at: destination, answers: answers, store: store, staging: staging)
     PhaseTrace.mark("document opened")
-    if let hooks = template.cookiecutter?.hooks, !hooks.isEmpty {
-        // Hooks are programs from outside: none runs, and the user is told what the result lacks.
-        io.error("note: the template's hooks were not run (\(hooks.map(\.shownAsText).joined(separator: ", "))): the document lacks what they would have done")
+    if let (changes, names) = programChanges, !changes.isEmpty {
+        try document.apply(changes, message: "Run the template's \(template.copier != nil ? "tasks" : "hooks"): \(names)")
     }
-    if let tasks = template.copier?.tasks, !tasks.isEmpty {
-        io.error("note: the template's tasks were not run (\(tasks.map(\.shownAsText).joined(separator: "; "))): the document lacks what they would have done")
+    if programChanges == nil, let hooks = template.cookiecutter?.hooks, !hooks.isEmpty {
+        // Hooks are programs from outside: none runs unless trusted, and the user is told what the result lacks.
+        io.error("note: the template's hooks were not run (\(hooks.map(\.shownAsText).joined(separator: ", "))): the document lacks what they would have done; --trust runs them confined")
     }
-    if let message = try template.copierMessage("message_after_copy", answers: answers) { io.error(message.shownAsText) }
+    if programChanges == nil, let tasks = template.copier?.tasks, !tasks.isEmpty {
+        io.error("note: the template's tasks were not run (\(tasks.map(\.shownAsText).joined(separator: "; "))): the document lacks what they would have done; --trust runs them confined")
+    }
+    if let message = try template.copierMessage("message_after_copy", answers: answers) { printMessage(message, io) }
     // Made here from a source the user chose: later updates may read that source without asking.
     try? document.recordTrustedTemplateSource(template.source.location)  // without it, the next update asks once
     PhaseTrace.mark("template source trusted")
@@ -510,5 +515,36 @@ func resolveWithProgress(_ resolver: TemplateResolver, _ sources: [TemplateSourc
             if case let .progress(source, progress) = event { bar.update(source, progress) } else { collected.append(event) }
         }
         return collected
+    }
+}
+
+/// With `--trust`: the template's hooks or tasks run confined around its files (`TemplateProgramRun`), before anything
+/// is written; returns the changes they made (recorded as a commit after the template's) and their names, nil when
+/// not trusted or there are none. A program that fails throws, so no document is made.
+private func runTemplatePrograms(_ template: Template, answers: [String: JSONValue], destination: URL, _ args: Arguments,
+                                 _ io: CommandIO) throws -> (changes: [DocumentChange], names: String)? {
+    guard args.flag("--trust") else {
+        if args.flag("--allow-network") { throw UsageError("--allow-network lets trusted hooks and tasks reach the network: give --trust too") }
+        return nil
+    }
+    let programs = try template.programs(answers: answers)
+    guard !programs.isEmpty else { return nil }
+    let files = try template.render(answers: answers)
+    let settings = try DocumentStore(environment: io.environment).settings
+    let run = TemplateProgramRun(isolation: PluginIsolation(environment: io.environment), environment: io.environment,
+                                 network: args.flag("--allow-network"), timeout: settings.templateProgramTimeout)
+    let result = try run.run(programs, files: files, projectName: destination.lastPathComponent)
+    for line in result.printed { io.error(line) }
+    let changes = try TemplateProgramRun.changes(from: files, to: result.files)
+    for change in changes {
+        if case let .write(path, _, _) = change { try DocumentPath.validate(path, allowFolioFolder: false) }
+    }
+    return (changes, programs.map(\.name).joined(separator: ", "))
+}
+
+/// A template's message (its author's text), line by line, shown as text.
+private func printMessage(_ message: String, _ io: CommandIO) {
+    for line in message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).reversed().drop(while: \.isEmpty).reversed() {
+        io.error(line.shownAsText)
     }
 }

@@ -96,6 +96,9 @@ public struct Settings: Codable, Sendable, Equatable {
     /// Seconds between two looks at a shared document's remote under continuous sync (`syncInterval`, 1 to 86400);
     /// nil keeps the default (30). A document's own `folio.syncInterval` wins.
     public var syncInterval: Double?
+    /// Seconds one of a trusted template's hooks or tasks may run before it is stopped (`templateProgramSeconds`, 1
+    /// to 3600); nil keeps the default (120).
+    public var templateProgramSeconds: Double?
     /// The most MiB one file arriving from a remote may have (`maxIncomingFileMiB`, 1 to 4,194,304); a fetch
     /// bringing a larger one is refused, naming it. nil keeps the default (1024: 1 GiB).
     public var maxIncomingFileMiB: Int?
@@ -114,7 +117,7 @@ public struct Settings: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case author, sync, colors, templateSources, editorAssociations, mustache, templateFolders, pluginLimits, networkTimeout, syncInterval,
-             maxIncomingFileMiB
+             maxIncomingFileMiB, templateProgramSeconds
     }
 
     /// The keys allowed in each object of the settings file (nil: any key, as in `colors`).
@@ -140,7 +143,14 @@ public struct Settings: Codable, Sendable, Equatable {
             throw DecodingError.dataCorruptedError(forKey: .syncInterval, in: container, debugDescription: "must be between 1 and 86400 seconds")
         }
         maxIncomingFileMiB = try positive(container, .maxIncomingFileMiB, atMost: Self.maxIncomingFileMiBLimit)
+        templateProgramSeconds = try container.decodeIfPresent(Double.self, forKey: .templateProgramSeconds)
+        if let templateProgramSeconds, !(1...3600).contains(templateProgramSeconds) {
+            throw DecodingError.dataCorruptedError(forKey: .templateProgramSeconds, in: container, debugDescription: "must be between 1 and 3600 seconds")
+        }
     }
+
+    /// How long one of a trusted template's hooks or tasks may run (`templateProgramSeconds`, else 120 s).
+    public var templateProgramTimeout: Duration { .milliseconds(Int((templateProgramSeconds ?? 120) * 1000)) }
 
     /// The most `maxIncomingFileMiB` may be (4 TiB).
     public static let maxIncomingFileMiBLimit = 1 << 22

@@ -16,6 +16,7 @@ public enum PluginHostMain {
     public static func run(_ arguments: [String]) -> Int32 {
         if arguments.count > 1, arguments[1] == "--validate" { return HostValidate.run(Array(arguments.dropFirst(2))) }
         if arguments.count > 1, arguments[1] == "--check" { return HostCheck.run(Array(arguments.dropFirst(2))) }
+        if arguments.count > 1, arguments[1] == "--run-confined" { return HostRunConfined.run(Array(arguments.dropFirst(2))) }
         if arguments.count > 1, arguments[1] == "--confinement" { return HostConfinement.printReport(grant: arguments.count > 2 ? arguments[2] : "") }
         var info = stat()
         guard fstat(socketFD, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else {

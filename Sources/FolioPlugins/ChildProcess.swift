@@ -34,20 +34,26 @@ enum ChildProcess {
     /// channel: its standard output, or — with `reportFD` — that descriptor, while its standard output is read on a
     /// channel of its own (bounded: see `ChildResult.printed`). Standard input is /dev/null; standard error is dropped,
     /// or with `keepErrors` read on a channel of its own, its last bytes kept (`ChildResult.errors`).
+    ///
+    /// `environmentAsGiven` passes `environment` whole (else only what a plugin host may see); `killGroup` ends the
+    /// child's whole process group once it ends or times out (a child that leads its own session), so that nothing
+    /// it started outlives it.
     static func run(executable: String, arguments: [String], environment: [String: String], timeout: Duration,
-                    reportFD: Int32? = nil, keepErrors: Bool = false) throws -> ChildResult {
+                    reportFD: Int32? = nil, keepErrors: Bool = false, environmentAsGiven: Bool = false, killGroup: Bool = false) throws -> ChildResult {
         let result = try channel()
         defer { close(result.parent) }
         let printed = try reportFD.map { _ in try channel() }
         defer { if let printed { close(printed.parent) } }
         let errors = keepErrors ? try channel() : nil
         defer { if let errors { close(errors.parent) } }
-        let pid = try spawn(executable, arguments, environment, result: (result.child, reportFD ?? 1), printed: printed?.child, errors: errors?.child)
+        let pid = try spawn(executable, arguments, environment, result: (result.child, reportFD ?? 1), printed: printed?.child, errors: errors?.child,
+                            asGiven: environmentAsGiven)
         var reader = ChildReader(result: result.parent, printed: printed?.parent, errors: errors?.parent)
         let timedOut = !reader.readAll(until: ContinuousClock.now + timeout)
-        if timedOut { kill(pid, SIGKILL) }
+        if timedOut { kill(killGroup ? -pid : pid, SIGKILL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if killGroup { kill(-pid, SIGKILL) }
         let termination = status & 0x7f
         var ended = ChildResult(output: reader.output, printed: reader.printed, printedBytes: reader.printedBytes,
                                 status: termination != 0 ? -1 : (status >> 8) & 0xff, signal: nil, timedOut: timedOut, errors: reader.errors)
@@ -69,13 +75,13 @@ enum ChildProcess {
     /// Spawns the child with `result.fd` on descriptor `result.target`, `printed` (when given) as its standard output;
     /// closes the child's ends here.
     private static func spawn(_ executable: String, _ arguments: [String], _ environment: [String: String],
-                              result: (fd: Int32, target: Int32), printed: Int32?, errors: Int32? = nil) throws -> pid_t {
+                              result: (fd: Int32, target: Int32), printed: Int32?, errors: Int32? = nil, asGiven: Bool = false) throws -> pid_t {
         defer {
             close(result.fd)
             if let printed { close(printed) }
             if let errors { close(errors) }
         }
-        var environment = PluginIsolation.hostEnvironment(from: environment)
+        var environment = asGiven ? environment : PluginIsolation.hostEnvironment(from: environment)
         environment["SWIFT_BACKTRACE"] = "enable=no"  // a crashing plugin must not start the interactive backtracer
         var descriptors: [(child: Int32, source: ChildSpawn.Source)] = [(0, .nullForReading), (2, errors.map { .descriptor($0) } ?? .nullForWriting)]
         if let printed { descriptors.append((1, .descriptor(printed))) }

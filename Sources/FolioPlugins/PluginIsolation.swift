@@ -58,7 +58,7 @@ public struct PluginIsolation: Sendable {
 
     /// The plugin host executable: `folio-plugin-host` beside `folio` (the running program, or `executable`), or in
     /// `../libexec/folio/` from there (an installed layout).
-    func hostExecutable() throws -> URL {
+    package func hostExecutable() throws -> URL {
         var folders: [URL] = []
         if let executable {
             if executable.lastPathComponent == Self.hostName { return executable }

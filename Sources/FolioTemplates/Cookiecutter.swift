@@ -13,6 +13,8 @@ public struct CookiecutterTemplate: Sendable, Equatable {
     public let projectFolder: String
     /// The hooks under `hooks/` (`pre_gen_project.py`, …): listed, not run.
     public let hooks: [String]
+    /// The hooks' sources by path (rendered with the answers before they run, as cookiecutter does).
+    var hookSources: [String: String] = [:]
     /// The files of the template's `templates/` folder, for `{% include %}` (cookiecutter's `../templates`).
     let shared: [String: String]
 

@@ -334,3 +334,40 @@ final class CopierSession {
         }
     }
 }
+
+extension CopierSession {
+    /// `_tasks` whose `when` holds, rendered as copier renders them: a string runs through the shell, a list is
+    /// the program and its arguments; each in its `working_directory`, with `STAGE=task` and `_stage` in context.
+    func tasks() throws -> [TemplateProgram] {
+        guard case let .list(list)? = config.settings["tasks"] else { return [] }
+        let extra: [(String, JinjaValue)] = [("_stage", .string("task")), ("_copier_operation", .string("copy"))]
+        var out: [TemplateProgram] = []
+        for (index, task) in list.items.enumerated() {
+            var command = task, when: JinjaValue = .string("true"), folder: JinjaValue = .string(".")
+            if case let .dict(spec) = task {
+                command = spec["command"] ?? .none
+                when = spec["when"] ?? when
+                folder = spec["working_directory"] ?? folder
+            }
+            let what = "_tasks[\(index)]"
+            let condition: Bool
+            if case let .bool(flag) = when { condition = flag } else { condition = CopierValues.castToBool(.string(try renderString(when.pythonString, what: what, extra: extra))) }
+            guard condition else { continue }
+            let arguments: [String]
+            switch command {
+            case let .string(text): arguments = ["sh", "-c", try renderString(text, what: what, extra: extra)]
+            case let .list(parts): arguments = try parts.items.map { try renderString($0.pythonString, what: what, extra: extra) }
+            default: throw TemplateError(file, "\(what) has no command", kind: .invalidFile)
+            }
+            guard !arguments.isEmpty else { throw TemplateError(file, "\(what) has no command", kind: .invalidFile) }
+            let place = try renderString(folder.pythonString, what: what, extra: extra)
+            let parts = place.split(separator: "/").filter { $0 != "." }
+            guard !place.hasPrefix("/"), !parts.contains("..") else {
+                throw TemplateError(file, "\(what) would run in \(place), outside the project", kind: .refusedPath)
+            }
+            out.append(TemplateProgram(name: "task \(index + 1)", stage: .afterFiles, arguments: arguments, script: nil,
+                                       folder: parts.joined(separator: "/"), environment: ["STAGE": "task", "COPIER_OPERATION": "copy"]))
+        }
+        return out
+    }
+}

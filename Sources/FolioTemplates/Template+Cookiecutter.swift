@@ -31,7 +31,11 @@ extension Template {
             if let text = String(validating: [UInt8](data), as: UTF8.self) { shared[String(entry.path.dropFirst("templates/".count))] = CookiecutterTemplate.universalNewlines(text) }
         }
         let hooks = all.filter { $0.path.hasPrefix("hooks/") && $0.kind == .blob }.map(\.path).sorted()
-        let cookiecutter = CookiecutterTemplate(config: config, projectFolder: project, hooks: hooks, shared: shared)
+        var cookiecutter = CookiecutterTemplate(config: config, projectFolder: project, hooks: hooks, shared: shared)
+        let hookEntries = all.filter { hooks.contains($0.path) && !$0.isSymlink }
+        for (entry, data) in zip(hookEntries, try tree.contents(of: hookEntries, naming: { "\(resolved.source.name): \(prefix)\($0.path)" })) {
+            cookiecutter.hookSources[entry.path] = String(decoding: data, as: UTF8.self)
+        }
         _ = try cookiecutter.jinjaOptions(file: file)  // an extension or option Folio lacks refuses the template now
         let id = path.isEmpty ? CookiecutterTemplate.rootID(source: resolved.source.name) : String(path.split(separator: "/").last ?? "template")
         let manifest = try cookiecutterManifest(cookiecutter, id: id, file: file)

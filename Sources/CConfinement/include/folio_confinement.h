@@ -48,6 +48,22 @@ typedef struct {
  * has one thread: Landlock binds only the calling thread and the threads it starts later. */
 int folio_confinement_apply(const folio_confinement_policy *policy, folio_confinement_state *state);
 
+/* What a confined program (a template's hook or task) may do: read and run what is beneath `readable`, change what is
+ * beneath `writable`, and reach the network only with `network`. It may start processes and run programs (its
+ * children inherit the confinement: Landlock and seccomp outlive execve); refused calls fail with EPERM or EACCES. */
+typedef struct {
+    const char *const *readable;
+    size_t readable_count;
+    const char *const *writable;
+    size_t writable_count;
+    int network;
+} folio_program_policy;
+
+/* Confines the calling process for running a program (see folio_program_policy): session, no-new-privs, Landlock,
+ * and a seccomp filter refusing debugging, namespaces, the keyring, privileged kernel interfaces and (without
+ * `network`) sockets. Returns 0 when everything the kernel offers is in force, -1 when a step failed. */
+int folio_confinement_apply_program(const folio_program_policy *policy, folio_confinement_state *state);
+
 /* What the kernel offers, without confining anything. */
 void folio_confinement_probe(folio_confinement_state *state);
 

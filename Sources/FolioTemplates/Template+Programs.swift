@@ -1,0 +1,77 @@
+import FoundationEssentials
+import FolioCore
+import FolioJinja
+
+/// A program a template runs around its files: one of cookiecutter's hooks (`hooks/pre_gen_project.py`,
+/// `post_gen_project.sh`, …, rendered with the answers as cookiecutter renders them) or one of copier's `_tasks`.
+/// Folio runs them only when the user trusts the template, and then only confined (`TemplateProgramRun`).
+public struct TemplateProgram: Sendable, Equatable {
+    public enum Stage: Sendable, Equatable {
+        /// Before the files are written (cookiecutter's `pre_gen_project`), in the empty project folder.
+        case beforeFiles
+        /// After the files are written (cookiecutter's `post_gen_project`, copier's tasks), in the project folder.
+        case afterFiles
+    }
+
+    /// What the template calls it: `hooks/post_gen_project.py`, `task 1`.
+    public var name: String
+    public var stage: Stage
+    /// The program and its arguments; `scriptPlaceholder` stands for the path of `script` once written.
+    public var arguments: [String]
+    /// A script the program runs (a rendered hook), with the name to write it under.
+    public var script: (name: String, text: String)?
+    /// The folder it runs in, relative to the project's (empty: the project's).
+    public var folder: String
+    /// Variables added to its environment (copier's `STAGE`).
+    public var environment: [String: String]
+
+    public static let scriptPlaceholder = "\u{0}script"
+
+    /// What it runs, shown as text.
+    public var shown: String { script.map { "\(name) (\($0.name))" } ?? arguments.joined(separator: " ") }
+
+    public static func == (a: TemplateProgram, b: TemplateProgram) -> Bool {
+        a.name == b.name && a.stage == b.stage && a.arguments == b.arguments && a.script?.name == b.script?.name
+            && a.script?.text == b.script?.text && a.folder == b.folder && a.environment == b.environment
+    }
+}
+
+extension Template {
+    /// The programs this template runs with `answers`, in order: cookiecutter's hooks (pre, then post) or copier's
+    /// tasks whose `when` holds. A hook in a language other than Python or shell, or cookiecutter's `pre_prompt`, is
+    /// refused in one line naming it.
+    public func programs(answers: [String: JSONValue]) throws -> [TemplateProgram] {
+        if let cookiecutter { return try cookiecutterPrograms(cookiecutter, answers: answers) }
+        if let copier { return try copierPrograms(copier, answers: answers) }
+        return []
+    }
+
+    private func cookiecutterPrograms(_ cookiecutter: CookiecutterTemplate, answers: [String: JSONValue]) throws -> [TemplateProgram] {
+        var out: [TemplateProgram] = []
+        let environment = cookiecutter.environment(files: files)
+        let context = try cookiecutter.context(answers: answers, environment: environment, file: describe("cookiecutter.json"))
+        for stage in ["pre_gen_project", "post_gen_project", "pre_prompt"] {
+            for hook in cookiecutter.hooks where (hook.split(separator: "/").last.map(String.init) ?? "").hasPrefix(stage + ".") {
+                let name = String(hook.split(separator: "/").last ?? "")
+                let interpreter: String
+                switch name.split(separator: ".").last {
+                case "py": interpreter = "python3"
+                case "sh": interpreter = "sh"
+                default: throw TemplateError(describe(hook), "is a hook in a language Folio does not run (only Python and shell)", kind: .unsupported)
+                }
+                if stage == "pre_prompt" { throw TemplateError(describe(hook), "pre_prompt hooks are not supported by Folio", kind: .unsupported) }
+                guard let source = cookiecutter.hookSources[hook] else { continue }
+                let text = try cookiecutter.renderText(source, context: context, environment: environment, what: describe(hook))
+                out.append(TemplateProgram(name: hook, stage: stage == "pre_gen_project" ? .beforeFiles : .afterFiles,
+                                           arguments: [interpreter, TemplateProgram.scriptPlaceholder], script: (name, text), folder: "", environment: [:]))
+            }
+        }
+        return out
+    }
+
+    private func copierPrograms(_ copier: CopierTemplate, answers: [String: JSONValue]) throws -> [TemplateProgram] {
+        let session = try CopierSession(template: self, copier: copier, folderName: answers["_folder_name"])
+        try session.ask(given: answers, mode: .defaults, variables: manifest.variables)
+        return try session.tasks()
+    }
+}
