@@ -129,11 +129,21 @@ final class TransferContext {
         self.userConfig = userConfig
         self.remoteURL = remoteURL
         self.shownURL = shownURL
-        proxyURL = userConfig.proxy(for: remoteURL).flatMap { strdup($0) }
-        self.watch = TransferWatch(remote: RemoteURL.redacted(shownURL), timeout: options.timeout, isCancelled: options.isCancelled)
+        let proxy = userConfig.proxy(for: remoteURL)
+        proxyURL = proxy.flatMap { strdup($0) }
+        self.watch = TransferWatch(remote: RemoteURL.redacted(shownURL), timeout: options.timeout, isCancelled: options.isCancelled,
+                                   forwardingProxy: proxy.flatMap { Self.forwardingProxy(to: remoteURL, through: $0) })
     }
 
     deinit { free(proxyURL) }
+
+    /// The socket redirection a plain-http transfer to `url` through the http proxy `proxy` needs (see
+    /// `TransferWatch.ForwardingProxy`); nil for https (libgit2 tunnels it with CONNECT) and other schemes.
+    private static func forwardingProxy(to url: String, through proxy: String) -> TransferWatch.ForwardingProxy? {
+        guard let target = MatchedURL(url), target.scheme == "http", let via = MatchedURL(proxy), via.scheme == "http" else { return nil }
+        let bare = { (host: String) in host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host }
+        return .init(targetHost: bare(target.host), targetPort: "\(target.port)", proxyHost: bare(via.host), proxyPort: "\(via.port)")
+    }
 
     /// libgit2's proxy options for this transfer: the user's proxy (`GitUserConfig.proxy(for:)`), else none — never
     /// libgit2's own detection, which would read the document's config and the process's environment.

@@ -89,7 +89,16 @@ final class TransferWatch: Sendable {
     static let tick: Duration = .milliseconds(100)
     private static let queue = DispatchQueue(label: "folio.transfer-watch")
 
-    init(remote: String, timeout: Duration, isCancelled: (@Sendable () -> Bool)?) {
+    /// For a plain-http transfer through a proxy: the server's host and port, and the proxy's. libgit2 (1.5, issue
+    /// libgit2#5650) writes its requests to a proxy in absolute form (`GET http://host/path`) but opens the socket to
+    /// the server itself; the stream opens it to the proxy instead (`WatchedSocketStream`).
+    struct ForwardingProxy: Sendable, Equatable {
+        var targetHost: String, targetPort: String, proxyHost: String, proxyPort: String
+    }
+    let forwardingProxy: ForwardingProxy?
+
+    init(remote: String, timeout: Duration, isCancelled: (@Sendable () -> Bool)?, forwardingProxy: ForwardingProxy? = nil) {
+        self.forwardingProxy = forwardingProxy
         self.remote = remote
         self.timeout = timeout
         self.isCancelled = isCancelled
