@@ -60,7 +60,7 @@ package struct CredentialFields: Sendable, Equatable {
         let fields: [(String, String?)] = [("protocol", protocolName), ("host", host), ("path", path), ("username", username), ("password", password)]
         var text = ""
         for case let (key, value?) in fields {
-            guard !value.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) else { return nil }
+            guard !value.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) else { return nil }
             text += "\(key)=\(value)\n"
         }
         return text + "\n"
@@ -77,10 +77,12 @@ package struct CredentialAnswer: Sendable, Equatable {
     /// Reads `data`: UTF-8 `key=value` lines up to an empty line or the end; nil when it is too long, holds a NUL
     /// or a line without `=`, or is not UTF-8. Keys other than username, password and quit are ignored.
     package init?(_ data: some Collection<UInt8>) {
-        guard data.count <= CredentialHelper.answerLimit, !data.contains(0), let text = String(validating: Array(data), as: UTF8.self) else { return nil }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = line.hasSuffix("\r") ? line.dropLast() : line
-            if line.isEmpty { break }
+        guard data.count <= CredentialHelper.answerLimit, !data.contains(0), String(validating: Array(data), as: UTF8.self) != nil else { return nil }
+        // Lines split on the byte: a Character would take "\r\n" as one.
+        for bytes in Array(data).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let trimmed = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes
+            guard !trimmed.isEmpty else { break }
+            guard let line = String(validating: Array(trimmed), as: UTF8.self) else { return nil }
             guard let equals = line.firstIndex(of: "=") else { return nil }
             let key = line[..<equals], value = String(line[line.index(after: equals)...])
             switch key {

@@ -372,7 +372,7 @@ extension Repository {
         let named = remote.flatMap { git_remote_name($0) }.map { String(cString: $0) }
         let configuredURL = named.flatMap { configString("remote.\($0).url") }
         let configuredPushURL = pushing ? named.flatMap { configString("remote.\($0).pushurl") } : nil
-        let url = configuredPushURL ?? configuredURL ?? git_remote_url(remote).map { String(cString: $0) } ?? nameOrURL
+        let url = named == nil ? nameOrURL : configuredPushURL ?? configuredURL ?? git_remote_url(remote).map { String(cString: $0) } ?? nameOrURL
         let rewritten = userConfig.rewrite(url: url, forPush: pushing && configuredPushURL == nil)
         if pushing {
             try check(git_remote_set_instance_pushurl(remote, rewritten), "use push URL", RemoteURL.redacted(nameOrURL))
