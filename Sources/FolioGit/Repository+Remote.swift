@@ -41,13 +41,17 @@ public struct RemoteInfo: Sendable, Equatable, Encodable {
 ///
 /// Credentials, from `environment`: for ssh, the key file `FOLIO_SSH_KEY` alone when it is set (its public half
 /// beside it as `KEY.pub` if present), else the ssh agent and then `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa`; a key's
-/// passphrase from `FOLIO_GIT_SSH_PASSPHRASE`. Over http(s), a user name and password or token from
-/// `FOLIO_GIT_USERNAME` / `FOLIO_GIT_PASSWORD` (or `FOLIO_GIT_TOKEN`), else the server's `machine` entry (or
-/// `default`) in `$NETRC` or `~/.netrc` (`Netrc`); a malformed credentials file stops the transfer with a `NetrcError`.
+/// passphrase from `FOLIO_GIT_SSH_PASSPHRASE`. Over http(s), a user name and password from the user's git credential
+/// helpers (`CredentialHelper`), else `FOLIO_GIT_USERNAME` / `FOLIO_GIT_PASSWORD` (or `FOLIO_GIT_TOKEN`), else the
+/// server's `machine` entry (or `default`) in `$NETRC` or `~/.netrc` (`Netrc`); a malformed credentials file stops
+/// the transfer with a `NetrcError`. The user's git configuration (`GitUserConfig`, read from `environment` once
+/// per transfer, never from the document) also rewrites the URL (`insteadOf`), picks the proxy and the CA file.
 ///
 /// An ssh server's host key must be listed for it in known_hosts (`SSHKnownHosts`: `FOLIO_SSH_KNOWN_HOSTS`, then
 /// `~/.ssh/known_hosts`, then `/etc/ssh/ssh_known_hosts`); an unknown, changed or revoked key stops the transfer with
-/// an error naming the host and the key's SHA-256 fingerprint. TLS certificates are checked by libgit2.
+/// an error naming the host and the key's SHA-256 fingerprint. TLS certificates are checked by libgit2 against the
+/// system's CAs, or by Folio against the CA file the user named (`CertificateRefused`), or not at all where the
+/// user's own config says `http.sslVerify=false`.
 public struct TransferOptions: Sendable {
     public var environment: [String: String]
     /// Called as objects arrive; may be called often.

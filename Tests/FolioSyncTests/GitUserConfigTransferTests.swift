@@ -136,7 +136,9 @@ final class GitUserConfigTransferTests: XCTestCase {
         let a = try document(remote: server.url("doc.git"))
         // Without the CA: refused, even with http.sslVerify=false in the document's own config.
         try a.repository.setConfig("http.sslVerify", false)
-        XCTAssertThrowsError(try a.push(options: options(try environment(gitconfig: ""))))
+        XCTAssertThrowsError(try a.push(options: options(try environment(gitconfig: "")))) { error in
+            XCTAssertTrue("\(error)".lowercased().contains("certificate"), "\(error)")
+        }
         // With it (http.sslCAInfo, then GIT_SSL_CAINFO through an https proxy): through.
         try a.push(options: options(try environment(gitconfig: "[http]\n\tsslCAInfo = \(ca.caFile)\n")))
         let proxy = try HTTPProxyServer(folder: ws.dir.url)
@@ -146,6 +148,9 @@ final class GitUserConfigTransferTests: XCTestCase {
         let b = try ws.store.clone(from: server.url("doc.git"), to: ws.dir.path("B"), options: options(env))
         XCTAssertEqual(ws.text(b, "document.txt"), "hello\n")
         XCTAssertTrue(proxy.requests.contains("CONNECT localhost:\(server.port) HTTP/1.1"), "\(proxy.requests)")
+        // The user's own http.sslVerify=false: through without the CA.
+        try a.write(Data("hello\nunverified\n".utf8), to: "document.txt", message: "Unverified")
+        try a.push(options: options(try environment(gitconfig: "[http \"https://localhost:\(server.port)\"]\n\tsslVerify = false\n")))
         // A CA file that does not vouch for the server: refused, naming the file.
         let other = try TestCertificateAuthority(folder: ws.dir.path("other-ca").creatingDirectory())
         XCTAssertThrowsError(try a.push(options: options(try environment(gitconfig: "[http]\n\tsslCAInfo = \(other.caFile)\n")))) { error in
