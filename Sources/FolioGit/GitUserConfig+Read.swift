@@ -18,12 +18,25 @@ final class GitConfigHandle {
         return GitConfigHandle(config)
     }
 
-    /// Adds the file at `path` at `level` (its `include.path`s with it); a missing file adds nothing.
-    func add(file path: String, level: git_config_level_t) throws {
+    /// Adds the file at `path` at `level` (its `include.path`s with it; `includeIf "gitdir:…"` against `repository`
+    /// when given); a missing file adds nothing.
+    func add(file path: String, level: git_config_level_t, repository: OpaquePointer? = nil) throws {
         var info = stat()
         guard stat(path, &info) == 0 else { return }
         guard info.st_mode & S_IFMT == S_IFREG else { throw GitUserConfigError(source: path, problem: "not a regular file") }
-        try check(git_config_add_file_ondisk(pointer, path, level, nil, 0), "read git configuration", path)
+        try check(git_config_add_file_ondisk(pointer, path, level, repository, 0), "read git configuration", path)
+    }
+
+    /// The value git uses for `key` (the highest-priority one); nil when unset.
+    func string(_ key: String) throws -> String? {
+        // Strings can be borrowed only from a snapshot.
+        var snapshot: OpaquePointer?
+        try check(git_config_snapshot(&snapshot, pointer), "read git configuration")
+        guard let snapshot else { return nil }
+        defer { git_config_free(snapshot) }
+        var value: UnsafePointer<CChar>?
+        guard git_config_get_string(&value, snapshot, key) == 0, let value else { return nil }
+        return String(cString: value)
     }
 
     /// Every entry, lowest priority first (libgit2 iterates its files from the lowest level up, each in file order).
@@ -50,14 +63,15 @@ final class GitConfigHandle {
 
 extension GitUserConfig {
     /// Reads the configuration `environment` names: its files (`GitConfigFiles`) through libgit2, which follows their
-    /// includes, then the `GIT_CONFIG_COUNT` variables. A missing file is no error; a broken one is a `GitError`
-    /// naming it, a bad `GIT_CONFIG_COUNT` a `GitUserConfigError`.
-    package init(environment: [String: String]) throws {
+    /// includes (an `includeIf "gitdir:…"` is decided by where `repository` is; nothing is read from it), then the
+    /// `GIT_CONFIG_COUNT` variables. A missing file is no error; a broken one is a `GitError` naming it, a bad
+    /// `GIT_CONFIG_COUNT` a `GitUserConfigError`.
+    package init(environment: [String: String], repository: Repository? = nil) throws {
         let files = GitConfigFiles(environment: environment)
         let config = try GitConfigHandle.empty()
         let levels: [(String?, git_config_level_t)] = [(files.system, GIT_CONFIG_LEVEL_SYSTEM), (files.xdg, GIT_CONFIG_LEVEL_XDG),
                                                        (files.global, GIT_CONFIG_LEVEL_GLOBAL)]
-        for case let (path?, level) in levels { try config.add(file: path, level: level) }
+        for case let (path?, level) in levels { try config.add(file: path, level: level, repository: repository?.pointer) }
         self.init(entries: try config.entries() + Self.environmentEntries(environment), environment: environment)
     }
 

@@ -347,7 +347,7 @@ extension Repository {
     private func withTransfer<R>(_ nameOrURL: String, _ operation: String, options: TransferOptions, pushing: Bool = false,
                                  _ body: (OpaquePointer?, TransferContext) throws -> R) throws -> R {
         try WatchedSocketStream.register()
-        let userConfig = try GitUserConfig(environment: options.environment)
+        let userConfig = try GitUserConfig(environment: options.environment, repository: self)
         return try withRemote(nameOrURL) { remote in
             let (url, rewritten) = try useRewrittenURL(remote, nameOrURL, userConfig: userConfig, pushing: pushing)
             let context = TransferContext(options, userConfig: userConfig, remoteURL: rewritten, shownURL: url)

@@ -33,6 +33,13 @@ final class GitUserConfigTests: XCTestCase {
         XCTAssertEqual(read.sshCommand, "ssh -F /dev/null")
         env["GIT_CONFIG_NOSYSTEM"] = "1"
         XCTAssertEqual(try GitUserConfig(environment: env).credentialHelpers(for: "https://x.example/"), ["inc", "glob"])
+        // includeIf "gitdir:" is decided by where the document is.
+        try dir.write("home/work.gitconfig", "[credential]\n\thelper = work\n")
+        try dir.write("home/.gitconfig", "[includeIf \"gitdir:\(dir.path("work").path)/\"]\n\tpath = work.gitconfig\n")
+        let work = try Repository.create(at: dir.path("work/doc"))
+        let elsewhere = try Repository.create(at: dir.path("elsewhere/doc"))
+        XCTAssertEqual(try GitUserConfig(environment: env, repository: work).credentialHelpers(for: "https://x.example/"), ["xdg", "work"])
+        XCTAssertEqual(try GitUserConfig(environment: env, repository: elsewhere).credentialHelpers(for: "https://x.example/"), ["xdg"])
         env["GIT_CONFIG_COUNT"] = "two"
         XCTAssertThrowsError(try GitUserConfig(environment: env)) { XCTAssertTrue("\($0)".contains("GIT_CONFIG_COUNT"), "\($0)") }
         env["GIT_CONFIG_COUNT"] = "3"
