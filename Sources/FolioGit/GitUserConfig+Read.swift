@@ -35,8 +35,10 @@ final class GitConfigHandle {
         guard let snapshot else { return nil }
         defer { git_config_free(snapshot) }
         var value: UnsafePointer<CChar>?
-        guard git_config_get_string(&value, snapshot, key) == 0, let value else { return nil }
-        return String(cString: value)
+        let code = git_config_get_string(&value, snapshot, key)
+        if code == GIT_ENOTFOUND.rawValue { return nil }
+        try check(code, "read git configuration", key)
+        return value.map { String(cString: $0) }
     }
 
     /// Every entry, lowest priority first (libgit2 iterates its files from the lowest level up, each in file order).

@@ -68,10 +68,11 @@ package struct GitUserConfig: Sendable, Equatable {
     }
 }
 
-/// The user's git configuration could not be read: which file or variable, and why.
-package struct GitUserConfigError: Error, CustomStringConvertible, Sendable, Equatable {
+/// The user's git configuration could not be read: which file or variable, and why (a transfer stops with it, as git
+/// would refuse to run).
+public struct GitUserConfigError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The file, or the environment variable (`GIT_CONFIG_COUNT`).
-    package let source: String
-    package let problem: String
-    package var description: String { "git configuration \(source): \(problem)" }
+    public let source: String
+    public let problem: String
+    public var description: String { "git configuration \(source): \(problem)" }
 }
