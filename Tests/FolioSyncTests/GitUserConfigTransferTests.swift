@@ -3,6 +3,7 @@ import FolioCore
 import FolioGit
 import FolioSync
 import FolioTestSupport
+import FolioCLITestSupport
 import XCTest
 
 /// The user's git configuration works for Folio's transfers as it does for git: credential helpers, URL rewriting,
@@ -105,6 +106,27 @@ final class GitUserConfigTransferTests: XCTestCase {
         try a.push(options: options(env))
         let log = try git(["log", "-1", "--format=%s", "main"], in: pushed, environment: env)
         XCTAssertEqual(log.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "Hello", log.stderr)
+    }
+
+    func testGivenAShortURLAndAHelperInTheUsersConfigWhenFolioClonesThenItReachesTheServerWithTheHelpersLoginAndShowsNoSecret() throws {
+        try ws.bareRepository("doc.git")
+        let server = try GitHTTPServer(root: ws.serversRoot, environment: ws.env, basicAuth: ("ada", "tok3n"))
+        let a = try document(remote: server.url("doc.git"))
+        let store = try ws.dir.write("git-credentials", "http://ada:tok3n@127.0.0.1:\(server.port)\n")
+        let env = try environment(gitconfig: """
+            [url "http://127.0.0.1:\(server.port)/"]
+            \tinsteadOf = team:
+            [credential "http://127.0.0.1:\(server.port)"]
+            \thelper = store --file \(store.path)
+            """)
+        try a.push(options: options(env))
+        let clone = runFolio(["clone", "team:doc.git", "B"], environment: env, cwd: ws.dir.url)
+        XCTAssertEqual(clone.status, 0, clone.stderr)
+        XCTAssertFalse((clone.stdout + clone.stderr).contains("tok3n"), clone.stderr)
+        XCTAssertEqual(try String(contentsOf: ws.dir.path("B/document.txt"), encoding: .utf8), "hello\n")
+        let config = try String(contentsOf: ws.dir.path("B/.git/config"), encoding: .utf8)
+        XCTAssertTrue(config.contains("url = team:doc.git"), config)
+        XCTAssertFalse(config.contains("tok3n"), config)
     }
 
     func testGivenAnHTTPProxyInTheUsersConfigOrTheEnvironmentWhenPushingThenItGoesThroughItUnlessNoProxyNamesTheHost() throws {
