@@ -136,7 +136,7 @@ final class TransferContext {
         let proxy = userConfig.proxy(for: remoteURL)
         proxyURL = proxy.flatMap { strdup($0) }
         self.watch = TransferWatch(remote: RemoteURL.redacted(shownURL), timeout: options.timeout, isCancelled: options.isCancelled,
-                                   forwardingProxy: proxy.flatMap { Self.forwardingProxy(to: remoteURL, through: $0) })
+                                   forwardingProxy: proxy.flatMap { Self.forwardingProxy(to: remoteURL, through: $0) }, connecting: remoteURL)
     }
 
     deinit { free(proxyURL) }

@@ -97,12 +97,16 @@ final class TransferWatch: Sendable {
     }
     let forwardingProxy: ForwardingProxy?
 
-    init(remote: String, timeout: Duration, isCancelled: (@Sendable () -> Bool)?, forwardingProxy: ForwardingProxy? = nil) {
+    /// A watch for a transfer shown as `remote`, connecting to `connecting` (the URL as rewritten by the user's
+    /// `insteadOf`, which decides the phases; `remote` when nil).
+    init(remote: String, timeout: Duration, isCancelled: (@Sendable () -> Bool)?, forwardingProxy: ForwardingProxy? = nil,
+         connecting: String? = nil) {
         self.forwardingProxy = forwardingProxy
         self.remote = remote
         self.timeout = timeout
         self.isCancelled = isCancelled
-        self.afterConnect = Self.isSSH(remote) ? .sshHandshake : remote.lowercased().hasPrefix("https://") ? .tlsHandshake : .waiting
+        let target = connecting ?? remote
+        self.afterConnect = Self.isSSH(target) ? .sshHandshake : target.lowercased().hasPrefix("https://") ? .tlsHandshake : .waiting
         self.state = Mutex(State(lastProgress: .now))
     }
 
