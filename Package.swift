@@ -24,8 +24,9 @@ let leanFolio = ["-L" + Context.packageDirectory + "/Sources/folio/link", "-Xlin
 /// Modules compiled for size in release builds: the launcher, plugins, templates and sharing, where no measured
 /// figure moved (Benchmarks/README.md); the history, document, git and output paths stay at -O.
 let forSize: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
-/// libgit2 as Debian's shared library, for everything else that uses FolioGit.
-let dynamicGit: [LinkerSetting] = [.linkedLibrary("git2")]
+/// libgit2 as Debian's shared library, for everything else that uses FolioGit; mbedTLS's X.509 library (libgit2's own
+/// TLS library, already loaded with it) for the check of a server's certificate against the user's CA file.
+let dynamicGit: [LinkerSetting] = [.linkedLibrary("git2"), .linkedLibrary("mbedx509"), .linkedLibrary("mbedcrypto")]
 /// The modules of the plugin host and of the bundled Swift plugins do not import _Concurrency and _StringProcessing,
 /// which every Swift module imports unless told not to: then the host and the plugins do not name (and load at every
 /// host start) libswift_Concurrency with libdispatch and libBlocksRuntime, libswift_StringProcessing and

@@ -42,3 +42,24 @@ typedef struct {
     int s;
     void *watch;   /* the transfer's watch (retained), or NULL outside a watched transfer */
 } folio_socket_stream;
+
+/* A TLS server's certificate checked against the CA file the user named (http.sslCAInfo, GIT_SSL_CAINFO,
+   SSL_CERT_FILE) for one transfer, instead of libgit2's process-wide GIT_OPT_SET_SSL_CERT_LOCATIONS: `der` is the
+   server's certificate as libgit2's certificate callback gives it. Returns 0 when it chains to a certificate in
+   `ca_file` and names `host`; -1 when `der` is no certificate, -2 when `ca_file` holds none, else mbedTLS's error
+   with its verification flags (MBEDTLS_X509_BADCERT_*) in `flags`. */
+#include <mbedtls/x509_crt.h>
+static inline int folio_tls_verify_with_ca_file(const unsigned char *der, size_t der_len, const char *ca_file,
+                                                const char *host, unsigned int *flags) {
+    mbedtls_x509_crt leaf, ca;
+    mbedtls_x509_crt_init(&leaf);
+    mbedtls_x509_crt_init(&ca);
+    uint32_t found = 0;
+    int result = mbedtls_x509_crt_parse_der(&leaf, der, der_len) == 0 ? 0 : -1;
+    if (result == 0 && (mbedtls_x509_crt_parse_file(&ca, ca_file) < 0 || ca.raw.len == 0)) result = -2;
+    if (result == 0) result = mbedtls_x509_crt_verify(&leaf, &ca, NULL, host, &found, NULL, NULL);
+    *flags = found;
+    mbedtls_x509_crt_free(&leaf);
+    mbedtls_x509_crt_free(&ca);
+    return result;
+}

@@ -25,18 +25,41 @@ public enum CredentialScope {
 }
 
 /// A transfer that needed credentials Folio would not send or could not find, or that the server refused; in Folio's
-/// words, naming where Folio looked. URLs are shown redacted.
+/// words, naming where Folio looked: the user's credential helpers, `FOLIO_GIT_TOKEN`, `.netrc`. URLs are shown
+/// redacted.
 public struct CredentialRefused: Error, CustomStringConvertible, Sendable, Equatable {
+    /// Where a login came from.
+    public enum Source: Sendable, Equatable, CustomStringConvertible {
+        /// A credential helper of the user's git config, by name (`store`, `/usr/bin/helper`).
+        case helper(String)
+        /// `FOLIO_GIT_TOKEN` or `FOLIO_GIT_PASSWORD`.
+        case token
+        /// The `.netrc` file.
+        case netrc
+
+        public var description: String {
+            switch self {
+            case let .helper(name): return "credential helper '\(name)'"
+            case .token: return "FOLIO_GIT_TOKEN"
+            case .netrc: return ".netrc"
+            }
+        }
+    }
+
     public enum Reason: Sendable, Equatable {
         /// A redirect led from `from` to another server; nothing was sent there.
         case redirected(from: String)
         /// The server asked for a login and none was found (`tokenWithheld`: the token was there but not sent over http).
         case noneFound(tokenWithheld: Bool)
-        /// The server refused the login Folio sent.
-        case refused
+        /// The server refused the login Folio sent, from `from` (a helper's login is then erased from the helpers).
+        case refused(from: Source)
     }
     public let url: String
     public let reason: Reason
+    /// The credential helpers Folio asked, by name.
+    public var helpers: [String] = []
+    /// What went wrong with a helper, if anything (its own words quoted).
+    public var helperNotes: [String] = []
 
     public init(url: String, reason: Reason) {
         self.url = url
@@ -45,15 +68,18 @@ public struct CredentialRefused: Error, CustomStringConvertible, Sendable, Equat
 
     public var description: String {
         let shown = RemoteURL.redacted(url)
+        let notes = helperNotes.isEmpty ? "" : " (" + helperNotes.joined(separator: "; ") + ")"
         switch reason {
         case let .redirected(from):
             return "\(RemoteURL.redacted(from)) redirected to \(shown), another server: no credentials were sent there"
         case let .noneFound(withheld):
             let token = withheld ? "FOLIO_GIT_TOKEN is set but is not sent over plain http to this host (FOLIO_GIT_HTTP_TOKEN_HOSTS allows it)"
                 : "no FOLIO_GIT_TOKEN"
-            return "\(shown) asks for a login and Folio found none: \(token), no matching entry in .netrc"
-        case .refused:
-            return "\(shown) refused the login (from FOLIO_GIT_TOKEN or .netrc)"
+            let asked = helpers.isEmpty ? "" : helpers.map { "credential helper '\($0)'" }.joined(separator: ", ") + " gave none, "
+            return "\(shown) asks for a login and Folio found none: \(asked)\(token), no matching entry in .netrc\(notes)"
+        case let .refused(source):
+            let erased = if case .helper = source { " (Folio asked the credential helpers to erase it)" } else { "" }
+            return "\(shown) refused the login from \(source)\(erased)\(notes)"
         }
     }
 }

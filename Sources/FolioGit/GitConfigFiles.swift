@@ -37,23 +37,13 @@ extension Repository {
     /// `~/.gitconfig`, the XDG file, the system file), nil when unset or unreadable. libgit2's process-wide search
     /// paths play no part.
     public func configString(_ key: String, files: GitConfigFiles) -> String? {
-        var config: OpaquePointer?
-        guard (try? check(git_config_new(&config), "open config", displayPath)) != nil, let config else { return nil }
-        defer { git_config_free(config) }
+        guard let config = try? GitConfigHandle.empty() else { return nil }
         let levels: [(String?, git_config_level_t)] = [(files.system, GIT_CONFIG_LEVEL_SYSTEM), (files.xdg, GIT_CONFIG_LEVEL_XDG),
                                                        (files.global, GIT_CONFIG_LEVEL_GLOBAL), (gitDirectoryPath + "config", GIT_CONFIG_LEVEL_LOCAL)]
         for case let (path?, level) in levels {
-            var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             // An unreadable or broken file is skipped, as a missing one (the caller falls back to other sources).
-            _ = try? check(git_config_add_file_ondisk(config, path, level, pointer, 0), "read config", path)
+            try? config.add(file: path, level: level, repository: pointer)
         }
-        // Strings can be borrowed only from a snapshot.
-        var snapshot: OpaquePointer?
-        guard (try? check(git_config_snapshot(&snapshot, config), "read config", displayPath)) != nil, let snapshot else { return nil }
-        defer { git_config_free(snapshot) }
-        var value: UnsafePointer<CChar>?
-        guard git_config_get_string(&value, snapshot, key) == 0, let value else { return nil }
-        return String(cString: value)
+        return (try? config.string(key)) ?? nil
     }
 }

@@ -160,7 +160,8 @@ extension Repository {
         var remote: OpaquePointer?
         guard git_remote_lookup(&remote, pointer, name) == 0 else { return }
         defer { git_remote_free(remote) }
-        let url = git_remote_url(remote).map { String(cString: $0) } ?? ""
+        // As configured, not as libgit2 rewrote it: the transfer applies the user's insteadOf itself.
+        let url = configString("remote.\(name).url") ?? git_remote_url(remote).map { String(cString: $0) } ?? ""
         var specs = git_strarray()
         try check(git_remote_get_fetch_refspecs(&specs, remote), "read refspecs of \(name)", displayPath)
         defer { git_strarray_dispose(&specs) }

@@ -41,13 +41,17 @@ public struct RemoteInfo: Sendable, Equatable, Encodable {
 ///
 /// Credentials, from `environment`: for ssh, the key file `FOLIO_SSH_KEY` alone when it is set (its public half
 /// beside it as `KEY.pub` if present), else the ssh agent and then `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa`; a key's
-/// passphrase from `FOLIO_GIT_SSH_PASSPHRASE`. Over http(s), a user name and password or token from
-/// `FOLIO_GIT_USERNAME` / `FOLIO_GIT_PASSWORD` (or `FOLIO_GIT_TOKEN`), else the server's `machine` entry (or
-/// `default`) in `$NETRC` or `~/.netrc` (`Netrc`); a malformed credentials file stops the transfer with a `NetrcError`.
+/// passphrase from `FOLIO_GIT_SSH_PASSPHRASE`. Over http(s), a user name and password from the user's git credential
+/// helpers (`CredentialHelper`), else `FOLIO_GIT_USERNAME` / `FOLIO_GIT_PASSWORD` (or `FOLIO_GIT_TOKEN`), else the
+/// server's `machine` entry (or `default`) in `$NETRC` or `~/.netrc` (`Netrc`); a malformed credentials file stops
+/// the transfer with a `NetrcError`. The user's git configuration (`GitUserConfig`, read from `environment` once
+/// per transfer, never from the document) also rewrites the URL (`insteadOf`), picks the proxy and the CA file.
 ///
 /// An ssh server's host key must be listed for it in known_hosts (`SSHKnownHosts`: `FOLIO_SSH_KNOWN_HOSTS`, then
 /// `~/.ssh/known_hosts`, then `/etc/ssh/ssh_known_hosts`); an unknown, changed or revoked key stops the transfer with
-/// an error naming the host and the key's SHA-256 fingerprint. TLS certificates are checked by libgit2.
+/// an error naming the host and the key's SHA-256 fingerprint. TLS certificates are checked by libgit2 against the
+/// system's CAs, or by Folio against the CA file the user named (`CertificateRefused`), or not at all where the
+/// user's own config says `http.sslVerify=false`.
 public struct TransferOptions: Sendable {
     public var environment: [String: String]
     /// Called as objects arrive; may be called often.
@@ -86,8 +90,12 @@ public struct PushRefused: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 /// The state shared with libgit2's C callbacks for one transfer.
-private final class TransferContext {
+final class TransferContext {
     let options: TransferOptions
+    /// The user's git configuration, read once for this transfer.
+    let userConfig: GitUserConfig
+    /// The URL as the user gave or configured it (before `url.*.insteadOf`), for what Folio shows.
+    let shownURL: String
     var sshKeyAttempts = 0
     var passwordAttempts = 0
     /// The refs the remote refused, with its status for each (the remote's words).
@@ -103,14 +111,61 @@ private final class TransferContext {
     /// Whether `FOLIO_GIT_TOKEN` was there but not sent (plain http to a host the user did not allow it for).
     var tokenWithheld = false
     /// Whether a user name and password were handed to libgit2 (so an authentication failure is a refusal).
-    var sentLogin = false
+    var sentLogin: Bool { loginSource != nil }
+    /// Where the login handed to libgit2 came from.
+    var loginSource: CredentialRefused.Source?
+    /// The login a credential helper gave (to `store` after a success, `erase` after a refusal).
+    var helperLogin: CredentialFields?
+    /// The helpers asked (their names), and what went wrong with any of them (quoted).
+    var helpersAsked: [String] = []
+    var helperNotes: [String] = []
+    /// Why a TLS certificate was refused by the check against the user's CA file.
+    var certificateRefusal: CertificateRefused?
+    /// The proxy's URL for libgit2 (owned here, freed with the context).
+    private let proxyURL: UnsafeMutablePointer<CChar>?
     /// Stops the transfer on a cancel or when it stalls, even while libgit2 waits on a silent socket.
     let watch: TransferWatch
 
-    init(_ options: TransferOptions, remoteURL: String) {
+    /// The context of a transfer to `remoteURL` (already rewritten by `url.*.insteadOf`), which the user knows as
+    /// `shownURL`.
+    init(_ options: TransferOptions, userConfig: GitUserConfig, remoteURL: String, shownURL: String) {
         self.options = options
+        self.userConfig = userConfig
         self.remoteURL = remoteURL
-        self.watch = TransferWatch(remote: RemoteURL.redacted(remoteURL), timeout: options.timeout, isCancelled: options.isCancelled)
+        self.shownURL = shownURL
+        let proxy = userConfig.proxy(for: remoteURL)
+        proxyURL = proxy.flatMap { strdup($0) }
+        self.watch = TransferWatch(remote: RemoteURL.redacted(shownURL), timeout: options.timeout, isCancelled: options.isCancelled,
+                                   forwardingProxy: proxy.flatMap { Self.forwardingProxy(to: remoteURL, through: $0) }, connecting: remoteURL)
+    }
+
+    deinit { free(proxyURL) }
+
+    /// The socket redirection a plain-http transfer to `url` through the http proxy `proxy` needs (see
+    /// `TransferWatch.ForwardingProxy`); nil for https (libgit2 tunnels it with CONNECT) and other schemes.
+    private static func forwardingProxy(to url: String, through proxy: String) -> TransferWatch.ForwardingProxy? {
+        guard let target = MatchedURL(url), target.scheme == "http", let via = MatchedURL(proxy), via.scheme == "http" else { return nil }
+        let bare = { (host: String) in host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host }
+        return .init(targetHost: bare(target.host), targetPort: "\(target.port)", proxyHost: bare(via.host), proxyPort: "\(via.port)")
+    }
+
+    /// libgit2's proxy options for this transfer: the user's proxy (`GitUserConfig.proxy(for:)`), else none — never
+    /// libgit2's own detection, which would read the document's config and the process's environment.
+    func proxyOptions() throws -> git_proxy_options {
+        var proxy = git_proxy_options()
+        try check(git_proxy_options_init(&proxy, UInt32(GIT_PROXY_OPTIONS_VERSION)), "proxy options")
+        proxy.type = proxyURL == nil ? GIT_PROXY_NONE : GIT_PROXY_SPECIFIED
+        proxy.url = UnsafePointer(proxyURL)
+        return proxy
+    }
+
+    /// Where redirects may lead, from the user's `http.followRedirects` (never the document's).
+    var followRedirects: git_remote_redirect_t {
+        switch userConfig.followRedirects(for: remoteURL) {
+        case .never: return GIT_REMOTE_REDIRECT_NONE
+        case .initial: return GIT_REMOTE_REDIRECT_INITIAL
+        case .always: return GIT_REMOTE_REDIRECT_ALL
+        }
     }
 
     var home: String { options.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path }
@@ -175,30 +230,8 @@ private func installCallbacks(_ callbacks: inout git_remote_callbacks, context: 
         }
         if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0, context.passwordAttempts == 0 {
             context.passwordAttempts += 1
-            let asking = url.map { String(cString: $0) } ?? ""
-            // Credentials go only to the server the transfer was asked for: never after a redirect elsewhere.
-            guard CredentialScope.sameServer(asking, context.remoteURL) else {
-                context.credentialProblem = CredentialRefused(url: asking, reason: .redirected(from: context.remoteURL))
-                return GIT_EUSER.rawValue
-            }
-            if let secret = env["FOLIO_GIT_PASSWORD"] ?? env["FOLIO_GIT_TOKEN"] {
-                // A token names no host: it goes to this server only over https, or http where the user allowed it.
-                if CredentialScope.allowsToken(to: asking, environment: env) {
-                    context.sentLogin = true
-                    return git_credential_userpass_plaintext_new(out, env["FOLIO_GIT_USERNAME"] ?? user, secret)
-                }
-                context.tokenWithheld = true
-            }
-            do {
-                let host = RemoteURL.origin(asking)?.host ?? ""
-                if let found = try Netrc.load(environment: env)?.credentials(host: host) {
-                    context.sentLogin = true
-                    return git_credential_userpass_plaintext_new(out, found.login ?? user, found.password)
-                }
-            } catch {
-                context.credentialProblem = error
-                return GIT_EUSER.rawValue
-            }
+            return context.httpLogin(out, asking: url.map { String(cString: $0) } ?? "",
+                                     urlUser: usernameFromURL.map { String(cString: $0) }, fallbackUser: user)
         }
         return GIT_PASSTHROUGH.rawValue
     }
@@ -206,8 +239,12 @@ private func installCallbacks(_ callbacks: inout git_remote_callbacks, context: 
         guard let cert, let payload else { return GIT_PASSTHROUGH.rawValue }
         let context = Unmanaged<TransferContext>.fromOpaque(payload).takeUnretainedValue()
         context.watch.progressed(.waiting)  // the ssh or TLS handshake is done
-        // TLS stays with libgit2 (it refuses what OpenSSL could not verify); ssh keys libgit2 found in its own
-        // known_hosts are accepted, the rest are checked here.
+        // TLS: libgit2's check against the system's CAs, unless the user named a CA file or turned checks off
+        // (`checkTLS`). ssh keys libgit2 found in its own known_hosts are accepted, the rest are checked here.
+        if cert.pointee.cert_type == GIT_CERT_X509 {
+            let x509 = UnsafeRawPointer(cert).assumingMemoryBound(to: git_cert_x509.self).pointee
+            return context.checkTLS(x509, valid: valid != 0, host: host.map { String(cString: $0) } ?? "")
+        }
         guard cert.pointee.cert_type == GIT_CERT_HOSTKEY_LIBSSH2 else { return GIT_PASSTHROUGH.rawValue }
         if valid != 0 { return 0 }
         let hostkey = UnsafeRawPointer(cert).assumingMemoryBound(to: git_cert_hostkey.self).pointee
@@ -305,25 +342,48 @@ extension Repository {
 
     /// Runs a transfer with `nameOrURL` (its push URL when `pushing`) under a `TransferWatch`: a cancel or a stall
     /// of `options.timeout` ends it with `TransferCancelled` or `TransferTimedOut`, whatever libgit2 itself reported.
+    /// Every transfer's URL goes through here: it is rewritten by the user's `url.*.insteadOf` (`pushInsteadOf`)
+    /// for this connection only, while errors keep showing the URL as given.
     private func withTransfer<R>(_ nameOrURL: String, _ operation: String, options: TransferOptions, pushing: Bool = false,
                                  _ body: (OpaquePointer?, TransferContext) throws -> R) throws -> R {
         try WatchedSocketStream.register()
+        let userConfig = try GitUserConfig(environment: options.environment, repository: self)
         return try withRemote(nameOrURL) { remote in
-            let url = ((pushing ? git_remote_pushurl(remote) : nil) ?? git_remote_url(remote)).map { String(cString: $0) } ?? nameOrURL
-            let context = TransferContext(options, remoteURL: url)
+            let (url, rewritten) = try useRewrittenURL(remote, nameOrURL, userConfig: userConfig, pushing: pushing)
+            let context = TransferContext(options, userConfig: userConfig, remoteURL: rewritten, shownURL: url)
             do {
-                return try context.watch.run { try body(remote, context) }
+                let result = try context.watch.run { try body(remote, context) }
+                context.approveLogin()
+                return result
             } catch {
                 if let problem = context.credentialProblem { throw problem }
+                if let refusal = context.certificateRefusal { throw refusal }
                 if let stop = context.watch.stopError(operation, RemoteURL.redacted(nameOrURL)) { throw stop }
                 if let git = error as? GitError, git.code == GIT_EAUTH.rawValue || git.message.contains("authentication required")
                     || git.message.contains("authentication replays") || git.message.contains("401") {
-                    throw CredentialRefused(url: url, reason: context.passwordAttempts > 0 && !context.tokenWithheld && context.sentLogin
-                                            ? .refused : .noneFound(tokenWithheld: context.tokenWithheld))
+                    throw context.refusal(url: url)
                 }
                 throw error
             }
         }
+    }
+
+    /// Points `remote` (for this connection only) at its URL as the user's config rewrites it; returns the URL as
+    /// configured or given and the rewritten one. The document's own `url.*.insteadOf` (which libgit2 applied when
+    /// it looked the remote up) plays no part: the rewrite starts from the URL as written.
+    private func useRewrittenURL(_ remote: OpaquePointer?, _ nameOrURL: String, userConfig: GitUserConfig,
+                                 pushing: Bool) throws -> (url: String, rewritten: String) {
+        let named = remote.flatMap { git_remote_name($0) }.map { String(cString: $0) }
+        let configuredURL = named.flatMap { configString("remote.\($0).url") }
+        let configuredPushURL = pushing ? named.flatMap { configString("remote.\($0).pushurl") } : nil
+        let url = named == nil ? nameOrURL : configuredPushURL ?? configuredURL ?? git_remote_url(remote).map { String(cString: $0) } ?? nameOrURL
+        let rewritten = userConfig.rewrite(url: url, forPush: pushing && configuredPushURL == nil)
+        if pushing {
+            try check(git_remote_set_instance_pushurl(remote, rewritten), "use push URL", RemoteURL.redacted(nameOrURL))
+        } else {
+            try check(git_remote_set_instance_url(remote, rewritten), "use URL", RemoteURL.redacted(nameOrURL))
+        }
+        return (url, rewritten)
     }
 
     /// Fetches straight into this repository, unchecked: only `fetch(_:refspecs:options:pruning:downloadTags:rules:)`
@@ -335,6 +395,8 @@ extension Repository {
             var fetchOptions = git_fetch_options()
             try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "fetch options")
             installCallbacks(&fetchOptions.callbacks, context: context)
+            fetchOptions.proxy_opts = try context.proxyOptions()
+            fetchOptions.follow_redirects = context.followRedirects
             fetchOptions.prune = pruning ? GIT_FETCH_PRUNE : GIT_FETCH_NO_PRUNE
             fetchOptions.download_tags = downloadTags ? GIT_REMOTE_DOWNLOAD_TAGS_ALL : GIT_REMOTE_DOWNLOAD_TAGS_AUTO
             let code = try withStrArray(refspecs) { specs in
@@ -350,10 +412,12 @@ extension Repository {
     /// Connects `remote` for fetching with the transfer's callbacks (credentials, host keys, the watch); a refused
     /// host key is reported as such. The caller disconnects.
     private func connectForFetch(_ remote: OpaquePointer?, context: TransferContext, _ nameOrURL: String) throws {
-        var callbacks = git_remote_callbacks()
-        try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "remote callbacks")
-        installCallbacks(&callbacks, context: context)
-        let connected = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil)
+        var connect = git_remote_connect_options()
+        try check(git_remote_connect_options_init(&connect, UInt32(GIT_REMOTE_CONNECT_OPTIONS_VERSION)), "connect options")
+        installCallbacks(&connect.callbacks, context: context)
+        connect.proxy_opts = try context.proxyOptions()
+        connect.follow_redirects = context.followRedirects
+        let connected = git_remote_connect_ext(remote, GIT_DIRECTION_FETCH, &connect)
         if connected < 0 { try context.throwIfHostKeyRefused("connect", RemoteURL.redacted(nameOrURL)) }
         try check(connected, "connect", RemoteURL.redacted(nameOrURL))
     }
@@ -399,6 +463,8 @@ extension Repository {
             var pushOptions = git_push_options()
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "push options")
             installCallbacks(&pushOptions.callbacks, context: context)
+            pushOptions.proxy_opts = try context.proxyOptions()
+            pushOptions.follow_redirects = context.followRedirects
             let code = try withStrArray(refspecs) { specs in git_remote_push(remote, specs, &pushOptions) }
             if context.cancelled { throw TransferCancelled(operation: "push", remote: RemoteURL.redacted(nameOrURL)) }
             if code < 0 { try context.throwIfHostKeyRefused("push", RemoteURL.redacted(nameOrURL)) }

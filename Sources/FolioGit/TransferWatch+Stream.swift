@@ -25,11 +25,17 @@ enum WatchedSocketStream {
             stream.pointee.parent.write = { WatchedSocketStream.write($0, $1, $2, $3) }
             stream.pointee.parent.close = { WatchedSocketStream.close($0) }
             stream.pointee.parent.free = { WatchedSocketStream.free($0) }
-            stream.pointee.host = strdup(host)
-            stream.pointee.port = strdup(port)
+            let watch = TransferWatch.current
+            if let proxy = watch?.forwardingProxy, proxy.targetHost == String(cString: host).lowercased(), proxy.targetPort == String(cString: port) {
+                stream.pointee.host = strdup(proxy.proxyHost)  // a plain-http transfer through a proxy (see ForwardingProxy)
+                stream.pointee.port = strdup(proxy.proxyPort)
+            } else {
+                stream.pointee.host = strdup(host)
+                stream.pointee.port = strdup(port)
+            }
             stream.pointee.s = -1
             // Retained until the stream is freed: libgit2 may close it after the transfer's call returned.
-            stream.pointee.watch = TransferWatch.current.map { Unmanaged.passRetained($0).toOpaque() }
+            stream.pointee.watch = watch.map { Unmanaged.passRetained($0).toOpaque() }
             out.pointee = raw.assumingMemoryBound(to: git_stream.self)
             return 0
         }

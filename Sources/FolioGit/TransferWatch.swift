@@ -89,11 +89,24 @@ final class TransferWatch: Sendable {
     static let tick: Duration = .milliseconds(100)
     private static let queue = DispatchQueue(label: "folio.transfer-watch")
 
-    init(remote: String, timeout: Duration, isCancelled: (@Sendable () -> Bool)?) {
+    /// For a plain-http transfer through a proxy: the server's host and port, and the proxy's. libgit2 (1.5, issue
+    /// libgit2#5650) writes its requests to a proxy in absolute form (`GET http://host/path`) but opens the socket to
+    /// the server itself; the stream opens it to the proxy instead (`WatchedSocketStream`).
+    struct ForwardingProxy: Sendable, Equatable {
+        var targetHost: String, targetPort: String, proxyHost: String, proxyPort: String
+    }
+    let forwardingProxy: ForwardingProxy?
+
+    /// A watch for a transfer shown as `remote`, connecting to `connecting` (the URL as rewritten by the user's
+    /// `insteadOf`, which decides the phases; `remote` when nil).
+    init(remote: String, timeout: Duration, isCancelled: (@Sendable () -> Bool)?, forwardingProxy: ForwardingProxy? = nil,
+         connecting: String? = nil) {
+        self.forwardingProxy = forwardingProxy
         self.remote = remote
         self.timeout = timeout
         self.isCancelled = isCancelled
-        self.afterConnect = Self.isSSH(remote) ? .sshHandshake : remote.lowercased().hasPrefix("https://") ? .tlsHandshake : .waiting
+        let target = connecting ?? remote
+        self.afterConnect = Self.isSSH(target) ? .sshHandshake : target.lowercased().hasPrefix("https://") ? .tlsHandshake : .waiting
         self.state = Mutex(State(lastProgress: .now))
     }
 

@@ -18,8 +18,10 @@ extension DocumentStore {
         if RemoteURL.holdsPassword(source), let reason = Document.remoteURLProblem(source) {
             throw SyncError.invalidRemoteURL(url: source, reason: reason)
         }
-        // A source without a URL scheme is a local path: say so plainly when it is not there.
-        if !source.contains("://"), !source.contains("@"), !fm.fileExists(atPath: source) {
+        // A source without a URL scheme (once the user's url.*.insteadOf rewrote it, as the transfer will) is a local
+        // path: say so plainly when it is not there.
+        let reached = (try? GitUserConfig(environment: options.environment))?.rewrite(url: source, forPush: false) ?? source
+        if !reached.contains("://"), !reached.contains("@"), !fm.fileExists(atPath: reached) {
             throw SyncError.notADocumentSource(source: source, why: "no such repository")
         }
         let staging = parent.appendingPathComponent(".\(url.lastPathComponent).folio-clone-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")

@@ -1,12 +1,15 @@
 import Foundation
 
-/// A Python HTTP/1.1 → CGI bridge for `git http-backend` on 127.0.0.1 (chunked request bodies included),
+/// A Python HTTP/1.1 → CGI bridge for `git http-backend` on 127.0.0.1 (chunked request bodies included; request
+/// targets in absolute form too, as a forwarding proxy sends them), over TLS when given a certificate and key,
 /// bounded: it exits by itself after `lifetime` seconds, and the test stops it when done.
 private let httpBridgeScript = #"""
-import http.server, os, subprocess, sys, threading
+import http.server, os, ssl, subprocess, sys, threading
 root, port, lifetime = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-# With a fourth argument (base64 of "user:password"), every request must carry it as Basic auth.
-auth = sys.argv[4] if len(sys.argv) > 4 else None
+# With a fourth argument (base64 of "user:password"; "-" for none), every request must carry it as Basic auth.
+auth = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] != "-" else None
+# With a fifth and sixth (certificate and key files), it speaks TLS.
+tls = (sys.argv[5], sys.argv[6]) if len(sys.argv) > 6 else None
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -31,7 +34,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        path, _, query = self.path.partition("?")
+        target = self.path
+        if "://" in target: target = "/" + target.split("/", 3)[3] if target.count("/") >= 3 else "/"
+        path, _, query = target.partition("?")
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
                "GIT_CONFIG_NOSYSTEM": "1", "GIT_PROJECT_ROOT": root, "GIT_HTTP_EXPORT_ALL": "1",
                "PATH_INFO": path, "QUERY_STRING": query, "REQUEST_METHOD": self.command,
@@ -55,6 +60,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     do_POST = run
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+if tls:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tls[0], tls[1])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 threading.Timer(lifetime, server.shutdown).start()
 print("ready", flush=True)
 server.serve_forever()
@@ -65,17 +74,23 @@ public final class GitHTTPServer: @unchecked Sendable {  // immutable after init
     public let port: UInt16
     private let process: Foundation.Process
 
-    /// Serves `root`; with `basicAuth` (user, password) every request must carry those credentials (else 401).
+    /// Whether it speaks TLS (`url` is then https on `localhost`).
+    public let tls: Bool
+
+    /// Serves `root`; with `basicAuth` (user, password) every request must carry those credentials (else 401); with
+    /// `tls` (certificate and key files, the certificate for `localhost`) over https.
     /// `port` restarts a stopped server where it was (its clones keep their URLs).
     public init(root: URL, environment: [String: String], lifetime: TimeInterval = 300, basicAuth: (String, String)? = nil,
-                port: UInt16? = nil) throws {
+                tls: (certificate: String, key: String)? = nil, port: UInt16? = nil) throws {
+        self.tls = tls != nil
         (self.port, process) = try startOnLoopbackPort(port, seconds: 15) { port in
             let script = root.deletingLastPathComponent().appendingPathComponent("http-bridge-\(port).py")
             try Data(httpBridgeScript.utf8).write(to: script)
             let process = Foundation.Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", script.path, root.path, "\(port)", "\(Int(lifetime))"]
-                + (basicAuth.map { [Data("\($0.0):\($0.1)".utf8).base64EncodedString()] } ?? [])
+                + [basicAuth.map { Data("\($0.0):\($0.1)".utf8).base64EncodedString() } ?? "-"]
+                + (tls.map { [$0.certificate, $0.key] } ?? [])
             process.environment = environment
             process.standardOutput = Pipe()
             process.standardError = FileHandle.nullDevice
@@ -85,7 +100,7 @@ public final class GitHTTPServer: @unchecked Sendable {  // immutable after init
         }
     }
 
-    public func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
+    public func url(_ name: String) -> String { tls ? "https://localhost:\(port)/\(name)" : "http://127.0.0.1:\(port)/\(name)" }
 
     deinit {
         process.terminate()
