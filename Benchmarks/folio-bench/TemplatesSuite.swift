@@ -205,8 +205,11 @@ func theirFormatsSuite(_ bench: Bench, cookie: URL, copier: URL, haveCookiecutte
     let config = try String(contentsOf: copier.appendingPathComponent("copier.yml"), encoding: .utf8)
     try Data((config + "\n_tasks:\n  - \"echo {{ project_name }} > tasked.txt\"\n").utf8).write(to: copierTasked.appendingPathComponent("copier.yml"))
     func folioNew(_ template: URL, trust: Bool) throws {
-        let (status, _) = try run(folio, ["new", dest("theirs").path, "--template", template.path, "--defaults"] + (trust ? ["--trust"] : []), env: env)
-        if status != 0 { throw GitError(operation: "folio new --template \(template.lastPathComponent)", message: "exit \(status)") }
+        let (status, said) = try run("sh", ["-c", "\"$@\" 2>&1", "folio", folio, "new", dest("theirs").path, "--template", template.path, "--defaults"]
+                                         + (trust ? ["--trust"] : []), env: env)
+        if status != 0 {
+            throw GitError(operation: "folio new --template \(template.lastPathComponent)", message: "exit \(status): \(String(decoding: said.suffix(400), as: UTF8.self))")
+        }
     }
     func peer(_ program: String, _ arguments: [String]) throws {
         let (status, _) = try run(program, arguments, env: env)

@@ -24,6 +24,9 @@ public struct TemplateAuthoringTree: Sendable {
     public var jinjaRepositoryPartials: [String: Data] = [:]
     /// Everything under `tests/` (paths relative to `tests/`).
     public var tests: [TemplateFile]
+    /// Every file of the folder, when it holds no `template.json` (a cookiecutter or copier template is linted from
+    /// these).
+    public var folderFiles: [TemplateFile] = []
     /// Reads this template as it was at a ref (tag, branch or commit) of the git repository it lives in; nil when
     /// it lives in no repository (update fixtures then describe the older version as a tree).
     public var atRef: (@Sendable (String) throws -> TemplateAuthoringTree)?
@@ -48,6 +51,7 @@ public struct TemplateAuthoringTree: Sendable {
         var tree = TemplateAuthoringTree(name: folder.path, folder: folder, manifest: nil, files: [])
         for entry in walk.entries {
             let file = try readEntry(entry)
+            tree.folderFiles.append(TemplateFile(path: entry.path, data: file.data, mode: file.mode))
             if entry.path == "template.json" {
                 tree.manifest = file.isSymlink ? nil : file.data
             } else if let rest = entry.path.dropping(prefix: "files/") {
@@ -59,6 +63,7 @@ public struct TemplateAuthoringTree: Sendable {
                 tree.jinjaPartials[rest] = file.data
             }
         }
+        if tree.manifest != nil { tree.folderFiles = [] }
         tree.atRef = gitReader(for: folder)
         if let root = repositoryRoot(above: folder) {
             let partialsFolder = root.appendingPathComponent("partials")

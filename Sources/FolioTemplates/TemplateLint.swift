@@ -105,6 +105,11 @@ public enum TemplateLinter {
     /// Lints `tree`. Never throws: every problem, including an unreadable manifest, is a finding.
     public static func lint(_ tree: TemplateAuthoringTree) -> TemplateLintReport {
         var findings: [TemplateLintFinding] = []
+        if isForeign(tree) {
+            findings = lintForeign(tree)
+            findings.sort { ($0.file, $0.line, $0.column, $0.code) < ($1.file, $1.line, $1.column, $1.code) }
+            return TemplateLintReport(template: tree.name, findings: findings)
+        }
         let manifest = lintManifest(tree.manifest, into: &findings)
         if let manifest {
             var meaning = MeaningLint(tree: tree, manifest: manifest)

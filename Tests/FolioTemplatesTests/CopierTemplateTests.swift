@@ -189,4 +189,25 @@ final class CopierTemplateTests: XCTestCase {
         try assertRefused(["copier.yml": bomb], saying: "once its aliases are expanded")
         try assertRefused(["copier.yml": "x: !include ../../etc/passwd\n"], saying: "must name files inside the template")
     }
+
+    // MARK: Lint
+
+    func testGivenCookiecutterAndCopierTemplatesWhenLintedThenGoodOnesAreCleanAndMistakesAreNamedByFileLineAndCode() throws {
+        let env = temp.environment()
+        for folder in [fixtures.appendingPathComponent("project"), fixtures.appendingPathComponent("allrendered"),
+                       fixtures.deletingLastPathComponent().appendingPathComponent("cookiecutter/basic")] {
+            let linted = runFolio(["templates", "lint", folder.path], environment: env, cwd: temp.url)
+            XCTAssertEqual(linted.status, 0, linted.stdout + linted.stderr)
+            XCTAssertTrue(linted.stdout.contains("0 errors, 0 warnings") || linted.stderr.contains("0 errors, 0 warnings"), linted.stdout + linted.stderr)
+        }
+        let broken = try write(["copier.yml": "name: x\n", "a.txt.jinja": "Hi {{ name }\n", "b.txt": "{{ not rendered }\n"])
+        let linted = runFolio(["templates", "lint", broken.path], environment: env, cwd: temp.url)
+        XCTAssertEqual(linted.status, 1)
+        XCTAssertTrue(linted.stdout.contains("a.txt.jinja:1:12: error T207: TemplateSyntaxError: unexpected '}'"), linted.stdout)
+        XCTAssertFalse(linted.stdout.contains("b.txt"), "a file without the suffix is copied, not rendered: \(linted.stdout)")
+        let malformed = try write(["copier.yml": "name:\n  type: str\n default: [\n"])
+        let refused = runFolio(["templates", "lint", malformed.path], environment: env, cwd: temp.url)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stdout.contains("copier.yml:3:2: error T117:"), refused.stdout)
+    }
 }
