@@ -1,6 +1,7 @@
 import CYaml
 import FoundationEssentials
 import FolioJinja
+import FolioCore
 
 /// Reads YAML (copier's `copier.yml`, answers files) with libyaml's event parser into `JinjaValue`s, resolving plain
 /// scalars as PyYAML's `SafeLoader` does (YAML 1.1: `yes`/`on` are booleans, `0o17`-less octal `017`, `1_000`,
@@ -9,7 +10,7 @@ import FolioJinja
 ///
 /// A tag it does not know (`!!binary`, `!!timestamp`, `!!python/…`, any local tag but `!include`) is refused naming
 /// the tag: read as text it would be wrong. `!include PATTERN` is answered by `include`, when given.
-struct YAMLReader {
+package struct YAMLReader {
     var maxBytes = 1 << 20
     var maxDepth = 64
     var maxValues = 200_000
@@ -231,4 +232,12 @@ struct YAMLBuilder {
             throw fail(event, "a merge key (<<) takes a mapping or a list of mappings")
         }
     }
+}
+
+extension YAMLReader {
+    /// The documents of `data` under the default limits (for other modules reading outside YAML).
+    package static func documents(_ data: Data, file: String) throws -> [JinjaValue] { try YAMLReader().documents(data, file: file) }
+
+    /// A value read from YAML as JSON; nil for what JSON cannot hold.
+    package static func json(_ value: JinjaValue) -> JSONValue? { CopierValues.json(value) }
 }
