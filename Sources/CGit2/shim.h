@@ -42,3 +42,16 @@ typedef struct {
     int s;
     void *watch;   /* the transfer's watch (retained), or NULL outside a watched transfer */
 } folio_socket_stream;
+
+/* Folio's ssh subtransport (FolioGit/OpenSSHTransport.swift): libgit2's smart protocol over the system's `ssh`
+   program, registered for ssh:// and scp-like URLs. Each struct starts with libgit2's own, then Folio's state. */
+#include <git2/sys/transport.h>
+typedef struct {
+    git_smart_subtransport parent;
+    git_transport *owner;
+    git_smart_subtransport_stream *current;   /* the open stream (its `ssh` running), or NULL */
+} folio_ssh_subtransport;
+typedef struct {
+    git_smart_subtransport_stream parent;
+    void *child;    /* the running `ssh` (an SSHChild, retained until libgit2 frees the stream) */
+} folio_ssh_stream;

@@ -110,8 +110,13 @@ private final class TransferContext {
     init(_ options: TransferOptions, remoteURL: String) {
         self.options = options
         self.remoteURL = remoteURL
-        self.watch = TransferWatch(remote: RemoteURL.redacted(remoteURL), timeout: options.timeout, isCancelled: options.isCancelled)
+        let ssh = TransferWatch.isSSH(remoteURL) ? SSHLaunch.resolve(environment: options.environment) : nil
+        self.watch = TransferWatch(remote: RemoteURL.redacted(remoteURL), timeout: options.timeout, isCancelled: options.isCancelled, ssh: ssh)
+        self.usesLibssh2 = ssh == nil && TransferWatch.isSSH(remoteURL)
     }
+
+    /// Whether ssh goes through libgit2's libssh2 (no `ssh` program: `SSHLaunch.resolve`).
+    let usesLibssh2: Bool
 
     var home: String { options.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path }
 
@@ -308,6 +313,7 @@ extension Repository {
     private func withTransfer<R>(_ nameOrURL: String, _ operation: String, options: TransferOptions, pushing: Bool = false,
                                  _ body: (OpaquePointer?, TransferContext) throws -> R) throws -> R {
         try WatchedSocketStream.register()
+        try OpenSSHTransport.register()
         return try withRemote(nameOrURL) { remote in
             let url = ((pushing ? git_remote_pushurl(remote) : nil) ?? git_remote_url(remote)).map { String(cString: $0) } ?? nameOrURL
             let context = TransferContext(options, remoteURL: url)
@@ -316,10 +322,17 @@ extension Repository {
             } catch {
                 if let problem = context.credentialProblem { throw problem }
                 if let stop = context.watch.stopError(operation, RemoteURL.redacted(nameOrURL)) { throw stop }
+                if let ended = context.watch.sshFailure, !(error is HostKeyRefused) {
+                    throw ended.error(operation, RemoteURL.redacted(nameOrURL))
+                }
                 if let git = error as? GitError, git.code == GIT_EAUTH.rawValue || git.message.contains("authentication required")
                     || git.message.contains("authentication replays") || git.message.contains("401") {
                     throw CredentialRefused(url: url, reason: context.passwordAttempts > 0 && !context.tokenWithheld && context.sentLogin
                                             ? .refused : .noneFound(tokenWithheld: context.tokenWithheld))
+                }
+                if context.usesLibssh2, let git = error as? GitError, git.errorClass == GIT_ERROR_SSH.rawValue || git.errorClass == GIT_ERROR_NET.rawValue {
+                    throw GitError(code: git.code, operation: git.operation, subject: git.subject,
+                                   message: git.message + " (no ssh program found: Folio used its built-in libssh2, which reads no ~/.ssh/config)")
                 }
                 throw error
             }
