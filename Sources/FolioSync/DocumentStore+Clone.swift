@@ -18,8 +18,9 @@ extension DocumentStore {
         if RemoteURL.holdsPassword(source), let reason = Document.remoteURLProblem(source) {
             throw SyncError.invalidRemoteURL(url: source, reason: reason)
         }
-        // A source without a URL scheme is a local path: say so plainly when it is not there.
-        if !source.contains("://"), !source.contains("@"), !fm.fileExists(atPath: source) {
+        // A source without a URL scheme is a local path, unless it is scp-like (`host:path`, the host maybe an ssh
+        // config alias): say so plainly when it is not there.
+        if !source.contains("://"), !source.contains("@"), (try? SSHAddress(source)) == nil, !fm.fileExists(atPath: source) {
             throw SyncError.notADocumentSource(source: source, why: "no such repository")
         }
         let staging = parent.appendingPathComponent(".\(url.lastPathComponent).folio-clone-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
