@@ -22,6 +22,10 @@ package struct SSHAddress: Sendable, Equatable {
         case incomplete
     }
 
+    package init(user: String?, host: String, port: Int?, path: String) {
+        (self.user, self.host, self.port, self.path) = (user, host, port, path)
+    }
+
     /// Parses `url`; refuses what git refuses (a part that ssh would take for an option).
     package init(_ url: String) throws(Problem) {
         if let schemeEnd = url.firstRange(of: "://") {

@@ -128,7 +128,7 @@ final class SSHChild {
         while !exited, watch?.stop == nil, ContinuousClock.now < deadline {
             var info = siginfo_t()
             exited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
-            if !exited { drainErrors(milliseconds: 20) }
+            if !exited, errors >= 0 { drainErrors(milliseconds: 20) } else if !exited { usleep(2_000) }
         }
         watch?.releaseChild(pid) ?? { _ = kill(-pid, SIGKILL) }()  // the whole group, while the leader is unreaped
         var status: Int32 = 0
