@@ -39,13 +39,18 @@ public struct RemoteInfo: Sendable, Equatable, Encodable {
 
 /// How a transfer authenticates and reports: credentials, progress, cancellation.
 ///
-/// Credentials, from `environment`: for ssh, the key file `FOLIO_SSH_KEY` alone when it is set (its public half
-/// beside it as `KEY.pub` if present), else the ssh agent and then `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa`; a key's
-/// passphrase from `FOLIO_GIT_SSH_PASSPHRASE`. Over http(s), a user name and password or token from
+/// Credentials, from `environment`: ssh goes through the system's `ssh` program when there is one (`SSHLaunch`:
+/// `GIT_SSH_COMMAND`, `core.sshCommand` from the user's or system git config, `GIT_SSH`, `ssh` on `PATH`), which reads
+/// the user's ssh config, agent, keys and known_hosts itself (`FOLIO_SSH_KEY` and `FOLIO_SSH_KNOWN_HOSTS` passed to
+/// it as options). Without one, libssh2 does ssh with the key file `FOLIO_SSH_KEY` alone when it is set (its public
+/// half beside it as `KEY.pub` if present), else the ssh agent and then `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa`; a
+/// key's passphrase from `FOLIO_GIT_SSH_PASSPHRASE`. Over http(s), a user name and password or token from
 /// `FOLIO_GIT_USERNAME` / `FOLIO_GIT_PASSWORD` (or `FOLIO_GIT_TOKEN`), else the server's `machine` entry (or
 /// `default`) in `$NETRC` or `~/.netrc` (`Netrc`); a malformed credentials file stops the transfer with a `NetrcError`.
 ///
-/// An ssh server's host key must be listed for it in known_hosts (`SSHKnownHosts`: `FOLIO_SSH_KNOWN_HOSTS`, then
+/// Through `ssh`, ssh checks host keys; a refusal is `HostKeyRefused` (fingerprint from ssh's log, the command that
+/// accepts an unknown key), any other failure of ssh `SSHFailed` with its last lines. Through libssh2, an ssh
+/// server's host key must be listed for it in known_hosts (`SSHKnownHosts`: `FOLIO_SSH_KNOWN_HOSTS`, then
 /// `~/.ssh/known_hosts`, then `/etc/ssh/ssh_known_hosts`); an unknown, changed or revoked key stops the transfer with
 /// an error naming the host and the key's SHA-256 fingerprint. TLS certificates are checked by libgit2.
 public struct TransferOptions: Sendable {
