@@ -15,11 +15,14 @@ public struct SSHFailed: Error, CustomStringConvertible, Sendable, Equatable {
     /// The last lines ssh wrote to its standard error (text from outside, control characters escaped).
     public let lastLines: [String]
 
-    public var description: String {
+    /// What went wrong, without the remote: the program, its status and its last lines.
+    public var problem: String {
         let program = origin == "PATH" ? "ssh" : "ssh (from \(origin))"
         let said = lastLines.isEmpty ? "" : ": " + lastLines.joined(separator: " | ")
-        return "\(remote): \(operation) failed: \(program) exited with status \(status)\(said)"
+        return "\(program) exited with status \(status)\(said)"
     }
+
+    public var description: String { "\(remote): \(operation) failed: \(problem)" }
 }
 
 /// How one `ssh` run ended, when it failed (`SSHChild`), made into the transfer's error by `error(_:_:)`.

@@ -17,6 +17,9 @@ struct SSHStandardError: Sendable {
     private var reason: HostKeyRefused.Reason = .unknown
     private var partial: [UInt8] = []
 
+    /// The lines `-v` adds beside its `debug1:` ones (version, login, byte counts), left out too.
+    static let verboseOnly = ["OpenSSH_", "Authenticated to ", "Transferred: sent ", "Bytes per second: "]
+
     /// Takes bytes as they arrive.
     mutating func append(_ bytes: some Sequence<UInt8>) {
         for byte in bytes {
@@ -31,6 +34,7 @@ struct SSHStandardError: Sendable {
         var line = String(decoding: partial, as: UTF8.self)
         partial.removeAll(keepingCapacity: true)
         if line.hasSuffix("\r") { line.removeLast() }
+        if Self.verboseOnly.contains(where: { line.hasPrefix($0) }) { return }
         if line.hasPrefix("debug1: ") || line.hasPrefix("debug2: ") || line.hasPrefix("debug3: ") {
             if let range = line.firstRange(of: "Server host key: ") {
                 fingerprint = line[range.upperBound...].split(separator: " ").last.map(String.init)

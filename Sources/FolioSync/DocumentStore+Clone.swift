@@ -33,6 +33,8 @@ extension DocumentStore {
             throw SyncError.cloneFailed(source: source, reason: error.message)
         } catch let refused as HostKeyRefused {
             throw SyncError.cloneFailed(source: source, reason: refused.problem)
+        } catch let failed as SSHFailed {
+            throw SyncError.cloneFailed(source: source, reason: failed.problem)
         } catch is TransferCancelled {
             throw SyncError.cloneFailed(source: source, reason: "cancelled")
         }

@@ -251,4 +251,41 @@ final class OpenSSHTransportTests: XCTestCase {
         // Then the key is in known_hosts and the clone is there
         XCTAssertEqual(text("B/document.txt"), "from A\n")
     }
+
+    // MARK: Failures, and no ssh
+
+    func testGivenAPathTheServerDoesNotHaveWhenCloningThroughAnAliasThenOneLineQuotesWhatTheServerSaid() throws {
+        // Given an alias to the server, and a path on it that is no repository
+        try writeConfig(hostBlock("folio-test-server", server))
+        let missing = ws.dir.path("servers/missing.git").path
+        // When it is cloned
+        let result = folio(["clone", "folio-test-server:\(missing)", "B"], env: environment(), expect: 1)
+        // Then one line says ssh failed and quotes the server's last words, as text
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertEqual(result.stderr, "folio clone: folio-test-server:\(missing): cannot clone (ssh (from GIT_SSH_COMMAND) exited with status 128: "
+                       + "fatal: '\(missing)' does not appear to be a git repository); nothing was cloned\n")
+        XCTAssertEqual(processesOfTheClient(), [])
+    }
+
+    func testGivenNoSSHProgramWhenPushingThenLibssh2CarriesItAsBeforeAndItsFailureSaysNoSSHWasFound() throws {
+        // Given a document whose remote is the server by address, and an environment where no ssh program is found
+        let bare = try ws.bareRepository("doc.git")
+        let document = try ws.document("A")
+        try document.addRemote("origin", url: server.url(bare))
+        var env = ws.env
+        env.removeValue(forKey: "SSH_AUTH_SOCK")
+        env["PATH"] = client.path
+        env["FOLIO_SSH_KEY"] = server.clientKey.path
+        env["FOLIO_SSH_KNOWN_HOSTS"] = server.knownHosts.path
+        XCTAssertNil(SSHLaunch.resolve(environment: env))
+        // When it pushes: libssh2 carries it, as before
+        try document.push(options: TransferOptions(environment: env))
+        XCTAssertEqual(try git(["--git-dir", bare.path, "rev-parse", "main"], in: ws.dir.url, environment: ws.env).status, 0)
+        // When it pushes to an ssh config alias, which libssh2 cannot read
+        try document.addRemote("alias", url: "folio-test-server:\(bare.path)")
+        XCTAssertThrowsError(try document.push(to: "alias", options: TransferOptions(environment: env))) { error in
+            // Then the error says Folio found no ssh program and used libssh2
+            XCTAssertTrue("\(error)".contains("no ssh program found: Folio used its built-in libssh2, which reads no ~/.ssh/config"), "\(error)")
+        }
+    }
 }
