@@ -222,6 +222,57 @@ final class OpenSSHTransportTests: XCTestCase {
         XCTAssertEqual(processesOfTheClient(), [])
     }
 
+    func testGivenAProxyCommandThatHangsWhenTheCallerCancelsThenTheFetchStopsAsCancelledAndNoProxyOrSSHIsLeft() throws {
+        // Given an alias whose ProxyCommand never connects, and a caller that cancels once the proxy runs
+        let hung = client.appendingPathComponent("hung-proxy")
+        try FileManager.default.createSymbolicLink(atPath: hung.path, withDestinationPath: "/bin/sleep")
+        try writeConfig("Host folio-hung\n  ProxyCommand \(hung.path) 1000\n  UserKnownHostsFile \(server.knownHosts.path)\n")
+        let document = try ws.document("A")
+        try document.addRemote("origin", url: "folio-hung:doc.git")
+        let marker = client.path
+        let cancel: @Sendable () -> Bool = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).contains { entry in
+                FileManager.default.contents(atPath: "/proc/\(entry)/cmdline").map { String(decoding: $0, as: UTF8.self).hasPrefix(marker + "/hung-proxy") } ?? false
+            }
+        }
+        // When it fetches with a long timeout
+        let start = Date()
+        XCTAssertThrowsError(try document.fetch(options: TransferOptions(environment: environment(), isCancelled: cancel, timeout: .seconds(60)))) { error in
+            // Then it stops as cancelled, soon
+            XCTAssertTrue(error is TransferCancelled, "\(error)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+        // And neither ssh nor its proxy is left
+        XCTAssertEqual(processesOfTheClient(), [])
+    }
+
+    // MARK: Template sources
+
+    func testGivenATemplateRepositoryBehindAnAliasWhenAddedAsASourceThenNewMakesADocumentFromItThroughSSH() throws {
+        // Given a template repository with a tagged template on the server, reached only through the config's alias
+        let bare = try ws.bareRepository("templates.git")
+        let work = ws.dir.path("template-work")
+        try FileManager.default.createDirectory(at: work.appendingPathComponent("hello/files"), withIntermediateDirectories: true)
+        try Data("""
+        {"id": "ssh/hello", "name": "Hello", "version": "1.0.0", "contentType": "public.plain-text", "primaryFile": "hello.txt",
+         "variables": [{"name": "who", "type": "string", "default": "world"}]}
+        """.utf8).write(to: work.appendingPathComponent("hello/template.json"))
+        try Data("Hello {{who}} through OpenSSH\n".utf8).write(to: work.appendingPathComponent("hello/files/hello.txt"))
+        for args in [["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "one"], ["tag", "-a", "v1.0.0", "-m", "v1.0.0"],
+                     ["push", "-q", bare.path, "main", "--tags"]] {
+            let result = try git(args, in: work, environment: ws.env)
+            XCTAssertEqual(result.status, 0, "\(args): \(result.stderr)")
+        }
+        try writeConfig(hostBlock("folio-test-server", server))
+        let env = environment()
+        // When it is added as a template source by an ssh:// URL naming the alias, and a document is made from it
+        folio(["templates", "add", "team", "ssh://folio-test-server\(bare.path)"], env: env)
+        folio(["new", "Greeting", "--template", "ssh/hello", "--source", "team", "--set", "who=Ada", "--defaults"], env: env)
+        // Then the document holds the rendered file
+        XCTAssertEqual(text("Greeting/hello.txt"), "Hello Ada through OpenSSH\n")
+        XCTAssertEqual(processesOfTheClient(), [])
+    }
+
     // MARK: Host keys
 
     func testGivenAnUnknownHostKeyWhenCloningThroughAnAliasThenItIsRefusedWithTheFingerprintAndTheCommandThatAcceptsIt() throws {
