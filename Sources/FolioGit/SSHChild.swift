@@ -29,18 +29,21 @@ final class SSHChild {
     /// Starts `ssh` for `service` at `address` under `watch`.
     init(_ launch: SSHLaunch, address: SSHAddress, service: String, watch: TransferWatch?) throws {
         let arguments = try launch.commandLine(launch.arguments(address, extra: SSHLaunch.batchOptions, remote: address.remoteCommand(service)))
-        let pairs = try (Self.socketPair(), Self.socketPair(), Self.socketPair())
-        defer { [pairs.0.child, pairs.1.child, pairs.2.child].forEach { _ = close($0) } }
-        var spawn = ChildSpawn(program: arguments[0], arguments: Array(arguments.dropFirst()), environment: launch.environment,
-                               descriptors: [(0, .descriptor(pairs.0.child)), (1, .descriptor(pairs.1.child)), (2, .descriptor(pairs.2.child))])
-        spawn.newSession = true
-        spawn.searchPath = true
-        spawn.closeOthers = .whenAvailable
-        do { pid = try spawn.start() } catch {
-            [pairs.0.parent, pairs.1.parent, pairs.2.parent].forEach { _ = close($0) }
-            throw SSHLaunchRefused(reason: "cannot start \(arguments[0]): \(error)")
+        var pairs: [(parent: Int32, child: Int32)] = []
+        defer { pairs.forEach { _ = close($0.child) } }
+        do {
+            for _ in 0..<3 { pairs.append(try Self.socketPair()) }
+            var spawn = ChildSpawn(program: arguments[0], arguments: Array(arguments.dropFirst()), environment: launch.environment,
+                                   descriptors: [(0, .descriptor(pairs[0].child)), (1, .descriptor(pairs[1].child)), (2, .descriptor(pairs[2].child))])
+            spawn.newSession = true
+            spawn.searchPath = true
+            spawn.closeOthers = .whenAvailable
+            pid = try spawn.start()
+        } catch {
+            pairs.forEach { _ = close($0.parent) }
+            throw error as? SSHLaunchRefused ?? SSHLaunchRefused(reason: "cannot start \(arguments[0]): \(error)")
         }
-        (input, output, errors) = (pairs.0.parent, pairs.1.parent, pairs.2.parent)
+        (input, output, errors) = (pairs[0].parent, pairs[1].parent, pairs[2].parent)
         (self.launch, self.address, self.watch) = (launch, address, watch)
         if let watch, !watch.adoptChild(pid) { finish() }
     }
