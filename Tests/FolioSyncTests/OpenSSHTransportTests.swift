@@ -141,6 +141,27 @@ final class OpenSSHTransportTests: XCTestCase {
         XCTAssertEqual(processesOfTheClient(), [])
     }
 
+    func testGivenControlMasterWithControlPersistWhenCloningTwiceThenOneLoginServesBothAndOnlyTheUsersMasterStays() throws {
+        // Given an alias that shares one connection (ControlMaster auto, ControlPersist)
+        let bare = try publishedDocument()
+        try writeConfig(hostBlock("folio-test-server", server, extra: ["ControlMaster auto", "ControlPath \(client.path)/cm-%C", "ControlPersist 60"]))
+        let env = environment()
+        defer { _ = try? runProgram("ssh", ["-F", config.path, "-O", "exit", "folio-test-server"], cwd: ws.dir.url, environment: env) }
+        // When the document is cloned twice
+        folio(["clone", "folio-test-server:\(bare.path)", "B"], env: env)
+        folio(["clone", "folio-test-server:\(bare.path)", "C"], env: env)
+        // Then both arrived over the one login of the master
+        XCTAssertEqual(text("C/document.txt"), "from A\n")
+        XCTAssertEqual(server.logText.components(separatedBy: "Accepted publickey").count - 1, 1, server.logText)
+        // And the only process left is the master the user's ControlPersist keeps (ssh detaches it into a session of
+        // its own on purpose); every ssh of the transfers ended
+        let left = processesOfTheClient()
+        XCTAssertEqual(left.count, 1, "\(left)")
+        XCTAssertTrue(left.allSatisfy { $0.contains("/cm-") && $0.contains(" [mux]") }, "\(left)")
+        XCTAssertEqual(try runProgram("ssh", ["-F", config.path, "-O", "exit", "folio-test-server"], cwd: ws.dir.url, environment: env).status, 0)
+        XCTAssertEqual(processesOfTheClient(), [])
+    }
+
     // MARK: Which ssh runs
 
     func testGivenCoreSSHCommandInTheUsersGitConfigAndAnotherInTheDocumentsOwnConfigWhenPushingThenOnlyTheUsersRuns() throws {
