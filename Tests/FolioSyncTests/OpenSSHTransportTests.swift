@@ -201,6 +201,41 @@ final class OpenSSHTransportTests: XCTestCase {
         XCTAssertEqual(Set(runs), ["ran"])
     }
 
+    func testGivenGITSSHNamingAProgramCalledSSHWhenCloningThenItRunsWithGitsOpenSSHArguments() throws {
+        // Given GIT_SSH naming a program (no shell) called ssh, which runs the system's ssh with the test's config and
+        // leaves a mark of its arguments
+        let bare = try publishedDocument()
+        try writeConfig(hostBlock("folio-test-server", server))
+        let folder = client.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let program = folder.appendingPathComponent("ssh")
+        let mark = ws.dir.path("git-ssh-arguments")
+        try Data("#!/bin/sh\necho \"$@\" >> '\(mark.path)'\nexec /usr/bin/ssh -F '\(config.path)' \"$@\"\n".utf8).write(to: program)
+        XCTAssertEqual(chmod(program.path, 0o755), 0)
+        var env = environment()
+        env.removeValue(forKey: "GIT_SSH_COMMAND")
+        env["GIT_SSH"] = program.path
+        // When the document is cloned
+        folio(["clone", "ssh://folio-test-server\(bare.path)", "B"], env: env)
+        // Then it arrived through the program, given OpenSSH's options, the host and git's command
+        XCTAssertEqual(text("B/document.txt"), "from A\n")
+        let first = try XCTUnwrap(text("git-ssh-arguments")?.split(separator: "\n").first)
+        XCTAssertEqual(first, "-o BatchMode=yes -v folio-test-server git-upload-pack '\(bare.path)'")
+    }
+
+    func testGivenStrictHostKeyCheckingAcceptNewInTheSSHConfigWhenCloningAnUnknownServerThenSSHAddsItsKeyAsItWouldForGit() throws {
+        // Given an alias whose known_hosts is empty and whose StrictHostKeyChecking is accept-new
+        let bare = try publishedDocument()
+        let knownHosts = client.appendingPathComponent("known_hosts")
+        try Data().write(to: knownHosts)
+        try writeConfig(hostBlock("folio-test-server", server, knownHosts: knownHosts, extra: ["StrictHostKeyChecking accept-new"]))
+        // When the document is cloned
+        folio(["clone", "folio-test-server:\(bare.path)", "B"], env: environment())
+        // Then it arrived, and ssh wrote the server's key to the config's known_hosts
+        XCTAssertEqual(text("B/document.txt"), "from A\n")
+        XCTAssertTrue(try String(contentsOf: knownHosts, encoding: .utf8).hasPrefix("[127.0.0.1]:\(server.port) ssh-ed25519 "))
+    }
+
     // MARK: Servers that never answer
 
     func testGivenASilentServerBehindAnAliasWhenPullingThenItGivesUpInOneLineAndNoSSHIsLeft() throws {
