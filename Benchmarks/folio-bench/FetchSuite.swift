@@ -6,7 +6,7 @@ import Foundation
 /// folders, each commit changing one file) is fetched whole into an empty repository, through Folio's fetch
 /// (quarantine, every new commit and tree checked, objects moved in, refs set) and through a bare libgit2
 /// `git_remote_fetch` with the same refspec and no check — the fetch alone. Over a path and over `git daemon` on
-/// loopback; runs alternate, best of 5.
+/// loopback; runs alternate, best of 5. Then over ssh: OpenSSH against libssh2 and git (`sshFetchComparison`).
 func fetchSuite(_ bench: Bench) throws {
     let commits = bench.option("--n", default: 10_000)
     let env = bench.environment
@@ -18,6 +18,7 @@ func fetchSuite(_ bench: Bench) throws {
     defer { kill(daemon, SIGTERM); var status: Int32 = 0; waitpid(daemon, &status, 0) }
     try checkedFetchComparison(bench, label: "git daemon", url: "git://127.0.0.1:\(port)/source.git", commits: commits)
     try gitFsckComparison(bench, url: "git://127.0.0.1:\(port)/source.git", commits: commits)
+    try sshFetchComparison(bench, source: source, commits: commits)
     bench.reproduceWith("the fetch alone: git_remote_fetch(+refs/heads/*:refs/remotes/origin/*) into an empty bare repository "
         + "(FetchSuite.swift: bareFetch); git's own: git init --bare x && git -C x fetch URL '+refs/heads/*:refs/remotes/origin/*'")
 }

@@ -63,3 +63,15 @@ static inline int folio_tls_verify_with_ca_file(const unsigned char *der, size_t
     mbedtls_x509_crt_free(&ca);
     return result;
 }
+/* Folio's ssh subtransport (FolioGit/OpenSSHTransport.swift): libgit2's smart protocol over the system's `ssh`
+   program, registered for ssh:// and scp-like URLs. Each struct starts with libgit2's own, then Folio's state. */
+#include <git2/sys/transport.h>
+typedef struct {
+    git_smart_subtransport parent;
+    git_transport *owner;
+    git_smart_subtransport_stream *current;   /* the open stream (its `ssh` running), or NULL */
+} folio_ssh_subtransport;
+typedef struct {
+    git_smart_subtransport_stream parent;
+    void *child;    /* the running `ssh` (an SSHChild, retained until libgit2 frees the stream) */
+} folio_ssh_stream;

@@ -21,11 +21,15 @@ public struct HostKeyRefused: Error, CustomStringConvertible, Sendable, Equatabl
     /// The key's SHA-256 fingerprint (`SHA256:…`), or "unavailable".
     public let fingerprint: String
     public let reason: Reason
+    /// For an unknown key seen by OpenSSH's `ssh`: the command that accepts it (writes it to known_hosts), to run once
+    /// its fingerprint is checked with the server's owner.
+    public var acceptCommand: String? = nil
 
     /// What is wrong with the key, naming the host and the fingerprint.
     public var problem: String {
         switch reason {
         case .unknown: "unknown host key for \(host) (fingerprint \(fingerprint)); it is not in known_hosts"
+            + (acceptCommand.map { "; once the fingerprint is checked with the server's owner, accept it with: \($0)" } ?? "")
         case .changed: "the host key for \(host) does not match known_hosts (fingerprint \(fingerprint)): it changed, or someone is in between"
         case .revoked: "the host key for \(host) is revoked in known_hosts (fingerprint \(fingerprint))"
         case .noKey: "cannot check the host key of \(host) (fingerprint \(fingerprint)): the ssh library gave no key"

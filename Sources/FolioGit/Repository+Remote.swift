@@ -39,15 +39,20 @@ public struct RemoteInfo: Sendable, Equatable, Encodable {
 
 /// How a transfer authenticates and reports: credentials, progress, cancellation.
 ///
-/// Credentials, from `environment`: for ssh, the key file `FOLIO_SSH_KEY` alone when it is set (its public half
-/// beside it as `KEY.pub` if present), else the ssh agent and then `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa`; a key's
-/// passphrase from `FOLIO_GIT_SSH_PASSPHRASE`. Over http(s), a user name and password from the user's git credential
-/// helpers (`CredentialHelper`), else `FOLIO_GIT_USERNAME` / `FOLIO_GIT_PASSWORD` (or `FOLIO_GIT_TOKEN`), else the
-/// server's `machine` entry (or `default`) in `$NETRC` or `~/.netrc` (`Netrc`); a malformed credentials file stops
-/// the transfer with a `NetrcError`. The user's git configuration (`GitUserConfig`, read from `environment` once
+/// Credentials, from `environment`: ssh goes through the system's `ssh` program when there is one (`SSHLaunch`:
+/// `GIT_SSH_COMMAND`, `core.sshCommand` from the user's or system git config, `GIT_SSH`, `ssh` on `PATH`), which reads
+/// the user's ssh config, agent, keys and known_hosts itself (`FOLIO_SSH_KEY` and `FOLIO_SSH_KNOWN_HOSTS` passed to
+/// it as options). Without one, libssh2 does ssh with the key file `FOLIO_SSH_KEY` alone when it is set (its public
+/// half beside it as `KEY.pub` if present), else the ssh agent and then `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa`; a
+/// key's passphrase from `FOLIO_GIT_SSH_PASSPHRASE`. Over http(s), a user name and password from the user's git
+/// credential helpers (`CredentialHelper`), else `FOLIO_GIT_USERNAME` / `FOLIO_GIT_PASSWORD` (or `FOLIO_GIT_TOKEN`),
+/// else the server's `machine` entry (or `default`) in `$NETRC` or `~/.netrc` (`Netrc`); a malformed credentials file
+/// stops the transfer with a `NetrcError`. The user's git configuration (`GitUserConfig`, read from `environment` once
 /// per transfer, never from the document) also rewrites the URL (`insteadOf`), picks the proxy and the CA file.
 ///
-/// An ssh server's host key must be listed for it in known_hosts (`SSHKnownHosts`: `FOLIO_SSH_KNOWN_HOSTS`, then
+/// Through `ssh`, ssh checks host keys; a refusal is `HostKeyRefused` (fingerprint from ssh's log, the command that
+/// accepts an unknown key), any other failure of ssh `SSHFailed` with its last lines. Through libssh2, an ssh
+/// server's host key must be listed for it in known_hosts (`SSHKnownHosts`: `FOLIO_SSH_KNOWN_HOSTS`, then
 /// `~/.ssh/known_hosts`, then `/etc/ssh/ssh_known_hosts`); an unknown, changed or revoked key stops the transfer with
 /// an error naming the host and the key's SHA-256 fingerprint. TLS certificates are checked by libgit2 against the
 /// system's CAs, or by Folio against the CA file the user named (`CertificateRefused`), or not at all where the
@@ -135,8 +140,10 @@ final class TransferContext {
         self.shownURL = shownURL
         let proxy = userConfig.proxy(for: remoteURL)
         proxyURL = proxy.flatMap { strdup($0) }
+        let ssh = TransferWatch.isSSH(remoteURL) ? SSHLaunch.resolve(environment: options.environment, userConfig: userConfig) : nil
         self.watch = TransferWatch(remote: RemoteURL.redacted(shownURL), timeout: options.timeout, isCancelled: options.isCancelled,
-                                   forwardingProxy: proxy.flatMap { Self.forwardingProxy(to: remoteURL, through: $0) }, connecting: remoteURL)
+                                   forwardingProxy: proxy.flatMap { Self.forwardingProxy(to: remoteURL, through: $0) }, connecting: remoteURL, ssh: ssh)
+        self.usesLibssh2 = ssh == nil && TransferWatch.isSSH(remoteURL)
     }
 
     deinit { free(proxyURL) }
@@ -167,6 +174,9 @@ final class TransferContext {
         case .always: return GIT_REMOTE_REDIRECT_ALL
         }
     }
+
+    /// Whether ssh goes through libgit2's libssh2 (no `ssh` program: `SSHLaunch.resolve`).
+    let usesLibssh2: Bool
 
     var home: String { options.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path }
 
@@ -348,6 +358,7 @@ extension Repository {
                                  _ body: (OpaquePointer?, TransferContext) throws -> R) throws -> R {
         try WatchedSocketStream.register()
         let userConfig = try GitUserConfig(environment: options.environment, repository: self)
+        try OpenSSHTransport.register()
         return try withRemote(nameOrURL) { remote in
             let (url, rewritten) = try useRewrittenURL(remote, nameOrURL, userConfig: userConfig, pushing: pushing)
             let context = TransferContext(options, userConfig: userConfig, remoteURL: rewritten, shownURL: url)
@@ -359,9 +370,16 @@ extension Repository {
                 if let problem = context.credentialProblem { throw problem }
                 if let refusal = context.certificateRefusal { throw refusal }
                 if let stop = context.watch.stopError(operation, RemoteURL.redacted(nameOrURL)) { throw stop }
+                if let ended = context.watch.sshFailure, !(error is HostKeyRefused) {
+                    throw ended.error(operation, RemoteURL.redacted(nameOrURL))
+                }
                 if let git = error as? GitError, git.code == GIT_EAUTH.rawValue || git.message.contains("authentication required")
                     || git.message.contains("authentication replays") || git.message.contains("401") {
                     throw context.refusal(url: url)
+                }
+                if context.usesLibssh2, let git = error as? GitError, git.errorClass == GIT_ERROR_SSH.rawValue || git.errorClass == GIT_ERROR_NET.rawValue {
+                    throw GitError(code: git.code, operation: git.operation, subject: git.subject,
+                                   message: git.message + " (no ssh program found: Folio used its built-in libssh2, which reads no ~/.ssh/config)")
                 }
                 throw error
             }

@@ -74,6 +74,10 @@ final class TransferWatch: Sendable {
         /// Nil until the transfer opens a socket: a local transfer (a path) has no server to wait for.
         var phase: TransferPhase?
         var sockets: Set<Int32> = []
+        /// The process groups of the `ssh` programs the transfer runs (`SSHChild`), killed on a stop.
+        var children: Set<pid_t> = []
+        /// How the last `ssh` failed, when it did (`SSHChild`): the transfer's error instead of libgit2's.
+        var sshFailure: SSHExit?
         var stop: Stop?
     }
 
@@ -84,6 +88,8 @@ final class TransferWatch: Sendable {
     /// The phase after a socket connects: the ssh or TLS handshake, else the server's first reply.
     private let afterConnect: TransferPhase
     private let state: Mutex<State>
+    /// How this transfer runs `ssh` (nil: libssh2 does ssh, or the transfer is not over ssh).
+    let ssh: SSHLaunch?
 
     /// How often the timer looks: a cancel takes effect within this (plus the time libgit2 takes to return).
     static let tick: Duration = .milliseconds(100)
@@ -100,9 +106,10 @@ final class TransferWatch: Sendable {
     /// A watch for a transfer shown as `remote`, connecting to `connecting` (the URL as rewritten by the user's
     /// `insteadOf`, which decides the phases; `remote` when nil).
     init(remote: String, timeout: Duration, isCancelled: (@Sendable () -> Bool)?, forwardingProxy: ForwardingProxy? = nil,
-         connecting: String? = nil) {
+         connecting: String? = nil, ssh: SSHLaunch? = nil) {
         self.forwardingProxy = forwardingProxy
         self.remote = remote
+        self.ssh = ssh
         self.timeout = timeout
         self.isCancelled = isCancelled
         let target = connecting ?? remote
@@ -160,6 +167,39 @@ final class TransferWatch: Sendable {
         }
     }
 
+    // MARK: Child processes
+
+    /// Takes a started `ssh` (the leader of its own process group) under watch, like a connected socket; false when
+    /// already stopped (the caller kills and reaps it).
+    func adoptChild(_ pid: pid_t) -> Bool {
+        state.withLock { state in
+            guard state.stop == nil else { return false }
+            state.children.insert(pid)
+            state.lastProgress = .now
+            state.phase = afterConnect
+            return true
+        }
+    }
+
+    /// Kills a child's process group and leaves the watch; the caller reaps the child after (its process group id
+    /// cannot go to another process before that).
+    func releaseChild(_ pid: pid_t) {
+        state.withLock { state in
+            state.children.remove(pid)
+            _ = kill(-pid, SIGKILL)
+        }
+    }
+
+    /// Records why `ssh` failed (the first failure is kept).
+    func recordSSHFailure(_ failure: SSHExit) {
+        state.withLock { state in
+            if state.sshFailure == nil { state.sshFailure = failure }
+        }
+    }
+
+    /// Why `ssh` failed, if it did.
+    var sshFailure: SSHExit? { state.withLock { $0.sshFailure } }
+
     // MARK: The timer
 
     /// Runs `body` (a blocking libgit2 transfer) with this watch current on the calling thread, the timer running.
@@ -186,6 +226,7 @@ final class TransferWatch: Sendable {
             else if let phase = state.phase, now - state.lastProgress >= timeout { state.stop = .timedOut(phase) }
             else { return }
             for socket in state.sockets { _ = shutdown(socket, Int32(SHUT_RDWR)) }
+            for child in state.children { _ = kill(-child, SIGKILL) }  // ssh, its ProxyCommand, all it started
         }
     }
 

@@ -19,9 +19,9 @@ extension DocumentStore {
             throw SyncError.invalidRemoteURL(url: source, reason: reason)
         }
         // A source without a URL scheme (once the user's url.*.insteadOf rewrote it, as the transfer will) is a local
-        // path: say so plainly when it is not there.
+        // path, unless it is scp-like (`host:path`, the host maybe an ssh config alias): say so plainly when it is not there.
         let reached = (try? GitUserConfig(environment: options.environment))?.rewrite(url: source, forPush: false) ?? source
-        if !reached.contains("://"), !reached.contains("@"), !fm.fileExists(atPath: reached) {
+        if !reached.contains("://"), !reached.contains("@"), (try? SSHAddress(reached)) == nil, !fm.fileExists(atPath: reached) {
             throw SyncError.notADocumentSource(source: source, why: "no such repository")
         }
         let staging = parent.appendingPathComponent(".\(url.lastPathComponent).folio-clone-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -34,6 +34,8 @@ extension DocumentStore {
             throw SyncError.cloneFailed(source: source, reason: error.message)
         } catch let refused as HostKeyRefused {
             throw SyncError.cloneFailed(source: source, reason: refused.problem)
+        } catch let failed as SSHFailed {
+            throw SyncError.cloneFailed(source: source, reason: failed.problem)
         } catch is TransferCancelled {
             throw SyncError.cloneFailed(source: source, reason: "cancelled")
         }

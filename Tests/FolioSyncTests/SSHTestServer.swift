@@ -26,8 +26,9 @@ final class SSHTestServer {
         ["/usr/sbin/sshd", "/usr/bin/sshd", "/usr/local/sbin/sshd"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Starts sshd; skips the test when openssh-server is not installed (scripts/setup installs it).
-    init(in directory: URL) throws {
+    /// Starts sshd; skips the test when openssh-server is not installed (scripts/setup installs it). With
+    /// `forwarding`, it forwards TCP for its clients (a `ProxyJump` host).
+    init(in directory: URL, forwarding: Bool = false) throws {
         guard let sshd = Self.sshdPath else {
             throw XCTSkip("sshd is not installed: run scripts/setup (Debian's openssh-server) to test the ssh transport")
         }
@@ -73,7 +74,7 @@ final class SSHTestServer {
                 KbdInteractiveAuthentication no
                 PermitRootLogin prohibit-password
                 AllowAgentForwarding no
-                AllowTcpForwarding no
+                AllowTcpForwarding \(forwarding ? "local" : "no")
                 X11Forwarding no
                 PrintMotd no
                 SetEnv GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null

@@ -29,6 +29,8 @@ final class SSHTransportTests: XCTestCase {
         var env = ws.env
         env["FOLIO_SSH_KEY"] = server.clientKey.path
         env.removeValue(forKey: "SSH_AUTH_SOCK")
+        // ssh reads ~/.ssh/config from the passwd home, not $HOME: no user config at all, so the machine's never matters.
+        env["GIT_SSH_COMMAND"] = "ssh -F /dev/null"
         switch knownHosts {
         case .server: env["FOLIO_SSH_KNOWN_HOSTS"] = server.knownHosts.path
         case .none: break
