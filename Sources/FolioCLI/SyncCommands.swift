@@ -262,6 +262,7 @@ func semanticMerger(_ io: CommandIO) -> (any SemanticMerging)? {
 
 /// `folio update`: three-way merge of a newer template rendering into a document, or `--check` for CI.
 func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
+    if !args.flag("--check") && !args.flag("--dry-run") { try adoptForeignProject(args, io) }
     let document = try documentArgument(args, io)
     let mode = try UpdateConflictMode(rawValue: args.value("--conflict") ?? "markers")
         ?? { throw UsageError("--conflict takes abort or markers, got '\(args.value("--conflict") ?? "")'") }()

@@ -64,6 +64,13 @@ public struct TemplateProgramRun {
         env["HOME"] = scratch.root + "/home"
         env["TMPDIR"] = scratch.root + "/tmp"
         for (name, value) in program.environment { env[name] = value }
+        if let first = arguments.first, !first.contains("/") {
+            guard let found = Self.systemProgram(first, path: environment["PATH"]) else {
+                throw TemplateProgramFailed(program: program.name.shownAsText, ending: "not run",
+                                            lastLines: ["no \(first.shownAsText) among the system's programs (\(ConfinedProgram.systemFolders.prefix(5).joined(separator: ", ")))"])
+            }
+            arguments[0] = found
+        }
         let folder = program.folder.isEmpty ? project : project + "/" + program.folder
         let confined = ConfinedProgram(arguments: arguments, folder: folder, readable: ConfinedProgram.systemFolders + [scratch.root + "/scripts"],
                                        writable: [project, scratch.root + "/home", scratch.root + "/tmp", "/dev/null"],
@@ -75,6 +82,21 @@ public struct TemplateProgramRun {
             throw TemplateProgramFailed(program: program.name.shownAsText, ending: outcome.ending(timeout: timeout), lastLines: Array(lines.suffix(3)))
         }
         return (outcome.output + outcome.errors).split(whereSeparator: \.isNewline).map { String($0).shownAsText }
+    }
+
+    /// `name` on `path` where it is one of the system's programs (it and what its link leads to under the folders a
+    /// confined program may run from): a virtual environment's or a version manager's `python3` in the user's home
+    /// would not start there, so the system's is taken, as cookiecutter's hooks expect.
+    static func systemProgram(_ name: String, path: String?) -> String? {
+        let folders = ConfinedProgram.systemFolders.map { $0 + "/" }
+        let inside = { (file: String) in folders.contains { file.hasPrefix($0) } }
+        for folder in (path ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            guard access(candidate, X_OK) == 0, inside(candidate), let real = realpath(candidate, nil) else { continue }
+            defer { free(real) }
+            if inside(String(cString: real)) { return candidate }
+        }
+        return nil
     }
 
     /// The changes that take `before` (the template's files) to `after` (what the programs left), for one commit.

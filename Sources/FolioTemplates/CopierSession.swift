@@ -286,11 +286,20 @@ final class CopierSession {
     /// copier's `_copier_answers`: `_commit` (a git source), `_src_path`, and the answers neither hidden nor secret.
     func rememberedAnswers() -> JinjaDict {
         let out = JinjaDict()
-        if template.source.isRemote { _ = out.set(.string("_commit"), .string(String(template.commit.prefix(7)))) }
+        if let commit = copierCommit { _ = out.set(.string("_commit"), .string(commit)) }
         _ = out.set(.string("_src_path"), .string(template.source.location))
         let secret = Set(config.questions.filter(\.secret).map(\.name))
         for (name, value) in answers where !hidden.contains(name) && !secret.contains(name) { _ = out.set(.string(name), value) }
         return out
+    }
+
+    /// copier's `_commit` (`git describe --tags --always`) for a template read from git: the version tag it was
+    /// resolved at, else the commit's first 7 digits; nil for a plain folder (which copier records without one).
+    /// (A commit some way past a tag is `TAG-N-gHASH` to copier; Folio writes its 7 digits.)
+    var copierCommit: String? {
+        guard template.source.isRemote || template.ref != nil else { return nil }
+        if let ref = template.ref, SemanticVersion(ref) != nil { return ref }
+        return String(template.commit.prefix(7))
     }
 
     /// The answers file's path (`_answers_file`, rendered; `.copier-answers.yml` by default).
@@ -312,7 +321,7 @@ final class CopierSession {
         _ = conf.set(.string("sep"), .string("/"))
         _ = conf.set(.string("os"), .string("linux"))
         _ = conf.set(.string("vcs_ref"), template.ref.map(JinjaValue.string) ?? .none)
-        _ = conf.set(.string("vcs_ref_hash"), template.source.isRemote ? .string(template.commit) : .none)
+        _ = conf.set(.string("vcs_ref_hash"), copierCommit == nil ? .none : .string(template.commit))
         _ = conf.set(.string("defaults"), .bool(true))
         var out: [(String, JinjaValue)] = answers.map { ($0.name, $0.value) }
         out += [("_copier_answers", .dict(rememberedAnswers())), ("_copier_conf", .dict(conf)), ("_folder_name", .string(folderName)),
