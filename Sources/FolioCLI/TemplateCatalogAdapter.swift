@@ -73,9 +73,24 @@ final class TemplateCatalogAdapter: TemplateCatalog, Sendable {
             id: summary.id, name: summary.name, group: summary.group ?? "",
             contentType: ContentType(summary.contentType ?? template?.manifest.contentType ?? ContentType.plainText.identifier),
             summary: summary.summary ?? template?.manifest.summary ?? "",
-            variables: template?.manifest.variables.filter { $0.when == nil }.map(variable) ?? [],
+            variables: formVariables(template),
             files: template?.files.map { FolioLaunch.TemplateSummary.readablePath($0.path) } ?? [])
     }
+
+    /// The questions the form asks: those without a condition; for a cookiecutter or copier template, each with the
+    /// default its tool would compute (over the other defaults), and without those a copier `when` leaves unasked.
+    static func formVariables(_ template: Template?) -> [FolioLaunch.TemplateVariable] {
+        guard let template else { return [] }
+        let computed = template.computedDefaults(context: foreignContext)
+        return template.manifest.variables.filter { $0.when == nil && !(computed?.hidden.contains($0.name) ?? false) }.map { declared in
+            var shown = variable(declared)
+            if let text = computed?.defaults[declared.name] { shown.defaultValue = text; shown.required = false }
+            return shown
+        }
+    }
+
+    /// The context computed defaults of a form are shown in (the destination is not chosen yet).
+    static let foreignContext: [String: JSONValue] = ["folder_name": .string("project")]
 
     /// A template variable as the form asks it: yes/no for booleans, the choices for a choice, text otherwise.
     /// A default that is a Mustache expression is left empty (the template computes it).
@@ -102,10 +117,15 @@ final class TemplateCatalogAdapter: TemplateCatalog, Sendable {
 
     /// The form's answers as the template takes them: an emptied field is an empty answer, never the hidden default
     /// (a field left as it opened holds the default itself).
+    ///
+    /// For a cookiecutter or copier template a field still holding its computed default is left out, so that it is
+    /// computed again over the answers given (a slug follows the name typed).
     static func answers(_ form: [String: String], for template: Template) -> [String: JSONValue] {
         var given: [String: JSONValue] = [:]
+        let computed = template.computedDefaults(context: foreignContext)?.defaults
         for variable in template.manifest.variables {
             guard let text = form[variable.name] else { continue }
+            if let computed, computed[variable.name] == text { continue }
             given[variable.name] = .string(text)
         }
         return given

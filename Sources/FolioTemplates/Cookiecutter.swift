@@ -124,7 +124,10 @@ public struct CookiecutterTemplate: Sendable, Equatable {
             }
         }
         for (key, raw) in entries where !key.hasPrefix("_") {
-            if case .dict = raw { _ = dict.set(.string(key), try render(raw, context: dict, environment: environment, what: "\(file) (\(key))")) }
+            guard case .dict = raw else { continue }
+            var value = try render(raw, context: dict, environment: environment, what: "\(file) (\(key))")
+            if case let .object(override)? = answers[key] { value = Self.merged(value, override) }
+            _ = dict.set(.string(key), value)
         }
         return dict
     }
@@ -156,6 +159,28 @@ public struct CookiecutterTemplate: Sendable, Equatable {
         } catch let error as JinjaError {
             throw TemplateError(what, "\(error)", kind: .invalidFile)
         }
+    }
+
+    /// A dict variable with what the user gave over it: each given key replaces (or, for an object over a dict,
+    /// merges into) the template's.
+    static func merged(_ value: JinjaValue, _ override: [String: JSONValue]) -> JinjaValue {
+        guard case let .dict(base) = value else { return jinjaValue(.object(override)) }
+        let out = base.copy()
+        for (key, given) in override.sorted(by: { $0.key < $1.key }) {
+            if case let .object(inner) = given, let existing = out.get(.string(key)) {
+                _ = out.set(.string(key), merged(existing, inner))
+            } else {
+                _ = out.set(.string(key), jinjaValue(given))
+            }
+        }
+        return .dict(out)
+    }
+
+    /// The names of the dict variables (objects at the top of `cookiecutter.json`).
+    func dictVariables(file: String) throws -> Set<String> {
+        Set(try entries(file: file).compactMap { key, value in
+            if case .dict = value, !key.hasPrefix("_") { return key } else { return nil }
+        })
     }
 
     static func scalarText(_ value: JinjaValue) -> String? {

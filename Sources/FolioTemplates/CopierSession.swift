@@ -55,7 +55,7 @@ final class CopierSession {
     let file: String
     private let folderName: String
     private(set) var answers: [(name: String, value: JinjaValue)] = []
-    private var hidden: Set<String> = []
+    private(set) var hidden: Set<String> = []
     private var cachedAnswersFile: String?
 
     init(template: Template, copier: CopierTemplate, folderName: JSONValue?) throws {

@@ -19,6 +19,8 @@ extension Template {
     /// choices, pattern and range; an answer that fails is an error naming the variable (or is asked again).
     public func answers(given: [String: JSONValue], mode: AnswerMode, context: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
         if let copier { return try copierAnswers(copier, given: given, mode: mode, context: context) }
+        var given = given, overrides: [String: JSONValue] = [:]
+        if let cookiecutter { (given, overrides) = try cookiecutterOverrides(cookiecutter, given) }
         let declared = Set(manifest.variables.map(\.name))
         if let unknown = given.keys.sorted().first(where: { !declared.contains($0) }) {
             throw TemplateError(manifest.id, "unknown variable '\(unknown)' (the template asks for: \(manifest.variables.map(\.name).joined(separator: ", ")))", kind: .unknownVariable)
@@ -55,7 +57,7 @@ extension Template {
                 }
             }
         }
-        return answers
+        return answers.merging(overrides) { _, override in override }
     }
 
     /// The answers to record in a document: everything but secrets.

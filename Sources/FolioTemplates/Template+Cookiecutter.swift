@@ -124,4 +124,33 @@ extension Template {
         let context = try cookiecutter.context(answers: answers, environment: environment, file: describe("cookiecutter.json"))
         return try cookiecutter.renderText(cookiecutter.projectFolder, context: context, environment: environment, what: describe(cookiecutter.projectFolder))
     }
+
+    /// `given` split for a cookiecutter template: answers to its questions, and overrides of its dict variables
+    /// (`--set NAME.KEY=VALUE`, dotted to any depth, or NAME given a JSON object), one object per variable.
+    func cookiecutterOverrides(_ cookiecutter: CookiecutterTemplate, _ given: [String: JSONValue]) throws
+        -> (plain: [String: JSONValue], overrides: [String: JSONValue]) {
+        let dicts = try cookiecutter.dictVariables(file: describe("cookiecutter.json"))
+        var plain: [String: JSONValue] = [:], overrides: [String: JSONValue] = [:]
+        for (name, value) in given.sorted(by: { $0.key < $1.key }) {
+            let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard let head = parts.first, dicts.contains(head) else { plain[name] = value; continue }
+            if parts.count == 1 {
+                guard case .object = value else {
+                    throw TemplateError(manifest.id, "variable '\(name)' is a dictionary: give NAME.KEY=VALUE or a JSON object", kind: .invalidAnswer)
+                }
+                overrides[head] = Self.deepMerge(overrides[head], value)
+                continue
+            }
+            guard !parts.contains(where: \.isEmpty) else { throw TemplateError(manifest.id, "'\(name)' is not a NAME.KEY path", kind: .invalidAnswer) }
+            let nested = parts.dropFirst().reversed().reduce(value) { inner, key in .object([key: inner]) }
+            overrides[head] = Self.deepMerge(overrides[head], nested)
+        }
+        return (plain, overrides)
+    }
+
+    /// `b` over `a`, objects merged key by key.
+    static func deepMerge(_ a: JSONValue?, _ b: JSONValue) -> JSONValue {
+        guard case let .object(left)? = a, case let .object(right) = b else { return b }
+        return .object(left.merging(right) { old, new in deepMerge(old, new) })
+    }
 }

@@ -86,3 +86,18 @@ extension Template {
         return try session.renderString(text, what: "_" + setting)
     }
 }
+
+extension Template {
+    /// For a cookiecutter or copier template: each question's default once the others take theirs (computed over
+    /// earlier answers, as the tools compute them), as a user would type it, and the questions not asked then (a
+    /// copier `when` that is false); nil for Folio's own templates. For forms that show defaults before asking.
+    public func computedDefaults(context: [String: JSONValue]) -> (defaults: [String: String], hidden: Set<String>)? {
+        guard copier != nil || cookiecutter != nil else { return nil }
+        guard let answers = try? self.answers(given: [:], mode: .defaults, context: context) else { return ([:], []) }
+        var hidden: Set<String> = []
+        if let copier, let session = try? CopierSession(template: self, copier: copier, folderName: context["folder_name"]) {
+            if (try? session.ask(given: answers, mode: .defaults, variables: manifest.variables)) != nil { hidden = session.hidden }
+        }
+        return (answers.mapValues(TemplateVariable.display), hidden)
+    }
+}

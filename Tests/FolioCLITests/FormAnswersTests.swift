@@ -1,4 +1,5 @@
 @testable import FolioCLI
+import FolioCLITestSupport
 import FolioTemplates
 import Foundation
 import XCTest
@@ -18,5 +19,26 @@ final class FormAnswersTests: XCTestCase {
         XCTAssertEqual(given["subtitle"], .string(""))
         let collected = try template.answers(given: given, mode: .defaults, context: [:])
         XCTAssertEqual(collected["subtitle"], .string(""))
+    }
+
+    func testGivenACopierTemplateInTheLaunchersFormThenComputedDefaultsShowUnaskedQuestionsHideAndAnUntouchedOneFollowsTheOthers() throws {
+        // Given the copier fixture template (its slug computed from its name; module_name and ci_provider not asked)
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FolioTemplatesTests/Fixtures/copier/project")
+        let temp = TemporaryDirectory()
+        let template = try TemplateResolver(environment: temp.environment()).templateAtNow(TemplateSource(name: "project", location: folder.path))
+        // When the form is made
+        let fields = TemplateCatalogAdapter.formVariables(template)
+        // Then it shows copier's computed defaults and leaves out what copier would not ask
+        XCTAssertEqual(fields.first { $0.name == "project_slug" }?.defaultValue, "hello-world")
+        XCTAssertEqual(fields.first { $0.name == "features" }?.defaultValue, "docs,tests")
+        XCTAssertNil(fields.first { $0.name == "module_name" })
+        XCTAssertNil(fields.first { $0.name == "ci_provider" })
+        // And a slug left as it opened follows the name typed
+        var form = Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.defaultValue) })
+        form["project_name"] = "My Tool"
+        let collected = try template.answers(given: TemplateCatalogAdapter.answers(form, for: template), mode: .defaults, context: [:])
+        XCTAssertEqual(collected["project_slug"], .string("my-tool"))
+        XCTAssertEqual(collected["module_name"], .string("my_tool"))
     }
 }

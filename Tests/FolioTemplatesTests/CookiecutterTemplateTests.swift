@@ -61,6 +61,15 @@ final class CookiecutterTemplateTests: XCTestCase {
                                         expected: "basic.hello", project: "hello_world")
     }
 
+    func testGivenDottedAnswersForADictVariableWhenRenderedThenTheyMergeIntoItAsCookiecutterMergesExtraContext() throws {
+        try assertRendersAsCookiecutter(["settings.engine": .string("sqlite"), "settings.extra": .string("yes")],
+                                        expected: "basic.settings", project: "my_project")
+        // And a whole dict variable given as text is refused, naming how to give it
+        XCTAssertThrowsError(try basic().answers(given: ["settings": .string("x")], mode: .defaults)) { error in
+            XCTAssertTrue("\(error)".contains("variable 'settings' is a dictionary: give NAME.KEY=VALUE or a JSON object"), "\(error)")
+        }
+    }
+
     func testGivenCookiecutterJSONWhenLoadedThenItsPublicKeysAreTheQuestionsInOrderWithTheirTypes() throws {
         let variables = try basic().manifest.variables
         XCTAssertEqual(variables.map(\.name), ["project_name", "project_slug", "author", "license", "use_docs", "version"])

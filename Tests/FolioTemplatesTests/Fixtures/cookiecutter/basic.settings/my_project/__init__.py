@@ -1,0 +1,2 @@
+__version__ = "1"
+NAME = "My Project"
