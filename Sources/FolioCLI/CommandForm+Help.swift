@@ -11,6 +11,7 @@ enum OptionHelp {
         "--ref": "the branch or tag of the source to read",
         "templates --ref": "the branch or tag of the source (with --source; for add, of the new source)",
         "--offline": "use only cached template sources, fetch nothing",
+        "--directory": "the template's folder inside the --template LOCATION (for repositories holding several)",
         "--trust": "run the template's hooks or tasks, confined to the new document and a scratch folder",
         "--allow-network": "let trusted hooks and tasks reach the network",
         "--set": "answer one template question (repeatable)",

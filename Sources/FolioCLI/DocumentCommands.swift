@@ -75,7 +75,7 @@ func reportChange(_ commit: CommitInfo?, document: Document, _ args: Arguments, 
 private let answerOptions = "[--set NAME=VALUE]... [--data FILE.json] [--defaults] [--trust [--allow-network]] [--offline] [--dry-run] [--timeout SECONDS]"
 
 let documentCommands: [Command] = [
-    Command("new", usage: "new PATH [--type TYPE [--sample NAME]] [--title TITLE] [--json] | new PATH --template ID [--source S [--ref R]] \(answerOptions) [--json] | new PATH --replay DOC [--source S] \(answerOptions) [--json]",
+    Command("new", usage: "new PATH [--type TYPE [--sample NAME]] [--title TITLE] [--json] | new PATH --template ID [--source S [--ref R]] [--directory SUB] \(answerOptions) [--json] | new PATH --replay DOC [--source S] \(answerOptions) [--json]",
             summary: "Create a document, blank or from a template") { args, io in
         let path = try args.positional(0, "PATH")
         try args.expectAtMost(1)

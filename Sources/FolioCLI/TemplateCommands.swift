@@ -432,8 +432,9 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
             // `--template LOCATION`: the template found there, as `cookiecutter LOCATION` takes it.
             var source = TemplateSource(name: id, location: location)
             source.ref = args.value("--ref")
-            template = try resolver.templateAtNow(source) { bar.update($0, $1) }
+            template = try resolver.templateAtNow(source, directory: args.value("--directory")) { bar.update($0, $1) }
         } else {
+            if args.value("--directory") != nil { throw UsageError("--directory names a folder inside the template LOCATION given as --template") }
             let sources = try chosenSources(args, io)
             template = try resolver.findTemplateNow(id, in: sources) { bar.update($0, $1) }
         }

@@ -106,10 +106,23 @@ public struct TemplateResolver: Sendable {
 
     /// The template at `location` itself (a folder, a git URL, or a short form such as `gh:owner/repo`), as
     /// `cookiecutter LOCATION` takes it: the one template at its root, else its only template.
-    public func templateAtNow(_ location: TemplateSource, progress: (@Sendable (TemplateSource, TransferProgress) -> Void)? = nil) throws -> Template {
+    ///
+    /// `directory`, when given, names the template's folder inside the location (cookiecutter's `--directory`, for
+    /// repositories holding several).
+    public func templateAtNow(_ location: TemplateSource, directory: String? = nil,
+                              progress: (@Sendable (TemplateSource, TransferProgress) -> Void)? = nil) throws -> Template {
         var sourceProgress: (@Sendable (TransferProgress) -> Void)?
         if let progress { sourceProgress = { progress(location, $0) } }
         let resolved = try resolveNow(location, commit: nil, progress: sourceProgress, cancel: CancelFlag(also: isCancelled))
+        if let directory {
+            let folder = directory.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+            guard let named = resolved.templates.first(where: { $0.path == folder }) else {
+                let found = resolved.templates.map { $0.path.isEmpty ? "." : $0.path }
+                throw TemplateError(location.name, "holds no template in \(directory)" + (found.isEmpty ? "" : " (templates in: \(found.joined(separator: ", ")))"),
+                                    kind: .notFound)
+            }
+            return try loadTemplate(named.id, in: resolved)
+        }
         let chosen = resolved.templates.first { $0.path.isEmpty } ?? (resolved.templates.count == 1 ? resolved.templates.first : nil)
         guard let chosen else {
             let found = resolved.templates.map(\.id)

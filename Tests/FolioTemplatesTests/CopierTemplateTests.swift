@@ -210,4 +210,19 @@ final class CopierTemplateTests: XCTestCase {
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stdout.contains("copier.yml:3:2: error T117:"), refused.stdout)
     }
+
+    func testGivenALocationHoldingSeveralTemplatesWhenDirectoryNamesOneThenThatOneIsMade() throws {
+        let root = try write(["one/copier.yml": "name: first\n", "one/a.txt.jinja": "{{ name }}\n",
+                              "two/cookiecutter.json": #"{"name": "second"}"#, "two/{{cookiecutter.name}}/b.txt": "{{ cookiecutter.name }}\n"])
+        let env = temp.environment()
+        let ambiguous = runFolio(["new", "doc", "--template", root.path, "--defaults"], environment: env, cwd: temp.url)
+        XCTAssertEqual(ambiguous.status, 1)
+        XCTAssertTrue(ambiguous.stderr.contains("holds 2 templates"), ambiguous.stderr)
+        let made = runFolio(["new", "doc", "--template", root.path, "--directory", "two", "--defaults"], environment: env, cwd: temp.url)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(try String(contentsOf: temp.path("doc/b.txt"), encoding: .utf8), "second\n")
+        let missing = runFolio(["new", "other", "--template", root.path, "--directory", "three", "--defaults"], environment: env, cwd: temp.url)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("holds no template in three (templates in: one, two)"), missing.stderr)
+    }
 }
