@@ -45,15 +45,18 @@ extension JinjaRenderer {
 
     /// Jinja2's `make_attrgetter`: `a.b.0` looks up `a`, then `b`, then item 0.
     func attributeGetter(_ attribute: JinjaValue?, default fallback: JinjaValue? = nil, lowercase: Bool = false) -> (JinjaValue) throws -> JinjaValue {
+        // The path is split once, not for every item.
+        var parts: [JinjaValue]?
+        if let attribute {
+            if case .int = attribute { parts = [attribute] } else {
+                parts = attribute.plainString.split(separator: ".", omittingEmptySubsequences: false).map { p in
+                    Int(p).map { .int($0) } ?? .string(String(p))
+                }
+            }
+        }
         return { [unowned self] item in
             var v = item
-            if let attribute {
-                let parts: [JinjaValue]
-                if case .int = attribute { parts = [attribute] } else {
-                    parts = attribute.plainString.split(separator: ".", omittingEmptySubsequences: false).map { p in
-                        Int(p).map { .int($0) } ?? .string(String(p))
-                    }
-                }
+            if let parts {
                 for p in parts { v = try self.getItem(v, p) }
                 if v.isUndefined, let fallback { v = fallback }
             }
