@@ -1,6 +1,6 @@
 /// Variables visible at one point of a render: a chain of scopes ending in the template's context.
 final class JinjaScope {
-    var vars: [String: JinjaValue] = [:]
+    var vars = JinjaVars()
     let parent: JinjaScope?
     /// Names assigned at the top level of a template, in order (what an import exports).
     var assigned: [String] = []
@@ -10,7 +10,7 @@ final class JinjaScope {
 
     init(parent: JinjaScope?, vars: [String: JinjaValue] = [:]) {
         self.parent = parent
-        self.vars = vars
+        if !vars.isEmpty { self.vars = JinjaVars(vars) }
     }
 
     func lookup(_ name: String) -> JinjaValue? {
