@@ -95,8 +95,9 @@ final class JinjaBlockNode {
     }
 }
 
-/// A statement of the template, with the line its tag starts on.
-struct JinjaStatement {
+/// A statement of the template, with the line its tag starts on. A class: rendering walks statement lists many
+/// times, and a reference is copied with one retain where the struct copied its whole payload.
+final class JinjaStatement {
     enum Kind {
         case data(String)
         case output(JinjaExpr)
@@ -119,8 +120,14 @@ struct JinjaStatement {
         case continueLoop
     }
 
-    var kind: Kind
-    var line: Int
+    let kind: Kind
+    let line: Int
     /// The column of the tag's start (its `{%` or `{{`), 0 when unknown.
-    var column = 0
+    var column: Int
+
+    init(kind: Kind, line: Int, column: Int = 0) {
+        self.kind = kind
+        self.line = line
+        self.column = column
+    }
 }
