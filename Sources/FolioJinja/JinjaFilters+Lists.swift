@@ -199,7 +199,7 @@ extension JinjaRenderer {
         if !positional.isEmpty {
             let testName = positional.removeFirst().plainString
             let rest = JinjaArguments(positional, keywords: args.keywords)
-            test = { try self.applyTest(testName, $0, rest) }
+            test = compiledTest(testName, rest)
         }
         var out: [JinjaValue] = []
         guard try truthy(v) else { return [] }
@@ -209,6 +209,19 @@ extension JinjaRenderer {
             if ok == keep { out.append(item) }
         }
         return out
+    }
+
+    /// The test `name` with its arguments, for every item of a select: equality with one argument compared
+    /// directly (what `compare("==")` does), the others through `applyTest`.
+    func compiledTest(_ name: String, _ args: JinjaArguments) -> (JinjaValue) throws -> Bool {
+        switch name {
+        case "eq", "equalto", "==":
+            guard let other = args.value(0, "other") else { break }
+            if options.undefined == .strict { break }
+            return { JinjaValue.pyEqual($0, other) }
+        default: break
+        }
+        return { try self.applyTest(name, $0, args) }
     }
 
     func batch(_ v: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue {

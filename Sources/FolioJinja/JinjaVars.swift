@@ -32,6 +32,11 @@ struct JinjaVars: Sequence {
                 return
             }
             guard let newValue else { return }
+            if names.isEmpty {
+                // A scope binds a few names: room for them at once, not a regrowth per name.
+                names.reserveCapacity(4)
+                values.reserveCapacity(4)
+            }
             names.append(name)
             values.append(newValue)
             if index != nil {
