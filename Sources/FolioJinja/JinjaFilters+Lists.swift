@@ -185,7 +185,8 @@ extension JinjaRenderer {
         }
         guard let filterName = args.positional.first?.stringValue else { throw error(.type, "map needs a filter name or attribute=") }
         let rest = JinjaArguments(Array(args.positional.dropFirst()), keywords: args.keywords)
-        return try items.map { try applyFilter(filterName, $0, rest) }
+        let group = Self.filterGroups[filterName]
+        return try items.map { try applyFilter(filterName, $0, rest, group: group) }
     }
 
     func select(_ v: JinjaValue, _ args: JinjaArguments, attribute: Bool, keep: Bool) throws -> [JinjaValue] {

@@ -23,8 +23,13 @@ extension JinjaRenderer {
     }()
 
     func applyFilter(_ name: String, _ v: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue {
+        try applyFilter(name, v, args, group: Self.filterGroups[name])
+    }
+
+    /// The filter `name`, whose built-in group (from `filterGroups`) is `group`.
+    func applyFilter(_ name: String, _ v: JinjaValue, _ args: JinjaArguments, group: FilterGroup?) throws -> JinjaValue {
         try step()
-        switch Self.filterGroups[name] {
+        switch group {
         case .string?: if let r = try stringFilter(name, v, args) { try charge(r); return r }
         case .list?: if let r = try listFilter(name, v, args) { try charge(r); return r }
         case .number?: if let r = try numberFilter(name, v, args) { return r }

@@ -18,8 +18,19 @@ indirect enum JinjaExpr {
     case concat([JinjaExpr], line: Int)
     case call(JinjaExpr, JinjaCallArgs, line: Int)
     /// A filter; the input is nil in filter blocks and `set` blocks (the body's output is the input).
-    case filter(JinjaExpr?, String, JinjaCallArgs, line: Int)
+    case filter(JinjaExpr?, JinjaFilterName, JinjaCallArgs, line: Int)
     case test(JinjaExpr, String, JinjaCallArgs, negated: Bool, line: Int)
+}
+
+/// A filter's name as written, with the group of built-in filters holding it looked up once, when parsed.
+struct JinjaFilterName {
+    let text: String
+    let group: JinjaRenderer.FilterGroup?
+
+    init(_ text: String) {
+        self.text = text
+        group = JinjaRenderer.filterGroups[text]
+    }
 }
 
 /// The arguments written in a call, filter or test.
