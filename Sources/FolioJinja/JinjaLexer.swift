@@ -84,6 +84,19 @@ struct JinjaLexer {
         return out
     }
 
+    /// The normalized scalars, their UTF-8 bytes and where each scalar starts; ASCII without `\r` (nothing to
+    /// normalize but the trailing newline) is taken from its bytes directly.
+    static func prepare(_ source: String, keepTrailingNewline: Bool) -> (scalars: [Unicode.Scalar], bytes: [UInt8], offsets: [Int]) {
+        var bytes = Array(source.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else {
+            let scalars = normalize(source, keepTrailingNewline: keepTrailingNewline)
+            let (encoded, offsets) = encode(scalars)
+            return (scalars, encoded, offsets)
+        }
+        if !keepTrailingNewline, bytes.last == 0x0A { bytes.removeLast() }
+        return (bytes.map { Unicode.Scalar($0) }, bytes, Array(0...bytes.count))
+    }
+
     /// The scalars' UTF-8 bytes and where each scalar starts among them.
     static func encode(_ scalars: [Unicode.Scalar]) -> (bytes: [UInt8], offsets: [Int]) {
         var bytes: [UInt8] = []
@@ -99,8 +112,7 @@ struct JinjaLexer {
     }
 
     mutating func tokenize(_ source: String) throws -> [JinjaToken] {
-        src = Self.normalize(source, keepTrailingNewline: options.keepTrailingNewline)
-        (utf8, offsets) = Self.encode(src)
+        (src, utf8, offsets) = Self.prepare(source, keepTrailingNewline: options.keepTrailingNewline)
         while pos < src.count {
             try lexRoot()
         }
