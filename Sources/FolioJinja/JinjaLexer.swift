@@ -113,6 +113,8 @@ struct JinjaLexer {
 
     mutating func tokenize(_ source: String) throws -> [JinjaToken] {
         (src, utf8, offsets) = Self.prepare(source, keepTrailingNewline: options.keepTrailingNewline)
+        // About one token per eight characters in templates like the benchmark's: fewer regrowths of the array.
+        tokens.reserveCapacity(src.count / 8 + 16)
         while pos < src.count {
             try lexRoot()
         }
