@@ -185,7 +185,8 @@ extension JinjaRenderer {
         }
         guard let filterName = args.positional.first?.stringValue else { throw error(.type, "map needs a filter name or attribute=") }
         let rest = JinjaArguments(Array(args.positional.dropFirst()), keywords: args.keywords)
-        return try items.map { try applyFilter(filterName, $0, rest) }
+        let group = Self.filterGroups[filterName]
+        return try items.map { try applyFilter(filterName, $0, rest, group: group) }
     }
 
     func select(_ v: JinjaValue, _ args: JinjaArguments, attribute: Bool, keep: Bool) throws -> [JinjaValue] {
@@ -199,7 +200,7 @@ extension JinjaRenderer {
         if !positional.isEmpty {
             let testName = positional.removeFirst().plainString
             let rest = JinjaArguments(positional, keywords: args.keywords)
-            test = { try self.applyTest(testName, $0, rest) }
+            test = compiledTest(testName, rest)
         }
         var out: [JinjaValue] = []
         guard try truthy(v) else { return [] }
@@ -209,6 +210,19 @@ extension JinjaRenderer {
             if ok == keep { out.append(item) }
         }
         return out
+    }
+
+    /// The test `name` with its arguments, for every item of a select: equality with one argument compared
+    /// directly (what `compare("==")` does), the others through `applyTest`.
+    func compiledTest(_ name: String, _ args: JinjaArguments) -> (JinjaValue) throws -> Bool {
+        switch name {
+        case "eq", "equalto", "==":
+            guard let other = args.value(0, "other") else { break }
+            if options.undefined == .strict { break }
+            return { JinjaValue.pyEqual($0, other) }
+        default: break
+        }
+        return { try self.applyTest(name, $0, args) }
     }
 
     func batch(_ v: JinjaValue, _ args: JinjaArguments) throws -> JinjaValue {

@@ -82,34 +82,43 @@ extension JinjaRenderer {
     }
 
     static func strip(_ s: String, _ chars: Set<Unicode.Scalar>?, leading: Bool = true, trailing: Bool = true) -> String {
-        let scalars = Array(s.unicodeScalars)
         func drop(_ c: Unicode.Scalar) -> Bool { chars.map { $0.contains(c) } ?? isPythonSpace(c) }
-        var a = 0, b = scalars.count
-        if leading { while a < b, drop(scalars[a]) { a += 1 } }
-        if trailing { while b > a, drop(scalars[b - 1]) { b -= 1 } }
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars[a..<b])
-        return String(view)
+        let scalars = s.unicodeScalars
+        var a = scalars.startIndex, b = scalars.endIndex
+        if leading { while a < b, drop(scalars[a]) { a = scalars.index(after: a) } }
+        if trailing {
+            while b > a {
+                let before = scalars.index(before: b)
+                guard drop(scalars[before]) else { break }
+                b = before
+            }
+        }
+        if a == scalars.startIndex && b == scalars.endIndex { return s }
+        return String(scalars[a..<b])
     }
 
     /// Python's `str.replace`, by Unicode scalars; an empty `old` inserts `new` between every character.
     static func replace(_ s: String, _ old: String, _ new: String, _ limit: Int) throws -> String {
-        let src = Array(s.unicodeScalars)
-        let pattern = Array(old.unicodeScalars)
-        var out = String.UnicodeScalarView()
-        var count = 0
-        if pattern.isEmpty {
-            for c in src {
+        if old.isEmpty {
+            var out = String.UnicodeScalarView()
+            var count = 0
+            for c in s.unicodeScalars {
                 if limit < 0 || count < limit { out.append(contentsOf: new.unicodeScalars); count += 1 }
                 out.append(c)
             }
             if limit < 0 || count < limit { out.append(contentsOf: new.unicodeScalars) }
             return String(out)
         }
-        var i = 0
+        // Valid UTF-8 matches valid UTF-8 only at scalar boundaries, so a byte search is the scalar search.
+        let src = Array(s.utf8), pattern = Array(old.utf8), replacement = Array(new.utf8)
+        guard src.count >= pattern.count else { return s }
+        var out: [UInt8] = []
+        out.reserveCapacity(src.count)
+        var count = 0, i = 0
+        let first = pattern[0], last = src.count - pattern.count
         while i < src.count {
-            if (limit < 0 || count < limit), i + pattern.count <= src.count, Array(src[i..<i + pattern.count]) == pattern {
-                out.append(contentsOf: new.unicodeScalars)
+            if i <= last, src[i] == first, limit < 0 || count < limit, Self.bytes(src, at: i, equal: pattern) {
+                out.append(contentsOf: replacement)
                 i += pattern.count
                 count += 1
             } else {
@@ -117,7 +126,13 @@ extension JinjaRenderer {
                 i += 1
             }
         }
-        return String(out)
+        return count == 0 ? s : String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `pattern` occurs in `bytes` at `i` (which leaves room for it).
+    static func bytes(_ bytes: [UInt8], at i: Int, equal pattern: [UInt8]) -> Bool {
+        for k in 1..<pattern.count where bytes[i + k] != pattern[k] { return false }
+        return true
     }
 
     /// markupsafe's `striptags`: comments, then tags removed, whitespace runs made one space, entities decoded.

@@ -32,9 +32,9 @@ extension JinjaLexer {
                 pos = end
                 continue
             }
-            if c == "_" || c.properties.isXIDStart {
+            if Self.isNameStart(c) {
                 var e = pos + 1
-                while e < src.count, src[e] == "_" || src[e].properties.isXIDContinue { e += 1 }
+                while e < src.count, Self.isNameContinue(src[e]) { e += 1 }
                 tokens.append(JinjaToken(kind: .name, text: text(pos, e), line: line, column: pos - lineStart + 1))
                 pos = e
                 continue
@@ -44,6 +44,24 @@ extension JinjaLexer {
                 continue
             }
             try lexOperator(&balance)
+        }
+    }
+
+    /// `_` or XID_Start, ASCII answered without the Unicode tables.
+    static func isNameStart(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x41...0x5A, 0x61...0x7A, 0x5F: return true
+        case 0..<0x80: return false
+        default: return c.properties.isXIDStart
+        }
+    }
+
+    /// `_` or XID_Continue, ASCII answered without the Unicode tables.
+    static func isNameContinue(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x5F: return true
+        case 0..<0x80: return false
+        default: return c.properties.isXIDContinue
         }
     }
 

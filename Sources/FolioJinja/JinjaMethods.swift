@@ -171,7 +171,28 @@ extension JinjaRenderer {
     }
 
     /// Python's `str.split` / `str.rsplit`: on runs of whitespace when `sep` is nil.
+    /// `str.split(sep, maxsplit)` from the left on UTF-8 bytes (valid UTF-8 only matches at scalar boundaries).
+    static func splitBytes(_ s: String, _ sep: String, _ maxsplit: Int) -> [String] {
+        let src = Array(s.utf8), pattern = Array(sep.utf8)
+        var parts: [String] = []
+        var start = 0, i = 0
+        let last = src.count - pattern.count
+        while i <= last, maxsplit < 0 || parts.count < maxsplit {
+            if src[i] == pattern[0], bytes(src, at: i, equal: pattern) {
+                parts.append(String(decoding: src[start..<i], as: UTF8.self))
+                i += pattern.count
+                start = i
+            } else {
+                i += 1
+            }
+        }
+        parts.append(String(decoding: src[start...], as: UTF8.self))
+        return parts
+    }
+
     static func pySplit(_ s: String, _ sep: String?, _ maxsplit: Int, fromRight: Bool) -> [String] {
+        // A separator splits the same from either end when every occurrence splits.
+        if let sep, !sep.isEmpty, !fromRight || maxsplit < 0 { return splitBytes(s, sep, maxsplit) }
         var scalars = Array(s.unicodeScalars)
         if fromRight { scalars.reverse() }
         let pattern = sep.map { fromRight ? Array($0.unicodeScalars.reversed()) : Array($0.unicodeScalars) }

@@ -18,8 +18,19 @@ indirect enum JinjaExpr {
     case concat([JinjaExpr], line: Int)
     case call(JinjaExpr, JinjaCallArgs, line: Int)
     /// A filter; the input is nil in filter blocks and `set` blocks (the body's output is the input).
-    case filter(JinjaExpr?, String, JinjaCallArgs, line: Int)
+    case filter(JinjaExpr?, JinjaFilterName, JinjaCallArgs, line: Int)
     case test(JinjaExpr, String, JinjaCallArgs, negated: Bool, line: Int)
+}
+
+/// A filter's name as written, with the group of built-in filters holding it looked up once, when parsed.
+struct JinjaFilterName {
+    let text: String
+    let group: JinjaRenderer.FilterGroup?
+
+    init(_ text: String) {
+        self.text = text
+        group = JinjaRenderer.filterGroups[text]
+    }
 }
 
 /// The arguments written in a call, filter or test.
@@ -95,8 +106,9 @@ final class JinjaBlockNode {
     }
 }
 
-/// A statement of the template, with the line its tag starts on.
-struct JinjaStatement {
+/// A statement of the template, with the line its tag starts on. A class: rendering walks statement lists many
+/// times, and a reference is copied with one retain where the struct copied its whole payload.
+final class JinjaStatement {
     enum Kind {
         case data(String)
         case output(JinjaExpr)
@@ -119,8 +131,14 @@ struct JinjaStatement {
         case continueLoop
     }
 
-    var kind: Kind
-    var line: Int
+    let kind: Kind
+    let line: Int
     /// The column of the tag's start (its `{%` or `{{`), 0 when unknown.
-    var column = 0
+    var column: Int
+
+    init(kind: Kind, line: Int, column: Int = 0) {
+        self.kind = kind
+        self.line = line
+        self.column = column
+    }
 }

@@ -84,7 +84,8 @@ struct JinjaNameCheck {
         case .call(let f, let a, _):
             try sub(f)
             try args(a, soft: soft, line: line, t)
-        case .filter(let input, let name, let a, let l):
+        case .filter(let input, let filter, let a, let l):
+            let name = filter.text
             if !soft, !filters.contains(name) {
                 if unavailable.contains(name) {
                     throw JinjaError(.assertion, "No filter named '\(name)': jinja2-ansible-filters has it, Folio does not.", template: t, line: l)

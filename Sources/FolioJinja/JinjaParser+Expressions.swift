@@ -360,7 +360,7 @@ extension JinjaParser {
             let line = current.line
             let filterName = try dottedName()
             let args = isOp("(") ? try parseCallArgs() : JinjaCallArgs()
-            node = .filter(node, filterName, args, line: line)
+            node = .filter(node, JinjaFilterName(filterName), args, line: line)
         }
         return node
     }

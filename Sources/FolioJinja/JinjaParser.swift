@@ -106,7 +106,7 @@ struct JinjaParser {
             case .blockBegin:
                 let begin = next()
                 if current.kind == .name, ends.contains(current.text) { return body }
-                if var s = try parseStatement() {
+                if let s = try parseStatement() {
                     s.column = begin.column
                     body.append(s)
                 }

@@ -89,7 +89,7 @@ extension JinjaRenderer {
             let v = try input.map { try eval($0, scope) } ?? .none
             let a = try evalArgs(args, scope)
             line = l
-            return try applyFilter(name, v, a)
+            return try applyFilter(name.text, v, a, group: name.group)
         case .test(let input, let name, let args, let negated, let l):
             let v = try eval(input, scope)
             let a = try evalArgs(args, scope)
@@ -105,7 +105,7 @@ extension JinjaRenderer {
         let v = try inner.map { try applyFilterChain($0, input: input, scope) } ?? input
         let a = try evalArgs(args, scope)
         line = l
-        return try applyFilter(name, v, a)
+        return try applyFilter(name.text, v, a, group: name.group)
     }
 
     func evalArgs(_ args: JinjaCallArgs, _ scope: JinjaScope) throws -> JinjaArguments {

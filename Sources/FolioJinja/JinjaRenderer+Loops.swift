@@ -9,11 +9,13 @@ extension JinjaRenderer {
         var items = all
         if let condition = node.condition {
             items = []
+            // One scope for all the tests: each binds the same names (the target and an undefined `loop`) anew.
+            let s = JinjaScope(parent: scope)
+            let undefinedLoop = JinjaValue.undefined(JinjaUndefined(name: "loop"))
             for item in all {
                 try step()
-                let s = JinjaScope(parent: scope)
                 try assign(node.target, item, s)
-                s.vars["loop"] = .undefined(JinjaUndefined(name: "loop"))
+                s.vars["loop"] = undefinedLoop
                 if try truthy(try eval(condition, s)) { items.append(item) }
             }
         }

@@ -2,10 +2,14 @@ import Glibc
 
 /// Python's arithmetic, comparison and membership; integer overflow is an error, never a trap.
 extension JinjaRenderer {
-    func operandCheck(_ values: JinjaValue...) throws {
-        for v in values {
-            if case .undefined(let u) = v { throw undefinedError(u) }
-        }
+    func operandCheck(_ v: JinjaValue) throws {
+        if case .undefined(let u) = v { throw undefinedError(u) }
+    }
+
+    /// Both operands, left first (no variadic array per operation).
+    func operandCheck(_ a: JinjaValue, _ b: JinjaValue) throws {
+        try operandCheck(a)
+        try operandCheck(b)
     }
 
     func typeError(_ op: String, _ a: JinjaValue, _ b: JinjaValue) -> JinjaError {

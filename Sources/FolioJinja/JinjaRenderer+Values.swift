@@ -105,7 +105,10 @@ extension JinjaRenderer {
             if options.undefined == .chainable { return obj }
             throw undefinedError(u)
         }
-        let missing = JinjaValue.undefined(JinjaUndefined(name: key.plainString, hint: "'\(obj.typeName) object' has no attribute \(key.repr)", objectType: "\(obj.typeName) object"))
+        // Built only when the item is missing (repr and interpolation cost more than the lookup itself).
+        var missing: JinjaValue {
+            .undefined(JinjaUndefined(name: key.plainString, hint: "'\(obj.typeName) object' has no attribute \(key.repr)", objectType: "\(obj.typeName) object"))
+        }
         switch (obj, key) {
         case (.dict(let d), _):
             if let v = d.get(key) { return v }
@@ -191,7 +194,7 @@ extension JinjaRenderer {
 
 extension JinjaUndefined {
     /// Undefined values that print as empty even under StrictUndefined (an inline `if` without `else`).
-    var lenient: Bool { hint.hasPrefix("the inline if-expression") }
+    var lenient: Bool { givenHint?.hasPrefix("the inline if-expression") == true }
 }
 
 /// `value.__class__`: only its `__name__`.

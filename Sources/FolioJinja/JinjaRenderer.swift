@@ -1,6 +1,6 @@
 /// Variables visible at one point of a render: a chain of scopes ending in the template's context.
 final class JinjaScope {
-    var vars: [String: JinjaValue] = [:]
+    var vars = JinjaVars()
     let parent: JinjaScope?
     /// Names assigned at the top level of a template, in order (what an import exports).
     var assigned: [String] = []
@@ -10,7 +10,7 @@ final class JinjaScope {
 
     init(parent: JinjaScope?, vars: [String: JinjaValue] = [:]) {
         self.parent = parent
-        self.vars = vars
+        if !vars.isEmpty { self.vars = JinjaVars(vars) }
     }
 
     func lookup(_ name: String) -> JinjaValue? {
@@ -74,7 +74,8 @@ final class JinjaRenderer {
     let environment: JinjaEnvironment
     let options: JinjaOptions
     let limits: JinjaLimits
-    var out = ""
+    /// The output so far, as UTF-8 (appending bytes is cheaper than appending strings).
+    var out: [UInt8] = []
     var discard = false
     var autoescape: Bool
     var depth = 0
@@ -155,19 +156,21 @@ final class JinjaRenderer {
 
     func emit(_ s: String) throws {
         guard !discard else { return }
-        out += s
-        try checkSize(out.utf8.count)
+        // The string's own UTF-8 storage copied in one go (append(contentsOf: s.utf8) walks it generically, ~190
+        // instructions a call); the buffer is only read, inside the call.
+        if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil { out.append(contentsOf: s.utf8) }
+        try checkSize(out.count)
     }
 
     /// Renders `body` into a fresh buffer and returns what it wrote (macro calls, set blocks, filter blocks).
     func capture(_ body: () throws -> Void) throws -> String {
         let savedOut = out
         let savedDiscard = discard
-        out = ""
+        out = []
         discard = false
         defer { out = savedOut; discard = savedDiscard }
         try body()
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     // MARK: Templates
@@ -181,7 +184,7 @@ final class JinjaRenderer {
         default: throw JinjaError(.type, "the render context must be a dict, not \(context.typeName)", template: template.name)
         }
         try renderTemplate(template, context: root)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Renders `template` (and the templates it extends) into the current output, with `context` as its scope.

@@ -36,7 +36,12 @@ public struct JinjaUndefined {
     /// The name that was looked up (`_undefined_name`).
     public var name: String?
     /// The message an `UndefinedError` raised from this value gives.
-    public var hint: String
+    public var hint: String {
+        get { givenHint ?? (name.map { "'\($0)' is undefined" } ?? "value is undefined") }
+        set { givenHint = newValue }
+    }
+    /// The hint given, else nil: the default one is made when asked (most undefined values are never printed).
+    var givenHint: String?
     /// The type of the object an attribute or item was missing from (`int object`), if that is why.
     public var objectType: String?
     /// Whether `hint` was given rather than derived from the name.
@@ -49,7 +54,7 @@ public struct JinjaUndefined {
         self.name = name
         self.objectType = objectType
         explicitHint = hint != nil && objectType == nil
-        self.hint = hint ?? (name.map { "'\($0)' is undefined" } ?? "value is undefined")
+        givenHint = hint
     }
 }
 
