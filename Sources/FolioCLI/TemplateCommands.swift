@@ -443,8 +443,9 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     PhaseTrace.mark("template loaded")
     try template.checkCompatible()
     let mode: AnswerMode
+    // One reader for every question of this command: it may read ahead of the line it returns.
+    let reader = PromptReader(io: io)
     if asks {
-        let reader = PromptReader(io: io)
         mode = .ask { variable, defaultText, problem in
             // The template's question, help, choices and default are its author's text: shown as text.
             if let problem { io.line("  \(problem.shownAsText)") }
@@ -467,10 +468,11 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     PhaseTrace.mark("answers")
     if args.flag("--dry-run") { return try printInstantiationPlan(template, at: destination, answers: answers, store: store, args, io) }
     if let message = try template.copierMessage("message_before_copy", answers: answers) { printMessage(message, io) }
-    let programChanges = try runTemplatePrograms(template, answers: answers, destination: destination, args, io)
-    let document = try template.instantiate(at: destination, answers: answers, store: store, staging: staging)
+    let programChanges = try runTemplatePrograms(template, answers: answers, destination: destination, reader: reader, args, io)
+    let document = try programChanges.map { try template.instantiate(at: destination, answers: answers, store: store, rendered: $0.files, staging: staging) }
+        ?? template.instantiate(at: destination, answers: answers, store: store, staging: staging)
     PhaseTrace.mark("document opened")
-    if let (changes, names) = programChanges, !changes.isEmpty {
+    if let (changes, names, _) = programChanges, !changes.isEmpty {
         try document.apply(changes, message: "Run the template's \(template.copier != nil ? "tasks" : "hooks"): \(names)")
     }
     if programChanges == nil, let hooks = template.cookiecutter?.hooks, !hooks.isEmpty {
@@ -522,9 +524,18 @@ func resolveWithProgress(_ resolver: TemplateResolver, _ sources: [TemplateSourc
 /// With `--trust`: the template's hooks or tasks run confined around its files (`TemplateProgramRun`), before anything
 /// is written; returns the changes they made (recorded as a commit after the template's) and their names, nil when
 /// not trusted or there are none. A program that fails throws, so no document is made.
-private func runTemplatePrograms(_ template: Template, answers: [String: JSONValue], destination: URL, _ args: Arguments,
-                                 _ io: CommandIO) throws -> (changes: [DocumentChange], names: String)? {
-    guard args.flag("--trust") else {
+private func runTemplatePrograms(_ template: Template, answers: [String: JSONValue], destination: URL, reader: PromptReader,
+                                 _ args: Arguments, _ io: CommandIO) throws -> (changes: [DocumentChange], names: String, files: [DocumentFile])? {
+    let hasPrograms = !(template.cookiecutter?.hooks.isEmpty ?? true) || !(template.copier?.tasks.isEmpty ?? true)
+    let remembered = TrustedProgramSources(environment: io.environment)
+    var trusted = args.flag("--trust")
+    if !trusted, hasPrograms, try remembered.contains(template.source.location) { trusted = true }
+    if !trusted, hasPrograms, io.isInteractive, !args.flag("--defaults") {
+        let programs = try template.programs(answers: answers)
+        trusted = try askToRun(programs, from: template.source.location, reader: reader, io)
+        if trusted { try remembered.record(template.source.location) }
+    }
+    guard trusted else {
         if args.flag("--allow-network") { throw UsageError("--allow-network lets trusted hooks and tasks reach the network: give --trust too") }
         return nil
     }
@@ -540,7 +551,7 @@ private func runTemplatePrograms(_ template: Template, answers: [String: JSONVal
     for change in changes {
         if case let .write(path, _, _) = change { try DocumentPath.validate(path, allowFolioFolder: false) }
     }
-    return (changes, programs.map(\.name).joined(separator: ", "))
+    return (changes, programs.map(\.name).joined(separator: ", "), files)
 }
 
 /// A template's message (its author's text), line by line, shown as text.
@@ -548,4 +559,15 @@ private func printMessage(_ message: String, _ io: CommandIO) {
     for line in message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).reversed().drop(while: \.isEmpty).reversed() {
         io.error(line.shownAsText)
     }
+}
+
+/// Asks on the terminal whether to run a template's programs (named, as text), confined; a yes is remembered for the
+/// source.
+private func askToRun(_ programs: [TemplateProgram], from location: String, reader: PromptReader, _ io: CommandIO) throws -> Bool {
+    guard !programs.isEmpty else { return false }
+    io.line("The template from '\(location.shownAsText)' runs programs when a project is made:")
+    for program in programs { io.line("  \(program.shown.shownAsText)") }
+    io.out("Run them confined (they may change only the new project, with no network and none of your keys or tokens)? [y/N]: ")
+    guard let answer = try reader.readLine() else { return false }
+    return ["y", "yes"].contains(answer.trimming(.whitespaces).lowercased())
 }

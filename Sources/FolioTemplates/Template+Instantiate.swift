@@ -18,6 +18,16 @@ extension Template {
         return try store.create(at: url, metadata: metadata, files: files, message: creationMessage, staging: staging)
     }
 
+    /// `instantiate(at:answers:store:)` from `files` this template already rendered with `answers` (as programs run
+    /// around them, for example), so that they are not rendered twice.
+    public func instantiate(at url: URL, answers: [String: JSONValue], store: DocumentStore, rendered files: [DocumentFile],
+                            staging: NewDocumentStaging? = nil) throws -> Document {
+        let staging = try staging ?? store.beginCreate(at: url)
+        try checkCompatible()
+        let metadata = try metadata(at: url, answers: answers, files: files, store: store, title: nil)
+        return try store.create(at: url, metadata: metadata, files: files, message: creationMessage, staging: staging)
+    }
+
     /// The metadata and files a document made at `url` with `answers` gets (rendered, checked; nothing written).
     func prepare(at url: URL, answers: [String: JSONValue], store: DocumentStore, title: String?,
                  rendered: (([DocumentFile]) -> Void)? = nil) throws -> (DocumentMetadata, [DocumentFile]) {

@@ -13,8 +13,8 @@ final class TemplateProgramTests: XCTestCase {
     override func tearDown() { temp = nil }
 
     /// A cookiecutter template whose project holds `a.txt` and whose `hooks/post_gen_project.py` is `hook`.
-    private func cookiecutter(hook: String, stage: String = "post_gen_project") throws -> String {
-        let root = temp.path("hooked")
+    private func cookiecutter(hook: String, stage: String = "post_gen_project", folder: String = "hooked") throws -> String {
+        let root = temp.path(folder)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("{{cookiecutter.name}}"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("hooks"), withIntermediateDirectories: true)
         try #"{"name": "proj"}"#.write(to: root.appendingPathComponent("cookiecutter.json"), atomically: true, encoding: .utf8)
@@ -146,5 +146,25 @@ final class TemplateProgramTests: XCTestCase {
         XCTAssertEqual(untrusted.status, 0, untrusted.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("plain/tasks.txt").path))
         XCTAssertTrue(untrusted.stderr.contains("tasks were not run") && untrusted.stderr.contains("--trust runs them confined"), untrusted.stderr)
+    }
+
+    func testGivenATerminalWhenTheUserSaysYesToTheHooksThenTheyRunAndTheSourceIsRememberedForTheNextProject() throws {
+        let template = try cookiecutter(hook: "open('hooked.txt', 'w').write('yes\\n')\n")
+        // When asked on a terminal (the one question takes its default, then yes to the hooks)
+        let asked = runFolio(["new", "doc", "--template", template], environment: temp.environment(), cwd: temp.url,
+                             stdin: Data("\ny\n".utf8), interactive: true)
+        XCTAssertEqual(asked.status, 0, asked.stderr)
+        XCTAssertTrue(asked.stdout.contains("runs programs when a project is made:\n  hooks/post_gen_project.py (post_gen_project.py)"), asked.stdout + "/" + asked.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: temp.path("doc/hooked.txt").path), asked.stdout + "/" + asked.stderr)
+        // Then the next project from the same source runs them without asking
+        let again = runFolio(["new", "doc2", "--template", template, "--defaults"], environment: temp.environment(), cwd: temp.url)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: temp.path("doc2/hooked.txt").path))
+        // And a no on the terminal runs nothing
+        let other = try cookiecutter(hook: "open('hooked.txt', 'w').write('yes\\n')\n", folder: "other")
+        let refused = runFolio(["new", "doc3", "--template", other], environment: temp.environment(), cwd: temp.url,
+                               stdin: Data("\nn\n".utf8), interactive: true)
+        XCTAssertEqual(refused.status, 0, refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("doc3/hooked.txt").path))
     }
 }
