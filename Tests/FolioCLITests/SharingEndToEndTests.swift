@@ -89,6 +89,47 @@ extension TerminalEndToEndTests {
         assertRestored(status: 0)
     }
 
+    func testGivenTwoClonesOverGitDaemonWhenOneChangesTheListThenTheOtherLogsWhoAndWhatMarksTheItemAndItsHistoryCountsIt() throws {
+        let daemon = try GitDaemon(basePath: remotes.creatingDirectory(), environment: env)
+        let (a, b, bWindow) = try openSharedPair("arrivals", url: daemon.url)
+        // Given B's window with an empty message log
+        try press("M", until: "No messages yet.", target: bWindow)
+        try keys("Escape", target: bWindow)
+        waitFor("B's log closed", target: bWindow) { !$0.contains("No messages yet.") }
+        // When A adds an item
+        try press("a", until: "Add item")
+        try type("Oat milk")
+        try press("Enter", until: "(0/14 done)")
+        // Then B marks the new item for a moment, and its log says who added what, in the checklist's words
+        waitFor("B to mark Oat milk", target: bWindow, timeout: 15) { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix("+") && $0.contains("[ ] Oat milk") }
+        }
+        let author = try git(["log", "-1", "--format=%an"], in: a, environment: env).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertFalse(author.isEmpty)
+        try keys("M", target: bWindow)
+        waitFor(text: "\(author): added 'Oat milk'", target: bWindow)
+        try keys("Escape", target: bWindow)
+        waitFor("the marks to go", target: bWindow, timeout: 10) { screen in
+            !screen.split(separator: "\n").contains { $0.hasPrefix("+") } && screen.contains("[ ] Oat milk")
+        }
+        // Given B's history browser open on its versions
+        func count(_ document: URL) -> Int {
+            let output = (try? git(["rev-list", "--count", "HEAD"], in: document, environment: env))?.stdout ?? ""
+            return Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        let before = count(b)
+        try press("C-g", until: "\(before) versions", target: bWindow)
+        // When A checks an item
+        try press("Home", "Space", until: "(1/14 done)")
+        // Then B's open browser lists the new version without a key
+        waitFor(text: "\(before + 1) versions", target: bWindow, timeout: 15)
+        XCTAssertEqual(count(b), before + 1)
+        try keys("Escape", target: bWindow)
+        try keys("C-q", target: bWindow)
+        try keys("C-q")
+        assertRestored(status: 0)
+    }
+
     func testGivenTwoClonesOverHTTPWhenEachChecksADifferentItemAtOnceThenBothConvergeWithNoConflict() throws {
         let server = try GitHTTPServer(root: remotes.creatingDirectory(), environment: env)
         let (a, b, bWindow) = try openSharedPair("http", url: server.url)

@@ -37,12 +37,17 @@ package protocol DocumentSession: Sendable {
     /// The current values of `command`'s arguments for `selection` in version `base` (the head when nil), as the
     /// editor gives them for its form to start from; `.none` by default. Called off the UI thread.
     func argumentValues(command: String, base: String?, selection: ViewSelection?) -> ArgumentValuesAnswer
+    /// Who made version `new` and what changed since `old` (the editor's semantic diff, its item marks), for a
+    /// version that arrived from elsewhere on a window showing `old`; nil by default (nothing is said). Called off
+    /// the UI thread.
+    func arrival(from old: String, to new: String) -> DocumentArrival?
 }
 
 extension DocumentSession {
     package var editorName: String? { nil }
     package func argumentValues(command: String, base: String?, selection: ViewSelection?) -> ArgumentValuesAnswer { .none }
     package var openingNotice: String? { nil }
+    package func arrival(from old: String, to new: String) -> DocumentArrival? { nil }
     package func cancelPluginCall() {}
     package var sharing: (any DocumentSharing)? { nil }
     package func followItem(at position: [Int], from old: String, to new: String) -> [Int]? { nil }
@@ -183,7 +188,9 @@ package enum LaunchApp {
                 // Another window (or process) may have changed the document: poll its head (on the worker) and re-render on change.
                 if let calls, Date().timeIntervalSince(lastPoll) > 0.3 {
                     lastPoll = Date()
-                    if let editor = state.currentEditor { calls.poll(label: EditorCalls.renderLabel(editor), window: editor) }
+                    if let editor = state.currentEditor {
+                        calls.poll(label: EditorCalls.renderLabel(editor), window: editor, describing: state.shownEditor != nil)
+                    }
                 }
                 for (index, event) in events.enumerated() {
                     switch event {
@@ -322,7 +329,7 @@ package enum LaunchApp {
             if case .succeeded = result, case let .tag(commitID, name) = effect { state.historyTagged(commitID, name: name) }
             if case .succeeded = result, case let .restoreItem(item, commitID) = effect { state.itemRestored(item, from: commitID) }
         case let .snapshot(snapshot):
-            state.applying(snapshot)
+            pending += state.receivingSnapshot(snapshot)
         case let .source(name, sourceState):
             if let index = state.templates.firstIndex(where: { $0.name == name }) { state.templates[index].state = sourceState }
         case let .history(page):

@@ -258,6 +258,8 @@ package enum Screens {
                 if row == state.cursor { grid.put("›", x: 0, y: y, style: theme.key) }
             }
             grid.put(text, x: 1, y: y, style: selected ? CellStyle(reverse: true) : .plain, maxWidth: max(0, width - 2))
+            // An item a version from elsewhere just touched: its mark in the gutter, for a few seconds.
+            if numbered, let mark = state.arrivalMarks?.mark(text, at: now) { grid.put(mark.symbol, x: 0, y: y, style: changeStyle(mark)) }
         }
         // Status line.
         let status = CellStyle(reverse: true)

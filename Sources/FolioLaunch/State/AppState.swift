@@ -176,6 +176,8 @@ package struct EditorState: Equatable, Sendable {
     package var viewRows: Int = 20
     /// The document's sharing state as of this frame (set by the run loop), nil when its session offers no sharing.
     package var sharing: SharingState?
+    /// The marks the last version that arrived from elsewhere left on the items it touched, drawn until they expire.
+    package var arrivalMarks: ArrivalMarks?
     package init(path: String, title: String, contentType: ContentType, commitID: String = "", commitMessage: String = "", commands: [EditorCommand] = []) {
         self.path = path; self.title = title; self.contentType = contentType
         self.commitID = commitID; self.commitMessage = commitMessage; self.commands = commands
