@@ -148,6 +148,7 @@ package enum LaunchApp {
             var lastPoll = Date()
             var lastGenericPoll = Date()
             var lastBadges = Date()
+            var lastUsed = Date()
             var gate = FrameGate()
             var pending = startEffects
             while true {
@@ -171,7 +172,7 @@ package enum LaunchApp {
                     state.screen = .editor(editor)
                 }
                 GenericViewRuntime.update(&state, services: services, height: size.height, lastPoll: &lastGenericPoll)
-                updateSharing(&state, runtime: sharing, services: services, width: size.width, height: size.height, lastBadges: &lastBadges)
+                updateSharing(&state, runtime: sharing, services: services, width: size.width, height: size.height, lastBadges: &lastBadges, lastUsed: lastUsed)
                 // The frame shows the latest finished render and, after 200 ms, a spinner; an idle window draws only
                 // when something it shows may have changed (FrameGate).
                 let drew = gate.needsFrame(state, width: size.width, height: size.height, renderGeneration: calls?.cache.generation,
@@ -197,6 +198,7 @@ package enum LaunchApp {
                     case let .resize(width, height): size = (width, height); buffer.invalidate(); gate = FrameGate()
                     case .redraw: buffer.invalidate(); gate = FrameGate()
                     case let .key(key):
+                        lastUsed = Date()
                         if let running = background {
                             // Esc, ^C or ^Q stops the command; other keys wait for it to end.
                             if key == .escape || key == .ctrl("c") || key == .ctrl("q") { running.cancel() }
