@@ -161,11 +161,12 @@ public final class DocumentSyncLoop: Sendable {
         let url = Settings.fileURL(environment: options.environment)
         let stamp = SettingsFileStamp(url.path)
         guard shared.withLock({ $0.settingsStamp != stamp }) else { return }
-        let interval = (try? Settings.load(environment: options.environment))?.syncInterval
+        let loaded = try? Settings.load(environment: options.environment)  // a broken file keeps the interval it had
         let own = try? document.syncInterval()
         shared.withLock { shared in
             shared.settingsStamp = stamp
-            shared.settingsInterval = interval
+            if let loaded { shared.settingsInterval = loaded.syncInterval }
+            let interval = shared.settingsInterval
             shared.baseInterval = Self.duration(own ?? interval ?? Settings.defaultSyncInterval)
             retime(&shared)
         }

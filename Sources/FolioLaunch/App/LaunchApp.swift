@@ -85,6 +85,8 @@ package struct LaunchServices: Sendable {
     /// The documents open in this run (tabs: title and path) and which one `document` is (nil: none is shown).
     package var tabs: [(title: String, path: String)] = []
     package var currentTab: Int?
+    /// The tab the launcher returns to with Esc when it was opened from it (`^T n`), nil otherwise.
+    package var returnTab: Int?
     package init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
                 settings: Settings = Settings(), settingsPath: String = "", message: StatusLine? = nil,
                 saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
@@ -118,7 +120,7 @@ package enum LaunchApp {
         state.settings = services.settings
         state.knownEditors = services.editorIDs
         state.home = environment["HOME"]
-        state.tabs = TabBar(titles: services.tabs.map(\.title), current: services.currentTab)
+        state.tabs = TabBar(titles: services.tabs.map(\.title), current: services.currentTab, returnTo: services.returnTab)
         state.takingMessages(from: services, at: Date())
         state.currentFolder = FileManager.default.currentDirectoryPath
         state.recent = RecentList.withBadges(state.recent, from: services.recent)

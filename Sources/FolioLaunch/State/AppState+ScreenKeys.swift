@@ -41,7 +41,7 @@ extension AppState {
         .init([.character("p")], .pin, "p", "pin or unpin the selected recent document"),
         .init([.character("x"), .delete], .remove, "x Del", "remove the selected recent document from the list"),
         .init([.character(",")], .settings, ",", "settings"),
-        .init([.escape], .cancel, "esc", "cancel the filter or question"),
+        .init([.escape], .cancel, "esc", "cancel; after ^T n, back to the document"),
         .init([.character("q")], .quit, "q ^Q", "quit"),
     ]
 
@@ -203,7 +203,10 @@ extension AppState {
             guard let document = selectedRecent else { message = .note("x removes the selected recent document (↓ to one first)"); return }
             confirming = .removeRecent(path: document.path)
         case .cancel:
-            if templates.contains(where: { $0.state == .loading }) {
+            if let back = tabs.escapeTarget {
+                // The launcher opened over open documents (^T n): Esc goes back to the one shown before.
+                effects.append(.switchTab(back))
+            } else if templates.contains(where: { $0.state == .loading }) {
                 effects.append(.stopLoadingTemplates)
                 message = .note("Stopped loading templates")
             } else {
