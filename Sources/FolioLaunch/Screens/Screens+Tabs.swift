@@ -6,7 +6,7 @@ extension Screens {
     static func decorateTabs(_ grid: inout CellGrid, state: AppState) {
         guard grid.height > 2, grid.width > 4 else { return }
         let tabs = state.tabs
-        if (tabs.titles.count > 1 || (tabs.current == nil && !tabs.titles.isEmpty)), state.helpOpen == false {
+        if tabs.titles.count > 1 || (tabs.current == nil && !tabs.titles.isEmpty) {
             drawTabStrip(&grid, tabs: tabs)
         }
         if tabs.listOpen { drawTabList(&grid, tabs: tabs) }

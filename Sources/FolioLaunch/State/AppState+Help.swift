@@ -87,6 +87,23 @@ extension AppState {
         return lines
     }
 
+    /// The help lines that match what was typed in the overlay (keys or words, any letter case), each under its
+    /// section's heading; all of them when nothing was typed, one line saying so when nothing matches.
+    package func shownHelpLines(scene: LaunchScene) -> [HelpLine] {
+        let all = helpLines(scene: scene)
+        let needle = helpFilter.text.lowercased().trimming(.whitespaces)
+        guard !needle.isEmpty else { return all }
+        var shown: [HelpLine] = []
+        var heading: HelpLine?
+        for line in all {
+            if line.heading { heading = line; continue }
+            guard line.keys.lowercased().contains(needle) || line.text.lowercased().contains(needle) else { continue }
+            if let pending = heading { shown.append(pending); heading = nil }
+            shown.append(line)
+        }
+        return shown.isEmpty ? [HelpLine(keys: "", text: "No key matches “\(helpFilter.text)” (⌫ or esc clears)")] : shown
+    }
+
     /// The first help line for where the user is: a prompt's or the palette's section in the editor, the filter's
     /// on the launcher; the top otherwise. Kept so that the overlay still fills its rows.
     func helpStart(scene: LaunchScene) -> Int {
@@ -100,7 +117,9 @@ extension AppState {
         default: section = nil
         }
         guard let section, let index = lines.firstIndex(where: { $0.heading && $0.text.hasPrefix(section) }) else { return 0 }
-        return min(index, max(0, lines.count - Screens.helpRows(height: rows)))
+        let start = Screens.helpDisplayRows(Array(lines.prefix(index)), width: columns).count
+        let total = Screens.helpDisplayRows(lines, width: columns).count
+        return min(start, max(0, total - Screens.helpRows(height: rows)))
     }
 
     /// The editor's moving keys (`editorKey` handles them; plugin and host commands are listed from their tables).

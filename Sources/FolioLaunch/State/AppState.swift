@@ -319,8 +319,10 @@ package struct AppState: Equatable, Sendable {
     package var confirming: Confirmation?
     /// Whether the help overlay is open over the launch, picker, form or settings screen.
     package var helpOpen = false
-    /// The first row of the help overlay shown.
+    /// The first row of the help overlay shown (a drawn row: long lines wrap).
     package var helpScroll = 0
+    /// What was typed in the open help overlay: only the keys that match it are listed.
+    package var helpFilter = TextField()
     /// The ids of the installed editors, for checking an editor association (empty when unknown).
     package var knownEditors: [String] = []
     /// The home folder, for `~/` in a template source path.
