@@ -138,7 +138,7 @@ extension TerminalEndToEndTests {
         try type("Remote settings", target: bWindow)
         try press("Enter", until: "every 30 s (every 5 s while this window is in use)", target: bWindow)
         // When A's Settings screen sets the sync interval to 1 s
-        try press("C-e", until: "Sync interval")
+        try press(",", until: "Sync interval")
         try keys("Down", "Down", "Down")
         try type("1")
         try press("Enter", until: "Saved")

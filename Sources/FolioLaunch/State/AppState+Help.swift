@@ -83,7 +83,9 @@ extension AppState {
         }
         lines.append(.heading("Everywhere"))
         lines += Self.globalKeys.map { HelpLine(keys: $0.label, text: $0.help) }
-        lines.append(HelpLine(keys: "M", text: "the last 100 messages in full, with their time"))
+        lines.append(HelpLine(keys: "M", text: screenBindsM(scene: scene)
+            ? "this screen's own (above); elsewhere the last 100 messages (here: ^P, Message log, where there is one)"
+            : "the last 100 messages in full, with their time"))
         return lines
     }
 
@@ -158,6 +160,6 @@ extension AppState {
         ("u ^Z / ^Y", "undo / redo the newest change (a restore too)"),
         ("t", "tag this version"),
         ("c", "mark for compare, then c on another"),
-        ("esc", "back to the editor"),
+        ("esc q", "back: the diff to the list, a filter cleared, then the editor"),
     ]
 }

@@ -199,7 +199,7 @@ package struct EditorState: Equatable, Sendable {
         EditorCommand(id: "folio.history", title: "History", shortcut: "^G"),
         EditorCommand(id: "folio.item-history", title: "Item history", shortcut: "H"),
         EditorCommand(id: "folio.palette", title: "Commands", shortcut: "^P"),
-        EditorCommand(id: "folio.settings", title: "Settings", shortcut: "^E"),
+        EditorCommand(id: "folio.settings", title: "Settings", shortcut: ","),
         EditorCommand(id: "folio.close", title: "Close", shortcut: "^W"),
     ]
     /// The palette: the plugin's commands then the host's.
