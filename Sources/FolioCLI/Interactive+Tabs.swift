@@ -9,6 +9,8 @@ struct OpenTabs {
     private(set) var sessions: [DocumentSessionAdapter] = []
     /// The one shown; nil while the launcher is.
     var current: Int?
+    /// The one shown before the launcher was opened over the tabs (`^T n`): Esc there shows it again.
+    var previous: Int?
     /// How many of a window's saved tabs are opened again when it starts.
     static let restoredAtMost = 32
 
@@ -30,6 +32,7 @@ struct OpenTabs {
     mutating func close(_ index: Int) {
         guard sessions.indices.contains(index) else { return }
         sessions.remove(at: index)
+        if let shown = previous { previous = shown == index ? nil : shown > index ? shown - 1 : shown }
         current = sessions.isEmpty ? nil : min(index, sessions.count - 1)
     }
 
@@ -37,6 +40,15 @@ struct OpenTabs {
     mutating func show(_ index: Int) {
         if sessions.indices.contains(index) { current = index }
     }
+
+    /// Shows the launcher over the open documents, remembering the one shown for Esc.
+    mutating func showLauncher() {
+        previous = current
+        current = nil
+    }
+
+    /// The tab the launcher's Esc returns to: the one shown before it, while the launcher is shown.
+    var returnTab: Int? { current == nil ? previous.flatMap { sessions.indices.contains($0) ? $0 : nil } : nil }
 
     /// The document shown, if any.
     var shown: DocumentSessionAdapter? { current.map { sessions[$0] } }

@@ -65,6 +65,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: [String
             configured.messageLog = messageLog
             configured.tabs = tabs.described
             configured.currentTab = tabs.current
+            configured.returnTab = tabs.returnTab
             configured.generic = session.flatMap { GenericDocumentFiles(session: $0, environment: environment) }
             configured.editorIDs = pluginHost(io, settings: settings).editors.map(\.editor.id)
             // A command button's command runs inside the launcher, which stays full screen; Esc cancels its transfers.
@@ -111,7 +112,7 @@ func runInteractive(configPath: String?, scene sceneName: String?, open: [String
             case let .closeTab(index):
                 tabs.close(index)
             case .newTab:
-                tabs.current = nil
+                tabs.showLauncher()
             case let .runCommand(arguments):
                 message = runCaptured(arguments, io: io)
             default:

@@ -28,7 +28,7 @@ final class SharingAdapter: DocumentSharing {
         self.environment = environment
         timeout = store.settings.networkTimeoutDuration
         loop = DocumentSyncLoop(document: url, store: store,
-                                options: .init(transferTimeout: timeout, environment: environment),
+                                options: .init(transferTimeout: timeout, environment: environment, followsSettingsFile: true),
                                 semanticMerger: { editors ?? semanticMerger(environment: environment) })
         loop.start()
     }
@@ -88,7 +88,11 @@ final class SharingAdapter: DocumentSharing {
 
     func cancelRound() { loop.cancel() }
 
+    func setForeground(_ longest: Int?) { loop.setForeground(longest.map { .seconds($0) }) }
+
+    /// The interval in force for the document (its own, else the settings' as they are now), as the loop uses it.
     func syncInterval() -> Int? {
+        if let interval = loop.documentInterval { return Int(exactly: (Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18).rounded()) }
         guard let document = try? store.open(at: loop.url) else { return nil }
         let seconds = ((try? document.syncInterval()) ?? nil) ?? store.settings.syncInterval ?? 30
         return Int(exactly: seconds.rounded())

@@ -70,11 +70,15 @@ public final class DocumentSyncLoop: Sendable {
         public var transferTimeout: Duration
         /// The environment credentials are read from.
         public var environment: [String: String]
+        /// Whether the settings file of `environment` is looked at with each local check (one `stat` a second): a
+        /// default interval changed there (in any window) applies at once, not when the document is opened again.
+        public var followsSettingsFile: Bool
 
         public init(timings: SyncTimings = SyncTimings(), fixedInterval: Bool = false, followsDocumentSetting: Bool = true,
-                    transferTimeout: Duration = TransferOptions.defaultTimeout, environment: [String: String] = ProcessInfo.processInfo.environment) {
+                    transferTimeout: Duration = TransferOptions.defaultTimeout, environment: [String: String] = ProcessInfo.processInfo.environment,
+                    followsSettingsFile: Bool = false) {
             self.timings = timings; self.fixedInterval = fixedInterval; self.followsDocumentSetting = followsDocumentSetting
-            self.transferTimeout = transferTimeout; self.environment = environment
+            self.transferTimeout = transferTimeout; self.environment = environment; self.followsSettingsFile = followsSettingsFile
         }
     }
 
@@ -85,6 +89,14 @@ public final class DocumentSyncLoop: Sendable {
         var stopping = false
         var cancelRequested = false
         var remotes: [RemoteInfo] = []
+        /// The default interval of the settings (nil: 30 s), as last read; a document's own interval wins over it.
+        var settingsInterval: Double?
+        /// The interval the document asks for: its own, else the settings' (set each round and when either changes).
+        var baseInterval: Duration?
+        /// The longest interval while the window is in front and in use (`setForeground`), nil in the background.
+        var foreground: Duration?
+        /// The settings file as last looked at (`followsSettingsFile`).
+        var settingsStamp: SettingsFileStamp?
     }
 
     /// The document's folder.
@@ -112,8 +124,55 @@ public final class DocumentSyncLoop: Sendable {
         var state = saved ?? SharingState(phase: .notShared)
         if state.phase == .syncing { state.phase = .synced }
         state.progress = nil
-        shared = Mutex(Shared(schedule: SyncSchedule(timings: options.timings, now: .now), state: state))
+        var initial = Shared(schedule: SyncSchedule(timings: options.timings, now: .now), state: state)
+        initial.settingsInterval = store.settings.syncInterval
+        if options.followsSettingsFile { initial.settingsStamp = SettingsFileStamp(Settings.fileURL(environment: options.environment).path) }
+        shared = Mutex(initial)
     }
+
+    /// The interval the loop looks at the remote with now: the document's (or the settings'), shortened to the
+    /// foreground interval while the window is in front and in use.
+    public var interval: Duration { shared.withLock { $0.schedule.timings.interval } }
+
+    /// The document's own interval, else the settings' default (nil until the first round read it).
+    public var documentInterval: Duration? { shared.withLock { $0.baseInterval } }
+
+    /// While the window is in front and in use, the remote is looked at at least every `longest` (nil: back to the
+    /// document's interval). Applies at once: the next look is that long after the last one.
+    public func setForeground(_ longest: Duration?) {
+        let changed = shared.withLock { shared -> Bool in
+            guard shared.foreground != longest else { return false }
+            shared.foreground = longest
+            retime(&shared)
+            return true
+        }
+        if changed { wake.signal() }
+    }
+
+    /// The schedule retimed to the interval now in force (see `interval`). Called with the lock held.
+    private func retime(_ shared: inout Shared) {
+        guard !options.fixedInterval, let base = shared.baseInterval else { return }
+        shared.schedule.retime(interval: shared.foreground.map { min($0, base) } ?? base, now: .now)
+    }
+
+    /// Reads the settings' default interval again when the settings file changed since it was last looked at.
+    private func followSettingsFile(_ document: Document) {
+        guard options.followsSettingsFile else { return }
+        let url = Settings.fileURL(environment: options.environment)
+        let stamp = SettingsFileStamp(url.path)
+        guard shared.withLock({ $0.settingsStamp != stamp }) else { return }
+        let loaded = try? Settings.load(environment: options.environment)  // a broken file keeps the interval it had
+        let own = try? document.syncInterval()
+        shared.withLock { shared in
+            shared.settingsStamp = stamp
+            if let loaded { shared.settingsInterval = loaded.syncInterval }
+            let interval = shared.settingsInterval
+            shared.baseInterval = Self.duration(own ?? interval ?? Settings.defaultSyncInterval)
+            retime(&shared)
+        }
+    }
+
+    static func duration(_ seconds: Double) -> Duration { .milliseconds(Int((seconds * 1000).rounded())) }
 
     /// The state as of now (from memory).
     public var state: SharingState { shared.withLock { $0.state } }
@@ -185,6 +244,7 @@ public final class DocumentSyncLoop: Sendable {
                 if let head, lastHead != nil, head != lastHead { shared.withLock { $0.schedule.committed(at: now) } }
                 lastHead = head ?? lastHead
                 nextLocalCheck = now + options.timings.localCheck
+                followSettingsFile(document)
             }
             if shared.withLock({ $0.schedule.isDue(at: now) }) {
                 runRound(document, started: now)
@@ -203,11 +263,15 @@ public final class DocumentSyncLoop: Sendable {
 
     /// One automatic round: skipped while continuous sync is off (unless asked for) or another process syncs.
     private func runRound(_ document: Document, started: ContinuousClock.Instant) {
-        var timings = options.timings
-        if !options.fixedInterval, let seconds = try? document.effectiveSyncInterval(settings: store.settings) {
-            timings.interval = .milliseconds(Int((seconds * 1000).rounded()))
+        let own = try? document.syncInterval()
+        let timings = shared.withLock { shared -> SyncTimings in
+            if !options.fixedInterval {
+                shared.baseInterval = Self.duration(own ?? shared.settingsInterval ?? Settings.defaultSyncInterval)
+                retime(&shared)
+            }
+            shared.remotes = (try? document.remotes()) ?? shared.remotes
+            return shared.schedule.timings
         }
-        shared.withLock { $0.schedule.timings = timings; $0.remotes = (try? document.remotes()) ?? $0.remotes }
         let continuous = document.continuousSync
         guard (try? document.remotes())?.isEmpty == false else {
             shared.withLock { $0.state = SharingState(phase: .notShared, continuous: continuous) }
@@ -376,5 +440,18 @@ public final class DocumentSyncLoop: Sendable {
 
     static func timeInterval(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// What the settings file looks like on disk (inode, size, modification time; nil: no file): settings are saved by
+/// rename, so a save changes it.
+struct SettingsFileStamp: Equatable, Sendable {
+    var inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
+
+    init?(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        inode = UInt64(info.st_ino); size = Int64(info.st_size)
+        seconds = Int(info.st_mtim.tv_sec); nanoseconds = Int(info.st_mtim.tv_nsec)
     }
 }

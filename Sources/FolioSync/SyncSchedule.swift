@@ -123,6 +123,16 @@ public struct SyncSchedule: Sendable, Equatable {
         return pause
     }
 
+    /// The interval changed to `interval` at `now` (the user's setting, the window coming to the front or going to
+    /// the background): the next look is an interval after the last one with the new interval, never before `now`.
+    /// A pending retry is left as it is (the remote could not be reached).
+    public mutating func retime(interval: Duration, now: ContinuousClock.Instant) {
+        let previous = timings.interval
+        timings.interval = interval
+        guard retryAt == nil, interval != previous else { return }
+        nextPoll = max(now, nextPoll - previous + interval)
+    }
+
     /// A round was skipped (another process syncs the document, or there is a conflict to settle): look again after
     /// `delay`, keeping any retry delay.
     public mutating func postponed(at now: ContinuousClock.Instant, by delay: Duration) {

@@ -11,7 +11,7 @@ final class Issue23SettingsReproductionTests: Issue23TmuxTestCase {
     func openSettings(_ scene: String) throws {
         let document = create("list", template: "checklist/groceries")
         try start(["open", document.path, "--scene", scene], until: "(0/13 done)")
-        try press("C-e", until: "Author name")
+        try press(",", until: "Author name")
     }
 
     /// Moves the focus down, one field at a time (each move waited for), to the field labelled `label`.

@@ -30,6 +30,22 @@ final class KeysEndToEndTests: TmuxTestCase {
         try press("q", until: "FOLIO-EXIT=0")
     }
 
+    func testGivenTheEditorWhenCommaQAndMAreUsedThenSettingsOpensAndHistoryAndTheLogCloseWithQ() throws {
+        let document = createDocument("list")
+        try start(["open", document.path, "--scene", "keys-one-meaning"], until: "(0/13 done)")
+        // , opens Settings from the editor, as it does on the launcher; esc goes back
+        try press(",", until: "Author name")
+        try press("Escape", until: "(0/13 done)")
+        // q leaves the history browser (as in tig)
+        try press("C-g", until: "History — ")
+        try press("q", until: "(0/13 done)")
+        // q closes the message log
+        try press("M", until: "No messages yet.")
+        try keys("q")
+        waitFor("the log closed") { !$0.contains("No messages yet.") && $0.contains("(0/13 done)") }
+        try press("C-q", until: "FOLIO-EXIT=0")
+    }
+
     func testGivenA60x16TerminalWhenTabbingThroughTheSwiftPackageFormThenTheLastFieldIsShownFocused() throws {
         try start(["launch", "--scene", "keys-form"], until: "New Document", width: 60, height: 16)
         try press("t", until: "Swift package")

@@ -12,8 +12,8 @@ extension TerminalEndToEndTests {
     var remotes: URL { dir.path("remotes") }
 
     /// A groceries checklist shared through `url(name.git)`, cloned twice (`a-NAME`, `b-NAME`) with continuous sync
-    /// every second; both are open, A in window 0 and B in the returned window.
-    func openSharedPair(_ name: String, url: (String) -> String) throws -> (a: URL, b: URL, bWindow: String) {
+    /// every `interval` seconds (nil: the settings' interval); both are open, A in window 0 and B in the returned window.
+    func openSharedPair(_ name: String, interval: Int? = 1, url: (String) -> String) throws -> (a: URL, b: URL, bWindow: String) {
         try FileManager.default.createDirectory(at: remotes, withIntermediateDirectories: true)
         XCTAssertEqual(try git(["init", "-q", "--bare", "-b", "main", "\(name).git"], in: remotes, environment: env).status, 0)
         let origin = createDocument("origin-\(name)")
@@ -22,7 +22,7 @@ extension TerminalEndToEndTests {
         for clone in ["a-\(name)", "b-\(name)"] {
             let cloned = runFolio(["clone", url("\(name).git"), clone], environment: env, cwd: docs)
             XCTAssertEqual(cloned.status, 0, cloned.stderr)
-            let every = runFolio(["sync", clone, "--continuous", "on", "--interval", "1"], environment: env, cwd: docs)
+            let every = runFolio(["sync", clone, "--continuous", "on"] + (interval.map { ["--interval", String($0)] } ?? []), environment: env, cwd: docs)
             XCTAssertEqual(every.status, 0, every.stderr)
         }
         let a = docs.appendingPathComponent("a-\(name)"), b = docs.appendingPathComponent("b-\(name)")
@@ -83,6 +83,78 @@ extension TerminalEndToEndTests {
         // Then B shows both changes with no key pressed, its cursor still on Bread (now item 2).
         waitFor("B to show A's changes", target: bWindow, timeout: 15) { $0.contains("Oat milk") && !$0.contains("[ ] Milk") }
         waitFor("the cursor to stay on Bread", target: bWindow, timeout: 3) { $0.contains("> 2 [ ] Bread") }
+        XCTAssertTrue(checklistItems(b).contains("[ ] Oat milk"))
+        try keys("C-q", target: bWindow)
+        try keys("C-q")
+        assertRestored(status: 0)
+    }
+
+    func testGivenTwoClonesOverGitDaemonWhenOneChangesTheListThenTheOtherLogsWhoAndWhatMarksTheItemAndItsHistoryCountsIt() throws {
+        let daemon = try GitDaemon(basePath: remotes.creatingDirectory(), environment: env)
+        let (a, b, bWindow) = try openSharedPair("arrivals", url: daemon.url)
+        // Given B's window with an empty message log
+        try press("M", until: "No messages yet.", target: bWindow)
+        try keys("Escape", target: bWindow)
+        waitFor("B's log closed", target: bWindow) { !$0.contains("No messages yet.") }
+        // When A adds an item
+        try press("a", until: "Add item")
+        try type("Oat milk")
+        try press("Enter", until: "(0/14 done)")
+        // Then B marks the new item for a moment, and its log says who added what, in the checklist's words
+        waitFor("B to mark Oat milk", target: bWindow, timeout: 15) { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix("+") && $0.contains("[ ] Oat milk") }
+        }
+        let author = try git(["log", "-1", "--format=%an"], in: a, environment: env).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertFalse(author.isEmpty)
+        try keys("M", target: bWindow)
+        waitFor(text: "\(author): added 'Oat milk'", target: bWindow)
+        try keys("Escape", target: bWindow)
+        waitFor("the marks to go", target: bWindow, timeout: 10) { screen in
+            !screen.split(separator: "\n").contains { $0.hasPrefix("+") } && screen.contains("[ ] Oat milk")
+        }
+        // Given B's history browser open on its versions
+        func count(_ document: URL) -> Int {
+            let output = (try? git(["rev-list", "--count", "HEAD"], in: document, environment: env))?.stdout ?? ""
+            return Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        let before = count(b)
+        try press("C-g", until: "\(before) versions", target: bWindow)
+        // When A checks an item
+        try press("Home", "Space", until: "(1/14 done)")
+        // Then B's open browser lists the new version without a key
+        waitFor(text: "\(before + 1) versions", target: bWindow, timeout: 15)
+        XCTAssertEqual(count(b), before + 1)
+        try keys("Escape", target: bWindow)
+        try keys("C-q", target: bWindow)
+        try keys("C-q")
+        assertRestored(status: 0)
+    }
+
+    func testGivenTwoWindowsAtTheDefaultIntervalWhenOneSetsTheSyncIntervalInSettingsThenBothUseItAtOnceAndChangesPropagate() throws {
+        let daemon = try GitDaemon(basePath: remotes.creatingDirectory(), environment: env)
+        let (_, b, bWindow) = try openSharedPair("interval", interval: nil, url: daemon.url)
+        // Given B's remote settings: the default 30 s, every 5 s while the window is in use
+        try press("C-p", until: "Remote settings", target: bWindow)
+        try type("Remote settings", target: bWindow)
+        try press("Enter", until: "every 30 s (every 5 s while this window is in use)", target: bWindow)
+        // When A's Settings screen sets the sync interval to 1 s
+        try press(",", until: "Sync interval")
+        try keys("Down", "Down", "Down")
+        try type("1")
+        try press("Enter", until: "Saved")
+        // Then B, open all along in its own process, looks every second at once (no reopening)
+        waitFor(text: "every 1 s", target: bWindow, timeout: 5)
+        try keys("Escape", target: bWindow)
+        waitFor(text: "(0/13 done)", target: bWindow)
+        try keys("Escape")
+        waitFor(text: "(0/13 done)")
+        // And a change made in A reaches B without a key, twice over
+        try press("a", until: "Add item")
+        try type("Oat milk")
+        try press("Enter", until: "(0/14 done)")
+        waitFor(text: "[ ] Oat milk", target: bWindow, timeout: 10)
+        try press("Home", "Space", until: "(1/14 done)")
+        waitFor(text: "(1/14 done)", target: bWindow, timeout: 10)
         XCTAssertTrue(checklistItems(b).contains("[ ] Oat milk"))
         try keys("C-q", target: bWindow)
         try keys("C-q")

@@ -38,4 +38,28 @@ extension TerminalEndToEndTests {
         try keys("C-q", target: again)
         assertRestored(status: 0, target: again)
     }
+
+    func testGivenTwoDocumentsOpenWhenCtrlT2AndCtrlTNThenTheSecondShowsTheLauncherNamesBothAndEscReturnsToTheDocument() throws {
+        let list = createDocument("list")
+        let created = runFolio(["new", "story", "--template", "story/three-act", "--defaults"], environment: env, cwd: docs)
+        XCTAssertEqual(created.status, 0, created.stderr)
+        // Given both open in one folio at 60 columns, the list shown
+        try start(["open", list.path, docs.appendingPathComponent("story").path, "--scene", "tabs2"], until: "(0/13 done)", width: 60, height: 16)
+        // When ^T 2 is typed, then the story shows at once
+        try keys("C-t")
+        waitFor(text: "╭─ Open documents")
+        try keys("2")
+        waitFor(text: "Act I")
+        // And ^T n opens the launcher, its top row naming both documents
+        try keys("C-t")
+        waitFor(text: "╭─ Open documents")
+        try keys("n")
+        let launcher = waitFor("the launcher") { !$0.contains("Act I") && !$0.contains("Open documents") }
+        XCTAssertTrue(launcher.split(separator: "\n").first.map { $0.contains("1 ") && $0.contains("2 Story") } == true, launcher)
+        // Then Esc returns to the story
+        try keys("Escape")
+        waitFor(text: "Act I")
+        try keys("C-q")
+        assertRestored(status: 0)
+    }
 }

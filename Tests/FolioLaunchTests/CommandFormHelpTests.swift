@@ -28,8 +28,9 @@ final class CommandFormHelpTests: XCTestCase {
     }
 
     func shown(_ state: AppState) -> [HelpLine] {
-        let lines = state.helpLines(scene: scene)
-        return Array(lines.dropFirst(state.helpScroll).prefix(Screens.helpRows(height: state.rows)))
+        // The rows drawn (long lines wrap), from the first one shown
+        let rows = Screens.helpDisplayRows(state.shownHelpLines(scene: scene), width: state.columns)
+        return rows.dropFirst(state.helpScroll).prefix(Screens.helpRows(height: state.rows)).map { HelpLine(keys: $0.keys, text: $0.text, heading: $0.heading) }
     }
 
     func testGivenTheEditorWhenHelpIsOpenedThenItListsTheCommandFormKeysFromTheFormsKeyHandling() {

@@ -62,9 +62,9 @@ final class EditorHostTests: XCTestCase {
         XCTAssertEqual(run([.ctrl("z")], from: app()).1, [.runEditorCommand("folio.undo")])
         XCTAssertEqual(run([.ctrl("y")], from: app()).1, [.runEditorCommand("folio.redo")])
         XCTAssertEqual(run([.ctrl("w")], from: app()).0.screen, .launch)
-        guard case let .settings(settings) = run([.ctrl("e")], from: app()).0.screen else { return XCTFail("settings") }
+        guard case let .settings(settings) = run([.character(",")], from: app()).0.screen else { return XCTFail("settings") }
         XCTAssertNotNil(settings.returnTo)
-        guard case .editor = run([.ctrl("e"), .escape], from: app()).0.screen else { return XCTFail("Esc goes back to the editor") }
+        guard case .editor = run([.character(","), .escape], from: app()).0.screen else { return XCTFail("Esc goes back to the editor") }
     }
 
     func testSettingsEditAuthorAndSyncMode() {

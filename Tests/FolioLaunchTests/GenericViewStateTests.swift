@@ -187,7 +187,7 @@ final class GenericViewStateTests: XCTestCase {
     }
 
     func testGivenTheGenericViewWhenSettingsAreOpenedAndClosedThenTheViewComesBack() throws {
-        let (settings, effects) = press([.ctrl("e")], on: Self.view())
+        let (settings, effects) = press([.character(",")], on: Self.view())
         guard case .settings = settings.screen else { return XCTFail("settings not open: \(settings.screen)") }
         XCTAssertEqual(effects, [.openSettings])
         let back = settings.handling(.escape, scene: .defaultScene).0

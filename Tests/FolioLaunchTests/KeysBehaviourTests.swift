@@ -118,7 +118,7 @@ final class KeysBehaviourTests: XCTestCase {
 
     func testGivenHelpTallerThanTheScreenWhenScrolledThenItStopsAtTheLastLine() {
         let open = run([.character("?")], from: editorApp(columns: 60, rows: 16)).0
-        let total = open.helpLines(scene: scene).count
+        let total = Screens.helpDisplayRows(open.helpLines(scene: scene), width: open.columns).count
         let scrolled = run(Array(repeating: .down, count: 200), from: open).0
         XCTAssertEqual(scrolled.helpScroll, total - Screens.helpRows(height: 16))
         var grid = CellGrid(width: 60, height: 16)

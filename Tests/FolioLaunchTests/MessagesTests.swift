@@ -189,7 +189,7 @@ final class MessagesTests: XCTestCase {
         let open = press([.character("?")], editorState())
         let end = press([.end], open)
         XCTAssertTrue(end.helpOpen, "End scrolls, it does not close the help")
-        let lines = end.helpLines(scene: scene).count
+        let lines = Screens.helpDisplayRows(end.helpLines(scene: scene), width: end.columns).count
         XCTAssertEqual(end.helpScroll, lines - Screens.helpRows(height: 16))
         XCTAssertTrue(draw(end).contains("^Q"), draw(end))
         XCTAssertEqual(press([.home], end).helpScroll, 0)

@@ -19,6 +19,8 @@ final class FakeSharing: DocumentSharing {
         /// Block `perform` (after its progress line) until `isCancelled` says true.
         var blocks = false
         var progress = "3/10 objects, 1 KiB"
+        /// Each foreground interval given (`setForeground`), in order.
+        var foreground: [Int?] = []
     }
     let calls: Mutex<Calls>
     init(_ calls: Calls = Calls()) { self.calls = Mutex(calls) }
@@ -26,6 +28,7 @@ final class FakeSharing: DocumentSharing {
     func state() -> SharingState { calls.withLock { $0.state } }
     func remotes() -> [SharingRemote] { calls.withLock { $0.remotes } }
     func syncInterval() -> Int? { calls.withLock { $0.interval } }
+    func setForeground(_ longest: Int?) { calls.withLock { $0.foreground.append(longest) } }
 
     func perform(_ action: SharingAction, progress: @escaping @Sendable (String) -> Void, isCancelled: @escaping @Sendable () -> Bool) throws -> String {
         let (blocks, line) = calls.withLock { calls in calls.performed.append(action); return (calls.blocks, calls.progress) }

@@ -134,7 +134,7 @@ final class SharingKeysTests: XCTestCase {
         XCTAssertTrue(remotes.helpLines(scene: .defaultScene).contains(HelpLine(keys: "i", text: "how often the remote is looked at (1–86400 s)")))
         var conflicts = AppState()
         conflicts.screen = .sharing(.conflicts(ConflictScreenState()), SharingFixtures.editor(SharingFixtures.conflicted))
-        XCTAssertTrue(conflicts.helpLines(scene: .defaultScene).contains(HelpLine(keys: "M", text: "mine for every item")))
+        XCTAssertTrue(conflicts.helpLines(scene: .defaultScene).contains(HelpLine(keys: "M", text: "mine for every item (only here: M is the message log elsewhere)")))
     }
 
     func testTheRunLoopsViewOfSharingReachesTheEditorAndTheRemoteScreen() {

@@ -104,6 +104,30 @@ final class SharingRuntimeTests: XCTestCase {
         XCTAssertEqual(event, .performed(.push, .failed("this document is not shared here")))
     }
 
+    func testGivenAnOpenWindowWhenInUseThenTheRemoteIsLookedAtEvery5sAndAtTheDocumentsIntervalOnceIdleOrLeft() {
+        // Given an editor on a shared session
+        let fake = FakeSharing(.init(state: SharingState(phase: .synced, remote: "origin"), interval: 30))
+        let runtime = SharingRuntime(sharing: fake, mailbox: Mailbox())
+        var state = SharingFixtures.app(nil)
+        var last = Date()
+        let services = LaunchServices(recent: BadgedRecent(), templates: FakeCatalog())
+        func frame(lastUsed: Date) {
+            LaunchApp.updateSharing(&state, runtime: runtime, services: services, width: 80, height: 24, lastBadges: &last, lastUsed: lastUsed)
+        }
+        // When frames are drawn while keys come (twice: told once), then once idle for a minute
+        frame(lastUsed: Date())
+        frame(lastUsed: Date().addingTimeInterval(-10))
+        frame(lastUsed: Date().addingTimeInterval(-ForegroundSync.idleAfter - 1))
+        // And when the window leaves the document for the launcher while in use
+        frame(lastUsed: Date())
+        state.screen = .launch
+        frame(lastUsed: Date())
+        // Then the sharing was told 5 s, the document's interval again, 5 s, and the interval again
+        XCTAssertEqual(fake.calls.withLock { $0.foreground }, [5, nil, 5, nil])
+        XCTAssertEqual(Screens.intervalText(30), "every 30 s (every 5 s while this window is in use)")
+        XCTAssertEqual(Screens.intervalText(2), "every 2 s")
+    }
+
     func testTheRunLoopReadsTheSessionsStateAndTheLaunchersBadges() {
         // Given an editor on a session that is offline with 3 changes waiting
         let fake = FakeSharing(.init(state: SharingState(phase: .offline, remote: "origin", ahead: 3),

@@ -66,6 +66,96 @@ final class TabsTests: XCTestCase {
         }
     }
 
+    func testGivenTheTabListWhenADigitIsTypedThenThatDocumentShowsAtOnceAndANumberWithoutADocumentDoesNothing() {
+        let (listed, _) = run([.ctrl("t")], from: twoTabs())
+        // ^T 2 shows the second document
+        XCTAssertEqual(run([.character("2")], from: listed).1, [.switchTab(1)])
+        // ^T 1 on the one shown closes the list; ^T 7 with two documents does nothing
+        let (same, none) = run([.character("1")], from: listed)
+        XCTAssertEqual(none, [])
+        XCTAssertFalse(same.tabs.listOpen)
+        let (stays, nothing) = run([.character("7")], from: listed)
+        XCTAssertEqual(nothing, [])
+        XCTAssertTrue(stays.tabs.listOpen)
+        // And help lists the key
+        let help = listed.helpLines(scene: scene).map { "\($0.keys) \($0.text)" }
+        XCTAssertTrue(help.contains { $0.hasPrefix("1…9 show that document at once") }, help.joined(separator: "\n"))
+    }
+
+    func testGivenTheLauncherOpenedWithCtrlTNWhenEscIsPressedThenTheDocumentShownBeforeShowsAgain() {
+        // Given the launcher over two open documents, opened from the second (^T n)
+        var state = AppState()
+        state.screen = .launch
+        state.tabs = TabBar(titles: ["Groceries", "Story"], current: nil, returnTo: 1)
+        // When Esc is pressed, then the second document shows again
+        XCTAssertEqual(run([.escape], from: state).1, [.switchTab(1)])
+        // And a launcher not opened from a document keeps its Esc (a hint, nothing leaves)
+        var plain = AppState()
+        plain.screen = .launch
+        plain.tabs = TabBar(titles: ["Groceries"], current: nil)
+        XCTAssertEqual(run([.escape], from: plain).1, [])
+        // And with the filter open, Esc ends the filter first
+        let (filtering, _) = run([.character("/")], from: state)
+        XCTAssertEqual(run([.escape], from: filtering).1, [])
+    }
+
+    /// The screens a window with two documents shows: the editor, its history, its settings, the file view, the
+    /// launcher over them.
+    func screensWithTabs() -> [(String, AppState)] {
+        let editor = twoTabs()
+        guard case let .editor(groceries) = editor.screen else { return [] }
+        var history = editor
+        history.screen = .history(HistoryState(), groceries)
+        var settings = editor
+        var screen = SettingsState(settings: Settings())
+        screen.returnTo = groceries
+        settings.screen = .settings(screen)
+        var files = editor
+        files.screen = .generic(GenericViewStateTests.view())
+        var launcher = editor
+        launcher.screen = .launch
+        launcher.tabs.current = nil
+        return [("editor", editor), ("history", history), ("settings", settings), ("file view", files), ("launcher", launcher)]
+    }
+
+    func testGivenTwoOpenDocumentsThenEveryScreenAtEverySizeNamesBothOnItsTopRow() {
+        let services = LaunchServices(recent: TabsNoRecent(), templates: TabsNoTemplates(), document: TabsFakeSession(path: "/d/groceries"))
+        for (name, state) in screensWithTabs() {
+            for (w, h) in [(40, 12), (60, 16), (80, 24), (200, 50)] {
+                let top = LaunchApp.frame(state, scene: scene, services: services, view: NumberedEditor(), width: w, height: h).plainText()
+                    .split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+                XCTAssertTrue(top.contains(" 1 Gro") && top.contains(" 2 Story") && top.contains("^T"), "\(name) at \(w)×\(h): \(top)")
+            }
+        }
+    }
+
+    func testGivenManyTabsAt60ColumnsThenTheShownOneIsAlwaysOnTheTopRow() {
+        var state = twoTabs()
+        state.tabs = TabBar(titles: (1...12).map { "Document number \($0)" }, current: 10)
+        let services = LaunchServices(recent: TabsNoRecent(), templates: TabsNoTemplates(), document: TabsFakeSession(path: "/d/groceries"))
+        let top = LaunchApp.frame(state, scene: scene, services: services, view: NumberedEditor(), width: 60, height: 16).plainText()
+            .split(separator: "\n").first.map(String.init) ?? ""
+        XCTAssertTrue(top.contains(" 11 "), top)
+        XCTAssertTrue(top.hasPrefix("‹"), top)
+    }
+
+    func testGivenTheTabListOpenThenItIsABorderedBoxTheScreenDoesNotShowThrough() {
+        let (listed, _) = run([.ctrl("t")], from: twoTabs())
+        let services = LaunchServices(recent: TabsNoRecent(), templates: TabsNoTemplates(), document: TabsFakeSession(path: "/d/groceries"))
+        for (w, h) in [(60, 16), (80, 24)] {
+            let lines = LaunchApp.frame(listed, scene: scene, services: services, view: NumberedEditor(), width: w, height: h).plainText()
+                .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            // The box's own cells, from its left border (the screen beside it stays as it was)
+            let box = lines[1...4].map { String($0.drop { !"╭│╰".contains($0) }).trimmingCharacters(in: .whitespaces) }
+            XCTAssertTrue(box[0].hasPrefix("╭─ Open documents") && box[0].hasSuffix("╮"), box.joined(separator: "\n"))
+            XCTAssertTrue(box[1].hasPrefix("│") && box[1].hasSuffix("│") && box[1].contains("1  Groceries"), box.joined(separator: "\n"))
+            XCTAssertTrue(box[2].hasPrefix("│") && box[2].hasSuffix("│") && box[2].contains("2  Story"), box.joined(separator: "\n"))
+            XCTAssertTrue(box[3].hasPrefix("╰") && box[3].hasSuffix("╯"), box.joined(separator: "\n"))
+            // The editor's rows under the box do not show through it
+            XCTAssertFalse(box.joined().contains("Milk") || box.joined().contains("(0/3 done)"), box.joined(separator: "\n"))
+        }
+    }
+
     func testGivenASavedWindowWithTwoTabsWhenTheOtherDocumentIsShownThenItsCursorIsWhereItWas() {
         let saved = SceneState(documentPath: "/d/groceries", selection: EditorSelection(start: 1, end: 1), panel: .editor,
                                tabs: [SceneState.Tab(path: "/d/groceries", selection: EditorSelection(start: 1, end: 1)),

@@ -14,6 +14,28 @@ final class SyncScheduleTests: XCTestCase {
         XCTAssertTrue(schedule.isDue(at: at(0)))
     }
 
+    func testGivenALookAt0WhenTheIntervalChangesThenTheNextLookIsTheNewIntervalAfterItNeverInThePastAndARetryStays() {
+        // Given a look at 0 that succeeded, the next one due at 30
+        var schedule = SyncSchedule(timings: SyncTimings(interval: .seconds(30)), now: at(0))
+        schedule.succeeded(started: at(0), now: at(0))
+        XCTAssertEqual(schedule.nextPoll, at(30))
+        // When the interval becomes 5 s at 2 s: due at 5; at 10 s it becomes 1 s: due now, not in the past
+        schedule.retime(interval: .seconds(5), now: at(2))
+        XCTAssertEqual(schedule.nextPoll, at(5))
+        XCTAssertEqual(schedule.timings.interval, .seconds(5))
+        schedule.retime(interval: .seconds(1), now: at(10))
+        XCTAssertEqual(schedule.nextPoll, at(10))
+        // And back to 30 s: an interval after the last look
+        schedule.succeeded(started: at(10), now: at(10))
+        schedule.retime(interval: .seconds(30), now: at(10.5))
+        XCTAssertEqual(schedule.nextPoll, at(40))
+        // And a pending retry (offline) is left as it is
+        schedule.failed(at: at(41))
+        let retry = schedule.nextRound
+        schedule.retime(interval: .seconds(5), now: at(41.5))
+        XCTAssertEqual(schedule.nextRound, retry)
+    }
+
     func testGivenABurstOfCommitsThenOnePushIsDueAfterTheLastButNeverLaterThanTheLimit() {
         // Given a schedule that just looked at the remote (next poll in 30 s)
         var schedule = SyncSchedule(timings: SyncTimings(), now: at(0))

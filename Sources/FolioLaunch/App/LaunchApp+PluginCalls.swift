@@ -52,10 +52,15 @@ struct EditorCalls: Sendable {
     /// Reads the head (another window or process may have changed it) when nothing else runs; arrives as `.snapshot`.
     /// The item under `window`'s cursor is followed: when the head moved, the snapshot says where that item is now,
     /// and the new head is rendered with the selection the window will then have.
-    func poll(label: String, window: EditorState) {
+    /// When `describing` (the window shows the editor or its history) and the head moved on from the window's
+    /// version, the snapshot says who made the new one and what changed (`DocumentSession.arrival`).
+    func poll(label: String, window: EditorState, describing: Bool = true) {
         guard worker.isIdle else { return }
         worker.submit(label: label, isCommand: false) { [document, mailbox, cache] in
-            let snapshot = DocumentSnapshot.read(document, following: window.itemUnderCursor)
+            var snapshot = DocumentSnapshot.read(document, following: window.itemUnderCursor)
+            if describing, !window.commitID.isEmpty, snapshot.commitID != window.commitID {
+                snapshot.arrival = document.arrival(from: window.commitID, to: snapshot.commitID)
+            }
             cache.prerender(head: snapshot.commitID, view: document.editor, selection: window.showing(snapshot).viewSelection)
             mailbox.post(.snapshot(snapshot))
         }

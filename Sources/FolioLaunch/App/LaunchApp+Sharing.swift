@@ -17,6 +17,8 @@ final class SharingRuntime: Sendable {
         var cancelled = false
         /// The number of the latest preview asked for: an older one still waiting is dropped.
         var previewRequest: UInt64 = 0
+        /// The foreground interval last given to the sharing (`keepForeground`); `.some(nil)`: in the background.
+        var foreground: Int??
     }
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "folio.editor-host.sharing")
@@ -85,6 +87,12 @@ final class SharingRuntime: Sendable {
 
     /// Stops the running action (leaving the editor host): its transfer ends at its next check.
     func stop() { state.withLock { $0.cancelled = true } }
+
+    /// Gives the sharing the window's foreground interval (`ForegroundSync`) when it changed: at once, and only then.
+    func keepForeground(_ longest: Int?) {
+        guard let sharing, state.withLock({ state in defer { state.foreground = .some(longest) }; return state.foreground != .some(longest) }) else { return }
+        sharing.setForeground(longest)
+    }
 }
 
 extension LaunchApp {
@@ -94,8 +102,11 @@ extension LaunchApp {
     /// Once per frame: the open document's sharing state (its status line; the loop already draws a frame at least
     /// every 80 ms, so "synced N s ago" moves without a timer of its own), its remotes on the remote settings screen,
     /// the running action's progress, the conflict screen's preview, and the launcher's badges now and then.
+    /// `lastUsed` is when a key was last pressed (or the window opened): the document's remote is looked at more
+    /// often while the window is in use (`ForegroundSync`).
     static func updateSharing(_ state: inout AppState, runtime: SharingRuntime, services: LaunchServices, width: Int, height: Int,
-                              lastBadges: inout Date) {
+                              lastBadges: inout Date, lastUsed: Date = Date()) {
+        runtime.keepForeground(state.currentEditor == nil ? nil : ForegroundSync.longest(lastUsed: lastUsed, now: Date()))
         if let sharing = runtime.sharing, state.currentEditor != nil {
             var onRemotes = false
             if case .sharing(.remotes, _) = state.screen { onRemotes = true }

@@ -37,12 +37,17 @@ package protocol DocumentSession: Sendable {
     /// The current values of `command`'s arguments for `selection` in version `base` (the head when nil), as the
     /// editor gives them for its form to start from; `.none` by default. Called off the UI thread.
     func argumentValues(command: String, base: String?, selection: ViewSelection?) -> ArgumentValuesAnswer
+    /// Who made version `new` and what changed since `old` (the editor's semantic diff, its item marks), for a
+    /// version that arrived from elsewhere on a window showing `old`; nil by default (nothing is said). Called off
+    /// the UI thread.
+    func arrival(from old: String, to new: String) -> DocumentArrival?
 }
 
 extension DocumentSession {
     package var editorName: String? { nil }
     package func argumentValues(command: String, base: String?, selection: ViewSelection?) -> ArgumentValuesAnswer { .none }
     package var openingNotice: String? { nil }
+    package func arrival(from old: String, to new: String) -> DocumentArrival? { nil }
     package func cancelPluginCall() {}
     package var sharing: (any DocumentSharing)? { nil }
     package func followItem(at position: [Int], from old: String, to new: String) -> [Int]? { nil }
@@ -80,6 +85,8 @@ package struct LaunchServices: Sendable {
     /// The documents open in this run (tabs: title and path) and which one `document` is (nil: none is shown).
     package var tabs: [(title: String, path: String)] = []
     package var currentTab: Int?
+    /// The tab the launcher returns to with Esc when it was opened from it (`^T n`), nil otherwise.
+    package var returnTab: Int?
     package init(recent: any RecentDocumentsProvider, templates: any TemplateCatalog, document: (any DocumentSession)? = nil,
                 settings: Settings = Settings(), settingsPath: String = "", message: StatusLine? = nil,
                 saveSettings: @escaping @Sendable (Settings) throws -> Void = { _ in }) {
@@ -113,7 +120,7 @@ package enum LaunchApp {
         state.settings = services.settings
         state.knownEditors = services.editorIDs
         state.home = environment["HOME"]
-        state.tabs = TabBar(titles: services.tabs.map(\.title), current: services.currentTab)
+        state.tabs = TabBar(titles: services.tabs.map(\.title), current: services.currentTab, returnTo: services.returnTab)
         state.takingMessages(from: services, at: Date())
         state.currentFolder = FileManager.default.currentDirectoryPath
         state.recent = RecentList.withBadges(state.recent, from: services.recent)
@@ -143,6 +150,7 @@ package enum LaunchApp {
             var lastPoll = Date()
             var lastGenericPoll = Date()
             var lastBadges = Date()
+            var lastUsed = Date()
             var gate = FrameGate()
             var pending = startEffects
             while true {
@@ -166,7 +174,7 @@ package enum LaunchApp {
                     state.screen = .editor(editor)
                 }
                 GenericViewRuntime.update(&state, services: services, height: size.height, lastPoll: &lastGenericPoll)
-                updateSharing(&state, runtime: sharing, services: services, width: size.width, height: size.height, lastBadges: &lastBadges)
+                updateSharing(&state, runtime: sharing, services: services, width: size.width, height: size.height, lastBadges: &lastBadges, lastUsed: lastUsed)
                 // The frame shows the latest finished render and, after 200 ms, a spinner; an idle window draws only
                 // when something it shows may have changed (FrameGate).
                 let drew = gate.needsFrame(state, width: size.width, height: size.height, renderGeneration: calls?.cache.generation,
@@ -183,13 +191,16 @@ package enum LaunchApp {
                 // Another window (or process) may have changed the document: poll its head (on the worker) and re-render on change.
                 if let calls, Date().timeIntervalSince(lastPoll) > 0.3 {
                     lastPoll = Date()
-                    if let editor = state.currentEditor { calls.poll(label: EditorCalls.renderLabel(editor), window: editor) }
+                    if let editor = state.currentEditor {
+                        calls.poll(label: EditorCalls.renderLabel(editor), window: editor, describing: state.shownEditor != nil)
+                    }
                 }
                 for (index, event) in events.enumerated() {
                     switch event {
                     case let .resize(width, height): size = (width, height); buffer.invalidate(); gate = FrameGate()
                     case .redraw: buffer.invalidate(); gate = FrameGate()
                     case let .key(key):
+                        lastUsed = Date()
                         if let running = background {
                             // Esc, ^C or ^Q stops the command; other keys wait for it to end.
                             if key == .escape || key == .ctrl("c") || key == .ctrl("q") { running.cancel() }
@@ -322,7 +333,7 @@ package enum LaunchApp {
             if case .succeeded = result, case let .tag(commitID, name) = effect { state.historyTagged(commitID, name: name) }
             if case .succeeded = result, case let .restoreItem(item, commitID) = effect { state.itemRestored(item, from: commitID) }
         case let .snapshot(snapshot):
-            state.applying(snapshot)
+            pending += state.receivingSnapshot(snapshot)
         case let .source(name, sourceState):
             if let index = state.templates.firstIndex(where: { $0.name == name }) { state.templates[index].state = sourceState }
         case let .history(page):

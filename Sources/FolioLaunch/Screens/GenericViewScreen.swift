@@ -149,7 +149,7 @@ extension Screens {
             hints = [("esc", "back"), ("e", "edit"), ("↑↓", "scroll"), ("←→", "sideways"), ("PgUp/PgDn", "page"), ("^G", "History"), ("^W", "Close")]
         } else {
             // The keys only this view has first, then the ones every screen has; what does not fit is left out.
-            hints = [("e", "edit"), ("/", "filter"), ("^G", "History"), ("^E", "Settings"), ("^W", "Close"), ("⏎", "open"), ("^Z", "Undo"),
+            hints = [("e", "edit"), ("/", "filter"), ("^G", "History"), (",", "Settings"), ("^W", "Close"), ("⏎", "open"), ("^Z", "Undo"),
                      ("↑↓", "select")]
         }
         var x = 1

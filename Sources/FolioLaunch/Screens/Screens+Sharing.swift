@@ -86,7 +86,7 @@ extension Screens {
         }
         y += 1
         line(" Sync", style: theme.heading)
-        line("   interval     " + (state.interval.map { "every \($0) s" } ?? "not known"), style: theme.action)
+        line("   interval     " + (state.interval.map(intervalText) ?? "not known"), style: theme.action)
         line("   continuous   " + (state.continuous ? "on" : "off"), style: theme.action)
         if state.editing != nil { y += 1; drawRemoteForm(state, into: &grid, y: &y) }
         if let removing = state.removing, height >= 3 {
@@ -250,5 +250,12 @@ extension LaunchLayout {
         let color: CellStyle = badge.hasPrefix("conflict") ? Theme.standard.error
             : badge.hasPrefix("offline") ? CellStyle(foreground: .named(.yellow)) : Theme.standard.success
         grid.put(shown, x: x, y: y, style: selected ? Theme.standard.selected : color)
+    }
+}
+
+extension Screens {
+    /// "every 30 s (every 5 s while this window is in use)": the interval and, when shorter, the foreground one.
+    static func intervalText(_ seconds: Int) -> String {
+        seconds <= ForegroundSync.longest ? "every \(seconds) s" : "every \(seconds) s (every \(ForegroundSync.longest) s while this window is in use)"
     }
 }

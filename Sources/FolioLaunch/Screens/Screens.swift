@@ -14,7 +14,22 @@ package enum Screens {
         grid.put(" " + DisplayWidth.truncate(title, to: max(0, grid.width - 2)), x: 0, y: 0, style: bar)
         let r = DisplayWidth.truncate(right, to: max(0, grid.width / 2))
         if !r.isEmpty { grid.put(r + " ", x: grid.width - DisplayWidth.width(of: r) - 1, y: 0, style: bar) }
-        grid.put(" " + DisplayWidth.truncate(hints, to: max(0, grid.width - 2)), x: 0, y: grid.height - 1, style: theme.footer)
+        grid.put(" " + fittedHints(hints, width: max(0, grid.width - 2)), x: 0, y: grid.height - 1, style: theme.footer)
+    }
+
+    /// A footer's hints ("a · b · esc back · ? help") in `width` cells without cutting one: whole entries give way,
+    /// the last listed first (they are listed most needed first), except the ways out and to help ("esc …",
+    /// "? help", "F1 help"), which stay while anything does.
+    static func fittedHints(_ hints: String, width: Int) -> String {
+        guard DisplayWidth.width(of: hints) > width else { return hints }
+        let entries = hints.components(separatedBy: " · ")
+        let kept = { (entry: String) in entry.hasPrefix("esc") || entry.hasSuffix(" help") }
+        var shown = Array(entries.indices)
+        func text() -> String { shown.map { entries[$0] }.joined(separator: " · ") }
+        while DisplayWidth.width(of: text()) > width, let drop = shown.last(where: { !kept(entries[$0]) }) ?? shown.last {
+            shown.removeAll { $0 == drop }
+        }
+        return text()
     }
 
     static func vline(_ grid: inout CellGrid, x: Int, from y0: Int, to y1: Int) {
@@ -258,6 +273,8 @@ package enum Screens {
                 if row == state.cursor { grid.put("›", x: 0, y: y, style: theme.key) }
             }
             grid.put(text, x: 1, y: y, style: selected ? CellStyle(reverse: true) : .plain, maxWidth: max(0, width - 2))
+            // An item a version from elsewhere just touched: its mark in the gutter, for a few seconds.
+            if numbered, let mark = state.arrivalMarks?.mark(text, at: now) { grid.put(mark.symbol, x: 0, y: y, style: changeStyle(mark)) }
         }
         // Status line.
         let status = CellStyle(reverse: true)

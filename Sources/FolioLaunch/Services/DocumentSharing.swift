@@ -64,9 +64,26 @@ package protocol DocumentSharing: Sendable {
     /// Stops the sync round the document's own loop is running, if any (Esc); it ends as if offline, nothing
     /// half-done. Defaults to nothing.
     func cancelRound()
+    /// While the window is in front and in use, the remote is looked at at least every `longest` seconds (nil:
+    /// back to the document's interval); applies at once. Cheap. Defaults to nothing.
+    func setForeground(_ longest: Int?)
 }
 
 extension DocumentSharing {
     package func syncInterval() -> Int? { nil }
     package func cancelRound() {}
+    package func setForeground(_ longest: Int?) {}
+}
+
+/// How often an open window looks at its remote: at least every `longest` seconds while it is in use (a key
+/// pressed within `idleAfter`, or just opened), at the document's interval once idle, so that an idle window costs
+/// what it did (one look per interval, 30 s by default).
+package enum ForegroundSync {
+    package static let longest = 5
+    package static let idleAfter: TimeInterval = 60
+
+    /// The longest wait between looks at `now` for a window last used at `lastUsed`: nil once idle.
+    package static func longest(lastUsed: Date, now: Date) -> Int? {
+        now.timeIntervalSince(lastUsed) < idleAfter ? longest : nil
+    }
 }

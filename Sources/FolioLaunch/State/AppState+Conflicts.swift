@@ -101,7 +101,7 @@ extension AppState {
         .init([.character("m")], .mine, "m", "keep mine for this item"),
         .init([.character("t")], .theirs, "t", "keep theirs for this item"),
         .init([.character("b")], .both, "b", "keep both: mine, then theirs after it"),
-        .init([.character("M")], .allMine, "M", "mine for every item"),
+        .init([.character("M")], .allMine, "M", "mine for every item (only here: M is the message log elsewhere)"),
         .init([.character("T")], .allTheirs, "T", "theirs for every item"),
         .init([.enter], .settle, "⏎", "settle: one merge commit with these choices (each item needs one)"),
         .init([.escape], .back, "esc", "back to the editor (nothing settled)"),

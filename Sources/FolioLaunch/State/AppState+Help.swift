@@ -83,8 +83,27 @@ extension AppState {
         }
         lines.append(.heading("Everywhere"))
         lines += Self.globalKeys.map { HelpLine(keys: $0.label, text: $0.help) }
-        lines.append(HelpLine(keys: "M", text: "the last 100 messages in full, with their time"))
+        lines.append(HelpLine(keys: "M", text: screenBindsM(scene: scene)
+            ? "this screen's own (above); elsewhere the last 100 messages (here: ^P, Message log, where there is one)"
+            : "the last 100 messages in full, with their time"))
         return lines
+    }
+
+    /// The help lines that match what was typed in the overlay (keys or words, any letter case), each under its
+    /// section's heading; all of them when nothing was typed, one line saying so when nothing matches.
+    package func shownHelpLines(scene: LaunchScene) -> [HelpLine] {
+        let all = helpLines(scene: scene)
+        let needle = helpFilter.text.lowercased().trimming(.whitespaces)
+        guard !needle.isEmpty else { return all }
+        var shown: [HelpLine] = []
+        var heading: HelpLine?
+        for line in all {
+            if line.heading { heading = line; continue }
+            guard line.keys.lowercased().contains(needle) || line.text.lowercased().contains(needle) else { continue }
+            if let pending = heading { shown.append(pending); heading = nil }
+            shown.append(line)
+        }
+        return shown.isEmpty ? [HelpLine(keys: "", text: "No key matches “\(helpFilter.text)” (⌫ or esc clears)")] : shown
     }
 
     /// The first help line for where the user is: a prompt's or the palette's section in the editor, the filter's
@@ -100,7 +119,9 @@ extension AppState {
         default: section = nil
         }
         guard let section, let index = lines.firstIndex(where: { $0.heading && $0.text.hasPrefix(section) }) else { return 0 }
-        return min(index, max(0, lines.count - Screens.helpRows(height: rows)))
+        let start = Screens.helpDisplayRows(Array(lines.prefix(index)), width: columns).count
+        let total = Screens.helpDisplayRows(lines, width: columns).count
+        return min(start, max(0, total - Screens.helpRows(height: rows)))
     }
 
     /// The editor's moving keys (`editorKey` handles them; plugin and host commands are listed from their tables).
@@ -139,6 +160,6 @@ extension AppState {
         ("u ^Z / ^Y", "undo / redo the newest change (a restore too)"),
         ("t", "tag this version"),
         ("c", "mark for compare, then c on another"),
-        ("esc", "back to the editor"),
+        ("esc q", "back: the diff to the list, a filter cleared, then the editor"),
     ]
 }

@@ -35,6 +35,7 @@ extension AppState {
         if let listed = state.openingTabList(key) { return (listed, []) }
         if key == .f1 || (key == .character("?") && !state.isTyping) {
             state.helpOpen = true
+            state.helpFilter = TextField()
             state.helpScroll = state.helpStart(scene: scene)
             return (state, [])
         }

@@ -44,13 +44,16 @@ package struct DocumentSnapshot: Equatable, Sendable {
     /// Where the item under the cursor went, when the snapshot was read following it (`read(_:following:)`): the
     /// version it was followed from and the item's position in this one, nil when it is gone or was not followed.
     package var followed: (from: String, position: [Int]?)?
+    /// Who made the version and what changed, when the poll read it on a window that showed an older one
+    /// (`DocumentSession.arrival(from:to:)`); nil for this window's own commands.
+    package var arrival: DocumentArrival?
     package init(commitID: String, commitMessage: String, items: ItemLayout?) {
         self.commitID = commitID; self.commitMessage = commitMessage; self.items = items
     }
 
     package static func == (a: DocumentSnapshot, b: DocumentSnapshot) -> Bool {
         a.commitID == b.commitID && a.commitMessage == b.commitMessage && a.items == b.items
-            && a.followed?.from == b.followed?.from && a.followed?.position == b.followed?.position
+            && a.followed?.from == b.followed?.from && a.followed?.position == b.followed?.position && a.arrival == b.arrival
     }
 
     /// Reads the head and the item layout (a plugin call when the head changed); call it off the UI thread.

@@ -41,7 +41,7 @@ extension AppState {
         .init([.character("p")], .pin, "p", "pin or unpin the selected recent document"),
         .init([.character("x"), .delete], .remove, "x Del", "remove the selected recent document from the list"),
         .init([.character(",")], .settings, ",", "settings"),
-        .init([.escape], .cancel, "esc", "cancel the filter or question"),
+        .init([.escape], .cancel, "esc", "cancel; after ^T n, back to the document"),
         .init([.character("q")], .quit, "q ^Q", "quit"),
     ]
 
@@ -203,7 +203,10 @@ extension AppState {
             guard let document = selectedRecent else { message = .note("x removes the selected recent document (↓ to one first)"); return }
             confirming = .removeRecent(path: document.path)
         case .cancel:
-            if templates.contains(where: { $0.state == .loading }) {
+            if let back = tabs.escapeTarget {
+                // The launcher opened over open documents (^T n): Esc goes back to the one shown before.
+                effects.append(.switchTab(back))
+            } else if templates.contains(where: { $0.state == .loading }) {
                 effects.append(.stopLoadingTemplates)
                 message = .note("Stopped loading templates")
             } else {
@@ -379,12 +382,23 @@ extension AppState {
         }
     }
 
-    /// Keys while the help overlay is open: ↑/↓/PgUp/PgDn/Home/End scroll it, anything else closes it.
+    /// Keys while the help overlay is open: typing (and ⌫) filters it, ↑/↓/PgUp/PgDn/Home/End scroll it, esc
+    /// clears the filter and then closes it, ? (with nothing typed) and any other key close it.
     mutating func helpKey(_ key: Key, scene: LaunchScene) {
-        let lines = helpLines(scene: scene).count
+        switch key {
+        case .escape where !helpFilter.text.isEmpty: helpFilter = TextField(); helpScroll = 0; return
+        case .character("?") where helpFilter.text.isEmpty: helpOpen = false; return
+        case .character, .backspace:
+            let before = helpFilter.text
+            _ = helpFilter.handle(key)
+            if helpFilter.text != before { helpScroll = 0 }
+            return
+        default: break
+        }
+        let total = Screens.helpDisplayRows(shownHelpLines(scene: scene), width: columns).count
         let page = max(1, Screens.helpRows(height: rows) - 1)
-        let last = max(0, lines - Screens.helpRows(height: rows))
-        if let top = OverlayScroll.top(after: key, from: helpScroll, last: last, page: page) {
+        let last = max(0, total - Screens.helpRows(height: rows))
+        if [.up, .down, .pageUp, .pageDown, .home, .end].contains(key), let top = OverlayScroll.top(after: key, from: helpScroll, last: last, page: page) {
             helpScroll = top
         } else {
             helpOpen = false

@@ -9,11 +9,25 @@ package struct TabBar: Equatable, Sendable {
     /// Whether the tab list (^T) is open, and its selected row.
     package var listOpen = false
     package var selection = 0
-    package init(titles: [String] = [], current: Int? = nil) { self.titles = titles; self.current = current }
+    /// The tab the launcher returns to with Esc, when it was opened from one (`^T n`).
+    package var returnTo: Int?
+    package init(titles: [String] = [], current: Int? = nil, returnTo: Int? = nil) {
+        self.titles = titles; self.current = current; self.returnTo = returnTo
+    }
+
+    /// The tab Esc on the launcher shows again, nil when the launcher was not opened over open documents.
+    package var escapeTarget: Int? {
+        guard current == nil, let returnTo, titles.indices.contains(returnTo) else { return nil }
+        return returnTo
+    }
 }
 
 /// What a key does in the tab list.
-package enum TabListAction: Sendable, Equatable { case up, down, open, close, new, back }
+package enum TabListAction: Sendable, Equatable {
+    case up, down, open, close, new, back
+    /// A digit: show the document with that number.
+    case showNumbered
+}
 
 extension AppState {
     /// The tab list's keys (help lists them from here).
@@ -24,6 +38,7 @@ extension AppState {
         .init([.character("x"), .delete, .ctrl("w")], .close, "x Del ^W", "close the selected document"),
         .init([.character("n")], .new, "n", "open another document (the launcher; the open ones stay)"),
         .init([.escape, .ctrl("t")], .back, "esc ^T", "close the list"),
+        .init((1...9).map { .character(Character(String($0))) }, .showNumbered, "1…9", "show that document at once (^T 2: the second)"),
     ]
 
     /// ^T opens the tab list wherever no text is being typed and a document is open.
@@ -53,6 +68,13 @@ extension AppState {
         case .new:
             state.tabs.listOpen = false
             return (state, [.newTab])
+        case .showNumbered:
+            guard case let .character(digit) = key, let number = digit.wholeNumberValue, tabs.titles.indices.contains(number - 1) else {
+                return (state, [])
+            }
+            let index = number - 1
+            state.tabs.listOpen = false
+            if index != tabs.current { return (state, [.switchTab(index)]) }
         }
         return (state, [])
     }

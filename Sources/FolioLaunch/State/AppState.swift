@@ -176,6 +176,8 @@ package struct EditorState: Equatable, Sendable {
     package var viewRows: Int = 20
     /// The document's sharing state as of this frame (set by the run loop), nil when its session offers no sharing.
     package var sharing: SharingState?
+    /// The marks the last version that arrived from elsewhere left on the items it touched, drawn until they expire.
+    package var arrivalMarks: ArrivalMarks?
     package init(path: String, title: String, contentType: ContentType, commitID: String = "", commitMessage: String = "", commands: [EditorCommand] = []) {
         self.path = path; self.title = title; self.contentType = contentType
         self.commitID = commitID; self.commitMessage = commitMessage; self.commands = commands
@@ -197,7 +199,7 @@ package struct EditorState: Equatable, Sendable {
         EditorCommand(id: "folio.history", title: "History", shortcut: "^G"),
         EditorCommand(id: "folio.item-history", title: "Item history", shortcut: "H"),
         EditorCommand(id: "folio.palette", title: "Commands", shortcut: "^P"),
-        EditorCommand(id: "folio.settings", title: "Settings", shortcut: "^E"),
+        EditorCommand(id: "folio.settings", title: "Settings", shortcut: ","),
         EditorCommand(id: "folio.close", title: "Close", shortcut: "^W"),
     ]
     /// The palette: the plugin's commands then the host's.
@@ -317,8 +319,10 @@ package struct AppState: Equatable, Sendable {
     package var confirming: Confirmation?
     /// Whether the help overlay is open over the launch, picker, form or settings screen.
     package var helpOpen = false
-    /// The first row of the help overlay shown.
+    /// The first row of the help overlay shown (a drawn row: long lines wrap).
     package var helpScroll = 0
+    /// What was typed in the open help overlay: only the keys that match it are listed.
+    package var helpFilter = TextField()
     /// The ids of the installed editors, for checking an editor association (empty when unknown).
     package var knownEditors: [String] = []
     /// The home folder, for `~/` in a template source path.

@@ -14,7 +14,7 @@ extension AppState {
     mutating func genericKey(_ key: Key, view: inout GenericViewState, effects: inout [AppEffect]) {
         view.message = nil
         switch key {
-        case .ctrl("g"), .ctrl("e"):
+        case .ctrl("g"), .character(",") where !view.filtering:
             genericReturn = view
             let editor = view.editorForPanels
             if key == .ctrl("g") {
@@ -61,7 +61,7 @@ extension AppState {
         ("e", "edit the file in $VISUAL or $EDITOR; the change is one commit"),
         ("esc q", "back from the file to the tree"),
         ("^G", "history"),
-        ("^E", "settings"),
+        (",", "settings"),
         ("^Z ^Y", "undo / redo"),
         ("^W", "close the document"),
     ]

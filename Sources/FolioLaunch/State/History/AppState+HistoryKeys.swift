@@ -3,6 +3,7 @@ import FolioTerminal
 extension AppState {
     /// Keys in the history browser. Returns whether the browser stays open (false when the key left it for the
     /// editor or the tag form; `screen` is then already set).
+    /// esc and q go back: the diff pane to the list, a filter cleared, then to the editor.
     /// Moving the selection asks for that commit's diff; ↑↓/j/k, Home/End and PgUp/PgDn move in the pane with focus
     /// (Tab: the list or the diff), ←/→ scroll the diff sideways, `w` wraps long lines; on a narrow terminal Enter
     /// opens it full-screen. The timeline's keys (`/`, `g`, `r`, `u`) are in `AppState+HistoryTimelineKeys.swift`.
@@ -11,7 +12,8 @@ extension AppState {
         history.timeline.status = nil
         if timelineKey(key, history: &history, effects: &effects) { return true }
         switch key {
-        case .escape:
+        case .escape, .character("q"):
+            // q as in tig and lazygit: the same way back as esc.
             if history.focus == .diff { history.focus = .list; history.clampScroll(); return true }
             if !history.timeline.filter.isEmpty { history.setFilter("", effects: &effects); return true }
             screen = .editor(editor)

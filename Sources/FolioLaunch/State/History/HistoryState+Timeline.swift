@@ -238,6 +238,8 @@ extension HistoryState {
             timeline.status = "Undone: “\(newest.map { Self.undoneSummary($0.message, prefix: "Undo: ") } ?? "")”, as \(now) — ^Y to redo"
         case .redo:
             timeline.status = "Redone: “\(newest.map { Self.undoneSummary($0.message, prefix: "Redo: ") } ?? "")”, as \(now) — u to undo"
+        case let .arrived(kept):
+            return kept.flatMap { id in page.entries.firstIndex { $0.id == id } } ?? 0
         }
         return 0
     }

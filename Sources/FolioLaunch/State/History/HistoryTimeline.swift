@@ -52,6 +52,9 @@ package enum HistoryChange: Equatable, Sendable {
     case restore(commitID: String, label: String)
     case undo
     case redo
+    /// The document moved on from elsewhere (a version arrived): the version selected before (nil: the newest) stays
+    /// selected when the reloaded first page holds it, else the newest is.
+    case arrived(keeping: String?)
 }
 
 /// Which versions the list shows: every word of the filter (case ignored) must appear in the version's message or
