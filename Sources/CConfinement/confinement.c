@@ -111,6 +111,25 @@ static void on_sigsys(int signal_number, siginfo_t *info, void *context) {
     errno = saved;
 }
 
+/* What neither a plugin nor a template's program may ever do: debug other processes, enter or make namespaces and
+ * mounts, use the kernel keyring or privileged kernel interfaces. */
+static const char *const debugging[] = {"ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd", "process_madvise"};
+static const char *const namespaces[] = {"mount", "umount", "umount2", "pivot_root", "chroot", "unshare", "setns", "move_mount",
+                                         "open_tree", "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr"};
+static const char *const keyring[] = {"keyctl", "add_key", "request_key"};
+static const char *const kernel[] = {"bpf", "perf_event_open", "kexec_load", "kexec_file_load", "init_module", "finit_module",
+                                     "delete_module", "open_by_handle_at", "name_to_handle_at", "userfaultfd", "io_uring_setup",
+                                     "io_uring_enter", "io_uring_register", "iopl", "ioperm", "acct", "swapon", "swapoff", "reboot"};
+
+/* Every file-system right the kernel's Landlock ABI knows. */
+static uint64_t landlock_fs_rights(int abi) {
+    uint64_t all = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1;  /* ABI 1: EXECUTE .. MAKE_SYM */
+    if (abi >= 2) all |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3) all |= LANDLOCK_ACCESS_FS_TRUNCATE;
+    if (abi >= 5) all |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+    return all;
+}
+
 static int landlock_version(void) {
 #ifdef SYS_landlock_create_ruleset
     long version = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
@@ -125,10 +144,7 @@ static void apply_landlock(const folio_confinement_policy *policy, folio_confine
     int abi = state->landlock_abi;
     if (abi <= 0) return;
     struct folio_ruleset_attr attributes = {0};
-    attributes.handled_access_fs = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1;  /* ABI 1: EXECUTE .. MAKE_SYM */
-    if (abi >= 2) attributes.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
-    if (abi >= 3) attributes.handled_access_fs |= LANDLOCK_ACCESS_FS_TRUNCATE;
-    if (abi >= 5) attributes.handled_access_fs |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+    attributes.handled_access_fs = landlock_fs_rights(abi);
     size_t size = sizeof(uint64_t);
     if (abi >= 4) {
         attributes.handled_access_net = FOLIO_LANDLOCK_NET_BIND_TCP | FOLIO_LANDLOCK_NET_CONNECT_TCP;
@@ -224,13 +240,6 @@ static int add_rules(scmp_filter_ctx filter, const folio_confinement_policy *pol
     static const char *const listening[] = {"bind", "listen", "accept", "accept4"};
     static const char *const programs[] = {"execve", "execveat"};
     static const char *const processes[] = {"fork", "vfork"};
-    static const char *const debugging[] = {"ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd", "process_madvise"};
-    static const char *const namespaces[] = {"mount", "umount", "umount2", "pivot_root", "chroot", "unshare", "setns", "move_mount",
-                                             "open_tree", "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr"};
-    static const char *const keyring[] = {"keyctl", "add_key", "request_key"};
-    static const char *const kernel[] = {"bpf", "perf_event_open", "kexec_load", "kexec_file_load", "init_module", "finit_module",
-                                         "delete_module", "open_by_handle_at", "name_to_handle_at", "userfaultfd", "io_uring_setup",
-                                         "io_uring_enter", "io_uring_register", "iopl", "ioperm", "acct", "swapon", "swapoff", "reboot"};
     static const char *const file_changes[] = {"unlink", "unlinkat", "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir",
                                                "link", "linkat", "symlink", "symlinkat", "mknod", "mknodat", "chmod", "fchmodat",
                                                "fchmodat2", "chown", "lchown", "fchownat", "truncate", "utime", "utimes", "futimesat",
@@ -385,10 +394,7 @@ static void apply_program_landlock(const folio_program_policy *policy, folio_con
     int abi = state->landlock_abi;
     if (abi <= 0) return;
     struct folio_ruleset_attr attributes = {0};
-    uint64_t all = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1;
-    if (abi >= 2) all |= LANDLOCK_ACCESS_FS_REFER;
-    if (abi >= 3) all |= LANDLOCK_ACCESS_FS_TRUNCATE;
-    if (abi >= 5) all |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+    uint64_t all = landlock_fs_rights(abi);
     attributes.handled_access_fs = all;
     size_t size = sizeof(uint64_t);
     if (abi >= 4 && !policy->network) {
@@ -432,13 +438,6 @@ static int refuse_all(scmp_filter_ctx filter, const char *const *names, size_t c
 }
 
 static void apply_program_seccomp(const folio_program_policy *policy, folio_confinement_state *state) {
-    static const char *const debugging[] = {"ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd", "process_madvise"};
-    static const char *const namespaces[] = {"mount", "umount", "umount2", "pivot_root", "chroot", "unshare", "setns", "move_mount",
-                                             "open_tree", "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr"};
-    static const char *const keyring[] = {"keyctl", "add_key", "request_key"};
-    static const char *const kernel[] = {"bpf", "perf_event_open", "kexec_load", "kexec_file_load", "init_module", "finit_module",
-                                         "delete_module", "open_by_handle_at", "name_to_handle_at", "userfaultfd", "io_uring_setup",
-                                         "io_uring_enter", "io_uring_register", "iopl", "ioperm", "acct", "swapon", "swapoff", "reboot"};
     static const char *const network[] = {"socket", "connect", "bind", "listen", "accept", "accept4", "socketcall"};
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
     if (!filter) { set_failure(state, "seccomp_init", ENOMEM); return; }

@@ -21,7 +21,8 @@ enum OpenSSHTransport {
         return 0
     }()
 
-    /// The subtransport definition (libgit2 reads it while making each transport).
+    /// The subtransport definition (libgit2 reads it while making each transport). Safe unsynchronized: written once,
+    /// inside this lazy initializer (which Swift runs once), and only read afterwards, by libgit2.
     nonisolated(unsafe) private static let definition: UnsafeMutablePointer<git_smart_subtransport_definition> = {
         let definition = UnsafeMutablePointer<git_smart_subtransport_definition>.allocate(capacity: 1)
         definition.initialize(to: git_smart_subtransport_definition(

@@ -28,6 +28,8 @@ enum HostRunConfined {
         if let folder, chdir(folder) != 0 { return fail("could not enter \(folder): \(String(cString: strerror(errno)))") }
         limit(RLIMIT_CPU, cpu)
         limit(RLIMIT_CORE, 0)
+        limit(RLIMIT_FSIZE, 512 << 20)  // no one file past 512 MiB: a runaway hook gets EFBIG, not the whole disk
+        signal(SIGXFSZ, SIG_IGN)
         let report: ConfinementReport
         do { report = try Confinement.applyForProgram(ProgramConfinementPolicy(readable: readable, writable: writable, network: network)) }
         catch { return fail("could not confine \(executable): \(error)") }

@@ -64,29 +64,11 @@ extension Document {
     private var trustFile: URL { repository.gitDirectory.appendingPathComponent("folio/trusted-template-sources.json") }
 
     /// The template sources recorded as trusted for this document (by `recordTrustedTemplateSource`).
-    public func trustedTemplateSources() throws -> [String] {
-        guard let data = try ConfigFile.read(trustFile) else { return [] }
-        let node: JSONNode
-        do { node = try JSONNode.parse(data) } catch { throw FolioError.invalidFile(path: trustFile.path, problem: JSONKeys.describe(error)) }
-        let values = node.value.arrayValue ?? []
-        let sources = values.compactMap(\.stringValue)
-        guard node.value.arrayValue != nil, sources.count == values.count else {
-            throw FolioError.invalidFile(path: trustFile.path, problem: "expected an array of template source locations")
-        }
-        return sources
-    }
+    public func trustedTemplateSources() throws -> [String] { try LocationListFile(trustFile).read() }
 
     /// Records locally (never in the document's history) that the user trusts `location` as this document's
     /// template source: the document was made here from it, or the user confirmed it.
-    public func recordTrustedTemplateSource(_ location: String) throws {
-        var sources = try trustedTemplateSources()
-        guard !sources.contains(location) else { return }
-        sources.append(location)
-        try FileManager.default.createDirectory(at: trustFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        // A list of strings: JSONEncoder's layout without its first-use cost at the end of folio new.
-        let text = JSONValue.array(sources.map(JSONValue.string)).prettyEncoded() ?? Data("[]".utf8)
-        try AtomicFile.write(text, to: trustFile, sync: false)
-    }
+    public func recordTrustedTemplateSource(_ location: String) throws { try LocationListFile(trustFile).append(location) }
 
     /// The template origin of a document, or an error saying it was not made from one.
     public func templateOrigin() throws -> DocumentOrigin.Template {

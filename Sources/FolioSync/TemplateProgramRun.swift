@@ -204,25 +204,7 @@ public struct TrustedProgramSources {
         file = FolioPaths(environment: environment).stateHome.appendingPathComponent("folio/trusted-program-sources.json")
     }
 
-    public func contains(_ location: String) throws -> Bool { try read().contains(location) }
+    public func contains(_ location: String) throws -> Bool { try LocationListFile(file).read().contains(location) }
 
-    public func record(_ location: String) throws {
-        var sources = try read()
-        guard !sources.contains(location) else { return }
-        sources.append(location)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try AtomicFile.write(JSONValue.array(sources.map(JSONValue.string)).prettyEncoded() ?? Data("[]".utf8), to: file, sync: false)
-    }
-
-    private func read() throws -> [String] {
-        guard let data = try ConfigFile.read(file) else { return [] }
-        let node: JSONNode
-        do { node = try JSONNode.parse(data) } catch { throw FolioError.invalidFile(path: file.path, problem: JSONKeys.describe(error)) }
-        let values = node.value.arrayValue ?? []
-        let sources = values.compactMap(\.stringValue)
-        guard node.value.arrayValue != nil, sources.count == values.count else {
-            throw FolioError.invalidFile(path: file.path, problem: "expected an array of template source locations")
-        }
-        return sources
-    }
+    public func record(_ location: String) throws { try LocationListFile(file).append(location) }
 }

@@ -54,9 +54,10 @@ final class CopierSession {
     let environment: JinjaEnvironment
     let file: String
     private let folderName: String
-    private(set) var answers: [(name: String, value: JinjaValue)] = []
-    private(set) var hidden: Set<String> = []
+    private(set) var answers: [(name: String, value: JinjaValue)] = [] { didSet { cachedContext = nil; cachedAnswersFile = nil } }
+    private(set) var hidden: Set<String> = [] { didSet { cachedContext = nil; cachedAnswersFile = nil } }
     private var cachedAnswersFile: String?
+    private var cachedContext: [(String, JinjaValue)]?
 
     init(template: Template, copier: CopierTemplate, folderName: JSONValue?) throws {
         self.template = template
@@ -314,6 +315,14 @@ final class CopierSession {
     /// What templates see: the answers, `_copier_answers`, `_copier_conf`, `_folder_name`, `_copier_python`,
     /// `_copier_phase`.
     func context(extra: [(String, JinjaValue)] = [], answersFile: String? = nil) throws -> [(String, JinjaValue)] {
+        // Built once per set of answers: every path part and file renders in it.
+        if answersFile == nil, let cachedContext { return cachedContext + extra }
+        let made = try makeContext(answersFile: answersFile)
+        if answersFile == nil { cachedContext = made }
+        return made + extra
+    }
+
+    private func makeContext(answersFile: String?) throws -> [(String, JinjaValue)] {
         let conf = JinjaDict()
         _ = conf.set(.string("answers_file"), .string(try answersFile ?? self.answersFile()))
         _ = conf.set(.string("src_path"), .string(template.source.location))
@@ -326,7 +335,7 @@ final class CopierSession {
         var out: [(String, JinjaValue)] = answers.map { ($0.name, $0.value) }
         out += [("_copier_answers", .dict(rememberedAnswers())), ("_copier_conf", .dict(conf)), ("_folder_name", .string(folderName)),
                 ("_copier_python", .string("python3")), ("_copier_phase", .string("render"))]
-        return out + extra
+        return out
     }
 
     func renderString(_ text: String, what: String, extra: [(String, JinjaValue)] = [], answersFile: String? = nil) throws -> String {

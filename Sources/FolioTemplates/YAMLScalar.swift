@@ -59,7 +59,7 @@ enum YAMLScalar {
 
     private static func isSixtyPart(_ part: Substring) -> Bool {
         guard (1...2).contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
-        return part.count == 1 || ("0"..."5").contains(part.first!)
+        return part.count == 1 || part.first.map { ("0"..."5").contains($0) } == true
     }
 
     static func int(_ text: String, event: YAMLEvent, fail: Fail) throws -> JinjaValue {

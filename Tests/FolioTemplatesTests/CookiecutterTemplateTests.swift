@@ -25,23 +25,12 @@ final class CookiecutterTemplateTests: XCTestCase {
         }
     }
 
-    /// Every file under `folder`: its path, bytes and whether it is executable.
-    private func tree(_ folder: URL) throws -> [String: (Data, Bool)] {
-        var out: [String: (Data, Bool)] = [:]
-        let enumerator = try XCTUnwrap(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]))
-        for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
-            let path = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
-            out[path] = (try Data(contentsOf: url), FileManager.default.isExecutableFile(atPath: url.path))
-        }
-        return out
-    }
-
     private func assertRendersAsCookiecutter(_ given: [String: JSONValue], expected folder: String, project: String,
                                              file: StaticString = #filePath, line: UInt = #line) throws {
         let template = try basic()
         let answers = try template.answers(given: given, mode: .defaults)
         let files = try template.render(answers: answers)
-        let expected = try tree(fixtures.appendingPathComponent(folder))
+        let expected = try fileTree(fixtures.appendingPathComponent(folder))
         XCTAssertEqual(Set(files.map(\.path)), Set(expected.keys), "the same files", file: file, line: line)
         for rendered in files {
             guard let (data, executable) = expected[rendered.path] else { continue }
@@ -110,8 +99,8 @@ final class CookiecutterTemplateTests: XCTestCase {
                              "--set", "license=BSD-3-Clause", "--defaults"], environment: env, cwd: temp.url)
         XCTAssertEqual(made.status, 0, made.stderr)
         // Then the document's files are cookiecutter's, byte for byte, in one commit git reads
-        let expected = try tree(fixtures.appendingPathComponent("basic.hello"))
-        let written = try tree(temp.path("proj")).filter { !$0.key.hasPrefix(".git/") && !$0.key.hasPrefix(".folio/") }
+        let expected = try fileTree(fixtures.appendingPathComponent("basic.hello"))
+        let written = try fileTree(temp.path("proj")).filter { !$0.key.hasPrefix(".git/") && !$0.key.hasPrefix(".folio/") }
         XCTAssertEqual(Set(written.keys), Set(expected.keys))
         for (path, (data, executable)) in expected {
             XCTAssertEqual(written[path]?.0, data, path)

@@ -22,20 +22,9 @@ final class CopierTemplateTests: XCTestCase {
         return try resolver.templateAtNow(source)
     }
 
-    /// Every file under `folder`: its bytes and whether it is executable.
-    private func tree(_ folder: URL) throws -> [String: (Data, Bool)] {
-        var out: [String: (Data, Bool)] = [:]
-        let enumerator = try XCTUnwrap(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]))
-        for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
-            let path = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
-            out[path] = (try Data(contentsOf: url), FileManager.default.isExecutableFile(atPath: url.path))
-        }
-        return out
-    }
-
     /// The reference output, its answers file naming the template as Folio recorded it (an absolute path).
     private func expected(_ folder: String, source: String, answersFile: String) throws -> [String: (Data, Bool)] {
-        var files = try tree(fixtures.appendingPathComponent(folder))
+        var files = try fileTree(fixtures.appendingPathComponent(folder))
         let name = String(folder.prefix { $0 != "." })
         if let (data, executable) = files[answersFile] {
             let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "_src_path: \(name)\n", with: "_src_path: \(source)\n")
@@ -129,7 +118,7 @@ final class CopierTemplateTests: XCTestCase {
         let made = runFolio(["new", "out", "--template", source, "--defaults"], environment: env, cwd: temp.url)
         XCTAssertEqual(made.status, 0, made.stderr)
         let expected = try expected("project.defaults", source: source, answersFile: ".copier-answers.yml")
-        let written = try tree(temp.path("out")).filter { !$0.key.hasPrefix(".git/") && !$0.key.hasPrefix(".folio/") }
+        let written = try fileTree(temp.path("out")).filter { !$0.key.hasPrefix(".git/") && !$0.key.hasPrefix(".folio/") }
         XCTAssertEqual(Set(written.keys), Set(expected.keys))
         for (path, (data, executable)) in expected {
             XCTAssertEqual(written[path]?.0, data, path)

@@ -108,3 +108,14 @@ func assertThrows(_ expression: @autoclosure () throws -> Any, containing fragme
 func bundledEnvironment(_ temp: TemporaryDirectory) -> [String: String] {
     temp.environment(["FOLIO_TEMPLATES": repositoryRoot.appendingPathComponent("Templates").path])
 }
+
+/// Every regular file under `folder`: its path, bytes and whether it is executable (reference outputs of other tools).
+func fileTree(_ folder: URL) throws -> [String: (Data, Bool)] {
+    var out: [String: (Data, Bool)] = [:]
+    let enumerator = try XCTUnwrap(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]))
+    for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+        let path = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
+        out[path] = (try Data(contentsOf: url), FileManager.default.isExecutableFile(atPath: url.path))
+    }
+    return out
+}
