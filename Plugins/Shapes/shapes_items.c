@@ -108,9 +108,20 @@ static folio_status read_takes(const folio_document *from, const folio_document 
     return status;
 }
 
-/* Replaces the shapes still there (each keeps the id it has in `result`), then inserts the ones gone at their old
- * number (or the end), lowest first, with the id they had (or a fresh one, should `result` have that id). 0: out of
- * memory or randomness. */
+/* Where shape `at` of `from`, gone from `result`, goes back: just above the nearest shape below it in `from` that
+ * `result` still has (by id), so it keeps its place among its neighbours however many others either version lost;
+ * at the bottom when nothing was below it; at its old number (or the top) when none of those is left. */
+static size_t put_back_position(const folio_document *from, const folio_document *result, size_t at) {
+    if (at == 0) return 0;
+    for (size_t below = at; below-- > 0;)
+        for (size_t j = 0; j < result->count; j++)
+            if (strcmp(result->items[j].id, from->items[below].id) == 0) return j + 1;
+    return at < result->count ? at : result->count;
+}
+
+/* Replaces the shapes still there (each keeps the id it has in `result`), then inserts the ones gone at their place
+ * among their neighbours (`put_back_position`), lowest first, with the id they had (or a fresh one, should `result`
+ * have that id). 0: out of memory or randomness. */
 static int apply_takes(const folio_document *from, folio_document *result, const long *source, long *target, size_t count, char *description,
                        size_t description_size) {
     size_t described = 0;
@@ -128,7 +139,7 @@ static int apply_takes(const folio_document *from, folio_document *result, const
         long next = -1;
         for (size_t k = 0; k < count; k++) if (target[k] == -1 && (next < 0 || source[k] < source[next])) next = (long)k;
         if (next < 0) break;
-        size_t position = (size_t)source[next] < result->count ? (size_t)source[next] : result->count;
+        size_t position = put_back_position(from, result, (size_t)source[next]);
         shape taken;
         if (!shape_copy(&taken, &from->items[source[next]])) return 0;
         int clash = 0;

@@ -248,7 +248,7 @@ let syncCommands: [Command] = [
         if sharing.remote != nil { io.line(sharingLine(sharing)) }  // a document with no remote has nothing to say
         return 0
     },
-    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--offline] [--source S] [--timeout SECONDS] [--dry-run [--json]] | update PATH --check [--to REF] [--offline] [--source S] [--timeout SECONDS] [--json]",
+    Command("update", usage: "update PATH [--to REF] [--set NAME=VALUE]... [--conflict=abort|markers] [--defaults] [--trust [--allow-network]] [--offline] [--source S] [--timeout SECONDS] [--dry-run [--json]] | update PATH --check [--to REF] [--offline] [--source S] [--timeout SECONDS] [--json]",
             summary: "Merge a newer version of the document's template into it (--check: exit 1 when one exists; --source: use the document's template source without asking)") { args, io in
         try updateCommand(args, io)
     },
@@ -306,8 +306,11 @@ func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
         return try printUpdatePreview(preview, collected, args, io)
     }
     if !args.flag("--json") { reportAnswerMigration(collected, defaults: !answerModeAsks(args, io), io) }
+    let programs = try UpdatePrograms(plan, collected, args, io)
+    try programs.migrate("before", document, io)
     let result = try document.updateFromTemplate(plan, baseAnswers: collected.baseAnswers, answers: collected.answers, conflictMode: mode,
-                                                 changedAnswers: collected.changed)
+                                                 changedAnswers: collected.changed, render: { try programs.render($0, $1, io) })
+    if !result.aborted { try programs.migrate("after", document, io) }
     if args.flag("--json") {
         struct Updated: Encodable { let template: String; let from: String; let to: String; let commit: String?; let aborted: Bool; let conflicts: [UpdateConflict]
             let renamed: [String: String]; let removed: [String]; let fresh: [String]; let changed: [String] }

@@ -527,24 +527,12 @@ func resolveWithProgress(_ resolver: TemplateResolver, _ sources: [TemplateSourc
 private func runTemplatePrograms(_ template: Template, answers: [String: JSONValue], destination: URL, reader: PromptReader,
                                  _ args: Arguments, _ io: CommandIO) throws -> (changes: [DocumentChange], names: String, files: [DocumentFile])? {
     let hasPrograms = !(template.cookiecutter?.hooks.isEmpty ?? true) || !(template.copier?.tasks.isEmpty ?? true)
-    let remembered = TrustedProgramSources(environment: io.environment)
-    var trusted = args.flag("--trust")
-    if !trusted, hasPrograms, try remembered.contains(template.source.location) { trusted = true }
-    if !trusted, hasPrograms, io.isInteractive, !args.flag("--defaults") {
-        let programs = try template.programs(answers: answers)
-        trusted = try askToRun(programs, from: template.source.location, reader: reader, io)
-        if trusted { try remembered.record(template.source.location) }
-    }
-    guard trusted else {
-        if args.flag("--allow-network") { throw UsageError("--allow-network lets trusted hooks and tasks reach the network: give --trust too") }
-        return nil
-    }
+    guard try templateProgramsTrusted(hasPrograms ? { try template.programs(answers: answers) } : nil, location: template.source.location,
+                                      reader: reader, args, io) else { return nil }
     let programs = try template.programs(answers: answers)
     guard !programs.isEmpty else { return nil }
     let files = try template.render(answers: answers)
-    let settings = try DocumentStore(environment: io.environment).settings
-    let run = TemplateProgramRun(isolation: PluginIsolation(environment: io.environment), environment: io.environment,
-                                 network: args.flag("--allow-network"), timeout: settings.templateProgramTimeout)
+    let run = try templateProgramRun(args, io)
     let result = try run.run(programs, files: files, projectName: destination.lastPathComponent)
     for line in result.printed { io.error(line) }
     let changes = try TemplateProgramRun.changes(from: files, to: result.files)
@@ -552,6 +540,29 @@ private func runTemplatePrograms(_ template: Template, answers: [String: JSONVal
         if case let .write(path, _, _) = change { try DocumentPath.validate(path, allowFolioFolder: false) }
     }
     return (changes, programs.map(\.name).joined(separator: ", "), files)
+}
+
+/// Whether a template's programs (`programs`, listed when the user is asked; nil: it has none) may run: `--trust`, a
+/// source the user said yes to before, or a yes now on a terminal (remembered for the source); never with
+/// `--defaults` alone. `--allow-network` without trust is refused.
+func templateProgramsTrusted(_ programs: (() throws -> [TemplateProgram])?, location: String, reader: PromptReader,
+                             _ args: Arguments, _ io: CommandIO) throws -> Bool {
+    let remembered = TrustedProgramSources(environment: io.environment)
+    var trusted = args.flag("--trust")
+    if !trusted, programs != nil, try remembered.contains(location) { trusted = true }
+    if !trusted, let programs, io.isInteractive, !args.flag("--defaults") {
+        trusted = try askToRun(try programs(), from: location, reader: reader, io)
+        if trusted { try remembered.record(location) }
+    }
+    if !trusted, args.flag("--allow-network") { throw UsageError("--allow-network lets trusted hooks and tasks reach the network: give --trust too") }
+    return trusted && programs != nil
+}
+
+/// How trusted template programs run: confined, with the network only when `--allow-network`, for the settings' time.
+func templateProgramRun(_ args: Arguments, _ io: CommandIO) throws -> TemplateProgramRun {
+    let settings = try DocumentStore(environment: io.environment).settings
+    return TemplateProgramRun(isolation: PluginIsolation(environment: io.environment), environment: io.environment,
+                              network: args.flag("--allow-network"), timeout: settings.templateProgramTimeout)
 }
 
 /// A template's message (its author's text), line by line, shown as text.

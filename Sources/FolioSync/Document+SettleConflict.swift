@@ -28,8 +28,8 @@ extension Document {
     /// `choices` names every conflicting item of the primary file by its key in the common ancestor
     /// (`ConflictDetails.items`) and every file settled whole by its path (`ConflictDetails.files`; `both` is refused
     /// for those); a key missing or not in conflict is refused. Each item is settled through the editor: the losing
-    /// side's change is made to look like no change (its version taken into the common ancestor), a winning version
-    /// the other side removed is put back on that side, and the editor's semantic merge of the three then combines
+    /// side's change is made to look like no change (its version taken into the common ancestor; a removal undone by
+    /// putting the ancestor's version back on that side), and the editor's semantic merge of the three then combines
     /// everything; for `both`, theirs is then added as a new item. The result is checked with the editor's item list
     /// before anything is written: every item the two sides agree on, each chosen version (`both`: both), and no
     /// version not chosen; else `SettleError.editorCouldNotSettle` and nothing is written. Other files merge as a pull
@@ -108,15 +108,16 @@ extension Document {
             if let loser {
                 // The loser's version becomes the ancestor's: its side then shows no change to this item.
                 if mineWins { baseFromTheirs.append((loser.key, conflict.key)) } else { baseFromMine.append((loser.key, conflict.key)) }
-            } else if let winner {
-                // The loser removed it: the winner's version is put back on that side, so both sides agree.
-                if mineWins { intoTheirs.append((winner.key, nil)) } else { intoMine.append((winner.key, nil)) }
+            } else if winner != nil {
+                // The loser removed it: the ancestor's version is put back on that side, in its place there, so that
+                // side shows no change to this item and the merge takes the winner's version and place.
+                if mineWins { intoTheirs.append((conflict.key, nil)) } else { intoMine.append((conflict.key, nil)) }
             }
         }
         var base = try take(backend, from: items.theirs, into: items.base, baseFromTheirs)
         base = try take(backend, from: items.mine, into: base, baseFromMine)
-        let mine = try take(backend, from: items.theirs, into: items.mine, intoMine)
-        let theirs = try take(backend, from: items.mine, into: items.theirs, intoTheirs)
+        let mine = try take(backend, from: items.base, into: items.mine, intoMine)
+        let theirs = try take(backend, from: items.base, into: items.theirs, intoTheirs)
         var result: Data
         switch try backend.merge(base: base, ours: mine, theirs: theirs) {
         case let .merged(bytes)?:

@@ -82,15 +82,17 @@ extension Document {
     /// `baseAnswers`, ours = the document, theirs = the new version rendered with `answers`; one commit
     /// "Update from <id> <old> → <new>" that also records the new origin. Renames follow, deletions stay unless the
     /// template changed the file, binary files are never merged as text. With the same version and `changedAnswers`
-    /// (names of answers that changed), the commit is "Change answers of <id> <version>: <names>".
+    /// (names of answers that changed), the commit is "Change answers of <id> <version>: <names>". `render` makes
+    /// each side's files (by default the template's rendering; with trusted programs, what they leave of it).
     public func updateFromTemplate(_ plan: TemplateUpdatePlan, baseAnswers: [String: JSONValue], answers: [String: JSONValue],
-                                   conflictMode: UpdateConflictMode, changedAnswers: [String] = []) throws -> TemplateUpdateResult {
+                                   conflictMode: UpdateConflictMode, changedAnswers: [String] = [],
+                                   render: (Template, [String: JSONValue]) throws -> [DocumentFile] = { try $0.render(answers: $1) }) throws -> TemplateUpdateResult {
         let unrecorded = try repository.changedPaths()
         guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(document: url.path, paths: unrecorded.sorted()) }
         let origin = try templateOrigin()
         let fromLabel = TemplateUpdatePlan.label(plan.old), toLabel = TemplateUpdatePlan.label(plan.new)
-        let baseTree = try tree(of: plan.old.render(answers: baseAnswers))
-        let theirTree = try tree(of: plan.new.render(answers: answers))
+        let baseTree = try tree(of: render(plan.old, baseAnswers))
+        let theirTree = try tree(of: render(plan.new, answers))
         var newMetadata = metadata
         newMetadata.origin.template = DocumentOrigin.Template(
             id: origin.id, version: plan.new.manifest.version, source: origin.source, ref: plan.new.ref,

@@ -40,10 +40,24 @@ extension Template {
     /// The programs this template runs with `answers`, in order: cookiecutter's hooks (pre, then post) or copier's
     /// tasks whose `when` holds. A hook in a language other than Python or shell, or cookiecutter's `pre_prompt`, is
     /// refused in one line naming it.
-    public func programs(answers: [String: JSONValue]) throws -> [TemplateProgram] {
-        if let cookiecutter { return try cookiecutterPrograms(cookiecutter, answers: answers) }
-        if let copier { return try copierPrograms(copier, answers: answers) }
+    /// With `updating`, the programs an update runs on each rendering it merges (copier's `_tasks`, with
+    /// `_copier_operation` `update`; cookiecutter's hooks are not run on updates, as cruft does not).
+    public func programs(answers: [String: JSONValue], updating: Bool = false) throws -> [TemplateProgram] {
+        if let cookiecutter { return updating ? [] : try cookiecutterPrograms(cookiecutter, answers: answers) }
+        if let copier { return try copierSession(copier, answers: answers).tasks(operation: updating ? "update" : "copy") }
         return []
+    }
+
+    /// The `_migrations` an update from `old` to this version runs with `answers`, before the update is merged and
+    /// after, as copier 9 picks them (none unless both versions are PEP 440 version tags, or for other templates).
+    public func migrations(from old: Template, answers: [String: JSONValue]) throws -> (before: [TemplateProgram], after: [TemplateProgram]) {
+        guard let copier, let oldCopier = old.copier else { return ([], []) }
+        let session = try copierSession(copier, answers: answers)
+        let oldSession = try old.copierSession(oldCopier, answers: answers)
+        guard let from = oldSession.copierCommit, let to = session.copierCommit,
+              let pep440From = PEP440Version(from), let pep440To = PEP440Version(to) else { return ([], []) }
+        let versions = CopierUpdateVersions(from: from, to: to, pep440From: pep440From, pep440To: pep440To)
+        return (try session.migrations(stage: "before", versions: versions), try session.migrations(stage: "after", versions: versions))
     }
 
     private func cookiecutterPrograms(_ cookiecutter: CookiecutterTemplate, answers: [String: JSONValue]) throws -> [TemplateProgram] {
@@ -69,9 +83,9 @@ extension Template {
         return out
     }
 
-    private func copierPrograms(_ copier: CopierTemplate, answers: [String: JSONValue]) throws -> [TemplateProgram] {
+    private func copierSession(_ copier: CopierTemplate, answers: [String: JSONValue]) throws -> CopierSession {
         let session = try CopierSession(template: self, copier: copier, folderName: answers["_folder_name"])
         try session.ask(given: answers, mode: .defaults, variables: manifest.variables)
-        return try session.tasks()
+        return session
     }
 }

@@ -59,6 +59,8 @@ package struct ReplicaRun {
     private var checked = Set<String>()
     private var settlements = Set<String>()
     private var counter = 0
+    /// The last push each clone could not make (a push may be refused while another clone pushed first).
+    private var pushFailures: [Int: String] = [:]
 
     /// A run of `format` from `seed`; `products` holds the bundled plugins and `folio`, whose watch keeps the first
     /// clone in sync when `watched`.
@@ -187,7 +189,7 @@ package struct ReplicaRun {
         case let .rewound(rewind): fail("\(where_): the remote was rewound: \(rewind)")
         case .held: fail("\(where_): held back although no clone changes the content type")
         }
-        _ = try? document.push(options: transfer)
+        do { _ = try document.push(options: transfer); pushFailures[r] = nil } catch { pushFailures[r] = "\(error)" }
     }
 
     /// The watched clone's turn: settle what its watch kept (the watch stopped meanwhile), or kill the watch at a
@@ -268,7 +270,8 @@ package struct ReplicaRun {
         } catch let error where items.isEmpty || error is SettleError {
             let legacy = try againstLegacyBase(document, theirs: theirs)
             guard legacy || !format.settlesEveryConflictItemByItem else {
-                return fail("\(where_): a conflict that cannot be settled item by item (\(error))")
+                let ours = try document.head().id.hex, base = try mergeBases(document, ours, theirs).first ?? ours
+                return fail("\(where_): a conflict that cannot be settled item by item (\(error)); choices \(choices)\nbase:\n\(bytes(document, at: base))ours:\n\(bytes(document, at: ours))theirs:\n\(bytes(document, at: theirs))")
             }
             if !legacy { tally.notItemByItem += 1 }
             settled = try document.resolveConflict(ref, keep: random.pick([ConflictSide.local, .remote]))
@@ -301,7 +304,7 @@ package struct ReplicaRun {
             let heads = Set(try documents.map { try $0.head().id })
             if heads.count == 1, try documents.allSatisfy({ try $0.keptConflicts().isEmpty }) { break }
         }
-        guard Set(try documents.map { try $0.head().id }).count == 1 else { return fail("the clones did not converge") }
+        guard Set(try documents.map { try $0.head().id }).count == 1 else { return fail("the clones did not converge: \(try convergenceReport())") }
         let document = documents[0]
         let head = try document.head().id.hex
         try checkHistory(document, head: head)
@@ -319,6 +322,15 @@ package struct ReplicaRun {
             let fsck = try workspace.run("git", ["fsck", "--strict", "--no-progress"], in: url)
             if fsck.status != 0 || fsck.output.contains("error") { fail("git fsck --strict in \(url.lastPathComponent): \(fsck.output)") }
         }
+    }
+
+    /// Each clone's head, kept conflicts and last refused push, and the remote's head.
+    private func convergenceReport() throws -> String {
+        var lines = ["remote main \(try workspace.git(["rev-parse", "main"], in: bare).trimmingCharacters(in: .whitespacesAndNewlines))"]
+        for (r, document) in documents.enumerated() {
+            lines.append("r\(r) \(try document.head().id.hex) kept \(try document.keptConflicts().count) push \(pushFailures[r] ?? "ok")")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Every version a clone made is in the final history, and every merge there (the watch's too) is the model's.

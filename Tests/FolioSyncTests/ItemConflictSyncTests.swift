@@ -151,6 +151,30 @@ final class ItemConflictSyncTests: XCTestCase {
         try assertSettled(shared, ["1": .mine], message: ": 1 mine", items: ["[x] Eggs", "[ ] Bread"])
     }
 
+    /// A drawing's shapes, bottom first: (id, colour), each a 2×2 rect.
+    static func drawing(_ shapes: [(String, String)]) -> Data {
+        Data(("{\"shapes\": [\n" + shapes.map { "  {\"id\": \"\($0.0)\", \"kind\": \"rect\", \"x\": 1, \"y\": 1, \"w\": 2, \"h\": 2, \"color\": \"\($0.1)\"}" }
+            .joined(separator: ",\n") + "\n]}\n").utf8)
+    }
+
+    func testGivenAShapeRemovedHereAndRecolouredAndRaisedThereWhenTheirsIsChosenThenItComesBackAsTheyLeftItWhereTheyPutIt() throws {
+        // Given A recoloured shape x and raised it above d and e, while B removed x and the two shapes below it
+        let ids = ["a", "b", "c", "x", "d", "e", "f"].map { $0 + "0000000000" + $0 }
+        let (a, b, c, x, d, e, f) = (ids[0], ids[1], ids[2], ids[3], ids[4], ids[5], ids[6])
+        let shared = try conflicted(type: "org.folio.shapes", base: Self.drawing(ids.map { ($0, "red") }),
+                                    a: Self.drawing([(a, "red"), (b, "red"), (c, "red"), (d, "red"), (e, "red"), (x, "blue"), (f, "red")]),
+                                    b: Self.drawing([(c, "red"), (d, "red"), (e, "red"), (f, "red")]))
+        let conflicts = try shared.b.itemConflicts(shared.ref, editors: editors)
+        XCTAssertEqual(conflicts.map(\.key), ["4"], "\(conflicts)")
+        // When B takes their x
+        let settled = try shared.b.settledBytes(shared.ref, choices: ["4": .theirs], editors: editors)
+        // Then x is back, blue, where A put it (above e), and B's removals stand
+        let text = String(decoding: settled, as: UTF8.self)
+        let order = ids.compactMap { id in text.range(of: id).map { (id, $0.lowerBound) } }.sorted { $0.1 < $1.1 }.map(\.0)
+        XCTAssertEqual(order, [c, d, e, x, f], text)
+        XCTAssertTrue(text.contains("\"id\": \"\(x)\", \"kind\": \"rect\", \"x\": 1, \"y\": 1, \"w\": 2, \"h\": 2, \"color\": \"blue\""), text)
+    }
+
     func testGivenAnItemConflictWhenAChoiceIsMissingOrNamesNoConflictingItemThenNothingIsWritten() throws {
         let shared = try milkRenamedTwoWays()
         let b = shared.b, head = try b.head().id
