@@ -6,15 +6,15 @@ import FolioJinja
 /// with `FolioJinja` as copier 9 renders it: files ending in `_templates_suffix` (`.jinja`) rendered and the suffix
 /// dropped, others copied; every path part rendered, a part that renders empty skipping what is under it; `_exclude`
 /// (gitignore patterns, rendered) over the rendered paths; the answers file from the template's own
-/// `{{_copier_conf.answers_file}}.jinja`. `_tasks` and `_migrations` are listed, never run.
+/// `{{_copier_conf.answers_file}}.jinja`. `_tasks` and `_migrations` run only when trusted, confined (`TemplateProgram`).
 public struct CopierTemplate: Sendable {
     /// The configuration file's path in the template (`copier.yml` or `copier.yaml`).
     public let configPath: String
     /// Every file of the template by path: the configuration, `!include`d YAML, includes and imports.
     let sources: [String: Data]
-    /// The `_tasks` commands, as written (listed, not run).
+    /// The `_tasks` commands, as written (to list them; `Template.programs` renders them).
     public let tasks: [String]
-    /// Whether the template has `_migrations` (not run).
+    /// Whether the template has `_migrations` (`Template.migrations` picks those an update runs).
     public let hasMigrations: Bool
 
     /// The settings Folio reads from `copier.yml`, each as copier 9 does.
