@@ -74,7 +74,8 @@ final class TemplateCatalogAdapter: TemplateCatalog, Sendable {
             contentType: ContentType(summary.contentType ?? template?.manifest.contentType ?? ContentType.plainText.identifier),
             summary: summary.summary ?? template?.manifest.summary ?? "",
             variables: formVariables(template),
-            files: template?.files.map { FolioLaunch.TemplateSummary.readablePath($0.path) } ?? [])
+            files: template?.files.map { FolioLaunch.TemplateSummary.readablePath($0.path) } ?? [],
+            liveCheck: liveCheck(template))
     }
 
     /// The questions the form asks: those without a condition; for a cookiecutter or copier template, each with the
@@ -82,11 +83,20 @@ final class TemplateCatalogAdapter: TemplateCatalog, Sendable {
     static func formVariables(_ template: Template?) -> [FolioLaunch.TemplateVariable] {
         guard let template else { return [] }
         let computed = template.computedDefaults(context: foreignContext)
-        return template.manifest.variables.filter { $0.when == nil && !(computed?.hidden.contains($0.name) ?? false) }.map { declared in
+        // A copier template's form checks itself as it is filled in (`liveCheck`): every question is there, shown
+        // while its `when` holds.
+        let live = template.copier != nil
+        return template.manifest.variables.filter { $0.when == nil && (live || !(computed?.hidden.contains($0.name) ?? false)) }.map { declared in
             var shown = variable(declared)
             if let text = computed?.defaults[declared.name] { shown.defaultValue = text; shown.required = false }
             return shown
         }
+    }
+
+    /// A copier template's check of its form as it is filled in (`when`, `validator`, defaults over the answers).
+    static func liveCheck(_ template: Template?) -> LiveFormCheck? {
+        guard let template, template.copier != nil else { return nil }
+        return LiveFormCheck { values in template.formCheck(given: values.mapValues(JSONValue.string), context: foreignContext) }
     }
 
     /// The context computed defaults of a form are shown in (the destination is not chosen yet).

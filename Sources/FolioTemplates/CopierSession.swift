@@ -120,6 +120,60 @@ final class CopierSession {
         }
     }
 
+    /// A form's view of `given` (answers as typed): the questions a `when` hides, each given answer's problem (its
+    /// type, choices or `validator`, worded as the prompt words it), and each question's default over the answers
+    /// before it — in order, as `ask` goes, an answer refused counting as not given. Never throws: a question whose
+    /// `when` or default cannot be rendered gets that as its problem.
+    func check(given: [String: JSONValue]) -> CopierFormCheck {
+        answers = []
+        hidden = []
+        var out = CopierFormCheck()
+        for question in config.questions {
+            do {
+                let type = try typeName(question)
+                let when = try flag(question.when, what: "when of \(question.name)")
+                let fallback = try defaultAnswer(question, type: type, validate: false)
+                if let fallback { out.defaults[question.name] = try formText(fallback, question: question, type: type) }
+                if !when { hidden.insert(question.name); out.hidden.insert(question.name) }
+                var value = fallback
+                if when, let typed = given[question.name] {
+                    do {
+                        let parsed = try parse(question, CopierValues.jinja(typed, type: type), type: type)
+                        try validate(question, parsed)
+                        value = parsed
+                    } catch let error as TemplateError {
+                        out.problems[question.name] = error.message
+                    }
+                }
+                if let value { answers.append((question.name, value)) }
+            } catch {
+                out.problems[question.name] = (error as? TemplateError)?.message ?? "\(error)"
+            }
+        }
+        return out
+    }
+
+    /// A value as a form holds it, the way the answers Folio records are shown (`TemplateVariable.display`): a
+    /// `json` or `yaml` answer as its JSON text; a choice (or a multiselect's items) by its label, as the form lists
+    /// the choices.
+    private func formText(_ value: JinjaValue, question: CopierQuestion, type: String) throws -> String {
+        if ["json", "yaml"].contains(type), let text = try? JinjaTemplate(source: "{{ value | to_json }}", environment: environment).render([("value", value)]) {
+            return text
+        }
+        if let choices = try choices(question, type: type) {
+            func label(_ item: JinjaValue) -> String? {
+                choices.first { (try? CopierValues.cast($0.value, type: type)).map { JinjaValue.pythonEquals($0, item) } ?? false }?.label
+            }
+            if case let .list(items) = value, question.multiselect {
+                let labels = items.items.compactMap(label)
+                if labels.count == items.items.count { return labels.joined(separator: ",") }
+            } else if let text = label(value) {
+                return text
+            }
+        }
+        return CopierValues.json(value).map(TemplateVariable.display) ?? Self.shown(value, type: type)
+    }
+
     /// The default of `name` once `after` is answered (nil when it has none).
     func defaultValue(of name: String, after given: [String: JSONValue]) throws -> JSONValue? {
         answers = []

@@ -101,3 +101,25 @@ extension Template {
         return (answers.mapValues(TemplateVariable.display), hidden)
     }
 }
+
+/// What a form shows for a copier template while it is filled in (`Template.formCheck`).
+public struct CopierFormCheck: Sendable, Equatable {
+    /// The questions a `when` leaves unasked with the answers so far.
+    public var hidden: Set<String> = []
+    /// Each typed answer copier would refuse (its type, choices or `validator`), as the prompt words it.
+    public var problems: [String: String] = [:]
+    /// Each question's default over the answers before it, as a user would type it.
+    public var defaults: [String: String] = [:]
+
+    public init() {}
+}
+
+extension Template {
+    /// For a copier template, the form's state with `given` typed (text, as a form holds it): which questions to
+    /// hide, which answers are refused and why, what each default is now; nil for other templates. Evaluated in
+    /// question order as copier asks, so a `when`, `validator` or default sees the answers before it.
+    public func formCheck(given: [String: JSONValue], context: [String: JSONValue]) -> CopierFormCheck? {
+        guard let copier, let session = try? CopierSession(template: self, copier: copier, folderName: context["folder_name"]) else { return nil }
+        return session.check(given: given)
+    }
+}

@@ -214,4 +214,24 @@ final class CopierTemplateTests: XCTestCase {
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("holds no template in three (templates in: one, two)"), missing.stderr)
     }
+
+    func testGivenACopierFormBeingFilledInWhenAnswersChangeThenWhenValidatorAndDefaultsFollowThemAtOnce() throws {
+        let template = try template("project")
+        let context: [String: JSONValue] = ["folder_name": .string("out")]
+        // Given the form as it opens: ci_provider hidden (use_ci follows features, which lack ci), defaults computed
+        let opened = try XCTUnwrap(template.formCheck(given: [:], context: context))
+        XCTAssertTrue(opened.hidden.isSuperset(of: ["ci_provider", "module_name"]), "\(opened.hidden)")
+        XCTAssertEqual(opened.defaults["project_slug"], "hello-world")
+        XCTAssertEqual(opened.problems, [:])
+        // When the name is typed, the slug's default follows it; when ci is chosen, ci_provider is asked
+        let typed = try XCTUnwrap(template.formCheck(given: ["project_name": .string("My Tool"), "features": .string("docs,ci")], context: context))
+        XCTAssertEqual(typed.defaults["project_slug"], "my-tool")
+        XCTAssertEqual(typed.defaults["use_ci"], "yes")
+        XCTAssertFalse(typed.hidden.contains("ci_provider"), "\(typed.hidden)")
+        // When an answer breaks a validator or a choice, that field says why, in copier's words, and the others go on
+        let refused = try XCTUnwrap(template.formCheck(given: ["project_slug": .string("Not A Slug"), "license": .string("GPL")], context: context))
+        XCTAssertTrue(refused.problems["project_slug"]?.contains("Use lower-case letters, digits and dashes") ?? false, "\(refused.problems)")
+        XCTAssertTrue(refused.problems["license"]?.contains("is not in") ?? false, "\(refused.problems)")
+        XCTAssertEqual(Set(refused.problems.keys), ["project_slug", "license"])
+    }
 }

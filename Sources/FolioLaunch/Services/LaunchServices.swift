@@ -16,11 +16,22 @@ package struct TemplateSummary: Equatable, Sendable {
     package var summary: String
     package var variables: [TemplateVariable]
     package var files: [String]
+    /// The template's own check of its form as it is filled in (a copier template's `when`, `validator` and
+    /// defaults over earlier answers), when it has one.
+    package var liveCheck: LiveFormCheck?
     package init(id: String, name: String, group: String = "", contentType: ContentType, summary: String = "",
-                variables: [TemplateVariable] = [], files: [String] = []) {
+                variables: [TemplateVariable] = [], files: [String] = [], liveCheck: LiveFormCheck? = nil) {
         self.id = id; self.name = name; self.group = group; self.contentType = contentType
-        self.summary = summary; self.variables = variables; self.files = files
+        self.summary = summary; self.variables = variables; self.files = files; self.liveCheck = liveCheck
     }
+}
+
+/// A template's check of the answers typed so far: which questions to hide, which answers it refuses and why, and
+/// each question's default now. Two checks are equal whatever they do (state comparisons look at what they gave).
+package struct LiveFormCheck: Equatable, Sendable {
+    package let evaluate: @Sendable ([String: String]) -> CopierFormCheck?
+    package init(_ evaluate: @escaping @Sendable ([String: String]) -> CopierFormCheck?) { self.evaluate = evaluate }
+    package static func == (a: LiveFormCheck, b: LiveFormCheck) -> Bool { true }
 }
 
 /// A variable a template asks for.

@@ -100,7 +100,12 @@ extension AppState {
                             declaration: variable.declaration)
         }
         fields.append(destinationField(folder: folder, name: template.name))
-        return FormState(title: "New from “\(template.name)”", purpose: .template(template), fields: fields, focus: 0)
+        var form = FormState(title: "New from “\(template.name)”", purpose: .template(template), fields: fields, focus: 0)
+        if template.liveCheck != nil {
+            form.suggested = Dictionary(template.variables.map { ($0.name, $0.defaultValue) }, uniquingKeysWith: { first, _ in first })
+            form.applyLiveCheck()
+        }
+        return form
     }
 
     static func submit(_ form: FormState) -> AppEffect {

@@ -29,6 +29,7 @@ extension AppState {
             if form.fields.indices.contains(form.focus), form.fields[form.focus].choices.isEmpty {
                 form.fields[form.focus].input.insert(paste.oneLine)
                 form.fields[form.focus].message = nil
+                form.applyLiveCheck()
             } else {
                 state.message = Self.pasteIgnored("a text field, not a choice")
             }

@@ -260,6 +260,7 @@ extension AppState {
 
     mutating func formKey(_ key: Key, form: inout FormState, effects: inout [AppEffect]) {
         if case .open = form.purpose, openFormKey(key, form: &form, effects: &effects) { screen = .form(form); return }
+        let valuesBefore = form.fields.map(\.value)
         let focusedChoices = form.fields.indices.contains(form.focus) ? form.fields[form.focus].choices : []
         switch Self.formKeys.action(for: key) {
         case .cancel?:
@@ -277,11 +278,11 @@ extension AppState {
         case .next?: form.move(by: 1)
         case .submit?:
             if form.fields.indices.contains(form.focus) {
-                form.fields[form.focus].message = FormState.validate(form.fields[form.focus])
+                form.fields[form.focus].message = form.submitMessage(form.focus)
                 if form.fields[form.focus].message != nil { break }
             }
             if form.focus + 1 < form.fields.count { form.focus += 1; break }
-            for index in form.fields.indices { form.fields[index].message = FormState.validate(form.fields[index]) }
+            for index in form.fields.indices { form.fields[index].message = form.submitMessage(index) }
             if let bad = form.fields.firstIndex(where: { $0.message != nil }) { form.focus = bad; break }
             if let question = destinationQuestion(form) { confirming = question; break }
             effects.append(Self.submit(form))
@@ -300,6 +301,7 @@ extension AppState {
                 if form.fields[form.focus].value != before { form.fields[form.focus].message = nil }
             }
         }
+        if form.fields.map(\.value) != valuesBefore { form.applyLiveCheck() }
         form.scroll = Screens.formLayout(form, width: columns, height: rows).scroll
         screen = .form(form)
     }

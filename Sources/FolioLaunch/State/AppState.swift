@@ -107,6 +107,12 @@ package struct FormState: Equatable, Sendable {
     package var back: AppState.Screen?
     /// The Open… form's completions or the documents in the folder typed, when shown.
     package var browser: PathBrowser? = nil
+    /// With a template's live check: the fields it hides now (kept, to come back as they were), every field's
+    /// name in the template's order, each default it computed last, and the answers it refuses.
+    package var parked: [Field] = []
+    package var order: [String] = []
+    package var suggested: [String: String] = [:]
+    package var liveProblems: [String: String] = [:]
     package init(title: String, purpose: Purpose, fields: [Field], focus: Int, back: AppState.Screen? = nil) {
         self.title = title; self.purpose = purpose; self.fields = fields; self.focus = focus; self.back = back
     }
