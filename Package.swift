@@ -67,7 +67,7 @@ let package = Package(
         // What Folio took from Foundation's ICU layer, written small (timestamps, trimming, number text, threads).
         .target(name: "FolioBasics", dependencies: ["CUtf8proc"]),
         .target(name: "FolioGit", dependencies: ["CGit2", "CGitNetworkStart", "FolioBasics"]),
-        .target(name: "FolioCore", dependencies: ["FolioGit"]),
+        .target(name: "FolioCore", dependencies: ["FolioGit", "FolioBasics"]),
         .target(name: "FolioMustache", dependencies: ["FolioBasics"]),
         // Jinja2's template language, rendered as Jinja2 3.1 renders it (docs/ARCHITECTURE.md).
         .target(name: "FolioJinja", dependencies: ["CUtf8proc"]),
@@ -95,16 +95,16 @@ let package = Package(
         .target(name: "FolioPluginWire", swiftSettings: plainSwift),
         // Algorithms Folio and the plugin SDK both use (the longest increasing run of item matching), in plain Swift.
         .target(name: "FolioAlgorithms", swiftSettings: plainSwift),
-        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginWire", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth", "FolioAlgorithms"], swiftSettings: forSize),
+        .target(name: "FolioPlugins", dependencies: ["FolioCore", "FolioPluginABI", "FolioPluginWire", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioDisplayWidth", "FolioAlgorithms", "FolioBasics", "FolioGit"], swiftSettings: forSize),
         // The crash handler's backtrace through the unwinder linked in (libgcc_s is not loaded at every start for it).
         .target(name: "CBacktrace"),
         .target(name: "FolioTerminal", dependencies: ["CUtf8proc", "FolioDisplayWidth", "FolioBasics", "CBacktrace"]),
         // The launcher sees documents, templates and editors only through the protocols in LaunchServices.swift; FolioCLI
         // adapts FolioTemplates' resolver and FolioPlugins to them (FolioTemplates is imported for its variable checks).
-        .target(name: "FolioLaunch", dependencies: ["FolioCore", "FolioTemplates", "FolioTerminal", "FolioPluginWire", "FolioAlgorithms"], swiftSettings: forSize),
-        .target(name: "FolioSync", dependencies: ["FolioCore", "FolioGit", "FolioTemplates", "FolioPlugins"], swiftSettings: forSize),
+        .target(name: "FolioLaunch", dependencies: ["FolioCore", "FolioTemplates", "FolioTerminal", "FolioPluginWire", "FolioAlgorithms", "FolioBasics"], swiftSettings: forSize),
+        .target(name: "FolioSync", dependencies: ["FolioCore", "FolioGit", "FolioTemplates", "FolioPlugins", "FolioBasics", "FolioDisplayWidth", "FolioJinja"], swiftSettings: forSize),
         .target(name: "FolioCLI", dependencies: [
-            "FolioCore", "FolioGit", "FolioMustache", "FolioTemplates", "FolioPlugins", "FolioTerminal", "FolioLaunch", "FolioSync",
+            "FolioBasics", "FolioCore", "FolioGit", "FolioMustache", "FolioTemplates", "FolioPlugins", "FolioTerminal", "FolioLaunch", "FolioSync",
         ], swiftSettings: forSize),
         // The Swift runtime and FoundationEssentials linked statically (faster start: Benchmarks/README.md). Sound because no plugin code runs in this process: plugins run in
         // `folio-plugin-host`, which stays dynamic and shares one runtime with them. Folio's modules import
@@ -133,20 +133,20 @@ let package = Package(
         .target(name: "FolioCLITestSupport", dependencies: ["FolioCLI", "FolioTestSupport"], path: "Tests/FolioCLITestSupport"),
         // Issue 32's replica model (random edits and syncs on several clones, every merge checked against a reference model):
         // run by FolioSyncTests and, longer, by `folio-bench model`; no XCTest, so the benchmark can link it.
-        .target(name: "FolioReplicaModel", dependencies: ["FolioSync", "FolioPlugins"], path: "Tests/FolioReplicaModel"),
+        .target(name: "FolioReplicaModel", dependencies: ["FolioSync", "FolioPlugins", "FolioCore", "FolioGit"], path: "Tests/FolioReplicaModel"),
         // A writer process for the concurrency and crash tests: N changes to a document, one "ack N" line each.
         .executableTarget(name: "folio-test-writer", dependencies: ["FolioCore"], path: "Tests/FolioTestWriter", linkerSettings: dynamicGit),
         .executableTarget(name: "folio-test-trap", dependencies: ["FolioTerminal"], path: "Tests/FolioTestTrap"),  // crashes on purpose
         .testTarget(name: "FolioBasicsTests", dependencies: ["FolioBasics"]),
         .testTarget(name: "FolioGitTests", dependencies: ["FolioGit", "FolioTestSupport"]),
-        .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "folio-test-writer"]),
+        .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "folio-test-writer", "FolioGit"]),
         .testTarget(name: "FolioMustacheTests", dependencies: ["FolioMustache", "FolioTestSupport"]),
         .testTarget(name: "FolioJinjaTests", dependencies: ["FolioJinja"], exclude: ["KnownFailures.txt", "Fixtures"]),
-        .testTarget(name: "FolioTemplatesTests", dependencies: ["FolioTemplates", "FolioCLITestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioConfinement", "FolioPluginText", "FolioPluginKit", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioCLITestSupport", "folio-plugin-host"]),
+        .testTarget(name: "FolioTemplatesTests", dependencies: ["FolioTemplates", "FolioCLITestSupport", "FolioCore", "FolioGit", "FolioJinja", "FolioMustache", "FolioTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "FolioPluginsTests", dependencies: ["FolioPlugins", "FolioConfinement", "FolioPluginText", "FolioPluginKit", "FolioPluginRuntime", "FolioSwiftToolchain", "FolioCLITestSupport", "folio-plugin-host", "FolioCLI", "FolioCore", "FolioDisplayWidth", "FolioGit", "FolioLaunch", "FolioPluginABI", "FolioPluginWire", "FolioTemplates", "FolioTestSupport"]),
         .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal"]),
-        .testTarget(name: "FolioLaunchTests", dependencies: ["FolioLaunch", "FolioTerminal", "FolioTemplates"]),
-        .testTarget(name: "FolioSyncTests", dependencies: ["FolioSync", "FolioCLITestSupport", "FolioReplicaModel", "folio-plugin-host"]),
-        .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio-plugin-host", "folio-test-trap", "FolioCLITestSupport"]),
+        .testTarget(name: "FolioLaunchTests", dependencies: ["FolioLaunch", "FolioTerminal", "FolioTemplates", "FolioBasics", "FolioCore"]),
+        .testTarget(name: "FolioSyncTests", dependencies: ["FolioSync", "FolioCLITestSupport", "FolioReplicaModel", "folio-plugin-host", "FolioCore", "FolioGit", "FolioPlugins", "FolioTemplates", "FolioTestSupport"]),
+        .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio-plugin-host", "folio-test-trap", "FolioCLITestSupport", "FolioCore", "FolioGit", "FolioLaunch", "FolioPlugins", "FolioSync", "FolioTemplates", "FolioTerminal", "FolioTestSupport"]),
     ]
 )
