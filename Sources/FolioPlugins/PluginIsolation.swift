@@ -248,9 +248,9 @@ final class IsolatedPlugin: Sendable {
     /// The refusal when the library the host loaded is not what its manifest says (id, ABI, version, editors).
     private func checkDescription(_ loaded: PluginWire.Message) -> PluginRefusal? {
         do {
-            let editors = try JSONDecoder().decode([EditorManifest].self, from: try loaded.field(6))
-            try PluginManifestCheck.check(library: plugin.library, id: try loaded.string(1), abiMajor: Int(try loaded.integer(4)),
-                                          version: try loaded.string(3), editors: editors, against: plugin.manifest, manifestURL: plugin.manifestURL)
+            let described = try PluginDescription(loaded)
+            try PluginManifestCheck.check(library: plugin.library, id: described.id, abiMajor: described.abiMajor,
+                                          version: described.version, editors: described.editors, against: plugin.manifest, manifestURL: plugin.manifestURL)
             return nil
         } catch let refusal as PluginRefusal {
             return refusal

@@ -67,12 +67,9 @@ extension PluginManifest {
             return refuse(PluginText.description((try? loaded.field(1)) ?? Data()))
         }
         do {
-            let editors = try JSONDecoder().decode([EditorManifest].self, from: try loaded.field(6))
-            let abi = try loaded.integer(4)
-            let minorABI = try loaded.integer(5)
-            guard let major = Int(exactly: abi), let minor = Int(exactly: minorABI), minor >= 0 else { return refuse("its descriptor states ABI \(abi).\(minorABI)") }
-            let manifest = PluginManifest(id: try loaded.string(1), name: try loaded.string(2), version: try loaded.string(3), abi: major, abiMinor: minor,
-                                          library: library.lastPathComponent, editors: editors,
+            let described = try PluginDescription(loaded)
+            let manifest = PluginManifest(id: described.id, name: described.name, version: described.version, abi: described.abiMajor,
+                                          abiMinor: described.abiMinor, library: library.lastPathComponent, editors: described.editors,
                                           swift: PluginELF.read(library.path)?.swiftRecord.flatMap(SwiftToolchain.version(record:)))
             try manifest.validate()
             return .success(manifest)
