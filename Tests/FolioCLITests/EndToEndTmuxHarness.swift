@@ -3,10 +3,10 @@ import FolioCLITestSupport
 import Foundation
 import XCTest
 
-/// The tmux harness for issue 23's reproductions: `TmuxTestCase` (the real `folio`, `FOLIO_TEST_BINARY` pointing it
+/// The tmux harness for the end-to-end tests: `TmuxTestCase` (the real `folio`, `FOLIO_TEST_BINARY` pointing it
 /// at another build) with form helpers; the pane runs `echo SHELL-BEFORE; folio …; echo FOLIO-EXIT=$?; sleep 30`, so
 /// the shell's screen after folio can be read. Waits are generous (CI runs on two busy cores).
-class Issue23TmuxTestCase: TmuxTestCase {
+class EndToEndTmuxTestCase: TmuxTestCase {
     override var session: String { "i23" }
     override var paneShowsTerminalSettings: Bool { false }
     /// How long a wait lasts: generous for CI's busy cores; short when checking that the tests fail on an older

@@ -3,11 +3,11 @@ import FolioCLITestSupport
 import Foundation
 import XCTest
 
-/// Issue 23's reproductions about messages and help, through the real `folio` in tmux: a failed template update said
+/// Messages and help, through the real `folio` in tmux: a failed template update said
 /// once and in full, "(1 template)", History's refusal and restore confirmation on the status row, a hint for ^P in
 /// the file view, help's End scrolling, F1 opening the prompt's or the form's section, and a palette that keeps its
 /// place as its list shrinks.
-final class Issue23MessagesReproductionTests: Issue23TmuxTestCase {
+final class MessagesAndHelpEndToEndTests: EndToEndTmuxTestCase {
     /// The rows of the message at the bottom of the launcher, from the row starting with `start`, joined.
     func bottomMessage(_ screen: String, from start: String) -> [String] {
         let all = rows(screen)

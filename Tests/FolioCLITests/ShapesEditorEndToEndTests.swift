@@ -3,10 +3,10 @@ import FolioCLITestSupport
 import Foundation
 import XCTest
 
-/// Issue 23's reproductions in Shapes, through the real `folio` in tmux: move and resize act on a selected range
+/// Shapes, through the real `folio` in tmux: move and resize act on a selected range
 /// (the first shape gets the values, the others the same change), and a colour comes from the named list and shows
 /// on the shape.
-final class Issue23ShapesReproductionTests: Issue23TmuxTestCase {
+final class ShapesEditorEndToEndTests: EndToEndTmuxTestCase {
     /// A drawing with a red rect 1 at (1, 1) 4×2 and a blue ellipse 2 at (10, 3) 6×3.
     func drawing() -> URL {
         let document = create("drawing", template: "shapes/blank")

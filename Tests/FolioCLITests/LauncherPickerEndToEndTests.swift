@@ -3,10 +3,10 @@ import FolioCLITestSupport
 import Foundation
 import XCTest
 
-/// Issue 23's reproductions on the launcher and the template picker, through the real `folio` in tmux: every recent
+/// The launcher and the template picker, through the real `folio` in tmux: every recent
 /// document listed and found by the filter, same-named ones told apart by their folder, the banners kept beside a
 /// long title; picker columns apart at 70 columns, j/k moving, relevance before groups, decoded file names.
-final class Issue23LauncherPickerReproductionTests: Issue23TmuxTestCase {
+final class LauncherPickerEndToEndTests: EndToEndTmuxTestCase {
     static let longTitle = "A remarkably long recent document title that keeps going well past any sensible width of a launcher box"
 
     /// Eight recent documents, newest first: the long title, five lists, then two named "Notes" in folders a and b.

@@ -3,11 +3,11 @@ import FolioCLITestSupport
 import Foundation
 import XCTest
 
-/// Issue 23's reproductions in the template forms, through the real `folio` in tmux: typing replaces a default, an
+/// The template forms, through the real `folio` in tmux: typing replaces a default, an
 /// emptied field is refused with its reason (never filled from a hidden default), a long value shows its start once
 /// left, a refused pattern is said in words, and a destination outside the current folder is shown resolved and asked
 /// about first. Also: a form left as it opened creates the document with the template's computed defaults.
-final class Issue23FormsReproductionTests: Issue23TmuxTestCase {
+final class TemplateFormsEndToEndTests: EndToEndTmuxTestCase {
     /// Starts the launcher in `docs/here` and opens the form of the first template matching `filter`.
     func openForm(_ filter: String, width: Int = 100, height: Int = 30) throws {
         try FileManager.default.createDirectory(at: docs.appendingPathComponent("here"), withIntermediateDirectories: true)

@@ -3,10 +3,10 @@ import FolioCLITestSupport
 import Foundation
 import XCTest
 
-/// Issue 23's reproductions on the settings screen, through the real `folio` in tmux: a colour outside the named
+/// The settings screen, through the real `folio` in tmux: a colour outside the named
 /// lists is refused with the lists shown, a template source is checked when its field is left, and a field typed in
 /// then cleared is not "unsaved".
-final class Issue23SettingsReproductionTests: Issue23TmuxTestCase {
+final class SettingsEndToEndTests: EndToEndTmuxTestCase {
     /// Opens the groceries list and its settings (^E).
     func openSettings(_ scene: String) throws {
         let document = create("list", template: "checklist/groceries")

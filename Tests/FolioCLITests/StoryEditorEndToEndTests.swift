@@ -3,10 +3,10 @@ import FolioCLITestSupport
 import Foundation
 import XCTest
 
-/// Issue 23's reproductions in the story editor, through the real `folio` in tmux: move-scene is one form that keeps
+/// The story editor, through the real `folio` in tmux: move-scene is one form that keeps
 /// its values on a refusal, scenes and acts can be deleted and acts renamed, a scene's text can be written in
 /// `$EDITOR`, and at 60×16 a scene's text wraps and a divider with wide characters fills the width.
-final class Issue23StoryReproductionTests: Issue23TmuxTestCase {
+final class StoryEditorEndToEndTests: EndToEndTmuxTestCase {
     func story(_ name: String = "story") -> URL { create(name, template: "story/three-act") }
 
     /// The scene text's rows (after the divider, `│ …`) and the divider's row.

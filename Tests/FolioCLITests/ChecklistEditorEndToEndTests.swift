@@ -3,10 +3,10 @@ import FolioCLITestSupport
 import Foundation
 import XCTest
 
-/// Issue 23's reproductions in the checklist, through the real `folio` in tmux: the cursor follows the item a command
+/// The checklist, through the real `folio` in tmux: the cursor follows the item a command
 /// acted on (added, moved, after a range delete the next one; another window's delete above it), and a one-item
 /// command on a range says so, in full at 60 columns, before anything is asked.
-final class Issue23ChecklistReproductionTests: Issue23TmuxTestCase {
+final class ChecklistEditorEndToEndTests: EndToEndTmuxTestCase {
     func groceries(_ name: String = "list") -> URL { create(name, template: "checklist/groceries") }
 
     func testGivenALongListAt60x16WhenAnItemIsAddedThenTheCursorIsOnTheNewItemAtTheEndAndItIsShown() throws {
