@@ -349,12 +349,12 @@ final class CopierSession {
     }
 
     /// copier's `_commit` (`git describe --tags --always`) for a template read from git: the version tag it was
-    /// resolved at, else the commit's first 7 digits; nil for a plain folder (which copier records without one).
-    /// (A commit some way past a tag is `TAG-N-gHASH` to copier; Folio writes its 7 digits.)
+    /// resolved at, `TAG-N-gHASH` for a commit N past the nearest tag, else the commit's abbreviated id; nil for a
+    /// plain folder (which copier records without one).
     var copierCommit: String? {
         guard template.source.isRemote || template.ref != nil else { return nil }
         if let ref = template.ref, SemanticVersion(ref) != nil { return ref }
-        return String(template.commit.prefix(7))
+        return template.describedCommit ?? String(template.commit.prefix(7))
     }
 
     /// The answers file's path (`_answers_file`, rendered; `.copier-answers.yml` by default).

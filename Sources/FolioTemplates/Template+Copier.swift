@@ -27,6 +27,9 @@ extension Template {
         let manifest = try copierManifest(config, id: id, file: "\(resolved.source.name): \(prefix)\(configName)")
         var template = Template(manifest: manifest, path: path, source: resolved.source, commit: resolved.commit, ref: resolved.ref, files: files)
         template.copier = copier
+        if let git = tree as? GitTemplateTree, let commit = ObjectID(hex: resolved.commit) {
+            template.describedCommit = try? git.repository.describeWithTags(commit)
+        }
         return template
     }
 

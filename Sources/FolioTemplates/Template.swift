@@ -39,6 +39,8 @@ public struct Template: Sendable {
     public internal(set) var cookiecutter: CookiecutterTemplate?
     /// For a copier template (`copier.yml`, rendered with Jinja): its configuration; nil for others.
     public internal(set) var copier: CopierTemplate?
+    /// `git describe --tags --always` of the commit, when it was read from git (copier's `_commit`); nil for others.
+    public internal(set) var describedCommit: String?
 
     /// Creates a template from its parts (for tests and tools; templates normally come from `TemplateResolver`).
     public init(manifest: TemplateManifest, path: String, source: TemplateSource, commit: String, ref: String?, files: [TemplateFile],

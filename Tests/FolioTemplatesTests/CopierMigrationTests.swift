@@ -117,4 +117,21 @@ final class CopierMigrationTests: XCTestCase {
         let log = try FolioTestSupport.git(["log", "--format=%s", "\(head.trimmingCharacters(in: .whitespacesAndNewlines))..HEAD"], in: project, environment: env).stdout
         XCTAssertFalse(log.contains("migrations") || log.contains("Update from"), log)
     }
+
+    func testGivenATemplateCommitPastItsLastTagWhenAProjectIsMadeThenCommitIsWhatGitDescribeSaysAsCopierRecordsIt() throws {
+        // Given the template at v1.0.0 and one commit after it (no tag)
+        let (template, _) = try given()
+        try "more\n".write(to: template.appendingPathComponent("MORE.md"), atomically: true, encoding: .utf8)
+        try git(["add", "-A"], in: template)
+        try git(["commit", "-q", "-m", "after v2"], in: template)
+        let described = try FolioTestSupport.git(["describe", "--tags", "--always"], in: template, environment: env).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(described.hasPrefix("v2.0.0-1-g"), described)
+        // When a project is made from the branch's newest commit (copier copy --vcs-ref main)
+        let made = runFolio(["new", temp.path("made").path, "--template", template.path, "--ref", "main", "--defaults"], environment: env, cwd: temp.url)
+        XCTAssertEqual(made.status, 0, made.stdout + made.stderr)
+        // Then its answers file records the commit as copier does: `git describe --tags --always`
+        let answers = try String(contentsOf: temp.path("made/.copier-answers.yml"), encoding: .utf8)
+        XCTAssertTrue(answers.contains("_commit: \(described)\n"), answers)
+    }
 }
