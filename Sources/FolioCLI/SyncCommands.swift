@@ -309,7 +309,8 @@ func updateCommand(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let programs = try UpdatePrograms(plan, collected, args, io)
     try programs.migrate("before", document, io)
     let result = try document.updateFromTemplate(plan, baseAnswers: collected.baseAnswers, answers: collected.answers, conflictMode: mode,
-                                                 changedAnswers: collected.changed, render: { try programs.render($0, $1, io) })
+                                                 changedAnswers: collected.changed, alsoWriting: try cruftRecord(document, commit: plan.new.commit),
+                                                 render: { try programs.render($0, $1, io) })
     if !result.aborted { try programs.migrate("after", document, io) }
     if args.flag("--json") {
         struct Updated: Encodable { let template: String; let from: String; let to: String; let commit: String?; let aborted: Bool; let conflicts: [UpdateConflict]

@@ -42,3 +42,14 @@ private func checkTrusted(_ location: String, recorded: String, project: URL, _ 
         throw UntrustedTemplateSourceError(document: project.path, location: recorded)
     }
 }
+
+/// A project cruft made keeps saying which commit of its template it is at (`.cruft.json`'s `commit`), so that
+/// `cruft check` and `cruft update` still agree after Folio's update: the file with that value moved to `commit`,
+/// nothing else of it changed; none when the document has no `.cruft.json` or it names no commit.
+func cruftRecord(_ document: Document, commit: String) throws -> [DocumentFile] {
+    guard let data = try? document.read(path: ".cruft.json", at: "HEAD"), let text = String(data: data, encoding: .utf8),
+          let match = text.firstMatch(of: /"commit"\s*:\s*"[0-9a-f]{4,64}"/) else { return [] }
+    var replaced = text
+    replaced.replaceSubrange(match.range, with: "\"commit\": \"\(commit)\"")
+    return replaced == text ? [] : [DocumentFile(path: ".cruft.json", data: Data(replaced.utf8), executable: false)]
+}

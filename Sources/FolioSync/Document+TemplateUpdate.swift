@@ -83,9 +83,10 @@ extension Document {
     /// "Update from <id> <old> → <new>" that also records the new origin. Renames follow, deletions stay unless the
     /// template changed the file, binary files are never merged as text. With the same version and `changedAnswers`
     /// (names of answers that changed), the commit is "Change answers of <id> <version>: <names>". `render` makes
-    /// each side's files (by default the template's rendering; with trusted programs, what they leave of it).
+    /// each side's files (by default the template's rendering; with trusted programs, what they leave of it);
+    /// `recorded` are files the update rewrites besides (another tool's record of the template, `.cruft.json`).
     public func updateFromTemplate(_ plan: TemplateUpdatePlan, baseAnswers: [String: JSONValue], answers: [String: JSONValue],
-                                   conflictMode: UpdateConflictMode, changedAnswers: [String] = [],
+                                   conflictMode: UpdateConflictMode, changedAnswers: [String] = [], alsoWriting recorded: [DocumentFile] = [],
                                    render: (Template, [String: JSONValue]) throws -> [DocumentFile] = { try $0.render(answers: $1) }) throws -> TemplateUpdateResult {
         let unrecorded = try repository.changedPaths()
         guard unrecorded.isEmpty else { throw SyncError.unrecordedChanges(document: url.path, paths: unrecorded.sorted()) }
@@ -125,6 +126,7 @@ extension Document {
                 conflicts.removeAll { $0.resolution == "merged" }
                 if !conflicts.isEmpty && conflictMode == .abort { throw Aborted() }
                 changes.append(.upsert(path: DocumentMetadata.path, blob: metadataBlob, mode: 0o100644))
+                for file in recorded { changes.append(.upsert(path: file.path, blob: try repository.writeBlob(file.data), mode: 0o100644)) }
                 return try repository.updateTree(merge.tree, changes)
             }
             return TemplateUpdateResult(commit: commit, template: origin.id, fromVersion: fromLabel, toVersion: toLabel,

@@ -118,6 +118,10 @@ final class ForeignProjectUpdateTests: XCTestCase {
         XCTAssertEqual(updated.status, 0, updated.stdout + updated.stderr)
         XCTAssertEqual(try read("project/app.txt"), "app tool v2\nsetting = 1\nlocal = yes\n")
         XCTAssertTrue(updated.stderr.contains("was made by cruft"), updated.stderr)
+        // And .cruft.json names the new commit (so cruft check agrees), the rest of it as cruft wrote it
+        let newCommit = try FolioTestSupport.git(["rev-parse", "HEAD"], in: template, environment: env).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(try read("project/.cruft.json"), cruft.replacingOccurrences(of: commit, with: newCommit))
+        XCTAssertEqual(try FolioTestSupport.git(["status", "--porcelain"], in: project, environment: env).stdout, "", "recorded in the update commit")
     }
 
     func testGivenACopierProjectNamingASourceNobodyTrustedWhenUpdatedWithoutATerminalThenNothingIsReadOrChanged() throws {
