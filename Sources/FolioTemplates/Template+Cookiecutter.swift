@@ -72,6 +72,7 @@ extension Template {
         let context = try cookiecutter.context(answers: answers, environment: environment, file: configFile)
         let copyOnly: [String]
         if case let .list(patterns)? = context["_copy_without_render"] { copyOnly = patterns.items.compactMap(CookiecutterTemplate.scalarText) } else { copyOnly = [] }
+        let forcedNewline = try Self.newLines(context["_new_lines"], file: configFile)
         var out: [(file: DocumentFile, source: String)] = []
         var planned: [(String, Bool, String)] = []
         for file in files.sorted(by: { $0.path < $1.path }) {
@@ -97,14 +98,35 @@ extension Template {
             } catch let error as JinjaError {
                 throw TemplateError(where_, "\(error)", kind: .invalidFile)
             }
-            // Written with the newline of the file's first line, as Python's text mode does.
-            let crlf = text.utf8.firstIndex(of: 0x0A).map { $0 > text.utf8.startIndex && text.utf8[text.utf8.index(before: $0)] == 0x0D } ?? false
-            let bytes = crlf ? rendered.replacing("\n", with: "\r\n") : rendered
+            // Written with `_new_lines`, else the newline of the file's first line, as cookiecutter opens it.
+            let newline = forcedNewline ?? Self.firstNewline(text)
+            let bytes = newline == "\n" ? rendered : rendered.replacing("\n", with: newline)
             out.append((DocumentFile(path: path, data: Data(bytes.utf8), executable: executable), file.path))
         }
         try Self.checkLayout(planned)
         try Self.checkLinkChains(out.map(\.file)) { $0 }
         return out
+    }
+
+    /// cookiecutter's `_new_lines`: the newline every rendered file is written with (nil: each file's own). Only
+    /// what Python's `open(newline=…)` takes; anything else is refused, as cookiecutter fails on it.
+    static func newLines(_ value: JinjaValue?, file: String) throws -> String? {
+        switch value {
+        case nil, .none?, .bool(false)?, .string("")?: return nil
+        default: break
+        }
+        guard case let .string(text)? = value, ["\n", "\r", "\r\n"].contains(text) else {
+            throw TemplateError(file, "_new_lines must be \"\\n\", \"\\r\\n\" or \"\\r\", not \(value?.pythonRepr ?? "")", kind: .invalidFile)
+        }
+        return text
+    }
+
+    /// The newline the first line of `text` ends with, as Python's reader reports it (`\n` when it has none).
+    static func firstNewline(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        guard let end = bytes.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { return "\n" }
+        if bytes[end] == 0x0A { return "\n" }
+        return end + 1 < bytes.count && bytes[end + 1] == 0x0A ? "\r\n" : "\r"
     }
 
     /// A path of the project folder rendered as cookiecutter renders it (the whole relative path as one template);

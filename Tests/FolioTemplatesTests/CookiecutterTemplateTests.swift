@@ -175,6 +175,29 @@ final class CookiecutterTemplateTests: XCTestCase {
         XCTAssertEqual(files.first?.data, try Data(contentsOf: fixtures.appendingPathComponent("envvars.defaults/list.txt")))
     }
 
+    func testGivenNewLinesSetToCRLFWhenRenderedThenEveryRenderedFileIsWrittenWithItAsCookiecutterWritesIt() throws {
+        let resolver = TemplateResolver(environment: temp.environment())
+        let source = TemplateSource(name: "newlines", location: fixtures.appendingPathComponent("newlines").path)
+        let template = try await_ { try await resolver.template("newlines", in: try await resolver.resolve(source)) }
+        let files = try template.render(answers: try template.answers(given: [:], mode: .defaults))
+        let expected = try fileTree(fixtures.appendingPathComponent("newlines.defaults"))
+        XCTAssertEqual(Set(files.map(\.path)), Set(expected.keys))
+        for file in files { XCTAssertEqual(file.data, expected[file.path]?.0, "\(file.path): byte for byte") }
+    }
+
+    func testGivenANewLinesValuePythonCannotOpenAFileWithWhenRenderedThenItIsRefusedInOneLineNamingIt() throws {
+        let folder = temp.path("bad")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("{{cookiecutter.name}}"), withIntermediateDirectories: true)
+        try #"{"name": "x", "_new_lines": "\t"}"#.write(to: folder.appendingPathComponent("cookiecutter.json"), atomically: true, encoding: .utf8)
+        try "a\n".write(to: folder.appendingPathComponent("{{cookiecutter.name}}/a.txt"), atomically: true, encoding: .utf8)
+        let resolver = TemplateResolver(environment: temp.environment())
+        let template = try await_ { try await resolver.template("bad", in: try await resolver.resolve(TemplateSource(name: "bad", location: folder.path))) }
+        XCTAssertThrowsError(try template.render(answers: try template.answers(given: [:], mode: .defaults))) { error in
+            XCTAssertTrue("\(error)".contains("_new_lines"), "\(error)")
+            XCTAssertFalse("\(error)".contains("\n"), "one line: \(error)")
+        }
+    }
+
     func testGivenTheExtensionsCookiecutterAlwaysLoadsWhenRenderedThenTheFilesAreCookiecuttersByteForByte() throws {
         let resolver = TemplateResolver(environment: temp.environment())
         let source = TemplateSource(name: "builtins", location: fixtures.appendingPathComponent("builtins").path)
