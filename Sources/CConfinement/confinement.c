@@ -478,3 +478,5 @@ int folio_confinement_apply_program(const folio_program_policy *policy, folio_co
     apply_program_seccomp(policy, state);
     return state->failed_errno == 0 ? 0 : -1;
 }
+
+int folio_end_with_parent(int signal) { return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0); }

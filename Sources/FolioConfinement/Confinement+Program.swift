@@ -43,4 +43,7 @@ extension Confinement {
         report.granted = policy.readable.map { "read \($0)" } + policy.writable.map { "write \($0)" } + (policy.network ? ["network"] : [])
         return report
     }
+
+    /// Asks the kernel to send `signal` to this process when its parent dies (`PR_SET_PDEATHSIG`); false when refused.
+    public static func endWithParent(signal: Int32) -> Bool { folio_end_with_parent(signal) == 0 }
 }

@@ -124,6 +124,37 @@ final class TemplateProgramTests: XCTestCase {
         XCTAssertEqual(left, [], "the hook's child was ended with it")
     }
 
+    /// The processes whose command line holds `marker`.
+    private func processes(holding marker: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { $0.allSatisfy(\.isNumber) }.filter { pid in
+            ((try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))).map { String(decoding: $0, as: UTF8.self) } ?? "").contains(marker)
+        }
+    }
+
+    func testGivenAHookRunningWithAChildWhenFolioIsKilledWithSIGKILLThenTheHookAndItsChildEndToo() throws {
+        guard FileManager.default.isExecutableFile(atPath: folioExecutable.path) else { throw XCTSkip("folio is not built at \(folioExecutable.path)") }
+        // Given a trusted hook that starts a child and then sleeps itself (both well within the time limit)
+        let marker = "986\(Int.random(in: 100_000...999_999))"
+        let template = try cookiecutter(hook: "import os, subprocess\nsubprocess.Popen(['sleep', '\(marker)'])\nos.execvp('sleep', ['sleep', '\(marker)1'])\n")
+        let folio = Process()
+        folio.executableURL = folioExecutable
+        folio.arguments = ["new", "doc", "--template", template, "--defaults", "--trust"]
+        folio.environment = temp.environment()
+        folio.currentDirectoryURL = temp.url
+        folio.standardInput = FileHandle.nullDevice
+        folio.standardOutput = FileHandle.nullDevice
+        folio.standardError = FileHandle.nullDevice
+        try folio.run()
+        defer { if folio.isRunning { kill(folio.processIdentifier, SIGKILL) } }
+        XCTAssertTrue(eventually(60) { ((try? self.processes(holding: marker)) ?? []).count >= 2 }, "the hook and its child started")
+        // When folio is killed with SIGKILL mid-hook
+        kill(folio.processIdentifier, SIGKILL)
+        folio.waitUntilExit()
+        // Then nothing the hook started outlives it
+        XCTAssertTrue(eventually(20) { ((try? self.processes(holding: marker)) ?? ["?"]).isEmpty }, "left: \((try? processes(holding: marker)) ?? [])")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("doc").path))
+    }
+
     func testGivenATrustedCopierTemplateWhenFolioNewRunsThenItsTasksRunInOrderAndTheirChangesAreACommit() throws {
         let root = temp.path("tasks")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)

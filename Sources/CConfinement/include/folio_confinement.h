@@ -64,6 +64,10 @@ typedef struct {
  * `network`) sockets. Returns 0 when everything the kernel offers is in force, -1 when a step failed. */
 int folio_confinement_apply_program(const folio_program_policy *policy, folio_confinement_state *state);
 
+/* Asks the kernel to send `signal` to the calling process when the thread that started it ends (its parent dies).
+ * Returns 0, or -1 with errno. */
+int folio_end_with_parent(int signal);
+
 /* What the kernel offers, without confining anything. */
 void folio_confinement_probe(folio_confinement_state *state);
 
