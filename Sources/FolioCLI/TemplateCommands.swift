@@ -416,7 +416,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     // nor for a plan, which writes nothing.
     let staging = asks || args.flag("--dry-run") ? nil : try store.beginCreate(at: destination)
     PhaseTrace.mark("settings and sources read")
-    let template: Template
+    var template: Template
     if let replay = args.value("--replay") {
         if args.value("--template") != nil { throw UsageError("give either --template or --replay, not both") }
         let other = try store.open(at: io.url(replay))
@@ -445,6 +445,7 @@ func instantiateTemplate(_ args: Arguments, _ io: CommandIO) throws -> Int32 {
     let mode: AnswerMode
     // One reader for every question of this command: it may read ahead of the line it returns.
     let reader = PromptReader(io: io)
+    if !args.flag("--dry-run") { template = try runPrePrompt(template, reader: reader, args, io) }
     if asks {
         mode = .ask { variable, defaultText, problem in
             // The template's question, help, choices and default are its author's text: shown as text.
@@ -540,6 +541,21 @@ private func runTemplatePrograms(_ template: Template, answers: [String: JSONVal
         if case let .write(path, _, _) = change { try DocumentPath.validate(path, allowFolioFolder: false) }
     }
     return (changes, programs.map(\.name).joined(separator: ", "), files)
+}
+
+/// cookiecutter's `pre_prompt` hook, when the template has one and it is trusted: run confined in a copy of the
+/// template's folder before any question; the template is then what it left there. Untrusted, it does not run, as
+/// cookiecutter skips it when hooks are not accepted, and a note says so.
+private func runPrePrompt(_ template: Template, reader: PromptReader, _ args: Arguments, _ io: CommandIO) throws -> Template {
+    guard let hook = try template.prePromptHook() else { return template }
+    let listed = [hook] + ((try? template.programs(answers: [:])) ?? [])
+    guard try templateProgramsTrusted({ listed }, location: template.source.location, reader: reader, args, io) else {
+        io.error("note: the template's pre_prompt hook was not run (\(hook.name.shownAsText)): its questions are as the template wrote them; --trust runs it confined")
+        return template
+    }
+    let result = try templateProgramRun(args, io).run([hook], files: template.folderFiles(), projectName: "template")
+    for line in result.printed { io.error(line) }
+    return try template.afterPrePrompt(result.files)
 }
 
 /// Whether a template's programs (`programs`, listed when the user is asked; nil: it has none) may run: `--trust`, a

@@ -38,8 +38,8 @@ public struct TemplateProgram: Sendable, Equatable {
 
 extension Template {
     /// The programs this template runs with `answers`, in order: cookiecutter's hooks (pre, then post) or copier's
-    /// tasks whose `when` holds. A hook in a language other than Python or shell, or cookiecutter's `pre_prompt`, is
-    /// refused in one line naming it.
+    /// tasks whose `when` holds (cookiecutter's `pre_prompt` runs before the questions: `prePromptHook`). A hook in a
+    /// language other than Python or shell is refused in one line naming it.
     /// With `updating`, the programs an update runs on each rendering it merges (copier's `_tasks`, with
     /// `_copier_operation` `update`; cookiecutter's hooks are not run on updates, as cruft does not).
     public func programs(answers: [String: JSONValue], updating: Bool = false) throws -> [TemplateProgram] {
@@ -64,7 +64,7 @@ extension Template {
         var out: [TemplateProgram] = []
         let environment = cookiecutter.environment(files: files)
         let context = try cookiecutter.context(answers: answers, environment: environment, file: describe("cookiecutter.json"))
-        for stage in ["pre_gen_project", "post_gen_project", "pre_prompt"] {
+        for stage in ["pre_gen_project", "post_gen_project"] {
             for hook in cookiecutter.hooks where (hook.split(separator: "/").last.map(String.init) ?? "").hasPrefix(stage + ".") {
                 let name = String(hook.split(separator: "/").last ?? "")
                 let interpreter: String
@@ -73,7 +73,6 @@ extension Template {
                 case "sh": interpreter = "sh"
                 default: throw TemplateError(describe(hook), "is a hook in a language Folio does not run (only Python and shell)", kind: .unsupported)
                 }
-                if stage == "pre_prompt" { throw TemplateError(describe(hook), "pre_prompt hooks are not supported by Folio", kind: .unsupported) }
                 guard let source = cookiecutter.hookSources[hook] else { continue }
                 let text = try cookiecutter.renderText(source, context: context, environment: environment, what: describe(hook))
                 out.append(TemplateProgram(name: hook, stage: stage == "pre_gen_project" ? .beforeFiles : .afterFiles,
@@ -87,5 +86,57 @@ extension Template {
         let session = try CopierSession(template: self, copier: copier, folderName: answers["_folder_name"])
         try session.ask(given: answers, mode: .defaults, variables: manifest.variables)
         return session
+    }
+}
+
+extension Template {
+    /// cookiecutter's `hooks/pre_prompt.py` (or `.sh`), when the template has one: run before any question, in a
+    /// copy of the template's folder (`folderFiles`), not rendered; what it leaves there is the template then asked
+    /// and rendered (`afterPrePrompt`), as cookiecutter 2.4+ does.
+    public func prePromptHook() throws -> TemplateProgram? {
+        guard let cookiecutter, let hook = cookiecutter.hooks.first(where: { ($0.split(separator: "/").last ?? "").hasPrefix("pre_prompt.") }) else { return nil }
+        let name = String(hook.split(separator: "/").last ?? "")
+        let interpreter: String
+        switch name.split(separator: ".").last {
+        case "py": interpreter = "python3"
+        case "sh": interpreter = "sh"
+        default: throw TemplateError(describe(hook), "is a hook in a language Folio does not run (only Python and shell)", kind: .unsupported)
+        }
+        guard let source = cookiecutter.hookSources[hook] else { return nil }
+        return TemplateProgram(name: hook, stage: .afterFiles, arguments: [interpreter, TemplateProgram.scriptPlaceholder], script: (name, source),
+                               folder: "", environment: [:])
+    }
+
+    /// The cookiecutter template's folder as files: `cookiecutter.json`, the project folder, `templates/` and `hooks/`.
+    public func folderFiles() -> [DocumentFile] {
+        guard let cookiecutter else { return [] }
+        var out = [DocumentFile(path: "cookiecutter.json", data: cookiecutter.config, executable: false)]
+        for file in files {
+            let path = cookiecutter.projectFolder + "/" + file.path
+            if file.isSymlink { out.append(DocumentFile(path: path, data: Data(), symlinkTarget: String(decoding: file.data, as: UTF8.self))) }
+            else { out.append(DocumentFile(path: path, data: file.data, executable: file.mode == 0o100755)) }
+        }
+        for (name, text) in cookiecutter.shared { out.append(DocumentFile(path: "templates/" + name, data: Data(text.utf8), executable: false)) }
+        for (path, text) in cookiecutter.hookSources { out.append(DocumentFile(path: path, data: Data(text.utf8), executable: false)) }
+        return out
+    }
+
+    /// This template as its `pre_prompt` hook left its folder (`files`, as `folderFiles` gave them): read again, from
+    /// the same source, commit and ref, so that the document records where it came from.
+    public func afterPrePrompt(_ files: [DocumentFile]) throws -> Template {
+        let prefix = path.isEmpty ? "" : path + "/"
+        let tree = MemoryTemplateTree(files: files.map { file in
+            TemplateFile(path: prefix + file.path, data: file.symlinkTarget.map { Data($0.utf8) } ?? file.data,
+                         mode: file.symlinkTarget != nil ? 0o120000 : file.executable ? 0o100755 : 0o100644)
+        })
+        guard let config = try tree.file(atPath: prefix + "cookiecutter.json") else {
+            throw TemplateError(describe("hooks/pre_prompt"), "left no cookiecutter.json", kind: .invalidFile)
+        }
+        let resolved = ResolvedSource(source: source, commit: commit, ref: ref, templates: [], groups: [], warnings: [], fetchedAt: nil,
+                                      gitDirectory: URL(fileURLWithPath: "/nonexistent"))
+        var template = try Template.loadCookiecutter(from: tree, path: path, config: config, resolved: resolved)
+        template.renderLimits = renderLimits
+        template.describedCommit = describedCommit
+        return template
     }
 }

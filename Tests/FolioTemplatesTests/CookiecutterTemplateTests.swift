@@ -175,6 +175,34 @@ final class CookiecutterTemplateTests: XCTestCase {
         XCTAssertEqual(files.first?.data, try Data(contentsOf: fixtures.appendingPathComponent("envvars.defaults/list.txt")))
     }
 
+    func testGivenATrustedPrePromptHookWhenAProjectIsMadeThenItRunsBeforeTheQuestionsAndTheProjectIsCookiecuttersByteForByte() throws {
+        // Given a template whose pre_prompt hook adds a question, changes a default and adds a file (in a copy)
+        let template = fixtures.appendingPathComponent("preprompt")
+        let before = try fileTree(template)
+        // When a project is made with its hooks trusted
+        let made = runFolio(["new", "out", "--template", template.path, "--defaults", "--trust"], environment: temp.environment(), cwd: temp.url)
+        XCTAssertEqual(made.status, 0, made.stdout + made.stderr)
+        XCTAssertTrue(made.stderr.contains("pre_prompt ran"), made.stderr)
+        // Then the files are what cookiecutter 2.7.1 made, the answers include the question the hook added
+        let expected = try fileTree(fixtures.appendingPathComponent("preprompt.defaults"))
+        let got = try fileTree(temp.path("out")).filter { !$0.key.hasPrefix(".git/") && !$0.key.hasPrefix(".folio/") }
+        XCTAssertEqual(Set(got.keys), Set(expected.keys))
+        for (path, (data, _)) in expected { XCTAssertEqual(got[path]?.0, data, path) }
+        let metadata = try String(contentsOf: temp.path("out/.folio/document.json"), encoding: .utf8)
+        XCTAssertTrue(metadata.contains("\"flavour\"") && metadata.contains("DEMO"), metadata)
+        // And the template itself is as it was (the hook ran in a copy)
+        XCTAssertEqual(try fileTree(template).mapValues(\.0), before.mapValues(\.0))
+    }
+
+    func testGivenAnUntrustedPrePromptHookWhenAProjectIsMadeWithDefaultsThenItDoesNotRunAndANoteSaysSo() throws {
+        let made = runFolio(["new", "out", "--template", fixtures.appendingPathComponent("preprompt").path, "--defaults"], environment: temp.environment(), cwd: temp.url)
+        XCTAssertTrue(made.stderr.contains("pre_prompt hook was not run"), made.stderr)
+        // The template needs what the hook adds (as with cookiecutter --accept-hooks no): refused in one line naming it
+        XCTAssertEqual(made.status, 1, made.stdout + made.stderr)
+        XCTAssertTrue(made.stderr.contains("flavour"), made.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temp.path("out").path))
+    }
+
     func testGivenNewLinesSetToCRLFWhenRenderedThenEveryRenderedFileIsWrittenWithItAsCookiecutterWritesIt() throws {
         let resolver = TemplateResolver(environment: temp.environment())
         let source = TemplateSource(name: "newlines", location: fixtures.appendingPathComponent("newlines").path)
