@@ -1,6 +1,7 @@
 extension JinjaValue {
     /// Parses JSON text into a value, keeping object key order (Python's dicts are ordered). Integers that fit
-    /// 64 bits become `int`, other numbers `float`; invalid UTF-8 in strings is replaced with U+FFFD.
+    /// 64 bits become `int`, longer ones big ints, other numbers `float`; `NaN`, `Infinity` and `-Infinity` are read
+    /// as Python's `json` module writes and reads them; invalid UTF-8 in strings is replaced with U+FFFD.
     public init(json bytes: [UInt8]) throws {
         var parser = JinjaJSONParser(bytes: bytes)
         self = try parser.parseDocument()
@@ -46,6 +47,11 @@ struct JinjaJSONParser {
         case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectWord("null"); return .none
+        case UInt8(ascii: "N"): try expectWord("NaN"); return .float(.nan)
+        case UInt8(ascii: "I"): try expectWord("Infinity"); return .float(.infinity)
+        case UInt8(ascii: "-") where pos + 1 < bytes.count && bytes[pos + 1] == UInt8(ascii: "I"):
+            try expectWord("-Infinity")
+            return .float(-.infinity)
         default: return try parseNumber()
         }
     }

@@ -90,6 +90,9 @@ CASES = [
     ("{{ dict(a=1, b=2) }}|{{ range(2, 10, 3)|list }}|{{ range(3, 0, -1)|list }}",),
     ("{{ range(4) }}|{{ range(4)[1:] }}|{{ range(4)[::-1] }}|{{ range(10)[2:8:3] }}|{{ range(0, 20, 5)[1:3] }}|{{ range(4)[5:] }}",),
     ("{{ 10 ** 20 }}|{{ 2 ** 64 - 1 }}|{{ (10 ** 20) // 3 }}|{{ -(10 ** 20) % 7 }}|{{ '123456789012345678901'|int + 1 }}",),
+    # data read from JSON as Python's json module writes it: NaN and Infinity, big ints, nested and unicode values
+    ("{{ ratio }} {{ limit }} {{ -limit }} {{ ratio is number }} {{ ratio == ratio }} {{ limit > 10 ** 300 }}", {"ratio": float("nan"), "limit": float("inf")}),
+    ("{{ ids|sum }} {{ ids|max }} {{ ids[0] is integer }}|{{ tree.kids[0].kids[0].name|upper }}|{{ word|length }} {{ word[-1] }}", {"ids": [2 ** 70, -3 ** 45], "tree": {"kids": [{"kids": [{"name": "ünïcødé"}]}]}, "word": "na\u00efve \U0001F600"}),
     # whitespace control
     ("<ul>\n{% for x in xs -%}\n  <li>{{ x }}</li>\n{%- endfor %}\n</ul>", {"xs": [1, 2]}),
     ("a  {%- if true %}  b  {% endif -%}  c", {}),
