@@ -85,4 +85,15 @@ final class FormAnswersTests: XCTestCase {
         let submitted = try form(template, after: Array(repeating: Key.tab, count: slug) + Array(repeating: Key.backspace, count: 11) + "Bad Slug".map(Key.character) + [.enter])
         XCTAssertEqual(submitted.fields[submitted.focus].name, "project_slug")
     }
+
+    func testGivenACopierSecretQuestionInTheFormWhenItIsShownThenItsValueIsNeverDrawnOnlyADotPerCharacter() throws {
+        let template = try copierProject()
+        let opened = try form(template, after: [])
+        XCTAssertEqual(field(opened, "api_token")?.value, "changeme")
+        var scrolled = opened
+        scrolled.focus = try XCTUnwrap(opened.fields.firstIndex { $0.name == "api_token" })
+        let screen = Screens.form(scrolled, width: 100, height: 40).plainText()
+        XCTAssertFalse(screen.contains("changeme"), screen)
+        XCTAssertTrue(screen.contains("••••••••"), screen)
+    }
 }

@@ -234,7 +234,9 @@ package enum Screens {
             grid.put(DisplayWidth.pad(field.label + (field.required ? "*" : ""), to: layout.labelWidth), x: 3, y: y,
                      style: focused ? CellStyle(bold: true) : theme.action)
             if field.choices.isEmpty {
-                field.input.draw(into: &grid, x: layout.valueX, y: y, width: layout.valueWidth, style: CellStyle(underline: true), focused: focused)
+                // A template's secret (a token, a password) is never drawn: a • for each character.
+                let input = field.declaration?.secret == true ? field.input.masked : field.input
+                input.draw(into: &grid, x: layout.valueX, y: y, width: layout.valueWidth, style: CellStyle(underline: true), focused: focused)
             } else {
                 let text = field.choices.map { $0 == field.value ? "[\($0)]" : " \($0) " }.joined(separator: " ")
                 grid.put(DisplayWidth.pad(text, to: layout.valueWidth), x: layout.valueX, y: y)

@@ -19,6 +19,14 @@ package struct TextField: Equatable, Sendable {
         self.cursor = min(max(0, cursor ?? text.count), text.count)
     }
 
+    /// The field as a secret shows it: a `•` for each character, the cursor and scroll where they are.
+    package var masked: TextField {
+        var shown = TextField(String(repeating: "•", count: text.count), cursor: cursor)
+        shown.scroll = scroll
+        shown.isSuggested = isSuggested
+        return shown
+    }
+
     /// A field holding `text` as a suggestion (a default, a current value): dim until edited, replaced by typing.
     package static func suggesting(_ text: String) -> TextField {
         var field = TextField(text)
